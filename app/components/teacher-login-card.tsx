@@ -1,0 +1,111 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useNavigate } from "react-router";
+import { requestJson } from "../lib/api-client.ts";
+import { Button } from "./button.tsx";
+import { Field, inputClasses } from "./field.tsx";
+import { MessageBox } from "./message-box.tsx";
+import { PasswordInput } from "./password-input.tsx";
+
+export const TEACHER_NAME_KEY = "teacherName";
+
+export function TeacherLoginCard({
+  slug,
+  schoolName,
+  basePath,
+  onRegister,
+  onForgotPassword,
+}: {
+  slug: string;
+  schoolName: string | null;
+  basePath: string;
+  onRegister?: () => void;
+  onForgotPassword?: () => void;
+}) {
+  const navigate = useNavigate();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  const login = useMutation({
+    mutationFn: () =>
+      requestJson<{ teacherName: string }>("/api/teacher/login", { body: { email, password, slug }, fallback: "Login failed" }),
+    onSuccess: ({ teacherName }) => {
+      try {
+        localStorage.setItem(TEACHER_NAME_KEY, teacherName);
+      } catch {
+        // Storage is only a convenience; the session cookie is what counts.
+      }
+      navigate(`${basePath}/dashboard`);
+    },
+    onError: (e) => setError(e.message),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!email.trim() || !password) {
+      setError("Please enter both email and password");
+      return;
+    }
+    login.mutate();
+  }
+
+  return (
+    <section
+      aria-labelledby="teacher-login-title"
+      className="w-full rounded-2xl border border-slate-200 bg-white p-6 shadow-lg shadow-slate-900/5 sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 id="teacher-login-title" className="text-xl font-bold tracking-tight">
+        Teacher Login
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        {schoolName ? `Access books for ${schoolName}` : "Enter your details to access school books"}
+      </p>
+      <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
+        <Field label="Email" htmlFor="login-email">
+          <input
+            id="login-email"
+            type="email"
+            required
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@school.org"
+            className={inputClasses}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+        <Field label="Password" htmlFor="login-password">
+          <PasswordInput
+            id="login-password"
+            required
+            autoComplete="current-password"
+            placeholder="Your password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </Field>
+        <div className="flex justify-end">
+          <button
+            type="button"
+            onClick={onForgotPassword}
+            className="rounded text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Forgot Password?
+          </button>
+        </div>
+        {error && <MessageBox text={error} />}
+        <Button type="submit" className="w-full" disabled={login.isPending}>
+          {login.isPending ? "Logging in..." : "Login"}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
+        First time here?{" "}
+        <button type="button" onClick={onRegister} className="rounded font-semibold text-indigo-600 hover:underline dark:text-indigo-400">
+          Register here
+        </button>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,91 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { type ReactNode, useState } from "react";
+import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteError } from "react-router";
+import { appContext } from "../workers/context.ts";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { ButtonLink } from "./components/button.tsx";
+import { NotFoundPage } from "./components/not-found-page.tsx";
+import { PublicHeader } from "./components/public-header.tsx";
+import { StatusPanel } from "./components/status-panel.tsx";
+import { useNonce } from "./lib/nonce.tsx";
+import { THEME_INIT_SCRIPT } from "./lib/theme.ts";
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Lectern: the digital library for your school" },
+  { name: "description", content: "Read the books assigned to your school in the browser, wherever you teach." },
+];
+
+export function loader({ context }: Route.LoaderArgs) {
+  const { config } = context.get(appContext);
+  return { publisher: config.publisher };
+}
+
+export function Layout({ children }: { children: ReactNode }) {
+  const nonce = useNonce();
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, needed before first paint */}
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
+  return (
+    <QueryClientProvider client={queryClient}>
+      <NavigationProgress />
+      <Outlet />
+    </QueryClientProvider>
+  );
+}
+
+/** A thin bar at the top while the next page loads, so a slow school never looks frozen. */
+function NavigationProgress() {
+  const navigation = useNavigation();
+  if (navigation.state === "idle") return null;
+  return (
+    <div
+      role="progressbar"
+      aria-label="Loading page"
+      className="fixed inset-x-0 top-0 z-50 h-1 overflow-hidden bg-indigo-100 dark:bg-indigo-950"
+    >
+      <div className="h-full w-1/3 animate-[pulse_1s_ease-in-out_infinite] bg-indigo-600 dark:bg-indigo-400" />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
+
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const detail = isRouteErrorResponse(error) ? error.statusText : null;
+  const stack = import.meta.env.DEV && error instanceof Error ? error.stack : null;
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <PublicHeader />
+      <main className="flex flex-1 items-center px-4 py-16">
+        <StatusPanel title="Unexpected Application Error!" tone="error" actions={<ButtonLink to="/">Go Home</ButtonLink>}>
+          <p className="font-mono text-lg font-semibold text-red-700 dark:text-red-300">{status}</p>
+          <p className="mt-2">{detail || "Something went wrong while loading this page. Please try again in a moment."}</p>
+          {stack && <pre className="mt-4 max-h-64 overflow-auto rounded bg-slate-900 p-3 text-left text-xs text-slate-100">{stack}</pre>}
+        </StatusPanel>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,30 @@
+import { appContext } from "../../workers/context.ts";
+import { LandingPage } from "../components/landing-page.tsx";
+import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
+import { SchoolPortal } from "../components/school-portal.tsx";
+import { requireSchool } from "../lib/tenant.server.ts";
+import type { Route } from "./+types/home";
+
+export const meta: Route.MetaFunction = ({ loaderData }) =>
+  loaderData?.kind === "school"
+    ? [{ title: `${loaderData.school.schoolName} · Lectern` }]
+    : [
+        { title: "Lectern: the digital library for your school" },
+        { name: "description", content: "Publishers assign books to schools; teachers read them in the browser." },
+      ];
+
+// `/` is the landing page on the main host and the school's portal on its own subdomain.
+export function loader(args: Route.LoaderArgs) {
+  const { tenant } = args.context.get(appContext);
+  if (tenant.host.kind === "school" || tenant.host.kind === "invalid") {
+    return { kind: "school" as const, ...requireSchool(args) };
+  }
+  return { kind: "landing" as const };
+}
+
+export default function Home({ loaderData }: Route.ComponentProps) {
+  if (loaderData.kind === "school") return <SchoolPortal school={loaderData.school} basePath={loaderData.basePath} />;
+  return <LandingPage />;
+}
+
+export const ErrorBoundary = SchoolErrorBoundary;

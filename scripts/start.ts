@@ -1,0 +1,70 @@
+// npm start: build, migrate and seed local D1/R2, then serve the built Worker on a fixed port.
+import { spawn } from "node:child_process";
+import { DEMO_SCHOOLS, demoTeacherEmail } from "../workers/seed/demo-data.ts";
+import { ensureDevVars, ROOT, runOrExit, toolEnv } from "./lib/env.ts";
+import { seedLocal } from "./lib/seed-local.ts";
+
+const PORT = Number(process.env.PORT ?? 8787);
+
+ensureDevVars();
+if (!process.argv.includes("--no-build")) await runOrExit("react-router", ["build"]);
+await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc"]);
+console.log("Seeding demo data (first run renders 25 books and their covers)...");
+const { report, env } = await seedLocal();
+console.log(
+  `Seeded ${report.schools} schools, ${report.books} books, ${report.objects} files, ${report.accounts} accounts (0 = already there).`,
+);
+
+// Its own process group, so stopping `npm start` also stops workerd.
+const server = spawn("wrangler", ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+  cwd: ROOT,
+  env: toolEnv(),
+  stdio: ["ignore", "pipe", "inherit"],
+  detached: true,
+});
+const stop = () => {
+  try {
+    if (server.pid) process.kill(-server.pid, "SIGTERM");
+  } catch {}
+};
+for (const [signal, code] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+] as const) {
+  process.on(signal, () => {
+    stop();
+    process.exit(code);
+  });
+}
+process.on("exit", stop);
+server.on("exit", (code) => process.exit(code ?? 1));
+
+let announced = false;
+server.stdout?.on("data", (chunk: Buffer) => {
+  process.stdout.write(chunk);
+  if (!announced && chunk.toString().includes("Ready on")) {
+    announced = true;
+    announce();
+  }
+});
+
+function announce() {
+  const url = `http://localhost:${PORT}`;
+  const lines = [
+    "",
+    "  Lectern is running.",
+    "",
+    `  Landing page      ${url}/`,
+    `  Admin             ${url}/admin   (or http://admin.localhost:${PORT}/)`,
+    `    admin           ${env.DEMO_ADMIN_EMAIL} / ${env.DEMO_ADMIN_PASSWORD}`,
+    `    superadmin      ${env.DEMO_SUPERADMIN_EMAIL} / ${env.DEMO_SUPERADMIN_PASSWORD}   (${url}/superadmin/login)`,
+    "  Schools (by path, or by subdomain):",
+    ...DEMO_SCHOOLS.map((s) => `    ${url}/${s.slug.padEnd(22)} http://${s.slug}.localhost:${PORT}/`),
+    `  Demo teachers     demo.teacher@{slug}.example.org / ${env.DEMO_TEACHER_PASSWORD}`,
+    `                    e.g. ${demoTeacherEmail("lincoln-high")}`,
+    "",
+    "  Press Ctrl+C to stop.",
+    "",
+  ];
+  console.log(lines.join("\n"));
+}

@@ -1,0 +1,18 @@
+import { cleanup } from "@testing-library/react";
+import { afterEach, beforeEach, vi } from "vitest";
+
+// A component that logs an error is a failing component.
+let errors: unknown[][] = [];
+beforeEach(() => {
+  errors = [];
+  vi.spyOn(console, "error").mockImplementation((...args) => {
+    errors.push(args);
+  });
+});
+afterEach(() => {
+  cleanup();
+  vi.restoreAllMocks();
+  localStorage.clear();
+  document.documentElement.className = "";
+  if (errors.length) throw new Error(`console.error was called: ${errors.map((e) => e.join(" ")).join("\n")}`);
+});

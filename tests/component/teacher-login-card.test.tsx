@@ -1,0 +1,82 @@
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TeacherLoginCard } from "../../app/components/teacher-login-card.tsx";
+import { renderInApp } from "./render.tsx";
+
+afterEach(() => vi.unstubAllGlobals());
+
+function renderCard(schoolName: string | null = "Lincoln High School") {
+  return renderInApp(<TeacherLoginCard slug="lincoln-high" schoolName={schoolName} basePath="/schools/lincoln-high" />, {
+    path: "/schools/lincoln-high",
+    routes: { "/schools/lincoln-high/dashboard": <h1>Dashboard page</h1> },
+  });
+}
+
+describe("TeacherLoginCard", () => {
+  it("names the school, or falls back to the generic subtitle", () => {
+    renderCard();
+    expect(screen.getByText("Access books for Lincoln High School")).toBeTruthy();
+  });
+
+  it("uses the generic subtitle without a school name", () => {
+    renderCard(null);
+    expect(screen.getByText("Enter your details to access school books")).toBeTruthy();
+  });
+
+  it("asks for both fields before calling the server", async () => {
+    const fetchMock = vi.fn();
+    vi.stubGlobal("fetch", fetchMock);
+    renderCard();
+    await userEvent.type(screen.getByLabelText("Email"), "t@school.org");
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    expect(screen.getByRole("alert").textContent).toBe("Please enter both email and password");
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it("shows and hides the password", async () => {
+    renderCard();
+    const input = screen.getByLabelText("Password") as HTMLInputElement;
+    expect(input.type).toBe("password");
+    await userEvent.click(screen.getByRole("button", { name: "Show password" }));
+    expect(input.type).toBe("text");
+    await userEvent.click(screen.getByRole("button", { name: "Hide password" }));
+    expect(input.type).toBe("password");
+  });
+
+  it("shows 'Logging in...' while busy, then stores the name and opens the dashboard", async () => {
+    let answer: (r: Response) => void = () => {};
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
+    );
+    renderCard();
+    await userEvent.type(screen.getByLabelText("Email"), "t@school.org");
+    await userEvent.type(screen.getByLabelText("Password"), "correct horse");
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    const busy = await screen.findByRole("button", { name: "Logging in..." });
+    expect((busy as HTMLButtonElement).disabled).toBe(true);
+    answer(Response.json({ teacherName: "Ada Lovelace" }));
+    expect(await screen.findByText("Dashboard page")).toBeTruthy();
+    expect(localStorage.getItem("teacherName")).toBe("Ada Lovelace");
+  });
+
+  it("shows the server's error text, or the spec's fallback", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: "Invalid email or password" }, { status: 401 })),
+    );
+    renderCard();
+    await userEvent.type(screen.getByLabelText("Email"), "t@school.org");
+    await userEvent.type(screen.getByLabelText("Password"), "wrong password");
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    expect((await screen.findByRole("alert")).textContent).toBe("Invalid email or password");
+
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response("oops", { status: 500 })),
+    );
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    await vi.waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Login failed"));
+  });
+});

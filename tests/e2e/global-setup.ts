@@ -1,0 +1,71 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
+import { seedLocal } from "../../scripts/lib/seed-local.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseURL: string;
+    port: number;
+    demo: { teacherPassword: string; adminEmail: string; adminPassword: string };
+  }
+}
+
+const PORT = Number(process.env.E2E_PORT ?? 8790);
+// Its own state, wiped every run, so the tests always meet exactly the seeded world.
+const PERSIST = join(ROOT, ".wrangler/e2e-state");
+
+let server: ChildProcess | undefined;
+
+export default async function setup(project: TestProject) {
+  if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
+  rmSync(PERSIST, { recursive: true, force: true });
+  await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc", "--persist-to", PERSIST]);
+  const { env } = await seedLocal(PERSIST);
+
+  server = spawn(
+    "wrangler",
+    ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", PERSIST, "--show-interactive-dev-session=false"],
+    {
+      cwd: ROOT,
+      env: toolEnv(),
+      stdio: ["ignore", "pipe", "pipe"],
+      detached: true,
+    },
+  );
+  let output = "";
+  server.stdout?.on("data", (c) => (output += c));
+  server.stderr?.on("data", (c) => (output += c));
+  const baseURL = `http://localhost:${PORT}`;
+  await waitForHealth(`http://127.0.0.1:${PORT}/api/health`, () => output);
+
+  project.provide("baseURL", baseURL);
+  project.provide("port", PORT);
+  project.provide("demo", {
+    teacherPassword: env.DEMO_TEACHER_PASSWORD,
+    adminEmail: env.DEMO_ADMIN_EMAIL,
+    adminPassword: env.DEMO_ADMIN_PASSWORD,
+  });
+
+  return () => {
+    if (server?.pid) {
+      try {
+        process.kill(-server.pid, "SIGTERM");
+      } catch {}
+    }
+  };
+}
+
+async function waitForHealth(url: string, output: () => string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (server?.exitCode !== null && server?.exitCode !== undefined) throw new Error(`wrangler dev exited:\n${output()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`The app did not come up at ${url}:\n${output()}`);
+}

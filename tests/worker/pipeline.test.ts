@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createSchool, request } from "./helpers.ts";
+
+let slug: string;
+
+beforeAll(async () => {
+  slug = (await createSchool({ name: "Pipeline High" })).slug;
+});
+
+async function tenantOf(url: string) {
+  const response = await request(url);
+  expect(response.status).toBe(200);
+  return (await response.json()) as {
+    host: { kind: string };
+    slug: string | null;
+    schoolName: string | null;
+    basePath: string;
+    nonce: string;
+  };
+}
+
+describe("tenant resolution", () => {
+  it("finds the school from the short path", async () => {
+    const tenant = await tenantOf(`https://lectern.test/${slug}`);
+    expect(tenant).toMatchObject({ slug, schoolName: "Pipeline High", basePath: `/schools/${slug}` });
+  });
+
+  it("finds the school from /schools/{slug}/...", async () => {
+    const tenant = await tenantOf(`https://lectern.test/schools/${slug}/dashboard`);
+    expect(tenant).toMatchObject({ slug, schoolName: "Pipeline High", basePath: `/schools/${slug}` });
+  });
+
+  it("finds the school from its subdomain, with links at the root", async () => {
+    const tenant = await tenantOf(`https://${slug}.lectern.test/dashboard`);
+    expect(tenant).toMatchObject({ host: { kind: "school" }, slug, schoolName: "Pipeline High", basePath: "" });
+  });
+
+  it("finds the school on {slug}.localhost", async () => {
+    const tenant = await tenantOf(`http://${slug}.localhost:8787/`);
+    expect(tenant).toMatchObject({ slug, schoolName: "Pipeline High", basePath: "" });
+  });
+
+  it("ignores a path slug on a school's subdomain", async () => {
+    const tenant = await tenantOf(`https://${slug}.lectern.test/schools/other-school`);
+    expect(tenant.slug).toBe(slug);
+  });
+
+  it("names an unknown school without finding one", async () => {
+    const tenant = await tenantOf("https://lectern.test/schools/no-such-school");
+    expect(tenant).toMatchObject({ slug: "no-such-school", schoolName: null });
+    expect((await tenantOf("https://no-such-school.lectern.test/")).schoolName).toBeNull();
+  });
+
+  it("never treats a reserved word as a school", async () => {
+    expect((await tenantOf("https://lectern.test/dashboard")).slug).toBeNull();
+    expect((await tenantOf("https://api.lectern.test/")).host.kind).toBe("invalid");
+  });
+
+  it("sends the admin subdomain's pages to the admin area", async () => {
+    const response = await request("https://admin.lectern.test/books?page=2");
+    expect(response.status).toBe(302);
+    expect(response.headers.get("Location")).toBe("https://admin.lectern.test/admin/books?page=2");
+    expect((await request("https://admin.lectern.test/")).headers.get("Location")).toBe("https://admin.lectern.test/admin");
+    expect((await request("https://admin.lectern.test/admin/login")).status).toBe(200);
+  });
+});
+
+describe("security headers", () => {
+  it("puts a nonce CSP and the other headers on pages", async () => {
+    const response = await request(`https://lectern.test/${slug}`);
+    const { nonce } = (await response.json()) as { nonce: string };
+    const csp = response.headers.get("Content-Security-Policy") ?? "";
+    expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
+    expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    expect(response.headers.get("Referrer-Policy")).toBe("strict-origin-when-cross-origin");
+    expect(response.headers.get("X-Frame-Options")).toBe("DENY");
+    expect(response.headers.get("Strict-Transport-Security")).toContain("max-age=");
+  });
+
+  it("uses a new nonce on every request", async () => {
+    const a = await tenantOf("https://lectern.test/");
+    const b = await tenantOf("https://lectern.test/");
+    expect(a.nonce).not.toBe(b.nonce);
+  });
+
+  it("puts them on API answers and errors too", async () => {
+    for (const path of ["/api/health", "/api/nope"]) {
+      const response = await request(`https://lectern.test${path}`);
+      expect(response.headers.get("Content-Security-Policy")).toContain("frame-ancestors 'none'");
+      expect(response.headers.get("X-Content-Type-Options")).toBe("nosniff");
+    }
+  });
+
+  it("sends no HSTS over plain http (local development)", async () => {
+    const response = await request("http://localhost:8787/");
+    expect(response.headers.get("Strict-Transport-Security")).toBeNull();
+  });
+});

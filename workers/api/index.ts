@@ -1,0 +1,18 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { schoolsApi } from "./schools.ts";
+
+export const api = new Hono<{ Bindings: Env }>()
+  .basePath("/api")
+  .get("/health", (c) => c.json({ ok: true }))
+  .route("/schools", schoolsApi);
+
+api.notFound((c) => c.json({ error: "Not found" }, 404));
+
+api.onError((error, c) => {
+  if (error instanceof HTTPException) return c.json({ error: error.message || "Request failed" }, error.status);
+  console.error("API error", c.req.method, c.req.path, error);
+  return c.json({ error: "Something went wrong on our side. Please try again." }, 500);
+});
+
+export type Api = typeof api;

@@ -1,0 +1,8 @@
+import { createRequestHandler } from "react-router";
+import { createAppHandler } from "./handler.ts";
+
+const renderPage = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+
+export default {
+  fetch: createAppHandler(renderPage, { dev: import.meta.env.DEV }),
+} satisfies ExportedHandler<Env>;

@@ -1,0 +1,215 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Timestamps are Unix epoch milliseconds: one integer type for every clock in the app.
+const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`);
+
+export const schools = sqliteTable("schools", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  slug: text("slug").notNull().unique(),
+  name: text("name").notNull(),
+  address1: text("address1").notNull().default(""),
+  address2: text("address2"),
+  address3: text("address3"),
+  city: text("city").notNull().default(""),
+  state: text("state").notNull().default(""),
+  zipCode: text("zip_code").notNull().default(""),
+  email: text("email").notNull().default(""),
+  principal: text("principal"),
+  teacherLimit: integer("teacher_limit").notNull().default(25),
+  // Admin-adjustable counter of the spec's "total login count"; login_events holds the history.
+  totalLogins: integer("total_logins").notNull().default(0),
+  createdAt: createdAt(),
+});
+
+export const books = sqliteTable(
+  "books",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    author1: text("author1").notNull().default(""),
+    author2: text("author2"),
+    description: text("description").notNull().default(""),
+    isbn: text("isbn"),
+    gradeLevel: integer("grade_level"),
+    subject: text("subject"),
+    coverKey: text("cover_key"),
+    pdfKey: text("pdf_key"),
+    pdfSize: integer("pdf_size"),
+    pageCount: integer("page_count"),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" }),
+  },
+  (t) => [index("books_created_at_idx").on(t.createdAt), index("books_title_idx").on(t.title)],
+);
+
+export const bookAccess = sqliteTable(
+  "book_access",
+  {
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.bookId] }), index("book_access_book_idx").on(t.bookId)],
+);
+
+export const teachers = sqliteTable(
+  "teachers",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // Stored lower-cased and trimmed, so the unique index is case-insensitive.
+    email: text("email").notNull(),
+    mobile: text("mobile").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email)],
+);
+
+export const admins = sqliteTable("admins", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  email: text("email").notNull().unique(),
+  name: text("name").notNull(),
+  passwordHash: text("password_hash").notNull(),
+  role: text("role", { enum: ["admin", "superadmin"] })
+    .notNull()
+    .default("admin"),
+  disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+  createdAt: createdAt(),
+});
+
+export const otpCodes = sqliteTable(
+  "otp_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    purpose: text("purpose", { enum: ["register", "reset"] }).notNull(),
+    // HMAC of the code bound to school, e-mail and purpose; the plain code is never stored.
+    codeHash: text("code_hash").notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    usedAt: integer("used_at", { mode: "number" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("otp_codes_lookup_idx").on(t.schoolId, t.email, t.purpose, t.createdAt)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    // SHA-256 of the cookie token; the token itself only lives in the browser.
+    tokenHash: text("token_hash").primaryKey(),
+    kind: text("kind", { enum: ["teacher", "admin"] }).notNull(),
+    teacherId: integer("teacher_id").references(() => teachers.id, { onDelete: "cascade" }),
+    adminId: integer("admin_id").references(() => admins.id, { onDelete: "cascade" }),
+    schoolId: integer("school_id").references(() => schools.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    lastSeenAt: integer("last_seen_at", { mode: "number" }).notNull(),
+    expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("sessions_teacher_idx").on(t.teacherId),
+    index("sessions_admin_idx").on(t.adminId),
+    index("sessions_school_idx").on(t.schoolId),
+    index("sessions_expires_idx").on(t.expiresAt),
+  ],
+);
+
+export const loginEvents = sqliteTable(
+  "login_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    kind: text("kind", { enum: ["teacher", "admin"] }).notNull(),
+    schoolId: integer("school_id").references(() => schools.id, { onDelete: "cascade" }),
+    // A deleted teacher's logins still count towards the school's history.
+    teacherId: integer("teacher_id").references(() => teachers.id, { onDelete: "set null" }),
+    adminId: integer("admin_id").references(() => admins.id, { onDelete: "set null" }),
+    at: integer("at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    index("login_events_school_at_idx").on(t.schoolId, t.at),
+    index("login_events_teacher_idx").on(t.teacherId),
+    index("login_events_admin_idx").on(t.adminId),
+    index("login_events_at_idx").on(t.at),
+  ],
+);
+
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    adminId: integer("admin_id").references(() => admins.id, { onDelete: "set null" }),
+    // Kept as text so the entry stays readable after the admin row is gone.
+    adminEmail: text("admin_email").notNull(),
+    action: text("action").notNull(),
+    entityType: text("entity_type").notNull(),
+    entityId: text("entity_id"),
+    before: text("before", { mode: "json" }),
+    after: text("after", { mode: "json" }),
+    at: integer("at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_entity_idx").on(t.entityType, t.entityId)],
+);
+
+export const readingProgress = sqliteTable(
+  "reading_progress",
+  {
+    teacherId: integer("teacher_id")
+      .notNull()
+      .references(() => teachers.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    page: integer("page").notNull(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.teacherId, t.bookId] }),
+    index("reading_progress_book_idx").on(t.bookId),
+    index("reading_progress_teacher_updated_idx").on(t.teacherId, t.updatedAt),
+  ],
+);
+
+// Fixed-window counters for throttling (login failures, OTP sends, PDF byte budgets).
+export const rateLimits = sqliteTable(
+  "rate_limits",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull().default(0),
+    windowStart: integer("window_start", { mode: "number" }).notNull(),
+    blockedUntil: integer("blocked_until", { mode: "number" }),
+  },
+  (t) => [index("rate_limits_window_idx").on(t.windowStart)],
+);
+
+// R2 multipart uploads in flight, so a cancelled or abandoned one can be aborted and swept.
+export const uploads = sqliteTable(
+  "uploads",
+  {
+    id: text("id").primaryKey(),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["pdf", "cover"] }).notNull(),
+    objectKey: text("object_key").notNull(),
+    r2UploadId: text("r2_upload_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("uploads_book_idx").on(t.bookId), index("uploads_created_idx").on(t.createdAt)],
+);
+
+export type School = typeof schools.$inferSelect;
+export type Book = typeof books.$inferSelect;
+export type Teacher = typeof teachers.$inferSelect;
+export type Admin = typeof admins.$inferSelect;

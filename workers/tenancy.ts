@@ -115,9 +115,18 @@ export function resolveHost(hostname: string, appDomain: string): HostTenant {
   return { kind: "main" };
 }
 
+/**
+ * The page a path is for: React Router's client-side navigations fetch `/{page}.data`
+ * (and `/_root.data` for `/`), which name the same page and so the same school.
+ */
+export function pagePath(pathname: string): string {
+  if (pathname === "/_root.data") return "/";
+  return pathname.endsWith(".data") ? pathname.slice(0, -".data".length) : pathname;
+}
+
 /** The school slug named by a path, `/schools/{slug}/...` or the short `/{slug}`. */
 export function slugFromPath(pathname: string): string | null {
-  const segments = pathname.split("/").filter(Boolean);
+  const segments = pagePath(pathname).split("/").filter(Boolean);
   const [first, second] = segments;
   if (first === "schools") return second ? safeDecode(second).toLowerCase() : null;
   if (first && segments.length === 1) {

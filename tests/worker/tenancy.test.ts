@@ -34,6 +34,11 @@ describe("slugFromPath", () => {
     ["/favicon.ico", null],
     ["/lincoln-high/dashboard", null],
     ["/schools", null],
+    // React Router's data requests for client-side navigations
+    ["/schools/lincoln-high.data", "lincoln-high"],
+    ["/schools/lincoln-high/dashboard.data", "lincoln-high"],
+    ["/lincoln-high.data", "lincoln-high"],
+    ["/_root.data", null],
   ])("%s", (path, expected) => {
     expect(slugFromPath(path)).toBe(expected);
   });

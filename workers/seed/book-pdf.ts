@@ -1,9 +1,10 @@
 /**
  * Demo textbook PDFs. Runs in workerd as well as Node, hence pdf-lib and web APIs only.
- * Deterministic: the same book always yields the same bytes, so seeding can compare and skip.
+ * Deterministic (fixed metadata, PRNG seeded from the title): the same book always yields the same
+ * bytes, in Node and in workerd alike, so re-seeding never produces a different file.
  */
 import { PDFDocument, type PDFFont, type PDFPage, type RGB, rgb, StandardFonts } from "pdf-lib";
-import { bankFor, GENERIC_SENTENCES, hashString, OPENERS, type SubjectBank, sanitize, seededRandom, titleCase } from "./book-text.ts";
+import { bankFor, hashString, paragraph, pick, sanitize, seededRandom, titleCase } from "./book-text.ts";
 
 export interface DemoBookInfo {
   title: string;
@@ -32,30 +33,10 @@ const INK = rgb(0.13, 0.13, 0.15);
 const GREY = rgb(0.45, 0.45, 0.5);
 const LIGHT = rgb(0.8, 0.8, 0.83);
 
-interface Fonts {
-  sans: PDFFont;
-  bold: PDFFont;
-  serif: PDFFont;
-}
-interface Palette {
-  primary: RGB;
-  secondary: RGB;
-  accent: RGB;
-  pale: RGB;
-}
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
-interface Ctx {
-  page: PDFPage;
-  fonts: Fonts;
-  pal: Palette;
-  rand: () => number;
-  labels: string[];
-}
+type Fonts = { sans: PDFFont; bold: PDFFont; serif: PDFFont };
+type Palette = { primary: RGB; secondary: RGB; accent: RGB; pale: RGB };
+type Box = { x: number; y: number; w: number; h: number };
+type Ctx = { page: PDFPage; fonts: Fonts; pal: Palette; rand: () => number; labels: string[] };
 
 function hex(h: string, towardsWhite = 0): RGB {
   const n = Number.parseInt(h.slice(1), 16);
@@ -67,10 +48,10 @@ function hex(h: string, towardsWhite = 0): RGB {
 // Measuring is most of the cost of a 500-page book; the word banks are small, so cache per word.
 const widths = new WeakMap<PDFFont, Map<string, number>>();
 function measure(font: PDFFont, word: string): number {
-  let cache = widths.get(font);
-  if (!cache) widths.set(font, (cache = new Map()));
-  let w = cache.get(word);
-  if (w === undefined) cache.set(word, (w = font.widthOfTextAtSize(word, 1)));
+  const cache = widths.get(font) ?? new Map<string, number>();
+  widths.set(font, cache);
+  const w = cache.get(word) ?? font.widthOfTextAtSize(word, 1);
+  cache.set(word, w);
   return w;
 }
 
@@ -100,13 +81,14 @@ function clip(text: string, font: PDFFont, size: number, width: number): string 
 }
 
 /** pdf-lib's SVG paths run y downwards from the origin, so flip page coordinates into it. */
-function polygon(page: PDFPage, pts: [number, number][], opts: { color?: RGB; borderColor?: RGB; borderWidth?: number; opacity?: number }) {
-  const d = `${pts.map(([px, py], i) => `${i ? "L" : "M"}${px.toFixed(2)} ${(-py).toFixed(2)}`).join(" ")} Z`;
-  page.drawSvgPath(d, { x: 0, y: 0, ...opts });
+function polygon(page: PDFPage, xy: number[], opts: { color?: RGB; borderColor?: RGB; borderWidth?: number; opacity?: number }) {
+  let d = "";
+  for (let i = 0; i < xy.length; i += 2) d += `${i ? "L" : "M"}${xy[i]!.toFixed(2)} ${(-xy[i + 1]!).toFixed(2)} `;
+  page.drawSvgPath(`${d}Z`, { x: 0, y: 0, ...opts });
 }
 
-function pick<T>(rand: () => number, items: T[]): T {
-  return items[Math.floor(rand() * items.length)]!;
+function authors(book: DemoBookInfo, separator: string): string {
+  return [book.author1, book.author2].flatMap((a) => (a ? [sanitize(a)] : [])).join(separator);
 }
 
 function axes(c: Ctx, b: Box, steps: number) {
@@ -173,10 +155,10 @@ const FIGURES: { caption: string; draw: (c: Ctx, b: Box) => void }[] = [
       let angle = Math.PI / 2;
       values.forEach((v, i) => {
         const sweep = (v / total) * Math.PI * 2;
-        const pts: [number, number][] = [[cx, cy]];
+        const pts = [cx, cy];
         for (let a = 0; a <= 24; a++) {
           const t = angle - (sweep * a) / 24;
-          pts.push([cx + r * Math.cos(t), cy + r * Math.sin(t)]);
+          pts.push(cx + r * Math.cos(t), cy + r * Math.sin(t));
         }
         polygon(c.page, pts, { color: colors[i], borderColor: WHITE, borderWidth: 1.2 });
         angle -= sweep;
@@ -195,7 +177,7 @@ const FIGURES: { caption: string; draw: (c: Ctx, b: Box) => void }[] = [
       const y0 = b.y + (b.h - s) / 2;
       const fill = { color: c.pal.secondary, opacity: 0.3, borderColor: c.pal.primary, borderWidth: 1.5 };
       const x1 = b.x + 8;
-      polygon(c.page, [[x1, y0], [x1 + s, y0], [x1 + s * (0.2 + c.rand() * 0.6), y0 + s]], fill);
+      polygon(c.page, [x1, y0, x1 + s, y0, x1 + s * (0.2 + c.rand() * 0.6), y0 + s], fill);
       const x2 = b.x + b.w / 3 + 12;
       const rh = s * (0.5 + c.rand() * 0.4);
       c.page.drawRectangle({ x: x2, y: y0, width: s, height: rh, ...fill });
@@ -204,10 +186,10 @@ const FIGURES: { caption: string; draw: (c: Ctx, b: Box) => void }[] = [
       const sides = 5 + Math.floor(c.rand() * 4);
       const cx = b.x + (b.w * 5) / 6;
       const cy = b.y + b.h / 2;
-      const pts = Array.from({ length: sides }, (_, i): [number, number] => {
-        const t = Math.PI / 2 + (i * Math.PI * 2) / sides;
-        return [cx + (s / 2) * Math.cos(t), cy + (s / 2) * Math.sin(t)];
-      });
+      const pts = Array.from({ length: sides }, (_, i) => Math.PI / 2 + (i * Math.PI * 2) / sides).flatMap((t) => [
+        cx + (s / 2) * Math.cos(t),
+        cy + (s / 2) * Math.sin(t),
+      ]);
       c.page.drawCircle({ x: cx, y: cy, size: s / 2, borderColor: c.pal.accent, borderWidth: 1.2 });
       polygon(c.page, pts, fill);
       c.page.drawLine({ start: { x: cx, y: cy }, end: { x: cx + s / 2, y: cy }, thickness: 1, color: INK });
@@ -230,7 +212,8 @@ const FIGURES: { caption: string; draw: (c: Ctx, b: Box) => void }[] = [
         const color = r === 0 ? c.pal.primary : r % 2 ? WHITE : c.pal.pale;
         c.page.drawRectangle({ x: b.x, y, width: b.w, height: rh, color, borderColor: LIGHT, borderWidth: 0.5 });
         for (let k = 0; k < cols; k++) {
-          const text = r === 0 ? (k ? `Trial ${k}` : "Item") : k ? String(Math.round(c.rand() * 90) + 10) : c.labels[(r - 1) % c.labels.length]!;
+          const text =
+            r === 0 ? (k ? `Trial ${k}` : "Item") : k ? String(Math.round(c.rand() * 90) + 10) : c.labels[(r - 1) % c.labels.length]!;
           const font = r === 0 || k === 0 ? c.fonts.bold : c.fonts.sans;
           c.page.drawText(text, { x: b.x + k * cw + 10, y: y + rh / 2 - 3.5, size: 10, font, color: r === 0 ? WHITE : INK });
         }
@@ -243,10 +226,13 @@ const FIGURES: { caption: string; draw: (c: Ctx, b: Box) => void }[] = [
       const cx = b.x + b.w / 2;
       const cy = b.y + b.h / 2;
       const r = b.h / 2 - 8;
-      c.page.drawEllipse({ x: cx, y: cy, xScale: r * 1.3, yScale: r, color: c.pal.secondary, opacity: 0.25, borderColor: c.pal.primary, borderWidth: 1.5 });
+      const outline = { borderColor: c.pal.primary, borderWidth: 1.5 };
+      c.page.drawEllipse({ x: cx, y: cy, xScale: r * 1.3, yScale: r, color: c.pal.secondary, opacity: 0.25, ...outline });
       c.page.drawCircle({ x: cx - r * 0.35, y: cy + r * 0.1, size: r * 0.38, color: c.pal.accent, opacity: 0.7 });
       c.page.drawCircle({ x: cx + r * 0.45, y: cy - r * 0.2, size: r * 0.25, color: c.pal.primary, opacity: 0.6 });
-      const anchors: [number, number][] = [[cx - r * 0.35, cy + r * 0.1], [cx + r * 0.45, cy - r * 0.2], [cx, cy + r * 0.8], [cx - r * 0.9, cy - r * 0.5]];
+      const anchors = [-0.35, 0.1, 0.45, -0.2, 0, 0.8, -0.9, -0.5].flatMap((v, i, all) =>
+        i % 2 ? [] : [[cx + v * r, cy + all[i + 1]! * r] as const],
+      );
       // Labels go on the anchor's own side, ordered top to bottom, so leader lines never cross.
       let n = 0;
       for (const left of [true, false]) {
@@ -266,20 +252,6 @@ const FIGURES: { caption: string; draw: (c: Ctx, b: Box) => void }[] = [
   },
 ];
 
-/** `used` spans the whole page so no sentence repeats on it while the banks last. */
-function paragraph(rand: () => number, bank: SubjectBank, topic: string, used: Set<string>): string[] {
-  const out: string[] = [];
-  const n = 4 + Math.floor(rand() * 5);
-  for (let tries = 0; out.length < n && tries < 100; tries++) {
-    const base = rand() < 0.7 ? pick(rand, bank.sentences) : pick(rand, GENERIC_SENTENCES);
-    if (used.has(base) && used.size < bank.sentences.length + GENERIC_SENTENCES.length) continue;
-    used.add(base);
-    const s = base.replaceAll("{t}", topic);
-    out.push(rand() < 0.2 ? pick(rand, OPENERS) + s[0]!.toLowerCase() + s.slice(1) : s[0]!.toUpperCase() + s.slice(1));
-  }
-  return out;
-}
-
 function titlePage(doc: PDFDocument, book: DemoBookInfo, f: Fonts, pal: Palette, rand: () => number) {
   const page = doc.addPage([W, H]);
   const bandY = 430;
@@ -295,9 +267,10 @@ function titlePage(doc: PDFDocument, book: DemoBookInfo, f: Fonts, pal: Palette,
     size -= 2;
     lines = wrap(title, f.bold, size, CW);
   }
+  lines = lines.map((l) => clip(l, f.bold, size, CW));
   // Centre the title and byline together in the band, whatever the number of title lines.
   const blockBottom = bandY + (H - bandY - (lines.length * size * 1.15 + 40)) / 2;
-  const by = `by ${[book.author1, book.author2].filter(Boolean).map((a) => sanitize(a!)).join(" and ")}`;
+  const by = `by ${authors(book, " and ")}`;
   page.drawText(clip(by, f.sans, 16, CW), { x: M, y: blockBottom, size: 16, font: f.sans, color: pal.pale });
   lines.forEach((line, i) => {
     page.drawText(line, { x: M, y: blockBottom + 44 + (lines.length - 1 - i) * size * 1.15, size, font: f.bold, color: WHITE });
@@ -305,7 +278,8 @@ function titlePage(doc: PDFDocument, book: DemoBookInfo, f: Fonts, pal: Palette,
   const mark = sanitize(book.publisher).toUpperCase();
   page.drawText(clip(mark, f.bold, 10, CW), { x: M, y: H - 50, size: 10, font: f.bold, color: pal.pale });
   page.drawRectangle({ x: M, y: H - 58, width: 28, height: 2, color: pal.accent });
-  if (book.subject) page.drawText(sanitize(book.subject), { x: M, y: bandY - 50, size: 18, font: f.bold, color: pal.primary });
+  if (book.subject)
+    page.drawText(clip(sanitize(book.subject), f.bold, 18, CW), { x: M, y: bandY - 50, size: 18, font: f.bold, color: pal.primary });
   if (book.gradeLevel !== null) page.drawText(`Standard ${book.gradeLevel}`, { x: M, y: bandY - 72, size: 13, font: f.sans, color: GREY });
   // A seeded grid of shapes: an abstract motif that differs per book.
   const cols = 8;
@@ -318,14 +292,14 @@ function titlePage(doc: PDFDocument, book: DemoBookInfo, f: Fonts, pal: Palette,
       const color = pick(rand, colors);
       const opacity = 0.35 + rand() * 0.6;
       const kind = Math.floor(rand() * 4);
+      const [x0, y0, x1, y1] = [x + cell * 0.08, y + cell * 0.08, x + cell * 0.92, y + cell * 0.92];
       if (kind === 0) page.drawCircle({ x: x + cell / 2, y: y + cell / 2, size: cell * 0.42, color, opacity });
-      else if (kind === 1) page.drawRectangle({ x: x + cell * 0.1, y: y + cell * 0.1, width: cell * 0.8, height: cell * 0.8, color, opacity });
-      else if (kind === 2) polygon(page, [[x + cell * 0.08, y + cell * 0.08], [x + cell * 0.92, y + cell * 0.08], [x + cell / 2, y + cell * 0.92]], { color, opacity });
-      else polygon(page, [[x + cell * 0.08, y + cell * 0.08], [x + cell * 0.92, y + cell * 0.08], [x + cell * 0.08, y + cell * 0.92]], { color, opacity });
+      else if (kind === 1) page.drawRectangle({ x: x0, y: y0, width: x1 - x0, height: y1 - y0, color, opacity });
+      else polygon(page, [x0, y0, x1, y0, kind === 2 ? x + cell / 2 : x0, y1], { color, opacity });
     }
   }
   page.drawLine({ start: { x: M, y: 92 }, end: { x: W - M, y: 92 }, thickness: 0.8, color: LIGHT });
-  const pub = sanitize(book.publisher);
+  const pub = clip(sanitize(book.publisher), f.bold, 14, CW);
   page.drawText(pub, { x: (W - f.bold.widthOfTextAtSize(pub, 14)) / 2, y: 68, size: 14, font: f.bold, color: INK });
   if (book.isbn) {
     const isbn = `ISBN ${sanitize(book.isbn)}`;
@@ -341,7 +315,7 @@ export async function generateBookPdf(book: DemoBookInfo, options: { pages?: num
   const doc = await PDFDocument.create({ updateMetadata: false });
   const title = sanitize(book.title);
   doc.setTitle(title);
-  doc.setAuthor([book.author1, book.author2].filter(Boolean).map((a) => sanitize(a!)).join(", "));
+  doc.setAuthor(authors(book, ", "));
   doc.setSubject(sanitize(book.subject ?? "General"));
   doc.setCreator(sanitize(book.publisher));
   doc.setProducer("Lectern demo generator");

@@ -39,7 +39,18 @@ const GENERIC: SubjectBank = {
 
 const BANKS: Record<string, SubjectBank> = {
   Mathematics: {
-    topics: ["place value", "addition and subtraction", "multiplication patterns", "fractions and decimals", "ratios and rates", "shapes and angles", "measuring area", "data and graphs", "simple equations", "number lines"],
+    topics: [
+      "place value",
+      "addition and subtraction",
+      "multiplication patterns",
+      "fractions and decimals",
+      "ratios and rates",
+      "shapes and angles",
+      "measuring area",
+      "data and graphs",
+      "simple equations",
+      "number lines",
+    ],
     sentences: [
       "Mathematicians look for patterns, and {t} is full of them.",
       "Start by estimating the answer, then work it out exactly.",
@@ -58,7 +69,18 @@ const BANKS: Record<string, SubjectBank> = {
     theme: { primary: "#1565c0", secondary: "#42a5f5", accent: "#ffca28" },
   },
   English: {
-    topics: ["reading for meaning", "characters and setting", "the shape of a story", "poetry and rhythm", "building vocabulary", "writing clear sentences", "persuasive writing", "myths and folk tales", "drafting and revising", "speaking and listening"],
+    topics: [
+      "reading for meaning",
+      "characters and setting",
+      "the shape of a story",
+      "poetry and rhythm",
+      "building vocabulary",
+      "writing clear sentences",
+      "persuasive writing",
+      "myths and folk tales",
+      "drafting and revising",
+      "speaking and listening",
+    ],
     sentences: [
       "Good readers ask questions while they read, not only at the end.",
       "Writers choose every word in {t} with a purpose.",
@@ -77,7 +99,18 @@ const BANKS: Record<string, SubjectBank> = {
     theme: { primary: "#6a1b9a", secondary: "#ab47bc", accent: "#ffd54f" },
   },
   Science: {
-    topics: ["observing the world", "living things", "forces and motion", "the water cycle", "matter and materials", "energy and heat", "plants and seeds", "weather and climate", "the solar system", "fair tests"],
+    topics: [
+      "observing the world",
+      "living things",
+      "forces and motion",
+      "the water cycle",
+      "matter and materials",
+      "energy and heat",
+      "plants and seeds",
+      "weather and climate",
+      "the solar system",
+      "fair tests",
+    ],
     sentences: [
       "Scientists begin with a question and a careful observation.",
       "In this investigation of {t}, we change only one thing at a time.",
@@ -96,7 +129,18 @@ const BANKS: Record<string, SubjectBank> = {
     theme: { primary: "#2e7d32", secondary: "#66bb6a", accent: "#ffee58" },
   },
   "Social Studies": {
-    topics: ["communities", "maps and directions", "needs and wants", "rules and laws", "people and places", "trade and money", "our government", "cultures of the world", "resources", "citizenship"],
+    topics: [
+      "communities",
+      "maps and directions",
+      "needs and wants",
+      "rules and laws",
+      "people and places",
+      "trade and money",
+      "our government",
+      "cultures of the world",
+      "resources",
+      "citizenship",
+    ],
     sentences: [
       "Communities work best when people help one another.",
       "A map is a drawing of a place seen from above.",
@@ -115,7 +159,18 @@ const BANKS: Record<string, SubjectBank> = {
     theme: { primary: "#e65100", secondary: "#ffa726", accent: "#fff176" },
   },
   History: {
-    topics: ["the first cities", "ancient Egypt", "Greece and Rome", "trade routes", "the age of exploration", "revolutions", "the industrial age", "empires and colonies", "a century of change", "looking back"],
+    topics: [
+      "the first cities",
+      "ancient Egypt",
+      "Greece and Rome",
+      "trade routes",
+      "the age of exploration",
+      "revolutions",
+      "the industrial age",
+      "empires and colonies",
+      "a century of change",
+      "looking back",
+    ],
     sentences: [
       "Historians use evidence to piece together the past.",
       "Primary sources, such as letters and diaries, speak in their own voice.",
@@ -134,7 +189,18 @@ const BANKS: Record<string, SubjectBank> = {
     theme: { primary: "#6d4c41", secondary: "#a1887f", accent: "#ffcc80" },
   },
   "Computer Science": {
-    topics: ["algorithms", "variables and values", "loops", "making decisions", "functions", "lists and tables", "debugging", "data and files", "networks", "thinking like a programmer"],
+    topics: [
+      "algorithms",
+      "variables and values",
+      "loops",
+      "making decisions",
+      "functions",
+      "lists and tables",
+      "debugging",
+      "data and files",
+      "networks",
+      "thinking like a programmer",
+    ],
     sentences: [
       "An algorithm is a clear set of steps that solves a problem.",
       "Computers follow instructions exactly, so every detail matters.",
@@ -153,7 +219,18 @@ const BANKS: Record<string, SubjectBank> = {
     theme: { primary: "#00695c", secondary: "#26a69a", accent: "#b2ff59" },
   },
   Art: {
-    topics: ["line and shape", "colour", "texture", "light and shadow", "perspective", "patterns", "portraits", "landscapes", "sculpture", "art in the community"],
+    topics: [
+      "line and shape",
+      "colour",
+      "texture",
+      "light and shadow",
+      "perspective",
+      "patterns",
+      "portraits",
+      "landscapes",
+      "sculpture",
+      "art in the community",
+    ],
     sentences: [
       "Artists look closely at the world before they draw it.",
       "Every line can be thick or thin, calm or full of energy.",
@@ -186,10 +263,35 @@ export function bankFor(subject: string | null): SubjectBank {
   return GENERIC;
 }
 
-export const GENERIC_SENTENCES = GENERIC.sentences;
-
 /** Prefixed to some sentences so the small banks read less repetitively. */
-export const OPENERS = ["For example, ", "In practice, ", "Remember that ", "As you read, ", "Most of the time, ", "Above all, ", "In class, ", "Later on, "];
+const OPENERS = [
+  "For example, ",
+  "In practice, ",
+  "Remember that ",
+  "As you read, ",
+  "Most of the time, ",
+  "Above all, ",
+  "In class, ",
+  "Later on, ",
+];
+
+export function pick<T>(rand: () => number, items: T[]): T {
+  return items[Math.floor(rand() * items.length)]!;
+}
+
+/** Sentences about `topic`; `used` spans a whole page so nothing repeats on it while the banks last. */
+export function paragraph(rand: () => number, bank: SubjectBank, topic: string, used: Set<string>): string[] {
+  const out: string[] = [];
+  const n = 4 + Math.floor(rand() * 5);
+  for (let tries = 0; out.length < n && tries < 100; tries++) {
+    const base = rand() < 0.7 ? pick(rand, bank.sentences) : pick(rand, GENERIC.sentences);
+    if (used.has(base) && used.size < bank.sentences.length + GENERIC.sentences.length) continue;
+    used.add(base);
+    const s = base.replaceAll("{t}", topic);
+    out.push(rand() < 0.2 ? pick(rand, OPENERS) + s[0]!.toLowerCase() + s.slice(1) : s[0]!.toUpperCase() + s.slice(1));
+  }
+  return out;
+}
 
 export function titleCase(text: string): string {
   const small = new Set(["a", "an", "and", "the", "of", "in", "on", "to", "for"]);

@@ -9,6 +9,7 @@ const EnvSchema = z.object({
   ALLOW_DEV_MODE: z.string().optional(),
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().optional(),
+  AUTH_SECRET: z.string({ error: "AUTH_SECRET is not set (see .dev.vars.example)" }).min(32, "AUTH_SECRET needs at least 32 characters"),
 });
 
 export interface AppConfig {
@@ -17,6 +18,8 @@ export interface AppConfig {
   /** Development Mode: one-time codes are shown instead of e-mailed (no mail transport configured). */
   devMode: boolean;
   mail: { smtpUrl: string; from: string } | null;
+  /** Keys the HMAC of one-time codes. */
+  authSecret: string;
 }
 
 /** Reads the Worker's vars once per request; bad configuration fails loudly rather than half-working. */
@@ -35,5 +38,6 @@ export function readConfig(env: Record<string, unknown>): AppConfig {
     },
     devMode: !smtpUrl && vars.ALLOW_DEV_MODE === "true",
     mail: smtpUrl ? { smtpUrl, from: vars.MAIL_FROM ?? `no-reply@${vars.APP_DOMAIN}` } : null,
+    authSecret: vars.AUTH_SECRET,
   };
 }

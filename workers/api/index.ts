@@ -1,11 +1,13 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { schoolsApi } from "./schools.ts";
+import { teacherApi } from "./teacher.ts";
 
 export const api = new Hono<{ Bindings: Env }>()
   .basePath("/api")
   .get("/health", (c) => c.json({ ok: true }))
-  .route("/schools", schoolsApi);
+  .route("/schools", schoolsApi)
+  .route("/teacher", teacherApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));
 

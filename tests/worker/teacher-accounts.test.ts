@@ -1,0 +1,184 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { issueOtp } from "../../workers/auth/otp.ts";
+import { getTeacherSession, SESSION_LIFETIME } from "../../workers/auth/sessions.ts";
+import { api, cookieFrom, createSchool, db, devModeCode } from "./helpers.ts";
+
+let counter = 0;
+const freshEmail = () => `teacher-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
+const PASSWORD = "correct horse battery";
+
+async function codeFor(slug: string, email: string, purpose: "register" | "reset" = "register") {
+  return devModeCode(await api("/api/teacher/send-otp", { body: { email, slug, purpose } }));
+}
+
+async function register(slug: string, email = freshEmail(), extra: Record<string, unknown> = {}) {
+  const otp = await codeFor(slug, email);
+  return api("/api/teacher/register", { body: { name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug, ...extra } });
+}
+
+describe("registration", () => {
+  it("creates the teacher, signs them in with a hashed-token session cookie", async () => {
+    const school = await createSchool();
+    const email = freshEmail();
+    const response = await register(school.slug, email);
+    expect(response.status).toBe(201);
+    expect(await response.json()).toEqual({ teacherName: "Ada Lovelace" });
+    const setCookie = response.headers.get("Set-Cookie") ?? "";
+    expect(setCookie).toMatch(/^__Host-lectern_teacher=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+; Secure$/);
+    const token = cookieFrom(response).split("=")[1]!;
+    const sessions = await env.DB.prepare("SELECT token_hash FROM sessions s JOIN teachers t ON t.id = s.teacher_id WHERE t.email = ?")
+      .bind(email)
+      .all<{ token_hash: string }>();
+    expect(sessions.results).toHaveLength(1);
+    expect(sessions.results[0]!.token_hash).not.toContain(token);
+
+    const me = await api("/api/teacher/verify-token", { cookie: cookieFrom(response) });
+    expect(await me.json()).toEqual({ teacherName: "Ada Lovelace", email, school: { slug: school.slug, name: school.name } });
+  });
+
+  it("uses a plain HttpOnly cookie over http (local development)", async () => {
+    const school = await createSchool();
+    const email = freshEmail();
+    const otp = await codeFor(school.slug, email);
+    const response = await api("http://lectern.test/api/teacher/register", {
+      body: { name: "Ada", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug },
+    });
+    expect(response.headers.get("Set-Cookie")).toMatch(/^lectern_teacher=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=\d+$/);
+  });
+
+  it("verifies the code on the server", async () => {
+    const school = await createSchool();
+    const email = freshEmail();
+    const otp = await codeFor(school.slug, email);
+    const wrong = otp === "123456" ? "654321" : "123456";
+    const response = await api("/api/teacher/register", {
+      body: { name: "A", mobile: "5551234567", email, password: PASSWORD, otp: wrong, slug: school.slug },
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: string }).error).toMatch(/^Invalid OTP/);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM teachers WHERE email = ?").bind(email).first("n")).toBe(0);
+  });
+
+  it("refuses an e-mail already registered at that school, case-insensitively", async () => {
+    const school = await createSchool();
+    const email = freshEmail();
+    expect((await register(school.slug, email)).status).toBe(201);
+    const again = await api("/api/teacher/register", {
+      body: { name: "B", mobile: "5551234567", email: email.toUpperCase(), password: PASSWORD, otp: "123456", slug: school.slug },
+    });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { error: string }).error).toMatch(/already exists/);
+  });
+
+  it("allows the same e-mail at another school", async () => {
+    const email = freshEmail();
+    expect((await register((await createSchool()).slug, email)).status).toBe(201);
+    expect((await register((await createSchool()).slug, email)).status).toBe(201);
+  });
+
+  it.each([
+    [{ mobile: "555123456" }, "mobile: Mobile number must be exactly 10 digits"],
+    [{ mobile: "55512345678" }, "mobile: Mobile number must be exactly 10 digits"],
+    [{ password: "short" }, "password: Password must be at least 8 characters"],
+    [{ password: "x".repeat(129) }, "password: Password must be at most 128 characters"],
+    [{ password: "Password123" }, "password: This password is too common. Please choose one that is harder to guess."],
+    [{ name: "  " }, "name: Please enter your full name"],
+  ])("validates %o", async (override, message) => {
+    const school = await createSchool();
+    const response = await api("/api/teacher/register", {
+      body: { name: "A", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug, ...override },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: message });
+  });
+});
+
+describe("the teacher limit", () => {
+  it("answers 403 limit_reached when the school is full, already at send-otp", async () => {
+    const school = await createSchool({ teacherLimit: 1 });
+    expect((await register(school.slug)).status).toBe(201);
+    const send = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug } });
+    expect(send.status).toBe(403);
+    expect(await send.json()).toEqual({ error: "limit_reached" });
+
+    const email = freshEmail();
+    const issued = await issueOtp(db(), env.AUTH_SECRET, { schoolId: school.id, email, purpose: "register" });
+    if (!issued.ok) throw new Error("not issued");
+    const response = await api("/api/teacher/register", {
+      body: { name: "Late", mobile: "5551234567", email, password: PASSWORD, otp: issued.code, slug: school.slug },
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: "limit_reached" });
+    // The code was not spent on a refused registration: it still works once the limit is raised.
+    await env.DB.prepare("UPDATE schools SET teacher_limit = 2 WHERE id = ?").bind(school.id).run();
+    const retry = await api("/api/teacher/register", {
+      body: { name: "Late", mobile: "5551234567", email, password: PASSWORD, otp: issued.code, slug: school.slug },
+    });
+    expect(retry.status).toBe(201);
+  });
+
+  it("holds when 30 registrations race for a school with room for 5", { timeout: 60_000 }, async () => {
+    const school = await createSchool({ teacherLimit: 5 });
+    const entrants = await Promise.all(
+      Array.from({ length: 30 }, async () => {
+        const email = freshEmail();
+        const issued = await issueOtp(db(), env.AUTH_SECRET, { schoolId: school.id, email, purpose: "register" });
+        if (!issued.ok) throw new Error("not issued");
+        return { email, otp: issued.code };
+      }),
+    );
+    const responses = await Promise.all(
+      entrants.map(({ email, otp }) =>
+        api("/api/teacher/register", { body: { name: "Racer", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug } }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(25);
+    for (const r of responses.filter((r) => r.status === 403)) expect(await r.json()).toEqual({ error: "limit_reached" });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM teachers WHERE school_id = ?").bind(school.id).first("n")).toBe(5);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE school_id = ?").bind(school.id).first("n")).toBe(5);
+  });
+});
+
+describe("sessions", () => {
+  it("sign-out revokes the session on the server", async () => {
+    const school = await createSchool();
+    const cookie = cookieFrom(await register(school.slug));
+    expect((await api("/api/teacher/verify-token", { cookie })).status).toBe(200);
+    const out = await api("/api/teacher/sign-out", { method: "POST", cookie });
+    expect(out.headers.get("Set-Cookie")).toMatch(/Max-Age=0/);
+    expect((await api("/api/teacher/verify-token", { cookie })).status).toBe(401);
+  });
+
+  it("expire after the idle time and after the absolute lifetime", async () => {
+    const school = await createSchool();
+    const cookie = cookieFrom(await register(school.slug));
+    const request = new Request("https://lectern.test/", { headers: { Cookie: cookie } });
+    const now = Date.now();
+    const { idleMs, absoluteMs } = SESSION_LIFETIME.teacher;
+    expect(await getTeacherSession(db(), request, now + idleMs - 60_000)).not.toBeNull();
+    // Being used keeps it alive past the idle time, but never past the absolute lifetime.
+    expect(await getTeacherSession(db(), request, now + 2 * idleMs - 120_000)).not.toBeNull();
+    expect(await getTeacherSession(db(), request, now + absoluteMs + 1)).toBeNull();
+
+    const idle = cookieFrom(await register(school.slug));
+    const idleRequest = new Request("https://lectern.test/", { headers: { Cookie: idle } });
+    expect(await getTeacherSession(db(), idleRequest, Date.now() + idleMs + 1)).toBeNull();
+    expect(await getTeacherSession(db(), idleRequest, Date.now())).toBeNull();
+  });
+
+  it("refuses state changes from another origin or without one", async () => {
+    const school = await createSchool();
+    const body = { email: freshEmail(), password: PASSWORD, slug: school.slug };
+    for (const origin of ["https://evil.example", `https://${school.slug}.lectern.test`, "null", null]) {
+      const response = await api("/api/teacher/login", { body, origin });
+      expect(response.status, String(origin)).toBe(403);
+    }
+    const sameSite = await api("/api/teacher/login", { body, origin: null, headers: { "Sec-Fetch-Site": "same-origin" } });
+    expect(sameSite.status).toBe(401);
+    const crossSite = await api("/api/teacher/login", { body, origin: null, headers: { "Sec-Fetch-Site": "same-site" } });
+    expect(crossSite.status).toBe(403);
+  });
+});

@@ -1,0 +1,151 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { issueOtp } from "../../workers/auth/otp.ts";
+import { hashPassword } from "../../workers/auth/password.ts";
+import { teachers } from "../../workers/db/schema.ts";
+import { LOGIN_THROTTLE, loginTeacher } from "../../workers/teachers/accounts.ts";
+import { api, cookieFrom, createSchool, db, devModeCode } from "./helpers.ts";
+
+const PASSWORD = "correct horse battery";
+let counter = 0;
+
+async function teacherAt(school: { id: number }, password = PASSWORD) {
+  const email = `login-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
+  await db()
+    .insert(teachers)
+    .values({ schoolId: school.id, name: "Grace Hopper", email, mobile: "5551234567", passwordHash: await hashPassword(password) });
+  return email;
+}
+
+function login(slug: string, email: string, password: string, call: { ip?: string; cookie?: string } = {}) {
+  return api("/api/teacher/login", { body: { email, password, slug }, ...call });
+}
+
+describe("POST /api/teacher/login", () => {
+  it("returns the teacher's name and a session; records the login", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const response = await login(school.slug, email.toUpperCase(), PASSWORD);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ teacherName: "Grace Hopper" });
+    expect((await api("/api/teacher/verify-token", { cookie: cookieFrom(response) })).status).toBe(200);
+    const events = await env.DB.prepare("SELECT count(*) AS n FROM login_events WHERE school_id = ?").bind(school.id).first("n");
+    expect(events).toBe(1);
+    expect(await env.DB.prepare("SELECT total_logins FROM schools WHERE id = ?").bind(school.id).first("total_logins")).toBe(1);
+  });
+
+  it("gives a new token at every login and ends the browser's previous session", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const first = cookieFrom(await login(school.slug, email, PASSWORD));
+    const second = cookieFrom(await login(school.slug, email, PASSWORD, { cookie: first }));
+    expect(second).not.toBe(first);
+    expect((await api("/api/teacher/verify-token", { cookie: first })).status).toBe(401);
+    expect((await api("/api/teacher/verify-token", { cookie: second })).status).toBe(200);
+  });
+
+  it("answers a wrong password and an unknown e-mail identically, with the same work", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const timings = { wrong: [] as number[], unknown: [] as number[] };
+    const bodies = new Set<string>();
+    for (let i = 0; i < 3; i++) {
+      for (const [kind, address] of [
+        ["wrong", email],
+        ["unknown", `nobody-${i}@school.test`],
+      ] as const) {
+        const started = performance.now();
+        const response = await login(school.slug, address, "not the password", { ip: `10.0.${i}.${kind.length}` });
+        timings[kind].push(performance.now() - started);
+        expect(response.status).toBe(401);
+        bodies.add(await response.text());
+      }
+    }
+    expect([...bodies]).toEqual([JSON.stringify({ error: "Invalid email or password" })]);
+    const median = (xs: number[]) => xs.sort((a, b) => a - b)[1]!;
+    const ratio = median(timings.unknown) / median(timings.wrong);
+    // Both verify a PBKDF2 hash; without the dummy hash an unknown e-mail would answer ~100x faster.
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(2.5);
+  });
+
+  it("a teacher of one school cannot log in at another", async () => {
+    const school = await createSchool();
+    const other = await createSchool();
+    const email = await teacherAt(school);
+    expect((await login(other.slug, email, PASSWORD)).status).toBe(401);
+  });
+});
+
+describe("login throttling", () => {
+  it("refuses a client after 5 failures on one account, for a while only", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    for (let i = 0; i < LOGIN_THROTTLE.pair.limit; i++) expect((await login(school.slug, email, "wrong password", { ip: "203.0.113.9" })).status).toBe(401);
+    const blocked = await login(school.slug, email, PASSWORD, { ip: "203.0.113.9" });
+    expect(blocked.status).toBe(429);
+    expect(((await blocked.json()) as { error: string }).error).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
+    // The teacher, from their own computer, is not locked out by a stranger's guesses.
+    expect((await login(school.slug, email, PASSWORD, { ip: "198.51.100.7" })).status).toBe(200);
+    // And the block ends.
+    const later = Date.now() + LOGIN_THROTTLE.pair.blockMs + 1000;
+    const result = await loginTeacher(db(), { school, email, password: PASSWORD, clientIp: "203.0.113.9" }, later);
+    expect(result.ok).toBe(true);
+  });
+
+  it("refuses a client that tries many accounts", async () => {
+    const school = await createSchool();
+    const ip = "192.0.2.44";
+    for (let i = 0; i < LOGIN_THROTTLE.client.limit; i++) await login(school.slug, `guess-${i}@school.test`, "x", { ip });
+    expect((await login(school.slug, "another@school.test", "x", { ip })).status).toBe(429);
+  });
+
+  it("slows guessing at one account from many clients", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    for (let i = 0; i < LOGIN_THROTTLE.account.limit; i++) await login(school.slug, email, "wrong", { ip: `100.64.${i}.1` });
+    expect((await login(school.slug, email, PASSWORD, { ip: "100.64.200.1" })).status).toBe(429);
+    const later = Date.now() + LOGIN_THROTTLE.account.blockMs + 1000;
+    expect((await loginTeacher(db(), { school, email, password: PASSWORD, clientIp: "100.64.200.1" }, later)).ok).toBe(true);
+  });
+});
+
+describe("POST /api/teacher/reset-password", () => {
+  it("sets the new password, spends the code, and signs the teacher out everywhere", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const session = cookieFrom(await login(school.slug, email, PASSWORD));
+    const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } }));
+    const newPassword = "a brand new passphrase";
+    const response = await api("/api/teacher/reset-password", { body: { email, otp, newPassword, slug: school.slug } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ message: "Password reset successful! You can now log in with your new password." });
+    expect((await api("/api/teacher/verify-token", { cookie: session })).status).toBe(401);
+    expect((await login(school.slug, email, PASSWORD)).status).toBe(401);
+    expect((await login(school.slug, email, newPassword)).status).toBe(200);
+
+    const reuse = await api("/api/teacher/reset-password", { body: { email, otp, newPassword: "yet another passphrase", slug: school.slug } });
+    expect(reuse.status).toBe(400);
+    expect((await login(school.slug, email, newPassword)).status).toBe(200);
+  });
+
+  it("does not accept a registration code", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const issued = await issueOtp(db(), env.AUTH_SECRET, { schoolId: school.id, email, purpose: "register" });
+    if (!issued.ok) throw new Error("not issued");
+    const response = await api("/api/teacher/reset-password", { body: { email, otp: issued.code, newPassword: "another good one", slug: school.slug } });
+    expect(response.status).toBe(400);
+  });
+
+  it("tells nobody whether an address has an account", async () => {
+    const school = await createSchool();
+    const known = await teacherAt(school);
+    const answers = [];
+    for (const email of [known, "stranger@school.test"]) {
+      const response = await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } });
+      answers.push({ status: response.status, shape: ((await response.json()) as { error: string }).error.replace(/\d{6}/, "######") });
+    }
+    expect(answers[0]).toEqual(answers[1]);
+  });
+});

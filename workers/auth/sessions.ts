@@ -1,0 +1,151 @@
+import { and, eq, ne, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { admins, type School, schools, sessions, type Teacher, teachers } from "../db/schema.ts";
+import { randomToken, sha256Hex } from "./tokens.ts";
+
+export type SessionKind = "teacher" | "admin";
+
+/**
+ * Lifetimes (see docs/decisions/0006-teacher-accounts.md). Teachers: signed out after 3 days
+ * without use and after 14 days in any case. Admins: 2.5 hours in any case, as the spec's
+ * auto-logout says, and after 1 hour without use.
+ */
+export const SESSION_LIFETIME: Record<SessionKind, { idleMs: number; absoluteMs: number }> = {
+  teacher: { idleMs: 3 * 24 * 3600_000, absoluteMs: 14 * 24 * 3600_000 },
+  admin: { idleMs: 3600_000, absoluteMs: 9_000_000 },
+};
+
+// Writing last-seen on every request would turn every page view into a D1 write.
+const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
+
+export function sessionCookieName(kind: SessionKind, secure: boolean): string {
+  return secure ? `__Host-lectern_${kind}` : `lectern_${kind}`;
+}
+
+function isSecure(request: Request): boolean {
+  return new URL(request.url).protocol === "https:";
+}
+
+export function readSessionToken(request: Request, kind: SessionKind): string | null {
+  const name = sessionCookieName(kind, isSecure(request));
+  for (const part of (request.headers.get("Cookie") ?? "").split(";")) {
+    const [key, ...value] = part.trim().split("=");
+    if (key === name) return value.join("=") || null;
+  }
+  return null;
+}
+
+/** Host-only, HttpOnly, SameSite=Lax; `__Host-` and Secure whenever served over https. */
+export function sessionCookie(request: Request, kind: SessionKind, token: string | null): string {
+  const secure = isSecure(request);
+  const maxAge = token ? Math.floor(SESSION_LIFETIME[kind].absoluteMs / 1000) : 0;
+  return [
+    `${sessionCookieName(kind, secure)}=${token ?? ""}`,
+    "Path=/",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${maxAge}`,
+    ...(secure ? ["Secure"] : []),
+  ].join("; ");
+}
+
+export interface NewSession {
+  kind: SessionKind;
+  teacherId?: number;
+  adminId?: number;
+  schoolId?: number;
+}
+
+/** A fresh token for the cookie, and the hash that is all the database keeps of it. */
+export async function newSessionToken(): Promise<{ token: string; tokenHash: string }> {
+  const token = randomToken();
+  return { token, tokenHash: await sha256Hex(token) };
+}
+
+/** The insert for a new session, to run inside the caller's batch; the token goes to the cookie. */
+export async function prepareSession(db: Db, owner: NewSession, now = Date.now()) {
+  const { token, tokenHash } = await newSessionToken();
+  const insert = db.insert(sessions).values({
+    tokenHash,
+    kind: owner.kind,
+    teacherId: owner.teacherId ?? null,
+    adminId: owner.adminId ?? null,
+    schoolId: owner.schoolId ?? null,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + SESSION_LIFETIME[owner.kind].absoluteMs,
+  });
+  return { token, insert };
+}
+
+export async function revokeSession(db: Db, token: string): Promise<void> {
+  await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
+}
+
+/** Signs a teacher out everywhere, except (optionally) the session making the change. */
+export function revokeTeacherSessions(db: Db, teacherId: number, keepTokenHash?: string) {
+  return db
+    .delete(sessions)
+    .where(keepTokenHash ? and(eq(sessions.teacherId, teacherId), ne(sessions.tokenHash, keepTokenHash)) : eq(sessions.teacherId, teacherId));
+}
+
+export interface TeacherSession {
+  tokenHash: string;
+  teacher: Pick<Teacher, "id" | "name" | "email" | "schoolId">;
+  school: School;
+}
+
+/** The signed-in teacher behind this request's cookie, or null (unknown, expired or revoked). */
+export async function getTeacherSession(db: Db, request: Request, now = Date.now()): Promise<TeacherSession | null> {
+  const token = readSessionToken(request, "teacher");
+  if (!token) return null;
+  const tokenHash = await sha256Hex(token);
+  const [row] = await db
+    .select({ session: sessions, teacher: { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId }, school: schools })
+    .from(sessions)
+    .innerJoin(teachers, eq(teachers.id, sessions.teacherId))
+    .innerJoin(schools, eq(schools.id, teachers.schoolId))
+    .where(and(eq(sessions.tokenHash, tokenHash), eq(sessions.kind, "teacher")))
+    .limit(1);
+  if (!row || !(await isLive(db, row.session, now))) return null;
+  return { tokenHash, teacher: row.teacher, school: row.school };
+}
+
+export interface AdminSession {
+  tokenHash: string;
+  admin: { id: number; email: string; name: string; role: "admin" | "superadmin" };
+  expiresAt: number;
+}
+
+export async function getAdminSession(db: Db, request: Request, now = Date.now()): Promise<AdminSession | null> {
+  const token = readSessionToken(request, "admin");
+  if (!token) return null;
+  const tokenHash = await sha256Hex(token);
+  const [row] = await db
+    .select({ session: sessions, admin: { id: admins.id, email: admins.email, name: admins.name, role: admins.role, disabled: admins.disabled } })
+    .from(sessions)
+    .innerJoin(admins, eq(admins.id, sessions.adminId))
+    .where(and(eq(sessions.tokenHash, tokenHash), eq(sessions.kind, "admin")))
+    .limit(1);
+  if (!row || row.admin.disabled || !(await isLive(db, row.session, now))) return null;
+  const { disabled: _disabled, ...admin } = row.admin;
+  return { tokenHash, admin, expiresAt: row.session.expiresAt };
+}
+
+/** Checks both expiries; deletes a dead session and refreshes last-seen on a live one now and then. */
+async function isLive(db: Db, session: typeof sessions.$inferSelect, now: number): Promise<boolean> {
+  const idleMs = SESSION_LIFETIME[session.kind].idleMs;
+  if (session.expiresAt <= now || session.lastSeenAt + idleMs <= now) {
+    await db.delete(sessions).where(eq(sessions.tokenHash, session.tokenHash));
+    return false;
+  }
+  if (now - session.lastSeenAt > LAST_SEEN_RESOLUTION_MS) {
+    await db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.tokenHash, session.tokenHash));
+  }
+  return true;
+}
+
+/** Removes expired sessions; run opportunistically so the table does not grow without bound. */
+export function sweepExpiredSessions(db: Db, now = Date.now()) {
+  return db.delete(sessions).where(sql`${sessions.expiresAt} <= ${now}`);
+}

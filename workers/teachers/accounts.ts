@@ -1,0 +1,153 @@
+import { and, eq, sql } from "drizzle-orm";
+import { checkOtp, OTP_ERRORS } from "../auth/otp.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { newSessionToken, prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
+import { blockedFor, clearHits, describeWait, recordHit, type ThrottleRule } from "../auth/throttle.ts";
+import { type Db, runTransaction } from "../db/client.ts";
+import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
+
+export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 401 | 403 | 409 | 429; error: string };
+
+export const LIMIT_REACHED = "limit_reached";
+export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
+export const BAD_CREDENTIALS = "Invalid email or password";
+
+/**
+ * Creates the teacher and signs them in, in one D1 transaction whose statements each guard the
+ * next: the insert only happens while the school is under its teacher limit and the code is
+ * unused; the code is consumed only if the teacher now exists; the session needs the teacher.
+ * D1 runs transactions one at a time, so racing registrations can never exceed the limit.
+ */
+export async function registerTeacher(
+  db: Db,
+  secret: string,
+  input: { school: School; name: string; mobile: string; email: string; password: string; otp: string },
+  now = Date.now(),
+): Promise<AccountResult<{ token: string; teacherName: string }>> {
+  const { school, email } = input;
+  const [existing] = await db
+    .select({ id: teachers.id })
+    .from(teachers)
+    .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+  if (existing) return { ok: false, status: 409, error: DUPLICATE_EMAIL };
+
+  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "register" }, input.otp, now);
+  if (!check.ok) return { ok: false, status: 400, error: OTP_ERRORS[check.reason] };
+
+  const passwordHash = await hashPassword(input.password);
+  const teacherId = sql`(SELECT id FROM teachers WHERE school_id = ${school.id} AND email = ${email})`;
+  const { token, tokenHash } = await newSessionToken();
+  try {
+    const [created] = await runTransaction(db, [
+      sql`
+        INSERT INTO teachers (school_id, name, email, mobile, password_hash, created_at)
+        SELECT ${school.id}, ${input.name}, ${email}, ${input.mobile}, ${passwordHash}, ${now}
+        WHERE (SELECT count(*) FROM teachers WHERE school_id = ${school.id}) < (SELECT teacher_limit FROM schools WHERE id = ${school.id})
+          AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${check.otpId} AND used_at IS NULL)
+        RETURNING id`,
+      sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL AND ${teacherId} IS NOT NULL`,
+      sql`
+        INSERT INTO sessions (token_hash, kind, teacher_id, school_id, created_at, last_seen_at, expires_at)
+        SELECT ${tokenHash}, 'teacher', ${teacherId}, ${school.id}, ${now}, ${now}, ${now + SESSION_LIFETIME.teacher.absoluteMs}
+        WHERE ${teacherId} IS NOT NULL`,
+      sql`
+        INSERT INTO login_events (kind, school_id, teacher_id, at) SELECT 'teacher', ${school.id}, ${teacherId}, ${now}
+        WHERE ${teacherId} IS NOT NULL`,
+    ]);
+    if (!created?.results.length) {
+      const [otp] = await db.all<{ usedAt: number | null }>(sql`SELECT used_at AS usedAt FROM otp_codes WHERE id = ${check.otpId}`);
+      if (otp?.usedAt !== null) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
+      return { ok: false, status: 403, error: LIMIT_REACHED };
+    }
+  } catch (error) {
+    // Two registrations for the same address racing: the unique index refuses the second.
+    if (String(error).includes("UNIQUE")) return { ok: false, status: 409, error: DUPLICATE_EMAIL };
+    throw error;
+  }
+  return { ok: true, token, teacherName: input.name };
+}
+
+/** A stored hash of a random password: verifying against it costs what a real check costs. */
+const DUMMY_HASH =
+  "pbkdf2-sha512$100000$3q2+78r+ur7erb7vyv66vg==$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY3ODkwYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMg==";
+
+/**
+ * Failed logins are counted per client, per account from that client, and per account overall.
+ * Each block lasts 15 minutes, so a stranger can slow a teacher down but never lock them out for good.
+ */
+export const LOGIN_THROTTLE: Record<"client" | "pair" | "account", ThrottleRule> = {
+  client: { limit: 30, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
+  pair: { limit: 5, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
+  account: { limit: 20, windowMs: 60 * 60_000, blockMs: 15 * 60_000 },
+};
+
+export async function loginTeacher(
+  db: Db,
+  input: { school: School; email: string; password: string; clientIp: string },
+  now = Date.now(),
+): Promise<AccountResult<{ token: string; teacherName: string }>> {
+  const { school, email, clientIp } = input;
+  const keys = {
+    client: `login:client:${clientIp}`,
+    pair: `login:pair:${school.id}:${email}:${clientIp}`,
+    account: `login:account:${school.id}:${email}`,
+  };
+  const wait = await blockedFor(db, Object.values(keys), now);
+  if (wait > 0) return { ok: false, status: 429, error: `Too many login attempts. Please try again in ${describeWait(wait)}.` };
+
+  const [teacher] = await db
+    .select({ id: teachers.id, name: teachers.name, passwordHash: teachers.passwordHash })
+    .from(teachers)
+    .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+  // Unknown e-mail and wrong password take the same work and get the same answer.
+  const valid = await verifyPassword(input.password, teacher?.passwordHash ?? DUMMY_HASH);
+  if (!teacher || !valid) {
+    for (const [rule, key] of Object.entries(keys) as [keyof typeof keys, string][]) await recordHit(db, key, LOGIN_THROTTLE[rule], now);
+    return { ok: false, status: 401, error: BAD_CREDENTIALS };
+  }
+
+  await clearHits(db, keys.pair);
+  const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id }, now);
+  await db.batch([
+    session.insert,
+    db.insert(loginEvents).values({ kind: "teacher", schoolId: school.id, teacherId: teacher.id, at: now }),
+    db
+      .update(schools)
+      .set({ totalLogins: sql`${schools.totalLogins} + 1` })
+      .where(eq(schools.id, school.id)),
+  ]);
+  return { ok: true, token: session.token, teacherName: teacher.name };
+}
+
+/**
+ * Sets a new password with a reset code and signs the teacher out everywhere. As in
+ * registration, the guarded write comes first and the code is consumed after it.
+ */
+export async function resetTeacherPassword(
+  db: Db,
+  secret: string,
+  input: { school: School; email: string; otp: string; newPassword: string },
+  now = Date.now(),
+): Promise<AccountResult<Record<never, never>>> {
+  const { school, email } = input;
+  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "reset" }, input.otp, now);
+  if (!check.ok) return { ok: false, status: 400, error: OTP_ERRORS[check.reason] };
+  const [teacher] = await db
+    .select({ id: teachers.id })
+    .from(teachers)
+    .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+  // Codes are issued for unknown addresses too (so the form reveals nothing); they just open nothing.
+  if (!teacher) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
+
+  const passwordHash = await hashPassword(input.newPassword);
+  const [updated] = await runTransaction(db, [
+    sql`
+      UPDATE teachers SET password_hash = ${passwordHash}
+      WHERE id = ${teacher.id} AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${check.otpId} AND used_at IS NULL)
+      RETURNING id`,
+    sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL`,
+    sql`DELETE FROM sessions WHERE teacher_id = ${teacher.id}`,
+  ]);
+  if (!updated?.results.length) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
+  return { ok: true };
+}

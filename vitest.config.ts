@@ -1,6 +1,8 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+// Only for its `ProvidedContext` keys, so `inject()` below is checked against what the setup provides.
+import type {} from "./tests/worker/global-setup.ts";
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
@@ -10,7 +12,8 @@ export default defineConfig({
       {
         // Inside workerd, against real local D1 (with the real migrations) and R2.
         plugins: [
-          cloudflareTest({
+          // The function form sees what tests/worker/global-setup.ts provided (the mail catcher's ports).
+          cloudflareTest(({ inject }) => ({
             main: "./tests/worker/entry.ts",
             wrangler: { configPath: "./wrangler.jsonc" },
             miniflare: {
@@ -20,13 +23,17 @@ export default defineConfig({
                 ALLOW_DEV_MODE: "true",
                 SMTP_URL: "",
                 AUTH_SECRET: "test-secret-0123456789abcdef0123456789abcdef",
+                // Development Mode stays the default; tests that want real mail use these.
+                SMTP_TEST_URL: `smtp://127.0.0.1:${inject("smtpPort")}`,
+                MAIL_CATCHER_URL: `http://127.0.0.1:${inject("mailCatcherPort")}`,
               },
             },
-          }),
+          })),
         ],
         test: {
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
+          globalSetup: ["./tests/worker/global-setup.ts"],
           setupFiles: ["./tests/worker/apply-migrations.ts"],
         },
       },

@@ -1,11 +1,15 @@
+import { useState } from "react";
 import { joinAddress, type PublicSchool } from "../../workers/schools.ts";
 import { PublicHeader } from "./public-header.tsx";
+import { RegisterDialog } from "./register-dialog.tsx";
+import { ResetPasswordDialog } from "./reset-password-dialog.tsx";
 import { SiteFooter } from "./site-footer.tsx";
 import { TeacherLoginCard } from "./teacher-login-card.tsx";
 
 /** The school's front door: who the school is, and the teacher login. */
 export function SchoolPortal({ school, basePath }: { school: PublicSchool; basePath: string }) {
   const address = joinAddress(school);
+  const [dialog, setDialog] = useState<"register" | "reset" | null>(null);
   return (
     <div className="flex min-h-dvh flex-col">
       <PublicHeader />
@@ -52,12 +56,26 @@ export function SchoolPortal({ school, basePath }: { school: PublicSchool; baseP
               </ul>
             </div>
             <div className="mx-auto w-full max-w-md">
-              <TeacherLoginCard slug={school.slug} schoolName={school.schoolName} basePath={basePath} />
+              <TeacherLoginCard
+                slug={school.slug}
+                schoolName={school.schoolName}
+                basePath={basePath}
+                onRegister={() => setDialog("register")}
+                onForgotPassword={() => setDialog("reset")}
+              />
             </div>
           </div>
         </div>
       </main>
       <SiteFooter />
+      <RegisterDialog
+        open={dialog === "register"}
+        onClose={() => setDialog(null)}
+        slug={school.slug}
+        schoolName={school.schoolName}
+        basePath={basePath}
+      />
+      <ResetPasswordDialog open={dialog === "reset"} onClose={() => setDialog(null)} slug={school.slug} />
     </div>
   );
 }

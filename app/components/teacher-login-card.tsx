@@ -1,13 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useNavigate } from "react-router";
+import { useNavigate, useSearchParams } from "react-router";
 import { requestJson } from "../lib/api-client.ts";
+import { rememberTeacherName } from "../lib/teacher-name.ts";
 import { Button } from "./button.tsx";
 import { Field, inputClasses } from "./field.tsx";
 import { MessageBox } from "./message-box.tsx";
 import { PasswordInput } from "./password-input.tsx";
-
-export const TEACHER_NAME_KEY = "teacherName";
 
 export function TeacherLoginCard({
   slug,
@@ -23,6 +22,10 @@ export function TeacherLoginCard({
   onForgotPassword?: () => void;
 }) {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  // Back to the page that sent the teacher here, but only ever a page of this school.
+  const redirectTo = searchParams.get("redirectTo");
+  const next = redirectTo?.startsWith(`${basePath}/`) && !redirectTo.startsWith("//") ? redirectTo : `${basePath}/dashboard`;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
@@ -31,12 +34,8 @@ export function TeacherLoginCard({
     mutationFn: () =>
       requestJson<{ teacherName: string }>("/api/teacher/login", { body: { email, password, slug }, fallback: "Login failed" }),
     onSuccess: ({ teacherName }) => {
-      try {
-        localStorage.setItem(TEACHER_NAME_KEY, teacherName);
-      } catch {
-        // Storage is only a convenience; the session cookie is what counts.
-      }
-      navigate(`${basePath}/dashboard`);
+      rememberTeacherName(teacherName);
+      navigate(next);
     },
     onError: (e) => setError(e.message),
   });

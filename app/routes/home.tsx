@@ -2,6 +2,7 @@ import { appContext } from "../../workers/context.ts";
 import { LandingPage } from "../components/landing-page.tsx";
 import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
 import { SchoolPortal } from "../components/school-portal.tsx";
+import { redirectIfSignedIn } from "../lib/teacher.server.ts";
 import { requireSchool } from "../lib/tenant.server.ts";
 import type { Route } from "./+types/home";
 
@@ -14,10 +15,12 @@ export const meta: Route.MetaFunction = ({ loaderData }) =>
       ];
 
 // `/` is the landing page on the main host and the school's portal on its own subdomain.
-export function loader(args: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
   const { tenant } = args.context.get(appContext);
   if (tenant.host.kind === "school" || tenant.host.kind === "invalid") {
-    return { kind: "school" as const, ...requireSchool(args) };
+    const school = requireSchool(args);
+    await redirectIfSignedIn(args);
+    return { kind: "school" as const, ...school };
   }
   return { kind: "landing" as const };
 }

@@ -1,17 +1,12 @@
-import { redirect } from "react-router";
-import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
-import { requireSchool } from "../lib/tenant.server.ts";
 import type { Route } from "./+types/school-dashboard";
 
-// Teacher sessions arrive with the teacher accounts work; until a teacher is signed in,
-// the dashboard sends visitors to their school's login page.
-export function loader(args: Route.LoaderArgs) {
-  const { basePath } = requireSchool(args);
-  throw redirect(basePath || "/");
-}
+export const meta: Route.MetaFunction = () => [{ title: "Books Library · Lectern" }];
 
 export default function SchoolDashboard() {
-  return null;
+  return (
+    <div>
+      <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Books Library</h1>
+      <p className="mt-1 text-slate-600 dark:text-slate-400">Browse and access all books available for your school</p>
+    </div>
+  );
 }
-
-export const ErrorBoundary = SchoolErrorBoundary;

@@ -4,12 +4,15 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
 import { seedLocal } from "../../scripts/lib/seed-local.ts";
+import { startMailCatcher } from "../support/mail-catcher.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
     port: number;
     demo: { teacherPassword: string; adminEmail: string; adminPassword: string };
+    mailCatcherURL: string;
+    persistTo: string;
   }
 }
 
@@ -18,23 +21,25 @@ const PORT = Number(process.env.E2E_PORT ?? 8790);
 const PERSIST = join(ROOT, ".wrangler/e2e-state");
 
 let server: ChildProcess | undefined;
+let mailCatcher: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
 
 export default async function setup(project: TestProject) {
   if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
   rmSync(PERSIST, { recursive: true, force: true });
   await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc", "--persist-to", PERSIST]);
   const { env } = await seedLocal(PERSIST);
+  // Real e-mail: the app sends its codes over SMTP to a server on loopback that the tests read.
+  const mail = await startMailCatcher();
+  mailCatcher = mail;
 
-  server = spawn(
-    "wrangler",
-    ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", PERSIST, "--show-interactive-dev-session=false"],
-    {
-      cwd: ROOT,
-      env: toolEnv(),
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    },
-  );
+  const args = ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", PERSIST, "--show-interactive-dev-session=false"];
+  args.push("--var", `SMTP_URL:smtp://127.0.0.1:${mail.smtpPort}`, "--var", "MAIL_FROM:Lectern <no-reply@lectern.test>");
+  server = spawn("wrangler", args, {
+    cwd: ROOT,
+    env: toolEnv(),
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
   let output = "";
   server.stdout?.on("data", (c) => (output += c));
   server.stderr?.on("data", (c) => (output += c));
@@ -43,13 +48,16 @@ export default async function setup(project: TestProject) {
 
   project.provide("baseURL", baseURL);
   project.provide("port", PORT);
+  project.provide("mailCatcherURL", `http://127.0.0.1:${mail.httpPort}`);
+  project.provide("persistTo", PERSIST);
   project.provide("demo", {
     teacherPassword: env.DEMO_TEACHER_PASSWORD,
     adminEmail: env.DEMO_ADMIN_EMAIL,
     adminPassword: env.DEMO_ADMIN_PASSWORD,
   });
 
-  return () => {
+  return async () => {
+    await mailCatcher?.close();
     if (server?.pid) {
       try {
         process.kill(-server.pid, "SIGTERM");

@@ -14,7 +14,9 @@ async function codeFor(slug: string, email: string, purpose: "register" | "reset
 
 async function register(slug: string, email = freshEmail(), extra: Record<string, unknown> = {}) {
   const otp = await codeFor(slug, email);
-  return api("/api/teacher/register", { body: { name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug, ...extra } });
+  return api("/api/teacher/register", {
+    body: { name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug, ...extra },
+  });
 }
 
 describe("registration", () => {

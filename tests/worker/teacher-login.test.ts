@@ -81,7 +81,8 @@ describe("login throttling", () => {
   it("refuses a client after 5 failures on one account, for a while only", async () => {
     const school = await createSchool();
     const email = await teacherAt(school);
-    for (let i = 0; i < LOGIN_THROTTLE.pair.limit; i++) expect((await login(school.slug, email, "wrong password", { ip: "203.0.113.9" })).status).toBe(401);
+    for (let i = 0; i < LOGIN_THROTTLE.pair.limit; i++)
+      expect((await login(school.slug, email, "wrong password", { ip: "203.0.113.9" })).status).toBe(401);
     const blocked = await login(school.slug, email, PASSWORD, { ip: "203.0.113.9" });
     expect(blocked.status).toBe(429);
     expect(((await blocked.json()) as { error: string }).error).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
@@ -124,7 +125,9 @@ describe("POST /api/teacher/reset-password", () => {
     expect((await login(school.slug, email, PASSWORD)).status).toBe(401);
     expect((await login(school.slug, email, newPassword)).status).toBe(200);
 
-    const reuse = await api("/api/teacher/reset-password", { body: { email, otp, newPassword: "yet another passphrase", slug: school.slug } });
+    const reuse = await api("/api/teacher/reset-password", {
+      body: { email, otp, newPassword: "yet another passphrase", slug: school.slug },
+    });
     expect(reuse.status).toBe(400);
     expect((await login(school.slug, email, newPassword)).status).toBe(200);
   });
@@ -134,7 +137,9 @@ describe("POST /api/teacher/reset-password", () => {
     const email = await teacherAt(school);
     const issued = await issueOtp(db(), env.AUTH_SECRET, { schoolId: school.id, email, purpose: "register" });
     if (!issued.ok) throw new Error("not issued");
-    const response = await api("/api/teacher/reset-password", { body: { email, otp: issued.code, newPassword: "another good one", slug: school.slug } });
+    const response = await api("/api/teacher/reset-password", {
+      body: { email, otp: issued.code, newPassword: "another good one", slug: school.slug },
+    });
     expect(response.status).toBe(400);
   });
 

@@ -28,14 +28,19 @@ describe("POST /api/teacher/send-otp", () => {
     const school = await createSchool();
     const email = freshEmail();
     expect((await api("/api/teacher/send-otp", { body: { email, slug: school.slug } })).status).toBe(200);
-    const again = await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } });
+    const again = await api("/api/teacher/send-otp", { body: { email, slug: school.slug } });
     expect(again.status).toBe(429);
     expect(((await again.json()) as { error: string }).error).toMatch(/^Please wait \d+ seconds? before requesting another OTP\.$/);
+    // A code for another purpose (a reset right after registering) is not a resend.
+    expect((await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } })).status).toBe(200);
   });
 
   it("refuses production without a mail transport unless Development Mode is enabled", async () => {
     const school = await createSchool();
-    const response = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug }, env: { ALLOW_DEV_MODE: "false" } });
+    const response = await api("/api/teacher/send-otp", {
+      body: { email: freshEmail(), slug: school.slug },
+      env: { ALLOW_DEV_MODE: "false" },
+    });
     expect(response.status).toBe(503);
     expect(await response.text()).not.toMatch(/\d{6}/);
   });
@@ -50,7 +55,9 @@ describe("POST /api/teacher/send-otp", () => {
   it("on a school's subdomain only speaks for that school", async () => {
     const school = await createSchool();
     const other = await createSchool();
-    const response = await api(`https://${school.slug}.lectern.test/api/teacher/send-otp`, { body: { email: freshEmail(), slug: other.slug } });
+    const response = await api(`https://${school.slug}.lectern.test/api/teacher/send-otp`, {
+      body: { email: freshEmail(), slug: other.slug },
+    });
     expect(response.status).toBe(404);
   });
 });
@@ -60,7 +67,12 @@ describe("one-time codes", () => {
     const school = await createSchool();
     const subject = { schoolId: school.id, email: freshEmail(), purpose: "register" as const };
     const t0 = 1_900_000_000_000;
-    for (let i = 0; i < OTP_HOURLY_LIMIT; i++) expect((await issueOtp(db(), SECRET, subject, t0 + i * 61_000)).ok).toBe(true);
+    expect((await issueOtp(db(), SECRET, subject, t0)).ok).toBe(true);
+    expect((await issueOtp(db(), SECRET, subject, t0 + 59_000)).ok).toBe(false);
+    for (let i = 1; i < OTP_HOURLY_LIMIT; i++) {
+      const purpose = i % 2 ? ("reset" as const) : ("register" as const);
+      expect((await issueOtp(db(), SECRET, { ...subject, purpose }, t0 + i * 61_000)).ok).toBe(true);
+    }
     const sixth = await issueOtp(db(), SECRET, subject, t0 + OTP_HOURLY_LIMIT * 61_000);
     expect(sixth).toMatchObject({ ok: false });
     expect(sixth.ok === false && sixth.retryAfterMs).toBeGreaterThan(50 * 60_000);
@@ -79,7 +91,10 @@ describe("one-time codes", () => {
     const subject = { schoolId: school.id, email: freshEmail(), purpose: "register" as const };
     const issued = await issueOtp(db(), SECRET, subject, 2_000_000_000_000);
     if (!issued.ok) throw new Error("not issued");
-    expect(await checkOtp(db(), SECRET, subject, issued.code, 2_000_000_000_000 + OTP_TTL_MS + 1)).toEqual({ ok: false, reason: "expired" });
+    expect(await checkOtp(db(), SECRET, subject, issued.code, 2_000_000_000_000 + OTP_TTL_MS + 1)).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   it("are bound to e-mail, school and purpose", async () => {
@@ -100,7 +115,8 @@ describe("one-time codes", () => {
     const issued = await issueOtp(db(), SECRET, subject);
     if (!issued.ok) throw new Error("not issued");
     const wrong = issued.code === "000000" ? "111111" : "000000";
-    for (let i = 0; i < OTP_MAX_ATTEMPTS; i++) expect(await checkOtp(db(), SECRET, subject, wrong)).toEqual({ ok: false, reason: "invalid" });
+    for (let i = 0; i < OTP_MAX_ATTEMPTS; i++)
+      expect(await checkOtp(db(), SECRET, subject, wrong)).toEqual({ ok: false, reason: "invalid" });
     expect(await checkOtp(db(), SECRET, subject, issued.code)).toEqual({ ok: false, reason: "attempts" });
   });
 

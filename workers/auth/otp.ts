@@ -31,8 +31,8 @@ function otpHash(secret: string, subject: OtpSubject, code: string): Promise<str
 export type IssueResult = { ok: true; code: string } | { ok: false; retryAfterMs: number };
 
 /**
- * Stores a new code unless the e-mail asked for one less than a minute ago or five times this
- * hour (for this school, whatever the purpose). The check and the insert are one statement, so
+ * Stores a new code unless the e-mail asked for one for the same purpose less than a minute ago,
+ * or five times this hour (for this school, whatever the purpose). The check and the insert are one statement, so
  * concurrent requests cannot slip past the limits.
  */
 export async function issueOtp(db: Db, secret: string, subject: OtpSubject, now = Date.now()): Promise<IssueResult> {
@@ -42,18 +42,19 @@ export async function issueOtp(db: Db, secret: string, subject: OtpSubject, now 
     INSERT INTO otp_codes (school_id, email, purpose, code_hash, expires_at, attempts, created_at)
     SELECT ${subject.schoolId}, ${subject.email}, ${subject.purpose}, ${codeHash}, ${now + OTP_TTL_MS}, 0, ${now}
     WHERE NOT EXISTS (
-      SELECT 1 FROM otp_codes WHERE school_id = ${subject.schoolId} AND email = ${subject.email} AND created_at > ${now - OTP_RESEND_GAP_MS}
+      SELECT 1 FROM otp_codes
+      WHERE school_id = ${subject.schoolId} AND email = ${subject.email} AND purpose = ${subject.purpose} AND created_at > ${now - OTP_RESEND_GAP_MS}
     ) AND (
       SELECT count(*) FROM otp_codes WHERE school_id = ${subject.schoolId} AND email = ${subject.email} AND created_at > ${now - 3600_000}
     ) < ${OTP_HOURLY_LIMIT}
     RETURNING id`);
   if (inserted.length > 0) return { ok: true, code };
 
-  const recent = await db.all<{ createdAt: number }>(sql`
-    SELECT created_at AS createdAt FROM otp_codes
+  const recent = await db.all<{ createdAt: number; purpose: string }>(sql`
+    SELECT created_at AS createdAt, purpose FROM otp_codes
     WHERE school_id = ${subject.schoolId} AND email = ${subject.email} AND created_at > ${now - 3600_000}
     ORDER BY created_at DESC`);
-  const newest = recent[0]?.createdAt ?? now;
+  const newest = recent.find((r) => r.purpose === subject.purpose)?.createdAt ?? 0;
   const gapWait = newest + OTP_RESEND_GAP_MS - now;
   const hourlyWait = recent.length >= OTP_HOURLY_LIMIT ? (recent[OTP_HOURLY_LIMIT - 1]?.createdAt ?? now) + 3600_000 - now : 0;
   return { ok: false, retryAfterMs: Math.max(gapWait, hourlyWait, 1000) };

@@ -86,7 +86,9 @@ export async function revokeSession(db: Db, token: string): Promise<void> {
 export function revokeTeacherSessions(db: Db, teacherId: number, keepTokenHash?: string) {
   return db
     .delete(sessions)
-    .where(keepTokenHash ? and(eq(sessions.teacherId, teacherId), ne(sessions.tokenHash, keepTokenHash)) : eq(sessions.teacherId, teacherId));
+    .where(
+      keepTokenHash ? and(eq(sessions.teacherId, teacherId), ne(sessions.tokenHash, keepTokenHash)) : eq(sessions.teacherId, teacherId),
+    );
 }
 
 export interface TeacherSession {
@@ -101,7 +103,11 @@ export async function getTeacherSession(db: Db, request: Request, now = Date.now
   if (!token) return null;
   const tokenHash = await sha256Hex(token);
   const [row] = await db
-    .select({ session: sessions, teacher: { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId }, school: schools })
+    .select({
+      session: sessions,
+      teacher: { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId },
+      school: schools,
+    })
     .from(sessions)
     .innerJoin(teachers, eq(teachers.id, sessions.teacherId))
     .innerJoin(schools, eq(schools.id, teachers.schoolId))
@@ -122,7 +128,10 @@ export async function getAdminSession(db: Db, request: Request, now = Date.now()
   if (!token) return null;
   const tokenHash = await sha256Hex(token);
   const [row] = await db
-    .select({ session: sessions, admin: { id: admins.id, email: admins.email, name: admins.name, role: admins.role, disabled: admins.disabled } })
+    .select({
+      session: sessions,
+      admin: { id: admins.id, email: admins.email, name: admins.name, role: admins.role, disabled: admins.disabled },
+    })
     .from(sessions)
     .innerJoin(admins, eq(admins.id, sessions.adminId))
     .where(and(eq(sessions.tokenHash, tokenHash), eq(sessions.kind, "admin")))

@@ -16,9 +16,9 @@ export interface SmtpTarget {
 }
 
 export interface SmtpOptions {
-  /** The whole exchange, connect to QUIT. */
+  /** The whole exchange, from connect to the server accepting the message (default 15 s). */
   timeoutMs?: number;
-  /** Any single wait for the server. */
+  /** Any single wait for the server (default 10 s). */
   readTimeoutMs?: number;
 }
 

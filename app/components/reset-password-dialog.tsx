@@ -1,0 +1,150 @@
+import { useMutation } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { requestJson } from "../lib/api-client.ts";
+import { Button } from "./button.tsx";
+import { Dialog } from "./dialog.tsx";
+import { Field, inputClasses } from "./field.tsx";
+import { MessageBox } from "./message-box.tsx";
+import { PasswordInput } from "./password-input.tsx";
+import { digitsOnly } from "./register-dialog.tsx";
+import { ResendOtpButton } from "./resend-otp-button.tsx";
+
+const EMPTY = { email: "", otp: "", password: "", confirm: "" };
+export const RESET_SUCCESS = "Password reset successful! You can now log in with your new password.";
+export const RESET_CLOSE_DELAY_MS = 3000;
+
+type Message = { text: string; tone?: "success" };
+
+export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; onClose: () => void; slug: string }) {
+  const [fields, setFields] = useState(EMPTY);
+  const [otpSent, setOtpSent] = useState(false);
+  const [message, setMessage] = useState<Message | null>(null);
+  const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+
+  const sendOtp = useMutation({
+    mutationFn: () =>
+      requestJson<{ message?: string; error?: string }>("/api/teacher/send-otp", {
+        body: { email: fields.email, slug, purpose: "reset" },
+        fallback: "Failed to send OTP",
+      }),
+    onSuccess: (body) => {
+      setMessage(body.error ? { text: body.error } : { text: body.message ?? "OTP sent to your email.", tone: "success" });
+      setOtpSent(true);
+    },
+    onError: (error) => setMessage({ text: error.message }),
+  });
+
+  const reset = useMutation({
+    mutationFn: () =>
+      requestJson<{ message: string }>("/api/teacher/reset-password", {
+        body: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug },
+        fallback: "Failed to reset password",
+      }),
+    onSuccess: () => setMessage({ text: RESET_SUCCESS, tone: "success" }),
+    onError: (error) => setMessage({ text: error.message }),
+  });
+
+  function close() {
+    setFields(EMPTY);
+    setOtpSent(false);
+    setMessage(null);
+    sendOtp.reset();
+    reset.reset();
+    onClose();
+  }
+
+  // After a successful reset the dialog closes by itself, so the teacher is back at the login.
+  const succeeded = reset.isSuccess;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close() only resets state; the timer must start once, on success
+  useEffect(() => {
+    if (!succeeded) return;
+    const timer = setTimeout(close, RESET_CLOSE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [succeeded]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!otpSent) {
+      if (!fields.email.trim()) return setMessage({ text: "Please enter your email address" });
+      setMessage(null);
+      return sendOtp.mutate();
+    }
+    if (!fields.otp || !fields.password || !fields.confirm) return setMessage({ text: "Please fill in all fields" });
+    if (fields.password !== fields.confirm) return setMessage({ text: "Passwords do not match" });
+    setMessage(null);
+    reset.mutate();
+  }
+
+  const busy = sendOtp.isPending || reset.isPending;
+  const label = !otpSent
+    ? sendOtp.isPending
+      ? "Sending OTP..."
+      : "Send OTP"
+    : reset.isPending
+      ? "Resetting Password..."
+      : "Reset Password";
+
+  return (
+    <Dialog open={open} onClose={close} title="Reset Your Password" description="Enter your email to receive a verification code">
+      <form className="space-y-4" onSubmit={submit} noValidate>
+        <Field label="Email" htmlFor="reset-email">
+          <input
+            id="reset-email"
+            type="email"
+            className={inputClasses}
+            autoComplete="email"
+            required
+            readOnly={otpSent}
+            value={fields.email}
+            onChange={(e) => set("email")(e.target.value)}
+          />
+        </Field>
+        {otpSent && (
+          <>
+            <Field label="OTP Code" htmlFor="reset-otp">
+              <input
+                id="reset-otp"
+                className={`${inputClasses} text-center font-mono text-lg tracking-[0.4em]`}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                placeholder="Enter 6-digit OTP"
+                maxLength={6}
+                required
+                value={fields.otp}
+                onChange={(e) => set("otp")(digitsOnly(e.target.value, 6))}
+              />
+            </Field>
+            <ResendOtpButton email={fields.email} slug={slug} purpose="reset" onResult={setMessage} />
+            <Field label="New Password" htmlFor="reset-password" hint="At least 8 characters.">
+              <PasswordInput
+                id="reset-password"
+                autoComplete="new-password"
+                required
+                value={fields.password}
+                onChange={(e) => set("password")(e.target.value)}
+              />
+            </Field>
+            <Field label="Confirm New Password" htmlFor="reset-confirm">
+              <PasswordInput
+                id="reset-confirm"
+                autoComplete="new-password"
+                required
+                value={fields.confirm}
+                onChange={(e) => set("confirm")(e.target.value)}
+              />
+            </Field>
+          </>
+        )}
+        {message && <MessageBox text={message.text} tone={message.tone} />}
+        <div className="flex justify-end gap-3 pt-2">
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy || succeeded}>
+            {label}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

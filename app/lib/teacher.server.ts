@@ -1,0 +1,41 @@
+import { createContext, redirect } from "react-router";
+import { getTeacherSession } from "../../workers/auth/sessions.ts";
+import { appContext } from "../../workers/context.ts";
+import { getDb } from "../../workers/db/client.ts";
+import type { PublicSchool } from "../../workers/schools.ts";
+import { requireSchool } from "./tenant.server.ts";
+
+export interface SignedInTeacher {
+  teacher: { id: number; name: string; email: string };
+  school: PublicSchool & { id: number };
+  basePath: string;
+}
+
+/** Set by the school layout's middleware for every page under it: one session lookup per request. */
+export const teacherContext = createContext<SignedInTeacher>();
+
+type Args = Parameters<typeof requireSchool>[0] & { request: Request };
+
+/**
+ * The teacher signed in to this school, or a redirect to the school's login page. A teacher of
+ * another school is not signed in here, whatever their cookie says.
+ */
+export async function requireTeacher(args: Args): Promise<SignedInTeacher> {
+  const { school, basePath } = requireSchool(args);
+  const { env, tenant } = args.context.get(appContext);
+  const session = await getTeacherSession(getDb(env.DB), args.request);
+  if (!session || session.school.id !== tenant.school?.id) {
+    const url = new URL(args.request.url);
+    const back = url.pathname.replace(/\.data$/, "");
+    throw redirect(`${basePath || "/"}?redirectTo=${encodeURIComponent(back)}`);
+  }
+  return { teacher: session.teacher, school: { ...school, id: session.school.id }, basePath };
+}
+
+/** A teacher already signed in to this school skips the login page. */
+export async function redirectIfSignedIn(args: Args): Promise<void> {
+  const { env, tenant } = args.context.get(appContext);
+  if (!tenant.school) return;
+  const session = await getTeacherSession(getDb(env.DB), args.request);
+  if (session && session.school.id === tenant.school.id) throw redirect(`${tenant.basePath}/dashboard`);
+}

@@ -1,0 +1,55 @@
+import { ButtonLink } from "../components/button.tsx";
+import { PublicHeader } from "../components/public-header.tsx";
+import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
+import { SiteFooter } from "../components/site-footer.tsx";
+import { StatusPanel } from "../components/status-panel.tsx";
+import { requireSchool } from "../lib/tenant.server.ts";
+import type { Route } from "./+types/limit-reached";
+
+export const meta: Route.MetaFunction = () => [{ title: "Teacher Registration Limit Reached · Lectern" }];
+
+export function loader(args: Route.LoaderArgs) {
+  return requireSchool(args);
+}
+
+export default function LimitReached({ loaderData }: Route.ComponentProps) {
+  const { school, basePath } = loaderData;
+  return (
+    <div className="flex min-h-dvh flex-col">
+      <PublicHeader />
+      <main className="flex flex-1 items-center px-4 py-16">
+        <StatusPanel
+          title="Teacher Registration Limit Reached"
+          icon={
+            <span className="flex h-14 w-14 items-center justify-center rounded-full bg-amber-100 text-amber-700 dark:bg-amber-900/50 dark:text-amber-300">
+              <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+                <path
+                  d="M12 9v4M12 17h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              </svg>
+            </span>
+          }
+          actions={
+            <>
+              <ButtonLink to={basePath || "/"}>Back to Login</ButtonLink>
+              <ButtonLink to="/" variant="secondary">
+                Home
+              </ButtonLink>
+            </>
+          }
+        >
+          <p>{school.schoolName} has used all of its teacher registration slots.</p>
+          <p className="mt-2">
+            Teachers who already have an account can still log in. New teachers cannot register until the school administrator raises the
+            limit.
+          </p>
+        </StatusPanel>
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}
+
+export const ErrorBoundary = SchoolErrorBoundary;

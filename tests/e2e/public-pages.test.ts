@@ -63,7 +63,8 @@ describe("landing page", () => {
     const page = await openPage();
     await page.goto(`${baseURL()}/`);
     await page.getByRole("link", { name: /Lincoln Academy/ }).click();
-    await page.waitForURL(`${baseURL()}/schools/lincoln-academy`);
+    await page.waitForURL((url) => url.pathname === "/schools/lincoln-academy");
+    expect(new URL(page.url()).searchParams.get("redirectTo")).toBe("/schools/lincoln-academy/dashboard");
     await expect.poll(() => page.getByRole("heading", { level: 1 }).textContent()).toBe("Lincoln Academy");
   });
 

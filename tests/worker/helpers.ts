@@ -1,6 +1,6 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { getDb } from "../../workers/db/client.ts";
-import { schools } from "../../workers/db/schema.ts";
+import { bookAccess, books, schools } from "../../workers/db/schema.ts";
 import { handle } from "./entry.ts";
 
 export const db = () => getDb(env.DB);
@@ -83,4 +83,39 @@ export async function devModeCode(response: Response): Promise<string> {
   const code = /\b(\d{6})\b/.exec(body.error ?? "")?.[1];
   if (!code) throw new Error(`No Development Mode code in ${JSON.stringify(body)}`);
   return code;
+}
+
+/** A teacher of `school` with a live session; returns the cookie an https request would carry. */
+export async function signedInTeacher(school: { id: number }, name = "Test Teacher") {
+  const { prepareSession } = await import("../../workers/auth/sessions.ts");
+  const { teachers } = await import("../../workers/db/schema.ts");
+  const [teacher] = await db()
+    .insert(teachers)
+    .values({ schoolId: school.id, name, email: `${crypto.randomUUID()}@school.test`, mobile: "5550000000", passwordHash: "x" })
+    .returning();
+  const session = await prepareSession(db(), { kind: "teacher", teacherId: teacher!.id, schoolId: school.id });
+  await session.insert;
+  return { teacher: teacher!, cookie: `__Host-lectern_teacher=${session.token}` };
+}
+
+/** A book with a cover (and a PDF unless `pdf: false`) in R2, assigned to the given schools. */
+export async function createBook(
+  values: Partial<typeof books.$inferInsert> & { title: string },
+  schoolIds: number[] = [],
+  options = { pdf: true },
+) {
+  const id = crypto.randomUUID();
+  const coverKey = `test/${id}/cover`;
+  const pdfKey = options.pdf ? `test/${id}/book.pdf` : null;
+  await env.BOOKS.put(coverKey, new Uint8Array([0x89, 0x50, 0x4e, 0x47, 1, 2, 3]), { httpMetadata: { contentType: "image/png" } });
+  if (pdfKey) await env.BOOKS.put(pdfKey, new TextEncoder().encode("%PDF-1.7 test"), { httpMetadata: { contentType: "application/pdf" } });
+  const [book] = await db()
+    .insert(books)
+    .values({ author1: "Some Author", description: "A description.", coverKey, pdfKey, pdfSize: pdfKey ? 13 : null, ...values })
+    .returning();
+  if (schoolIds.length)
+    await db()
+      .insert(bookAccess)
+      .values(schoolIds.map((schoolId) => ({ schoolId, bookId: book!.id })));
+  return book!;
 }

@@ -1,12 +1,16 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { bookFilesApi } from "./book-files.ts";
+import { libraryApi } from "./library.ts";
 import { schoolsApi } from "./schools.ts";
 import { teacherApi } from "./teacher.ts";
 
 export const api = new Hono<{ Bindings: Env }>()
   .basePath("/api")
   .get("/health", (c) => c.json({ ok: true }))
+  .route("/schools/slug/:slug", libraryApi)
   .route("/schools", schoolsApi)
+  .route("/books", bookFilesApi)
   .route("/teacher", teacherApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));

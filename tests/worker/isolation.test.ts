@@ -1,0 +1,66 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createBook, createSchool, signedInTeacher } from "./helpers.ts";
+
+// Two schools, each with books the other does not have, and one teacher each. Every
+// teacher-facing endpoint is called by teacher A with school B's slug and book ids, and by no one.
+// Add every new teacher-facing endpoint to ENDPOINTS.
+
+const B_TITLES = ["Bravo Secret Atlas", "Bravo Hidden Chemistry"];
+
+let a: { slug: string; cookie: string; bookId: number };
+let b: { slug: string; bookIds: number[] };
+
+beforeAll(async () => {
+  const schoolA = await createSchool({ name: "Alpha Academy" });
+  const schoolB = await createSchool({ name: "Bravo Institute" });
+  const bookA = await createBook({ title: "Alpha Only Reader" }, [schoolA.id]);
+  const bookIds = [];
+  for (const title of B_TITLES) bookIds.push((await createBook({ title, description: `${title} description` }, [schoolB.id])).id);
+  a = { slug: schoolA.slug, cookie: (await signedInTeacher(schoolA)).cookie, bookId: bookA.id };
+  b = { slug: schoolB.slug, bookIds };
+});
+
+type Endpoint = { name: string; path: () => string; method?: string };
+
+const ENDPOINTS: Endpoint[] = [
+  { name: "B's shelf", path: () => `/api/schools/slug/${b.slug}/books` },
+  { name: "B's shelf, searched", path: () => `/api/schools/slug/${b.slug}/books?search=bravo` },
+  { name: "B's book through B's slug", path: () => `/api/schools/slug/${b.slug}/books/${b.bookIds[0]}` },
+  { name: "B's book through A's own slug", path: () => `/api/schools/slug/${a.slug}/books/${b.bookIds[0]}` },
+  { name: "B's search", path: () => `/api/schools/slug/${b.slug}/search-books?query=bravo` },
+  { name: "search on A's slug for B's titles", path: () => `/api/schools/slug/${a.slug}/search-books?query=bravo` },
+  { name: "A's shelf searched for B's titles", path: () => `/api/schools/slug/${a.slug}/books?search=bravo` },
+  { name: "B's cover", path: () => `/api/books/${b.bookIds[1]}/thumbnail` },
+  { name: "B's cover, version query", path: () => `/api/books/${b.bookIds[1]}/thumbnail?v=1` },
+  { name: "B's PDF", path: () => `/api/books/${b.bookIds[0]}/pdf` },
+  { name: "B's PDF, HEAD", path: () => `/api/books/${b.bookIds[0]}/pdf`, method: "HEAD" },
+];
+
+describe.each(ENDPOINTS)("$name", (endpoint) => {
+  it("gives teacher A nothing of B", async () => {
+    const response = await api(endpoint.path(), { cookie: a.cookie, method: endpoint.method });
+    const text = await response.text();
+    if (response.status === 200) {
+      // Only A's own (empty) search results may answer 200.
+      expect(endpoint.path()).toContain(a.slug);
+    } else {
+      expect([401, 404]).toContain(response.status);
+    }
+    for (const title of B_TITLES) expect(text).not.toContain(title);
+  });
+
+  it("gives no one without a session anything", async () => {
+    const response = await api(endpoint.path(), { method: endpoint.method });
+    expect([401, 404]).toContain(response.status);
+    const text = await response.text();
+    for (const title of B_TITLES) expect(text).not.toContain(title);
+  });
+});
+
+describe("the table itself", () => {
+  it("sees A's own book, so the denials above are real", async () => {
+    const response = await api(`/api/schools/slug/${a.slug}/books/${a.bookId}`, { cookie: a.cookie });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Alpha Only Reader");
+  });
+});

@@ -1,0 +1,154 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { bookCategory, toFtsQuery } from "../../workers/library.ts";
+import { api, createBook, createSchool, signedInTeacher } from "./helpers.ts";
+
+let slug: string;
+let cookie: string;
+const ids: Record<string, number> = {};
+
+beforeAll(async () => {
+  const school = await createSchool();
+  slug = school.slug;
+  cookie = (await signedInTeacher(school)).cookie;
+  const shelf = [
+    {
+      title: "Fractions Made Friendly",
+      author1: "Carlos Mendes",
+      author2: "Ruth Adler",
+      subject: "Mathematics",
+      gradeLevel: 5,
+      isbn: "978-1-955000-19-5",
+    },
+    { title: "Algebra I", author1: "Ruth Adler", subject: "Mathematics", gradeLevel: 9, description: "Equations about fractions, too." },
+    { title: "Weather Watchers", author1: "Hannah Lindqvist", subject: "Science", gradeLevel: 4 },
+    { title: "Art Through the Ages", author1: "Lucia Ferrante", subject: "Art", gradeLevel: null },
+    { title: "Élan vital: Bergson", author1: "Zoë Müller", subject: "Philosophy", gradeLevel: 12 },
+  ];
+  for (const book of shelf) ids[book.title] = (await createBook(book, [school.id])).id;
+  // On the catalogue but not on this school's shelf.
+  ids.unassigned = (await createBook({ title: "Fractions for Another School", subject: "Mathematics" })).id;
+});
+
+async function titles(path: string) {
+  const response = await api(path, { cookie });
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { books: { title: string }[] };
+  return body.books.map((b) => b.title);
+}
+
+describe("GET /api/schools/slug/{slug}/books", () => {
+  it("lists the school's books by title, without storage keys", async () => {
+    const response = await api(`/api/schools/slug/${slug}/books`, { cookie });
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const { books } = (await response.json()) as { books: Record<string, unknown>[] };
+    expect(books.map((b) => b.title)).toEqual([
+      "Algebra I",
+      "Art Through the Ages",
+      "Fractions Made Friendly",
+      "Weather Watchers",
+      "Élan vital: Bergson",
+    ]);
+    const book = books.find((b) => b.title === "Fractions Made Friendly")!;
+    expect(book).toMatchObject({ author2: "Ruth Adler", gradeLevel: 5, pdfPath: `/api/books/${ids["Fractions Made Friendly"]}/pdf` });
+    expect(String(book.thumbnailPath)).toMatch(new RegExp(`^/api/books/${ids["Fractions Made Friendly"]}/thumbnail\\?v=\\d+$`));
+    expect(JSON.stringify(books)).not.toMatch(/coverKey|pdfKey|test\//);
+  });
+
+  it("searches with prefixes, title matches first, only on the school's shelf", async () => {
+    expect(await titles(`/api/schools/slug/${slug}/books?search=fract`)).toEqual(["Fractions Made Friendly", "Algebra I"]);
+    expect(await titles(`/api/schools/slug/${slug}/books?search=ruth%20adl`)).toEqual(["Algebra I", "Fractions Made Friendly"]);
+    expect(await titles(`/api/schools/slug/${slug}/books?search=9781955`)).toEqual(["Fractions Made Friendly"]);
+    expect(await titles(`/api/schools/slug/${slug}/books?search=978-1-955000`)).toEqual(["Fractions Made Friendly"]);
+    expect(await titles(`/api/schools/slug/${slug}/books?search=elan%20zoe`)).toEqual(["Élan vital: Bergson"]);
+    expect(await titles(`/api/schools/slug/${slug}/books?search=science`)).toEqual(["Weather Watchers"]);
+  });
+
+  it.each([
+    '"',
+    '"unbalanced',
+    "*",
+    "fract*",
+    "NEAR(fract algebra)",
+    "fract NEAR algebra",
+    "(((",
+    "title: fract",
+    "fract OR weather",
+    "AND",
+    "-fract",
+    "^weather",
+    "'; DROP TABLE books; --",
+    "\u0000",
+    "🙂",
+  ])("never fails on FTS syntax: %s", async (search) => {
+    const response = await api(`/api/schools/slug/${slug}/books?search=${encodeURIComponent(search)}`, { cookie });
+    expect(response.status).toBe(200);
+  });
+
+  it("refuses an absurdly long search with a clear 400", async () => {
+    const response = await api(`/api/schools/slug/${slug}/books?search=${"a".repeat(201)}`, { cookie });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({ error: "search: at most 200 characters" });
+  });
+});
+
+describe("GET /api/schools/slug/{slug}/search-books", () => {
+  it("answers the best matches once there are 3 characters", async () => {
+    const response = await api(`/api/schools/slug/${slug}/search-books?query=${encodeURIComponent("  weat ")}`, { cookie });
+    const { books } = (await response.json()) as { books: { id: number; title: string }[] };
+    expect(books).toEqual([expect.objectContaining({ id: ids["Weather Watchers"], title: "Weather Watchers" })]);
+    expect(await (await api(`/api/schools/slug/${slug}/search-books?query=we`, { cookie })).json()).toEqual({ books: [] });
+  });
+});
+
+describe("GET /api/schools/slug/{slug}/books/{bookId}", () => {
+  it("answers a book of the school", async () => {
+    const response = await api(`/api/schools/slug/${slug}/books/${ids["Weather Watchers"]}`, { cookie });
+    expect(((await response.json()) as { book: { title: string } }).book.title).toBe("Weather Watchers");
+  });
+
+  it("answers 404 for a book of the catalogue that the school does not have", async () => {
+    const response = await api(`/api/schools/slug/${slug}/books/${ids.unassigned}`, { cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "This book is not available for your school" });
+  });
+
+  it.each(["abc", "0", "-1", "1.5", "99999999999999999"])("answers 404 for the id %s", async (id) => {
+    expect((await api(`/api/schools/slug/${slug}/books/${id}`, { cookie })).status).toBe(404);
+  });
+});
+
+describe("GET /api/books/{id}/thumbnail", () => {
+  it("serves the cover with an ETag, privately cached, and 304 when unchanged", async () => {
+    const response = await api(`/api/books/${ids["Art Through the Ages"]}/thumbnail`, { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("image/png");
+    expect(response.headers.get("Cache-Control")).toBe("private, max-age=86400");
+    const etag = response.headers.get("ETag")!;
+    expect(etag).toMatch(/^"/);
+    expect(new Uint8Array(await response.arrayBuffer()).slice(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
+    const again = await api(`/api/books/${ids["Art Through the Ages"]}/thumbnail`, { cookie, headers: { "If-None-Match": etag } });
+    expect(again.status).toBe(304);
+  });
+
+  it("is refused without a session and hidden for other schools' books", async () => {
+    expect((await api(`/api/books/${ids["Art Through the Ages"]}/thumbnail`)).status).toBe(401);
+    expect((await api(`/api/books/${ids.unassigned}/thumbnail`, { cookie })).status).toBe(404);
+  });
+});
+
+describe("helpers", () => {
+  it.each([
+    ["fractions", '"fractions"*'],
+    ['"quoted" NEAR(x y)', '"quoted"* "NEAR"* "x"* "y"*'],
+    ["978-1-955", '"978"* "1"* "955"*'],
+    ["*** ((( ", null],
+  ])("toFtsQuery(%s)", (input, expected) => {
+    expect(toFtsQuery(input)).toBe(expected);
+  });
+
+  it("categorises books as the spec says", () => {
+    expect(bookCategory({ gradeLevel: 5, subject: "Mathematics" })).toBe("Standard 5");
+    expect(bookCategory({ gradeLevel: null, subject: "Art" })).toBe("Art");
+    expect(bookCategory({ gradeLevel: null, subject: null })).toBe("Uncategorized");
+  });
+});

@@ -1,0 +1,127 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "./db/client.ts";
+import { type Book, bookAccess, books } from "./db/schema.ts";
+
+/** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
+export function toTeacherBook(book: Book) {
+  return {
+    id: book.id,
+    title: book.title,
+    author1: book.author1,
+    author2: book.author2,
+    description: book.description,
+    isbn: book.isbn,
+    gradeLevel: book.gradeLevel,
+    subject: book.subject,
+    pageCount: book.pageCount,
+    // Versioned so browsers can keep covers for long and still see a replaced one at once.
+    thumbnailPath: book.coverKey ? `/api/books/${book.id}/thumbnail?v=${book.updatedAt ?? book.createdAt}` : null,
+    pdfPath: book.pdfKey ? `/api/books/${book.id}/pdf` : null,
+    createdAt: book.createdAt,
+  };
+}
+
+export type TeacherBook = ReturnType<typeof toTeacherBook>;
+
+/** The spec's card category: 'Standard {grade}', else the subject, else 'Uncategorized'. */
+export function bookCategory(book: Pick<Book, "gradeLevel" | "subject">): string {
+  if (book.gradeLevel !== null && book.gradeLevel !== undefined) return `Standard ${book.gradeLevel}`;
+  return book.subject?.trim() || "Uncategorized";
+}
+
+const MAX_TERMS = 8;
+
+/**
+ * Turns what a person typed into a safe FTS5 prefix query: words only (letters and digits),
+ * each quoted and prefix-matched, all required. Quotes, `*`, `NEAR`, `OR`, column filters and
+ * unbalanced parentheses become plain words or disappear, so no input can be a syntax error.
+ * Returns null when nothing searchable is left.
+ */
+export function toFtsQuery(input: string): string | null {
+  const words = input
+    .normalize("NFKC")
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .slice(0, MAX_TERMS)
+    .map((word) => word.slice(0, 40));
+  return words.length ? words.map((word) => `"${word}"*`).join(" ") : null;
+}
+
+// Raw FTS queries return columns as named here, so they map onto Book like drizzle's own selects.
+const BOOK_COLUMNS = sql.raw(
+  [
+    "id",
+    "title",
+    "author1",
+    "author2",
+    "description",
+    "isbn",
+    "grade_level AS gradeLevel",
+    "subject",
+    "cover_key AS coverKey",
+    "pdf_key AS pdfKey",
+    "pdf_size AS pdfSize",
+    "page_count AS pageCount",
+    "created_at AS createdAt",
+    "updated_at AS updatedAt",
+  ]
+    .map((column) => `books.${column}`)
+    .join(", "),
+);
+
+// Title matches rank first, then authors, subject and ISBN, then the description.
+const RANK = sql`bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0)`;
+
+/** Every book assigned to the school (optionally matching a search), in one query. */
+export async function listSchoolBooks(db: Db, schoolId: number, search?: string): Promise<Book[]> {
+  const match = search ? toFtsQuery(search) : null;
+  if (search && !match) return [];
+  if (!match) {
+    const rows = await db
+      .select({ book: books })
+      .from(bookAccess)
+      .innerJoin(books, eq(books.id, bookAccess.bookId))
+      .where(eq(bookAccess.schoolId, schoolId))
+      .orderBy(asc(books.title), asc(books.id));
+    return rows.map((r) => r.book);
+  }
+  return db.all<Book>(sql`
+    SELECT ${BOOK_COLUMNS} FROM books_fts
+    JOIN ${books} ON ${books.id} = books_fts.rowid
+    JOIN ${bookAccess} ON ${bookAccess.bookId} = ${books.id} AND ${bookAccess.schoolId} = ${schoolId}
+    WHERE books_fts MATCH ${match}
+    ORDER BY ${RANK}, ${books.title}`);
+}
+
+/** The search dropdown: the best few matches among the school's books. */
+export async function searchSchoolBooks(db: Db, schoolId: number, query: string, limit = 8) {
+  const match = toFtsQuery(query);
+  if (!match) return [];
+  return db.all<Pick<Book, "id" | "title" | "author1" | "author2" | "subject" | "gradeLevel">>(sql`
+    SELECT ${books.id} AS id, ${books.title} AS title, ${books.author1} AS author1, ${books.author2} AS author2,
+           ${books.subject} AS subject, ${books.gradeLevel} AS gradeLevel
+    FROM books_fts
+    JOIN ${books} ON ${books.id} = books_fts.rowid
+    JOIN ${bookAccess} ON ${bookAccess.bookId} = ${books.id} AND ${bookAccess.schoolId} = ${schoolId}
+    WHERE books_fts MATCH ${match}
+    ORDER BY ${RANK}, ${books.title}
+    LIMIT ${limit}`);
+}
+
+/** One book, only if it is assigned to the school; any other book is simply not there. */
+export async function findSchoolBook(db: Db, schoolId: number, bookId: number): Promise<Book | null> {
+  const [row] = await db
+    .select({ book: books })
+    .from(bookAccess)
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
+    .limit(1);
+  return row?.book ?? null;
+}
+
+/** Accepts only a positive integer id from a URL segment. */
+export function parseBookId(raw: string | undefined): number | null {
+  if (!raw || !/^\d{1,12}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id > 0 && Number.isSafeInteger(id) ? id : null;
+}

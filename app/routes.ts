@@ -1,5 +1,15 @@
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
+/** The signed-in school pages, once under `prefix` with route ids ending in `suffix`. */
+function schoolPages(prefix: string, suffix: string) {
+  return [
+    route(`${prefix}dashboard`, "routes/school-dashboard.tsx", { id: `school-dashboard${suffix}` }),
+    route(`${prefix}dashboard/book/:bookId`, "routes/school-book.tsx", { id: `school-book${suffix}` }),
+    route(`${prefix}books`, "routes/school-library.tsx", { id: `school-library${suffix}` }),
+    route(`${prefix}books/:id`, "routes/school-library-book.tsx", { id: `school-library-book${suffix}` }),
+  ];
+}
+
 // School pages exist twice: under /schools/{slug} on the main host, and at the root of the
 // school's own subdomain ({slug}.{APP_DOMAIN}), where the Worker resolves the school from the host.
 export default [
@@ -8,10 +18,7 @@ export default [
   route("schools/:slug/limit-reached", "routes/limit-reached.tsx", { id: "limit-reached" }),
   route("limit-reached", "routes/limit-reached.tsx", { id: "limit-reached-subdomain" }),
   // Signed-in teacher pages: the layout's middleware checks the session once per request.
-  layout("routes/school-app.tsx", [
-    route("schools/:slug/dashboard", "routes/school-dashboard.tsx", { id: "school-dashboard" }),
-    route("dashboard", "routes/school-dashboard.tsx", { id: "school-dashboard-subdomain" }),
-  ]),
+  layout("routes/school-app.tsx", [...schoolPages("schools/:slug/", ""), ...schoolPages("", "-subdomain")]),
   route(":slug", "routes/school-portal.tsx", { id: "school-portal-short" }),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -23,11 +23,7 @@ export function toTeacherBook(book: Book) {
 
 export type TeacherBook = ReturnType<typeof toTeacherBook>;
 
-/** The spec's card category: 'Standard {grade}', else the subject, else 'Uncategorized'. */
-export function bookCategory(book: Pick<Book, "gradeLevel" | "subject">): string {
-  if (book.gradeLevel !== null && book.gradeLevel !== undefined) return `Standard ${book.gradeLevel}`;
-  return book.subject?.trim() || "Uncategorized";
-}
+export { bookCategory } from "./book-category.ts";
 
 const MAX_TERMS = 8;
 

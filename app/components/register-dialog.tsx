@@ -250,7 +250,11 @@ function StepIndicator({ step }: { step: Step }) {
             >
               {state === "done" ? "✓" : n}
             </span>
-            <span className={state === "current" ? "text-slate-900 dark:text-white" : "hidden text-slate-500 sm:inline"}>{label}</span>
+            <span
+              className={state === "current" ? "text-slate-900 dark:text-white" : "hidden text-slate-600 sm:inline dark:text-slate-400"}
+            >
+              {label}
+            </span>
           </li>
         );
       })}

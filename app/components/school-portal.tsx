@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { joinAddress, type PublicSchool } from "../../workers/schools.ts";
+import { joinAddress, type PublicSchool } from "../../workers/public-school.ts";
 import { PublicHeader } from "./public-header.tsx";
 import { RegisterDialog } from "./register-dialog.tsx";
 import { ResetPasswordDialog } from "./reset-password-dialog.tsx";

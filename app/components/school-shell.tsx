@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
-import type { PublicSchool } from "../../workers/schools.ts";
+import type { PublicSchool } from "../../workers/public-school.ts";
 import { requestJson } from "../lib/api-client.ts";
 import { forgetTeacherName, initials, schoolInitials } from "../lib/teacher-name.ts";
 import { LogoMark } from "./logo.tsx";
@@ -49,7 +49,7 @@ export function SchoolShell({
             Dashboard
           </NavLink>
         </nav>
-        <div className="flex items-center gap-2 border-t border-slate-200 px-5 py-4 text-xs text-slate-500 dark:border-slate-800">
+        <div className="flex items-center gap-2 border-t border-slate-200 px-5 py-4 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
           <LogoMark className="h-5 w-5" /> Powered by Lectern
         </div>
         <button

@@ -45,7 +45,7 @@ export function SiteFooter() {
           </>
         )}
       </div>
-      <p className="border-t border-slate-200 py-4 text-center text-xs text-slate-500 dark:border-slate-800 dark:text-slate-500">
+      <p className="border-t border-slate-200 py-4 text-center text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
         © {new Date().getFullYear()} {publisher?.name ?? PRODUCT_NAME}. All rights reserved.
       </p>
     </footer>

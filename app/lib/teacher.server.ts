@@ -2,7 +2,7 @@ import { createContext, redirect } from "react-router";
 import { getTeacherSession } from "../../workers/auth/sessions.ts";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
-import type { PublicSchool } from "../../workers/schools.ts";
+import type { PublicSchool } from "../../workers/public-school.ts";
 import { requireSchool } from "./tenant.server.ts";
 
 export interface SignedInTeacher {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "../../workers/context.ts";
-import { toPublicSchool } from "../../workers/schools.ts";
+import { toPublicSchool } from "../../workers/public-school.ts";
 
 type LoaderContext = { context: { get: typeof import("react-router").RouterContextProvider.prototype.get }; params: { slug?: string } };
 

@@ -1,4 +1,6 @@
-import { Outlet } from "react-router";
+import { Outlet, useLocation, useNavigation } from "react-router";
+import { BookGridSkeleton } from "../components/book-card.tsx";
+import { BookSearch } from "../components/book-search.tsx";
 import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
 import { SchoolShell } from "../components/school-shell.tsx";
 import { requireTeacher, teacherContext } from "../lib/teacher.server.ts";
@@ -17,9 +19,27 @@ export function loader({ context }: Route.LoaderArgs) {
 }
 
 export default function SchoolApp({ loaderData }: Route.ComponentProps) {
+  const { school, teacherName, basePath } = loaderData;
+  const navigation = useNavigation();
+  const location = useLocation();
+  const dashboard = `${basePath}/dashboard`;
+  // Coming back to the grid from another page: eight skeleton cards until the shelf arrives.
+  const loadingDashboard = navigation.state === "loading" && navigation.location.pathname === dashboard && location.pathname !== dashboard;
   return (
-    <SchoolShell school={loaderData.school} teacherName={loaderData.teacherName} basePath={loaderData.basePath}>
-      <Outlet />
+    <SchoolShell
+      school={school}
+      teacherName={teacherName}
+      basePath={basePath}
+      search={<BookSearch slug={school.slug} basePath={basePath} />}
+    >
+      {loadingDashboard ? (
+        <div className="space-y-6">
+          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Books Library</h1>
+          <BookGridSkeleton />
+        </div>
+      ) : (
+        <Outlet />
+      )}
     </SchoolShell>
   );
 }

@@ -33,3 +33,26 @@ export async function execSql(sql: string): Promise<void> {
 
 let counter = 0;
 export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36)}-${++counter}@school.test`;
+
+/**
+ * Signs the page in as a school's demo teacher through the real login API, from inside the
+ * browser (only Chromium resolves *.localhost by itself, Node does not).
+ */
+export async function signInDemoTeacher(page: import("playwright-core").Page, origin: string, slug: string): Promise<void> {
+  await page.goto(`${origin}/api/health`);
+  const body = { email: `demo.teacher@${slug}.example.org`, password: inject("demo").teacherPassword, slug };
+  const status = await page.evaluate(async (data) => {
+    const response = await fetch("/api/teacher/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(data),
+    });
+    return response.status;
+  }, body);
+  if (status !== 200) throw new Error(`Demo login failed: ${status}`);
+}
+
+/** A page's HTML as the server sends it, fetched by the browser (so cookies and *.localhost work). */
+export async function serverHtml(page: import("playwright-core").Page, url: string): Promise<string> {
+  return page.evaluate(async (u) => (await fetch(u)).text(), url);
+}

@@ -1,0 +1,27 @@
+import { useCallback, useState } from "react";
+
+/** A book's cover, or a placeholder book icon when there is none or it fails to load. */
+export function BookCover({ src, title, className = "" }: { src: string | null; title: string; className?: string }) {
+  const [broken, setBroken] = useState(false);
+  // A server-rendered image can fail before React hydrates, when no onError is listening yet:
+  // the ref looks at the image's state as soon as React has it, and listens natively from then on.
+  const watch = useCallback((img: HTMLImageElement | null) => {
+    if (!img) return;
+    if (img.complete && img.naturalWidth === 0) setBroken(true);
+    img.addEventListener("error", () => setBroken(true), { once: true });
+  }, []);
+  if (!src || broken) {
+    return (
+      <div
+        role="img"
+        aria-label={`No cover for ${title}`}
+        className={`flex items-center justify-center bg-gradient-to-br from-slate-100 to-slate-200 text-slate-400 dark:from-slate-800 dark:to-slate-900 dark:text-slate-500 ${className}`}
+      >
+        <svg viewBox="0 0 24 24" className="h-12 w-12" fill="none" stroke="currentColor" strokeWidth="1.5" aria-hidden="true">
+          <path d="M4 5a2 2 0 0 1 2-2h12v16H6a2 2 0 0 0-2 2zM4 21V5M8 7h6M8 10h4" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+      </div>
+    );
+  }
+  return <img ref={watch} src={src} alt={`Cover of ${title}`} loading="lazy" decoding="async" className={`object-cover ${className}`} />;
+}

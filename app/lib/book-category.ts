@@ -1,0 +1,36 @@
+// The rule is shared with the server; that module has no dependencies, so it is safe in the bundle.
+export { bookCategory } from "../../workers/book-category.ts";
+
+type Categorised = { subject: string | null; gradeLevel: number | null };
+
+/** The filter chips: every distinct subject (A-Z), then every 'Standard {grade}' (1-12). */
+export function categoryChips(books: Categorised[]): string[] {
+  const subjects = new Set<string>();
+  const grades = new Set<number>();
+  for (const book of books) {
+    if (book.subject?.trim()) subjects.add(book.subject.trim());
+    if (book.gradeLevel !== null) grades.add(book.gradeLevel);
+  }
+  return [...[...subjects].sort((x, y) => x.localeCompare(y)), ...[...grades].sort((x, y) => x - y).map((g) => `Standard ${g}`)];
+}
+
+/** Whether a book belongs under a chip: its subject, or its standard. */
+export function inCategory(book: Categorised, chip: string): boolean {
+  return book.subject?.trim() === chip || (book.gradeLevel !== null && `Standard ${book.gradeLevel}` === chip);
+}
+
+/** The dashboard's instant filter: every word must appear in the title, authors, subject, ISBN or description. */
+export function matchesText(
+  book: Categorised & { title: string; author1: string; author2: string | null; isbn: string | null; description: string },
+  text: string,
+): boolean {
+  const haystack = [book.title, book.author1, book.author2, book.subject, book.isbn, book.isbn?.replace(/-/g, ""), book.description]
+    .filter(Boolean)
+    .join(" ")
+    .toLocaleLowerCase();
+  return text
+    .toLocaleLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((word) => haystack.includes(word));
+}

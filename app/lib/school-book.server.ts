@@ -1,0 +1,20 @@
+import { data } from "react-router";
+import { appContext } from "../../workers/context.ts";
+import { getDb } from "../../workers/db/client.ts";
+import { findSchoolBook, parseBookId, toTeacherBook } from "../../workers/library.ts";
+import { teacherContext } from "./teacher.server.ts";
+
+type Args = {
+  context: { get: typeof import("react-router").RouterContextProvider.prototype.get };
+  params: Record<string, string | undefined>;
+};
+
+/** The school's book named by the URL, or a 404 that says only "not found / not available". */
+export async function loadSchoolBook({ context, params }: Args, param = "bookId") {
+  const { school, basePath } = context.get(teacherContext);
+  const bookId = parseBookId(params[param]);
+  if (!bookId) throw data({ reason: "not-found" as const }, { status: 404 });
+  const book = await findSchoolBook(getDb(context.get(appContext).env.DB), school.id, bookId);
+  if (!book) throw data({ reason: "not-available" as const }, { status: 404 });
+  return { book: toTeacherBook(book), basePath };
+}

@@ -1,0 +1,38 @@
+import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
+import { BookDetails, Fact } from "../components/book-details.tsx";
+import { ButtonLink } from "../components/button.tsx";
+import { StatusPanel } from "../components/status-panel.tsx";
+import { loadSchoolBook } from "../lib/school-book.server.ts";
+import type { Route } from "./+types/school-library-book";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.book.title ?? "Book not found"} · Lectern` }];
+
+export function loader(args: Route.LoaderArgs) {
+  return loadSchoolBook(args, "id");
+}
+
+export default function SchoolLibraryBook({ loaderData }: Route.ComponentProps) {
+  const { book, basePath } = loaderData;
+  const added = new Date(book.createdAt).toLocaleDateString("en-US", { month: "short", day: "numeric", year: "numeric" });
+  return (
+    <BookDetails
+      book={book}
+      readerHref={`${basePath}/dashboard/book/${book.id}/view`}
+      backHref={`${basePath}/dashboard`}
+      extra={<Fact label="Added" value={added} />}
+    />
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const layout = useRouteLoaderData("routes/school-app") as { basePath: string } | undefined;
+  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  const notAvailable = (error.data as { reason?: string } | undefined)?.reason === "not-available";
+  return (
+    <StatusPanel
+      title={notAvailable ? "This book is not available for your school" : "Book not found"}
+      actions={<ButtonLink to={`${layout?.basePath ?? ""}/dashboard`}>Back to Dashboard</ButtonLink>}
+    />
+  );
+}

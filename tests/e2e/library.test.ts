@@ -1,0 +1,201 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { baseURL, openPage, screenshot, setupBrowser, subdomainURL } from "./browser.ts";
+import { execSql, serverHtml, signInDemoTeacher } from "./support.ts";
+
+setupBrowser();
+
+async function expectAccessible(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(serious.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`)).toEqual([]);
+}
+
+const cards = (page: Page) => page.locator("main article h3");
+
+describe.each([
+  { name: "by path", slug: "lincoln-high", origin: () => baseURL(), base: () => `${baseURL()}/schools/lincoln-high` },
+  {
+    name: "on the subdomain",
+    slug: "lincoln-high",
+    origin: () => subdomainURL("lincoln-high", "").replace(/\/$/, ""),
+    base: () => subdomainURL("lincoln-high", "").replace(/\/$/, ""),
+  },
+])("teacher library $name", ({ slug, origin, base }) => {
+  it("the dashboard comes rendered from the server, and filters by text and category", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, origin(), slug);
+    const html = await serverHtml(page, `${base()}/dashboard`);
+    expect(html).toContain("Calculus: A First Course");
+    expect(html).toContain("book(s) available");
+
+    await page.goto(`${base()}/dashboard`);
+    const total = await cards(page).count();
+    expect(total).toBeGreaterThan(5);
+    expect(await page.getByText(`${total} book(s) available`).isVisible()).toBe(true);
+
+    await page.getByRole("radio", { name: "Standard 12" }).click();
+    const twelfth = await cards(page).allTextContents();
+    expect(twelfth).toEqual(expect.arrayContaining(["Calculus: A First Course"]));
+    expect(await page.getByText(`${twelfth.length} book(s) available`).isVisible()).toBe(true);
+    await page.getByRole("radio", { name: "Art" }).click();
+    expect(await cards(page).allTextContents()).toEqual(["Art Through the Ages"]);
+    await page.getByRole("radio", { name: "All Books" }).click();
+
+    await page.getByPlaceholder("Search books...").first().fill("calculus");
+    await page.locator("#dashboard-search").fill("algebra");
+    expect(await cards(page).allTextContents()).toEqual(["Algebra I"]);
+    await page.locator("#dashboard-search").fill("zzzz nothing");
+    expect(await page.getByText("No books found").isVisible()).toBe(true);
+  });
+
+  it("the header search opens after 3 characters and works from the keyboard", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, origin(), slug);
+    await page.goto(`${base()}/dashboard`);
+    const box = page.getByRole("combobox", { name: "Search books" });
+    await box.fill("ch");
+    await page.waitForTimeout(500);
+    expect(await page.getByRole("listbox").count()).toBe(0);
+    await box.fill("chem");
+    await page.getByRole("listbox").waitFor();
+    expect(await page.getByRole("option").first().textContent()).toContain("Chemistry: Matter and Change");
+    await box.press("Escape");
+    expect(await page.getByRole("listbox").count()).toBe(0);
+    await box.press("ArrowDown");
+    await box.press("ArrowDown");
+    expect(await box.getAttribute("aria-activedescendant")).toBeTruthy();
+    await box.press("Enter");
+    await page.waitForURL(/\/dashboard\/book\/\d+$/);
+    expect(await box.inputValue()).toBe("");
+    await page.getByRole("heading", { level: 1, name: "Chemistry: Matter and Change" }).waitFor();
+
+    await box.fill("qwxz");
+    await page.getByText("No books found").waitFor();
+    await page.mouse.click(5, 500);
+    expect(await page.getByRole("listbox").count()).toBe(0);
+  });
+
+  it("the book page shows the details and 'View Book'", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, origin(), slug);
+    await page.goto(`${base()}/dashboard`);
+    await page
+      .getByRole("link", { name: /Fractions Made Friendly|Algebra I/ })
+      .first()
+      .click();
+    await page.waitForURL(/\/dashboard\/book\/\d+$/);
+    await page.getByRole("heading", { level: 1, name: "Algebra I" }).waitFor();
+    expect(await page.getByText("by Ruth Adler, Carlos Mendes").isVisible()).toBe(true);
+    expect(await page.getByText("Standard 9").first().isVisible()).toBe(true);
+    expect(await page.getByRole("link", { name: "View Book" }).getAttribute("href")).toMatch(/\/dashboard\/book\/\d+\/view$/);
+    await page.getByRole("link", { name: "Back to Books" }).click();
+    await page.waitForURL(`${base()}/dashboard`);
+  });
+});
+
+describe("teacher library details", () => {
+  it("every demo book of a school opens its page", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, baseURL(), "washington-high");
+    await page.goto(`${baseURL()}/schools/washington-high/dashboard`);
+    const hrefs = await page.locator("main article a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!));
+    expect(hrefs.length).toBeGreaterThan(5);
+    for (const href of hrefs) {
+      const response = await page.request.get(`${baseURL()}${href}`);
+      expect(response.status(), href).toBe(200);
+      expect(await response.text()).toContain("View Book");
+    }
+  });
+
+  it("the book without a PDF has 'View Book' disabled, and a missing book says so", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, baseURL(), "washington-high");
+    await page.goto(`${baseURL()}/schools/washington-high/dashboard`);
+    await page.locator("#dashboard-search").fill("atlas");
+    await page.getByRole("link", { name: /World Atlas for Schools/ }).click();
+    await page.getByRole("heading", { name: "World Atlas for Schools" }).waitFor();
+    expect(await page.getByRole("button", { name: "View Book" }).isDisabled()).toBe(true);
+    expect(await page.getByText("Not available").count()).toBe(0);
+
+    const response = await page.goto(`${baseURL()}/schools/washington-high/dashboard/book/999999`);
+    expect(response?.status()).toBe(404);
+    expect(await page.getByRole("heading", { name: "Book Not Found" }).isVisible()).toBe(true);
+    expect(await page.getByText("The requested book could not be found.").isVisible()).toBe(true);
+  });
+
+  it("the description tooltip opens on hover and closes 300 ms after leaving", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, baseURL(), "lincoln-high");
+    await page.goto(`${baseURL()}/schools/lincoln-high/dashboard`);
+    const about = page.getByRole("button", { name: "About Algebra I" });
+    await about.hover();
+    const tooltip = page.getByRole("tooltip").filter({ hasText: "Linear equations" });
+    await tooltip.waitFor();
+    await page.mouse.move(0, 0);
+    await page.waitForTimeout(150);
+    expect(await tooltip.isVisible()).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await tooltip.isVisible()).toBe(false);
+  });
+
+  it("a broken cover becomes the placeholder icon", async () => {
+    const page = await openPage({ allowStatus: [404, 500] });
+    await signInDemoTeacher(page, baseURL(), "lincoln-high");
+    await page.route(/\/api\/books\/\d+\/thumbnail/, (route) => route.fulfill({ status: 500, body: "" }));
+    await page.goto(`${baseURL()}/schools/lincoln-high/dashboard`);
+    await page.getByRole("img", { name: "No cover for Algebra I" }).waitFor();
+  });
+
+  it("the library page searches explicitly and says when nothing matches", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, baseURL(), "washington-elementary");
+    await page.goto(`${baseURL()}/schools/washington-elementary/books`);
+    expect(await page.getByRole("heading", { name: "Library" }).isVisible()).toBe(true);
+    expect(await page.getByText("Browse all books available to your school").isVisible()).toBe(true);
+    await page.locator("#library-search").fill("weather");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.waitForURL(/search=weather/);
+    expect(await cards(page).allTextContents()).toEqual(["Weather Watchers"]);
+    await page.locator("#library-search").fill("calculus");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await page.getByText("No books found matching your search query").waitFor();
+    await expectAccessible(page);
+    await screenshot(page, "library-empty-1280");
+  });
+
+  it("a school with no books shows the empty state", async () => {
+    await execSql(
+      "INSERT OR IGNORE INTO schools (slug, name, address1, city, state, zip_code, email, teacher_limit) VALUES ('empty-shelf', 'Empty Shelf School', '1 Nowhere Rd', 'Dayton', 'OH', '45402', 'x@y.z', 5)",
+    );
+    const page = await openPage();
+    await execSql(
+      "INSERT OR IGNORE INTO teachers (school_id, name, email, mobile, password_hash) SELECT id, 'Demo Teacher', 'demo.teacher@empty-shelf.example.org', '5550000000', (SELECT password_hash FROM teachers WHERE email = 'demo.teacher@lincoln-high.example.org') FROM schools WHERE slug = 'empty-shelf'",
+    );
+    await signInDemoTeacher(page, baseURL(), "empty-shelf");
+    await page.goto(`${baseURL()}/schools/empty-shelf/dashboard`);
+    expect(await page.getByRole("heading", { name: "No Books Available" }).isVisible()).toBe(true);
+    expect(await page.getByText("Books will appear here once they've been assigned by an administrator.").isVisible()).toBe(true);
+    await page.goto(`${baseURL()}/schools/empty-shelf/books`);
+    expect(await page.getByText("Your school doesn't have any books assigned yet").isVisible()).toBe(true);
+  });
+
+  it("is accessible and looks right at 375 and 1280 px, light and dark", async () => {
+    for (const width of [375, 1280]) {
+      for (const theme of ["light", "dark"]) {
+        const page = await openPage({ width, height: width < 500 ? 812 : 900 });
+        await page.addInitScript((t) => localStorage.setItem("vite-ui-theme", t), theme);
+        await signInDemoTeacher(page, baseURL(), "lincoln-academy");
+        await page.goto(`${baseURL()}/schools/lincoln-academy/dashboard`);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+        await expectAccessible(page);
+        await screenshot(page, `dashboard-${theme}-${width}`);
+        await page.getByRole("link", { name: /Pre-Algebra Foundations/ }).click();
+        await page.getByRole("heading", { level: 1, name: "Pre-Algebra Foundations" }).waitFor();
+        await expectAccessible(page);
+        await screenshot(page, `book-${theme}-${width}`);
+      }
+    }
+  });
+});

@@ -68,6 +68,37 @@ const BOOK_COLUMNS = sql.raw(
 // Title matches rank first, then authors, subject and ISBN, then the description.
 const RANK = sql`bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0)`;
 
+export interface ShelfSummary {
+  total: number;
+  /** How many of the school's books each (subject, grade) pair has: the chips and their counts. */
+  groups: { subject: string | null; gradeLevel: number | null; count: number }[];
+  /** The first books by title; all of them when `total` is not larger. */
+  firstBooks: Book[];
+}
+
+/**
+ * What the dashboard needs to paint, whatever the size of the shelf: the first page of books and
+ * the category counts, as one D1 batch (one round trip, two statements on the book_access index).
+ */
+export async function summariseShelf(db: Db, schoolId: number, firstPage: number): Promise<ShelfSummary> {
+  const [groups, firstRows] = await db.batch([
+    db
+      .select({ subject: books.subject, gradeLevel: books.gradeLevel, count: sql<number>`count(*)` })
+      .from(bookAccess)
+      .innerJoin(books, eq(books.id, bookAccess.bookId))
+      .where(eq(bookAccess.schoolId, schoolId))
+      .groupBy(books.subject, books.gradeLevel),
+    db
+      .select({ book: books })
+      .from(bookAccess)
+      .innerJoin(books, eq(books.id, bookAccess.bookId))
+      .where(eq(bookAccess.schoolId, schoolId))
+      .orderBy(asc(books.title), asc(books.id))
+      .limit(firstPage),
+  ]);
+  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks: firstRows.map((r) => r.book) };
+}
+
 /** Every book assigned to the school (optionally matching a search), in one query. */
 export async function listSchoolBooks(db: Db, schoolId: number, search?: string): Promise<Book[]> {
   const match = search ? toFtsQuery(search) : null;

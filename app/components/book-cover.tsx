@@ -23,5 +23,14 @@ export function BookCover({ src, title, className = "" }: { src: string | null; 
       </div>
     );
   }
-  return <img ref={watch} src={src} alt={`Cover of ${title}`} loading="lazy" decoding="async" className={`object-cover ${className}`} />;
+  return (
+    <img
+      ref={watch}
+      src={src}
+      alt={`Cover of ${title}`}
+      loading="lazy"
+      decoding="async"
+      className={`bg-slate-200 object-cover dark:bg-slate-800 ${className}`}
+    />
+  );
 }

@@ -125,10 +125,10 @@ function TeacherMenu({ teacherName, basePath }: { teacherName: string; basePath:
     }
   }
   return (
-    <div className="flex items-center gap-3">
+    <div className="flex items-center gap-1 sm:gap-3">
       <span className="hidden text-sm text-slate-700 sm:block dark:text-slate-200">Welcome, {teacherName}</span>
       <span
-        className="flex h-9 w-9 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 dark:bg-indigo-900/60 dark:text-indigo-200"
+        className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 dark:bg-indigo-900/60 dark:text-indigo-200"
         title={teacherName}
         aria-hidden="true"
       >
@@ -138,9 +138,13 @@ function TeacherMenu({ teacherName, basePath }: { teacherName: string; basePath:
         type="button"
         onClick={signOut}
         disabled={signingOut}
-        className="rounded-lg px-3 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 disabled:opacity-60 dark:text-slate-300 dark:hover:bg-slate-800"
+        aria-label={signingOut ? "Signing out..." : "Sign out"}
+        className="flex items-center gap-2 rounded-lg p-2 text-sm font-medium text-slate-600 hover:bg-slate-100 disabled:opacity-60 sm:px-3 dark:text-slate-300 dark:hover:bg-slate-800"
       >
-        {signingOut ? "Signing out..." : "Sign out"}
+        <svg viewBox="0 0 24 24" className="h-5 w-5 sm:hidden" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H3" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        <span className="hidden sm:inline">{signingOut ? "Signing out..." : "Sign out"}</span>
       </button>
     </div>
   );

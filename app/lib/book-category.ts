@@ -4,14 +4,19 @@ export { bookCategory } from "../../workers/book-category.ts";
 type Categorised = { subject: string | null; gradeLevel: number | null };
 
 /** The filter chips: every distinct subject (A-Z), then every 'Standard {grade}' (1-12). */
-export function categoryChips(books: Categorised[]): string[] {
+export function categoryChips(groups: Categorised[]): string[] {
   const subjects = new Set<string>();
   const grades = new Set<number>();
-  for (const book of books) {
+  for (const book of groups) {
     if (book.subject?.trim()) subjects.add(book.subject.trim());
     if (book.gradeLevel !== null) grades.add(book.gradeLevel);
   }
   return [...[...subjects].sort((x, y) => x.localeCompare(y)), ...[...grades].sort((x, y) => x - y).map((g) => `Standard ${g}`)];
+}
+
+/** How many books a chip stands for, from the shelf's (subject, grade) counts. */
+export function chipCount(groups: (Categorised & { count: number })[], chip: string): number {
+  return groups.filter((group) => inCategory(group, chip)).reduce((n, group) => n + group.count, 0);
 }
 
 /** Whether a book belongs under a chip: its subject, or its standard. */

@@ -1,91 +1,150 @@
-import { useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { listSchoolBooks, toTeacherBook } from "../../workers/library.ts";
-import { BOOK_GRID_CLASSES, BookCard } from "../components/book-card.tsx";
+import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/library.ts";
+import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton } from "../components/book-card.tsx";
 import { Button } from "../components/button.tsx";
 import { CategoryChips } from "../components/category-chips.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { StatusPanel } from "../components/status-panel.tsx";
-import { categoryChips, inCategory, matchesText } from "../lib/book-category.ts";
+import { requestJson } from "../lib/api-client.ts";
+import { categoryChips, chipCount, inCategory, matchesText } from "../lib/book-category.ts";
 import { teacherContext } from "../lib/teacher.server.ts";
 import type { Route } from "./+types/school-dashboard";
+
+/** Books painted by the server and added per scroll: the page stays light whatever the shelf's size. */
+const PAGE = 48;
 
 export const meta: Route.MetaFunction = () => [{ title: "Books Library · Lectern" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { school, basePath } = context.get(teacherContext);
-  const books = await listSchoolBooks(getDb(context.get(appContext).env.DB), school.id);
-  return { books: books.map(toTeacherBook), basePath };
+  const shelf = await summariseShelf(getDb(context.get(appContext).env.DB), school.id, PAGE);
+  return { firstBooks: shelf.firstBooks.map(toTeacherBook), total: shelf.total, groups: shelf.groups, slug: school.slug, basePath };
 }
 
 export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
-  const { books, basePath } = loaderData;
+  const { firstBooks, total, groups, slug, basePath } = loaderData;
   const [text, setText] = useState("");
   const [category, setCategory] = useState<string>("all");
-  const chips = useMemo(() => categoryChips(books), [books]);
-  const visible = useMemo(
+  const [limit, setLimit] = useState(PAGE);
+  const complete = firstBooks.length >= total;
+  const filtering = text.trim() !== "" || category !== "all";
+  // The whole shelf is fetched only when the first page is not enough: a filter, a search, or scrolling on.
+  const all = useQuery({
+    queryKey: ["school-books", slug],
+    enabled: !complete && (filtering || limit > PAGE),
+    staleTime: 5 * 60_000,
+    queryFn: async () =>
+      (
+        await requestJson<{ books: TeacherBook[] }>(`/api/schools/slug/${encodeURIComponent(slug)}/books`, {
+          fallback: "Failed to fetch books",
+        })
+      ).books,
+  });
+  const books = complete ? firstBooks : (all.data ?? firstBooks);
+  const known = complete || all.data !== undefined;
+  const chips = useMemo(() => categoryChips(groups), [groups]);
+  const matching = useMemo(
     () => books.filter((book) => (category === "all" || inCategory(book, category)) && matchesText(book, text)),
     [books, category, text],
   );
+  const count = known ? matching.length : category !== "all" && !text.trim() ? chipCount(groups, category) : total;
+  const waiting = !known && filtering;
+  const hasMore = known ? matching.length > limit : total > limit;
 
-  return (
-    <div className="space-y-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Books Library</h1>
-          <p className="mt-1 text-slate-600 dark:text-slate-400">Browse and access all books available for your school</p>
-        </div>
-        <span
-          className="rounded-full bg-indigo-100 px-3 py-1 text-sm font-semibold text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200"
-          aria-live="polite"
-        >
-          {visible.length} book(s) available
-        </span>
-      </div>
-
-      {books.length === 0 ? (
+  if (total === 0) {
+    return (
+      <div className="space-y-6">
+        <DashboardHeading count={0} />
         <StatusPanel title="No Books Available">
           <p>There are no books assigned to this school yet. Books will appear here once they've been assigned by an administrator.</p>
         </StatusPanel>
+      </div>
+    );
+  }
+  return (
+    <div className="space-y-6">
+      <DashboardHeading count={count} />
+      <div className="space-y-3">
+        <label htmlFor="dashboard-search" className="sr-only">
+          Search books
+        </label>
+        <input
+          id="dashboard-search"
+          type="search"
+          placeholder="Search books..."
+          className={`${inputClasses} max-w-md`}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+        />
+        <CategoryChips chips={chips} selected={category} onSelect={setCategory} />
+      </div>
+      {all.isError ? (
+        <LoadError />
+      ) : waiting ? (
+        <BookGridSkeleton />
+      ) : matching.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          No books found
+        </p>
       ) : (
         <>
-          <div className="space-y-3">
-            <label htmlFor="dashboard-search" className="sr-only">
-              Search books
-            </label>
-            <input
-              id="dashboard-search"
-              type="search"
-              placeholder="Search books..."
-              className={`${inputClasses} max-w-md`}
-              value={text}
-              onChange={(e) => setText(e.target.value)}
-            />
-            <CategoryChips chips={chips} selected={category} onSelect={setCategory} />
+          <div className={BOOK_GRID_CLASSES}>
+            {matching.slice(0, limit).map((book) => (
+              <BookCard key={book.id} book={book} href={`${basePath}/dashboard/book/${book.id}`} />
+            ))}
           </div>
-          {visible.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
-              No books found
-            </p>
-          ) : (
-            <div className={BOOK_GRID_CLASSES}>
-              {visible.map((book) => (
-                <BookCard key={book.id} book={book} href={`${basePath}/dashboard/book/${book.id}`} />
-              ))}
-            </div>
-          )}
+          {hasMore && <ShowMore onMore={() => setLimit((n) => n + PAGE)} loading={all.isFetching} />}
         </>
       )}
     </div>
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  // A teacher whose session ended mid-visit is sent to the login by the layout; anything else is a failure to load.
-  const detail = isRouteErrorResponse(error) ? `${error.status} ${error.statusText}` : null;
+function DashboardHeading({ count }: { count: number }) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-4">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Books Library</h1>
+        <p className="mt-1 text-slate-600 dark:text-slate-400">Browse and access all books available for your school</p>
+      </div>
+      <span
+        className="rounded-full bg-indigo-100 px-3 py-1 text-sm font-semibold text-indigo-800 dark:bg-indigo-900/60 dark:text-indigo-200"
+        aria-live="polite"
+      >
+        {`${count} book(s) available`}
+      </span>
+    </div>
+  );
+}
+
+/** Loads the next page when it scrolls into view; the button is there for keyboards and old browsers. */
+function ShowMore({ onMore, loading }: { onMore: () => void; loading: boolean }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const latest = useRef(onMore);
+  latest.current = onMore;
+  useEffect(() => {
+    const node = ref.current;
+    if (!node || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && latest.current(), {
+      rootMargin: "600px",
+    });
+    observer.observe(node);
+    return () => observer.disconnect();
+  }, []);
+  return (
+    <div ref={ref} className="flex justify-center">
+      <Button variant="secondary" onClick={onMore} disabled={loading}>
+        {loading ? "Loading..." : "Show more books"}
+      </Button>
+    </div>
+  );
+}
+
+function LoadError({ detail = "" }: { detail?: string }) {
   return (
     <StatusPanel
       title="Unable to load books"
@@ -96,7 +155,12 @@ export function ErrorBoundary() {
         </Button>
       }
     >
-      <p>Something went wrong while loading your school's books.{detail ? ` (${detail})` : ""}</p>
+      <p>Something went wrong while loading your school's books.{detail}</p>
     </StatusPanel>
   );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  return <LoadError detail={isRouteErrorResponse(error) ? ` (${error.status} ${error.statusText})` : ""} />;
 }

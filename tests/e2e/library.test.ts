@@ -199,3 +199,31 @@ describe("teacher library details", () => {
     }
   });
 });
+
+describe("a large shelf", () => {
+  it("paints the first 48 books, then fetches the rest to filter and to scroll", async () => {
+    await execSql(
+      "INSERT OR IGNORE INTO schools (slug, name, address1, city, state, zip_code, email, teacher_limit) VALUES ('wide-shelf', 'Wide Shelf School', '2 Stack St', 'Boston', 'MA', '02108', 'x@y.z', 5)",
+    );
+    await execSql(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 70) INSERT INTO books (title, author1, description, subject, grade_level) SELECT printf('Shelf Volume %03d', i), 'Wide Author', 'Volume ' || i, CASE WHEN i = 70 THEN 'Astronomy' ELSE 'Science' END, 7 FROM n",
+    );
+    await execSql(
+      "INSERT OR IGNORE INTO book_access (school_id, book_id) SELECT (SELECT id FROM schools WHERE slug = 'wide-shelf'), id FROM books WHERE title LIKE 'Shelf Volume %'",
+    );
+    await execSql(
+      "INSERT OR IGNORE INTO teachers (school_id, name, email, mobile, password_hash) SELECT id, 'Demo Teacher', 'demo.teacher@wide-shelf.example.org', '5550000000', (SELECT password_hash FROM teachers WHERE email = 'demo.teacher@lincoln-high.example.org') FROM schools WHERE slug = 'wide-shelf'",
+    );
+    const page = await openPage();
+    await signInDemoTeacher(page, baseURL(), "wide-shelf");
+    await page.goto(`${baseURL()}/schools/wide-shelf/dashboard`);
+    expect(await cards(page).count()).toBe(48);
+    expect(await page.getByText("70 book(s) available").isVisible()).toBe(true);
+    // Volume 070 is not on the first page, but the chip and the search find it.
+    await page.getByRole("radio", { name: "Astronomy" }).click();
+    await expect.poll(() => cards(page).allTextContents()).toEqual(["Shelf Volume 070"]);
+    await page.getByRole("radio", { name: "All Books" }).click();
+    await page.getByRole("button", { name: "Show more books" }).click();
+    await expect.poll(() => cards(page).count()).toBe(70);
+  });
+});

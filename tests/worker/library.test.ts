@@ -152,3 +152,22 @@ describe("helpers", () => {
     expect(bookCategory({ gradeLevel: null, subject: null })).toBe("Uncategorized");
   });
 });
+
+describe("summariseShelf", () => {
+  it("counts every (subject, grade) and returns only the first page, in one batch", async () => {
+    const { summariseShelf } = await import("../../workers/library.ts");
+    const { db } = await import("./helpers.ts");
+    const school = await createSchool();
+    for (let i = 0; i < 7; i++)
+      await createBook({ title: `Shelf ${i}`, subject: i % 2 ? "Art" : "Science", gradeLevel: i < 3 ? 4 : null }, [school.id]);
+    const shelf = await summariseShelf(db(), school.id, 5);
+    expect(shelf.total).toBe(7);
+    expect(shelf.firstBooks.map((b) => b.title)).toEqual(["Shelf 0", "Shelf 1", "Shelf 2", "Shelf 3", "Shelf 4"]);
+    expect(shelf.groups.sort((x, y) => `${x.subject}${x.gradeLevel}`.localeCompare(`${y.subject}${y.gradeLevel}`))).toEqual([
+      { subject: "Art", gradeLevel: 4, count: 1 },
+      { subject: "Art", gradeLevel: null, count: 2 },
+      { subject: "Science", gradeLevel: 4, count: 2 },
+      { subject: "Science", gradeLevel: null, count: 2 },
+    ]);
+  });
+});

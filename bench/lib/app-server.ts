@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
+import { seedLocal } from "../../scripts/lib/seed-local.ts";
+
+/** A fresh, seeded copy of the built app on loopback, in its own state folder. */
+export async function startApp(options: { port: number; state: string; prepare?: (persistTo: string) => Promise<void> }) {
+  const persistTo = join(ROOT, options.state);
+  if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
+  rmSync(persistTo, { recursive: true, force: true });
+  await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc", "--persist-to", persistTo]);
+  const { env } = await seedLocal(persistTo);
+  await options.prepare?.(persistTo);
+  const child: ChildProcess = spawn(
+    "wrangler",
+    [
+      "dev",
+      "--port",
+      String(options.port),
+      "--ip",
+      "127.0.0.1",
+      "--persist-to",
+      persistTo,
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      "warn",
+    ],
+    { cwd: ROOT, env: toolEnv(), stdio: "ignore", detached: true },
+  );
+  const origin = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${origin}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error("app did not start");
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    origin,
+    env,
+    persistTo,
+    stop() {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+    },
+  };
+}
+
+/** Logs a demo teacher in and returns the session cookie. */
+export async function teacherCookie(origin: string, slug: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${origin}/api/teacher/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin },
+    body: JSON.stringify({ email, password, slug }),
+  });
+  if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return (response.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+}

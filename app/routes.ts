@@ -19,6 +19,11 @@ export default [
   route("limit-reached", "routes/limit-reached.tsx", { id: "limit-reached-subdomain" }),
   // Signed-in teacher pages: the layout's middleware checks the session once per request.
   layout("routes/school-app.tsx", [...schoolPages("schools/:slug/", ""), ...schoolPages("", "-subdomain")]),
+  // The reader is full screen, outside the school layout; its loader checks the session itself.
+  route("schools/:slug/dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader" }),
+  route("dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader-subdomain" }),
+  route("admin/pdf/:id", "routes/admin-reader.tsx"),
+  route("admin/pdf-viewer/:id?", "routes/admin-pdf-viewer.tsx"),
   route(":slug", "routes/school-portal.tsx", { id: "school-portal-short" }),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

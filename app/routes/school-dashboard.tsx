@@ -4,9 +4,11 @@ import { isRouteErrorResponse, useRouteError } from "react-router";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/library.ts";
+import { recentReading } from "../../workers/reading-progress.ts";
 import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton } from "../components/book-card.tsx";
 import { Button } from "../components/button.tsx";
 import { CategoryChips } from "../components/category-chips.tsx";
+import { ContinueReading } from "../components/continue-reading.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { StatusPanel } from "../components/status-panel.tsx";
 import { requestJson } from "../lib/api-client.ts";
@@ -20,13 +22,28 @@ const PAGE = 48;
 export const meta: Route.MetaFunction = () => [{ title: "Books Library · Lectern" }];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { school, basePath } = context.get(teacherContext);
-  const shelf = await summariseShelf(getDb(context.get(appContext).env.DB), school.id, PAGE);
-  return { firstBooks: shelf.firstBooks.map(toTeacherBook), total: shelf.total, groups: shelf.groups, slug: school.slug, basePath };
+  const { school, teacher, basePath } = context.get(teacherContext);
+  const db = getDb(context.get(appContext).env.DB);
+  const [shelf, reading] = await Promise.all([summariseShelf(db, school.id, PAGE), recentReading(db, teacher.id, school.id)]);
+  const continueReading = reading.map((r) => ({
+    bookId: r.bookId,
+    title: r.title,
+    page: r.page,
+    pageCount: r.pageCount,
+    thumbnailPath: r.coverKey ? `/api/books/${r.bookId}/thumbnail?v=${r.updatedAt ?? r.createdAt}` : null,
+  }));
+  return {
+    firstBooks: shelf.firstBooks.map(toTeacherBook),
+    total: shelf.total,
+    groups: shelf.groups,
+    continueReading,
+    slug: school.slug,
+    basePath,
+  };
 }
 
 export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
-  const { firstBooks, total, groups, slug, basePath } = loaderData;
+  const { firstBooks, total, groups, continueReading, slug, basePath } = loaderData;
   const [text, setText] = useState("");
   const [category, setCategory] = useState<string>("all");
   const [limit, setLimit] = useState(PAGE);
@@ -68,6 +85,7 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <div className="space-y-6">
       <DashboardHeading count={count} />
+      <ContinueReading entries={continueReading} basePath={basePath} />
       <div className="space-y-3">
         <label htmlFor="dashboard-search" className="sr-only">
           Search books

@@ -41,7 +41,9 @@ export function setupBrowser() {
   });
 }
 
-export async function openPage(options: { width?: number; height?: number; allowStatus?: number[] } = {}): Promise<Page> {
+export async function openPage(
+  options: { width?: number; height?: number; allowStatus?: number[]; allowConsole?: RegExp[] } = {},
+): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
   const page = await context.newPage();
   const allowed = options.allowStatus ?? [404];
@@ -50,6 +52,7 @@ export async function openPage(options: { width?: number; height?: number; allow
     const text = message.text();
     // The browser logs the status of pages we deliberately open as 404s.
     if (allowed.some((status) => text.includes(`status of ${status}`))) return;
+    if (options.allowConsole?.some((pattern) => pattern.test(text))) return;
     problems.push(`console.error: ${text}`);
   });
   page.on("pageerror", (error) => problems.push(`uncaught: ${error.message}`));

@@ -34,6 +34,7 @@ const ENDPOINTS: Endpoint[] = [
   { name: "B's cover, version query", path: () => `/api/books/${b.bookIds[1]}/thumbnail?v=1` },
   { name: "B's PDF", path: () => `/api/books/${b.bookIds[0]}/pdf` },
   { name: "B's PDF, HEAD", path: () => `/api/books/${b.bookIds[0]}/pdf`, method: "HEAD" },
+  { name: "reading progress in B's book", path: () => `/api/reading-progress/${b.bookIds[0]}` },
 ];
 
 describe.each(ENDPOINTS)("$name", (endpoint) => {

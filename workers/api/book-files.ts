@@ -4,17 +4,19 @@ import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
 import { type Db, getDb } from "../db/client.ts";
 import { type Book, books } from "../db/schema.ts";
 import { findSchoolBook, parseBookId } from "../library.ts";
+import { pdfError, streamPdf } from "../pdf-stream.ts";
 
 type Env = { Bindings: Cloudflare.Env };
 
-type Reader = { kind: "admin" } | { kind: "teacher"; schoolId: number; teacherId: number };
+type Reader = { kind: "admin" } | { kind: "teacher"; schoolId: number; teacherId: number; tokenHash: string };
 
 /** Who is asking, if anyone: an admin, or a teacher (whose school decides which books exist). */
 export async function identifyReader(db: Db, request: Request): Promise<Reader | null> {
   const admin = await getAdminSession(db, request);
   if (admin) return { kind: "admin" };
   const teacher = await getTeacherSession(db, request);
-  return teacher ? { kind: "teacher", schoolId: teacher.school.id, teacherId: teacher.teacher.id } : null;
+  if (!teacher) return null;
+  return { kind: "teacher", schoolId: teacher.school.id, teacherId: teacher.teacher.id, tokenHash: teacher.tokenHash };
 }
 
 /** The book, if this reader may see it: admins see every book, teachers their school's. */
@@ -24,24 +26,41 @@ export async function bookForReader(db: Db, reader: Reader, bookId: number): Pro
   return book ?? null;
 }
 
-export const bookFilesApi = new Hono<Env>().get("/:id/thumbnail", async (c) => {
-  const db = getDb(c.env.DB);
-  const reader = await identifyReader(db, c.req.raw);
-  if (!reader) return c.json({ error: "Not signed in" }, 401);
-  const bookId = parseBookId(c.req.param("id"));
-  const book = bookId ? await bookForReader(db, reader, bookId) : null;
-  if (!book?.coverKey) return c.json({ error: "Book not found" }, 404);
+export const bookFilesApi = new Hono<Env>()
+  .get("/:id/thumbnail", async (c) => {
+    const db = getDb(c.env.DB);
+    const reader = await identifyReader(db, c.req.raw);
+    if (!reader) return c.json({ error: "Not signed in" }, 401);
+    const bookId = parseBookId(c.req.param("id"));
+    const book = bookId ? await bookForReader(db, reader, bookId) : null;
+    if (!book?.coverKey) return c.json({ error: "Book not found" }, 404);
 
-  const object = await c.env.BOOKS.get(book.coverKey, { onlyIf: c.req.raw.headers });
-  if (!object) return c.json({ error: "Book not found" }, 404);
-  const headers = new Headers({
-    ETag: object.httpEtag,
-    // The URL carries the book's version, so a replaced cover gets a new URL.
-    "Cache-Control": "private, max-age=86400",
-    "Cross-Origin-Resource-Policy": "same-origin",
-    "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+    const object = await c.env.BOOKS.get(book.coverKey, { onlyIf: c.req.raw.headers });
+    if (!object) return c.json({ error: "Book not found" }, 404);
+    const headers = new Headers({
+      ETag: object.httpEtag,
+      // The URL carries the book's version, so a replaced cover gets a new URL.
+      "Cache-Control": "private, max-age=86400",
+      "Cross-Origin-Resource-Policy": "same-origin",
+      "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+    });
+    if (!("body" in object)) return new Response(null, { status: 304, headers });
+    headers.set("Content-Length", String(object.size));
+    return new Response(object.body, { headers });
+  })
+  // Hono answers HEAD with this GET route (and drops the body); streamPdf tells them apart.
+  .get("/:id/pdf", async (c) => {
+    const db = getDb(c.env.DB);
+    const reader = await identifyReader(db, c.req.raw);
+    if (!reader) return pdfError(401, "Not signed in");
+    const bookId = parseBookId(c.req.param("id"));
+    const book = bookId ? await bookForReader(db, reader, bookId) : null;
+    if (!book?.pdfKey) return pdfError(404, "Book not found");
+    return streamPdf({
+      db,
+      bucket: c.env.BOOKS,
+      reader,
+      book: { id: book.id, title: book.title, pdfKey: book.pdfKey },
+      request: c.req.raw,
+    });
   });
-  if (!("body" in object)) return new Response(null, { status: 304, headers });
-  headers.set("Content-Length", String(object.size));
-  return new Response(object.body, { headers });
-});

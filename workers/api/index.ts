@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { bookFilesApi } from "./book-files.ts";
 import { libraryApi } from "./library.ts";
+import { readingProgressApi } from "./reading-progress.ts";
 import { schoolsApi } from "./schools.ts";
 import { teacherApi } from "./teacher.ts";
 
@@ -11,6 +12,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/schools/slug/:slug", libraryApi)
   .route("/schools", schoolsApi)
   .route("/books", bookFilesApi)
+  .route("/reading-progress", readingProgressApi)
   .route("/teacher", teacherApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));

@@ -50,3 +50,42 @@ export function describeWait(ms: number): string {
   const minutes = Math.ceil(seconds / 60);
   return `${minutes} minute${minutes === 1 ? "" : "s"}`;
 }
+
+export interface AmountResult {
+  /** False when adding `amount` would pass the limit: nothing was counted. */
+  allowed: boolean;
+  /** The total counted in the current window (after adding, when allowed). */
+  total: number;
+  /** Milliseconds until the current window ends; when a refused caller may try again. */
+  retryAfterMs: number;
+}
+
+/**
+ * Counts `amount` (bytes, say) against `key` in one atomic upsert (fixed window), but only if the
+ * window's total stays within `rule.limit`: checking and counting in one statement means parallel
+ * requests cannot all pass a check that only one of them fits.
+ */
+export async function recordAmount(
+  db: Db,
+  key: string,
+  amount: number,
+  rule: Pick<ThrottleRule, "limit" | "windowMs">,
+  now = Date.now(),
+): Promise<AmountResult> {
+  const windowFloor = now - rule.windowMs;
+  // The INSERT ... SELECT needs its WHERE for SQLite to parse the upsert; a refused update returns no row.
+  const row = await db.get<{ count: number; windowStart: number }>(sql`
+    INSERT INTO rate_limits (key, count, window_start, blocked_until)
+      SELECT ${key}, ${amount}, ${now}, NULL WHERE ${amount} <= ${rule.limit}
+    ON CONFLICT (key) DO UPDATE SET
+      count = CASE WHEN window_start <= ${windowFloor} THEN ${amount} ELSE count + ${amount} END,
+      window_start = CASE WHEN window_start <= ${windowFloor} THEN ${now} ELSE window_start END
+    WHERE window_start <= ${windowFloor} OR count + ${amount} <= ${rule.limit}
+    RETURNING count, window_start AS windowStart`);
+  if (row) return { allowed: true, total: row.count, retryAfterMs: row.windowStart + rule.windowMs - now };
+  const current = await db.get<{ count: number; windowStart: number }>(
+    sql`SELECT count, window_start AS windowStart FROM rate_limits WHERE key = ${key}`,
+  );
+  if (!current) return { allowed: false, total: 0, retryAfterMs: rule.windowMs };
+  return { allowed: false, total: current.count, retryAfterMs: Math.max(0, current.windowStart + rule.windowMs - now) };
+}

@@ -1,0 +1,95 @@
+// pdf.js lives only here, in a client-only module imported by the reader routes: it never enters
+// the server bundle or the dashboard's JavaScript. pdf.js 6 has no `isEvalSupported` any more (it
+// never evaluates code; our CSP forbids eval regardless) and scripting only exists in its viewer,
+// which we do not use: a PDF's JavaScript is never run.
+import { GlobalWorkerOptions, getDocument, PDFDataRangeTransport, type PDFDocumentProxy } from "pdfjs-dist";
+import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
+
+GlobalWorkerOptions.workerSrc = workerUrl;
+
+/** Sent with every request for the file: the server refuses teacher requests without it. */
+export const READER_HEADERS = { "X-Lectern-Reader": "1" } as const;
+
+/** The server's cap on one range; larger requests from pdf.js are split. */
+const MAX_RANGE = 1024 * 1024;
+/** pdf.js asks for whole chunks: small enough that the first page costs little, large enough to be few requests. */
+const CHUNK = 128 * 1024;
+
+export class PdfAccessError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
+    super(message);
+  }
+}
+
+/** The HEAD check before display: the file's size, or a PdfAccessError. */
+export async function probePdf(url: string): Promise<number> {
+  const response = await fetch(url, { method: "HEAD", headers: READER_HEADERS, credentials: "same-origin", cache: "no-store" });
+  const length = Number(response.headers.get("Content-Length"));
+  if (!response.ok || !Number.isFinite(length) || length <= 0) {
+    throw new PdfAccessError("Failed to access PDF. The file might not exist or is not accessible.", response.status);
+  }
+  return length;
+}
+
+async function fetchRange(url: string, begin: number, end: number, signal: AbortSignal): Promise<Uint8Array> {
+  const response = await fetch(url, {
+    headers: { ...READER_HEADERS, Range: `bytes=${begin}-${end - 1}` },
+    credentials: "same-origin",
+    cache: "no-store",
+    signal,
+  });
+  if (response.status !== 206 && response.status !== 200) {
+    const body = (await response.json().catch(() => null)) as { error?: string } | null;
+    throw new PdfAccessError(body?.error ?? `Failed to load the book (${response.status})`, response.status);
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+export interface OpenedPdf {
+  document: Promise<PDFDocumentProxy>;
+  close(): void;
+}
+
+/**
+ * Opens a PDF through our own range transport: pdf.js never gets the URL, only the bytes we
+ * fetch for it, in pieces of at most 1 MiB, with the reader header. Nothing is fetched ahead.
+ */
+export function openPdf(url: string, length: number, onError: (error: Error) => void): OpenedPdf {
+  const controller = new AbortController();
+  const transport = new PDFDataRangeTransport(length, null);
+  transport.requestDataRange = (begin: number, end: number) => {
+    for (let start = begin; start < end; start += MAX_RANGE) {
+      const stop = Math.min(end, start + MAX_RANGE);
+      fetchRange(url, start, stop, controller.signal).then(
+        (bytes) => transport.onDataRange(start, bytes),
+        (error: Error) => {
+          if (!controller.signal.aborted) onError(error);
+        },
+      );
+    }
+  };
+  const task = getDocument({
+    range: transport,
+    rangeChunkSize: CHUNK,
+    disableAutoFetch: true,
+    disableStream: true,
+    enableXfa: false,
+    standardFontDataUrl: "/pdfjs/standard_fonts/",
+    cMapUrl: "/pdfjs/cmaps/",
+    cMapPacked: true,
+    wasmUrl: "/pdfjs/wasm/",
+    iccUrl: "/pdfjs/iccs/",
+  });
+  return {
+    document: task.promise,
+    close() {
+      controller.abort();
+      void task.destroy();
+    },
+  };
+}
+
+export type { PDFDocumentProxy, PDFPageProxy, RenderTask } from "pdfjs-dist";

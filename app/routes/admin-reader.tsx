@@ -1,0 +1,58 @@
+import { eq } from "drizzle-orm";
+import { data, isRouteErrorResponse, useRouteError } from "react-router";
+import { appContext } from "../../workers/context.ts";
+import { getDb } from "../../workers/db/client.ts";
+import { books } from "../../workers/db/schema.ts";
+import { parseBookId } from "../../workers/library.ts";
+import { PdfReader } from "../components/reader/pdf-reader.tsx";
+import { ReaderError } from "../components/reader/reader-error.tsx";
+import { requireAdmin } from "../lib/admin.server.ts";
+import type { Route } from "./+types/admin-reader";
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title ?? "Reader"} · Lectern Admin` }];
+
+export async function loader(args: Route.LoaderArgs) {
+  await requireAdmin(args);
+  const bookId = parseBookId(args.params.id);
+  if (!bookId) throw data({ message: "No book ID provided" }, { status: 404 });
+  const [book] = await getDb(args.context.get(appContext).env.DB).select().from(books).where(eq(books.id, bookId)).limit(1);
+  if (!book) throw data({ message: "Failed to load book details" }, { status: 404 });
+  if (!book.pdfKey) throw data({ message: "PDF not available" }, { status: 404 });
+  return { bookId: book.id, title: book.title };
+}
+
+export default function AdminReader({ loaderData }: Route.ComponentProps) {
+  const { bookId, title } = loaderData;
+  const pdfUrl = `/api/books/${bookId}/pdf`;
+  return (
+    <PdfReader
+      pdfUrl={pdfUrl}
+      title={title}
+      backHref="/admin/books"
+      backLabel="Back to Books"
+      watermark={[]}
+      initialPage={1}
+      restricted={false}
+      toolbarExtra={
+        <a
+          href={pdfUrl}
+          download
+          className="inline-flex h-9 items-center gap-1 rounded-lg bg-indigo-500 px-3 font-medium text-white hover:bg-indigo-400"
+        >
+          <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            <path d="M12 4v11M7 10l5 5 5-5M5 20h14" strokeLinecap="round" strokeLinejoin="round" />
+          </svg>
+          <span className="hidden sm:inline">Download</span>
+        </a>
+      }
+    />
+  );
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && (error.data as { message?: string } | undefined)?.message) {
+    return <ReaderError message={(error.data as { message: string }).message} backHref="/admin/books" backLabel="Back to Books" />;
+  }
+  throw error;
+}

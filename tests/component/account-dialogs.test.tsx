@@ -159,12 +159,12 @@ describe("RegisterDialog", () => {
   });
 });
 
-describe("ResetPasswordDialog", () => {
-  function OpenReset() {
-    const [open, setOpen] = useState(true);
-    return <ResetPasswordDialog open={open} onClose={() => setOpen(false)} slug="lincoln-high" />;
-  }
+function OpenReset() {
+  const [open, setOpen] = useState(true);
+  return <ResetPasswordDialog open={open} onClose={() => setOpen(false)} slug="lincoln-high" />;
+}
 
+describe("ResetPasswordDialog", () => {
   it("sends a code, resets, shows the success text, and closes after 3 seconds", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     stubApi({

@@ -119,3 +119,22 @@ export async function createBook(
       .values(schoolIds.map((schoolId) => ({ schoolId, bookId: book!.id })));
   return book!;
 }
+
+/** An admin (or superadmin) with a live session; returns the row and the https cookie. */
+export async function signedInAdmin(role: "admin" | "superadmin" = "admin", password = "admin passphrase 1") {
+  const { prepareSession } = await import("../../workers/auth/sessions.ts");
+  const { hashPassword } = await import("../../workers/auth/password.ts");
+  const { admins } = await import("../../workers/db/schema.ts");
+  const [admin] = await db()
+    .insert(admins)
+    .values({
+      email: `${role}-${crypto.randomUUID().slice(0, 8)}@lectern.test`,
+      name: `Test ${role}`,
+      role,
+      passwordHash: await hashPassword(password),
+    })
+    .returning();
+  const session = await prepareSession(db(), { kind: "admin", adminId: admin!.id });
+  await session.insert;
+  return { admin: admin!, password, cookie: `__Host-lectern_admin=${session.token}` };
+}

@@ -1,5 +1,8 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { adminAuthApi } from "./admin-auth.ts";
+import { adminBooksApi } from "./admin-books.ts";
+import { adminStatsApi } from "./admin-stats.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
@@ -9,8 +12,11 @@ import { teacherApi } from "./teacher.ts";
 export const api = new Hono<{ Bindings: Env }>()
   .basePath("/api")
   .get("/health", (c) => c.json({ ok: true }))
+  .route("/admin/stats", adminStatsApi)
+  .route("/admin", adminAuthApi)
   .route("/schools/slug/:slug", libraryApi)
   .route("/schools", schoolsApi)
+  .route("/books", adminBooksApi)
   .route("/books", bookFilesApi)
   .route("/reading-progress", readingProgressApi)
   .route("/teacher", teacherApi);

@@ -1,0 +1,44 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { loginAdmin } from "../admins/accounts.ts";
+import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
+import { getDb } from "../db/client.ts";
+import { EmailSchema } from "../schemas.ts";
+import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { clientIp, requireSameOrigin } from "./request-guards.ts";
+import { validate } from "./validation.ts";
+
+const LoginSchema = z.object({
+  email: EmailSchema,
+  password: z.string().min(1, "Please enter both email and password").max(1024),
+  role: z.enum(["admin", "superadmin"]).default("admin"),
+});
+
+/** /api/admin: sign in, sign out, who am I. */
+export const adminAuthApi = new Hono<AdminEnv>()
+  .use(requireSameOrigin)
+  .post("/login", validate("json", LoginSchema), async (c) => {
+    const body = c.req.valid("json");
+    const db = getDb(c.env.DB);
+    const result = await loginAdmin(db, {
+      email: body.email,
+      password: body.password,
+      clientIp: clientIp(c.req.raw),
+      requireRole: body.role,
+    });
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    const previous = readSessionToken(c.req.raw, "admin");
+    if (previous) await revokeSession(db, previous);
+    c.header("Set-Cookie", sessionCookie(c.req.raw, "admin", result.token));
+    return c.json({ admin: result.admin, expiresAt: result.expiresAt });
+  })
+  .post("/logout", async (c) => {
+    const token = readSessionToken(c.req.raw, "admin");
+    if (token) await revokeSession(getDb(c.env.DB), token);
+    c.header("Set-Cookie", sessionCookie(c.req.raw, "admin", null));
+    return c.json({ ok: true });
+  })
+  .get("/me", requireAdminApi, (c) => {
+    const { admin, expiresAt } = c.get("adminSession");
+    return c.json({ admin, expiresAt });
+  });

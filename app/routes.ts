@@ -22,6 +22,14 @@ export default [
   // The reader is full screen, outside the school layout; its loader checks the session itself.
   route("schools/:slug/dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader" }),
   route("dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader-subdomain" }),
+  route("admin/login", "routes/admin-login.tsx"),
+  route("superadmin/login", "routes/superadmin-login.tsx"),
+  layout("routes/admin-layout.tsx", [
+    route("admin", "routes/admin-schools.tsx", { id: "admin-home" }),
+    route("admin/all-schools", "routes/admin-schools.tsx", { id: "admin-all-schools" }),
+    route("admin/books", "routes/admin-books.tsx"),
+    route("admin/add-school", "routes/admin-add-school.tsx"),
+  ]),
   route("admin/pdf/:id", "routes/admin-reader.tsx"),
   route("admin/pdf-viewer/:id?", "routes/admin-pdf-viewer.tsx"),
   route(":slug", "routes/school-portal.tsx", { id: "school-portal-short" }),

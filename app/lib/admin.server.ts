@@ -1,7 +1,10 @@
-import { redirect } from "react-router";
+import { createContext, redirect } from "react-router";
 import { type AdminSession, getAdminSession } from "../../workers/auth/sessions.ts";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
+
+/** Set by the admin layout's middleware: the signed-in admin, looked up once per request. */
+export const adminContext = createContext<AdminSession>();
 
 type Args = { request: Request; context: { get: typeof import("react-router").RouterContextProvider.prototype.get } };
 

@@ -20,7 +20,8 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
   const next = redirectTo?.startsWith(kind === "admin" ? "/admin" : "/superadmin") && !redirectTo.startsWith("//") ? redirectTo : home;
 
   const login = useMutation({
-    mutationFn: () => requestJson<{ expiresAt: number }>("/api/admin/login", { body: { email, password, role: kind }, fallback: "Login failed" }),
+    mutationFn: () =>
+      requestJson<{ expiresAt: number }>("/api/admin/login", { body: { email, password, role: kind }, fallback: "Login failed" }),
     onSuccess: ({ expiresAt }) => {
       markAdminSignedIn(expiresAt);
       navigate(next, { replace: true });

@@ -93,3 +93,31 @@ export function openPdf(url: string, length: number, onError: (error: Error) => 
 }
 
 export type { PDFDocumentProxy, PDFPageProxy, RenderTask } from "pdfjs-dist";
+
+/**
+ * Reads a PDF the admin picked, in the browser: its page count, and its first page drawn as a
+ * WebP cover for books uploaded without one. Throws for files pdf.js cannot open.
+ */
+export async function inspectLocalPdf(file: File): Promise<{ pageCount: number; cover: Blob | null }> {
+  const task = getDocument({
+    data: new Uint8Array(await file.arrayBuffer()),
+    enableXfa: false,
+    standardFontDataUrl: "/pdfjs/standard_fonts/",
+    cMapUrl: "/pdfjs/cmaps/",
+    wasmUrl: "/pdfjs/wasm/",
+  });
+  try {
+    const doc = await task.promise;
+    const page = await doc.getPage(1);
+    const base = page.getViewport({ scale: 1 });
+    const viewport = page.getViewport({ scale: 600 / base.width });
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(viewport.width);
+    canvas.height = Math.round(viewport.height);
+    await page.render({ canvas, viewport }).promise;
+    const cover = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/webp", 0.85));
+    return { pageCount: doc.numPages, cover };
+  } finally {
+    void task.destroy();
+  }
+}

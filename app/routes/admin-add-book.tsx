@@ -1,0 +1,217 @@
+import { type FormEvent, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { isValidIsbn } from "../../workers/isbn.ts";
+import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
+import { Button } from "../components/button.tsx";
+import { Field, inputClasses } from "../components/field.tsx";
+import { MessageBox } from "../components/message-box.tsx";
+import { requestJson } from "../lib/api-client.ts";
+import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
+import { inspectLocalPdf } from "../lib/pdf.client.ts";
+import type { Route } from "./+types/admin-add-book";
+
+export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Admin" }];
+
+const COVER_TYPES = ["image/jpeg", "image/png", "image/webp"];
+const MAX_COVER = 2 * 1024 * 1024;
+const MAX_PDF = 1024 * 1024 * 1024;
+const TEXT_FIELDS = [
+  ["title", "Title", true],
+  ["author1", "Author", true],
+  ["author2", "Second author", false],
+  ["isbn", "ISBN", false],
+  ["subject", "Subject", false],
+] as const;
+
+const GRADES = Array.from({ length: 12 }, (_, i) => i + 1);
+
+type Stage = { kind: "idle" } | { kind: "busy"; label: string; progress: number | null };
+
+export default function AdminAddBook() {
+  const navigate = useNavigate();
+  const [values, setValues] = useState({ title: "", author1: "", author2: "", isbn: "", subject: "", description: "", gradeLevel: "" });
+  const [cover, setCover] = useState<File | null>(null);
+  const [pdf, setPdf] = useState<{ file: File; pageCount: number | null; firstPage: Blob | null } | null>(null);
+  const [stage, setStage] = useState<Stage>({ kind: "idle" });
+  const [error, setError] = useState<string | null>(null);
+  const abort = useRef<AbortController | null>(null);
+
+  async function pickPdf(file: File | undefined) {
+    setError(null);
+    if (!file) return setPdf(null);
+    if (file.size > MAX_PDF) return setError("The PDF is larger than 1 GB.");
+    setStage({ kind: "busy", label: "Reading the PDF...", progress: null });
+    try {
+      const { pageCount, cover: firstPage } = await inspectLocalPdf(file);
+      setPdf({ file, pageCount, firstPage });
+    } catch {
+      setPdf(null);
+      setError("This file cannot be opened as a PDF (it may be damaged or password-protected).");
+    } finally {
+      setStage({ kind: "idle" });
+    }
+  }
+
+  function pickCover(file: File | undefined) {
+    setError(null);
+    if (!file) return setCover(null);
+    if (!COVER_TYPES.includes(file.type)) return setError("The cover must be a JPEG, PNG or WebP image.");
+    if (file.size > MAX_COVER) return setError("The cover must be at most 2 MB.");
+    setCover(file);
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!values.title.trim() || !values.author1.trim()) return setError("Please enter the title and the author.");
+    if (values.isbn.trim() && !isValidIsbn(values.isbn))
+      return setError("isbn: This ISBN's check digit is wrong, or it is not 10 or 13 digits.");
+    const controller = new AbortController();
+    abort.current = controller;
+    let bookId: number | null = null;
+    try {
+      setStage({ kind: "busy", label: "Saving the book...", progress: null });
+      const { book } = await requestJson<{ book: { id: number } }>("/api/books", {
+        body: {
+          title: values.title.trim(),
+          author1: values.author1.trim(),
+          ...(values.author2.trim() ? { author2: values.author2.trim() } : {}),
+          ...(values.isbn.trim() ? { isbn: values.isbn.trim() } : {}),
+          ...(values.subject.trim() ? { subject: values.subject.trim() } : {}),
+          ...(values.description.trim() ? { description: values.description.trim() } : {}),
+          gradeLevel: values.gradeLevel ? Number(values.gradeLevel) : null,
+        },
+        fallback: "Failed to save the book",
+      });
+      bookId = book.id;
+      const image = cover ?? pdf?.firstPage;
+      if (image) {
+        setStage({ kind: "busy", label: "Uploading the cover...", progress: null });
+        await uploadCover(book.id, image);
+      }
+      if (pdf) {
+        setStage({ kind: "busy", label: "Uploading the PDF...", progress: 0 });
+        await uploadPdf(book.id, pdf.file, pdf.pageCount, controller.signal, (progress) =>
+          setStage({ kind: "busy", label: "Uploading the PDF...", progress }),
+        );
+      }
+      navigate(`/admin/book/${book.id}`);
+    } catch (e) {
+      // No half-made book: a book whose upload failed or was cancelled is removed again.
+      if (bookId !== null) await requestJson(`/api/books/${bookId}`, { method: "DELETE", fallback: "" }).catch(() => null);
+      setError(e instanceof DOMException && e.name === "AbortError" ? "Upload cancelled. Nothing was saved." : (e as Error).message);
+      setStage({ kind: "idle" });
+    }
+  }
+
+  const busy = stage.kind === "busy";
+  return (
+    <div className="max-w-3xl">
+      <AdminPageHeader title="Add Books" description="Enter the book's details, then add its PDF and (optionally) a cover." />
+      <form onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
+        {TEXT_FIELDS.map(([key, label, required]) => (
+          <Field key={key} label={`${label}${required ? "" : " (optional)"}`} htmlFor={`book-${key}`}>
+            <input
+              id={`book-${key}`}
+              className={inputClasses}
+              value={values[key]}
+              disabled={busy}
+              onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+            />
+          </Field>
+        ))}
+        <Field label="Grade level (optional)" htmlFor="book-grade">
+          <select
+            id="book-grade"
+            className={inputClasses}
+            value={values.gradeLevel}
+            disabled={busy}
+            onChange={(e) => setValues((v) => ({ ...v, gradeLevel: e.target.value }))}
+          >
+            <option value="">Not for one grade</option>
+            {GRADES.map((grade) => (
+              <option key={grade} value={grade}>
+                Standard {grade}
+              </option>
+            ))}
+          </select>
+        </Field>
+        <div className="sm:col-span-2">
+          <Field label="Description (optional)" htmlFor="book-description">
+            <textarea
+              id="book-description"
+              rows={3}
+              className={inputClasses}
+              value={values.description}
+              disabled={busy}
+              onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
+            />
+          </Field>
+        </div>
+        <Field
+          label="PDF"
+          htmlFor="book-pdf"
+          hint={pdf ? `${pdf.file.name}: ${(pdf.file.size / 1048576).toFixed(1)} MB, ${pdf.pageCount} pages` : "Up to 1 GB."}
+        >
+          <input
+            id="book-pdf"
+            type="file"
+            accept="application/pdf"
+            disabled={busy}
+            onChange={(e) => pickPdf(e.target.files?.[0])}
+            className="block w-full text-sm"
+          />
+        </Field>
+        <Field
+          label="Cover (optional)"
+          htmlFor="book-cover"
+          hint={
+            cover ? cover.name : pdf?.firstPage ? "None chosen: the PDF's first page will be the cover." : "JPEG, PNG or WebP, up to 2 MB."
+          }
+        >
+          <input
+            id="book-cover"
+            type="file"
+            accept={COVER_TYPES.join(",")}
+            disabled={busy}
+            onChange={(e) => pickCover(e.target.files?.[0])}
+            className="block w-full text-sm"
+          />
+        </Field>
+        {stage.kind === "busy" && (
+          <div className="sm:col-span-2" aria-live="polite">
+            <p className="text-sm text-slate-700 dark:text-slate-300">{stage.label}</p>
+            {stage.progress !== null && (
+              <div className="mt-2 flex items-center gap-3">
+                <div
+                  role="progressbar"
+                  aria-label="Upload progress"
+                  aria-valuenow={Math.round(stage.progress * 100)}
+                  aria-valuemin={0}
+                  aria-valuemax={100}
+                  className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
+                >
+                  <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${Math.round(stage.progress * 100)}%` }} />
+                </div>
+                <span className="w-12 text-right text-sm tabular-nums">{Math.round(stage.progress * 100)}%</span>
+                <Button variant="secondary" onClick={() => abort.current?.abort()}>
+                  Cancel upload
+                </Button>
+              </div>
+            )}
+          </div>
+        )}
+        {error && (
+          <div className="sm:col-span-2">
+            <MessageBox text={error} />
+          </div>
+        )}
+        <div className="flex justify-end sm:col-span-2">
+          <Button type="submit" disabled={busy}>
+            {busy ? "Working..." : "Add Book"}
+          </Button>
+        </div>
+      </form>
+    </div>
+  );
+}

@@ -7,6 +7,7 @@ import { bookFilesApi } from "./book-files.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { schoolsApi } from "./schools.ts";
+import { superadminApi } from "./superadmin.ts";
 import { teacherApi } from "./teacher.ts";
 
 export const api = new Hono<{ Bindings: Env }>()
@@ -19,6 +20,7 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/books", adminBooksApi)
   .route("/books", bookFilesApi)
   .route("/reading-progress", readingProgressApi)
+  .route("/superadmin", superadminApi)
   .route("/teacher", teacherApi);
 
 api.notFound((c) => c.json({ error: "Not found" }, 404));

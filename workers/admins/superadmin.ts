@@ -1,0 +1,94 @@
+import { count, desc, eq, gt, sql } from "drizzle-orm";
+import { hashPassword } from "../auth/password.ts";
+import type { Db } from "../db/client.ts";
+import { admins, auditLog, books, loginEvents, schools, sessions, teachers } from "../db/schema.ts";
+import { type Actor, auditEntry } from "./audit.ts";
+
+const PUBLIC_ADMIN = {
+  id: admins.id,
+  email: admins.email,
+  name: admins.name,
+  role: admins.role,
+  disabled: admins.disabled,
+  createdAt: admins.createdAt,
+};
+
+export function listAdmins(db: Db) {
+  return db.select(PUBLIC_ADMIN).from(admins).orderBy(admins.email);
+}
+
+export type AdminWriteResult<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 409; error: string };
+
+export async function createAdmin(
+  db: Db,
+  actor: Actor,
+  input: { email: string; name: string; password: string; role: "admin" | "superadmin" },
+) {
+  const [existing] = await db.select({ id: admins.id }).from(admins).where(eq(admins.email, input.email));
+  if (existing) return { ok: false, status: 409, error: "email: An account with this e-mail already exists" } as const;
+  const passwordHash = await hashPassword(input.password);
+  const [created] = await db.batch([
+    db.insert(admins).values({ email: input.email, name: input.name, role: input.role, passwordHash }).returning(PUBLIC_ADMIN),
+    auditEntry(db, actor, {
+      action: "create",
+      entityType: "admin",
+      entityId: input.email,
+      after: { email: input.email, name: input.name, role: input.role },
+    }),
+  ]);
+  return { ok: true, value: created[0]! } as const;
+}
+
+/**
+ * Disables or re-enables an admin, or sets a new password. Disabling or a new password ends the
+ * admin's sessions at once. A superadmin cannot disable themselves (so one always remains).
+ */
+export async function updateAdmin(db: Db, actor: Actor, id: number, change: { disabled?: boolean; password?: string }) {
+  const [before] = await db.select(PUBLIC_ADMIN).from(admins).where(eq(admins.id, id));
+  if (!before) return { ok: false, status: 404, error: "Admin not found" } as const;
+  if (change.disabled && id === actor.id) return { ok: false, status: 400, error: "You cannot disable your own account" } as const;
+  const set: { disabled?: boolean; passwordHash?: string } = {};
+  if (change.disabled !== undefined) set.disabled = change.disabled;
+  if (change.password) set.passwordHash = await hashPassword(change.password);
+  if (Object.keys(set).length === 0) return { ok: false, status: 400, error: "Nothing to change" } as const;
+  const endSessions = change.disabled === true || change.password !== undefined;
+  const [updated] = await db.batch([
+    db.update(admins).set(set).where(eq(admins.id, id)).returning(PUBLIC_ADMIN),
+    auditEntry(db, actor, {
+      action: change.password ? "reset-password" : change.disabled ? "disable" : "enable",
+      entityType: "admin",
+      entityId: id,
+      before: { disabled: before.disabled },
+      after: { disabled: change.disabled ?? before.disabled, passwordChanged: Boolean(change.password) },
+    }),
+    ...(endSessions ? [db.delete(sessions).where(eq(sessions.adminId, id))] : []),
+  ]);
+  return { ok: true, value: updated[0]! } as const;
+}
+
+export async function auditPage(db: Db, page: number, pageSize: number) {
+  const [rows, [total]] = await db.batch([
+    db
+      .select()
+      .from(auditLog)
+      .orderBy(desc(auditLog.at), desc(auditLog.id))
+      .limit(pageSize)
+      .offset((page - 1) * pageSize),
+    db.select({ n: count() }).from(auditLog),
+  ]);
+  return { entries: rows, total: total?.n ?? 0, page, pageSize };
+}
+
+export async function globalFigures(db: Db, now = Date.now()) {
+  const weekAgo = now - 7 * 24 * 3600_000;
+  const [[s], [b], [t], [l]] = await db.batch([
+    db.select({ n: count() }).from(schools),
+    db.select({ n: count() }).from(books),
+    db.select({ n: count() }).from(teachers),
+    db
+      .select({ n: count() })
+      .from(loginEvents)
+      .where(sql`${loginEvents.kind} = 'teacher' AND ${gt(loginEvents.at, weekAgo)}`),
+  ]);
+  return { schools: s?.n ?? 0, books: b?.n ?? 0, teachers: t?.n ?? 0, loginsThisWeek: l?.n ?? 0 };
+}

@@ -24,6 +24,7 @@ export default [
   route("dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader-subdomain" }),
   route("admin/login", "routes/admin-login.tsx"),
   route("superadmin/login", "routes/superadmin-login.tsx"),
+  route("superadmin/dashboard", "routes/superadmin-dashboard.tsx"),
   layout("routes/admin-layout.tsx", [
     route("admin", "routes/admin-schools.tsx", { id: "admin-home" }),
     route("admin/all-schools", "routes/admin-schools.tsx", { id: "admin-all-schools" }),

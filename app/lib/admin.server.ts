@@ -16,7 +16,8 @@ export async function requireAdmin({ request, context }: Args): Promise<AdminSes
   const session = await getAdminSession(getDb(env.DB), request);
   if (!session) {
     const back = new URL(request.url).pathname.replace(/\.data$/, "");
-    throw redirect(`/admin/login?redirectTo=${encodeURIComponent(back)}`);
+    const login = back.startsWith("/superadmin") ? "/superadmin/login" : "/admin/login";
+    throw redirect(`${login}?redirectTo=${encodeURIComponent(back)}`);
   }
   return session;
 }

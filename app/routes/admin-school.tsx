@@ -7,6 +7,7 @@ import { inputClasses } from "../components/field.tsx";
 import { LoginsChart } from "../components/logins-chart.tsx";
 import { MessageBox } from "../components/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
+import { formatDateTime } from "../lib/format-date.ts";
 import type { Route } from "./+types/admin-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "School · Lectern Admin" }];
@@ -29,15 +30,6 @@ type School = {
   bookCount: number;
   teachers: { id: number; name: string; email: string; mobile: string; createdAt: number; lastLoginAt: number | null }[];
 };
-
-export function formatDateTime(value: number | null | undefined): string {
-  if (!value) return "N/A";
-  try {
-    return new Date(value).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "2-digit", minute: "2-digit" });
-  } catch {
-    return "Invalid date";
-  }
-}
 
 export default function AdminSchool() {
   const { id } = useParams();

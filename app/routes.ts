@@ -32,6 +32,8 @@ export default [
     route("admin/add-school", "routes/admin-add-school.tsx"),
     route("admin/add-books", "routes/admin-add-book.tsx"),
     route("admin/book/:id", "routes/admin-book.tsx", { id: "admin-book" }),
+    route("admin/assign-book", "routes/admin-assign-book.tsx"),
+    route("admin/assign-books/:schoolId", "routes/admin-assign-books.tsx"),
     route("admin/books/:id", "routes/admin-book.tsx", { id: "admin-books-id" }),
     route("admin/school/:id", "routes/admin-school.tsx", { id: "admin-school" }),
     route("admin/school/:id/info", "routes/admin-school.tsx", { id: "admin-school-info" }),

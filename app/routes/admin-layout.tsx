@@ -28,6 +28,12 @@ const NAV = [
   { to: "/admin/books", label: "Books" },
 ];
 
+const MORE = [
+  { to: "/admin/preview-add-schools", label: "Import Schools (CSV)" },
+  { to: "/admin/increase-login-count", label: "Increase Login Count" },
+  { to: "/admin/delete-school", label: "Delete School" },
+];
+
 export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   const { admin, expiresAt } = loaderData;
   const navigate = useNavigate();
@@ -61,8 +67,8 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           <LogoMark className="h-7 w-7" />
           <span className="font-semibold">Admin Panel</span>
         </div>
-        <nav aria-label="Admin" className="flex-1 space-y-1 px-3">
-          {NAV.map((item) => (
+        <nav aria-label="Admin" className="flex-1 space-y-1 overflow-y-auto px-3">
+          {[...NAV, ...MORE].map((item, i) => (
             <NavLink
               key={item.to}
               to={item.to}

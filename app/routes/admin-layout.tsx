@@ -72,9 +72,10 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             <NavLink
               key={item.to}
               to={item.to}
+              end
               onClick={() => setMenuOpen(false)}
               className={({ isActive }) =>
-                `block rounded-lg px-3 py-2 text-sm font-medium ${isActive ? "bg-white/10 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`
+                `block rounded-lg px-3 py-2 text-sm font-medium ${i === NAV.length ? "mt-4" : ""} ${isActive ? "bg-white/10 text-white" : "text-slate-300 hover:bg-white/5 hover:text-white"}`
               }
             >
               {item.label}

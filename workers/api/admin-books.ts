@@ -1,5 +1,187 @@
-import { Hono } from "hono";
-import type { AdminEnv } from "./admin-session.ts";
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import {
+  cancelPdfUpload,
+  completePdfUpload,
+  coverType,
+  findPdfUpload,
+  MAX_COVER_BYTES,
+  MAX_PDF_BYTES,
+  PART_SIZE,
+  readLimited,
+  replaceCover,
+  STALE_UPLOAD_MS,
+  startPdfUpload,
+  sweepStaleUploads,
+  uploadPdfPart,
+} from "../admins/book-uploads.ts";
+import {
+  assignToAllSchools,
+  BookCreateSchema,
+  BookUpdateSchema,
+  createBook,
+  deleteBook,
+  findBook,
+  getAdminBook,
+  getAdminBookDetail,
+  grantAccess,
+  listAccess,
+  listAdminBooks,
+  revokeAccess,
+  searchAdminBooks,
+  updateBook,
+} from "../admins/books.ts";
+import { getDb } from "../db/client.ts";
+import { parseBookId } from "../library.ts";
+import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { requireSameOrigin } from "./request-guards.ts";
+import { validate } from "./validation.ts";
 
-/** Admin catalogue endpoints under /api/books (mounted before the file endpoints). */
-export const adminBooksApi = new Hono<AdminEnv>();
+const blankToUndefined = (value: unknown) => (value === "" ? undefined : value);
+const IdSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+const PageCountSchema = z.number().int().min(1, "pageCount must be 1 to 100000").max(100_000, "pageCount must be 1 to 100000");
+
+const ListQuerySchema = z.object({
+  query: z.string().max(200).optional(),
+  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+  pageSize: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100).default(25)),
+  sort: z.preprocess(blankToUndefined, z.enum(["title", "createdAt", "grade"]).optional()),
+  dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"]).optional()),
+});
+const SearchQuerySchema = z.object({ query: z.string().max(200).default("") });
+const AccessQuerySchema = z
+  .object({ schoolId: z.preprocess(blankToUndefined, IdSchema.optional()), bookId: z.preprocess(blankToUndefined, IdSchema.optional()) })
+  .refine((filter) => filter.schoolId !== undefined || filter.bookId !== undefined, "Give a schoolId, a bookId or both");
+const IdListSchema = (what: string) =>
+  z.array(z.number().int().positive()).min(1, `Choose at least one ${what}`).max(500, `Choose at most 500 ${what}s at a time`);
+const GrantSchema = z.object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book") });
+const AccessParamSchema = z.object({ schoolId: IdSchema, bookId: IdSchema });
+const StartPdfSchema = z.object({
+  size: z.number().int().min(1, "size: The file is empty").max(MAX_PDF_BYTES, "The PDF must be at most 1 GB"),
+  pageCount: PageCountSchema.nullish(),
+});
+const CompletePdfSchema = z.object({
+  parts: z
+    .array(z.object({ partNumber: z.number().int().min(1).max(10_000), etag: z.string().min(1).max(200) }))
+    .min(1)
+    .max(10_000),
+  pageCount: PageCountSchema.nullish(),
+});
+
+const NOT_FOUND = { error: "Book not found" } as const;
+const UPLOAD_NOT_FOUND = { error: "Upload not found" } as const;
+
+function actorOf(c: Context<AdminEnv>) {
+  const { admin } = c.get("adminSession");
+  return { id: admin.id, email: admin.email };
+}
+
+/** The book named by `:id`, or null (a malformed id is a book that does not exist). */
+async function bookOf(c: Context<AdminEnv>) {
+  const id = parseBookId(c.req.param("id"));
+  return id ? findBook(getDb(c.env.DB), id) : null;
+}
+
+/**
+ * Admin catalogue endpoints under /api/books, mounted before the file endpoints (/:id/thumbnail,
+ * /:id/pdf), which is why the guards sit on each route rather than on the whole app.
+ * Literal paths come before /:id.
+ */
+export const adminBooksApi = new Hono<AdminEnv>()
+  .get("/", requireAdminApi, validate("query", ListQuerySchema), async (c) => {
+    return c.json(await listAdminBooks(getDb(c.env.DB), c.req.valid("query")));
+  })
+  .get("/search", requireAdminApi, validate("query", SearchQuerySchema), async (c) => {
+    return c.json({ books: await searchAdminBooks(getDb(c.env.DB), c.req.valid("query").query) });
+  })
+  .get("/access", requireAdminApi, validate("query", AccessQuerySchema), async (c) => {
+    return c.json({ access: await listAccess(getDb(c.env.DB), c.req.valid("query")) });
+  })
+  .post("/access", requireAdminApi, requireSameOrigin, validate("json", GrantSchema), async (c) => {
+    const result = await grantAccess(getDb(c.env.DB), actorOf(c), c.req.valid("json"));
+    if (!result.ok) return c.json({ error: result.error }, 400);
+    return c.json({ created: result.created });
+  })
+  .delete("/access/:schoolId/:bookId", requireAdminApi, requireSameOrigin, validate("param", AccessParamSchema), async (c) => {
+    const { schoolId, bookId } = c.req.valid("param");
+    const removed = await revokeAccess(getDb(c.env.DB), actorOf(c), schoolId, bookId);
+    if (!removed) return c.json({ error: "That school does not have that book" }, 404);
+    return c.json({ ok: true });
+  })
+  .post("/", requireAdminApi, requireSameOrigin, validate("json", BookCreateSchema), async (c) => {
+    return c.json({ book: await createBook(getDb(c.env.DB), actorOf(c), c.req.valid("json")) }, 201);
+  })
+  .get("/:id", requireAdminApi, async (c) => {
+    const id = parseBookId(c.req.param("id"));
+    const book = id ? await getAdminBookDetail(getDb(c.env.DB), id) : null;
+    if (!book) return c.json(NOT_FOUND, 404);
+    return c.json({ book });
+  })
+  .put("/:id", requireAdminApi, requireSameOrigin, validate("json", BookUpdateSchema), async (c) => {
+    const id = parseBookId(c.req.param("id"));
+    const book = id ? await updateBook(getDb(c.env.DB), actorOf(c), id, c.req.valid("json")) : null;
+    if (!book) return c.json(NOT_FOUND, 404);
+    return c.json({ book });
+  })
+  .delete("/:id", requireAdminApi, requireSameOrigin, async (c) => {
+    const id = parseBookId(c.req.param("id"));
+    const deleted = id ? await deleteBook(getDb(c.env.DB), c.env.BOOKS, actorOf(c), id) : false;
+    if (!deleted) return c.json(NOT_FOUND, 404);
+    return c.json({ ok: true });
+  })
+  .post("/:id/assign-all-schools", requireAdminApi, requireSameOrigin, async (c) => {
+    const book = await bookOf(c);
+    if (!book) return c.json(NOT_FOUND, 404);
+    return c.json({ assigned: await assignToAllSchools(getDb(c.env.DB), actorOf(c), book.id) });
+  })
+  .put("/:id/upload/thumbnail", requireAdminApi, requireSameOrigin, async (c) => {
+    const book = await bookOf(c);
+    if (!book) return c.json(NOT_FOUND, 404);
+    const type = coverType(c.req.header("Content-Type"));
+    if (!type) return c.json({ error: "Send a JPEG, PNG or WebP image" }, 415);
+    const tooBig = { error: "The cover must be at most 2 MB" };
+    if (Number(c.req.header("Content-Length") ?? 0) > MAX_COVER_BYTES) return c.json(tooBig, 413);
+    const bytes = await readLimited(c.req.raw.body, MAX_COVER_BYTES);
+    if (!bytes) return c.json(tooBig, 413);
+    const db = getDb(c.env.DB);
+    const result = await replaceCover(db, c.env.BOOKS, actorOf(c), book, { type, bytes });
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    return c.json({ book: await getAdminBook(db, book.id) });
+  })
+  .post("/:id/upload/pdf", requireAdminApi, requireSameOrigin, validate("json", StartPdfSchema), async (c) => {
+    const book = await bookOf(c);
+    if (!book) return c.json(NOT_FOUND, 404);
+    const db = getDb(c.env.DB);
+    c.executionCtx.waitUntil(
+      sweepStaleUploads(db, c.env.BOOKS, STALE_UPLOAD_MS).catch((error) => console.warn("Upload sweep failed", error)),
+    );
+    return c.json(await startPdfUpload(db, c.env.BOOKS, book.id, c.req.valid("json")));
+  })
+  .put("/:id/upload/pdf/:uploadId/:partNumber", requireAdminApi, requireSameOrigin, async (c) => {
+    const bookId = parseBookId(c.req.param("id"));
+    const upload = bookId ? await findPdfUpload(getDb(c.env.DB), bookId, c.req.param("uploadId")) : null;
+    if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);
+    const partNumber = /^\d{1,5}$/.test(c.req.param("partNumber")) ? Number(c.req.param("partNumber")) : 0;
+    const declared = Number(c.req.header("Content-Length") ?? 0);
+    const bytes = declared > PART_SIZE ? null : await readLimited(c.req.raw.body, PART_SIZE);
+    const result = await uploadPdfPart(c.env.BOOKS, upload, partNumber, bytes);
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    return c.json({ partNumber: result.partNumber, etag: result.etag });
+  })
+  .post("/:id/upload/pdf/:uploadId/complete", requireAdminApi, requireSameOrigin, validate("json", CompletePdfSchema), async (c) => {
+    const db = getDb(c.env.DB);
+    const book = await bookOf(c);
+    const upload = book ? await findPdfUpload(db, book.id, c.req.param("uploadId")) : null;
+    if (!book || !upload) return c.json(UPLOAD_NOT_FOUND, 404);
+    const result = await completePdfUpload(db, c.env.BOOKS, actorOf(c), book, upload, c.req.valid("json"));
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    return c.json({ book: await getAdminBook(db, book.id) });
+  })
+  .delete("/:id/upload/pdf/:uploadId", requireAdminApi, requireSameOrigin, async (c) => {
+    const db = getDb(c.env.DB);
+    const bookId = parseBookId(c.req.param("id"));
+    const upload = bookId ? await findPdfUpload(db, bookId, c.req.param("uploadId")) : null;
+    if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);
+    await cancelPdfUpload(db, c.env.BOOKS, upload);
+    return c.json({ ok: true });
+  });

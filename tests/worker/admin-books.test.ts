@@ -1,0 +1,375 @@
+import { env } from "cloudflare:test";
+import { and, desc, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AdminBook } from "../../workers/admins/books.ts";
+import { auditLog, bookAccess, books, readingProgress, schools, uploads } from "../../workers/db/schema.ts";
+import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+let cookie: string;
+
+beforeAll(async () => {
+  admin = await signedInAdmin();
+  cookie = admin.cookie;
+});
+
+async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+async function auditFor(entityType: string, entityId: string | number) {
+  return db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, entityType), eq(auditLog.entityId, String(entityId))))
+    .orderBy(desc(auditLog.id));
+}
+
+const VALID = { title: "Rivers of the World", author1: "Ada Brook" };
+
+describe("admin books: who may call", () => {
+  const routes: [string, string, unknown?][] = [
+    ["GET", "/api/books"],
+    ["GET", "/api/books/search?query=river"],
+    ["GET", "/api/books/access?schoolId=1"],
+    ["POST", "/api/books", VALID],
+    ["GET", "/api/books/1"],
+    ["PUT", "/api/books/1", { title: "X" }],
+    ["DELETE", "/api/books/1"],
+    ["POST", "/api/books/1/assign-all-schools", {}],
+    ["POST", "/api/books/access", { schoolIds: [1], bookIds: [1] }],
+    ["DELETE", "/api/books/access/1/1"],
+    ["POST", "/api/books/1/upload/pdf", { size: 10 }],
+  ];
+
+  it("answers 401 without a session and with a teacher's", async () => {
+    const school = await createSchool();
+    const teacher = await signedInTeacher(school);
+    for (const [method, path, body] of routes) {
+      for (const who of [null, teacher.cookie]) {
+        const response = await api(path, { method, body, cookie: who });
+        expect(response.status, `${method} ${path}`).toBe(401);
+        expect(await json(response)).toEqual({ error: "Admin sign-in required" });
+      }
+    }
+    expect(await db().select().from(books).where(eq(books.title, VALID.title))).toEqual([]);
+  });
+
+  it("refuses a write from another origin", async () => {
+    const response = await api("/api/books", { body: VALID, cookie, origin: "https://evil.test" });
+    expect(response.status).toBe(403);
+  });
+
+  it("leaves the teacher's cover and PDF endpoints working", async () => {
+    const school = await createSchool();
+    const teacher = await signedInTeacher(school);
+    const book = await createBook({ title: "Shared Shelf" }, [school.id]);
+    const cover = await api(`/api/books/${book.id}/thumbnail`, { cookie: teacher.cookie });
+    expect(cover.status).toBe(200);
+    expect(cover.headers.get("Content-Type")).toBe("image/png");
+    const pdf = await api(`/api/books/${book.id}/pdf`, {
+      cookie: teacher.cookie,
+      headers: { "Sec-Fetch-Dest": "empty", "X-Lectern-Reader": "1", Range: "bytes=0-4" },
+    });
+    expect(pdf.status).toBe(206);
+    expect(new TextDecoder().decode(await pdf.arrayBuffer())).toBe("%PDF-");
+  });
+});
+
+describe("POST /api/books validation", () => {
+  const cases: [Record<string, unknown>, string][] = [
+    [{ ...VALID, isbn: "978-0-306-40615-8" }, "isbn: This ISBN's check digit is wrong"],
+    [{ ...VALID, isbn: "0-8044-2957-1" }, "isbn: This ISBN's check digit is wrong"],
+    [{ ...VALID, isbn: "12345" }, "isbn: Enter a 10- or 13-digit ISBN"],
+    [{ ...VALID, isbn: "978-0-306-4061A-7" }, "isbn: Enter a 10- or 13-digit ISBN"],
+    [{ ...VALID, gradeLevel: 13 }, "gradeLevel: Grade must be 1 to 12"],
+    [{ ...VALID, title: "   " }, "title: Enter a title"],
+    [{ title: "No Author" }, "author1:"],
+  ];
+
+  it.each(cases)("refuses %j", async (body, error) => {
+    const response = await api("/api/books", { body, cookie });
+    expect(response.status).toBe(400);
+    expect((await json<{ error: string }>(response)).error).toContain(error);
+  });
+
+  it("refuses grades 0 and 2.5", async () => {
+    for (const gradeLevel of [0, 2.5, "3"]) {
+      const response = await api("/api/books", { body: { ...VALID, gradeLevel }, cookie });
+      expect(response.status).toBe(400);
+      expect((await json<{ error: string }>(response)).error).toMatch(/^gradeLevel: /);
+    }
+  });
+
+  it("takes ISBN-10 (with X) and ISBN-13, stored as typed but trimmed", async () => {
+    for (const isbn of ["0-8044-2957-X", "  978-0-306-40615-7 ", "9780306406157"]) {
+      const response = await api("/api/books", { body: { ...VALID, isbn, gradeLevel: 12 }, cookie });
+      expect(response.status).toBe(201);
+      expect((await json<{ book: AdminBook }>(response)).book).toMatchObject({ isbn: isbn.trim(), gradeLevel: 12 });
+    }
+  });
+});
+
+describe("book CRUD", () => {
+  it("creates, reads, updates and deletes, with an audit row for each write", async () => {
+    const created = await api("/api/books", {
+      cookie,
+      body: {
+        title: " Deep Oceans ",
+        author1: "Mara Finn",
+        author2: "",
+        description: "Tides.",
+        isbn: "978-0-306-40615-7",
+        gradeLevel: 5,
+        subject: "Science",
+      },
+    });
+    expect(created.status).toBe(201);
+    const { book } = await json<{ book: AdminBook }>(created);
+    expect(book).toMatchObject({
+      title: "Deep Oceans",
+      author1: "Mara Finn",
+      author2: null,
+      description: "Tides.",
+      gradeLevel: 5,
+      subject: "Science",
+      thumbnailPath: null,
+      pdfPath: null,
+      pdfSize: null,
+      pageCount: null,
+      updatedAt: null,
+      schoolCount: 0,
+    });
+    const [createAudit] = await auditFor("book", book.id);
+    expect(createAudit).toMatchObject({ action: "book.create", adminId: admin.admin.id, adminEmail: admin.admin.email });
+    expect(createAudit!.after).toMatchObject({ id: book.id, title: "Deep Oceans" });
+
+    const school = await createSchool({ name: "Aardvark Academy" });
+    await db().insert(bookAccess).values({ schoolId: school.id, bookId: book.id });
+    const read = await api(`/api/books/${book.id}`, { cookie });
+    expect(await json(read)).toEqual({
+      book: { ...book, schoolCount: 1, schools: [{ id: school.id, schoolName: "Aardvark Academy", slug: school.slug }] },
+    });
+
+    const updated = await api(`/api/books/${book.id}`, {
+      method: "PUT",
+      cookie,
+      body: { subject: "Geography", gradeLevel: null, isbn: "" },
+    });
+    expect(updated.status).toBe(200);
+    const after = (await json<{ book: AdminBook }>(updated)).book;
+    expect(after).toMatchObject({ title: "Deep Oceans", subject: "Geography", gradeLevel: null, isbn: null, schoolCount: 1 });
+    expect(after.updatedAt).toBeGreaterThan(0);
+    const [updateAudit] = await auditFor("book", book.id);
+    expect(updateAudit).toMatchObject({ action: "book.update" });
+    expect(updateAudit!.before).toMatchObject({ subject: "Science", gradeLevel: 5 });
+    expect(updateAudit!.after).toMatchObject({ subject: "Geography", gradeLevel: null });
+
+    const badUpdate = await api(`/api/books/${book.id}`, { method: "PUT", cookie, body: { isbn: "0-8044-2957-1" } });
+    expect(await json(badUpdate)).toEqual({ error: "isbn: This ISBN's check digit is wrong" });
+    expect((await api(`/api/books/${book.id}`, { method: "PUT", cookie, body: {} })).status).toBe(400);
+
+    const deleted = await api(`/api/books/${book.id}`, { method: "DELETE", cookie });
+    expect(await json(deleted)).toEqual({ ok: true });
+    expect(await db().select().from(books).where(eq(books.id, book.id))).toEqual([]);
+    const [deleteAudit] = await auditFor("book", book.id);
+    expect(deleteAudit).toMatchObject({ action: "book.delete" });
+    expect(deleteAudit!.before).toMatchObject({ id: book.id, subject: "Geography" });
+  });
+
+  it("answers 404 for a book that is not there", async () => {
+    for (const [method, path, body] of [
+      ["GET", "/api/books/999999"],
+      ["GET", "/api/books/abc"],
+      ["PUT", "/api/books/999999", { title: "x" }],
+      ["DELETE", "/api/books/999999"],
+      ["POST", "/api/books/999999/assign-all-schools"],
+    ] as const) {
+      const response = await api(path, { method, body, cookie });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(await json(response)).toEqual({ error: "Book not found" });
+    }
+  });
+
+  it("delete removes assignments, progress, upload rows, in-flight uploads and the R2 objects", async () => {
+    const school = await createSchool();
+    const { teacher } = await signedInTeacher(school);
+    const book = await createBook({ title: "Doomed Volume" }, [school.id]);
+    await db().insert(readingProgress).values({ teacherId: teacher.id, bookId: book.id, page: 4, updatedAt: Date.now() });
+    const started = await json<{ uploadId: string }>(await api(`/api/books/${book.id}/upload/pdf`, { cookie, body: { size: 1000 } }));
+    const [upload] = await db().select().from(uploads).where(eq(uploads.id, started.uploadId));
+    expect(upload).toBeDefined();
+
+    expect((await api(`/api/books/${book.id}`, { method: "DELETE", cookie })).status).toBe(200);
+    expect(await db().select().from(bookAccess).where(eq(bookAccess.bookId, book.id))).toEqual([]);
+    expect(await db().select().from(readingProgress).where(eq(readingProgress.bookId, book.id))).toEqual([]);
+    expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
+    expect(await env.BOOKS.head(book.coverKey!)).toBeNull();
+    expect(await env.BOOKS.head(book.pdfKey!)).toBeNull();
+    // The multipart upload was aborted: it takes no more parts.
+    const multipart = env.BOOKS.resumeMultipartUpload(upload!.objectKey, upload!.r2UploadId);
+    await expect(multipart.uploadPart(1, new Uint8Array(1000))).rejects.toThrow();
+    expect((await env.BOOKS.list({ prefix: `books/${book.id}/` })).objects).toEqual([]);
+  });
+});
+
+describe("GET /api/books and /api/books/search", () => {
+  const token = `qz${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
+  const COUNT = 300;
+  let ids: number[];
+
+  beforeAll(async () => {
+    const rows = Array.from({ length: COUNT }, (_, i) => ({
+      title: `${token} Volume ${String((i * 7) % COUNT).padStart(3, "0")}`,
+      author1: `Writer ${i}`,
+      grade: i % 13 === 0 ? null : (i % 12) + 1,
+      createdAt: 1_700_000_000_000 + ((i * 37) % COUNT) * 1000,
+    }));
+    await env.DB.prepare(
+      `INSERT INTO books (title, author1, grade_level, created_at)
+       SELECT json_extract(value, '$.title'), json_extract(value, '$.author1'), json_extract(value, '$.grade'), json_extract(value, '$.createdAt')
+       FROM json_each(?)`,
+    )
+      .bind(JSON.stringify(rows))
+      .run();
+    ids = (await db().select({ id: books.id }).from(books).where(eq(books.author1, "Writer 0"))).map((row) => row.id);
+  });
+
+  type Page = { books: AdminBook[]; total: number; page: number; pageSize: number };
+  const list = async (query: string) => json<Page>(await api(`/api/books?${query}`, { cookie }));
+
+  it("pages a search by title", async () => {
+    const first = await list(`query=${token}&sort=title&pageSize=25`);
+    expect(first).toMatchObject({ total: COUNT, page: 1, pageSize: 25 });
+    expect(first.books.map((b) => b.title)).toEqual(Array.from({ length: 25 }, (_, i) => `${token} Volume ${String(i).padStart(3, "0")}`));
+    const third = await list(`query=${token}&sort=title&page=3&pageSize=25`);
+    expect(third.books[0]!.title).toBe(`${token} Volume 050`);
+    const last = await list(`query=${token}&sort=title&dir=desc&page=12&pageSize=25`);
+    expect(last.books.map((b) => b.title).at(-1)).toBe(`${token} Volume 000`);
+    expect((await list(`query=${token}&page=13&pageSize=25`)).books).toEqual([]);
+  });
+
+  it("sorts by creation time and by grade", async () => {
+    const newest = await list(`query=${token}&sort=createdAt&dir=desc&pageSize=100`);
+    const times = newest.books.map((b) => b.createdAt);
+    expect(times).toEqual([...times].sort((a, b) => b - a));
+    expect(times[0]).toBe(1_700_000_000_000 + (COUNT - 1) * 1000);
+
+    const all: AdminBook[] = [];
+    for (let page = 1; page <= 3; page++) all.push(...(await list(`query=${token}&sort=grade&page=${page}&pageSize=100`)).books);
+    expect(new Set(all.map((b) => b.id)).size).toBe(COUNT);
+    const grades = all.map((b) => b.gradeLevel);
+    const graded = grades.filter((g): g is number => g !== null);
+    expect(graded).toEqual([...graded].sort((a, b) => a - b));
+    expect(grades.slice(graded.length).every((g) => g === null)).toBe(true);
+  });
+
+  it("lists the whole catalogue in title order with a total and school counts", async () => {
+    const school1 = await createSchool();
+    const school2 = await createSchool();
+    await db()
+      .insert(bookAccess)
+      .values([school1, school2].map((school) => ({ schoolId: school.id, bookId: ids[0]! })));
+    const expected = await db().select({ id: books.id }).from(books).orderBy(books.title, books.id).limit(25).offset(25);
+    const page = await list("page=2&pageSize=25&sort=title&dir=asc");
+    expect(page.total).toBe((await db().$count(books)) as number);
+    expect(page.books.map((b) => b.id)).toEqual(expected.map((row) => row.id));
+    const counted = await list(`query=${encodeURIComponent(`${token} Volume 000`)}`);
+    expect(counted.total).toBe(1);
+    expect(counted.books.find((b) => b.id === ids[0])?.schoolCount).toBe(2);
+  });
+
+  it("finds by author through FTS and nothing for junk", async () => {
+    const found = await list(`query=${encodeURIComponent(`${token} writer 42`)}`);
+    expect(found.total).toBe(1);
+    expect(found.books[0]!.author1).toBe("Writer 42");
+    expect(await list("query=%22%28%2A")).toEqual({ books: [], total: 0, page: 1, pageSize: 25 });
+    expect((await list("query=nothingmatchesthiszz")).total).toBe(0);
+    expect((await api("/api/books?pageSize=500", { cookie })).status).toBe(400);
+    expect((await api("/api/books?sort=isbn", { cookie })).status).toBe(400);
+  });
+
+  it("searches with at most 20 results in the picker's shape", async () => {
+    const response = await json<{ books: Record<string, unknown>[] }>(await api(`/api/books/search?query=${token}`, { cookie }));
+    expect(response.books).toHaveLength(20);
+    const [book] = await db()
+      .insert(books)
+      .values({ title: "", author1: `${token}untitled`, author2: "Second Hand", isbn: "0-8044-2957-X" })
+      .returning();
+    const untitled = await json<{ books: unknown[] }>(await api(`/api/books/search?query=${token}untitled`, { cookie }));
+    expect(untitled.books).toEqual([
+      {
+        id: book!.id,
+        title: "Untitled Book",
+        description: "",
+        thumbnail: null,
+        authors: `${token}untitled, Second Hand`,
+        isbn: "0-8044-2957-X",
+      },
+    ]);
+  });
+});
+
+describe("assignments", () => {
+  it("assign-all-schools assigns only what is missing, and again assigns nothing", async () => {
+    const school = await createSchool();
+    await createSchool();
+    const book = await createBook({ title: "For Everyone" }, [school.id]);
+    const schoolCount = (await db().$count(schools)) as number;
+    const first = await api(`/api/books/${book.id}/assign-all-schools`, { method: "POST", cookie });
+    expect(await json(first)).toEqual({ assigned: schoolCount - 1 });
+    expect(await db().$count(bookAccess, eq(bookAccess.bookId, book.id))).toBe(schoolCount);
+    const again = await api(`/api/books/${book.id}/assign-all-schools`, { method: "POST", cookie });
+    expect(await json(again)).toEqual({ assigned: 0 });
+    const [audit, earlier] = await auditFor("book", book.id);
+    expect(audit).toMatchObject({ action: "book.assign_all", after: { assigned: 0 } });
+    expect(earlier).toMatchObject({ action: "book.assign_all", after: { assigned: schoolCount - 1 } });
+  });
+
+  it("grants, lists and revokes access", async () => {
+    const [a, b] = [await createSchool({ name: "Alpha School" }), await createSchool({ name: "Beta School" })];
+    const [x, y] = [await createBook({ title: "Xylophones" }), await createBook({ title: "Yachts" })];
+    await db().insert(bookAccess).values({ schoolId: a.id, bookId: x.id });
+
+    const missing = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, 999_998, 999_999], bookIds: [x.id] } });
+    expect(missing.status).toBe(400);
+    expect(await json(missing)).toEqual({ error: "schoolIds: No school with id 999998, 999999" });
+    const missingBook = await api("/api/books/access", { cookie, body: { schoolIds: [a.id], bookIds: [999_999] } });
+    expect(await json(missingBook)).toEqual({ error: "bookIds: No book with id 999999" });
+    const tooMany = await api("/api/books/access", {
+      cookie,
+      body: { schoolIds: Array.from({ length: 501 }, (_, i) => i + 1), bookIds: [x.id] },
+    });
+    expect((await json<{ error: string }>(tooMany)).error).toMatch(/^schoolIds: /);
+
+    const granted = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, b.id], bookIds: [x.id, y.id, y.id] } });
+    expect(await json(granted)).toEqual({ created: 3 });
+    const grantAudit = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "book_access.grant"))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(grantAudit[0]!.after).toEqual({ schoolIds: [a.id, b.id], bookIds: [x.id, y.id], created: 3 });
+    const again = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, b.id], bookIds: [x.id, y.id] } });
+    expect(await json(again)).toEqual({ created: 0 });
+
+    const bySchool = await json<{ access: unknown[] }>(await api(`/api/books/access?schoolId=${a.id}`, { cookie }));
+    expect(bySchool.access).toEqual([
+      { schoolId: a.id, bookId: x.id, schoolName: "Alpha School", slug: a.slug, title: "Xylophones" },
+      { schoolId: a.id, bookId: y.id, schoolName: "Alpha School", slug: a.slug, title: "Yachts" },
+    ]);
+    const byBook = await json<{ access: { schoolId: number }[] }>(await api(`/api/books/access?bookId=${y.id}`, { cookie }));
+    expect(byBook.access.map((row) => row.schoolId)).toEqual([a.id, b.id]);
+    const pair = await json<{ access: unknown[] }>(await api(`/api/books/access?schoolId=${b.id}&bookId=${x.id}`, { cookie }));
+    expect(pair.access).toHaveLength(1);
+    expect((await api("/api/books/access", { cookie })).status).toBe(400);
+
+    const revoked = await api(`/api/books/access/${b.id}/${x.id}`, { method: "DELETE", cookie });
+    expect(await json(revoked)).toEqual({ ok: true });
+    expect(await db().$count(bookAccess, and(eq(bookAccess.schoolId, b.id), eq(bookAccess.bookId, x.id)))).toBe(0);
+    const [revokeAudit] = await auditFor("book_access", `${b.id}:${x.id}`);
+    expect(revokeAudit).toMatchObject({ action: "book_access.revoke", before: { schoolId: b.id, bookId: x.id } });
+    expect((await api(`/api/books/access/${b.id}/${x.id}`, { method: "DELETE", cookie })).status).toBe(404);
+  });
+});

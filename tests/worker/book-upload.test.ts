@@ -1,0 +1,287 @@
+import { env } from "cloudflare:test";
+import { and, desc, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PART_SIZE, sweepStaleUploads } from "../../workers/admins/book-uploads.ts";
+import type { AdminBook } from "../../workers/admins/books.ts";
+import { auditLog, books, uploads } from "../../workers/db/schema.ts";
+import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
+import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+const MiB = 1024 * 1024;
+let cookie: string;
+
+beforeAll(async () => {
+  cookie = (await signedInAdmin()).cookie;
+});
+
+/** Raw bytes to an admin endpoint, as the admin page's fetch would send them. */
+function send(path: string, bytes: Uint8Array<ArrayBuffer>, init: { contentType?: string; cookie?: string; method?: string } = {}) {
+  const headers = new Headers({ Origin: ORIGIN, "Content-Type": init.contentType ?? "application/octet-stream" });
+  if (init.cookie !== "") headers.set("Cookie", init.cookie ?? cookie);
+  return request(`${ORIGIN}${path}`, { method: init.method ?? "PUT", headers, body: bytes });
+}
+
+async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  return (await response.json()) as T;
+}
+
+/** One byte per character (latin1), zero-padded to `size`. */
+function bytesOf(text: string, size = text.length) {
+  const bytes = new Uint8Array(size);
+  for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+  return bytes;
+}
+
+function sameBytes(actual: Uint8Array, expected: Uint8Array): boolean {
+  if (actual.length !== expected.length) return false;
+  for (let i = 0; i < actual.length; i++) if (actual[i] !== expected[i]) return false;
+  return true;
+}
+
+async function keysUnder(prefix: string): Promise<string[]> {
+  return (await env.BOOKS.list({ prefix })).objects.map((object) => object.key);
+}
+
+async function bookRow(id: number) {
+  const [book] = await db().select().from(books).where(eq(books.id, id));
+  return book!;
+}
+
+const PNG = bytesOf("\x89PNG\r\n\x1a\n rest of a png", 64);
+const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70]);
+const WEBP = bytesOf("RIFF\x20\0\0\0WEBPVP8 lossy", 40);
+
+describe("PUT /api/books/:id/upload/thumbnail", () => {
+  it("stores PNG, JPEG and WebP covers at new keys and drops the old one", async () => {
+    const book = await createBook({ title: "Covered" });
+    let previousKey = book.coverKey!;
+    let previousPath: string | null = null;
+    for (const [type, bytes] of [
+      ["image/png", PNG],
+      ["image/jpeg", JPEG],
+      ["image/webp", WEBP],
+    ] as const) {
+      const response = await send(`/api/books/${book.id}/upload/thumbnail`, bytes, { contentType: type });
+      expect(response.status, type).toBe(200);
+      const body = await json<{ book: AdminBook }>(response);
+      expect(body.book.thumbnailPath).not.toBe(previousPath);
+      previousPath = body.book.thumbnailPath;
+      const row = await bookRow(book.id);
+      expect(row.coverKey).toMatch(new RegExp(`^covers/${book.id}/[0-9a-f]{32}$`));
+      expect(await env.BOOKS.head(previousKey)).toBeNull();
+      previousKey = row.coverKey!;
+
+      const served = await api(body.book.thumbnailPath!, { cookie });
+      expect(served.headers.get("Content-Type")).toBe(type);
+      expect(sameBytes(new Uint8Array(await served.arrayBuffer()), bytes)).toBe(true);
+    }
+    expect(await keysUnder(`covers/${book.id}/`)).toEqual([previousKey]);
+    const audits = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, String(book.id)), eq(auditLog.action, "book.cover")));
+    expect(audits).toHaveLength(3);
+  });
+
+  it("refuses a text file that claims to be a PNG, and other types", async () => {
+    const book = await createBook({ title: "Not an image" });
+    const fake = await send(`/api/books/${book.id}/upload/thumbnail`, bytesOf("just some text, honestly"), { contentType: "image/png" });
+    expect(fake.status).toBe(415);
+    const gif = await send(`/api/books/${book.id}/upload/thumbnail`, bytesOf("GIF89a....."), { contentType: "image/gif" });
+    expect(gif.status).toBe(415);
+    const jpegAsPng = await send(`/api/books/${book.id}/upload/thumbnail`, JPEG, { contentType: "image/png" });
+    expect(jpegAsPng.status).toBe(415);
+    expect(await keysUnder(`covers/${book.id}/`)).toEqual([]);
+    expect((await bookRow(book.id)).coverKey).toBe(book.coverKey);
+  });
+
+  it("refuses a cover over 2 MiB with 413", async () => {
+    const book = await createBook({ title: "Too big" });
+    const big = new Uint8Array(2 * MiB + 1);
+    big.set(PNG);
+    const response = await send(`/api/books/${book.id}/upload/thumbnail`, big, { contentType: "image/png" });
+    expect(response.status).toBe(413);
+    const exact = new Uint8Array(2 * MiB);
+    exact.set(PNG);
+    expect((await send(`/api/books/${book.id}/upload/thumbnail`, exact, { contentType: "image/png" })).status).toBe(200);
+  });
+
+  it("needs an admin session and a book", async () => {
+    const school = await createSchool();
+    const teacher = await signedInTeacher(school);
+    const book = await createBook({ title: "Guarded" }, [school.id]);
+    for (const who of ["", teacher.cookie]) {
+      const response = await send(`/api/books/${book.id}/upload/thumbnail`, PNG, { contentType: "image/png", cookie: who });
+      expect(response.status).toBe(401);
+    }
+    expect((await send("/api/books/999999/upload/thumbnail", PNG, { contentType: "image/png" })).status).toBe(404);
+  });
+});
+
+/** A real PDF from the demo generator, padded with a comment block before %%EOF to `size` bytes. */
+async function paddedPdf(size: number) {
+  const pdf = await generateBookPdf(
+    {
+      title: "Padded",
+      author1: "P. Adder",
+      author2: null,
+      subject: "Science",
+      gradeLevel: 4,
+      description: "",
+      isbn: null,
+      publisher: "Lectern",
+    },
+    { pages: 2 },
+  );
+  const end = new TextDecoder("latin1").decode(pdf).lastIndexOf("%%EOF");
+  const bytes = new Uint8Array(size);
+  bytes.set(pdf.subarray(0, end));
+  const line = new TextEncoder().encode("% padding to make a book-sized file, ignored by every reader\n");
+  let offset = end;
+  while (offset < size - 6) {
+    bytes.set(line.subarray(0, Math.min(line.length, size - 6 - offset)), offset);
+    offset += line.length;
+  }
+  bytes.set(new TextEncoder().encode("\n%%EOF"), size - 6);
+  return bytes;
+}
+
+type Started = { uploadId: string; partSize: number; partCount: number };
+
+async function start(bookId: number, body: Record<string, unknown>): Promise<Started> {
+  const response = await api(`/api/books/${bookId}/upload/pdf`, { cookie, body });
+  expect(response.status).toBe(200);
+  return json<Started>(response);
+}
+
+async function sendParts(bookId: number, started: Started, bytes: Uint8Array<ArrayBuffer>) {
+  const parts = await Promise.all(
+    Array.from({ length: started.partCount }, async (_, i) => {
+      const chunk = bytes.subarray(i * started.partSize, (i + 1) * started.partSize);
+      const response = await send(`/api/books/${bookId}/upload/pdf/${started.uploadId}/${i + 1}`, chunk);
+      expect(response.status).toBe(200);
+      return json<{ partNumber: number; etag: string }>(response);
+    }),
+  );
+  return parts.reverse();
+}
+
+const complete = (bookId: number, uploadId: string, body: unknown) =>
+  api(`/api/books/${bookId}/upload/pdf/${uploadId}/complete`, { cookie, body });
+
+describe("PDF upload in parts", () => {
+  it("uploads a 21 MiB PDF in three parts and points the book at it", async () => {
+    const book = await createBook({ title: "Big Book" });
+    const bytes = await paddedPdf(21 * MiB);
+    const started = await start(book.id, { size: bytes.length, pageCount: 2 });
+    expect(started).toMatchObject({ partSize: 10 * MiB, partCount: 3 });
+    expect(PART_SIZE).toBe(10 * MiB);
+    const parts = await sendParts(book.id, started, bytes);
+    expect(parts.map((part) => part.partNumber)).toEqual([3, 2, 1]);
+
+    const response = await complete(book.id, started.uploadId, { parts, pageCount: 2 });
+    expect(response.status).toBe(200);
+    const body = await json<{ book: AdminBook }>(response);
+    expect(body.book).toMatchObject({ id: book.id, pdfSize: bytes.length, pageCount: 2, pdfPath: `/api/books/${book.id}/pdf` });
+
+    const row = await bookRow(book.id);
+    expect(row.pdfKey).toMatch(new RegExp(`^books/${book.id}/[0-9a-f]{32}\\.pdf$`));
+    expect(row.updatedAt).toBeGreaterThan(0);
+    const stored = await env.BOOKS.get(row.pdfKey!);
+    expect(stored?.httpMetadata?.contentType).toBe("application/pdf");
+    expect(sameBytes(new Uint8Array(await stored!.arrayBuffer()), bytes)).toBe(true);
+    expect(await env.BOOKS.head(book.pdfKey!)).toBeNull();
+    expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
+    const [audit] = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(book.id)))
+      .orderBy(desc(auditLog.id));
+    expect(audit).toMatchObject({
+      action: "book.pdf",
+      before: { pdfKey: book.pdfKey },
+      after: { pdfKey: row.pdfKey, pdfSize: bytes.length },
+    });
+  });
+
+  it("refuses parts of the wrong size and part numbers out of range", async () => {
+    const book = await createBook({ title: "Picky" });
+    const started = await start(book.id, { size: PART_SIZE + 100 });
+    expect(started.partCount).toBe(2);
+    const path = `/api/books/${book.id}/upload/pdf/${started.uploadId}`;
+    const short = await send(`${path}/1`, new Uint8Array(PART_SIZE - 1));
+    expect(short.status).toBe(400);
+    expect(await json(short)).toEqual({ error: `Part 1 must be exactly ${PART_SIZE} bytes` });
+    expect((await send(`${path}/1`, new Uint8Array(PART_SIZE + 1))).status).toBe(400);
+    expect((await send(`${path}/2`, new Uint8Array(99))).status).toBe(400);
+    expect((await send(`${path}/3`, new Uint8Array(100))).status).toBe(400);
+    expect((await send(`${path}/0`, new Uint8Array(100))).status).toBe(400);
+    expect((await send(`${path}/2`, new Uint8Array(100))).status).toBe(200);
+    // Not every part sent yet.
+    const early = await complete(book.id, started.uploadId, { parts: [{ partNumber: 2, etag: "x" }] });
+    expect(early.status).toBe(400);
+  });
+
+  it("validates the start and the page count", async () => {
+    const book = await createBook({ title: "Checked" });
+    for (const body of [{ size: 0 }, { size: 1024 * MiB + 1 }, { size: 10, pageCount: 0 }, { size: 10, pageCount: 100_001 }, {}]) {
+      const response = await api(`/api/books/${book.id}/upload/pdf`, { cookie, body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await api("/api/books/999999/upload/pdf", { cookie, body: { size: 10 } })).status).toBe(404);
+  });
+
+  it("deletes an upload that is not a PDF and answers 415", async () => {
+    const book = await createBook({ title: "Impostor" });
+    for (const content of ["this is not a pdf at all %%EOF", "%PDF-1.7 but it never ends"]) {
+      const bytes = bytesOf(content);
+      const started = await start(book.id, { size: bytes.length });
+      const parts = await sendParts(book.id, started, bytes);
+      const response = await complete(book.id, started.uploadId, { parts });
+      expect(response.status).toBe(415);
+      expect(await json(response)).toEqual({ error: "The file is not a PDF" });
+    }
+    expect(await keysUnder(`books/${book.id}/`)).toEqual([]);
+    expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
+    expect((await bookRow(book.id)).pdfKey).toBe(book.pdfKey);
+  });
+
+  it("cancelling leaves no object and no uploads row", async () => {
+    const book = await createBook({ title: "Changed my mind" });
+    const started = await start(book.id, { size: PART_SIZE + 10 });
+    expect((await send(`/api/books/${book.id}/upload/pdf/${started.uploadId}/1`, new Uint8Array(PART_SIZE))).status).toBe(200);
+    const cancelled = await api(`/api/books/${book.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie });
+    expect(await json(cancelled)).toEqual({ ok: true });
+    expect(await keysUnder(`books/${book.id}/`)).toEqual([]);
+    expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
+    expect((await send(`/api/books/${book.id}/upload/pdf/${started.uploadId}/2`, new Uint8Array(10))).status).toBe(404);
+    expect((await api(`/api/books/${book.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie })).status).toBe(404);
+  });
+
+  it("treats another book's upload id as unknown", async () => {
+    const mine = await createBook({ title: "Mine" });
+    const other = await createBook({ title: "Other" });
+    const bytes = bytesOf("%PDF-1.7\n%%EOF");
+    const started = await start(mine.id, { size: bytes.length });
+    expect((await send(`/api/books/${other.id}/upload/pdf/${started.uploadId}/1`, bytes)).status).toBe(404);
+    const parts = await sendParts(mine.id, started, bytes);
+    expect((await complete(other.id, started.uploadId, { parts })).status).toBe(404);
+    expect((await api(`/api/books/${other.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie })).status).toBe(404);
+    expect((await complete(mine.id, started.uploadId, { parts })).status).toBe(200);
+    expect((await bookRow(other.id)).pdfKey).toBe(other.pdfKey);
+    expect(await keysUnder(`books/${other.id}/`)).toEqual([]);
+  });
+
+  it("sweeps uploads abandoned for more than a day", async () => {
+    const book = await createBook({ title: "Abandoned" });
+    const stale = await start(book.id, { size: 100 });
+    const fresh = await start(book.id, { size: 100 });
+    await db()
+      .update(uploads)
+      .set({ createdAt: Date.now() - 25 * 60 * 60 * 1000 })
+      .where(eq(uploads.id, stale.uploadId));
+    expect(await sweepStaleUploads(db(), env.BOOKS, 24 * 60 * 60 * 1000)).toBe(1);
+    const left = await db().select({ id: uploads.id }).from(uploads).where(eq(uploads.bookId, book.id));
+    expect(left).toEqual([{ id: fresh.uploadId }]);
+  });
+});

@@ -9,7 +9,7 @@ import type { Route } from "./+types/admin-import-schools";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Schools · Lectern Admin" }];
 
-const MAX_ROWS = 2000;
+const MAX_ROWS = 900; // the server's limit per import (see workers/admins/school-import.ts)
 
 type Checked = {
   index: number;

@@ -10,7 +10,7 @@ declare module "vitest" {
   export interface ProvidedContext {
     baseURL: string;
     port: number;
-    demo: { teacherPassword: string; adminEmail: string; adminPassword: string };
+    demo: { teacherPassword: string; adminEmail: string; adminPassword: string; superadminEmail: string; superadminPassword: string };
     mailCatcherURL: string;
     persistTo: string;
   }
@@ -54,6 +54,8 @@ export default async function setup(project: TestProject) {
     teacherPassword: env.DEMO_TEACHER_PASSWORD,
     adminEmail: env.DEMO_ADMIN_EMAIL,
     adminPassword: env.DEMO_ADMIN_PASSWORD,
+    superadminEmail: env.DEMO_SUPERADMIN_EMAIL,
+    superadminPassword: env.DEMO_SUPERADMIN_PASSWORD,
   });
 
   return async () => {

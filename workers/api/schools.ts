@@ -1,15 +1,135 @@
+import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { ImportBodySchema, importSchools, updateDuplicateSchools, validateImportRows } from "../admins/school-import.ts";
+import {
+  createSchool,
+  deleteSchool,
+  findSchoolDetail,
+  IncreaseLoginCountSchema,
+  IncreaseTotalLoginSchema,
+  increaseTeacherLimit,
+  increaseTotalLogins,
+  ListQuerySchema,
+  listSchoolBooksForAdmin,
+  listSchools,
+  nextSchoolId,
+  SchoolInputSchema,
+  SchoolUpdateSchema,
+  schoolLoginHistory,
+  schoolLoginRecord,
+  searchSchools,
+  updateSchool,
+  type WriteResult,
+} from "../admins/schools.ts";
 import { getDb } from "../db/client.ts";
 import { findSchoolBySlug, toPublicSchool } from "../schools.ts";
+import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { requireSameOrigin } from "./request-guards.ts";
 import { validate } from "./validation.ts";
 
 const SlugParamSchema = z.object({ slug: z.string().trim().toLowerCase().min(1).max(63) });
-
-export const schoolsApi = new Hono<{ Bindings: Env }>().get("/slug/:slug", validate("param", SlugParamSchema), async (c) => {
-  const { slug } = c.req.valid("param");
-  const school = await findSchoolBySlug(getDb(c.env.DB), slug);
-  if (!school) return c.json({ error: "School not found" }, 404);
-  c.header("Cache-Control", "public, max-age=60");
-  return c.json(toPublicSchool(school));
+const IdParamSchema = z.object({ id: z.coerce.number({ error: "Unknown school" }).int("Unknown school").positive("Unknown school") });
+const SearchQuerySchema = z.object({ query: z.string().trim().max(200, "Search for at most 200 characters").default("") });
+const LoginRecordSchema = z.object({ schoolId: z.number({ error: "Choose a school" }).int().positive() });
+const HistoryQuerySchema = z.object({
+  days: z.coerce.number({ error: "Enter 1 to 365" }).int("Enter 1 to 365").min(1, "Enter 1 to 365").max(365, "Enter 1 to 365").default(90),
 });
+
+const actorOf = (c: Context<AdminEnv>) => c.get("adminSession").admin;
+
+/** A failed write as its status and `{ error }`. */
+function refused(c: Context<AdminEnv>, result: Extract<WriteResult<object>, { ok: false }>) {
+  return c.json({ error: result.error }, result.status);
+}
+
+/**
+ * /api/schools: the public school page's lookup (/slug/:slug), and everything else for admins
+ * only. Literal paths come before /:id.
+ */
+export const schoolsApi = new Hono<AdminEnv>()
+  .get("/slug/:slug", validate("param", SlugParamSchema), async (c) => {
+    const { slug } = c.req.valid("param");
+    const school = await findSchoolBySlug(getDb(c.env.DB), slug);
+    if (!school) return c.json({ error: "School not found" }, 404);
+    c.header("Cache-Control", "public, max-age=60");
+    return c.json(toPublicSchool(school));
+  })
+  .get(
+    "/slug/:slug/login-history",
+    requireAdminApi,
+    validate("param", SlugParamSchema),
+    validate("query", HistoryQuerySchema),
+    async (c) => {
+      const history = await schoolLoginHistory(getDb(c.env.DB), c.req.valid("param").slug, c.req.valid("query").days);
+      return history ? c.json(history) : c.json({ error: "School not found" }, 404);
+    },
+  )
+  .get("/", requireAdminApi, validate("query", ListQuerySchema), async (c) =>
+    c.json(await listSchools(getDb(c.env.DB), c.req.valid("query"))),
+  )
+  .get("/search", requireAdminApi, validate("query", SearchQuerySchema), async (c) =>
+    c.json({ schools: await searchSchools(getDb(c.env.DB), c.req.valid("query").query) }),
+  )
+  .get("/next-id", requireAdminApi, async (c) => c.json({ nextId: await nextSchoolId(getDb(c.env.DB)) }))
+  .post("/", requireAdminApi, requireSameOrigin, validate("json", SchoolInputSchema), async (c) => {
+    const result = await createSchool(getDb(c.env.DB), actorOf(c), c.req.valid("json"));
+    return result.ok ? c.json({ school: result.school }, 201) : refused(c, result);
+  })
+  .post("/validate-import", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) =>
+    c.json(await validateImportRows(getDb(c.env.DB), c.req.valid("json").rows)),
+  )
+  .post("/bulk", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const result = await importSchools(getDb(c.env.DB), actorOf(c), c.req.valid("json").rows, { generateSlugs: false });
+    return result.ok ? c.json({ created: result.created }, 201) : c.json({ error: result.error, rows: result.rows }, result.status);
+  })
+  .post("/save-generated", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const result = await importSchools(getDb(c.env.DB), actorOf(c), c.req.valid("json").rows, { generateSlugs: true });
+    return result.ok ? c.json({ created: result.created }, 201) : c.json({ error: result.error, rows: result.rows }, result.status);
+  })
+  .post("/update-duplicates", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const result = await updateDuplicateSchools(getDb(c.env.DB), actorOf(c), c.req.valid("json").rows);
+    return result.ok ? c.json({ updated: result.updated }) : c.json({ error: result.error, rows: result.rows }, result.status);
+  })
+  .post("/logins", requireAdminApi, requireSameOrigin, validate("json", LoginRecordSchema), async (c) => {
+    const record = await schoolLoginRecord(getDb(c.env.DB), c.req.valid("json").schoolId);
+    return record ? c.json(record) : c.json({ error: "School not found" }, 404);
+  })
+  .post(
+    "/logins/:id/increase-login-count",
+    requireAdminApi,
+    requireSameOrigin,
+    validate("param", IdParamSchema),
+    validate("json", IncreaseLoginCountSchema),
+    async (c) => {
+      const result = await increaseTeacherLimit(getDb(c.env.DB), actorOf(c), c.req.valid("param").id, c.req.valid("json"));
+      return result.ok ? c.json({ teacherLimit: result.teacherLimit }) : refused(c, result);
+    },
+  )
+  .post(
+    "/logins/:id/increase-total-login",
+    requireAdminApi,
+    requireSameOrigin,
+    validate("param", IdParamSchema),
+    validate("json", IncreaseTotalLoginSchema),
+    async (c) => {
+      const result = await increaseTotalLogins(getDb(c.env.DB), actorOf(c), c.req.valid("param").id, c.req.valid("json").by);
+      return result.ok ? c.json({ totalLogins: result.totalLogins }) : refused(c, result);
+    },
+  )
+  .get("/:id", requireAdminApi, validate("param", IdParamSchema), async (c) => {
+    const school = await findSchoolDetail(getDb(c.env.DB), c.req.valid("param").id);
+    return school ? c.json({ school }) : c.json({ error: "School not found" }, 404);
+  })
+  .get("/:id/books", requireAdminApi, validate("param", IdParamSchema), async (c) => {
+    const books = await listSchoolBooksForAdmin(getDb(c.env.DB), c.req.valid("param").id);
+    return books ? c.json({ books }) : c.json({ error: "School not found" }, 404);
+  })
+  .put("/:id", requireAdminApi, requireSameOrigin, validate("param", IdParamSchema), validate("json", SchoolUpdateSchema), async (c) => {
+    const result = await updateSchool(getDb(c.env.DB), actorOf(c), c.req.valid("param").id, c.req.valid("json"));
+    return result.ok ? c.json({ school: result.school }) : refused(c, result);
+  })
+  .delete("/:id", requireAdminApi, requireSameOrigin, validate("param", IdParamSchema), async (c) => {
+    const result = await deleteSchool(getDb(c.env.DB), actorOf(c), c.req.valid("param").id);
+    return result.ok ? c.json({ ok: true }) : refused(c, result);
+  });

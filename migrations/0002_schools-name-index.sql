@@ -1,0 +1,1 @@
+CREATE INDEX `schools_name_idx` ON `schools` ("name" COLLATE NOCASE);

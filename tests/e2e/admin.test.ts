@@ -1,0 +1,142 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
+import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
+import { codeFromMail, uniqueEmail } from "./support.ts";
+
+setupBrowser();
+
+const stamp = Date.now().toString(36);
+const NEW_SLUG = `maple-ridge-${stamp}`;
+const BOOK_TITLE = `Maple Ridge Field Guide ${stamp}`;
+
+async function adminLogin(page: Page, origin = baseURL()) {
+  await page.goto(`${origin}/admin`);
+  await page.waitForURL(/\/admin\/login/);
+  await page.getByLabel("Email").fill(inject("demo").adminEmail);
+  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "All Schools" }).waitFor();
+}
+
+describe("the admin console", () => {
+  it("sends visitors and teachers to the admin login, and works on admin.localhost", async () => {
+    const page = await openPage();
+    await page.goto(`${baseURL()}/admin/books`);
+    expect(new URL(page.url()).pathname).toBe("/admin/login");
+    await adminLogin(page, `http://admin.localhost:${inject("port")}`);
+    expect(new URL(page.url()).host).toBe(`admin.localhost:${inject("port")}`);
+    await screenshot(page, "admin-schools-1280");
+  });
+
+  it("imports schools, adds a book with its PDF, assigns it, raises the limit; a teacher registers and reads it", {
+    timeout: 180_000,
+  }, async () => {
+    const page = await openPage({ allowStatus: [401, 404] });
+    await adminLogin(page);
+
+    // 1. Import two schools from a CSV file.
+    const dir = mkdtempSync(join(tmpdir(), "lectern-e2e-"));
+    const csv = join(dir, "schools.csv");
+    writeFileSync(
+      csv,
+      [
+        "schoolName,slug,address1,city,state,zipCode,email,principal,teacherLimit",
+        `"Maple Ridge ${stamp}",${NEW_SLUG},"12 Maple Rd",Portland,OR,97201,office@maple.example.org,"Ana Lima",1`,
+        `"Cedar Park ${stamp}",cedar-park-${stamp},"9 Cedar Ave",Austin,TX,78701,office@cedar.example.org,,10`,
+      ].join("\n"),
+    );
+    await page.getByRole("link", { name: "Import Schools (CSV)" }).click();
+    await page.getByLabel("CSV file").setInputFiles(csv);
+    await page.getByText("Preview: 2 new, 0 already there, 0 with errors").waitFor();
+    await screenshot(page, "admin-import-preview-1280");
+    await page.getByRole("button", { name: "Save 2 new schools" }).click();
+    await page.getByText("2 school(s) added.").waitFor();
+
+    // 2. Add a book with a real PDF; the upload shows its progress.
+    const pdfPath = join(dir, "field-guide.pdf");
+    writeFileSync(
+      pdfPath,
+      await generateBookPdf({
+        title: BOOK_TITLE,
+        author1: "Rowan Ash",
+        author2: null,
+        subject: "Science",
+        gradeLevel: 6,
+        description: "Trees and birds.",
+        isbn: null,
+        publisher: "Lectern Press",
+      }),
+    );
+    await page.getByRole("link", { name: "Add Books" }).click();
+    await page.getByLabel("Title").fill(BOOK_TITLE);
+    await page.getByLabel("Author", { exact: true }).fill("Rowan Ash");
+    await page.getByLabel("Subject (optional)").fill("Science");
+    await page.getByLabel("Grade level (optional)").selectOption("6");
+    await page.getByLabel("PDF").setInputFiles(pdfPath);
+    await page.getByText("24 pages").waitFor();
+    const progressSeen = page.getByRole("progressbar", { name: "Upload progress" }).waitFor({ timeout: 30_000 });
+    await page.getByRole("button", { name: "Add Book" }).click();
+    await progressSeen;
+    await page.waitForURL(/\/admin\/book\/\d+$/);
+    await page.getByRole("heading", { name: BOOK_TITLE }).waitFor();
+    await screenshot(page, "admin-book-1280");
+
+    // 3. Assign it to the imported school.
+    await page.getByLabel("Find schools").fill(NEW_SLUG);
+    await page.getByRole("checkbox").first().check();
+    await page.getByRole("button", { name: /^Assign to selected/ }).click();
+    await page.getByText("Assigned to 1 school(s).").waitFor();
+    expect(await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).count()).toBe(1);
+
+    // 4. The imported school has room for one teacher: raise it.
+    await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).click();
+    await page.getByRole("heading", { name: `Maple Ridge ${stamp}` }).waitFor();
+    await page.getByLabel("Teachers allowed").fill("5");
+    await page.getByRole("button", { name: "Save limit" }).click();
+    await page.getByText("Teacher limit is now 5.").waitFor();
+    await screenshot(page, "admin-school-1280");
+
+    // 5. A teacher of the new school registers and reads the book.
+    const teacher = await openPage({ allowStatus: [401, 404] });
+    const email = uniqueEmail("maple");
+    await teacher.goto(`${baseURL()}/${NEW_SLUG}`);
+    await teacher.getByRole("button", { name: "Register here" }).click();
+    const dialog = teacher.getByRole("dialog", { name: "Register as a Teacher" });
+    await dialog.getByLabel("Full Name").fill("Iris Vale");
+    await dialog.getByLabel("Mobile Number").fill("5551112222");
+    await dialog.getByLabel("Email Address").fill(email);
+    const sentAt = Date.now() - 1000;
+    await dialog.getByRole("button", { name: "Send OTP" }).click();
+    await dialog.getByPlaceholder("Enter 6-digit OTP").fill(await codeFromMail(email, sentAt));
+    await dialog.getByRole("button", { name: "Verify OTP" }).click();
+    await dialog.getByLabel("Password", { exact: true }).fill("willow branches sway");
+    await dialog.getByLabel("Confirm Password").fill("willow branches sway");
+    await dialog.getByRole("button", { name: "Complete Registration" }).click();
+    await teacher.waitForURL(`${baseURL()}/schools/${NEW_SLUG}/dashboard`);
+    const card = teacher.locator("main article").getByRole("link", { name: new RegExp(BOOK_TITLE) });
+    const href = await card.getAttribute("href");
+    await teacher.goto(`${baseURL()}${href}/view`);
+    await teacher.locator('[data-page-number="1"][data-rendered="true"]').waitFor({ timeout: 30_000 });
+    expect(await teacher.locator("[data-reader]").getAttribute("data-page-count")).toBe("24");
+  });
+
+  it("the superadmin sees the figures, the accounts and the audit log", async () => {
+    const page = await openPage();
+    await page.goto(`${baseURL()}/superadmin/dashboard`);
+    await page.waitForURL(/\/superadmin\/login/);
+    await page.getByLabel("Email").fill(inject("demo").superadminEmail);
+    await page.getByLabel("Password", { exact: true }).fill(inject("demo").superadminPassword);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Superadmin Dashboard" }).waitFor();
+    await page.getByRole("heading", { name: "Audit log" }).waitFor();
+    await page
+      .getByText(/create (school|book)/)
+      .first()
+      .waitFor();
+    await screenshot(page, "superadmin-1280");
+  });
+});

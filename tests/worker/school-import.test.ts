@@ -1,0 +1,250 @@
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createSchool, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+let cookie: string;
+
+beforeAll(async () => {
+  cookie = (await signedInAdmin()).cookie;
+});
+
+type RowResult = {
+  index: number;
+  status: string;
+  errors: string[];
+  data: Record<string, unknown>;
+  existingId?: number;
+  generatedSlug?: string;
+};
+type Validation = { rows: RowResult[]; summary: { new: number; duplicate: number; invalid: number } };
+
+const tag = () => crypto.randomUUID().slice(0, 8);
+const body = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
+const post = (path: string, rows: unknown) => api(`/api/schools/${path}`, { body: { rows }, cookie });
+
+const row = (overrides: Record<string, unknown> = {}) => ({
+  schoolName: `Maple Elementary ${tag()}`,
+  address1: "2 Oak Road",
+  city: "Portland",
+  state: "Oregon",
+  zipCode: "97201",
+  email: "office@maple.example",
+  teacherLimit: "12",
+  ...overrides,
+});
+
+const schoolsNamed = (prefix: string) =>
+  env.DB.prepare("SELECT slug, name, city, teacher_limit AS teacherLimit FROM schools WHERE name LIKE ? ORDER BY id")
+    .bind(`${prefix}%`)
+    .all<{ slug: string; name: string; city: string; teacherLimit: number }>()
+    .then((result) => result.results);
+
+describe("POST /api/schools/validate-import", () => {
+  it("classifies rows as new, duplicate or invalid, with every field error", async () => {
+    const existing = await createSchool({ name: `Existing ${tag()}`, zipCode: "97202" });
+    const prefix = `Val ${tag()}`;
+    const slug = `val-${tag()}`;
+    const rows = [
+      row({ schoolName: `${prefix} One`, slug }),
+      row({ schoolName: undefined, name: `${prefix} Alias` }),
+      row({ schoolName: `${prefix} Bad`, city: "", zipCode: "ABCDE", email: "nope" }),
+      row({ schoolName: `${prefix} Reserved`, slug: "admin" }),
+      row({ schoolName: `${prefix} Taken`, slug: existing.slug }),
+      row({ schoolName: existing.name.toUpperCase(), zipCode: "97202" }),
+      row({ schoolName: `${prefix} Twin A`, slug: `${slug}-twin` }),
+      row({ schoolName: `${prefix} Twin B`, slug: `${slug}-twin` }),
+      row({ schoolName: `${prefix} Same`, zipCode: "97209" }),
+      row({ schoolName: `${prefix} same`, zipCode: "97209" }),
+    ];
+    const response = await post("validate-import", rows);
+    expect(response.status).toBe(200);
+    const result = await body<Validation>(response);
+    expect(result.summary).toEqual({ new: 2, duplicate: 2, invalid: 6 });
+    expect(result.rows.map((r) => r.status)).toEqual([
+      "new",
+      "new",
+      "invalid",
+      "invalid",
+      "duplicate",
+      "duplicate",
+      "invalid",
+      "invalid",
+      "invalid",
+      "invalid",
+    ]);
+    expect(result.rows[0]).toMatchObject({ index: 0, errors: [], data: { slug, teacherLimit: 12, email: "office@maple.example" } });
+    expect(result.rows[0]?.generatedSlug).toBeUndefined();
+    expect(result.rows[1]).toMatchObject({
+      data: { schoolName: `${prefix} Alias` },
+      generatedSlug: `${prefix} Alias`.toLowerCase().replaceAll(" ", "-"),
+    });
+    expect(result.rows[2]?.errors).toEqual([
+      "city: Please enter the city",
+      "zipCode: Enter a 5-digit ZIP code",
+      "email: Please enter a valid email address",
+    ]);
+    expect(result.rows[3]?.errors).toEqual(["slug: This slug is reserved"]);
+    expect(result.rows[4]?.existingId).toBe(existing.id);
+    expect(result.rows[5]?.existingId).toBe(existing.id);
+    expect(result.rows[6]?.errors).toEqual(["slug: The same slug as row 8"]);
+    expect(result.rows[7]?.errors).toEqual(["slug: The same slug as row 7"]);
+    expect(result.rows[8]?.errors).toEqual(["schoolName: The same name and ZIP code as row 10"]);
+    expect(result.rows[9]?.errors).toEqual(["schoolName: The same name and ZIP code as row 9"]);
+    expect(await schoolsNamed(prefix)).toEqual([]);
+  });
+
+  it("refuses an empty file, more than 900 rows (one D1 batch), and rows that are not objects", async () => {
+    expect(await body(await post("validate-import", []))).toEqual({ error: "rows: The file has no rows" });
+    expect(
+      await body(
+        await post(
+          "validate-import",
+          Array.from({ length: 901 }, () => row()),
+        ),
+      ),
+    ).toEqual({
+      error: "rows: Import at most 900 schools at a time",
+    });
+    expect((await post("validate-import", ["a,b,c"])).status).toBe(400);
+  });
+
+  it("is for admins only", async () => {
+    const teacher = await signedInTeacher(await createSchool());
+    expect((await api("/api/schools/validate-import", { body: { rows: [row()] }, cookie: teacher.cookie })).status).toBe(401);
+    expect((await api("/api/schools/save-generated", { body: { rows: [row()] } })).status).toBe(401);
+    expect((await api("/api/schools/update-duplicates", { body: { rows: [row()] } })).status).toBe(401);
+  });
+});
+
+describe("POST /api/schools/bulk", () => {
+  it("adds every row in one write, audited", async () => {
+    const prefix = `Bulk ${tag()}`;
+    const slugs = Array.from({ length: 150 }, (_, i) => `bulk-${tag()}-${i}`);
+    const rows = slugs.map((slug, i) => row({ schoolName: `${prefix} ${String(i).padStart(3, "0")}`, slug }));
+    const firstSlug = slugs[0]!;
+    const response = await post("bulk", rows);
+    expect(response.status).toBe(201);
+    expect(await body(response)).toEqual({ created: 150 });
+    const created = await schoolsNamed(prefix);
+    expect(created).toHaveLength(150);
+    expect(created[0]).toEqual({ slug: firstSlug, name: `${prefix} 000`, city: "Portland", teacherLimit: 12 });
+    const audits = await env.DB.prepare("SELECT after FROM audit_log WHERE action = 'school.import' AND after LIKE ?")
+      .bind(`%${firstSlug}%`)
+      .all<{ after: string }>();
+    expect(audits.results).toHaveLength(1);
+    expect(JSON.parse(audits.results[0]!.after)).toHaveLength(100);
+  });
+
+  it("writes nothing when one row is bad, and answers the validation", async () => {
+    const prefix = `Half ${tag()}`;
+    const rows = [
+      row({ schoolName: `${prefix} Good`, slug: `half-${tag()}` }),
+      row({ schoolName: `${prefix} Bad`, slug: `half-${tag()}`, zipCode: "1" }),
+    ];
+    const response = await post("bulk", rows);
+    expect(response.status).toBe(400);
+    const result = await body<{ error: string; rows: Validation }>(response);
+    expect(result.error).toBe("1 of 2 rows cannot be added; nothing was saved.");
+    expect(result.rows.summary).toEqual({ new: 1, duplicate: 0, invalid: 1 });
+    expect(await schoolsNamed(prefix)).toEqual([]);
+  });
+
+  it("wants a slug on every row, and refuses duplicates of existing schools", async () => {
+    const prefix = `Noslug ${tag()}`;
+    const response = await post("bulk", [row({ schoolName: `${prefix} A` })]);
+    expect(response.status).toBe(400);
+    const result = await body<{ rows: Validation }>(response);
+    expect(result.rows.rows[0]?.errors).toEqual(["slug: Enter a slug for this school, or save with generated slugs"]);
+
+    const existing = await createSchool();
+    const duplicate = await post("bulk", [row({ schoolName: `${prefix} B`, slug: existing.slug })]);
+    expect(duplicate.status).toBe(400);
+    expect((await body<{ rows: Validation }>(duplicate)).rows.rows[0]).toMatchObject({ status: "duplicate", existingId: existing.id });
+    expect(await schoolsNamed(prefix)).toEqual([]);
+  });
+});
+
+describe("POST /api/schools/save-generated", () => {
+  it("generates free slugs, unique in the database and within the file", async () => {
+    const name = `Cedar ${tag()} School`;
+    const base = name.toLowerCase().replaceAll(" ", "-");
+    await createSchool({ name: "Taken", slug: base });
+    await createSchool({ name: "Taken too", slug: `${base}-2` });
+    const given = `${base}-3`;
+    const rows = [
+      row({ schoolName: name, zipCode: "97201" }),
+      row({ schoolName: `${name}!`, zipCode: "97202" }),
+      row({ schoolName: `${name} Annex`, slug: given }),
+    ];
+    const validation = await body<Validation>(await post("validate-import", rows));
+    expect(validation.rows.map((r) => r.generatedSlug)).toEqual([`${base}-4`, `${base}-5`, undefined]);
+
+    const response = await post("save-generated", rows);
+    expect(response.status).toBe(201);
+    expect(await body(response)).toEqual({ created: 3 });
+    expect((await schoolsNamed(name)).map((school) => school.slug)).toEqual([`${base}-4`, `${base}-5`, given]);
+  });
+
+  it("still writes nothing when a row is invalid", async () => {
+    const prefix = `Gen ${tag()}`;
+    const response = await post("save-generated", [
+      row({ schoolName: `${prefix} A` }),
+      row({ schoolName: `${prefix} B`, teacherLimit: "lots" }),
+    ]);
+    expect(response.status).toBe(400);
+    expect((await body<{ rows: Validation }>(response)).rows.rows[1]?.errors).toEqual([
+      "teacherLimit: Enter a whole number from 1 to 10000",
+    ]);
+    expect(await schoolsNamed(prefix)).toEqual([]);
+  });
+});
+
+describe("POST /api/schools/update-duplicates", () => {
+  it("overwrites the matched schools with the rows' fields, audited with the before state", async () => {
+    const a = await createSchool({ name: `Upd ${tag()} A` });
+    const b = await createSchool({ name: `Upd ${tag()} B`, zipCode: "97203" });
+    const rows = [
+      row({ schoolName: a.name, slug: a.slug, city: "Salem", teacherLimit: 40 }),
+      // No slug: matched by name and ZIP.
+      row({ schoolName: b.name, zipCode: "97203", city: "Eugene" }),
+    ];
+    const response = await post("update-duplicates", rows);
+    expect(response.status).toBe(200);
+    expect(await body(response)).toEqual({ updated: 2 });
+    const after = await env.DB.prepare(
+      "SELECT id, slug, city, teacher_limit AS teacherLimit, principal FROM schools WHERE id IN (?, ?) ORDER BY id",
+    )
+      .bind(a.id, b.id)
+      .all();
+    expect(after.results).toEqual([
+      { id: a.id, slug: a.slug, city: "Salem", teacherLimit: 40, principal: "Pat Principal" },
+      { id: b.id, slug: b.slug, city: "Eugene", teacherLimit: 12, principal: "Pat Principal" },
+    ]);
+    const audit = await env.DB.prepare("SELECT before, after FROM audit_log WHERE action = 'school.import-update' AND after LIKE ?")
+      .bind(`%${a.slug}%`)
+      .first<{ before: string; after: string }>();
+    expect(JSON.parse(audit!.before)).toMatchObject([
+      { id: a.id, city: "Springfield" },
+      { id: b.id, city: "Springfield" },
+    ]);
+  });
+
+  it("updates nothing when a row matches no school or would drop a limit below the teachers", async () => {
+    const school = await createSchool({ name: `Keep ${tag()}` });
+    await signedInTeacher(school, "One");
+    await signedInTeacher(school, "Two");
+    const unmatched = await post("update-duplicates", [
+      row({ schoolName: school.name, slug: school.slug, city: "Changed" }),
+      row({ slug: `nowhere-${tag()}` }),
+    ]);
+    expect(unmatched.status).toBe(400);
+    expect((await body<{ error: string }>(unmatched)).error).toBe("1 of 2 rows do not match an existing school; nothing was saved.");
+
+    const tooLow = await post("update-duplicates", [row({ schoolName: school.name, slug: school.slug, city: "Changed", teacherLimit: 1 })]);
+    expect(tooLow.status).toBe(400);
+    expect((await body<{ rows: Validation }>(tooLow)).rows.rows[0]?.errors).toEqual([
+      "teacherLimit: The school already has 2 registered teachers; the limit cannot be lower",
+    ]);
+    expect(await env.DB.prepare("SELECT city FROM schools WHERE id = ?").bind(school.id).first("city")).toBe("Springfield");
+  });
+});

@@ -5,7 +5,7 @@ import { appContext, type RequestTenant } from "./context.ts";
 import { type Db, getDb } from "./db/client.ts";
 import { findSchoolBySlug } from "./schools.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
-import { type HostTenant, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
+import { type HostTenant, pagePath, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
 
 export type PageRenderer = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
@@ -29,7 +29,8 @@ export function createAppHandler(renderPage: PageRenderer, options: { dev: boole
     }
 
     // admin.{domain} is the admin area: anything outside it lands there.
-    if (host.kind === "admin" && !ADMIN_HOST_PASSTHROUGH.test(url.pathname)) {
+    // React Router's data requests (/admin.data) name the same page as their path without ".data".
+    if (host.kind === "admin" && !ADMIN_HOST_PASSTHROUGH.test(pagePath(url.pathname))) {
       const target = new URL(`/admin${url.pathname === "/" ? "" : url.pathname}${url.search}`, url);
       return withSecurityHeaders(Response.redirect(target.toString(), 302), { nonce: null, strict: true, https });
     }

@@ -87,10 +87,10 @@ describe("the admin console", () => {
 
     // 3. Assign it to the imported school.
     await page.getByLabel("Find schools").fill(NEW_SLUG);
-    await page.getByRole("checkbox").first().check();
+    await page.getByRole("checkbox", { name: new RegExp(`Maple Ridge ${stamp}`) }).check();
     await page.getByRole("button", { name: /^Assign to selected/ }).click();
     await page.getByText("Assigned to 1 school(s).").waitFor();
-    expect(await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).count()).toBe(1);
+    await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).waitFor();
 
     // 4. The imported school has room for one teacher: raise it.
     await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).click();

@@ -62,6 +62,9 @@ describe("tenant resolution", () => {
     expect(response.headers.get("Location")).toBe("https://admin.lectern.test/admin/books?page=2");
     expect((await request("https://admin.lectern.test/")).headers.get("Location")).toBe("https://admin.lectern.test/admin");
     expect((await request("https://admin.lectern.test/admin/login")).status).toBe(200);
+    // Client-side navigations fetch /{page}.data: those of admin pages are admin pages too.
+    expect((await request("https://admin.lectern.test/admin.data")).status).toBe(200);
+    expect((await request("https://admin.lectern.test/admin/books.data")).status).toBe(200);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
+import { AdminBookFiles } from "../components/admin-book-files.tsx";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin-page.tsx";
 import { BookCover } from "../components/book-cover.tsx";
 import { Button, ButtonLink } from "../components/button.tsx";
@@ -97,6 +98,12 @@ export default function AdminBook() {
           }}
         />
       </div>
+      <section className={cardClasses} aria-labelledby="files-title">
+        <h2 id="files-title" className="mb-3 font-semibold">
+          Files
+        </h2>
+        <AdminBookFiles bookId={b.id} hasPdf={Boolean(b.pdfPath)} onChanged={() => void refresh()} />
+      </section>
       <section className={cardClasses} aria-labelledby="assigned-title">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
           <h2 id="assigned-title" className="font-semibold">

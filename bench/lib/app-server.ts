@@ -6,12 +6,23 @@ import { seedLocal } from "../../scripts/lib/seed-local.ts";
 
 /** A fresh, seeded copy of the built app on loopback, in its own state folder. */
 export async function startApp(options: { port: number; state: string; prepare?: (persistTo: string) => Promise<void> }) {
-  const persistTo = join(ROOT, options.state);
   if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
+  const { persistTo, env } = await seedState(options.state, options.prepare);
+  return { ...(await serveApp({ port: options.port, persistTo })), env };
+}
+
+/** A state folder emptied, migrated and seeded with the demo data, then handed to `prepare`. */
+export async function seedState(state: string, prepare?: (persistTo: string) => Promise<void>) {
+  const persistTo = join(ROOT, state);
   rmSync(persistTo, { recursive: true, force: true });
   await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc", "--persist-to", persistTo]);
   const { env } = await seedLocal(persistTo);
-  await options.prepare?.(persistTo);
+  await prepare?.(persistTo);
+  return { persistTo, env };
+}
+
+/** `wrangler dev` on the built app over an existing state folder, on loopback; stop() ends its process group. */
+export async function serveApp(options: { port: number; persistTo: string }) {
   const child: ChildProcess = spawn(
     "wrangler",
     [
@@ -21,7 +32,7 @@ export async function startApp(options: { port: number; state: string; prepare?:
       "--ip",
       "127.0.0.1",
       "--persist-to",
-      persistTo,
+      options.persistTo,
       "--show-interactive-dev-session=false",
       "--log-level",
       "warn",
@@ -34,13 +45,15 @@ export async function startApp(options: { port: number; state: string; prepare?:
     try {
       if ((await fetch(`${origin}/api/health`)).ok) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error("app did not start");
+    if (Date.now() > deadline) {
+      if (child.pid) process.kill(-child.pid, "SIGTERM");
+      throw new Error("app did not start");
+    }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
     origin,
-    env,
-    persistTo,
+    persistTo: options.persistTo,
     stop() {
       if (child.pid) process.kill(-child.pid, "SIGTERM");
     },
@@ -55,5 +68,16 @@ export async function teacherCookie(origin: string, slug: string, email: string,
     body: JSON.stringify({ email, password, slug }),
   });
   if (!response.ok) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return (response.headers.get("Set-Cookie") ?? "").split(";")[0]!;
+}
+
+/** Logs the demo admin in and returns the session cookie. */
+export async function adminCookie(origin: string, email: string, password: string): Promise<string> {
+  const response = await fetch(`${origin}/api/admin/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: origin },
+    body: JSON.stringify({ email, password }),
+  });
+  if (!response.ok) throw new Error(`admin login failed: ${response.status} ${await response.text()}`);
   return (response.headers.get("Set-Cookie") ?? "").split(";")[0]!;
 }

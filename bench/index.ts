@@ -1,0 +1,190 @@
+// npm run bench: throughput, scale, page weight, Lighthouse and the reader, in one run and one table.
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ROOT, toolEnv } from "../scripts/lib/env.ts";
+import { adminCookie, serveApp, startApp, teacherCookie } from "./lib/app-server.ts";
+import { addBigSchool } from "./lib/big-school.ts";
+import { runLighthouse } from "./lib/lighthouse.ts";
+import { measurePageWeight } from "./lib/page-weight.ts";
+import { explainHotQueries } from "./lib/query-plans.ts";
+import { addRangeBook, RANGE_BOOK } from "./lib/range-book.ts";
+import { lighthouseRows, planRows, type ReaderReport, type Row, readerRows, scaleRows, throughputRows, weightRows } from "./lib/report.ts";
+import { ensureScaleState } from "./lib/scale-seed.ts";
+import { LOAD, type LoadResult, runLoad, timeSequential } from "./lib/throughput.ts";
+
+const PORT = { main: 8801, scale: 8802 };
+// 192 one-MiB ranges per session and hour on the 64 MiB book: 32 sessions allow ~600 ranges/s for 10 s.
+const PDF_SESSIONS = 32;
+const SEARCH = "science";
+const started = performance.now();
+const startedAt = Date.now();
+const log = (line: string) => console.log(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
+
+/** Paths whose time must not grow more than 2x from the demo database to the scale one. */
+const scalePaths = () => ({
+  "dashboard, 24 books (lincoln-high)": { path: "/schools/lincoln-high/dashboard", who: "lincoln" },
+  "dashboard, 1,000 books (big-library)": { path: "/schools/big-library/dashboard", who: "big" },
+  [`search-books "${SEARCH}" (big-library)`]: { path: `/api/schools/slug/big-library/search-books?query=${SEARCH}`, who: "big" },
+  "admin books by title": { path: "/api/books?sort=title&dir=asc&page=1&pageSize=25", who: "admin" },
+  "admin books by createdAt": { path: "/api/books?sort=createdAt&dir=desc&page=1&pageSize=25", who: "admin" },
+  "admin schools by name": { path: "/api/schools?sort=name&dir=asc&page=1&pageSize=25", who: "admin" },
+});
+
+type Cookies = Record<"lincoln" | "big" | "admin", string>;
+async function signIn(origin: string, env: { DEMO_TEACHER_PASSWORD: string; DEMO_ADMIN_EMAIL: string; DEMO_ADMIN_PASSWORD: string }) {
+  const teacher = (slug: string) => teacherCookie(origin, slug, `demo.teacher@${slug}.example.org`, env.DEMO_TEACHER_PASSWORD);
+  return {
+    lincoln: await teacher("lincoln-high"),
+    big: await teacher("big-library"),
+    admin: await adminCookie(origin, env.DEMO_ADMIN_EMAIL, env.DEMO_ADMIN_PASSWORD),
+  };
+}
+
+async function timeScalePaths(origin: string, cookies: Cookies) {
+  const times: Record<string, { p50Ms: number; p95Ms: number }> = {};
+  for (const [name, { path, who }] of Object.entries(scalePaths()))
+    times[name] = await timeSequential(`${origin}${path}`, { Cookie: cookies[who as keyof Cookies] });
+  return times;
+}
+
+function runReaderBench(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn("node", ["bench/reader.ts"], { cwd: ROOT, env: toolEnv(), stdio: "inherit" });
+    child.on("error", reject);
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+// ---- 1. The demo database with big-library and the range book: load, page weight, Lighthouse.
+log("seeding the demo database (+ big-library with 1,000 books, a 64 MiB range book)");
+let rangeBookId = 0;
+const app = await startApp({
+  port: PORT.main,
+  state: ".wrangler/bench-main",
+  prepare: async (dir) => {
+    await addBigSchool(dir, 1000);
+    rangeBookId = await addRangeBook(dir);
+  },
+});
+const load: LoadResult[] = [];
+let small: Awaited<ReturnType<typeof timeScalePaths>>;
+const weights: Awaited<ReturnType<typeof measurePageWeight>>[] = [];
+let lighthouse: Awaited<ReturnType<typeof runLighthouse>> = [];
+try {
+  const cookies = await signIn(app.origin, app.env);
+  const pdfCookies: string[] = [];
+  for (let i = 0; i < PDF_SESSIONS; i++)
+    pdfCookies.push(
+      await teacherCookie(app.origin, "lincoln-high", "demo.teacher@lincoln-high.example.org", app.env.DEMO_TEACHER_PASSWORD),
+    );
+  const pdfHeaders = { "Sec-Fetch-Dest": "empty", "X-Lectern-Reader": "1", Range: "bytes=0-1048575" };
+  const targets = [
+    { name: "/api/health (floor)", path: "/api/health" },
+    { name: "landing /", path: "/" },
+    { name: "school page /lincoln-high", path: "/lincoln-high" },
+    { name: "dashboard, 24 books", path: "/schools/lincoln-high/dashboard", headers: { Cookie: cookies.lincoln } },
+    { name: "dashboard, 1,000 books", path: "/schools/big-library/dashboard", headers: { Cookie: cookies.big } },
+    // Diagnostic: the same loaders as React Router's data request, without the HTML render.
+    { name: "dashboard, 1,000 books, loaders only (.data)", path: "/schools/big-library/dashboard.data", headers: { Cookie: cookies.big } },
+    {
+      name: `search-books "${SEARCH}"`,
+      path: `/api/schools/slug/big-library/search-books?query=${SEARCH}`,
+      headers: { Cookie: cookies.big },
+    },
+    { name: "PDF range 1 MiB", path: `/api/books/${rangeBookId}/pdf`, headers: pdfHeaders, cookies: pdfCookies },
+  ];
+  for (const target of targets) {
+    const probe = await fetch(`${app.origin}${target.path}`, {
+      headers: { ...target.headers, ...(target.cookies ? { Cookie: target.cookies[0]! } : {}) },
+    });
+    await probe.arrayBuffer();
+    if (probe.status !== 200 && probe.status !== 206) throw new Error(`${target.path} answers ${probe.status} before the load test`);
+    log(`load: ${target.name} (${LOAD.connections} connections, ${LOAD.durationSeconds} s)`);
+    load.push(await runLoad(app.origin, target));
+  }
+  log("sequential times on the demo database");
+  small = await timeScalePaths(app.origin, cookies);
+
+  log("page weight");
+  const shelf = (await (
+    await fetch(`${app.origin}/api/schools/slug/lincoln-high/books`, { headers: { Cookie: cookies.lincoln } })
+  ).json()) as {
+    books: { id: number; pdfPath: string | null }[];
+  };
+  const readerBook = shelf.books.find((b) => b.pdfPath && b.id !== rangeBookId)?.id ?? rangeBookId;
+  const pages = [
+    { name: "landing /", path: "/", jsBudgetKb: 100, pdfjsAllowed: false },
+    { name: "school login /lincoln-high", path: "/lincoln-high", jsBudgetKb: 100, pdfjsAllowed: false },
+    { name: "dashboard", path: "/schools/lincoln-high/dashboard", cookie: cookies.lincoln, jsBudgetKb: 150, pdfjsAllowed: false },
+    { name: "reader", path: `/schools/lincoln-high/dashboard/book/${readerBook}/view`, cookie: cookies.lincoln, pdfjsAllowed: true },
+  ];
+  for (const page of pages) weights.push(await measurePageWeight(app.origin, page));
+
+  log("lighthouse (3 pages)");
+  lighthouse = await runLighthouse([
+    { name: "landing /", url: `${app.origin}/` },
+    { name: "school page /lincoln-high", url: `${app.origin}/lincoln-high` },
+    { name: "dashboard (24 books)", url: `${app.origin}/schools/lincoln-high/dashboard`, cookie: cookies.lincoln },
+  ]);
+} finally {
+  app.stop();
+}
+
+// ---- 2. The scale database: query plans through the D1 binding, then the same paths over HTTP.
+const scaleState = await ensureScaleState(log);
+log(scaleState.cached ? "scale database: cached" : `scale database built in ${scaleState.seconds} s`);
+const { plans, rows: scaleCounts } = await explainHotQueries(scaleState.persistTo);
+for (const plan of plans) {
+  console.log(`\n${plan.fullScans.length ? "✖" : "✔"} ${plan.query}\n  ${plan.sql.slice(0, 160)}${plan.sql.length > 160 ? "…" : ""}`);
+  for (const line of plan.plan) console.log(`    ${line}`);
+}
+console.log();
+const scaleApp = await serveApp({ port: PORT.scale, persistTo: scaleState.persistTo });
+let big: Awaited<ReturnType<typeof timeScalePaths>>;
+try {
+  log("sequential times on the scale database");
+  big = await timeScalePaths(scaleApp.origin, await signIn(scaleApp.origin, app.env));
+} finally {
+  scaleApp.stop();
+}
+
+// ---- 3. The reader benchmark, as it stands, in its own process.
+log("reader benchmark (npm run bench:reader)");
+const readerExit = await runReaderBench();
+const readerFile = join(ROOT, "bench/results/reader.json");
+const readerJson = existsSync(readerFile) ? (JSON.parse(readFileSync(readerFile, "utf8")) as ReaderReport) : null;
+// A report from an earlier run is not this run's.
+const reader = readerJson && Date.parse(readerJson.date) >= startedAt ? readerJson : null;
+
+// ---- The table, the JSON, the verdict.
+const rows: Row[] = [
+  ...throughputRows(load),
+  ...planRows(plans, scaleCounts),
+  ...scaleRows(small, big),
+  ...weightRows(weights),
+  ...lighthouseRows(lighthouse),
+  ...readerRows(reader, readerExit),
+];
+const missed = rows.filter((r) => r.status === "MISSED").map((r) => `${r.section}: ${r.item}: ${r.result} (target ${r.target})`);
+const seconds = +((performance.now() - started) / 1000).toFixed(1);
+console.table(rows);
+mkdirSync(join(ROOT, "bench/results"), { recursive: true });
+const report = {
+  date: new Date().toISOString(),
+  seconds,
+  load: { ...LOAD, pdf: { bookBytes: RANGE_BOOK.sizeBytes, sessions: PDF_SESSIONS }, results: load },
+  scale: { counts: scaleCounts, cached: scaleState.cached, buildSeconds: scaleState.seconds, small, big, plans },
+  pageWeight: weights,
+  lighthouse,
+  reader,
+  table: rows,
+  missed,
+};
+writeFileSync(join(ROOT, "bench/results/bench.json"), `${JSON.stringify(report, null, 2)}\n`);
+console.log(`wrote bench/results/bench.json; the bench took ${seconds} s`);
+if (missed.length) {
+  console.log(`\n${missed.length} target(s) missed:`);
+  for (const miss of missed) console.log(`  ✖ ${miss}`);
+  process.exitCode = 1;
+} else console.log("every target met");

@@ -1,0 +1,125 @@
+import { join } from "node:path";
+import { getPlatformProxy } from "wrangler";
+import { ROOT } from "../../scripts/lib/env.ts";
+import { listAdminBooks } from "../../workers/admins/books.ts";
+import { listSchools } from "../../workers/admins/schools.ts";
+import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
+import { type Db, getDb } from "../../workers/db/client.ts";
+import { findSchoolBook, listSchoolBooks, searchSchoolBooks, summariseShelf } from "../../workers/library.ts";
+import { recentReading } from "../../workers/reading-progress.ts";
+import { findSchoolBySlug } from "../../workers/schools.ts";
+
+export interface QueryPlan {
+  query: string;
+  sql: string;
+  plan: string[];
+  /** Plan lines that walk a whole large table without an index. */
+  fullScans: string[];
+  tempBTrees: string[];
+}
+
+type Recorded = { sql: string; params: unknown[] };
+
+// A plain `SCAN books` reads every row; `SCAN books USING [COVERING] INDEX x` walks an index.
+const LARGE_TABLES = /^SCAN (books|schools|book_access)(?: AS \w+)?$/;
+
+/** Hands drizzle a D1 that remembers every statement it prepares, with its parameters. */
+function recordingD1(real: D1Database, into: Recorded[]): D1Database {
+  const wrap = (sql: string): D1PreparedStatement => {
+    const entry: Recorded = { sql, params: [] };
+    into.push(entry);
+    const statement = real.prepare(sql);
+    return {
+      bind: (...params: unknown[]) => {
+        entry.params = params;
+        return statement.bind(...params);
+      },
+      first: (column?: string) => statement.first(column as string),
+      run: () => statement.run(),
+      all: () => statement.all(),
+      raw: (options?: { columnNames?: boolean }) => statement.raw(options as { columnNames: true }),
+    } as unknown as D1PreparedStatement;
+  };
+  return {
+    prepare: wrap,
+    batch: (statements: D1PreparedStatement[]) => real.batch(statements),
+    exec: (sql: string) => real.exec(sql),
+  } as unknown as D1Database;
+}
+
+/** The app's own functions for each hot query, on the school with 1,000 books (or a given one). */
+function hotQueries(db: Db, ids: { school: number; teacher: number; book: number }) {
+  const cookie = (name: string) => new Request("http://bench.test/", { headers: { Cookie: `${name}=bench-token-that-matches-nothing` } });
+  return [
+    ["school by slug (findSchoolBySlug)", () => findSchoolBySlug(db, "big-library")],
+    ["teacher session by token hash (getTeacherSession)", () => getTeacherSession(db, cookie("lectern_teacher"))],
+    ["admin session by token hash (getAdminSession)", () => getAdminSession(db, cookie("lectern_admin"))],
+    ["dashboard shelf (summariseShelf)", () => summariseShelf(db, ids.school, 48)],
+    ["dashboard continue reading (recentReading)", () => recentReading(db, ids.teacher, ids.school)],
+    ["school's books (listSchoolBooks)", () => listSchoolBooks(db, ids.school)],
+    ["school's books, searched (listSchoolBooks + FTS)", () => listSchoolBooks(db, ids.school, "science")],
+    ["search-books FTS (searchSchoolBooks)", () => searchSchoolBooks(db, ids.school, "science")],
+    ["one book of the school (findSchoolBook)", () => findSchoolBook(db, ids.school, ids.book)],
+    ["admin books by title", () => listAdminBooks(db, { page: 1, pageSize: 25, sort: "title", dir: "asc" })],
+    ["admin books by title, page 2000", () => listAdminBooks(db, { page: 2000, pageSize: 25, sort: "title", dir: "desc" })],
+    ["admin books by createdAt", () => listAdminBooks(db, { page: 1, pageSize: 25, sort: "createdAt", dir: "desc" })],
+    ["admin books search (FTS)", () => listAdminBooks(db, { query: "science", page: 1, pageSize: 25 })],
+    ["admin schools by name", () => listSchools(db, { query: "", page: 1, pageSize: 25, sort: "name", dir: "asc" })],
+    ["admin schools by name, page 200", () => listSchools(db, { query: "", page: 200, pageSize: 25, sort: "name", dir: "desc" })],
+  ] as const;
+}
+
+/**
+ * Runs every hot query through the app's own functions against the local D1 in `persistTo`,
+ * recording the SQL they send, then asks the same binding for EXPLAIN QUERY PLAN of each.
+ */
+export async function explainHotQueries(persistTo: string): Promise<{ plans: QueryPlan[]; rows: Record<string, number> }> {
+  const proxy = await getPlatformProxy<{ DB: D1Database }>({
+    configPath: join(ROOT, "wrangler.jsonc"),
+    persist: { path: join(persistTo, "v3") },
+  });
+  try {
+    const real = proxy.env.DB;
+    const rows = (await real
+      .prepare(
+        "SELECT (SELECT count(*) FROM schools) AS schools, (SELECT count(*) FROM books) AS books, (SELECT count(*) FROM book_access) AS book_access, (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM books_fts WHERE books_fts MATCH '\"science\"*') AS fts_matches_science",
+      )
+      .first<Record<string, number>>())!;
+    const ids = (await real
+      .prepare(
+        "SELECT s.id AS school, t.id AS teacher, (SELECT book_id FROM book_access WHERE school_id = s.id LIMIT 1) AS book FROM schools s JOIN teachers t ON t.school_id = s.id WHERE s.slug = 'big-library'",
+      )
+      .first<{ school: number; teacher: number; book: number }>())!;
+    const plans: QueryPlan[] = [];
+    const recorded: Recorded[] = [];
+    for (const [query, run] of hotQueries(getDb(recordingD1(real, recorded)), ids)) {
+      recorded.length = 0;
+      await run();
+      const reads = recorded.filter((r) => /^\s*(select|with)\b/i.test(r.sql));
+      // drizzle prepares a batched statement twice; one plan each is enough.
+      for (const statement of reads.filter((r, i) => reads.findIndex((other) => other.sql === r.sql) === i)) {
+        const result = await real
+          .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+          .bind(...statement.params)
+          .all<{ id: number; parent: number; detail: string }>();
+        const depth = new Map<number, number>();
+        const plan = result.results.map((row) => {
+          const level = (depth.get(row.parent) ?? -1) + 1;
+          depth.set(row.id, level);
+          return `${"  ".repeat(level)}${row.detail}`;
+        });
+        const details = result.results.map((row) => row.detail.trim());
+        plans.push({
+          query,
+          sql: statement.sql.replace(/\s+/g, " ").trim(),
+          plan,
+          fullScans: details.filter((d) => LARGE_TABLES.test(d)),
+          tempBTrees: details.filter((d) => d.startsWith("USE TEMP B-TREE")),
+        });
+      }
+    }
+    return { plans, rows };
+  } finally {
+    await proxy.dispose();
+  }
+}

@@ -1,0 +1,174 @@
+import type { LighthouseResult } from "./lighthouse.ts";
+import type { PageWeight } from "./page-weight.ts";
+import type { QueryPlan } from "./query-plans.ts";
+import type { LoadResult } from "./throughput.ts";
+
+/** One line of the bench's table: `status` is ok, MISSED (fails the bench), info or n/a (could not measure). */
+export interface Row {
+  section: string;
+  item: string;
+  result: string;
+  target: string;
+  status: "ok" | "MISSED" | "info" | "n/a";
+}
+
+export const TARGETS = {
+  bigDashboardShareOfFloor: 0.4,
+  bigDashboardP99Ms: 50,
+  scaleSlowdown: 2,
+  lighthousePerformance: 95,
+  lighthouseAccessibility: 100,
+} as const;
+
+const verdict = (ok: boolean): Row["status"] => (ok ? "ok" : "MISSED");
+const n = (value: number) => value.toLocaleString("en-US", { maximumFractionDigits: 1 });
+
+export function throughputRows(load: LoadResult[]): Row[] {
+  const floor = load[0]?.requestsPerSecond ?? 0;
+  return load.map((r, i) => {
+    const share = floor ? r.requestsPerSecond / floor : 0;
+    const codes = Object.entries(r.statusCodes)
+      .map(([code, count]) => `${code}×${count}`)
+      .join(" ");
+    const result =
+      `${n(r.requestsPerSecond)} req/s, p50 ${r.p50Ms} ms, p99 ${r.p99Ms} ms, non-2xx ${r.non2xx}` +
+      `${r.errors ? `, errors ${r.errors}` : ""}, ${(share * 100).toFixed(0)}% of floor [${codes}]`;
+    const row: Row = { section: "throughput", item: r.name, result, target: "", status: "info" };
+    if (i === 0) row.target = "the floor";
+    if (r.name === "dashboard, 1,000 books") {
+      row.target = `>= ${TARGETS.bigDashboardShareOfFloor * 100}% of floor, p99 < ${TARGETS.bigDashboardP99Ms} ms`;
+      row.status = verdict(share >= TARGETS.bigDashboardShareOfFloor && r.p99Ms < TARGETS.bigDashboardP99Ms && r.non2xx === 0);
+    } else if (r.name.startsWith("PDF")) {
+      row.target = "2xx (429s are counted, not failed)";
+    } else if (r.non2xx > 0 || r.errors > 0) {
+      row.target = "every response 2xx";
+      row.status = "MISSED";
+    }
+    return row;
+  });
+}
+
+/** The index a plan line walks: its name, or "rowid" for the table's own key. */
+function indexName(line: string): string | null {
+  const match = /USING (?:COVERING )?INDEX (\S+)|USING (INTEGER PRIMARY KEY)/.exec(line);
+  return match ? (match[1] ?? "rowid") : null;
+}
+
+export function planRows(plans: QueryPlan[], counts: Record<string, number>): Row[] {
+  const byQuery = new Map<string, QueryPlan[]>();
+  for (const plan of plans) byQuery.set(plan.query, [...(byQuery.get(plan.query) ?? []), plan]);
+  const size = Object.entries(counts)
+    .map(([table, count]) => `${table} ${n(count)}`)
+    .join(", ");
+  return [
+    { section: "query plans", item: "scale database", result: size, target: "10k schools, 100k books, 1M book_access", status: "info" },
+    ...[...byQuery].map(([query, list]): Row => {
+      const scans = list.flatMap((p) => p.fullScans);
+      const temp = list.flatMap((p) => p.tempBTrees);
+      const indexes = [...new Set(list.flatMap((p) => p.plan.flatMap((line) => indexName(line) ?? [])))];
+      return {
+        section: "query plans",
+        item: query,
+        result: scans.length
+          ? `full scan: ${scans.join("; ")}`
+          : `${indexes.join(", ")}${temp.length ? ` (+ ${temp.join(", ").toLowerCase()})` : ""}`,
+        target: "no SCAN of books/schools/book_access",
+        status: verdict(scans.length === 0),
+      };
+    }),
+  ];
+}
+
+type Times = Record<string, { p50Ms: number; p95Ms: number }>;
+export function scaleRows(small: Times, big: Times): Row[] {
+  return Object.entries(big).map(([name, scale]) => {
+    const demo = small[name]!;
+    const ratio = scale.p50Ms / demo.p50Ms;
+    return {
+      section: "scale (HTTP)",
+      item: name,
+      result: `p50 ${demo.p50Ms} ms -> ${scale.p50Ms} ms (x${ratio.toFixed(2)}); p95 ${demo.p95Ms} -> ${scale.p95Ms} ms`,
+      target: `<= x${TARGETS.scaleSlowdown} of the demo database`,
+      status: verdict(ratio <= TARGETS.scaleSlowdown),
+    };
+  });
+}
+
+export function weightRows(weights: PageWeight[]): Row[] {
+  return weights.map((w) => {
+    const misses: string[] = [];
+    if (w.status !== 200) misses.push(`HTTP ${w.status}`);
+    if (w.jsBudgetKb !== null && w.jsKb > w.jsBudgetKb) misses.push(`over budget by ${n(w.jsKb - w.jsBudgetKb)} kB`);
+    if (!w.pdfjsAllowed && w.pdfjsUpFront.length) misses.push(`pdf.js loaded: ${w.pdfjsUpFront.join(", ")}`);
+    const biggest = w.files
+      .filter((f) => /\.m?js$/.test(f.file))
+      .slice(0, 3)
+      .map((f) => `${f.file.replace(/^assets\//, "")} ${f.gzipKb}`)
+      .join(", ");
+    const pdfjs = w.pdfjsAllowed
+      ? `pdf.js ${w.pdfjsUpFront.length ? "up front" : w.pdfjsLazy.length ? "lazy" : "NOT FOUND"}`
+      : `pdf.js ${w.pdfjsUpFront.length ? "UP FRONT" : "absent"}`;
+    return {
+      section: "page weight (gzip)",
+      item: w.name,
+      result: `JS ${w.jsKb} kB, CSS ${w.cssKb} kB, lazy JS ${w.lazyJsKb} kB; ${pdfjs}; biggest: ${biggest}${misses.length ? `; ${misses.join("; ")}` : ""}`,
+      target: w.jsBudgetKb === null ? "pdf.js only here" : `JS < ${w.jsBudgetKb} kB, no pdf.js`,
+      status: w.jsBudgetKb === null && misses.length === 0 ? "info" : verdict(misses.length === 0),
+    };
+  });
+}
+
+export function lighthouseRows(results: LighthouseResult[]): Row[] {
+  return results.map((r) => {
+    if (r.error) return { section: "lighthouse", item: r.name, result: `could not run: ${r.error}`, target: "", status: "n/a" };
+    const ok = (r.performance ?? 0) >= TARGETS.lighthousePerformance && (r.accessibility ?? 0) >= TARGETS.lighthouseAccessibility;
+    const lcp = r.metrics["largest-contentful-paint"];
+    const tbt = r.metrics["total-blocking-time"];
+    const failures = r.accessibilityFailures.length ? `; a11y fails: ${r.accessibilityFailures.join(", ")}` : "";
+    const savings = r.lcpSavings.length ? `; LCP savings: ${r.lcpSavings.join(", ")}` : "";
+    return {
+      section: "lighthouse",
+      item: r.name,
+      result: `performance ${r.performance}, accessibility ${r.accessibility} (LCP ${Math.round(lcp ?? 0)} ms, TBT ${Math.round(tbt ?? 0)} ms)${failures}${savings}`,
+      target: `>= ${TARGETS.lighthousePerformance} and ${TARGETS.lighthouseAccessibility}`,
+      status: verdict(ok),
+    };
+  });
+}
+
+export interface ReaderReport {
+  date: string;
+  missed: string[];
+  books: {
+    book: string;
+    fileBytes: number;
+    percentBeforeFirstPage: number | null;
+    firstPageMs: number | null;
+    heavy: boolean;
+    error: string | null;
+  }[];
+}
+export function readerRows(reader: ReaderReport | null, exitCode: number): Row[] {
+  if (!reader)
+    return [
+      {
+        section: "reader",
+        item: "bench:reader",
+        result: `no fresh bench/results/reader.json (exit ${exitCode})`,
+        target: "",
+        status: "MISSED",
+      },
+    ];
+  return reader.books.map((b): Row => {
+    const misses = b.heavy && reader.missed.length ? `; ${reader.missed.join("; ")}` : "";
+    return {
+      section: "reader",
+      item: b.book,
+      result: b.error
+        ? `error: ${b.error}`
+        : `${(b.fileBytes / 1048576).toFixed(1)} MB file, ${b.percentBeforeFirstPage}% before page 1, first page ${b.firstPageMs} ms${misses}`,
+      target: b.heavy ? "< 2% before page 1, < 1500 ms" : "",
+      status: b.heavy ? verdict(!b.error && !reader.missed.length) : "info",
+    };
+  });
+}

@@ -110,6 +110,8 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
         </p>
       ) : (
         <>
+          {/* Cards title their books with h3: this keeps the outline h1 > h2 > h3 for screen readers. */}
+          <h2 className="sr-only">Books</h2>
           <div className={BOOK_GRID_CLASSES}>
             {matching.slice(0, limit).map((book) => (
               <BookCard key={book.id} book={book} href={`${basePath}/dashboard/book/${book.id}`} />

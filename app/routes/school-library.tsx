@@ -55,11 +55,14 @@ export default function SchoolLibrary({ loaderData }: Route.ComponentProps) {
           {search ? "No books found matching your search query" : "Your school doesn't have any books assigned yet"}
         </p>
       ) : (
-        <div className={BOOK_GRID_CLASSES}>
-          {books.map((book) => (
-            <BookCard key={book.id} book={book} href={`${basePath}/books/${book.id}`} />
-          ))}
-        </div>
+        <>
+          <h2 className="sr-only">Books</h2>
+          <div className={BOOK_GRID_CLASSES}>
+            {books.map((book) => (
+              <BookCard key={book.id} book={book} href={`${basePath}/books/${book.id}`} />
+            ))}
+          </div>
+        </>
       )}
     </div>
   );

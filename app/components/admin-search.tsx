@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 
 type Hits = {
   books: { id: number; title: string; authors: string; isbn: string | null }[];
@@ -11,11 +12,7 @@ type Hits = {
 /** Searches books and schools together; a failure empties the list with the spec's message. */
 export function AdminSearch() {
   const [input, setInput] = useState("");
-  const [query, setQuery] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setQuery(input.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [input]);
+  const query = useDebounced(input.trim(), 300);
   const result = useQuery({
     queryKey: ["admin-search", query],
     enabled: query.length >= 2,

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 import { inputClasses } from "./field.tsx";
 
 export type BookOption = {
@@ -23,13 +24,9 @@ export function BookPicker({
   single?: boolean;
 }) {
   const [input, setInput] = useState("");
-  const [query, setQuery] = useState("");
   const [grade, setGrade] = useState("");
   const [subject, setSubject] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setQuery(input.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [input]);
+  const query = useDebounced(input.trim(), 300);
   const books = useQuery({
     queryKey: ["pick-books", query],
     queryFn: () =>

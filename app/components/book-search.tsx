@@ -2,20 +2,12 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { bookCategory } from "../lib/book-category.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 
 export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_DEBOUNCE_MS = 300;
 
 type Hit = { id: number; title: string; author1: string; author2: string | null; subject: string | null; gradeLevel: number | null };
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
-}
 
 /**
  * The header's book search: a combobox that stays closed until 3 typed characters have an

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 import { Button } from "./button.tsx";
 import { inputClasses } from "./field.tsx";
 import { MessageBox } from "./message-box.tsx";
@@ -18,14 +19,10 @@ export function SchoolPicker({
   onPick: (ids: number[]) => Promise<void>;
 }) {
   const [input, setInput] = useState("");
-  const [query, setQuery] = useState("");
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    const timer = setTimeout(() => setQuery(input.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [input]);
+  const query = useDebounced(input.trim(), 300);
   const schools = useQuery({
     queryKey: ["pick-schools", query],
     queryFn: () =>

@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 import { inputClasses } from "./field.tsx";
 
 export type SchoolChoice = {
@@ -15,11 +16,7 @@ export type SchoolChoice = {
 /** Search for one school and choose it. */
 export function SchoolSelect({ value, onChange }: { value: SchoolChoice | null; onChange: (school: SchoolChoice) => void }) {
   const [input, setInput] = useState("");
-  const [query, setQuery] = useState("");
-  useEffect(() => {
-    const timer = setTimeout(() => setQuery(input.trim()), 300);
-    return () => clearTimeout(timer);
-  }, [input]);
+  const query = useDebounced(input.trim(), 300);
   const schools = useQuery({
     queryKey: ["select-school", query],
     queryFn: () =>

@@ -6,6 +6,7 @@ import { BookCover } from "../components/book-cover.tsx";
 import { ButtonLink } from "../components/button.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 import type { Route } from "./+types/admin-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Books · Lectern Admin" }];
@@ -29,16 +30,12 @@ const SORTS = { title: "Title", createdAt: "Newest", grade: "Grade" } as const;
 
 export default function AdminBooks() {
   const [input, setInput] = useState("");
-  const [query, setQuery] = useState("");
+  const query = useDebounced(input.trim(), 300);
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<keyof typeof SORTS>("title");
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setQuery(input.trim());
-      setPage(1);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [input]);
+  // A new search starts at its first page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes
+  useEffect(() => setPage(1), [query]);
   const books = useQuery({
     queryKey: ["admin-books", query, page, sort],
     placeholderData: keepPreviousData,

@@ -5,6 +5,7 @@ import { AdminPageHeader, cardClasses, Pager, rowClasses, TableState, tableClass
 import { ButtonLink } from "../components/button.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
 import type { Route } from "./+types/admin-schools";
 
 export const meta: Route.MetaFunction = () => [{ title: "All Schools · Lectern Admin" }];
@@ -26,15 +27,11 @@ const PAGE_SIZE = 25;
 
 export default function AdminSchools() {
   const [input, setInput] = useState("");
-  const [query, setQuery] = useState("");
+  const query = useDebounced(input.trim(), 300);
   const [page, setPage] = useState(1);
-  useEffect(() => {
-    const timer = setTimeout(() => {
-      setQuery(input.trim());
-      setPage(1);
-    }, 300);
-    return () => clearTimeout(timer);
-  }, [input]);
+  // A new search starts at its first page.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes
+  useEffect(() => setPage(1), [query]);
   const schools = useQuery({
     queryKey: ["admin-schools", query, page],
     placeholderData: keepPreviousData,

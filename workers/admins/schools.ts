@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { auditLog, bookAccess, books, loginEvents, schools, teachers } from "../db/schema.ts";
 import { EmailSchema } from "../schemas.ts";
+import { slugFromName } from "../slug-from-name.ts";
 import { isValidSlug, SlugSchema } from "../tenancy.ts";
 import type { Actor } from "./audit.ts";
 
@@ -114,18 +115,9 @@ const NOT_FOUND = { ok: false, status: 404, error: "School not found" } as const
 
 // ---- Slugs ------------------------------------------------------------------------------------
 
-/** Same rule as the admin form's suggestion (app/lib/slug.ts), kept short enough for a "-N" suffix. */
+/** The admin form's suggestion, kept short enough for a "-N" suffix. */
 export function slugBase(name: string): string {
-  const base = name
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/['’]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 56)
-    .replace(/-+$/, "");
-  return base || "school";
+  return slugFromName(name, 56) || "school";
 }
 
 /**

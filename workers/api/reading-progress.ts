@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { getTeacherSession } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
@@ -7,30 +7,36 @@ import { findProgress, saveProgress } from "../reading-progress.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { validate } from "./validation.ts";
 
+type Env = { Bindings: Cloudflare.Env };
+
 const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
 
+/** The signed-in teacher and the book of their school named by the URL, or the answer refusing it. */
+async function teacherBook(c: Context<Env>) {
+  const db = getDb(c.env.DB);
+  const session = await getTeacherSession(db, c.req.raw);
+  if (!session) return { refusal: c.json({ error: "Not signed in" }, 401) } as const;
+  const bookId = parseBookId(c.req.param("bookId"));
+  const book = bookId ? await findSchoolBook(db, session.school.id, bookId) : null;
+  if (!book) return { refusal: c.json({ error: "Book not found" }, 404) } as const;
+  return { db, teacherId: session.teacher.id, book } as const;
+}
+
 /** Where each teacher is in each book: PUT by the reader (debounced), GET to resume. */
-export const readingProgressApi = new Hono<{ Bindings: Cloudflare.Env }>()
+export const readingProgressApi = new Hono<Env>()
   .use(requireSameOrigin)
   .get("/:bookId", async (c) => {
-    const db = getDb(c.env.DB);
-    const session = await getTeacherSession(db, c.req.raw);
-    if (!session) return c.json({ error: "Not signed in" }, 401);
-    const bookId = parseBookId(c.req.param("bookId"));
-    const book = bookId ? await findSchoolBook(db, session.school.id, bookId) : null;
-    if (!book) return c.json({ error: "Book not found" }, 404);
+    const found = await teacherBook(c);
+    if ("refusal" in found) return found.refusal;
     c.header("Cache-Control", "private, no-store");
-    return c.json({ page: (await findProgress(db, session.teacher.id, book.id)) ?? 1 });
+    return c.json({ page: (await findProgress(found.db, found.teacherId, found.book.id)) ?? 1 });
   })
   .put("/:bookId", validate("json", ProgressSchema), async (c) => {
-    const db = getDb(c.env.DB);
-    const session = await getTeacherSession(db, c.req.raw);
-    if (!session) return c.json({ error: "Not signed in" }, 401);
-    const bookId = parseBookId(c.req.param("bookId"));
-    const book = bookId ? await findSchoolBook(db, session.school.id, bookId) : null;
-    if (!book) return c.json({ error: "Book not found" }, 404);
+    const found = await teacherBook(c);
+    if ("refusal" in found) return found.refusal;
     const { page } = c.req.valid("json");
+    const { book } = found;
     if (book.pageCount && page > book.pageCount) return c.json({ error: `page: this book has ${book.pageCount} pages` }, 400);
-    await saveProgress(db, session.teacher.id, book.id, page);
+    await saveProgress(found.db, found.teacherId, book.id, page);
     return c.body(null, 204);
   });

@@ -3,11 +3,11 @@ import { type FormEvent, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, requestJson } from "../lib/api-client.ts";
 import { rememberTeacherName } from "../lib/teacher-name.ts";
+import { digitsOnly, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { Button } from "./button.tsx";
 import { Dialog } from "./dialog.tsx";
 import { Field, inputClasses } from "./field.tsx";
 import { MessageBox } from "./message-box.tsx";
-import { PasswordInput } from "./password-input.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
 
 type Step = 1 | 2 | 3;
@@ -15,8 +15,6 @@ type Message = { text: string; tone?: "success" };
 
 const EMPTY = { name: "", mobile: "", email: "", otp: "", password: "", confirm: "" };
 export const LIMIT_MESSAGE = "Maximum teacher registration limit reached for this school.";
-
-export const digitsOnly = (value: string, max: number) => value.replace(/\D/g, "").slice(0, max);
 
 export function RegisterDialog({
   open,
@@ -168,19 +166,13 @@ export function RegisterDialog({
       )}
       {step === 2 && (
         <form className="space-y-4" onSubmit={submitOtp} noValidate>
-          <Field label="OTP" htmlFor="register-otp" hint="Please check your email for the OTP verification code">
-            <input
-              id="register-otp"
-              className={`${inputClasses} text-center font-mono text-lg tracking-[0.4em]`}
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              placeholder="Enter 6-digit OTP"
-              maxLength={6}
-              required
-              value={fields.otp}
-              onChange={(e) => set("otp")(digitsOnly(e.target.value, 6))}
-            />
-          </Field>
+          <OtpField
+            id="register-otp"
+            label="OTP"
+            hint="Please check your email for the OTP verification code"
+            value={fields.otp}
+            onChange={set("otp")}
+          />
           <ResendOtpButton email={fields.email} slug={slug} purpose="register" onResult={setMessage} />
           <Actions>
             <Button variant="secondary" onClick={() => goTo(1)}>
@@ -192,28 +184,15 @@ export function RegisterDialog({
       )}
       {step === 3 && (
         <form className="space-y-4" onSubmit={submitPassword} noValidate>
-          <Field
-            label="Password"
-            htmlFor="register-password"
+          <NewPasswordFields
+            idPrefix="register"
+            labels={["Password", "Confirm Password"]}
             hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
-          >
-            <PasswordInput
-              id="register-password"
-              autoComplete="new-password"
-              required
-              value={fields.password}
-              onChange={(e) => set("password")(e.target.value)}
-            />
-          </Field>
-          <Field label="Confirm Password" htmlFor="register-confirm">
-            <PasswordInput
-              id="register-confirm"
-              autoComplete="new-password"
-              required
-              value={fields.confirm}
-              onChange={(e) => set("confirm")(e.target.value)}
-            />
-          </Field>
+            password={fields.password}
+            confirm={fields.confirm}
+            onPassword={set("password")}
+            onConfirm={set("confirm")}
+          />
           <Actions>
             <Button variant="secondary" onClick={() => goTo(2)}>
               Back

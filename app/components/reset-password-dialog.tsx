@@ -1,12 +1,11 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { requestJson } from "../lib/api-client.ts";
+import { NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { Button } from "./button.tsx";
 import { Dialog } from "./dialog.tsx";
 import { Field, inputClasses } from "./field.tsx";
 import { MessageBox } from "./message-box.tsx";
-import { PasswordInput } from "./password-input.tsx";
-import { digitsOnly } from "./register-dialog.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
 
 const EMPTY = { email: "", otp: "", password: "", confirm: "" };
@@ -101,38 +100,17 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
         </Field>
         {otpSent && (
           <>
-            <Field label="OTP Code" htmlFor="reset-otp">
-              <input
-                id="reset-otp"
-                className={`${inputClasses} text-center font-mono text-lg tracking-[0.4em]`}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                placeholder="Enter 6-digit OTP"
-                maxLength={6}
-                required
-                value={fields.otp}
-                onChange={(e) => set("otp")(digitsOnly(e.target.value, 6))}
-              />
-            </Field>
+            <OtpField id="reset-otp" label="OTP Code" value={fields.otp} onChange={set("otp")} />
             <ResendOtpButton email={fields.email} slug={slug} purpose="reset" onResult={setMessage} />
-            <Field label="New Password" htmlFor="reset-password" hint="At least 8 characters.">
-              <PasswordInput
-                id="reset-password"
-                autoComplete="new-password"
-                required
-                value={fields.password}
-                onChange={(e) => set("password")(e.target.value)}
-              />
-            </Field>
-            <Field label="Confirm New Password" htmlFor="reset-confirm">
-              <PasswordInput
-                id="reset-confirm"
-                autoComplete="new-password"
-                required
-                value={fields.confirm}
-                onChange={(e) => set("confirm")(e.target.value)}
-              />
-            </Field>
+            <NewPasswordFields
+              idPrefix="reset"
+              labels={["New Password", "Confirm New Password"]}
+              hint="At least 8 characters."
+              password={fields.password}
+              confirm={fields.confirm}
+              onPassword={set("password")}
+              onConfirm={set("confirm")}
+            />
           </>
         )}
         {message && <MessageBox text={message.text} tone={message.tone} />}

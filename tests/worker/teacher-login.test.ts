@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { LOGIN_THROTTLE } from "../../workers/auth/login-guard.ts";
 import { issueOtp } from "../../workers/auth/otp.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { teachers } from "../../workers/db/schema.ts";
-import { LOGIN_THROTTLE, loginTeacher } from "../../workers/teachers/accounts.ts";
+import { loginTeacher } from "../../workers/teachers/accounts.ts";
 import { api, cookieFrom, createSchool, db, devModeCode } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
@@ -152,5 +153,28 @@ describe("POST /api/teacher/reset-password", () => {
       answers.push({ status: response.status, shape: ((await response.json()) as { error: string }).error.replace(/\d{6}/, "######") });
     }
     expect(answers[0]).toEqual(answers[1]);
+  });
+});
+
+describe("sign-in housekeeping", () => {
+  it("a login removes expired sessions and stale throttle counters, and keeps live ones", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const now = Date.now();
+    const teacherId = (await env.DB.prepare("SELECT id FROM teachers WHERE email = ?").bind(email).first<{ id: number }>())!.id;
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO sessions (token_hash, kind, teacher_id, school_id, created_at, last_seen_at, expires_at) VALUES ('expired-one', 'teacher', ?, ?, ?, ?, ?)",
+      ).bind(teacherId, school.id, now - 1e7, now - 1e7, now - 1000),
+      env.DB.prepare(
+        "INSERT INTO rate_limits (key, count, window_start, blocked_until) VALUES ('stale-counter', 3, ?, NULL), ('live-block', 30, ?, ?)",
+      ).bind(now - 2 * 86_400_000, now - 2 * 86_400_000, now + 600_000),
+    ]);
+    expect((await login(school.slug, email, PASSWORD)).status).toBe(200);
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE token_hash = 'expired-one'").first("n")).toBe(0);
+    expect(await env.DB.prepare("SELECT key FROM rate_limits WHERE key IN ('stale-counter', 'live-block')").all()).toMatchObject({
+      results: [{ key: "live-block" }],
+    });
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE teacher_id = ?").bind(teacherId).first("n")).toBe(1);
   });
 });

@@ -1,8 +1,8 @@
 import { and, eq, sql } from "drizzle-orm";
+import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-guard.ts";
 import { checkOtp, OTP_ERRORS } from "../auth/otp.ts";
-import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { hashPassword } from "../auth/password.ts";
 import { newSessionToken, prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
-import { blockedFor, clearHits, describeWait, recordHit, type ThrottleRule } from "../auth/throttle.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
 
@@ -10,7 +10,6 @@ export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 4
 
 export const LIMIT_REACHED = "limit_reached";
 export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
-export const BAD_CREDENTIALS = "Invalid email or password";
 
 /**
  * Creates the teacher and signs them in, in one D1 transaction whose statements each guard the
@@ -67,46 +66,25 @@ export async function registerTeacher(
   return { ok: true, token, teacherName: input.name };
 }
 
-/** A stored hash of a random password: verifying against it costs what a real check costs. */
-const DUMMY_HASH =
-  "pbkdf2-sha512$100000$3q2+78r+ur7erb7vyv66vg==$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY3ODkwYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMg==";
-
-/**
- * Failed logins are counted per client, per account from that client, and per account overall.
- * Each block lasts 15 minutes, so a stranger can slow a teacher down but never lock them out for good.
- */
-export const LOGIN_THROTTLE: Record<"client" | "pair" | "account", ThrottleRule> = {
-  client: { limit: 30, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
-  pair: { limit: 5, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
-  account: { limit: 20, windowMs: 60 * 60_000, blockMs: 15 * 60_000 },
-};
-
 export async function loginTeacher(
   db: Db,
   input: { school: School; email: string; password: string; clientIp: string },
   now = Date.now(),
 ): Promise<AccountResult<{ token: string; teacherName: string }>> {
-  const { school, email, clientIp } = input;
-  const keys = {
-    client: `login:client:${clientIp}`,
-    pair: `login:pair:${school.id}:${email}:${clientIp}`,
-    account: `login:account:${school.id}:${email}`,
-  };
-  const wait = await blockedFor(db, Object.values(keys), now);
-  if (wait > 0) return { ok: false, status: 429, error: `Too many login attempts. Please try again in ${describeWait(wait)}.` };
-
+  const { school, email } = input;
   const [teacher] = await db
     .select({ id: teachers.id, name: teachers.name, passwordHash: teachers.passwordHash })
     .from(teachers)
     .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
-  // Unknown e-mail and wrong password take the same work and get the same answer.
-  const valid = await verifyPassword(input.password, teacher?.passwordHash ?? DUMMY_HASH);
-  if (!teacher || !valid) {
-    for (const [rule, key] of Object.entries(keys) as [keyof typeof keys, string][]) await recordHit(db, key, LOGIN_THROTTLE[rule], now);
-    return { ok: false, status: 401, error: BAD_CREDENTIALS };
-  }
+  const check = await checkLogin(
+    db,
+    { scope: String(school.id), email, clientIp: input.clientIp, password: input.password, storedHash: teacher?.passwordHash },
+    now,
+  );
+  if (!check.ok) return check;
+  // checkLogin passes only with a stored hash, so the account exists here.
+  if (!teacher) return { ok: false, status: 401, error: BAD_CREDENTIALS };
 
-  await clearHits(db, keys.pair);
   const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id }, now);
   await db.batch([
     session.insert,
@@ -115,6 +93,7 @@ export async function loginTeacher(
       .update(schools)
       .set({ totalLogins: sql`${schools.totalLogins} + 1` })
       .where(eq(schools.id, school.id)),
+    ...loginHousekeeping(db, now),
   ]);
   return { ok: true, token: session.token, teacherName: teacher.name };
 }

@@ -22,8 +22,20 @@ export interface AppConfig {
   authSecret: string;
 }
 
-/** Reads the Worker's vars once per request; bad configuration fails loudly rather than half-working. */
+// The env object lives as long as the isolate: its vars are parsed once, not on every request.
+const parsed = new WeakMap<object, AppConfig>();
+
+/** The Worker's vars, validated; bad configuration fails loudly rather than half-working. */
 export function readConfig(env: Record<string, unknown>): AppConfig {
+  let config = parsed.get(env);
+  if (!config) {
+    config = parseConfig(env);
+    parsed.set(env, config);
+  }
+  return config;
+}
+
+function parseConfig(env: Record<string, unknown>): AppConfig {
   const vars = EnvSchema.parse(env);
   const smtpUrl = vars.SMTP_URL?.trim() ?? "";
   return {

@@ -14,8 +14,7 @@ export function toTeacherBook(book: Book) {
     gradeLevel: book.gradeLevel,
     subject: book.subject,
     pageCount: book.pageCount,
-    // Versioned so browsers can keep covers for long and still see a replaced one at once.
-    thumbnailPath: book.coverKey ? `/api/books/${book.id}/thumbnail?v=${book.updatedAt ?? book.createdAt}` : null,
+    thumbnailPath: coverPath(book),
     pdfPath: book.pdfKey ? `/api/books/${book.id}/pdf` : null,
     createdAt: book.createdAt,
   };
@@ -24,6 +23,8 @@ export function toTeacherBook(book: Book) {
 export type TeacherBook = ReturnType<typeof toTeacherBook>;
 
 export { bookCategory } from "./book-category.ts";
+
+import { coverPath } from "./book-category.ts";
 
 const MAX_TERMS = 8;
 

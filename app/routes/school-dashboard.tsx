@@ -1,6 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
+import { coverPath } from "../../workers/book-category.ts";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/library.ts";
@@ -30,7 +31,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     title: r.title,
     page: r.page,
     pageCount: r.pageCount,
-    thumbnailPath: r.coverKey ? `/api/books/${r.bookId}/thumbnail?v=${r.updatedAt ?? r.createdAt}` : null,
+    thumbnailPath: coverPath({ id: r.bookId, coverKey: r.coverKey, updatedAt: r.updatedAt, createdAt: r.createdAt }),
   }));
   return {
     firstBooks: shelf.firstBooks.map(toTeacherBook),

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, getTableColumns, inArray, is, like, or, SQL, sql } from "drizzle-orm";
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { coverPath } from "../book-category.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, bookAccess, books, loginEvents, schools, teachers } from "../db/schema.ts";
 import { EmailSchema } from "../schemas.ts";
@@ -330,7 +331,7 @@ export async function listSchoolBooksForAdmin(db: Db, schoolId: number) {
   if (!school) return null;
   return rows.map(({ coverKey, version, ...book }) => ({
     ...book,
-    thumbnailPath: coverKey ? `/api/books/${book.id}/thumbnail?v=${version}` : null,
+    thumbnailPath: coverPath({ id: book.id, coverKey, createdAt: version }),
   }));
 }
 

@@ -2,6 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
 import { useNavigate } from "react-router";
 import { ApiError, requestJson } from "../lib/api-client.ts";
+import { type FormMessage, requestOtp } from "../lib/otp.ts";
 import { rememberTeacherName } from "../lib/teacher-name.ts";
 import { digitsOnly, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { Button } from "./button.tsx";
@@ -11,7 +12,6 @@ import { MessageBox } from "./message-box.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
 
 type Step = 1 | 2 | 3;
-type Message = { text: string; tone?: "success" };
 
 const EMPTY = { name: "", mobile: "", email: "", otp: "", password: "", confirm: "" };
 export const LIMIT_MESSAGE = "Maximum teacher registration limit reached for this school.";
@@ -32,7 +32,7 @@ export function RegisterDialog({
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>(1);
   const [fields, setFields] = useState(EMPTY);
-  const [message, setMessage] = useState<Message | null>(null);
+  const [message, setMessage] = useState<FormMessage | null>(null);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
 
   const limitReached = () => {
@@ -41,13 +41,9 @@ export function RegisterDialog({
   };
 
   const sendOtp = useMutation({
-    mutationFn: () =>
-      requestJson<{ message?: string; error?: string }>("/api/teacher/send-otp", {
-        body: { email: fields.email, slug, purpose: "register" },
-        fallback: "Failed to send OTP",
-      }),
-    onSuccess: (body) => {
-      setMessage(body.error ? { text: body.error } : { text: body.message ?? "OTP sent to your email.", tone: "success" });
+    mutationFn: () => requestOtp(fields.email, slug, "register"),
+    onSuccess: (sent) => {
+      setMessage(sent);
       setStep(2);
     },
     onError: (error) =>

@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { requestJson } from "../lib/api-client.ts";
+import { type FormMessage, requestOtp } from "../lib/otp.ts";
 
 const RESEND_GAP_SECONDS = 60;
 
@@ -14,7 +14,7 @@ export function ResendOtpButton({
   email: string;
   slug: string;
   purpose: "register" | "reset";
-  onResult: (message: { text: string; tone?: "success" }) => void;
+  onResult: (message: FormMessage) => void;
 }) {
   const [secondsLeft, setSecondsLeft] = useState(RESEND_GAP_SECONDS);
   useEffect(() => {
@@ -24,14 +24,10 @@ export function ResendOtpButton({
   }, [secondsLeft]);
 
   const resend = useMutation({
-    mutationFn: () =>
-      requestJson<{ message?: string; error?: string }>("/api/teacher/send-otp", {
-        body: { email, slug, purpose },
-        fallback: "Failed to send OTP",
-      }),
-    onSuccess: (body) => {
+    mutationFn: () => requestOtp(email, slug, purpose),
+    onSuccess: (sent) => {
       setSecondsLeft(RESEND_GAP_SECONDS);
-      onResult(body.error ? { text: body.error } : { text: body.message ?? "A new OTP is on its way.", tone: "success" });
+      onResult(sent);
     },
     onError: (error) => onResult({ text: error.message }),
   });

@@ -1,6 +1,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { requestJson } from "../lib/api-client.ts";
+import { type FormMessage, requestOtp } from "../lib/otp.ts";
 import { NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { Button } from "./button.tsx";
 import { Dialog } from "./dialog.tsx";
@@ -12,22 +13,16 @@ const EMPTY = { email: "", otp: "", password: "", confirm: "" };
 export const RESET_SUCCESS = "Password reset successful! You can now log in with your new password.";
 export const RESET_CLOSE_DELAY_MS = 3000;
 
-type Message = { text: string; tone?: "success" };
-
 export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; onClose: () => void; slug: string }) {
   const [fields, setFields] = useState(EMPTY);
   const [otpSent, setOtpSent] = useState(false);
-  const [message, setMessage] = useState<Message | null>(null);
+  const [message, setMessage] = useState<FormMessage | null>(null);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
 
   const sendOtp = useMutation({
-    mutationFn: () =>
-      requestJson<{ message?: string; error?: string }>("/api/teacher/send-otp", {
-        body: { email: fields.email, slug, purpose: "reset" },
-        fallback: "Failed to send OTP",
-      }),
-    onSuccess: (body) => {
-      setMessage(body.error ? { text: body.error } : { text: body.message ?? "OTP sent to your email.", tone: "success" });
+    mutationFn: () => requestOtp(fields.email, slug, "reset"),
+    onSuccess: (sent) => {
+      setMessage(sent);
       setOtpSent(true);
     },
     onError: (error) => setMessage({ text: error.message }),

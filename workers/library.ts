@@ -1,6 +1,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "./db/client.ts";
 import { type Book, bookAccess, books } from "./db/schema.ts";
+import { recentReading } from "./reading-progress.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
 export function toTeacherBook(book: Book) {
@@ -75,14 +76,16 @@ export interface ShelfSummary {
   groups: { subject: string | null; gradeLevel: number | null; count: number }[];
   /** The first books by title; all of them when `total` is not larger. */
   firstBooks: Book[];
+  /** The reader's 'Continue reading' row, fetched in the same batch. */
+  reading: Awaited<ReturnType<typeof recentReading>>;
 }
 
 /**
- * What the dashboard needs to paint, whatever the size of the shelf: the first page of books and
- * the category counts, as one D1 batch (one round trip, two statements on the book_access index).
+ * What the dashboard needs to paint, whatever the size of the shelf: the first page of books, the
+ * category counts and the teacher's 'Continue reading' row, as one D1 batch (one round trip).
  */
-export async function summariseShelf(db: Db, schoolId: number, firstPage: number): Promise<ShelfSummary> {
-  const [groups, firstRows] = await db.batch([
+export async function summariseShelf(db: Db, schoolId: number, firstPage: number, readerId: number): Promise<ShelfSummary> {
+  const [groups, firstRows, reading] = await db.batch([
     db
       .select({ subject: books.subject, gradeLevel: books.gradeLevel, count: sql<number>`count(*)` })
       .from(bookAccess)
@@ -96,8 +99,9 @@ export async function summariseShelf(db: Db, schoolId: number, firstPage: number
       .where(eq(bookAccess.schoolId, schoolId))
       .orderBy(asc(books.title), asc(books.id))
       .limit(firstPage),
+    recentReading(db, readerId, schoolId),
   ]);
-  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks: firstRows.map((r) => r.book) };
+  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks: firstRows.map((r) => r.book), reading };
 }
 
 /** Every book assigned to the school (optionally matching a search), in one query. */

@@ -5,7 +5,6 @@ import { coverPath } from "../../workers/book-category.ts";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/library.ts";
-import { recentReading } from "../../workers/reading-progress.ts";
 import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton } from "../components/book-card.tsx";
 import { Button } from "../components/button.tsx";
 import { CategoryChips } from "../components/category-chips.tsx";
@@ -25,8 +24,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Books Library · Lecter
 export async function loader({ context }: Route.LoaderArgs) {
   const { school, teacher, basePath } = context.get(teacherContext);
   const db = getDb(context.get(appContext).env.DB);
-  const [shelf, reading] = await Promise.all([summariseShelf(db, school.id, PAGE), recentReading(db, teacher.id, school.id)]);
-  const continueReading = reading.map((r) => ({
+  const shelf = await summariseShelf(db, school.id, PAGE, teacher.id);
+  const continueReading = shelf.reading.map((r) => ({
     bookId: r.bookId,
     title: r.title,
     page: r.page,

@@ -54,7 +54,7 @@ function hotQueries(db: Db, ids: { school: number; teacher: number; book: number
     ["school by slug (findSchoolBySlug)", () => findSchoolBySlug(db, "big-library")],
     ["teacher session by token hash (getTeacherSession)", () => getTeacherSession(db, cookie("lectern_teacher"))],
     ["admin session by token hash (getAdminSession)", () => getAdminSession(db, cookie("lectern_admin"))],
-    ["dashboard shelf (summariseShelf)", () => summariseShelf(db, ids.school, 48)],
+    ["dashboard shelf (summariseShelf)", () => summariseShelf(db, ids.school, 48, 0)],
     ["dashboard continue reading (recentReading)", () => recentReading(db, ids.teacher, ids.school)],
     ["school's books (listSchoolBooks)", () => listSchoolBooks(db, ids.school)],
     ["school's books, searched (listSchoolBooks + FTS)", () => listSchoolBooks(db, ids.school, "science")],

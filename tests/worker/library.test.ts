@@ -160,7 +160,7 @@ describe("summariseShelf", () => {
     const school = await createSchool();
     for (let i = 0; i < 7; i++)
       await createBook({ title: `Shelf ${i}`, subject: i % 2 ? "Art" : "Science", gradeLevel: i < 3 ? 4 : null }, [school.id]);
-    const shelf = await summariseShelf(db(), school.id, 5);
+    const shelf = await summariseShelf(db(), school.id, 5, 0);
     expect(shelf.total).toBe(7);
     expect(shelf.firstBooks.map((b) => b.title)).toEqual(["Shelf 0", "Shelf 1", "Shelf 2", "Shelf 3", "Shelf 4"]);
     expect(shelf.groups.sort((x, y) => `${x.subject}${x.gradeLevel}`.localeCompare(`${y.subject}${y.gradeLevel}`))).toEqual([

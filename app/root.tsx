@@ -4,12 +4,14 @@ import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, 
 import { appContext } from "../workers/context.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { ButtonLink } from "./components/button.tsx";
+import { ButtonLink } from "./components/button-link.tsx";
 import { NotFoundPage } from "./components/not-found-page.tsx";
 import { PublicHeader } from "./components/public-header.tsx";
 import { StatusPanel } from "./components/status-panel.tsx";
+import { islandPropsId } from "./islands/island-props.ts";
 import { useNonce } from "./lib/nonce.tsx";
-import { THEME_INIT_SCRIPT } from "./lib/theme.ts";
+import { scriptJson, usePageScripts } from "./lib/page-scripts.ts";
+import { THEME_INIT_SCRIPT, THEME_TOGGLE_SCRIPT } from "./lib/theme.ts";
 
 export const meta: Route.MetaFunction = () => [
   { title: "Lectern: the digital library for your school" },
@@ -37,10 +39,41 @@ export function Layout({ children }: { children: ReactNode }) {
       </head>
       <body>
         {children}
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        <PageScriptTags nonce={nonce} />
       </body>
     </html>
+  );
+}
+
+/** The whole app's runtime, or for pages that opt out, one island or no script at all. */
+function PageScriptTags({ nonce }: { nonce: string | undefined }) {
+  const scripts = usePageScripts();
+  if (scripts === "app")
+    return (
+      <>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </>
+    );
+  return (
+    <>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script */}
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_TOGGLE_SCRIPT }} />
+      {scripts !== "none" && (
+        <>
+          {scripts.preload.map((href) => (
+            <link key={href} rel="modulepreload" href={href} nonce={nonce} />
+          ))}
+          <script
+            type="application/json"
+            id={islandPropsId(scripts.island)}
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: JSON with "<" escaped; a data block, never run
+            dangerouslySetInnerHTML={{ __html: scriptJson(scripts.props) }}
+          />
+          <script type="module" src={scripts.src} nonce={nonce} />
+        </>
+      )}
+    </>
   );
 }
 

@@ -1,7 +1,6 @@
 import type { ButtonHTMLAttributes } from "react";
-import { Link, type LinkProps } from "react-router";
 
-type Variant = "primary" | "secondary" | "ghost";
+export type Variant = "primary" | "secondary" | "ghost";
 
 const base =
   "inline-flex items-center justify-center gap-2 rounded-lg px-4 py-2.5 text-sm font-semibold transition-colors disabled:cursor-not-allowed disabled:opacity-60";
@@ -18,8 +17,4 @@ export function buttonClasses(variant: Variant = "primary", extra = ""): string 
 
 export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: Variant }) {
   return <button type="button" className={buttonClasses(variant, className)} {...props} />;
-}
-
-export function ButtonLink({ variant = "primary", className = "", ...props }: LinkProps & { variant?: Variant }) {
-  return <Link className={buttonClasses(variant, className)} {...props} />;
 }

@@ -1,16 +1,19 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 
 /**
  * A modal on the native <dialog>: the browser traps focus, Escape closes it, and the page behind
  * is inert. `onClose` fires however it closes (Escape, the close button, a click on the backdrop).
  */
 export function Dialog({
+  id,
   open,
   onClose,
   title,
   description,
   children,
 }: {
+  /** Prefix of the title and description ids (not useId: the login page hydrates outside the app's tree). */
+  id: string;
   open: boolean;
   onClose: () => void;
   title: string;
@@ -18,8 +21,8 @@ export function Dialog({
   children: ReactNode;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  const descriptionId = useId();
+  const titleId = `${id}-title`;
+  const descriptionId = `${id}-description`;
 
   useEffect(() => {
     const dialog = ref.current;
@@ -32,6 +35,7 @@ export function Dialog({
     // biome-ignore lint/a11y/useKeyWithClickEvents: the click is only for the backdrop; Escape is the keyboard's way out
     <dialog
       ref={ref}
+      id={id}
       aria-labelledby={titleId}
       aria-describedby={description ? descriptionId : undefined}
       onClose={onClose}

@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { Button, ButtonLink } from "./button.tsx";
+import { buttonClasses } from "./button.tsx";
+import { ButtonLink } from "./button-link.tsx";
 import { PublicHeader } from "./public-header.tsx";
 import { SiteFooter } from "./site-footer.tsx";
 
@@ -37,10 +38,6 @@ const FEATURES: { title: string; body: string; icon: ReactNode }[] = [
     icon: <path d="M12 3l7 3v5c0 5-3.5 8.5-7 10-3.5-1.5-7-5-7-10V6zM9 12l2 2 4-4" strokeLinecap="round" strokeLinejoin="round" />,
   },
 ];
-
-function scrollToFeatures() {
-  document.getElementById("features")?.scrollIntoView({ behavior: "smooth", block: "start" });
-}
 
 export function LandingPage() {
   return (
@@ -88,9 +85,10 @@ function Hero() {
             <ButtonLink to="/admin" className="px-5 py-3 text-base">
               Admin Dashboard
             </ButtonLink>
-            <Button variant="secondary" className="px-5 py-3 text-base" onClick={scrollToFeatures}>
-              Learn More
-            </Button>
+            {/* A plain anchor: the landing page runs no JavaScript, and the stylesheet makes the jump smooth. */}
+            <a href="#features" className={buttonClasses("secondary", "px-5 py-3 text-base")}>
+              Learn More<span className="sr-only"> about Lectern's features</span>
+            </a>
           </div>
         </div>
         <HeroIllustration />

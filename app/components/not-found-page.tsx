@@ -1,4 +1,4 @@
-import { ButtonLink } from "./button.tsx";
+import { ButtonLink } from "./button-link.tsx";
 import { PublicHeader } from "./public-header.tsx";
 import { SiteFooter } from "./site-footer.tsx";
 import { StatusPanel } from "./status-panel.tsx";

@@ -1,9 +1,9 @@
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, type ReactNode, useState } from "react";
-import { useNavigate } from "react-router";
 import { ApiError, requestJson } from "../lib/api-client.ts";
 import { type FormMessage, requestOtp } from "../lib/otp.ts";
+import { pageNavigation } from "../lib/page-navigation.ts";
 import { rememberTeacherName } from "../lib/teacher-name.ts";
+import { useAction } from "../lib/use-action.ts";
 import { digitsOnly, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { Button } from "./button.tsx";
 import { Dialog } from "./dialog.tsx";
@@ -29,7 +29,6 @@ export function RegisterDialog({
   schoolName: string;
   basePath: string;
 }) {
-  const navigate = useNavigate();
   const [step, setStep] = useState<Step>(1);
   const [fields, setFields] = useState(EMPTY);
   const [message, setMessage] = useState<FormMessage | null>(null);
@@ -37,11 +36,10 @@ export function RegisterDialog({
 
   const limitReached = () => {
     setMessage({ text: LIMIT_MESSAGE });
-    navigate(`${basePath}/limit-reached`);
+    pageNavigation.go(`${basePath}/limit-reached`);
   };
 
-  const sendOtp = useMutation({
-    mutationFn: () => requestOtp(fields.email, slug, "register"),
+  const sendOtp = useAction(() => requestOtp(fields.email, slug, "register"), {
     onSuccess: (sent) => {
       setMessage(sent);
       setStep(2);
@@ -50,23 +48,25 @@ export function RegisterDialog({
       error instanceof ApiError && error.message === "limit_reached" ? limitReached() : setMessage({ text: error.message }),
   });
 
-  const registerTeacher = useMutation({
-    mutationFn: () =>
+  const registerTeacher = useAction(
+    () =>
       requestJson<{ teacherName: string }>("/api/teacher/register", {
         body: { name: fields.name, mobile: fields.mobile, email: fields.email, password: fields.password, otp: fields.otp, slug },
         fallback: "Registration failed",
       }),
-    onSuccess: ({ teacherName }) => {
-      rememberTeacherName(teacherName);
-      navigate(`${basePath}/dashboard`);
+    {
+      onSuccess: ({ teacherName }) => {
+        rememberTeacherName(teacherName);
+        pageNavigation.go(`${basePath}/dashboard`);
+      },
+      onError: (error) => {
+        if (error instanceof ApiError && error.message === "limit_reached") return limitReached();
+        setMessage({ text: error.message });
+        // A wrong or expired code is fixed on the code step, not the password step.
+        if (/OTP/.test(error.message)) setStep(2);
+      },
     },
-    onError: (error) => {
-      if (error instanceof ApiError && error.message === "limit_reached") return limitReached();
-      setMessage({ text: error.message });
-      // A wrong or expired code is fixed on the code step, not the password step.
-      if (/OTP/.test(error.message)) setStep(2);
-    },
-  });
+  );
 
   function goTo(target: Step) {
     setMessage(null);
@@ -88,7 +88,7 @@ export function RegisterDialog({
       return setMessage({ text: "Please fill in all required fields (name, email, mobile)" });
     }
     setMessage(null);
-    sendOtp.mutate();
+    sendOtp.run();
   }
 
   function submitOtp(event: FormEvent) {
@@ -103,11 +103,17 @@ export function RegisterDialog({
     if (!fields.password || !fields.confirm) return setMessage({ text: "Please fill in all fields" });
     if (fields.password !== fields.confirm) return setMessage({ text: "Passwords do not match" });
     setMessage(null);
-    registerTeacher.mutate();
+    registerTeacher.run();
   }
 
   return (
-    <Dialog open={open} onClose={close} title="Register as a Teacher" description={`Create your account to access ${schoolName} books`}>
+    <Dialog
+      id="register-dialog"
+      open={open}
+      onClose={close}
+      title="Register as a Teacher"
+      description={`Create your account to access ${schoolName} books`}
+    >
       <StepIndicator step={step} />
       {message && (
         <div className="mb-4">

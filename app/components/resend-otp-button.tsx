@@ -1,6 +1,6 @@
-import { useMutation } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { type FormMessage, requestOtp } from "../lib/otp.ts";
+import { useAction } from "../lib/use-action.ts";
 
 const RESEND_GAP_SECONDS = 60;
 
@@ -23,8 +23,7 @@ export function ResendOtpButton({
     return () => clearTimeout(timer);
   }, [secondsLeft]);
 
-  const resend = useMutation({
-    mutationFn: () => requestOtp(email, slug, purpose),
+  const resend = useAction(() => requestOtp(email, slug, purpose), {
     onSuccess: (sent) => {
       setSecondsLeft(RESEND_GAP_SECONDS);
       onResult(sent);
@@ -37,7 +36,7 @@ export function ResendOtpButton({
       Didn't get it?{" "}
       <button
         type="button"
-        onClick={() => resend.mutate()}
+        onClick={() => resend.run()}
         disabled={secondsLeft > 0 || resend.isPending}
         className="font-medium text-indigo-600 hover:underline disabled:cursor-not-allowed disabled:text-slate-400 disabled:no-underline dark:text-indigo-400"
       >

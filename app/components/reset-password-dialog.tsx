@@ -1,7 +1,7 @@
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { requestJson } from "../lib/api-client.ts";
 import { type FormMessage, requestOtp } from "../lib/otp.ts";
+import { useAction } from "../lib/use-action.ts";
 import { NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { Button } from "./button.tsx";
 import { Dialog } from "./dialog.tsx";
@@ -19,8 +19,7 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
   const [message, setMessage] = useState<FormMessage | null>(null);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
 
-  const sendOtp = useMutation({
-    mutationFn: () => requestOtp(fields.email, slug, "reset"),
+  const sendOtp = useAction(() => requestOtp(fields.email, slug, "reset"), {
     onSuccess: (sent) => {
       setMessage(sent);
       setOtpSent(true);
@@ -28,15 +27,17 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
     onError: (error) => setMessage({ text: error.message }),
   });
 
-  const reset = useMutation({
-    mutationFn: () =>
+  const reset = useAction(
+    () =>
       requestJson<{ message: string }>("/api/teacher/reset-password", {
         body: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug },
         fallback: "Failed to reset password",
       }),
-    onSuccess: () => setMessage({ text: RESET_SUCCESS, tone: "success" }),
-    onError: (error) => setMessage({ text: error.message }),
-  });
+    {
+      onSuccess: () => setMessage({ text: RESET_SUCCESS, tone: "success" }),
+      onError: (error) => setMessage({ text: error.message }),
+    },
+  );
 
   function close() {
     setFields(EMPTY);
@@ -61,12 +62,12 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
     if (!otpSent) {
       if (!fields.email.trim()) return setMessage({ text: "Please enter your email address" });
       setMessage(null);
-      return sendOtp.mutate();
+      return sendOtp.run();
     }
     if (!fields.otp || !fields.password || !fields.confirm) return setMessage({ text: "Please fill in all fields" });
     if (fields.password !== fields.confirm) return setMessage({ text: "Passwords do not match" });
     setMessage(null);
-    reset.mutate();
+    reset.run();
   }
 
   const busy = sendOtp.isPending || reset.isPending;
@@ -79,7 +80,13 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
       : "Reset Password";
 
   return (
-    <Dialog open={open} onClose={close} title="Reset Your Password" description="Enter your email to receive a verification code">
+    <Dialog
+      id="reset-dialog"
+      open={open}
+      onClose={close}
+      title="Reset Your Password"
+      description="Enter your email to receive a verification code"
+    >
       <form className="space-y-4" onSubmit={submit} noValidate>
         <Field label="Email" htmlFor="reset-email">
           <input

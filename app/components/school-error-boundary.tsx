@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
-import { ButtonLink } from "./button.tsx";
+import { ButtonLink } from "./button-link.tsx";
 import { NotFoundPage } from "./not-found-page.tsx";
 import { PublicHeader } from "./public-header.tsx";
 import { SiteFooter } from "./site-footer.tsx";

@@ -1,15 +1,14 @@
-import { useState } from "react";
 import { joinAddress, type PublicSchool } from "../../workers/public-school.ts";
 import { PublicHeader } from "./public-header.tsx";
-import { RegisterDialog } from "./register-dialog.tsx";
-import { ResetPasswordDialog } from "./reset-password-dialog.tsx";
 import { SiteFooter } from "./site-footer.tsx";
-import { TeacherLoginCard } from "./teacher-login-card.tsx";
+import { TEACHER_PORTAL_ID, TeacherPortal } from "./teacher-portal.tsx";
 
-/** The school's front door: who the school is, and the teacher login. */
-export function SchoolPortal({ school, basePath }: { school: PublicSchool; basePath: string }) {
+/**
+ * The school's front door: who the school is, and the teacher login. Only the login part is
+ * interactive; in a production build it hydrates as an island and the rest stays plain HTML.
+ */
+export function SchoolPortal({ school, basePath, next }: { school: PublicSchool; basePath: string; next: string }) {
   const address = joinAddress(school);
-  const [dialog, setDialog] = useState<"register" | "reset" | null>(null);
   return (
     <div className="flex min-h-dvh flex-col">
       <PublicHeader />
@@ -55,27 +54,13 @@ export function SchoolPortal({ school, basePath }: { school: PublicSchool; baseP
                 ))}
               </ul>
             </div>
-            <div className="mx-auto w-full max-w-md">
-              <TeacherLoginCard
-                slug={school.slug}
-                schoolName={school.schoolName}
-                basePath={basePath}
-                onRegister={() => setDialog("register")}
-                onForgotPassword={() => setDialog("reset")}
-              />
+            <div id={TEACHER_PORTAL_ID} className="mx-auto w-full max-w-md">
+              <TeacherPortal slug={school.slug} schoolName={school.schoolName} basePath={basePath} next={next} />
             </div>
           </div>
         </div>
       </main>
       <SiteFooter />
-      <RegisterDialog
-        open={dialog === "register"}
-        onClose={() => setDialog(null)}
-        slug={school.slug}
-        schoolName={school.schoolName}
-        basePath={basePath}
-      />
-      <ResetPasswordDialog open={dialog === "reset"} onClose={() => setDialog(null)} slug={school.slug} />
     </div>
   );
 }

@@ -1,8 +1,8 @@
-import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useNavigate, useSearchParams } from "react-router";
 import { requestJson } from "../lib/api-client.ts";
+import { pageNavigation } from "../lib/page-navigation.ts";
 import { rememberTeacherName } from "../lib/teacher-name.ts";
+import { useAction } from "../lib/use-action.ts";
 import { Button } from "./button.tsx";
 import { Field, inputClasses } from "./field.tsx";
 import { MessageBox } from "./message-box.tsx";
@@ -11,34 +11,31 @@ import { PasswordInput } from "./password-input.tsx";
 export function TeacherLoginCard({
   slug,
   schoolName,
-  basePath,
+  next,
   onRegister,
   onForgotPassword,
 }: {
   slug: string;
   schoolName: string | null;
-  basePath: string;
+  /** Where a successful login goes: the dashboard, or the school page that sent the teacher here. */
+  next: string;
   onRegister?: () => void;
   onForgotPassword?: () => void;
 }) {
-  const navigate = useNavigate();
-  const [searchParams] = useSearchParams();
-  // Back to the page that sent the teacher here, but only ever a page of this school.
-  const redirectTo = searchParams.get("redirectTo");
-  const next = redirectTo?.startsWith(`${basePath}/`) && !redirectTo.startsWith("//") ? redirectTo : `${basePath}/dashboard`;
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
 
-  const login = useMutation({
-    mutationFn: () =>
-      requestJson<{ teacherName: string }>("/api/teacher/login", { body: { email, password, slug }, fallback: "Login failed" }),
-    onSuccess: ({ teacherName }) => {
-      rememberTeacherName(teacherName);
-      navigate(next);
+  const login = useAction(
+    () => requestJson<{ teacherName: string }>("/api/teacher/login", { body: { email, password, slug }, fallback: "Login failed" }),
+    {
+      onSuccess: ({ teacherName }) => {
+        rememberTeacherName(teacherName);
+        pageNavigation.go(next);
+      },
+      onError: (e) => setError(e.message),
     },
-    onError: (e) => setError(e.message),
-  });
+  );
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -47,7 +44,7 @@ export function TeacherLoginCard({
       setError("Please enter both email and password");
       return;
     }
-    login.mutate();
+    login.run();
   }
 
   return (

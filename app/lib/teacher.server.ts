@@ -32,10 +32,20 @@ export async function requireTeacher(args: Args): Promise<SignedInTeacher> {
   return { teacher: session.teacher, school: { ...school, id: session.school.id }, basePath };
 }
 
+/**
+ * Where the login page sends a teacher once signed in: back to the page that sent them here
+ * (`?redirectTo=`), but only ever a page of this school, else the dashboard.
+ */
+export function loginTarget(request: Request, basePath: string): string {
+  const back = new URL(request.url).searchParams.get("redirectTo");
+  if (back?.startsWith(`${basePath}/`) && !back.startsWith("//") && !back.includes("\\")) return back;
+  return `${basePath}/dashboard`;
+}
+
 /** A teacher already signed in to this school skips the login page. */
 export async function redirectIfSignedIn(args: Args): Promise<void> {
   const { env, tenant } = args.context.get(appContext);
   if (!tenant.school) return;
   const session = await getTeacherSession(getDb(env.DB), args.request);
-  if (session && session.school.id === tenant.school.id) throw redirect(`${tenant.basePath}/dashboard`);
+  if (session && session.school.id === tenant.school.id) throw redirect(loginTarget(args.request, tenant.basePath));
 }

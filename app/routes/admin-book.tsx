@@ -4,7 +4,8 @@ import { Link, useNavigate, useParams } from "react-router";
 import { AdminBookFiles } from "../components/admin-book-files.tsx";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin-page.tsx";
 import { BookCover } from "../components/book-cover.tsx";
-import { Button, ButtonLink } from "../components/button.tsx";
+import { Button } from "../components/button.tsx";
+import { ButtonLink } from "../components/button-link.tsx";
 import { Dialog } from "../components/dialog.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { MessageBox } from "../components/message-box.tsx";
@@ -138,6 +139,7 @@ export default function AdminBook() {
         </div>
       </section>
       <Dialog
+        id="delete-book-dialog"
         open={confirmDelete}
         onClose={() => setConfirmDelete(false)}
         title="Delete this book?"

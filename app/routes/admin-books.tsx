@@ -3,7 +3,7 @@ import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { AdminPageHeader, cardClasses, Pager, rowClasses, TableState, tableClasses, theadClasses } from "../components/admin-page.tsx";
 import { BookCover } from "../components/book-cover.tsx";
-import { ButtonLink } from "../components/button.tsx";
+import { ButtonLink } from "../components/button-link.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { useDebounced } from "../lib/use-debounced.ts";

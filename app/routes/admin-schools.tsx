@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
 import { AdminPageHeader, cardClasses, Pager, rowClasses, TableState, tableClasses, theadClasses } from "../components/admin-page.tsx";
-import { ButtonLink } from "../components/button.tsx";
+import { ButtonLink } from "../components/button-link.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { useDebounced } from "../lib/use-debounced.ts";

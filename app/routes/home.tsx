@@ -2,9 +2,13 @@ import { appContext } from "../../workers/context.ts";
 import { LandingPage } from "../components/landing-page.tsx";
 import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
 import { SchoolPortal } from "../components/school-portal.tsx";
-import { redirectIfSignedIn } from "../lib/teacher.server.ts";
+import { teacherPortalScripts } from "../lib/school-portal-scripts.ts";
+import { loginTarget, redirectIfSignedIn } from "../lib/teacher.server.ts";
 import { requireSchool } from "../lib/tenant.server.ts";
 import type { Route } from "./+types/home";
+
+// The landing page runs no script; a school's portal (on its subdomain) hydrates its login island.
+export const handle = teacherPortalScripts;
 
 export const meta: Route.MetaFunction = ({ loaderData }) =>
   loaderData?.kind === "school"
@@ -20,13 +24,14 @@ export async function loader(args: Route.LoaderArgs) {
   if (tenant.host.kind === "school" || tenant.host.kind === "invalid") {
     const school = requireSchool(args);
     await redirectIfSignedIn(args);
-    return { kind: "school" as const, ...school };
+    return { kind: "school" as const, ...school, next: loginTarget(args.request, school.basePath) };
   }
   return { kind: "landing" as const };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  if (loaderData.kind === "school") return <SchoolPortal school={loaderData.school} basePath={loaderData.basePath} />;
+  if (loaderData.kind === "school")
+    return <SchoolPortal school={loaderData.school} basePath={loaderData.basePath} next={loaderData.next} />;
   return <LandingPage />;
 }
 

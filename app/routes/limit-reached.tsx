@@ -1,4 +1,4 @@
-import { ButtonLink } from "../components/button.tsx";
+import { ButtonLink } from "../components/button-link.tsx";
 import { PublicHeader } from "../components/public-header.tsx";
 import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
 import { SiteFooter } from "../components/site-footer.tsx";

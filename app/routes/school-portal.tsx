@@ -1,8 +1,11 @@
 import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
 import { SchoolPortal } from "../components/school-portal.tsx";
-import { redirectIfSignedIn } from "../lib/teacher.server.ts";
+import { teacherPortalScripts } from "../lib/school-portal-scripts.ts";
+import { loginTarget, redirectIfSignedIn } from "../lib/teacher.server.ts";
 import { requireSchool } from "../lib/tenant.server.ts";
 import type { Route } from "./+types/school-portal";
+
+export const handle = teacherPortalScripts;
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.school.schoolName} · Lectern` : "School Not Found · Lectern" },
@@ -11,11 +14,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader(args: Route.LoaderArgs) {
   const school = requireSchool(args);
   await redirectIfSignedIn(args);
-  return school;
+  return { ...school, next: loginTarget(args.request, school.basePath) };
 }
 
 export default function SchoolPortalRoute({ loaderData }: Route.ComponentProps) {
-  return <SchoolPortal school={loaderData.school} basePath={loaderData.basePath} />;
+  return <SchoolPortal {...loaderData} />;
 }
 
 export const ErrorBoundary = SchoolErrorBoundary;

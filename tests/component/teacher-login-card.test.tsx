@@ -1,16 +1,19 @@
-import { screen } from "@testing-library/react";
+import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { TeacherLoginCard } from "../../app/components/teacher-login-card.tsx";
-import { renderInApp } from "./render.tsx";
+import { pageNavigation } from "../../app/lib/page-navigation.ts";
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
+// Rendered bare, as the login page's island hydrates it: no router, no query cache.
 function renderCard(schoolName: string | null = "Lincoln High School") {
-  return renderInApp(<TeacherLoginCard slug="lincoln-high" schoolName={schoolName} basePath="/schools/lincoln-high" />, {
-    path: "/schools/lincoln-high",
-    routes: { "/schools/lincoln-high/dashboard": <h1>Dashboard page</h1> },
-  });
+  const go = vi.spyOn(pageNavigation, "go").mockImplementation(() => {});
+  render(<TeacherLoginCard slug="lincoln-high" schoolName={schoolName} next="/schools/lincoln-high/books/7" />);
+  return { go };
 }
 
 describe("TeacherLoginCard", () => {
@@ -44,20 +47,20 @@ describe("TeacherLoginCard", () => {
     expect(input.type).toBe("password");
   });
 
-  it("shows 'Logging in...' while busy, then stores the name and opens the dashboard", async () => {
+  it("shows 'Logging in...' while busy, then stores the name and goes where the server said", async () => {
     let answer: (r: Response) => void = () => {};
     vi.stubGlobal(
       "fetch",
       vi.fn(() => new Promise<Response>((resolve) => (answer = resolve))),
     );
-    renderCard();
+    const { go } = renderCard();
     await userEvent.type(screen.getByLabelText("Email"), "t@school.org");
     await userEvent.type(screen.getByLabelText("Password"), "correct horse");
     await userEvent.click(screen.getByRole("button", { name: "Login" }));
     const busy = await screen.findByRole("button", { name: "Logging in..." });
     expect((busy as HTMLButtonElement).disabled).toBe(true);
     answer(Response.json({ teacherName: "Ada Lovelace" }));
-    expect(await screen.findByText("Dashboard page")).toBeTruthy();
+    await vi.waitFor(() => expect(go).toHaveBeenCalledWith("/schools/lincoln-high/books/7"));
     expect(localStorage.getItem("teacherName")).toBe("Ada Lovelace");
   });
 

@@ -39,12 +39,29 @@ describe("landing page", () => {
     const page = await openPage();
     await page.goto(`${baseURL()}/`);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
-    await page.getByRole("button", { name: "Learn More" }).click();
+    await page.getByRole("link", { name: "Learn More" }).click();
     // Key Features sits near the end of the page, so "scrolled to" means: its heading is on screen.
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
     const heading = page.getByRole("heading", { name: "Key Features" });
     await expect.poll(async () => (await heading.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(0);
     expect((await heading.boundingBox())!.y).toBeLessThan(900 - 100);
+  });
+
+  it("runs no script of the app: links, anchors and the theme toggle work as plain HTML", async () => {
+    const page = await openPage();
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(request.url());
+    });
+    await page.goto(`${baseURL()}/`);
+    expect(scripts).toEqual([]);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    await page.getByRole("button", { name: "Switch to dark theme" }).click();
+    expect(await page.evaluate(() => document.documentElement.classList.contains("dark"))).toBe(true);
+    expect(await page.evaluate(() => localStorage.getItem("vite-ui-theme"))).toBe("dark");
+    await expect.poll(() => page.getByRole("button", { name: "Switch to light theme" }).count()).toBe(1);
+    await page.getByRole("link", { name: "Admin Dashboard" }).click();
+    await page.waitForURL(/\/admin\/login/);
   });
 
   it("every link leads somewhere real", async () => {

@@ -49,6 +49,22 @@ describe("school page", () => {
     expect(new URL(page.url()).pathname).toBe("/");
   });
 
+  it("hydrates only its login island, not the whole app", async () => {
+    const page = await openPage();
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await page.goto(`${baseURL()}/lincoln-high`);
+    expect(scripts.some((path) => /\/island-teacher-portal-[\w-]+\.js$/.test(path))).toBe(true);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    // The island is live: the dialog opens and its state is React's.
+    await page.getByRole("button", { name: "Register here" }).click();
+    expect(await page.getByRole("dialog", { name: "Register as a Teacher" }).isVisible()).toBe(true);
+    await page.keyboard.press("Escape");
+    await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
+  });
+
   it("shows the login validation message without calling the server", async () => {
     const page = await openPage();
     await page.goto(`${baseURL()}/lincoln-high`);

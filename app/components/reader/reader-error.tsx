@@ -1,4 +1,4 @@
-import { ButtonLink } from "../button.tsx";
+import { ButtonLink } from "../button-link.tsx";
 
 /** The reader's failure screen: 'Error Loading PDF', what went wrong, and the way back. */
 export function ReaderError({ message, backHref, backLabel }: { message: string; backHref: string; backLabel: string }) {

@@ -1,0 +1,24 @@
+import type { PublicSchool } from "../../workers/public-school.ts";
+import type { TeacherPortalProps } from "../components/teacher-portal.tsx";
+import type { PageScripts, PageScriptsHandle } from "./page-scripts.ts";
+
+type PortalData = { school: PublicSchool; basePath: string; next: string };
+const isPortalData = (data: unknown): data is PortalData =>
+  typeof data === "object" && data !== null && "school" in data && "basePath" in data && "next" in data;
+
+/**
+ * The handle of the routes that show a school's login page. The page hydrates only its login
+ * island; without a school (the landing page, "School Not Found") it runs no script at all.
+ */
+export const teacherPortalScripts: PageScriptsHandle = {
+  scripts(data): PageScripts {
+    if (!isPortalData(data)) return "none";
+    const props: TeacherPortalProps = {
+      slug: data.school.slug,
+      schoolName: data.school.schoolName,
+      basePath: data.basePath,
+      next: data.next,
+    };
+    return { island: "teacher-portal", props };
+  },
+};

@@ -70,6 +70,18 @@ const BOOK_COLUMNS = sql.raw(
 // Title matches rank first, then authors, subject and ISBN, then the description.
 const RANK = sql`bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0)`;
 
+/**
+ * FROM and WHERE for the school's books that match. The match walks the catalogue-wide hits once
+ * and drops every book not on the school's shelf, read once into a temporary index, so only the
+ * school's own hits reach the books lookup and bm25. The `+` keeps SQLite from handing the IN list
+ * to FTS5, which would re-run the (prefix) match once per book on the shelf.
+ */
+function schoolMatches(schoolId: number, match: string) {
+  return sql`FROM books_fts JOIN ${books} ON ${books.id} = books_fts.rowid
+    WHERE books_fts MATCH ${match}
+      AND +books_fts.rowid IN (SELECT ${bookAccess.bookId} FROM ${bookAccess} WHERE ${bookAccess.schoolId} = ${schoolId})`;
+}
+
 export interface ShelfSummary {
   total: number;
   /** How many of the school's books each (subject, grade) pair has: the chips and their counts. */
@@ -117,12 +129,7 @@ export async function listSchoolBooks(db: Db, schoolId: number, search?: string)
       .orderBy(asc(books.title), asc(books.id));
     return rows.map((r) => r.book);
   }
-  return db.all<Book>(sql`
-    SELECT ${BOOK_COLUMNS} FROM books_fts
-    JOIN ${books} ON ${books.id} = books_fts.rowid
-    JOIN ${bookAccess} ON ${bookAccess.bookId} = ${books.id} AND ${bookAccess.schoolId} = ${schoolId}
-    WHERE books_fts MATCH ${match}
-    ORDER BY ${RANK}, ${books.title}`);
+  return db.all<Book>(sql`SELECT ${BOOK_COLUMNS} ${schoolMatches(schoolId, match)} ORDER BY ${RANK}, ${books.title}`);
 }
 
 /** The search dropdown: the best few matches among the school's books. */
@@ -132,10 +139,7 @@ export async function searchSchoolBooks(db: Db, schoolId: number, query: string,
   return db.all<Pick<Book, "id" | "title" | "author1" | "author2" | "subject" | "gradeLevel">>(sql`
     SELECT ${books.id} AS id, ${books.title} AS title, ${books.author1} AS author1, ${books.author2} AS author2,
            ${books.subject} AS subject, ${books.gradeLevel} AS gradeLevel
-    FROM books_fts
-    JOIN ${books} ON ${books.id} = books_fts.rowid
-    JOIN ${bookAccess} ON ${bookAccess.bookId} = ${books.id} AND ${bookAccess.schoolId} = ${schoolId}
-    WHERE books_fts MATCH ${match}
+    ${schoolMatches(schoolId, match)}
     ORDER BY ${RANK}, ${books.title}
     LIMIT ${limit}`);
 }

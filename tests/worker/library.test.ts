@@ -98,6 +98,57 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
     expect(books).toEqual([expect.objectContaining({ id: ids["Weather Watchers"], title: "Weather Watchers" })]);
     expect(await (await api(`/api/schools/slug/${slug}/search-books?query=we`, { cookie })).json()).toEqual({ books: [] });
   });
+
+  describe("ranking, prefixes, the limit and other schools", () => {
+    let own: { slug: string; cookie: string };
+    let other: { slug: string; cookie: string };
+    const search = async (who: { slug: string; cookie: string }, query: string) => {
+      const response = await api(`/api/schools/slug/${who.slug}/search-books?query=${encodeURIComponent(query)}`, { cookie: who.cookie });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { books: { title: string }[] }).books.map((b) => b.title);
+    };
+
+    beforeAll(async () => {
+      const [a, b] = [await createSchool(), await createSchool()];
+      own = { slug: a.slug, cookie: (await signedInTeacher(a)).cookie };
+      other = { slug: b.slug, cookie: (await signedInTeacher(b)).cookie };
+      await createBook({ title: "Rocks and Minerals", description: "How volcanoes build new rock." }, [a.id]);
+      await createBook({ title: "Volcanoes Up Close", description: "Lava, ash and craters." }, [a.id]);
+      await createBook({ title: "Science in the Kitchen", subject: "Cooking" }, [a.id]);
+      for (let i = 1; i <= 10; i++) await createBook({ title: `Glacier Reader ${i}`, subject: "Geography" }, [a.id]);
+      await createBook({ title: "Maps and Charts", description: "Where every glacier is." }, [a.id]);
+      // Better matches than anything on the shelf, but another school's, or no school's.
+      await createBook({ title: "Volcanoes Volcanoes Volcanoes", description: "Volcanoes." }, [b.id]);
+      await createBook({ title: "Glacier", description: "Glacier glacier." }, [b.id]);
+      await createBook({ title: "Science Science", subject: "Science" });
+    });
+
+    it("puts title matches before description-only matches", async () => {
+      expect(await search(own, "volcano")).toEqual(["Volcanoes Up Close", "Rocks and Minerals"]);
+    });
+
+    it("matches word prefixes", async () => {
+      expect(await search(own, "sci")).toEqual(["Science in the Kitchen"]);
+      expect(await search(own, "sci kit")).toEqual(["Science in the Kitchen"]);
+    });
+
+    it("answers at most 8, the title matches first", async () => {
+      const titles = await search(own, "glacier");
+      expect(titles).toHaveLength(8);
+      expect(titles.every((title) => title.startsWith("Glacier Reader "))).toBe(true);
+    });
+
+    it("never answers another school's book, however well it matches", async () => {
+      expect(await search(other, "volcano")).toEqual(["Volcanoes Volcanoes Volcanoes"]);
+      expect(await search(other, "sci")).toEqual([]);
+      expect(await search(own, "volcanoes volcanoes")).toEqual(["Volcanoes Up Close", "Rocks and Minerals"]);
+      const list = await api(`/api/schools/slug/${own.slug}/books?search=glacier`, { cookie: own.cookie });
+      const listed = ((await list.json()) as { books: { title: string }[] }).books.map((b) => b.title);
+      expect(listed).toHaveLength(11);
+      expect(listed.at(-1)).toBe("Maps and Charts");
+      expect(listed).not.toContain("Glacier");
+    });
+  });
 });
 
 describe("GET /api/schools/slug/{slug}/books/{bookId}", () => {

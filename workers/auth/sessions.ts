@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, preparedQuery } from "../db/client.ts";
 import { admins, type School, schools, sessions, type Teacher, teachers } from "../db/schema.ts";
 import { randomToken, sha256Hex } from "./tokens.ts";
 
@@ -102,7 +102,14 @@ export async function getTeacherSession(db: Db, request: Request, now = Date.now
   const token = readSessionToken(request, "teacher");
   if (!token) return null;
   const tokenHash = await sha256Hex(token);
-  const [row] = await db
+  const [row] = await teacherSessionByHash(db).all({ tokenHash });
+  if (!row || !(await isLive(db, row.session, now))) return null;
+  return { tokenHash, teacher: row.teacher, school: row.school };
+}
+
+// Every signed-in teacher page looks its session up, so the query is prepared once.
+const teacherSessionByHash = preparedQuery((db) =>
+  db
     .select({
       session: sessions,
       teacher: { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId },
@@ -111,11 +118,10 @@ export async function getTeacherSession(db: Db, request: Request, now = Date.now
     .from(sessions)
     .innerJoin(teachers, eq(teachers.id, sessions.teacherId))
     .innerJoin(schools, eq(schools.id, teachers.schoolId))
-    .where(and(eq(sessions.tokenHash, tokenHash), eq(sessions.kind, "teacher")))
-    .limit(1);
-  if (!row || !(await isLive(db, row.session, now))) return null;
-  return { tokenHash, teacher: row.teacher, school: row.school };
-}
+    .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), eq(sessions.kind, "teacher")))
+    .limit(1)
+    .prepare(),
+);
 
 export interface AdminSession {
   tokenHash: string;

@@ -14,7 +14,10 @@ export function authorLine(book: Pick<TeacherBook, "author1" | "author2">): stri
  * One book in the grid. The description shows in a tooltip: on hover (closing 300 ms after the
  * pointer leaves, so it can be reached), on keyboard focus, or toggled by a tap on touch screens.
  */
-export function BookCard({ book, href }: { book: TeacherBook; href: string }) {
+/** Cards painted in the first screen on a phone or a laptop: their covers load eagerly. */
+export const FIRST_SCREEN_CARDS = 4;
+
+export function BookCard({ book, href, priority = false }: { book: TeacherBook; href: string; priority?: boolean }) {
   const [open, setOpen] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const tooltipId = useId();
@@ -35,7 +38,7 @@ export function BookCard({ book, href }: { book: TeacherBook; href: string }) {
   return (
     <article className="group relative flex flex-col overflow-visible rounded-xl border border-slate-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
       <Link to={href} className="flex flex-1 flex-col rounded-xl" aria-describedby={book.description ? tooltipId : undefined}>
-        <BookCover src={book.thumbnailPath} title={book.title} className="aspect-[2/3] w-full rounded-t-xl" />
+        <BookCover src={book.thumbnailPath} title={book.title} priority={priority} className="aspect-[2/3] w-full rounded-t-xl" />
         <div className="flex flex-1 flex-col gap-1 p-3">
           <span className="self-start rounded-full bg-indigo-50 px-2 py-0.5 text-[11px] font-semibold text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200">
             {bookCategory(book)}

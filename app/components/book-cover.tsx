@@ -1,7 +1,18 @@
 import { useCallback, useState } from "react";
 
 /** A book's cover, or a placeholder book icon when there is none or it fails to load. */
-export function BookCover({ src, title, className = "" }: { src: string | null; title: string; className?: string }) {
+export function BookCover({
+  src,
+  title,
+  className = "",
+  priority = false,
+}: {
+  src: string | null;
+  title: string;
+  className?: string;
+  /** A cover in the first screen: loaded at once and early, since it is what the page paints last. */
+  priority?: boolean;
+}) {
   const [broken, setBroken] = useState(false);
   // A server-rendered image can fail before React hydrates, when no onError is listening yet:
   // the ref looks at the image's state as soon as React has it, and listens natively from then on.
@@ -28,7 +39,8 @@ export function BookCover({ src, title, className = "" }: { src: string | null; 
       ref={watch}
       src={src}
       alt={`Cover of ${title}`}
-      loading="lazy"
+      loading={priority ? "eager" : "lazy"}
+      fetchPriority={priority ? "high" : "auto"}
       decoding="async"
       className={`bg-slate-200 object-cover dark:bg-slate-800 ${className}`}
     />

@@ -5,7 +5,7 @@ import { coverPath } from "../../workers/book-category.ts";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/library.ts";
-import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton } from "../components/book-card.tsx";
+import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton, FIRST_SCREEN_CARDS } from "../components/book-card.tsx";
 import { Button } from "../components/button.tsx";
 import { CategoryChips } from "../components/category-chips.tsx";
 import { ContinueReading } from "../components/continue-reading.tsx";
@@ -113,8 +113,8 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
           {/* Cards title their books with h3: this keeps the outline h1 > h2 > h3 for screen readers. */}
           <h2 className="sr-only">Books</h2>
           <div className={BOOK_GRID_CLASSES}>
-            {matching.slice(0, limit).map((book) => (
-              <BookCard key={book.id} book={book} href={`${basePath}/dashboard/book/${book.id}`} />
+            {matching.slice(0, limit).map((book, i) => (
+              <BookCard key={book.id} book={book} href={`${basePath}/dashboard/book/${book.id}`} priority={i < FIRST_SCREEN_CARDS} />
             ))}
           </div>
           {hasMore && <ShowMore onMore={() => setLimit((n) => n + PAGE)} loading={all.isFetching} />}

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "react-router";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { listSchoolBooks, toTeacherBook } from "../../workers/library.ts";
-import { BOOK_GRID_CLASSES, BookCard } from "../components/book-card.tsx";
+import { BOOK_GRID_CLASSES, BookCard, FIRST_SCREEN_CARDS } from "../components/book-card.tsx";
 import { Button } from "../components/button.tsx";
 import { inputClasses } from "../components/field.tsx";
 import { MessageBox } from "../components/message-box.tsx";
@@ -58,8 +58,8 @@ export default function SchoolLibrary({ loaderData }: Route.ComponentProps) {
         <>
           <h2 className="sr-only">Books</h2>
           <div className={BOOK_GRID_CLASSES}>
-            {books.map((book) => (
-              <BookCard key={book.id} book={book} href={`${basePath}/books/${book.id}`} />
+            {books.map((book, i) => (
+              <BookCard key={book.id} book={book} href={`${basePath}/books/${book.id}`} priority={i < FIRST_SCREEN_CARDS} />
             ))}
           </div>
         </>

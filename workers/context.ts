@@ -1,4 +1,5 @@
 import { createContext } from "react-router";
+import type { PrefetchedTeacherSession } from "./auth/sessions.ts";
 import type { AppConfig } from "./config.ts";
 import type { School } from "./db/schema.ts";
 import type { HostTenant } from "./tenancy.ts";
@@ -11,6 +12,8 @@ export interface RequestTenant {
   school: School | null;
   /** Prefix for links inside the school's pages: '' on its subdomain, `/schools/{slug}` otherwise. */
   basePath: string;
+  /** The teacher cookie's session, read with the school; absent without a cookie or a school. */
+  teacherSession?: PrefetchedTeacherSession;
 }
 
 export interface AppContextValue {

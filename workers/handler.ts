@@ -1,5 +1,7 @@
 import { RouterContextProvider } from "react-router";
 import { api } from "./api/index.ts";
+import { findSchoolWithTeacherSession, readSessionToken } from "./auth/sessions.ts";
+import { sha256Hex } from "./auth/tokens.ts";
 import { readConfig } from "./config.ts";
 import { appContext, type RequestTenant } from "./context.ts";
 import { type Db, getDb } from "./db/client.ts";
@@ -36,7 +38,7 @@ export function createAppHandler(renderPage: PageRenderer, options: { dev: boole
     }
 
     const nonce = options.dev ? null : createNonce();
-    const tenant = await resolveRequestTenant(getDb(env.DB), host, url.pathname);
+    const tenant = await resolveRequestTenant(getDb(env.DB), host, url.pathname, request);
     const context = new RouterContextProvider();
     context.set(appContext, { env, ctx, config, tenant, nonce });
     const response = await renderPage(request, context);
@@ -44,8 +46,16 @@ export function createAppHandler(renderPage: PageRenderer, options: { dev: boole
   };
 }
 
-export async function resolveRequestTenant(db: Db, host: HostTenant, pathname: string): Promise<RequestTenant> {
+/**
+ * The school the page is about, by host or path. With a teacher cookie, the session is read in
+ * the same statement and handed on unchecked; the school layout's middleware checks it.
+ */
+export async function resolveRequestTenant(db: Db, host: HostTenant, pathname: string, request?: Request): Promise<RequestTenant> {
   const slug = host.kind === "school" ? host.slug : host.kind === "main" ? slugFromPath(pathname) : null;
-  const school = slug ? await findSchoolBySlug(db, slug) : null;
-  return { host, slug, school, basePath: slug ? schoolBasePath(host, slug) : "" };
+  if (!slug) return { host, slug, school: null, basePath: "" };
+  const basePath = schoolBasePath(host, slug);
+  const token = request ? readSessionToken(request, "teacher") : null;
+  if (!token) return { host, slug, school: await findSchoolBySlug(db, slug), basePath };
+  const found = await findSchoolWithTeacherSession(db, slug, await sha256Hex(token));
+  return { host, slug, school: found?.school ?? null, basePath, teacherSession: found?.teacherSession };
 }

@@ -23,7 +23,7 @@ type Args = Parameters<typeof requireSchool>[0] & { request: Request };
 export async function requireTeacher(args: Args): Promise<SignedInTeacher> {
   const { school, basePath } = requireSchool(args);
   const { env, tenant } = args.context.get(appContext);
-  const session = await getTeacherSession(getDb(env.DB), args.request);
+  const session = await getTeacherSession(getDb(env.DB), args.request, Date.now(), tenant.teacherSession);
   if (!session || session.school.id !== tenant.school?.id) {
     const url = new URL(args.request.url);
     const back = url.pathname.replace(/\.data$/, "");
@@ -46,6 +46,6 @@ export function loginTarget(request: Request, basePath: string): string {
 export async function redirectIfSignedIn(args: Args): Promise<void> {
   const { env, tenant } = args.context.get(appContext);
   if (!tenant.school) return;
-  const session = await getTeacherSession(getDb(env.DB), args.request);
+  const session = await getTeacherSession(getDb(env.DB), args.request, Date.now(), tenant.teacherSession);
   if (session && session.school.id === tenant.school.id) throw redirect(loginTarget(args.request, tenant.basePath));
 }

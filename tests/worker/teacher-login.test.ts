@@ -177,4 +177,18 @@ describe("sign-in housekeeping", () => {
     });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE teacher_id = ?").bind(teacherId).first("n")).toBe(1);
   });
+
+  it("a login removes one-time codes that expired a day ago, and keeps recent ones (the hourly limit counts them)", async () => {
+    const school = await createSchool();
+    const email = await teacherAt(school);
+    const now = Date.now();
+    const code = (hash: string, expiresAt: number) =>
+      env.DB.prepare(
+        "INSERT INTO otp_codes (school_id, email, purpose, code_hash, expires_at, attempts, created_at) VALUES (?, 'someone@school.test', 'register', ?, ?, 0, ?)",
+      ).bind(school.id, hash, expiresAt, expiresAt - 600_000);
+    await env.DB.batch([code("old-code", now - 2 * 86_400_000), code("expired-recently", now - 60_000), code("live-code", now + 540_000)]);
+    expect((await login(school.slug, email, PASSWORD)).status).toBe(200);
+    const left = await env.DB.prepare("SELECT code_hash FROM otp_codes WHERE school_id = ? ORDER BY code_hash").bind(school.id).all();
+    expect(left.results).toEqual([{ code_hash: "expired-recently" }, { code_hash: "live-code" }]);
+  });
 });

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { rateLimits } from "../db/schema.ts";
+import { otpCodes, rateLimits } from "../db/schema.ts";
 import { verifyPassword } from "./password.ts";
 import { sweepExpiredSessions } from "./sessions.ts";
 import { blockedFor, clearHits, describeWait, recordHit, type ThrottleRule } from "./throttle.ts";
@@ -51,9 +51,9 @@ export async function checkLogin(
 }
 
 /**
- * Statements for the sign-in batch that keep the session and throttle tables small: expired
- * sessions, and counters whose window (an hour at most) ended a day ago and that block nothing.
- * Both deletes run on an index.
+ * Statements for the sign-in batch that keep the session, throttle and code tables small: expired
+ * sessions, counters whose window (an hour at most) ended a day ago and that block nothing, and
+ * one-time codes that expired a day ago. Every delete runs on an index.
  */
 export function loginHousekeeping(db: Db, now = Date.now()) {
   return [
@@ -63,5 +63,7 @@ export function loginHousekeeping(db: Db, now = Date.now()) {
       .where(
         sql`${rateLimits.windowStart} < ${now - 24 * 3600_000} AND (${rateLimits.blockedUntil} IS NULL OR ${rateLimits.blockedUntil} < ${now})`,
       ),
+    // One-time codes only matter until they expire (10 minutes) and to the hourly limit.
+    db.delete(otpCodes).where(sql`${otpCodes.expiresAt} < ${now - 24 * 3600_000}`),
   ] as const;
 }

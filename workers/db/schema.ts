@@ -109,7 +109,11 @@ export const otpCodes = sqliteTable(
     usedAt: integer("used_at", { mode: "number" }),
     createdAt: createdAt(),
   },
-  (t) => [index("otp_codes_lookup_idx").on(t.schoolId, t.email, t.purpose, t.createdAt)],
+  (t) => [
+    index("otp_codes_lookup_idx").on(t.schoolId, t.email, t.purpose, t.createdAt),
+    // Sign-ins sweep codes that expired a day ago (loginHousekeeping); the limits look back one hour.
+    index("otp_codes_expires_idx").on(t.expiresAt),
+  ],
 );
 
 export const sessions = sqliteTable(

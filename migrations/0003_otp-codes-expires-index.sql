@@ -1,0 +1,1 @@
+CREATE INDEX `otp_codes_expires_idx` ON `otp_codes` (`expires_at`);

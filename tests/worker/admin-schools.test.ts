@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { guardedTeacherLimit, isLimitGuardError } from "../../workers/admins/schools.ts";
+import { guardedTeacherLimit, isLimitGuardError } from "../../workers/admins/school-write-guards.ts";
 import { schools } from "../../workers/db/schema.ts";
 import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
 

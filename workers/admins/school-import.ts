@@ -4,15 +4,9 @@ import { z } from "zod";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
 import { type Actor, auditEntry } from "./audit.ts";
-import {
-  generateUniqueSlugs,
-  isLimitGuardError,
-  isUniqueSlugError,
-  type SchoolInput,
-  SchoolInputSchema,
-  toInsertValues,
-  toUpdateValues,
-} from "./schools.ts";
+import { type SchoolInput, SchoolInputSchema, toInsertValues, toUpdateValues } from "./school-input.ts";
+import { generateUniqueSlugs } from "./school-slugs.ts";
+import { isLimitGuardError, isUniqueSlugError } from "./school-write-guards.ts";
 
 // One import is one D1 batch of one statement per row (plus a few audit rows); D1 allows 1,000
 // queries per Worker invocation on paid plans, so a file is capped well below that.

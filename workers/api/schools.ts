@@ -1,27 +1,20 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { findSchoolDetail, listSchoolBooksForAdmin } from "../admins/school-detail.ts";
+import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../admins/school-editing.ts";
 import { ImportBodySchema, importSchools, updateDuplicateSchools, validateImportRows } from "../admins/school-import.ts";
+import { SchoolInputSchema, SchoolUpdateSchema } from "../admins/school-input.ts";
+import { ListQuerySchema, listSchools, searchSchools } from "../admins/school-list.ts";
 import {
-  createSchool,
-  deleteSchool,
-  findSchoolDetail,
   IncreaseLoginCountSchema,
   IncreaseTotalLoginSchema,
   increaseTeacherLimit,
   increaseTotalLogins,
-  ListQuerySchema,
-  listSchoolBooksForAdmin,
-  listSchools,
-  nextSchoolId,
-  SchoolInputSchema,
-  SchoolUpdateSchema,
   schoolLoginHistory,
   schoolLoginRecord,
-  searchSchools,
-  updateSchool,
-  type WriteResult,
-} from "../admins/schools.ts";
+} from "../admins/school-logins.ts";
+import type { WriteResult } from "../admins/school-write-guards.ts";
 import { getDb } from "../db/client.ts";
 import { findSchoolBySlug, toPublicSchool } from "../schools.ts";
 import { type AdminEnv, requireAdminApi } from "./admin-session.ts";

@@ -28,6 +28,8 @@ const scalePaths = () => ({
   [`search-books "${SEARCH}" (big-library)`]: { path: `/api/schools/slug/big-library/search-books?query=${SEARCH}`, who: "big" },
   "admin books by title": { path: "/api/books?sort=title&dir=asc&page=1&pageSize=25", who: "admin" },
   "admin books by createdAt": { path: "/api/books?sort=createdAt&dir=desc&page=1&pageSize=25", who: "admin" },
+  [`admin books search "${SEARCH}"`]: { path: `/api/books?query=${SEARCH}&page=1&pageSize=25`, who: "admin" },
+  [`admin book picker "${SEARCH}"`]: { path: `/api/books/search?query=${SEARCH}`, who: "admin" },
   "admin schools by name": { path: "/api/schools?sort=name&dir=asc&page=1&pageSize=25", who: "admin" },
 });
 

@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { ROOT } from "../../scripts/lib/env.ts";
-import { listAdminBooks } from "../../workers/admins/books.ts";
-import { listSchools } from "../../workers/admins/schools.ts";
+import { listAdminBooks, searchAdminBooks } from "../../workers/admins/books.ts";
+import { listSchools } from "../../workers/admins/school-list.ts";
 import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
 import { findSchoolBook, listSchoolBooks, searchSchoolBooks, summariseShelf } from "../../workers/library.ts";
@@ -13,7 +13,10 @@ export interface QueryPlan {
   query: string;
   sql: string;
   plan: string[];
-  /** Plan lines that walk a whole large table without an index. */
+  /**
+   * Plan lines that read a whole large table without an index, or the FTS index once per row
+   * (see FTS_PER_ROW): either makes the query's time grow with the catalogue. The check fails on any.
+   */
   fullScans: string[];
   tempBTrees: string[];
 }
@@ -22,6 +25,14 @@ type Recorded = { sql: string; params: unknown[] };
 
 // A plain `SCAN books` reads every row; `SCAN books USING [COVERING] INDEX x` walks an index.
 const LARGE_TABLES = /^SCAN (books|schools|book_access)(?: AS \w+)?$/;
+
+/**
+ * An FTS5 scan handed a rowid equality besides its MATCH: FTS5's idxStr then holds `=` (as in
+ * `SCAN books_fts VIRTUAL TABLE INDEX 0:=M5`, where `M5` alone is the plain MATCH). When the rowid
+ * comes from an IN list or a join, FTS5 re-runs the whole (prefix) match once per value: the
+ * teacher search without the `+` in `+books_fts.rowid IN (...)` took over 1 s at scale.
+ */
+const FTS_PER_ROW = /^SCAN books_fts VIRTUAL TABLE INDEX \d+:\S*=/;
 
 /** Hands drizzle a D1 that remembers every statement it prepares, with its parameters. */
 function recordingD1(real: D1Database, into: Recorded[]): D1Database {
@@ -64,6 +75,10 @@ function hotQueries(db: Db, ids: { school: number; teacher: number; book: number
     ["admin books by title, page 2000", () => listAdminBooks(db, { page: 2000, pageSize: 25, sort: "title", dir: "desc" })],
     ["admin books by createdAt", () => listAdminBooks(db, { page: 1, pageSize: 25, sort: "createdAt", dir: "desc" })],
     ["admin books search (FTS)", () => listAdminBooks(db, { query: "science", page: 1, pageSize: 25 })],
+    ["admin books search, page 5 (FTS)", () => listAdminBooks(db, { query: "science", page: 5, pageSize: 25 })],
+    ["admin books search by title (FTS)", () => listAdminBooks(db, { query: "science", page: 1, pageSize: 25, sort: "title" })],
+    ["admin books search by grade (FTS)", () => listAdminBooks(db, { query: "science", page: 1, pageSize: 25, sort: "grade" })],
+    ["admin book picker (searchAdminBooks)", () => searchAdminBooks(db, "science")],
     ["admin schools by name", () => listSchools(db, { query: "", page: 1, pageSize: 25, sort: "name", dir: "asc" })],
     ["admin schools by name, page 200", () => listSchools(db, { query: "", page: 200, pageSize: 25, sort: "name", dir: "desc" })],
   ] as const;
@@ -113,7 +128,7 @@ export async function explainHotQueries(persistTo: string): Promise<{ plans: Que
           query,
           sql: statement.sql.replace(/\s+/g, " ").trim(),
           plan,
-          fullScans: details.filter((d) => LARGE_TABLES.test(d)),
+          fullScans: details.filter((d) => LARGE_TABLES.test(d) || FTS_PER_ROW.test(d)),
           tempBTrees: details.filter((d) => d.startsWith("USE TEMP B-TREE")),
         });
       }

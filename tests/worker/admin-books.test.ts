@@ -310,6 +310,132 @@ describe("GET /api/books and /api/books/search", () => {
   });
 });
 
+describe("GET /api/books?query=: relevance, paging and sorts on a search", () => {
+  const word = (prefix: string) => `${prefix}${crypto.randomUUID().replace(/-/g, "").slice(0, 8)}`;
+  // `common` matches enough books that a sorted search walks the sort's index; `rare` so few that it
+  // reads its hits (the choice is hits x 20 against the highest book id, checked below).
+  const common = word("rk");
+  const rare = word("rr");
+  const COMMON = 60;
+  const NAMES = ["Delta", "Alpha", "Echo", "Charlie", "Bravo", "Golf", "Foxtrot"];
+  let maxId = 0;
+  const rareIds: Record<"title" | "author" | "description", number> = { title: 0, author: 0, description: 0 };
+
+  type Page = { books: AdminBook[]; total: number; page: number; pageSize: number };
+  const list = async (query: string) => json<Page>(await api(`/api/books?${query}`, { cookie }));
+
+  beforeAll(async () => {
+    // Where the word sits (title, author, description or subject) sets the rank; within one place
+    // every book has the same token counts, so bm25 ties and the title (then the id) decides.
+    const rows = Array.from({ length: COMMON }, (_, i) => {
+      const place = i % 4;
+      return {
+        title: place === 0 ? `${common} ${NAMES[i % 7]}` : `${NAMES[i % 7]} Reader`,
+        author1: place === 1 ? `Ann ${common}` : "Ann Lee",
+        description: place === 2 ? `About ${common} here.` : "About rivers here.",
+        subject: place === 3 ? common : "History",
+        grade: i % 5 === 0 ? null : (i % 12) + 1,
+        createdAt: 1_700_000_000_000 + (i % 9) * 1000,
+      };
+    });
+    rows.push(
+      { title: "Plain Pages", author1: "Ann Lee", description: `About ${rare} here.`, subject: "History", grade: 3, createdAt: 1 },
+      { title: `${rare} Pages`, author1: "Ann Lee", description: "About rivers here.", subject: "History", grade: null, createdAt: 2 },
+      { title: "Plain Pages", author1: `Ann ${rare}`, description: "About rivers here.", subject: "History", grade: 1, createdAt: 2 },
+    );
+    await env.DB.prepare(
+      `INSERT INTO books (title, author1, description, subject, grade_level, created_at)
+       SELECT json_extract(value, '$.title'), json_extract(value, '$.author1'), json_extract(value, '$.description'),
+              json_extract(value, '$.subject'), json_extract(value, '$.grade'), json_extract(value, '$.createdAt')
+       FROM json_each(?)`,
+    )
+      .bind(JSON.stringify(rows))
+      .run();
+    const found = await env.DB.prepare(
+      "SELECT id, title, author1, description FROM books WHERE id IN (SELECT rowid FROM books_fts WHERE books_fts MATCH ?)",
+    )
+      .bind(`"${rare}"*`)
+      .all<{ id: number; title: string; author1: string; description: string }>();
+    for (const book of found.results) {
+      if (book.title.includes(rare)) rareIds.title = book.id;
+      else if (book.author1.includes(rare)) rareIds.author = book.id;
+      else rareIds.description = book.id;
+    }
+    maxId = (await env.DB.prepare("SELECT max(id) AS id FROM books").first<{ id: number }>())!.id;
+  });
+
+  /** The order as a plain query over every hit states it, to hold the pages against. */
+  async function expectedOrder(term: string, orderBy: string) {
+    const { results } = await env.DB.prepare(
+      `SELECT books.id FROM books_fts JOIN books ON books.id = books_fts.rowid WHERE books_fts MATCH ? ORDER BY ${orderBy}`,
+    )
+      .bind(`"${term}"*`)
+      .all<{ id: number }>();
+    return results.map((row) => row.id);
+  }
+
+  /** Every page of a listing, and one past the last, each checked for the total. */
+  async function walkPages(query: string, pageSize: number, total: number) {
+    const seen: number[] = [];
+    const pages = Math.ceil(total / pageSize);
+    for (let page = 1; page <= pages + 1; page++) {
+      const body = await list(`${query}&page=${page}&pageSize=${pageSize}`);
+      expect(body.total, `total on page ${page}`).toBe(total);
+      expect(body.books.length, `size of page ${page}`).toBe(page <= pages ? Math.min(pageSize, total - (page - 1) * pageSize) : 0);
+      seen.push(...body.books.map((book) => book.id));
+    }
+    return seen;
+  }
+
+  it("ranks a title match above an author match above a description-only one, in the list and the picker", async () => {
+    const ranked = [rareIds.title, rareIds.author, rareIds.description];
+    const page = await list(`query=${rare}`);
+    expect(page.total).toBe(3);
+    expect(page.books.map((book) => book.id)).toEqual(ranked);
+    const picker = await json<{ books: { id: number }[] }>(await api(`/api/books/search?query=${rare}`, { cookie }));
+    expect(picker.books.map((book) => book.id)).toEqual(ranked);
+  });
+
+  it("breaks relevance ties by title, then id", async () => {
+    const page = await list(`query=${common}&pageSize=20`);
+    const inTitle = page.books.slice(0, COMMON / 4);
+    expect(inTitle.every((book) => book.title.startsWith(common))).toBe(true);
+    const byTitle = [...inTitle].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));
+    expect(inTitle.map((book) => book.id)).toEqual(byTitle.map((book) => book.id));
+    expect(page.books[COMMON / 4]!.title).not.toContain(common);
+  });
+
+  it("pages through every hit by relevance with no duplicates or gaps, ties split across pages", async () => {
+    const expected = await expectedOrder(common, "bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0), books.title, books.id");
+    expect(expected).toHaveLength(COMMON);
+    expect(await walkPages(`query=${common}`, 7, COMMON)).toEqual(expected);
+    const picker = await json<{ books: { id: number }[] }>(await api(`/api/books/search?query=${common}`, { cookie }));
+    expect(picker.books.map((book) => book.id)).toEqual(expected.slice(0, 20));
+  });
+
+  const sorts: [string, string, string][] = [
+    ["title", "asc", "books.title ASC, books.id ASC"],
+    ["title", "desc", "books.title DESC, books.id DESC"],
+    ["createdAt", "asc", "books.created_at ASC, books.id ASC"],
+    ["createdAt", "desc", "books.created_at DESC, books.id DESC"],
+    ["grade", "asc", "books.grade_level ASC NULLS LAST, books.title ASC, books.id ASC"],
+    ["grade", "desc", "books.grade_level DESC NULLS LAST, books.title ASC, books.id ASC"],
+  ];
+
+  it.each(sorts)("pages a search sorted by %s %s, for a common and a rare word", async (sort, dir, orderBy) => {
+    expect(COMMON * 20).toBeGreaterThan(maxId);
+    expect(3 * 20).toBeLessThan(maxId);
+    for (const [term, total, pageSize] of [
+      [common, COMMON, 7],
+      [rare, 3, 2],
+    ] as const) {
+      const expected = await expectedOrder(term, orderBy);
+      expect(expected).toHaveLength(total);
+      expect(await walkPages(`query=${term}&sort=${sort}&dir=${dir}`, pageSize, total), term).toEqual(expected);
+    }
+  });
+});
+
 describe("assignments", () => {
   it("assign-all-schools assigns only what is missing, and again assigns nothing", async () => {
     const school = await createSchool();

@@ -36,6 +36,12 @@ const MAX_TERMS = 8;
  * Returns null when nothing searchable is left.
  */
 export function toFtsQuery(input: string): string | null {
+  // An ISBN as written ("978-1-955010"): the index also holds it without hyphens, as one token, so
+  // it becomes one prefix term instead of short ones like "1"* that match half the catalogue.
+  const isbn = input.trim();
+  if (/^\d[\d-]*[\dXx]$/.test(isbn) && isbn.includes("-") && isbn.replace(/\D/g, "").length >= 6) {
+    return `"${isbn.replace(/-/g, "").slice(0, 40)}"*`;
+  }
   const words = input
     .normalize("NFKC")
     .split(/[^\p{L}\p{N}]+/u)

@@ -99,6 +99,14 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
     expect(await (await api(`/api/schools/slug/${slug}/search-books?query=we`, { cookie })).json()).toEqual({ books: [] });
   });
 
+  it("finds a book by its ISBN typed with hyphens, whole or in part, and by its digits", async () => {
+    for (const query of ["978-1-955000-19-5", "978-1-9550", "9781955000195"]) {
+      const response = await api(`/api/schools/slug/${slug}/search-books?query=${encodeURIComponent(query)}`, { cookie });
+      const { books } = (await response.json()) as { books: { title: string }[] };
+      expect(books.map((b) => b.title), query).toEqual(["Fractions Made Friendly"]);
+    }
+  });
+
   describe("ranking, prefixes, the limit and other schools", () => {
     let own: { slug: string; cookie: string };
     let other: { slug: string; cookie: string };
@@ -191,7 +199,11 @@ describe("helpers", () => {
   it.each([
     ["fractions", '"fractions"*'],
     ['"quoted" NEAR(x y)', '"quoted"* "NEAR"* "x"* "y"*'],
-    ["978-1-955", '"978"* "1"* "955"*'],
+    ["978-1", '"978"* "1"*'],
+    // ISBN-like input is one prefix on the hyphen-less form the index also holds.
+    ["979-1-076750-00-0", '"9791076750000"*'],
+    [" 978-1-9550 ", '"97819550"*'],
+    ["grades 2-3", '"grades"* "2"* "3"*'],
     ["*** ((( ", null],
   ])("toFtsQuery(%s)", (input, expected) => {
     expect(toFtsQuery(input)).toBe(expected);

@@ -54,7 +54,7 @@ export function BookPicker({
         <label htmlFor="book-picker-grade" className="sr-only">
           Grade
         </label>
-        <select id="book-picker-grade" className={`${inputClasses} w-auto`} value={grade} onChange={(e) => setGrade(e.target.value)}>
+        <select id="book-picker-grade" className={`${inputClasses} max-w-44`} value={grade} onChange={(e) => setGrade(e.target.value)}>
           <option value="">All grades</option>
           {Array.from({ length: 12 }, (_, i) => String(i + 1)).map((g) => (
             <option key={g} value={g}>
@@ -65,7 +65,7 @@ export function BookPicker({
         <label htmlFor="book-picker-subject" className="sr-only">
           Subject
         </label>
-        <select id="book-picker-subject" className={`${inputClasses} w-auto`} value={subject} onChange={(e) => setSubject(e.target.value)}>
+        <select id="book-picker-subject" className={`${inputClasses} max-w-52`} value={subject} onChange={(e) => setSubject(e.target.value)}>
           <option value="">All subjects</option>
           {subjects.map((s) => (
             <option key={s} value={s}>

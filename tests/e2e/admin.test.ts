@@ -5,7 +5,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { codeFromMail, uniqueEmail } from "./support.ts";
+import { codeFromMail, execSql, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -122,6 +122,33 @@ describe("the admin console", () => {
     await teacher.goto(`${baseURL()}${href}/view`);
     await teacher.locator('[data-page-number="1"][data-rendered="true"]').waitFor({ timeout: 30_000 });
     expect(await teacher.locator("[data-reader]").getAttribute("data-page-count")).toBe("24");
+  });
+
+  it("the Assign Book page gives one book to the schools picked, and assigning twice adds nothing", async () => {
+    const school = `Assign Test ${stamp}`;
+    await execSql(
+      `INSERT INTO schools (slug, name, address1, city, state, zip_code, email, teacher_limit)
+       VALUES ('assign-test-${stamp}', '${school}', '1 Test Road', 'Salem', 'OR', '97301', 'office@assign.example.org', 5)`,
+    );
+    const page = await openPage();
+    await adminLogin(page);
+    await page.getByRole("link", { name: "Assign Book" }).click();
+    await page.getByRole("heading", { name: "Assign Book" }).waitFor();
+    // No school list until a book is chosen.
+    expect(await page.getByLabel("Find schools").count()).toBe(0);
+    await page.getByPlaceholder("Title, author, ISBN...").fill("Counting Creatures");
+    await expect.poll(() => page.getByRole("radio").count()).toBe(1);
+    await page.getByRole("radio", { name: /Counting Creatures/ }).check();
+    await page.getByLabel("Find schools").fill(`Assign Test ${stamp}`);
+    await expect.poll(() => page.getByRole("checkbox").count()).toBe(1);
+    await page.getByRole("checkbox", { name: new RegExp(school) }).check();
+    await page.getByRole("button", { name: "Assign (1)" }).click();
+    await page.getByText('"Counting Creatures" assigned to 1 school(s) (1 new).').waitFor();
+    await screenshot(page, "admin-assign-book-1280");
+
+    await page.getByRole("checkbox", { name: new RegExp(school) }).check();
+    await page.getByRole("button", { name: "Assign (1)" }).click();
+    await page.getByText('"Counting Creatures" assigned to 1 school(s) (0 new).').waitFor();
   });
 
   it("the superadmin sees the figures, the accounts and the audit log", async () => {

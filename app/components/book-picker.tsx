@@ -65,7 +65,12 @@ export function BookPicker({
         <label htmlFor="book-picker-subject" className="sr-only">
           Subject
         </label>
-        <select id="book-picker-subject" className={`${inputClasses} max-w-52`} value={subject} onChange={(e) => setSubject(e.target.value)}>
+        <select
+          id="book-picker-subject"
+          className={`${inputClasses} max-w-52`}
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+        >
           <option value="">All subjects</option>
           {subjects.map((s) => (
             <option key={s} value={s}>

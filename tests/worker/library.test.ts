@@ -103,7 +103,10 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
     for (const query of ["978-1-955000-19-5", "978-1-9550", "9781955000195"]) {
       const response = await api(`/api/schools/slug/${slug}/search-books?query=${encodeURIComponent(query)}`, { cookie });
       const { books } = (await response.json()) as { books: { title: string }[] };
-      expect(books.map((b) => b.title), query).toEqual(["Fractions Made Friendly"]);
+      expect(
+        books.map((b) => b.title),
+        query,
+      ).toEqual(["Fractions Made Friendly"]);
     }
   });
 

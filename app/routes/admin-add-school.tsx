@@ -5,6 +5,7 @@ import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
 import { Button } from "../components/button.tsx";
 import { Field, inputClasses } from "../components/field.tsx";
 import { MessageBox } from "../components/message-box.tsx";
+import { SlugField } from "../components/slug-field.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { suggestSlug } from "../lib/slug.ts";
 import type { Route } from "./+types/admin-add-school";
@@ -84,25 +85,13 @@ export default function AdminAddSchool() {
             </Field>
           </div>
         ))}
-        <Field
-          label="Portal address (slug)"
-          htmlFor="school-slug"
-          hint={
-            effectiveSlug
-              ? `Teachers will use /${effectiveSlug} or ${effectiveSlug}.<your domain>`
-              : "Lower-case letters, digits and hyphens."
-          }
-        >
-          <input
-            id="school-slug"
-            className={`${inputClasses} font-mono`}
-            value={effectiveSlug}
-            onChange={(e) => {
-              setSlugEdited(true);
-              setSlug(e.target.value.toLowerCase());
-            }}
-          />
-        </Field>
+        <SlugField
+          value={effectiveSlug}
+          onChange={(next) => {
+            setSlugEdited(true);
+            setSlug(next);
+          }}
+        />
         <Field label="Teacher limit" htmlFor="school-limit" hint="How many teachers may register.">
           <input
             id="school-limit"

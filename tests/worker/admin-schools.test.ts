@@ -322,6 +322,18 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
     });
   });
 
+  it("tells Add School whether an address is free, taken, reserved or malformed", async () => {
+    const taken = await createSchool();
+    const check = async (slug: string) =>
+      body<{ available: boolean; reason?: string }>(await call(`/api/schools/slug-available?slug=${encodeURIComponent(slug)}`));
+    expect(await check(taken.slug)).toEqual({ available: false, reason: "taken" });
+    expect(await check(taken.slug.toUpperCase())).toEqual({ available: false, reason: "taken" });
+    expect(await check(`free-${tag()}`)).toEqual({ available: true });
+    expect(await check("admin")).toEqual({ available: false, reason: "This slug is reserved" });
+    expect((await check("-bad-")).available).toBe(false);
+    expect((await api(`/api/schools/slug-available?slug=${taken.slug}`)).status).toBe(401);
+  });
+
   it("tells the next id, past deleted ones", async () => {
     const { nextId } = await body<{ nextId: number }>(await call("/api/schools/next-id"));
     const created = await body<{ school: { id: number } }>(await call("/api/schools", { body: newSchool() }));

@@ -14,15 +14,18 @@ import {
   schoolLoginHistory,
   schoolLoginRecord,
 } from "../admins/school-logins.ts";
+import { slugTaken } from "../admins/school-slugs.ts";
 import type { WriteResult } from "../admins/school-write-guards.ts";
 import { getDb } from "../db/client.ts";
 import { findSchoolBySlug, toPublicSchool } from "../schools.ts";
+import { SlugSchema } from "../tenancy.ts";
 import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { validate } from "./validation.ts";
 
 const SlugParamSchema = z.object({ slug: z.string().trim().toLowerCase().min(1).max(63) });
 const IdParamSchema = z.object({ id: z.coerce.number({ error: "Unknown school" }).int("Unknown school").positive("Unknown school") });
+const SlugCheckSchema = z.object({ slug: z.string().max(200).default("") });
 const SearchQuerySchema = z.object({ query: z.string().trim().max(200, "Search for at most 200 characters").default("") });
 const LoginRecordSchema = z.object({ schoolId: z.number({ error: "Choose a school" }).int().positive() });
 const HistoryQuerySchema = z.object({
@@ -65,6 +68,13 @@ export const schoolsApi = new Hono<AdminEnv>()
     c.json({ schools: await searchSchools(getDb(c.env.DB), c.req.valid("query").query) }),
   )
   .get("/next-id", requireAdminApi, async (c) => c.json({ nextId: await nextSchoolId(getDb(c.env.DB)) }))
+  // Add School checks the address while the admin types: format and reserved words first.
+  .get("/slug-available", requireAdminApi, validate("query", SlugCheckSchema), async (c) => {
+    const parsed = SlugSchema.safeParse(c.req.valid("query").slug);
+    if (!parsed.success) return c.json({ available: false, reason: parsed.error.issues[0]?.message ?? "Not a valid address" });
+    if (await slugTaken(getDb(c.env.DB), parsed.data)) return c.json({ available: false, reason: "taken" });
+    return c.json({ available: true });
+  })
   .post("/", requireAdminApi, requireSameOrigin, validate("json", SchoolInputSchema), async (c) => {
     const result = await createSchool(getDb(c.env.DB), actorOf(c), c.req.valid("json"));
     return result.ok ? c.json({ school: result.school }, 201) : refused(c, result);

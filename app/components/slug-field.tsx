@@ -1,0 +1,63 @@
+import { useQuery } from "@tanstack/react-query";
+import { SlugSchema } from "../../workers/tenancy.ts";
+import { requestJson } from "../lib/api-client.ts";
+import { useDebounced } from "../lib/use-debounced.ts";
+import { Field, inputClasses } from "./field.tsx";
+
+type Check = { tone: "error" | "ok" | "plain"; text: string };
+
+/**
+ * The portal address of a new school, checked while the admin types: the format and reserved
+ * words at once (the server's own SlugSchema), then whether a school has it already. The server
+ * checks again on save; this only spares a round trip to a refusal.
+ */
+export function SlugField({ value, onChange }: { value: string; onChange: (slug: string) => void }) {
+  const settled = useDebounced(value, 300);
+  const format = value ? SlugSchema.safeParse(value) : null;
+  const taken = useQuery({
+    queryKey: ["slug-taken", settled],
+    enabled: settled !== "" && SlugSchema.safeParse(settled).success,
+    staleTime: 10_000,
+    retry: false,
+    queryFn: async () =>
+      !(
+        await requestJson<{ available: boolean }>(`/api/schools/slug-available?slug=${encodeURIComponent(settled)}`, {
+          fallback: "Could not check the address",
+        })
+      ).available,
+  });
+
+  let check: Check = { tone: "plain", text: "Lower-case letters, digits and hyphens." };
+  if (format && !format.success) check = { tone: "error", text: format.error.issues[0]?.message ?? "Not a valid address" };
+  else if (value && settled === value && taken.data === true)
+    check = { tone: "error", text: `/${value} belongs to another school already. Choose another address.` };
+  else if (value && settled === value && taken.data === false)
+    check = { tone: "ok", text: `Free: teachers will use /${value} or ${value}.<your domain>` };
+  else if (value) check = { tone: "plain", text: `Teachers will use /${value} or ${value}.<your domain>` };
+
+  const tones = {
+    error: "text-red-700 dark:text-red-300",
+    ok: "text-emerald-700 dark:text-emerald-300",
+    plain: "text-slate-500 dark:text-slate-400",
+  };
+  return (
+    <Field
+      label="Portal address (slug)"
+      htmlFor="school-slug"
+      hint={
+        <span id="school-slug-check" className={tones[check.tone]} data-tone={check.tone} aria-live="polite">
+          {check.text}
+        </span>
+      }
+    >
+      <input
+        id="school-slug"
+        className={`${inputClasses} font-mono`}
+        aria-describedby="school-slug-check"
+        aria-invalid={check.tone === "error" || undefined}
+        value={value}
+        onChange={(e) => onChange(e.target.value.toLowerCase())}
+      />
+    </Field>
+  );
+}

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { ROOT } from "../../scripts/lib/env.ts";
-import { listAdminBooks, searchAdminBooks } from "../../workers/admins/books.ts";
+import { listAdminBooks, searchAdminBooks } from "../../workers/admins/book-list.ts";
 import { listSchools } from "../../workers/admins/school-list.ts";
 import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { AdminBook } from "../../workers/admins/book-detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/admins/book-uploads.ts";
-import type { AdminBook } from "../../workers/admins/books.ts";
 import { auditLog, books, uploads } from "../../workers/db/schema.ts";
 import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
 import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";

@@ -1,5 +1,10 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { assignToAllSchools, grantAccess, listAccess, revokeAccess } from "../admins/book-access.ts";
+import { findBook, getAdminBook, getAdminBookDetail } from "../admins/book-detail.ts";
+import { createBook, deleteBook, updateBook } from "../admins/book-editing.ts";
+import { BookCreateSchema, BookUpdateSchema } from "../admins/book-input.ts";
+import { listAdminBooks, searchAdminBooks } from "../admins/book-list.ts";
 import {
   cancelPdfUpload,
   completePdfUpload,
@@ -15,22 +20,6 @@ import {
   sweepStaleUploads,
   uploadPdfPart,
 } from "../admins/book-uploads.ts";
-import {
-  assignToAllSchools,
-  BookCreateSchema,
-  BookUpdateSchema,
-  createBook,
-  deleteBook,
-  findBook,
-  getAdminBook,
-  getAdminBookDetail,
-  grantAccess,
-  listAccess,
-  listAdminBooks,
-  revokeAccess,
-  searchAdminBooks,
-  updateBook,
-} from "../admins/books.ts";
 import { getDb } from "../db/client.ts";
 import { parseBookId } from "../library.ts";
 import { type AdminEnv, requireAdminApi } from "./admin-session.ts";

@@ -40,6 +40,31 @@ function failingNodes(details: unknown): string {
   return selectors.length ? selectors.join(" | ") : "(no element listed)";
 }
 
+// Lighthouse's own "run it again" failures: a trace it could not record, not anything about the page.
+const TRACE_FLAKES = new Set(["NO_NAVSTART", "NO_TRACING_STARTED", "NO_RESOURCE_REQUEST"]);
+
+/** One Lighthouse report; a trace-recording failure is retried twice, and said so on the console. */
+async function auditPage(port: number, page: LighthousePage) {
+  for (let attempt = 1; ; attempt++) {
+    const run = await lighthouse(page.url, {
+      port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility"],
+      extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
+      maxWaitForLoad: 30_000,
+    });
+    const lhr = run?.lhr;
+    if (!lhr) throw new Error("lighthouse returned no report");
+    if (!lhr.runtimeError) return lhr;
+    if (attempt < 3 && TRACE_FLAKES.has(lhr.runtimeError.code)) {
+      console.warn(`  lighthouse ${page.name}: ${lhr.runtimeError.code}, running it again (attempt ${attempt + 1})`);
+      continue;
+    }
+    throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+  }
+}
+
 /** Lighthouse's default (mobile, simulated throttling) performance and accessibility on each page, one Chromium. */
 export async function runLighthouse(pages: LighthousePage[]): Promise<LighthouseResult[]> {
   const userDataDir = mkdtempSync(join(tmpdir(), "lectern-lighthouse-"));
@@ -64,17 +89,7 @@ export async function runLighthouse(pages: LighthousePage[]): Promise<Lighthouse
         error: null,
       };
       try {
-        const run = await lighthouse(page.url, {
-          port: chrome.port,
-          output: "json",
-          logLevel: "error",
-          onlyCategories: ["performance", "accessibility"],
-          extraHeaders: page.cookie ? { Cookie: page.cookie } : undefined,
-          maxWaitForLoad: 30_000,
-        });
-        const lhr = run?.lhr;
-        if (!lhr) throw new Error("lighthouse returned no report");
-        if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+        const lhr = await auditPage(chrome.port, page);
         const score = (id: string) => {
           const value = lhr.categories[id]?.score;
           return value === null || value === undefined ? null : Math.round(value * 100);

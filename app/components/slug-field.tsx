@@ -6,6 +6,14 @@ import { Field, inputClasses } from "./field.tsx";
 
 type Check = { tone: "error" | "ok" | "plain"; text: string };
 
+function describe(value: string, format: ReturnType<typeof SlugSchema.safeParse> | null, answer?: { available: boolean }): Check {
+  if (!value) return { tone: "plain", text: "Lower-case letters, digits and hyphens." };
+  if (format && !format.success) return { tone: "error", text: format.error.issues[0]?.message ?? "Not a valid address" };
+  if (answer?.available === false) return { tone: "error", text: `/${value} belongs to another school already. Choose another address.` };
+  if (answer?.available === true) return { tone: "ok", text: `Free: teachers will use /${value} or ${value}.<your domain>` };
+  return { tone: "plain", text: `Teachers will use /${value} or ${value}.<your domain>` };
+}
+
 /**
  * The portal address of a new school, checked while the admin types: the format and reserved
  * words at once (the server's own SlugSchema), then whether a school has it already. The server
@@ -14,26 +22,20 @@ type Check = { tone: "error" | "ok" | "plain"; text: string };
 export function SlugField({ value, onChange }: { value: string; onChange: (slug: string) => void }) {
   const settled = useDebounced(value, 300);
   const format = value ? SlugSchema.safeParse(value) : null;
-  const taken = useQuery({
+  const availability = useQuery({
     queryKey: ["slug-taken", settled],
     enabled: settled !== "" && SlugSchema.safeParse(settled).success,
     staleTime: 10_000,
     retry: false,
-    queryFn: async () =>
-      !(
-        await requestJson<{ available: boolean }>(`/api/schools/slug-available?slug=${encodeURIComponent(settled)}`, {
-          fallback: "Could not check the address",
-        })
-      ).available,
+    queryFn: () =>
+      requestJson<{ available: boolean; suggestion?: string }>(`/api/schools/slug-available?slug=${encodeURIComponent(settled)}`, {
+        fallback: "Could not check the address",
+      }),
   });
 
-  let check: Check = { tone: "plain", text: "Lower-case letters, digits and hyphens." };
-  if (format && !format.success) check = { tone: "error", text: format.error.issues[0]?.message ?? "Not a valid address" };
-  else if (value && settled === value && taken.data === true)
-    check = { tone: "error", text: `/${value} belongs to another school already. Choose another address.` };
-  else if (value && settled === value && taken.data === false)
-    check = { tone: "ok", text: `Free: teachers will use /${value} or ${value}.<your domain>` };
-  else if (value) check = { tone: "plain", text: `Teachers will use /${value} or ${value}.<your domain>` };
+  const answer = value && settled === value ? availability.data : undefined;
+  const suggestion = answer && !answer.available ? answer.suggestion : undefined;
+  const check = describe(value, format, answer);
 
   const tones = {
     error: "text-red-700 dark:text-red-300",
@@ -45,9 +47,20 @@ export function SlugField({ value, onChange }: { value: string; onChange: (slug:
       label="Portal address (slug)"
       htmlFor="school-slug"
       hint={
-        <span id="school-slug-check" className={tones[check.tone]} data-tone={check.tone} aria-live="polite">
-          {check.text}
-        </span>
+        <>
+          <span id="school-slug-check" className={tones[check.tone]} data-tone={check.tone} aria-live="polite">
+            {check.text}
+          </span>
+          {suggestion && (
+            <button
+              type="button"
+              onClick={() => onChange(suggestion)}
+              className="ml-2 font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+            >
+              Use {suggestion}
+            </button>
+          )}
+        </>
       }
     >
       <input

@@ -30,7 +30,11 @@ describe("SlugField on Add School", () => {
   });
 
   it("asks the server once typing stops, and says whether a school has the address", async () => {
-    const fetchMock = vi.fn(async (url: string) => Response.json({ available: !url.endsWith("slug=lincoln-high") }));
+    const fetchMock = vi.fn(async (url: string) =>
+      Response.json(
+        url.endsWith("slug=lincoln-high") ? { available: false, reason: "taken", suggestion: "lincoln-high-2" } : { available: true },
+      ),
+    );
     vi.stubGlobal("fetch", fetchMock);
     renderInApp(<Form />);
     const input = screen.getByLabelText("Portal address (slug)");
@@ -40,6 +44,11 @@ describe("SlugField on Add School", () => {
     expect(input.getAttribute("aria-invalid")).toBe("true");
     // Debounced: one request for the settled value, not one per keystroke.
     expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    // One click takes the free address the server found.
+    await userEvent.click(screen.getByRole("button", { name: "Use lincoln-high-2" }));
+    expect((input as HTMLInputElement).value).toBe("lincoln-high-2");
+    await vi.waitFor(() => expect(check().dataset.tone).toBe("ok"));
 
     await userEvent.clear(input);
     await userEvent.type(input, "maple-ridge");

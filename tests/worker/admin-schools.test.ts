@@ -326,8 +326,9 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
     const taken = await createSchool();
     const check = async (slug: string) =>
       body<{ available: boolean; reason?: string }>(await call(`/api/schools/slug-available?slug=${encodeURIComponent(slug)}`));
-    expect(await check(taken.slug)).toEqual({ available: false, reason: "taken" });
-    expect(await check(taken.slug.toUpperCase())).toEqual({ available: false, reason: "taken" });
+    expect(await check(taken.slug)).toEqual({ available: false, reason: "taken", suggestion: `${taken.slug}-2` });
+    await createSchool({ slug: `${taken.slug}-2` });
+    expect(await check(taken.slug.toUpperCase())).toEqual({ available: false, reason: "taken", suggestion: `${taken.slug}-3` });
     expect(await check(`free-${tag()}`)).toEqual({ available: true });
     expect(await check("admin")).toEqual({ available: false, reason: "This slug is reserved" });
     expect((await check("-bad-")).available).toBe(false);

@@ -14,7 +14,7 @@ import {
   schoolLoginHistory,
   schoolLoginRecord,
 } from "../admins/school-logins.ts";
-import { slugTaken } from "../admins/school-slugs.ts";
+import { generateUniqueSlugs, slugTaken } from "../admins/school-slugs.ts";
 import type { WriteResult } from "../admins/school-write-guards.ts";
 import { getDb } from "../db/client.ts";
 import { findSchoolBySlug, toPublicSchool } from "../schools.ts";
@@ -72,7 +72,11 @@ export const schoolsApi = new Hono<AdminEnv>()
   .get("/slug-available", requireAdminApi, validate("query", SlugCheckSchema), async (c) => {
     const parsed = SlugSchema.safeParse(c.req.valid("query").slug);
     if (!parsed.success) return c.json({ available: false, reason: parsed.error.issues[0]?.message ?? "Not a valid address" });
-    if (await slugTaken(getDb(c.env.DB), parsed.data)) return c.json({ available: false, reason: "taken" });
+    const db = getDb(c.env.DB);
+    if (await slugTaken(db, parsed.data)) {
+      const [suggestion] = await generateUniqueSlugs(db, [parsed.data]);
+      return c.json({ available: false, reason: "taken", suggestion });
+    }
     return c.json({ available: true });
   })
   .post("/", requireAdminApi, requireSameOrigin, validate("json", SchoolInputSchema), async (c) => {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { cachedPer } from "./isolate-cache.ts";
 
 const EnvSchema = z.object({
   APP_DOMAIN: z.string().min(1).default("localhost"),
@@ -22,18 +23,8 @@ export interface AppConfig {
   authSecret: string;
 }
 
-// The env object lives as long as the isolate: its vars are parsed once, not on every request.
-const parsed = new WeakMap<object, AppConfig>();
-
-/** The Worker's vars, validated; bad configuration fails loudly rather than half-working. */
-export function readConfig(env: Record<string, unknown>): AppConfig {
-  let config = parsed.get(env);
-  if (!config) {
-    config = parseConfig(env);
-    parsed.set(env, config);
-  }
-  return config;
-}
+/** The Worker's vars, validated once per isolate; bad configuration fails loudly rather than half-working. */
+export const readConfig: (env: Record<string, unknown>) => AppConfig = cachedPer((env) => parseConfig(env));
 
 function parseConfig(env: Record<string, unknown>): AppConfig {
   const vars = EnvSchema.parse(env);

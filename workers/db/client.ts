@@ -1,6 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { cachedPer } from "../isolate-cache.ts";
 import * as schema from "./schema.ts";
 
 export type Db = ReturnType<typeof createDb>;
@@ -10,32 +11,15 @@ const createDb = (d1: D1Database) => drizzle(d1, { schema });
 // drizzle() walks the whole schema to build its relational config, which cost about 1 ms of CPU
 // per request when each request made its own (measured under load); the binding lives as long as
 // the isolate, so one client per binding.
-const clients = new WeakMap<D1Database, Db>();
-
-export function getDb(d1: D1Database): Db {
-  let db = clients.get(d1);
-  if (!db) {
-    db = createDb(d1);
-    clients.set(d1, db);
-  }
-  return db;
-}
+export const getDb: (d1: D1Database) => Db = cachedPer(createDb);
 
 /**
  * A query built once per database client and run with placeholders (`sql.placeholder`): the hot
  * lookups that run on every page (school by slug, session by token) skip drizzle's query
  * builder, which was the largest single cost of a signed-in page after rendering.
  */
-export function preparedQuery<Q>(build: (db: Db) => Q): (db: Db) => Q {
-  const cache = new WeakMap<Db, Q>();
-  return (db) => {
-    let query = cache.get(db);
-    if (!query) {
-      query = build(db);
-      cache.set(db, query);
-    }
-    return query;
-  };
+export function preparedQuery<Q extends object>(build: (db: Db) => Q): (db: Db) => Q {
+  return cachedPer(build);
 }
 
 const dialect = new SQLiteSyncDialect();

@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { markAdminSignedIn } from "../lib/admin-flag.ts";
 import { requestJson } from "../lib/api-client.ts";
+import { redirectTarget } from "../lib/redirect-target.ts";
 import { Button } from "./button.tsx";
 import { Field, inputClasses } from "./field.tsx";
 import { LogoMark } from "./logo.tsx";
@@ -16,8 +17,7 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
-  const redirectTo = searchParams.get("redirectTo");
-  const next = redirectTo?.startsWith(kind === "admin" ? "/admin" : "/superadmin") && !redirectTo.startsWith("//") ? redirectTo : home;
+  const next = redirectTarget(searchParams.get("redirectTo"), kind === "admin" ? "/admin" : "/superadmin", home);
 
   const login = useMutation({
     mutationFn: () =>

@@ -3,6 +3,7 @@ import { getTeacherSession } from "../../workers/auth/sessions.ts";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import type { PublicSchool } from "../../workers/public-school.ts";
+import { redirectTarget } from "./redirect-target.ts";
 import { requireSchool } from "./tenant.server.ts";
 
 export interface SignedInTeacher {
@@ -22,9 +23,8 @@ type Args = Parameters<typeof requireSchool>[0] & { request: Request };
  */
 export async function requireTeacher(args: Args): Promise<SignedInTeacher> {
   const { school, basePath } = requireSchool(args);
-  const { env, tenant } = args.context.get(appContext);
-  const session = await getTeacherSession(getDb(env.DB), args.request, Date.now(), tenant.teacherSession);
-  if (!session || session.school.id !== tenant.school?.id) {
+  const session = await tenantTeacherSession(args);
+  if (!session) {
     const url = new URL(args.request.url);
     const back = url.pathname.replace(/\.data$/, "");
     throw redirect(`${basePath || "/"}?redirectTo=${encodeURIComponent(back)}`);
@@ -37,15 +37,22 @@ export async function requireTeacher(args: Args): Promise<SignedInTeacher> {
  * (`?redirectTo=`), but only ever a page of this school, else the dashboard.
  */
 export function loginTarget(request: Request, basePath: string): string {
-  const back = new URL(request.url).searchParams.get("redirectTo");
-  if (back?.startsWith(`${basePath}/`) && !back.startsWith("//") && !back.includes("\\")) return back;
-  return `${basePath}/dashboard`;
+  return redirectTarget(new URL(request.url).searchParams.get("redirectTo"), basePath, `${basePath}/dashboard`);
 }
 
 /** A teacher already signed in to this school skips the login page. */
 export async function redirectIfSignedIn(args: Args): Promise<void> {
+  const { tenant } = args.context.get(appContext);
+  if (await tenantTeacherSession(args)) throw redirect(loginTarget(args.request, tenant.basePath));
+}
+
+/**
+ * The request's teacher session if it is one of this school's teachers, else null. The Worker read
+ * it with the school (`tenant.teacherSession`); only its expiry is left to check here.
+ */
+async function tenantTeacherSession(args: Args) {
   const { env, tenant } = args.context.get(appContext);
-  if (!tenant.school) return;
+  if (!tenant.school) return null;
   const session = await getTeacherSession(getDb(env.DB), args.request, Date.now(), tenant.teacherSession);
-  if (session && session.school.id === tenant.school.id) throw redirect(loginTarget(args.request, tenant.basePath));
+  return session && session.school.id === tenant.school.id ? session : null;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { redirectTarget } from "../../app/lib/redirect-target.ts";
 import { loginTarget } from "../../app/lib/teacher.server.ts";
 
 const at = (query: string) => new Request(`https://lectern.test/schools/lincoln-high${query}`);
@@ -22,5 +23,21 @@ describe("loginTarget: where the login page sends a teacher", () => {
       expect(loginTarget(at(`?redirectTo=${encodeURIComponent(target)}`), "/schools/lincoln-high")).toBe("/schools/lincoln-high/dashboard");
     for (const target of ["//evil.example/x", "/\\evil.example/x", "https://evil.example/"])
       expect(loginTarget(atSubdomain(`?redirectTo=${encodeURIComponent(target)}`), "")).toBe("/dashboard");
+  });
+});
+
+describe("redirectTarget: the same rule for the admin sign-in", () => {
+  it("keeps admin pages, refuses the rest", () => {
+    expect(redirectTarget("/admin/books", "/admin", "/admin")).toBe("/admin/books");
+    expect(redirectTarget("/admin", "/admin", "/admin/all-schools")).toBe("/admin");
+    for (const target of [
+      "/administrator",
+      "/superadmin/dashboard",
+      "//evil.example/admin",
+      "/admin\\evil",
+      "https://evil.example/admin",
+      null,
+    ])
+      expect(redirectTarget(target, "/admin", "/admin")).toBe("/admin");
   });
 });

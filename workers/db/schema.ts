@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // Timestamps are Unix epoch milliseconds: one integer type for every clock in the app.
 const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`);
@@ -19,6 +19,8 @@ export const schools = sqliteTable(
     email: text("email").notNull().default(""),
     principal: text("principal"),
     teacherLimit: integer("teacher_limit").notNull().default(25),
+    // How many signed-in sessions one teacher may hold at once; a new sign-in past it ends the oldest.
+    sessionLimit: integer("session_limit").notNull().default(3),
     // Admin-adjustable counter of the spec's "total login count"; login_events holds the history.
     totalLogins: integer("total_logins").notNull().default(0),
     createdAt: createdAt(),
@@ -44,6 +46,8 @@ export const books = sqliteTable(
     pdfKey: text("pdf_key"),
     pdfSize: integer("pdf_size"),
     pageCount: integer("page_count"),
+    // The ready page set teachers read (page_sets.id); null until the book's first one is complete.
+    pageSetId: text("page_set_id"),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "number" }),
   },
@@ -220,7 +224,77 @@ export const uploads = sqliteTable(
   (t) => [index("uploads_book_idx").on(t.bookId), index("uploads_created_idx").on(t.createdAt)],
 );
 
+/**
+ * One rendering of one PDF into page images and text (docs/decisions/0013). A book reads from the
+ * ready set its `page_set_id` names; a new PDF gets a new set, which replaces the old one in a
+ * single batch once every page exists, so teachers see the old pages or the new, never a mix.
+ */
+export const pageSets = sqliteTable(
+  "page_sets",
+  {
+    id: text("id").primaryKey(),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    pdfKey: text("pdf_key").notNull(),
+    pdfSize: integer("pdf_size").notNull(),
+    // Known once a renderer has opened the PDF.
+    pageCount: integer("page_count"),
+    status: text("status", { enum: ["preparing", "ready"] })
+      .notNull()
+      .default("preparing"),
+    hasOutline: integer("has_outline", { mode: "boolean" }).notNull().default(false),
+    createdAt: createdAt(),
+    completedAt: integer("completed_at", { mode: "number" }),
+  },
+  (t) => [index("page_sets_book_idx").on(t.bookId, t.status)],
+);
+
+/** A page of a set that exists: rendered (error null) or reported as impossible to render (error set). */
+export const pageSetPages = sqliteTable(
+  "page_set_pages",
+  {
+    setId: text("set_id")
+      .notNull()
+      .references(() => pageSets.id, { onDelete: "cascade" }),
+    n: integer("n").notNull(),
+    // The page's size in PDF points (pdf.js viewport at scale 1).
+    width: real("width").notNull(),
+    height: real("height").notNull(),
+    error: text("error"),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.n] })],
+);
+
+/**
+ * Pages served to teachers, one row per day, school, book and teacher: what usage reports read.
+ * A deleted teacher's or book's rows go with them.
+ */
+export const readingDaily = sqliteTable(
+  "reading_daily",
+  {
+    day: text("day").notNull(),
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    teacherId: integer("teacher_id")
+      .notNull()
+      .references(() => teachers.id, { onDelete: "cascade" }),
+    pages: integer("pages").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.schoolId, t.bookId, t.teacherId] }),
+    index("reading_daily_school_day_idx").on(t.schoolId, t.day),
+    index("reading_daily_book_day_idx").on(t.bookId, t.day),
+    index("reading_daily_teacher_idx").on(t.teacherId),
+  ],
+);
+
 export type School = typeof schools.$inferSelect;
 export type Book = typeof books.$inferSelect;
 export type Teacher = typeof teachers.$inferSelect;
 export type Admin = typeof admins.$inferSelect;
+export type PageSet = typeof pageSets.$inferSelect;

@@ -1,0 +1,13 @@
+/** The image widths the server prepares for every page. */
+export const IMAGE_WIDTHS = [1024, 2048] as const;
+
+/**
+ * Which prepared width to ask for: the smallest that is not stretched by more than half, i.e. the
+ * 2048 px image once the page is shown wider than about 1.5 x 1024 device pixels (zoomed from
+ * about 150 %), else the 1024 px one.
+ */
+export function chooseImageWidth(displayWidth: number, devicePixelRatio: number, widths: readonly number[] = IMAGE_WIDTHS): number {
+  const sorted = [...widths].sort((a, b) => a - b);
+  const needed = displayWidth * (devicePixelRatio || 1);
+  return sorted.find((width) => needed <= width * 1.5) ?? sorted[sorted.length - 1] ?? 1024;
+}

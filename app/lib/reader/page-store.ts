@@ -1,0 +1,89 @@
+import { createObjectUrlCache, type ObjectUrlCache } from "./object-url-cache.ts";
+import { fetchPageImage, fetchPageText, type PageText, ReaderApiError } from "./reader-api.ts";
+
+/** How many page images stay in memory: scrolling back over them costs no request. */
+export const CACHED_IMAGES = 12;
+
+export interface PageStore {
+  /** Resolves once page `n` at `width` is cached; then `acquire` it. Concurrent asks share one request. */
+  loadImage(n: number, width: number): Promise<void>;
+  acquireImage(n: number, width: number): string | undefined;
+  releaseImage(n: number, width: number): void;
+  hasImage(n: number, width: number): boolean;
+  loadText(n: number): Promise<PageText>;
+  /** Revokes every object URL; the store is not used afterwards. */
+  dispose(): void;
+}
+
+type Fetchers = {
+  image: (n: number, width: number) => Promise<Blob>;
+  text: (n: number) => Promise<PageText>;
+  createUrl: (blob: Blob) => string;
+  revokeUrl: (url: string) => void;
+};
+
+/**
+ * Everything the reader has fetched of one book. Page texts are small and counted against the
+ * reading limit like images, so each is fetched once per visit. Once the server says the limit is
+ * reached (429), every later ask fails at once with the same error, without a request.
+ */
+export function createPageStore(bookId: number, onLimit: (error: ReaderApiError) => void, fetchers?: Partial<Fetchers>): PageStore {
+  const f: Fetchers = {
+    image: (n, width) => fetchPageImage(bookId, n, width),
+    text: (n) => fetchPageText(bookId, n),
+    createUrl: (blob) => URL.createObjectURL(blob),
+    revokeUrl: (url) => URL.revokeObjectURL(url),
+    ...fetchers,
+  };
+  const images: ObjectUrlCache = createObjectUrlCache(CACHED_IMAGES, f.revokeUrl);
+  const loading = new Map<string, Promise<void>>();
+  const texts = new Map<number, Promise<PageText>>();
+  let limit: ReaderApiError | null = null;
+  let disposed = false;
+  const key = (n: number, width: number) => `${n}@${width}`;
+
+  async function guarded<T>(work: () => Promise<T>): Promise<T> {
+    if (limit) throw limit;
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ReaderApiError && error.limited && !limit) {
+        limit = error;
+        onLimit(error);
+      }
+      throw error;
+    }
+  }
+
+  return {
+    loadImage(n, width) {
+      const k = key(n, width);
+      if (images.has(k)) return Promise.resolve();
+      const pending =
+        loading.get(k) ??
+        guarded(() => f.image(n, width))
+          .then((blob) => {
+            if (!disposed) images.put(k, f.createUrl(blob));
+          })
+          .finally(() => loading.delete(k));
+      loading.set(k, pending);
+      return pending;
+    },
+    acquireImage: (n, width) => images.acquire(key(n, width)),
+    releaseImage: (n, width) => images.release(key(n, width)),
+    hasImage: (n, width) => images.has(key(n, width)),
+    loadText(n) {
+      const cached = texts.get(n);
+      if (cached) return cached;
+      const pending = guarded(() => f.text(n));
+      texts.set(n, pending);
+      // A failed text is asked again next time (unless the limit is what failed).
+      pending.catch(() => texts.delete(n));
+      return pending;
+    },
+    dispose() {
+      disposed = true;
+      images.clear();
+    },
+  };
+}

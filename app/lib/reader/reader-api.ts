@@ -1,0 +1,65 @@
+import type { TextRun } from "./text-lines.ts";
+
+export type PageInfo = { n: number; width: number; height: number; failed?: true };
+export type PageList = { pageCount: number; widths: number[]; pages: PageInfo[]; hasOutline: boolean };
+export type PageText = { n: number; width: number; height: number; runs: TextRun[] };
+export type OutlineItem = { title: string; page: number | null; items: OutlineItem[] };
+export type SearchResult = { n: number; snippet: string; highlights: [number, number][] };
+export type SearchAnswer = { query: string; results: SearchResult[]; total: number };
+
+/** An answer that was not OK, with the server's `error` text and, for 409, whether the pages are still being prepared. */
+export class ReaderApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly preparing = false,
+  ) {
+    super(message);
+    this.name = "ReaderApiError";
+  }
+  /** The teacher's reading limit for this book is reached (429): asking again only fails again. */
+  get limited() {
+    return this.status === 429;
+  }
+}
+
+export const bookApi = (bookId: number) => `/api/books/${bookId}`;
+
+async function failure(response: Response, fallback: string): Promise<ReaderApiError> {
+  const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown } | null;
+  const message = typeof body?.error === "string" ? body.error : fallback;
+  return new ReaderApiError(message, response.status, response.status === 409 && body?.status === "preparing");
+}
+
+async function get(path: string, fallback: string, signal?: AbortSignal): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: "same-origin", signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ReaderApiError("Network error: check your connection and try again.", 0);
+  }
+  if (!response.ok) throw await failure(response, fallback);
+  return response;
+}
+
+async function getJson<T>(path: string, fallback: string, signal?: AbortSignal): Promise<T> {
+  return (await (await get(path, fallback, signal)).json()) as T;
+}
+
+export const fetchPageList = (bookId: number, signal?: AbortSignal) =>
+  getJson<PageList>(`${bookApi(bookId)}/pages`, "Failed to load the book's pages", signal);
+
+export const fetchPageText = (bookId: number, n: number) =>
+  getJson<PageText>(`${bookApi(bookId)}/pages/${n}/text`, "Failed to load the page's text");
+
+export const fetchOutline = (bookId: number, signal?: AbortSignal) =>
+  getJson<{ outline: OutlineItem[] }>(`${bookApi(bookId)}/outline`, "Failed to load the contents", signal);
+
+export const searchBook = (bookId: number, query: string, signal?: AbortSignal) =>
+  getJson<SearchAnswer>(`${bookApi(bookId)}/search?q=${encodeURIComponent(query)}`, "Search failed. Please try again.", signal);
+
+/** One page's watermarked image at a prepared width, as a Blob. */
+export async function fetchPageImage(bookId: number, n: number, width: number): Promise<Blob> {
+  return (await get(`${bookApi(bookId)}/pages/${n}?w=${width}`, "Failed to load the page")).blob();
+}

@@ -13,7 +13,7 @@ await runOrExit("wrangler", [
   "wrangler.jsonc",
   ...(persistTo ? ["--persist-to", persistTo] : []),
 ]);
-const { report } = await seedLocal(persistTo);
+const { report } = await seedLocal(persistTo, (line) => console.log(line));
 console.log(
   `Seeded: ${report.schools} schools, ${report.books} books, ${report.assignments} assignments, ${report.objects} files, ${report.accounts} accounts created (0 everywhere means everything was already there).`,
 );

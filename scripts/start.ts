@@ -9,8 +9,8 @@ const PORT = Number(process.env.PORT ?? 8787);
 ensureDevVars();
 if (!process.argv.includes("--no-build")) await runOrExit("react-router", ["build"]);
 await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc"]);
-console.log("Seeding demo data (first run renders 25 books and their covers)...");
-const { report, env } = await seedLocal();
+console.log("Seeding demo data (the first run renders 25 books, their covers and their pages)...");
+const { report, env } = await seedLocal(undefined, (line) => console.log(line));
 console.log(
   `Seeded ${report.schools} schools, ${report.books} books, ${report.objects} files, ${report.accounts} accounts (0 = already there).`,
 );

@@ -1,6 +1,7 @@
 import { useRef, useState } from "react";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
+import { handOverUploadedPdf } from "./admin-book-pages.tsx";
 import { Button } from "./button.tsx";
 import { MessageBox } from "./message-box.tsx";
 
@@ -23,7 +24,11 @@ export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; 
       });
       setProgress(0);
       await uploadPdf(bookId, file, pageCount, controller.signal, setProgress);
-      setMessage({ text: `PDF ${hasPdf ? "replaced" : "added"}: ${pageCount} pages.`, tone: "success" });
+      handOverUploadedPdf(bookId, file);
+      setMessage({
+        text: `PDF uploaded (${pageCount} pages). Its pages are being prepared below; ${hasPdf ? "teachers keep the previous pages until then" : "teachers can read it once they are ready"}.`,
+        tone: "success",
+      });
       onChanged();
     } catch (e) {
       setMessage({

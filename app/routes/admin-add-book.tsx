@@ -1,6 +1,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { isValidIsbn } from "../../workers/isbn.ts";
+import { handOverUploadedPdf } from "../components/admin-book-pages.tsx";
 import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
 import { Button } from "../components/button.tsx";
 import { Field, inputClasses } from "../components/field.tsx";
@@ -94,6 +95,8 @@ export default function AdminAddBook() {
         await uploadPdf(book.id, pdf.file, pdf.pageCount, controller.signal, (progress) =>
           setStage({ kind: "busy", label: "Uploading the PDF...", progress }),
         );
+        // The book page prepares its pages from this file, without downloading it again.
+        handOverUploadedPdf(book.id, pdf.file);
       }
       navigate(`/admin/book/${book.id}`);
     } catch (e) {

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useNavigate, useParams } from "react-router";
 import { AdminBookFiles } from "../components/admin-book-files.tsx";
+import { AdminBookPages } from "../components/admin-book-pages.tsx";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin-page.tsx";
 import { BookCover } from "../components/book-cover.tsx";
 import { Button } from "../components/button.tsx";
@@ -103,7 +104,17 @@ export default function AdminBook() {
         <h2 id="files-title" className="mb-3 font-semibold">
           Files
         </h2>
-        <AdminBookFiles bookId={b.id} hasPdf={Boolean(b.pdfPath)} onChanged={() => void refresh()} />
+        <AdminBookFiles
+          bookId={b.id}
+          hasPdf={Boolean(b.pdfPath)}
+          onChanged={() => {
+            void refresh();
+            void client.invalidateQueries({ queryKey: ["admin-book-pages", b.id] });
+          }}
+        />
+        <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+          <AdminBookPages bookId={b.id} onChanged={() => void refresh()} />
+        </div>
       </section>
       <section className={cardClasses} aria-labelledby="assigned-title">
         <div className="mb-3 flex flex-wrap items-center justify-between gap-3">

@@ -5,6 +5,7 @@ import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
 import { type SeedReport, seedDemo } from "../../workers/seed/seed-demo.ts";
 import { renderCover } from "./cover.ts";
 import { ensureDevVars, ROOT } from "./env.ts";
+import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";
 
 const SeedEnvSchema = z.object({
   PUBLISHER_NAME: z.string().default("Lectern Press"),
@@ -17,17 +18,35 @@ const SeedEnvSchema = z.object({
 
 export type SeedEnv = z.infer<typeof SeedEnvSchema>;
 
-/** Seeds the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves. */
-export async function seedLocal(persistTo = join(ROOT, ".wrangler/state")): Promise<{ report: SeedReport; env: SeedEnv }> {
+export const DEFAULT_STATE = join(ROOT, ".wrangler/state");
+
+/** Runs `work` against the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves. */
+export async function withLocalEnv<T>(persistTo: string, work: (env: Record<string, unknown>) => Promise<T>): Promise<T> {
   ensureDevVars();
   const proxy = await getPlatformProxy<Record<string, unknown>>({
     configPath: join(ROOT, "wrangler.jsonc"),
     persist: { path: join(persistTo, "v3") },
   });
   try {
-    const env = SeedEnvSchema.parse(proxy.env);
+    return await work(proxy.env);
+  } finally {
+    await proxy.dispose();
+  }
+}
+
+/**
+ * Seeds the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves, then prepares the
+ * pages of every book that lacks them (the demo books on a first run, and books uploaded since).
+ */
+export async function seedLocal(
+  persistTo = DEFAULT_STATE,
+  log: (line: string) => void = () => {},
+): Promise<{ report: SeedReport; env: SeedEnv; pages: PrepareReport[] }> {
+  return withLocalEnv(persistTo, async (bindings) => {
+    const env = SeedEnvSchema.parse(bindings);
+    const storage = bindings as unknown as { DB: D1Database; BOOKS: R2Bucket };
     const report = await seedDemo(
-      proxy.env as unknown as { DB: D1Database; BOOKS: R2Bucket },
+      storage,
       {
         adminEmail: env.DEMO_ADMIN_EMAIL,
         adminPassword: env.DEMO_ADMIN_PASSWORD,
@@ -37,8 +56,7 @@ export async function seedLocal(persistTo = join(ROOT, ".wrangler/state")): Prom
       },
       { publisher: env.PUBLISHER_NAME, renderPdf: (book) => generateBookPdf(book), renderCover },
     );
-    return { report, env };
-  } finally {
-    await proxy.dispose();
-  }
+    const pages = await prepareMissingPages(storage, { log });
+    return { report, env, pages };
+  });
 }

@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AdminBook } from "../../workers/admins/book-detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/admins/book-uploads.ts";
-import { auditLog, books, uploads } from "../../workers/db/schema.ts";
+import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
 import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
 import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
@@ -170,7 +170,7 @@ const complete = (bookId: number, uploadId: string, body: unknown) =>
   api(`/api/books/${bookId}/upload/pdf/${uploadId}/complete`, { cookie, body });
 
 describe("PDF upload in parts", () => {
-  it("uploads a 21 MiB PDF in three parts and points the book at it", async () => {
+  it("uploads a 21 MiB PDF in three parts; it waits for its pages before the book reads it", async () => {
     const book = await createBook({ title: "Big Book" });
     const bytes = await paddedPdf(21 * MiB);
     const started = await start(book.id, { size: bytes.length, pageCount: 2 });
@@ -181,16 +181,20 @@ describe("PDF upload in parts", () => {
 
     const response = await complete(book.id, started.uploadId, { parts, pageCount: 2 });
     expect(response.status).toBe(200);
-    const body = await json<{ book: AdminBook }>(response);
-    expect(body.book).toMatchObject({ id: book.id, pdfSize: bytes.length, pageCount: 2, pdfPath: `/api/books/${book.id}/pdf` });
+    const body = await json<{ book: AdminBook; pageSet: { id: string; pageCount: number } }>(response);
+    // The book still reads its previous PDF: the new one is a page set being prepared.
+    expect(body.book).toMatchObject({ id: book.id, pdfPath: `/api/books/${book.id}/pdf` });
+    expect(body.pageSet).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{24}$/), pageCount: 2 });
 
     const row = await bookRow(book.id);
-    expect(row.pdfKey).toMatch(new RegExp(`^books/${book.id}/[0-9a-f]{32}\\.pdf$`));
-    expect(row.updatedAt).toBeGreaterThan(0);
-    const stored = await env.BOOKS.get(row.pdfKey!);
+    expect(row.pdfKey).toBe(book.pdfKey);
+    const [set] = await db().select().from(pageSets).where(eq(pageSets.bookId, book.id));
+    expect(set).toMatchObject({ id: body.pageSet.id, status: "preparing", pageCount: 2, pdfSize: bytes.length });
+    expect(set!.pdfKey).toMatch(new RegExp(`^books/${book.id}/[0-9a-f]{32}\\.pdf$`));
+    const stored = await env.BOOKS.get(set!.pdfKey);
     expect(stored?.httpMetadata?.contentType).toBe("application/pdf");
     expect(sameBytes(new Uint8Array(await stored!.arrayBuffer()), bytes)).toBe(true);
-    expect(await env.BOOKS.head(book.pdfKey!)).toBeNull();
+    expect(await env.BOOKS.head(book.pdfKey!)).not.toBeNull();
     expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
     const [audit] = await db()
       .select()
@@ -200,8 +204,16 @@ describe("PDF upload in parts", () => {
     expect(audit).toMatchObject({
       action: "book.pdf",
       before: { pdfKey: book.pdfKey },
-      after: { pdfKey: row.pdfKey, pdfSize: bytes.length },
+      after: { pageSetId: set!.id, pdfSize: bytes.length, pageCount: 2 },
     });
+
+    // A second upload replaces the first one's set (and its PDF) before either is the book's.
+    const again = await start(book.id, { size: bytes.length, pageCount: 2 });
+    const second = await complete(book.id, again.uploadId, { parts: await sendParts(book.id, again, bytes), pageCount: 2 });
+    expect(second.status).toBe(200);
+    const sets = await db().select().from(pageSets).where(eq(pageSets.bookId, book.id));
+    expect(sets.map((s) => s.id)).toEqual([(await json<{ pageSet: { id: string } }>(second)).pageSet.id]);
+    expect(await env.BOOKS.head(set!.pdfKey)).toBeNull();
   });
 
   it("refuses parts of the wrong size and part numbers out of range", async () => {

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { auditLog, books, uploads } from "../db/schema.ts";
+import { auditLog, books, pageSets, uploads } from "../db/schema.ts";
+import { bookPagesPrefix, deletePrefix } from "../pages/page-keys.ts";
 import { type Actor, auditEntry } from "./audit.ts";
 import { type AdminBook, findBook, getAdminBook, toAdminBook } from "./book-detail.ts";
 import type { BookCreate, BookUpdate } from "./book-input.ts";
@@ -43,14 +44,15 @@ export async function updateBook(db: Db, actor: Actor, bookId: number, input: Bo
 }
 
 /**
- * Deletes the row (assignments, progress and upload rows go with it by cascade), then what it
- * pointed at in R2: in-flight multipart uploads and the cover and PDF objects. Storage is cleaned
+ * Deletes the row (assignments, progress, upload and page-set rows go with it by cascade), then
+ * what it pointed at in R2: in-flight multipart uploads, the cover, the PDFs and every page. Storage is cleaned
  * after the commit, so a failure there leaves an orphan object, never a book without its file.
  */
 export async function deleteBook(db: Db, bucket: R2Bucket, actor: Actor, bookId: number, now = Date.now()): Promise<boolean> {
-  const [found, pending] = await db.batch([
+  const [found, pending, sets] = await db.batch([
     db.select().from(books).where(eq(books.id, bookId)).limit(1),
     db.select().from(uploads).where(eq(uploads.bookId, bookId)),
+    db.select({ pdfKey: pageSets.pdfKey }).from(pageSets).where(eq(pageSets.bookId, bookId)),
   ]);
   const [before] = found;
   if (!before) return false;
@@ -59,7 +61,8 @@ export async function deleteBook(db: Db, bucket: R2Bucket, actor: Actor, bookId:
     auditEntry(db, actor, { action: "book.delete", entityType: "book", entityId: bookId, before }, now),
   ]);
   await abortUploads(bucket, pending);
-  const keys = [before.coverKey, before.pdfKey].filter((key): key is string => !!key);
-  if (keys.length) await bucket.delete(keys);
+  const keys = [before.coverKey, before.pdfKey, ...sets.map((set) => set.pdfKey)].filter((key): key is string => !!key);
+  if (keys.length) await bucket.delete([...new Set(keys)]);
+  await deletePrefix(bucket, bookPagesPrefix(bookId));
   return true;
 }

@@ -19,15 +19,16 @@
  *   3. `POST /api/books/:id/upload/pdf/:uploadId/complete` `{ parts: [{ partNumber, etag }],
  *      pageCount? }` -> `{ book }`. R2 joins the parts; the object must then be `size` bytes,
  *      start with `%PDF-` and have `%%EOF` in its last 1,024 bytes, else it is deleted and the
- *      answer is 415. Then one batch points the book at it (size, page count counted by the
- *      browser with pdf.js, updatedAt), drops the uploads row and writes the audit entry; the
- *      previous PDF object is deleted after that.
+ *      answer is 415. Then it becomes a page set that is being prepared (`{ book, pageSet }`):
+ *      the book reads it, and the previous PDF and pages go, once its pages are all prepared
+ *      (workers/pages/page-sets.ts, docs/decisions/0013).
  *   `DELETE /api/books/:id/upload/pdf/:uploadId` aborts the upload and drops its row.
  * An upload id that belongs to another book answers 404 like one that does not exist.
  */
 import { and, eq, inArray, lt } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type Book, books, uploads } from "../db/schema.ts";
+import { createUploadedPageSet } from "../pages/page-sets.ts";
 import { type Actor, auditEntry } from "./audit.ts";
 
 const MiB = 1024 * 1024;
@@ -167,7 +168,9 @@ export async function uploadPdfPart(bucket: R2Bucket, upload: Upload, partNumber
   return { ok: true, partNumber: part.partNumber, etag: part.etag };
 }
 
-export type CompleteResult = { ok: true } | { ok: false; status: 400 | 404 | 415; error: string };
+export type CompleteResult =
+  | { ok: true; pageSet: { id: string; pageCount: number | null } }
+  | { ok: false; status: 400 | 404 | 415; error: string };
 
 /** Whether the stored object looks like a whole PDF: the header, and the end-of-file marker near its end. */
 async function looksLikePdf(bucket: R2Bucket, key: string): Promise<boolean> {
@@ -209,24 +212,26 @@ export async function completePdfUpload(
       : { ok: false, status: 415, error: "The file is not a PDF" };
   }
   const started = Number(object.customMetadata?.pageCount);
-  const changes = {
-    pdfKey: upload.objectKey,
-    pdfSize: object.size,
-    pageCount: input.pageCount ?? (Number.isSafeInteger(started) && started > 0 ? started : null),
-    updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1),
-  };
-  const before = { pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount: book.pageCount };
-  const [updated] = await db.batch([
-    db.update(books).set(changes).where(eq(books.id, book.id)).returning({ id: books.id }),
+  const pageCount = input.pageCount ?? (Number.isSafeInteger(started) && started > 0 ? started : null);
+  // The PDF becomes the book's only once its pages are prepared (workers/pages/page-sets.ts):
+  // until then teachers read the previous pages, and a PDF none of whose pages render is refused.
+  const set = await createUploadedPageSet(db, bucket, book, { key: upload.objectKey, size: object.size, pageCount });
+  await db.batch([
     db.delete(uploads).where(eq(uploads.id, upload.id)),
-    auditEntry(db, actor, { action: "book.pdf", entityType: "book", entityId: book.id, before, after: changes }, now),
+    auditEntry(
+      db,
+      actor,
+      {
+        action: "book.pdf",
+        entityType: "book",
+        entityId: book.id,
+        before: { pdfKey: book.pdfKey },
+        after: { pageSetId: set.id, pdfSize: object.size, pageCount },
+      },
+      now,
+    ),
   ]);
-  if (!updated.length) {
-    await bucket.delete(upload.objectKey);
-    return { ok: false, status: 404, error: "Book not found" };
-  }
-  if (book.pdfKey && book.pdfKey !== upload.objectKey) await bucket.delete(book.pdfKey);
-  return { ok: true };
+  return { ok: true, pageSet: { id: set.id, pageCount } };
 }
 
 /** Aborts R2 multipart uploads; one already gone (completed, aborted, expired) is not an error. */

@@ -164,7 +164,7 @@ export const adminBooksApi = new Hono<AdminEnv>()
     if (!book || !upload) return c.json(UPLOAD_NOT_FOUND, 404);
     const result = await completePdfUpload(db, c.env.BOOKS, actorOf(c), book, upload, c.req.valid("json"));
     if (!result.ok) return c.json({ error: result.error }, result.status);
-    return c.json({ book: await getAdminBook(db, book.id) });
+    return c.json({ book: await getAdminBook(db, book.id), pageSet: result.pageSet });
   })
   .delete("/:id/upload/pdf/:uploadId", requireAdminApi, requireSameOrigin, async (c) => {
     const db = getDb(c.env.DB);

@@ -53,14 +53,10 @@ export const bookFilesApi = new Hono<Env>()
     const db = getDb(c.env.DB);
     const reader = await identifyReader(db, c.req.raw);
     if (!reader) return pdfError(401, "Not signed in");
+    // Teachers read page images (api/book-pages.ts); the file itself never goes to them, whatever they send.
+    if (reader.kind === "teacher") return pdfError(403, "Books are read in the Lectern reader; the PDF file is not available to teachers.");
     const bookId = parseBookId(c.req.param("id"));
     const book = bookId ? await bookForReader(db, reader, bookId) : null;
     if (!book?.pdfKey) return pdfError(404, "Book not found");
-    return streamPdf({
-      db,
-      bucket: c.env.BOOKS,
-      reader,
-      book: { id: book.id, title: book.title, pdfKey: book.pdfKey },
-      request: c.req.raw,
-    });
+    return streamPdf({ bucket: c.env.BOOKS, book: { id: book.id, title: book.title, pdfKey: book.pdfKey }, request: c.req.raw });
   });

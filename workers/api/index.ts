@@ -2,8 +2,10 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
+import { adminPageSetsApi } from "./admin-page-sets.ts";
 import { adminStatsApi } from "./admin-stats.ts";
 import { bookFilesApi } from "./book-files.ts";
+import { bookPagesApi } from "./book-pages.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { schoolsApi } from "./schools.ts";
@@ -18,6 +20,8 @@ export const api = new Hono<{ Bindings: Env }>()
   .route("/schools/slug/:slug", libraryApi)
   .route("/schools", schoolsApi)
   .route("/books", adminBooksApi)
+  .route("/books", adminPageSetsApi)
+  .route("/books", bookPagesApi)
   .route("/books", bookFilesApi)
   .route("/reading-progress", readingProgressApi)
   .route("/superadmin", superadminApi)

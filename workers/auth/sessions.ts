@@ -91,6 +91,22 @@ export function revokeTeacherSessions(db: Db, teacherId: number, keepTokenHash?:
     );
 }
 
+/**
+ * Ends a teacher's oldest sessions beyond their school's limit (schools.session_limit). It runs in
+ * the sign-in's batch after the new session's insert, so the new one is always among those kept.
+ */
+export function endSessionsBeyondLimit(db: Db, teacherId: number, schoolId: number) {
+  return db.delete(sessions).where(
+    and(
+      eq(sessions.teacherId, teacherId),
+      sql`${sessions.tokenHash} NOT IN (
+        SELECT token_hash FROM sessions WHERE teacher_id = ${teacherId}
+        ORDER BY created_at DESC, rowid DESC
+        LIMIT (SELECT max(session_limit, 1) FROM schools WHERE id = ${schoolId}))`,
+    ),
+  );
+}
+
 export interface TeacherSession {
   tokenHash: string;
   teacher: Pick<Teacher, "id" | "name" | "email" | "schoolId">;

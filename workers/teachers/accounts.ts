@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-guard.ts";
 import { checkOtp, OTP_ERRORS } from "../auth/otp.ts";
 import { hashPassword } from "../auth/password.ts";
-import { newSessionToken, prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
+import { endSessionsBeyondLimit, newSessionToken, prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
 
@@ -88,6 +88,7 @@ export async function loginTeacher(
   const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id }, now);
   await db.batch([
     session.insert,
+    endSessionsBeyondLimit(db, teacher.id, school.id),
     db.insert(loginEvents).values({ kind: "teacher", schoolId: school.id, teacherId: teacher.id, at: now }),
     db
       .update(schools)

@@ -1,0 +1,134 @@
+// Page preparation in the admin's browser: pdf.js renders each page on a canvas and the results go
+// to the admin page-set API (workers/api/admin-page-sets.ts). Resumable: the server says which
+// pages exist, and only the rest are rendered. Client-only, like pdf.js itself.
+import { getDocument } from "pdfjs-dist";
+import { ApiError, requestJson } from "../api-client.ts";
+import "../pdf.client.ts"; // sets pdf.js's worker
+import { type PageSink, type PrepareProgress, preparePages, type RenderKit, SinkError } from "./prepare-pages.ts";
+
+export interface PageSetState {
+  id: string;
+  status: "preparing" | "ready";
+  pageCount: number | null;
+  done: number[];
+  failed: { n: number; error: string }[];
+}
+
+export interface PagesStatus {
+  ready: PageSetState | null;
+  preparing: PageSetState | null;
+  hasPdf: boolean;
+}
+
+export const pagesStatus = (bookId: number) =>
+  requestJson<PagesStatus>(`/api/books/${bookId}/page-sets`, { fallback: "Failed to read the state of the pages" });
+
+const kit: RenderKit<HTMLCanvasElement> = {
+  createCanvas(width, height) {
+    const canvas = document.createElement("canvas");
+    canvas.width = width;
+    canvas.height = height;
+    return canvas;
+  },
+  context: (canvas) => canvas.getContext("2d")!,
+  encode: (canvas, type, quality) =>
+    new Promise((resolve, reject) => {
+      canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error("The browser could not encode the page image"))), type, quality);
+    }),
+};
+
+async function send(url: string, init: RequestInit, signal?: AbortSignal): Promise<unknown> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, credentials: "same-origin", signal });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new SinkError("Network error: check your connection; the pages prepared so far are kept.");
+  }
+  const body = (await response.json().catch(() => null)) as { error?: string } | null;
+  if (!response.ok) throw new SinkError(body?.error ?? `The server refused the page (${response.status})`, response.status);
+  return body;
+}
+
+function sinkFor(bookId: number, setId: string, signal?: AbortSignal): PageSink {
+  const base = `/api/books/${bookId}/page-sets/${setId}`;
+  return {
+    async putPage(n, images, text) {
+      const form = new FormData();
+      for (const [width, image] of images)
+        form.set(`w${width}`, image instanceof Blob ? image : new Blob([image as Uint8Array<ArrayBuffer>]), `${n}-${width}`);
+      form.set("text", JSON.stringify(text));
+      await send(`${base}/pages/${n}`, { method: "PUT", body: form }, signal);
+    },
+    async failPage(n, failure) {
+      await send(
+        `${base}/pages/${n}/failure`,
+        { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(failure) },
+        signal,
+      );
+    },
+    async complete(input) {
+      await send(
+        `${base}/complete`,
+        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) },
+        signal,
+      );
+    },
+  };
+}
+
+async function loadPdf(source: File | string, signal?: AbortSignal): Promise<Uint8Array> {
+  if (typeof source !== "string") return new Uint8Array(await source.arrayBuffer());
+  const response = await fetch(source, { credentials: "same-origin", signal });
+  if (!response.ok) throw new ApiError("The book's PDF could not be loaded to prepare its pages.", response.status, null);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * Prepares (or resumes preparing) a book's pages. `source`: the PDF the admin just uploaded, or
+ * the URL of the stored one when resuming. Throws ApiError/SinkError with a message for the admin.
+ */
+export async function prepareBookPages(
+  bookId: number,
+  source: File | string,
+  onProgress: (progress: PrepareProgress) => void,
+  signal?: AbortSignal,
+): Promise<PrepareProgress> {
+  const data = await loadPdf(source, signal);
+  const task = getDocument({
+    data,
+    enableXfa: false,
+    standardFontDataUrl: "/pdfjs/standard_fonts/",
+    cMapUrl: "/pdfjs/cmaps/",
+    cMapPacked: true,
+    wasmUrl: "/pdfjs/wasm/",
+    iccUrl: "/pdfjs/iccs/",
+  });
+  try {
+    const doc = await task.promise.catch((error: Error) => {
+      throw new ApiError(
+        error.name === "PasswordException"
+          ? "This PDF is password-protected: upload a copy without a password."
+          : "This file cannot be opened as a PDF (it may be damaged).",
+        0,
+        null,
+      );
+    });
+    const set = await requestJson<PageSetState>(`/api/books/${bookId}/page-sets`, {
+      body: { pageCount: doc.numPages },
+      fallback: "Failed to start preparing the pages",
+    });
+    const done = new Set([...set.done, ...set.failed.map((f) => f.n)]);
+    const result = await preparePages({ doc, done, kit, sink: sinkFor(bookId, set.id, signal), onProgress, signal });
+    return { ...result, failed: [...set.failed, ...result.failed] };
+  } finally {
+    void task.destroy();
+  }
+}
+
+/** Where to load the PDF from when resuming: the preparing set's, else the book's own. */
+export function resumeSource(bookId: number, status: PagesStatus): string | null {
+  if (status.preparing) return `/api/books/${bookId}/page-sets/${status.preparing.id}/pdf`;
+  if (!status.ready && status.hasPdf) return `/api/books/${bookId}/pdf`;
+  return null;
+}

@@ -1,0 +1,193 @@
+// Page preparation under Node (npm run pages, the seed): the renderer of app/lib/pages/prepare-pages.ts
+// on worker threads (render-worker.ts), writing through the same server core as the admin API (workers/pages/).
+// Rendered pages are also kept in a local cache keyed by the PDF's hash, so a fresh local state
+// (the e2e suite seeds one every run) does not render the same demo books again.
+
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { join } from "node:path";
+import { Worker } from "node:worker_threads";
+import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
+import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
+import { type Db, getDb } from "../../workers/db/client.ts";
+import { type Book, books, pageSets } from "../../workers/db/schema.ts";
+import type { PageText } from "../../workers/pages/page-content.ts";
+import {
+  completePageSet,
+  findPreparingSet,
+  openPageSet,
+  pageSetProgress,
+  storePage,
+  storePageFailure,
+} from "../../workers/pages/page-sets.ts";
+import { ROOT } from "./env.ts";
+import type { FromWorker, ToWorker } from "./render-worker.ts";
+
+const CACHE = join(ROOT, ".wrangler/page-cache");
+// Bump when the rendering changes, so cached pages are rendered again.
+const CACHE_VERSION = "2";
+
+export interface PrepareReport {
+  bookId: number;
+  title: string;
+  pages: number;
+  rendered: number;
+  failed: { n: number; error: string }[];
+  seconds: number;
+  error?: string;
+}
+
+type Env = { DB: D1Database; BOOKS: R2Bucket };
+
+/** Books whose pages are missing: a PDF but no ready set, or a set still being prepared. */
+export async function booksNeedingPages(db: Db, bookId?: number): Promise<Book[]> {
+  if (bookId) return db.select().from(books).where(eq(books.id, bookId));
+  const preparing = db.select({ id: pageSets.bookId }).from(pageSets).where(eq(pageSets.status, "preparing"));
+  return db
+    .select()
+    .from(books)
+    .where(or(and(isNotNull(books.pdfKey), isNull(books.pageSetId)), inArray(books.id, preparing)))
+    .orderBy(books.id);
+}
+
+function cacheDir(hash: string) {
+  return join(CACHE, `${hash}-v${CACHE_VERSION}`);
+}
+
+/** One render thread: a book at a time, results answered one message at a time. */
+class RenderThread {
+  readonly worker = new Worker(new URL("./render-worker.ts", import.meta.url));
+  private listener: ((message: FromWorker) => void) | null = null;
+
+  constructor() {
+    this.worker.on("message", (message: FromWorker) => this.listener?.(message));
+    this.worker.on("error", (error) => this.listener?.({ type: "error", message: error.message }));
+  }
+
+  /** Sends `message` and hands every answer to `onMessage` until it returns a value. */
+  exchange<T>(message: ToWorker, onMessage: (message: FromWorker) => Promise<T | undefined> | T | undefined): Promise<T> {
+    return new Promise((resolve, reject) => {
+      this.listener = (answer) => {
+        Promise.resolve(onMessage(answer)).then((value) => {
+          if (value !== undefined) {
+            this.listener = null;
+            resolve(value);
+          }
+        }, reject);
+      };
+      this.worker.postMessage(message);
+    });
+  }
+
+  ack(seq: number, error?: { error: string; status?: number }) {
+    this.worker.postMessage({ type: "ack", seq, ...(error ? { error: error.error, status: error.status } : {}) } satisfies ToWorker);
+  }
+
+  async close() {
+    this.worker.postMessage({ type: "close" } satisfies ToWorker);
+    await this.worker.terminate();
+  }
+}
+
+/** Prepares one book's pages: resumes its preparing set, or renders its own PDF into a new one. */
+export async function prepareBook(env: Env, book: Book, thread: RenderThread, log: (line: string) => void = () => {}): Promise<PrepareReport> {
+  const started = Date.now();
+  const db = getDb(env.DB);
+  const report: PrepareReport = { bookId: book.id, title: book.title, pages: 0, rendered: 0, failed: [], seconds: 0 };
+  const finish = () => ({ ...report, seconds: (Date.now() - started) / 1000 });
+  const preparing = await findPreparingSet(db, book.id);
+  const pdfKey = preparing?.pdfKey ?? book.pdfKey;
+  if (!pdfKey) return { ...finish(), error: "no PDF" };
+  const object = await env.BOOKS.get(pdfKey);
+  if (!object) return { ...finish(), error: `PDF object ${pdfKey} is missing` };
+  const data = new Uint8Array(await object.arrayBuffer());
+  const hash = createHash("sha256").update(data).digest("hex").slice(0, 32);
+  try {
+    const opened = await thread.exchange({ type: "open", data }, (message) => {
+      if (message.type === "error") throw new Error(message.message);
+      return message.type === "opened" ? message.pageCount : undefined;
+    });
+    report.pages = opened;
+    const set = await openPageSet(db, book, opened);
+    if (!set.ok) return { ...finish(), error: set.error };
+    const progress = await pageSetProgress(db, set.set);
+    const done = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
+    const dir = cacheDir(hash);
+    // Pages in the local cache are stored without rendering.
+    for (let n = 1; n <= opened; n++) {
+      if (done.has(n)) continue;
+      const cached = readCached(dir, n);
+      if (cached && (await storePage(db, env.BOOKS, set.set, n, cached)).ok) done.add(n);
+    }
+    const failed = await thread.exchange({ type: "render", done: [...done] }, async (message) => {
+      if (message.type === "error") throw new Error(message.message);
+      if (message.type === "finished") return message.failed;
+      let result: { ok: true } | { ok: false; error: string; status?: number } = { ok: true };
+      if (message.type === "put") {
+        const images = new Map(message.images);
+        writeCached(dir, message.n, images, message.text);
+        result = await storePage(db, env.BOOKS, set.set, message.n, { images, text: message.text });
+        if (result.ok && ++report.rendered % 50 === 0) log(`  book ${book.id}: ${report.rendered} pages rendered`);
+      } else if (message.type === "fail") {
+        result = await storePageFailure(db, set.set, message.n, message.failure);
+      } else if (message.type === "complete") {
+        result = await completePageSet(db, env.BOOKS, null, book, set.set, message.input);
+      }
+      thread.ack(message.seq, result.ok ? undefined : result);
+      return undefined;
+    });
+    report.failed = failed;
+  } catch (error) {
+    report.error = error instanceof Error ? error.message : String(error);
+  }
+  return finish();
+}
+
+function readCached(dir: string, n: number): { images: Map<number, Uint8Array>; text: PageText } | null {
+  const textFile = join(dir, `${n}.json`);
+  if (!existsSync(textFile)) return null;
+  const images = new Map<number, Uint8Array>();
+  for (const width of PAGE_WIDTHS) {
+    const file = join(dir, `${n}-${width}.${STORED_PAGE_EXTENSION}`);
+    if (!existsSync(file)) return null;
+    images.set(width, new Uint8Array(readFileSync(file)));
+  }
+  return { images, text: JSON.parse(readFileSync(textFile, "utf8")) as PageText };
+}
+
+function writeCached(dir: string, n: number, images: Map<number, Uint8Array>, text: PageText) {
+  mkdirSync(dir, { recursive: true });
+  for (const [width, bytes] of images) writeFileSync(join(dir, `${n}-${width}.${STORED_PAGE_EXTENSION}`), bytes);
+  // The text goes last: its presence marks a complete cache entry.
+  writeFileSync(join(dir, `${n}.json`), JSON.stringify(text));
+}
+
+/** Prepares every book whose pages are missing (or the one given), on up to two render threads. */
+export async function prepareMissingPages(env: Env, options: { bookId?: number; log?: (line: string) => void } = {}): Promise<PrepareReport[]> {
+  const db = getDb(env.DB);
+  const log = options.log ?? (() => {});
+  const queue = await booksNeedingPages(db, options.bookId);
+  if (!queue.length) return [];
+  const reports: PrepareReport[] = [];
+  const threads = Array.from({ length: Math.min(queue.length, Math.max(1, Math.min(2, availableParallelism()))) }, () => new RenderThread());
+  try {
+    await Promise.all(
+      threads.map(async (thread) => {
+        for (let book = queue.shift(); book; book = queue.shift()) {
+          const report = await prepareBook(env, book, thread, log);
+          reports.push(report);
+          const failed = report.failed.length ? `, ${report.failed.length} failed (${report.failed.map((f) => f.n).join(", ")})` : "";
+          log(
+            report.error
+              ? `  book ${book.id} "${book.title}": not prepared: ${report.error}`
+              : `  book ${book.id} "${book.title}": ${report.pages} pages (${report.rendered} rendered${failed}) in ${report.seconds.toFixed(1)} s`,
+          );
+        }
+      }),
+    );
+  } finally {
+    await Promise.all(threads.map((thread) => thread.close()));
+  }
+  return reports.sort((a, b) => a.bookId - b.bookId);
+}

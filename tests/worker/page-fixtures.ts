@@ -1,0 +1,49 @@
+// Page images and prepared books for the worker tests, made in the test (no binary fixtures).
+import { PhotonImage } from "@cf-wasm/photon";
+import { env } from "cloudflare:test";
+import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
+import type { PageText } from "../../workers/pages/page-content.ts";
+import { completePageSet, openPageSet, storePage } from "../../workers/pages/page-sets.ts";
+import { createBook, db } from "./helpers.ts";
+
+/** A page as a renderer would store it: white, with dark bars standing for lines of text. */
+export function pagePng(width: number, height: number, shade = 0): Uint8Array {
+  const pixels = new Uint8Array(width * height * 4).fill(255);
+  for (let y = Math.floor(height * 0.1); y < height * 0.8; y += Math.max(4, Math.floor(height / 40))) {
+    for (let x = Math.floor(width * 0.1); x < width * 0.9; x++) {
+      const p = (y * width + x) * 4;
+      pixels[p] = pixels[p + 1] = pixels[p + 2] = shade;
+    }
+  }
+  const image = new PhotonImage(pixels, width, height);
+  try {
+    return image.get_bytes();
+  } finally {
+    image.free();
+  }
+}
+
+/** Page sizes kept small (612 x 120 points) so tests stay quick: 1024 x 201 and 2048 x 402 px. */
+export const PAGE = { width: 612, height: 120 };
+
+export function pageImages(shade = 0): Map<number, Uint8Array> {
+  return new Map(PAGE_WIDTHS.map((width) => [width, pagePng(width, Math.round((width * PAGE.height) / PAGE.width), shade)]));
+}
+
+export function pageText(words: string): PageText {
+  return { ...PAGE, runs: [{ str: words, x: 72, y: 40, w: 300, h: 12 }] };
+}
+
+/** A book of `schoolIds` whose pages are ready: page n holds the text `texts[n - 1]`. */
+export async function preparedBook(title: string, schoolIds: number[], texts: string[], outline: { title: string; page: number; items: [] }[] = []) {
+  const book = await createBook({ title }, schoolIds);
+  const opened = await openPageSet(db(), book, texts.length);
+  if (!opened.ok) throw new Error(opened.error);
+  for (const [i, words] of texts.entries()) {
+    const stored = await storePage(db(), env.BOOKS, opened.set, i + 1, { images: pageImages(i * 10), text: pageText(words) });
+    if (!stored.ok) throw new Error(stored.error);
+  }
+  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline, text: texts });
+  if (!completed.ok) throw new Error(completed.error);
+  return { book: { ...book, pageSetId: opened.set.id }, setId: opened.set.id };
+}

@@ -1,0 +1,145 @@
+/**
+ * Preparing a book's pages, for admins (the browser renderer in the book page drives these):
+ *   GET    /api/books/:id/page-sets                       what is ready and what is being prepared
+ *   POST   /api/books/:id/page-sets { pageCount }          open (or resume) the set to render
+ *   GET    /api/books/:id/page-sets/:setId/pdf             the set's PDF, whole, to render from
+ *   PUT    /api/books/:id/page-sets/:setId/pages/:n        multipart: `w1024`, `w2048` images, `text` JSON
+ *   PUT    /api/books/:id/page-sets/:setId/pages/:n/failure { width, height, error }
+ *   POST   /api/books/:id/page-sets/:setId/complete        { outline, text[] }: the book reads this set
+ *   DELETE /api/books/:id/page-sets/:setId                 abandon a set still preparing
+ * A set of another book answers 404 like one that does not exist.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
+import { findBook } from "../admins/book-detail.ts";
+import { getDb } from "../db/client.ts";
+import { parseBookId } from "../library.ts";
+import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../pages/page-content.ts";
+import {
+  abandonSet,
+  completePageSet,
+  findPageSet,
+  findPreparingSet,
+  MAX_PAGE_IMAGE_BYTES,
+  MAX_PAGES,
+  openPageSet,
+  pageSetProgress,
+  readySet,
+  storePage,
+  storePageFailure,
+} from "../pages/page-sets.ts";
+import { pdfResponse } from "../pdf-stream.ts";
+import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { requireSameOrigin } from "./request-guards.ts";
+import { describeZodError, validate } from "./validation.ts";
+
+const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });
+const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
+const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;
+
+const BOOK_NOT_FOUND = { error: "Book not found" } as const;
+const SET_NOT_FOUND = { error: "These pages were replaced by a newer upload" } as const;
+
+function actorOf(c: Context<AdminEnv>) {
+  const { admin } = c.get("adminSession");
+  return { id: admin.id, email: admin.email };
+}
+
+async function bookAndSet(c: Context<AdminEnv>) {
+  const db = getDb(c.env.DB);
+  const bookId = parseBookId(c.req.param("id"));
+  const book = bookId ? await findBook(db, bookId) : null;
+  if (!book) return null;
+  const setId = c.req.param("setId");
+  const set = setId && /^[0-9a-f]{24}$/.test(setId) ? await findPageSet(db, book.id, setId) : null;
+  return { db, book, set };
+}
+
+function pageNumber(c: Context<AdminEnv>): number | null {
+  const raw = c.req.param("n") ?? "";
+  return PAGE_NUMBER.test(raw) ? Number(raw) : null;
+}
+
+export const adminPageSetsApi = new Hono<AdminEnv>()
+  .use("/:id/page-sets/*", requireAdminApi, requireSameOrigin)
+  .use("/:id/page-sets", requireAdminApi, requireSameOrigin)
+  .get("/:id/page-sets", async (c) => {
+    const found = await bookAndSet(c);
+    if (!found) return c.json(BOOK_NOT_FOUND, 404);
+    const { db, book } = found;
+    const [ready, preparing] = await Promise.all([readySet(db, book), findPreparingSet(db, book.id)]);
+    return c.json({
+      ready: ready ? await pageSetProgress(db, ready) : null,
+      preparing: preparing ? await pageSetProgress(db, preparing) : null,
+      hasPdf: Boolean(book.pdfKey),
+    });
+  })
+  .post("/:id/page-sets", validate("json", OpenSchema), async (c) => {
+    const found = await bookAndSet(c);
+    if (!found) return c.json(BOOK_NOT_FOUND, 404);
+    const opened = await openPageSet(found.db, found.book, c.req.valid("json").pageCount);
+    if (!opened.ok) return c.json({ error: opened.error }, opened.status);
+    const progress = await pageSetProgress(found.db, opened.set);
+    return c.json({ ...progress, widths: [...PAGE_WIDTHS], pdfUrl: `/api/books/${found.book.id}/page-sets/${opened.set.id}/pdf` });
+  })
+  .get("/:id/page-sets/:setId/pdf", async (c) => {
+    const found = await bookAndSet(c);
+    if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
+    const object = await c.env.BOOKS.get(found.set.pdfKey);
+    if (!object) return c.json({ error: "The PDF of these pages is gone; upload it again" }, 404);
+    return pdfResponse(object, object.body, null, null);
+  })
+  .put("/:id/page-sets/:setId/pages/:n", async (c) => {
+    const found = await bookAndSet(c);
+    if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
+    const n = pageNumber(c);
+    if (n === null) return c.json({ error: "n: The page number must be a whole number from 1" }, 400);
+    const length = Number(c.req.header("Content-Length") ?? Number.NaN);
+    if (!(length <= MAX_PAGE_BODY)) return c.json({ error: "A page's upload must state its length and be at most 24 MB" }, 413);
+    let form: FormData;
+    try {
+      form = await c.req.formData();
+    } catch {
+      return c.json({ error: "Send the page as multipart/form-data" }, 400);
+    }
+    const images = new Map<number, Uint8Array>();
+    for (const width of PAGE_WIDTHS) {
+      const file = form.get(`w${width}`);
+      if (file instanceof File) images.set(width, new Uint8Array(await file.arrayBuffer()));
+    }
+    let text: unknown;
+    try {
+      text = JSON.parse(String(form.get("text") ?? ""));
+    } catch {
+      return c.json({ error: "text: Send the page's text as JSON" }, 400);
+    }
+    const parsedText = PageTextSchema.safeParse(text);
+    if (!parsedText.success) return c.json({ error: `text.${describeZodError(parsedText.error)}` }, 400);
+    const stored = await storePage(found.db, c.env.BOOKS, found.set, n, { images, text: parsedText.data });
+    if (!stored.ok) return c.json({ error: stored.error }, stored.status);
+    return c.json({ n });
+  })
+  .put("/:id/page-sets/:setId/pages/:n/failure", validate("json", PageFailureSchema), async (c) => {
+    const found = await bookAndSet(c);
+    if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
+    const n = pageNumber(c);
+    if (n === null) return c.json({ error: "n: The page number must be a whole number from 1" }, 400);
+    const stored = await storePageFailure(found.db, found.set, n, c.req.valid("json"));
+    if (!stored.ok) return c.json({ error: stored.error }, stored.status);
+    return c.json({ n });
+  })
+  .post("/:id/page-sets/:setId/complete", validate("json", CompletePageSetSchema), async (c) => {
+    const found = await bookAndSet(c);
+    if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
+    const result = await completePageSet(found.db, c.env.BOOKS, actorOf(c), found.book, found.set, c.req.valid("json"));
+    if (!result.ok) return c.json({ error: result.error, ...(result.missing ? { missing: result.missing } : {}) }, result.status);
+    return c.json(result.book);
+  })
+  .delete("/:id/page-sets/:setId", async (c) => {
+    const found = await bookAndSet(c);
+    if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
+    if (found.set.status !== "preparing") return c.json({ error: "These pages are the book's; replace the PDF instead" }, 409);
+    await abandonSet(found.db, c.env.BOOKS, found.set, found.book.pdfKey);
+    return c.body(null, 204);
+  });

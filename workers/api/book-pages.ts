@@ -1,0 +1,185 @@
+/**
+ * Reading a book as pages (docs/decisions/0013), for a teacher of a school that has the book or
+ * an admin:
+ *   GET /api/books/:id/pages            the page list: sizes, widths, which pages failed
+ *   GET /api/books/:id/pages/:n?w=      page n as an image; teachers get it watermarked
+ *   GET /api/books/:id/pages/:n/text    page n's text runs with positions (the text layer)
+ *   GET /api/books/:id/outline          the contents, from the PDF's outline
+ *   GET /api/books/:id/search?q=        the pages that hold a word, with snippets
+ * Another school's book, a deleted one or a malformed id is 404 before anything else is looked
+ * at; a book whose pages are not ready yet is 409 with `status: "preparing"`. Every answer is
+ * `private, no-store`. Teachers' images and texts count against their reading budget.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
+import { findBook } from "../admins/book-detail.ts";
+import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
+import { type Db, getDb } from "../db/client.ts";
+import type { Book, PageSet } from "../db/schema.ts";
+import { findSchoolBook, parseBookId } from "../library.ts";
+import { countPageServed, readingLimitMessage, spendPage } from "../pages/page-budget.ts";
+import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../pages/page-keys.ts";
+import { searchPages } from "../pages/page-search.ts";
+import { findPage, listPages, readingState, readySet, storedWidthFor } from "../pages/page-sets.ts";
+import { stampPage } from "../pages/stamp.ts";
+
+type Env = { Bindings: Cloudflare.Env };
+
+type PageReader = { kind: "admin" } | { kind: "teacher"; teacherId: number; schoolId: number; watermark: string[] };
+
+const NO_STORE = { "Cache-Control": "private, no-store" } as const;
+const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
+const WIDTH = /^[1-9]\d{0,4}$/;
+const MAX_WIDTH = 4096;
+const SearchQuerySchema = z.object({
+  q: z.string().trim().min(1, "Type something to search for").max(100, "Search for at most 100 characters"),
+});
+
+function jsonError(
+  c: Context<Env>,
+  status: 400 | 401 | 404 | 409 | 429,
+  error: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return c.json({ error, ...extra }, status, { ...NO_STORE, ...headers });
+}
+
+/** The date stamped on a teacher's pages, e.g. "Nov 22, 2026". */
+function stampDate(now = Date.now()): string {
+  return new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
+}
+
+async function identify(db: Db, request: Request): Promise<PageReader | null> {
+  if (await getAdminSession(db, request)) return { kind: "admin" };
+  const session = await getTeacherSession(db, request);
+  if (!session) return null;
+  const { teacher, school } = session;
+  return {
+    kind: "teacher",
+    teacherId: teacher.id,
+    schoolId: school.id,
+    watermark: [teacher.name, teacher.email, school.name, stampDate()],
+  };
+}
+
+type Found = { db: Db; reader: PageReader; book: Book; set: PageSet };
+
+/** The reader, the book they may read and its readable page set; or the answer refusing them. */
+async function readableBook(c: Context<Env>): Promise<Found | Response> {
+  const db = getDb(c.env.DB);
+  const reader = await identify(db, c.req.raw);
+  if (!reader) return jsonError(c, 401, "Not signed in");
+  const bookId = parseBookId(c.req.param("id"));
+  const book = !bookId ? null : reader.kind === "teacher" ? await findSchoolBook(db, reader.schoolId, bookId) : await findBook(db, bookId);
+  if (!book) return jsonError(c, 404, "Book not found");
+  const set = await readySet(db, book);
+  if (!set) {
+    const state = await readingState(db, book);
+    return state === "preparing"
+      ? jsonError(c, 409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
+      : jsonError(c, 404, "This book does not have a PDF file available", { status: "no-pdf" });
+  }
+  return { db, reader, book, set };
+}
+
+/** Page `:n` of the set, or the answer refusing it (400 malformed, 404 out of range). */
+async function pageOf(c: Context<Env>, found: Found) {
+  const raw = c.req.param("n") ?? "";
+  if (!PAGE_NUMBER.test(raw)) return jsonError(c, 400, "The page number must be a whole number from 1");
+  const page = await findPage(found.db, found.set.id, Number(raw));
+  if (!page) return jsonError(c, 404, `This book has ${found.set.pageCount} pages`);
+  if (page.error !== null) return jsonError(c, 404, "This page could not be displayed.", { status: "failed" });
+  return page;
+}
+
+/** Teachers pay one page of their budget; the 429 when it is spent. */
+async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Response | null> {
+  const { reader, db, book, set } = found;
+  if (reader.kind !== "teacher") return null;
+  const waitMs = await spendPage(db, reader.teacherId, book.id, set.pageCount ?? 1);
+  if (waitMs !== null) {
+    return jsonError(c, 429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
+  }
+  if (countsAsRead) {
+    const write = countPageServed(db, { schoolId: reader.schoolId, bookId: book.id, teacherId: reader.teacherId });
+    try {
+      c.executionCtx.waitUntil(write);
+    } catch {
+      await write; // no execution context (tests calling app.request directly)
+    }
+  }
+  return null;
+}
+
+async function readJson(bucket: R2Bucket, key: string): Promise<unknown | null> {
+  const object = await bucket.get(key);
+  return object ? object.json() : null;
+}
+
+export const bookPagesApi = new Hono<Env>()
+  .get("/:id/pages", async (c) => {
+    const found = await readableBook(c);
+    if (found instanceof Response) return found;
+    return c.json(await listPages(found.db, found.set), 200, NO_STORE);
+  })
+  .get("/:id/pages/:n", async (c) => {
+    const found = await readableBook(c);
+    if (found instanceof Response) return found;
+    const rawWidth = c.req.query("w");
+    if (rawWidth !== undefined && (!WIDTH.test(rawWidth) || Number(rawWidth) > MAX_WIDTH)) {
+      return jsonError(c, 400, `w: The width must be a whole number from 1 to ${MAX_WIDTH}`);
+    }
+    const page = await pageOf(c, found);
+    if (page instanceof Response) return page;
+    const refused = await spend(c, found, true);
+    if (refused) return refused;
+    const width = storedWidthFor(rawWidth === undefined ? 1024 : Number(rawWidth));
+    const object = await c.env.BOOKS.get(pageImageKey(found.book.id, found.set.id, page.n, width, STORED_PAGE_EXTENSION));
+    if (!object) return jsonError(c, 404, "This page could not be displayed.");
+    const headers = {
+      ...NO_STORE,
+      "X-Content-Type-Options": "nosniff",
+      "Cross-Origin-Resource-Policy": "same-origin",
+    };
+    if (found.reader.kind === "admin") {
+      return new Response(object.body, {
+        headers: {
+          ...headers,
+          "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+          "Content-Length": String(object.size),
+        },
+      });
+    }
+    const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), found.reader.watermark);
+    return new Response(stamped.bytes as Uint8Array<ArrayBuffer>, {
+      headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
+    });
+  })
+  .get("/:id/pages/:n/text", async (c) => {
+    const found = await readableBook(c);
+    if (found instanceof Response) return found;
+    const page = await pageOf(c, found);
+    if (page instanceof Response) return page;
+    const refused = await spend(c, found, false);
+    if (refused) return refused;
+    const text = (await readJson(c.env.BOOKS, pageTextKey(found.book.id, found.set.id, page.n))) as object | null;
+    if (!text) return jsonError(c, 404, "This page has no text.");
+    return c.json({ n: page.n, ...text }, 200, NO_STORE);
+  })
+  .get("/:id/outline", async (c) => {
+    const found = await readableBook(c);
+    if (found instanceof Response) return found;
+    const outline = found.set.hasOutline ? await readJson(c.env.BOOKS, outlineKey(found.book.id, found.set.id)) : null;
+    return c.json({ outline: outline ?? [] }, 200, NO_STORE);
+  })
+  .get("/:id/search", async (c) => {
+    const found = await readableBook(c);
+    if (found instanceof Response) return found;
+    const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });
+    if (!parsed.success) return jsonError(c, 400, parsed.error.issues[0]?.message ?? "Invalid search");
+    const texts = ((await readJson(c.env.BOOKS, searchTextKey(found.book.id, found.set.id))) as string[] | null) ?? [];
+    const { results, total } = searchPages(texts, parsed.data.q);
+    return c.json({ query: parsed.data.q, results, total }, 200, NO_STORE);
+  });

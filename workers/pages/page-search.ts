@@ -1,0 +1,92 @@
+/**
+ * Search inside one book: the pages whose text holds what was typed, with a plain-text snippet
+ * and the character ranges of the matches in it (the reader marks them; nothing is HTML). Case,
+ * accents and runs of white space are ignored. The whole book's text is one R2 object, read once
+ * per search: a 500-page book is a few hundred kB, cheaper than a query per page.
+ */
+
+export const MAX_SEARCH_RESULTS = 50;
+const SNIPPET_BEFORE = 60;
+const SNIPPET_LENGTH = 180;
+
+export interface SearchResult {
+  n: number;
+  snippet: string;
+  highlights: [number, number][];
+}
+
+/**
+ * Folds a string for matching and keeps, for each folded character, the index of the original
+ * character it came from, so matches map back onto the original text.
+ */
+function fold(text: string): { folded: string; origin: number[] } {
+  let folded = "";
+  const origin: number[] = [];
+  let lastSpace = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i]!;
+    if (/\s/.test(char)) {
+      if (!lastSpace) {
+        folded += " ";
+        origin.push(i);
+      }
+      lastSpace = true;
+      continue;
+    }
+    lastSpace = false;
+    const base = char.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
+    for (const piece of base) {
+      folded += piece;
+      origin.push(i);
+    }
+  }
+  return { folded, origin };
+}
+
+export function normaliseQuery(query: string): string {
+  return fold(query.trim()).folded.trim();
+}
+
+/** Matches of `query` in the pages' texts (page n = index + 1), first `limit` pages with a snippet each. */
+export function searchPages(texts: string[], query: string, limit = MAX_SEARCH_RESULTS): { results: SearchResult[]; total: number } {
+  const needle = normaliseQuery(query);
+  const results: SearchResult[] = [];
+  let total = 0;
+  if (!needle) return { results, total };
+  texts.forEach((text, index) => {
+    const { folded, origin } = fold(text);
+    const starts: number[] = [];
+    for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + needle.length)) starts.push(at);
+    if (!starts.length) return;
+    total++;
+    if (results.length >= limit) return;
+    const ranges = starts.map((start) => [origin[start]!, origin[start + needle.length - 1]! + 1] as const);
+    const from = Math.max(0, ranges[0]![0] - SNIPPET_BEFORE);
+    const to = Math.min(text.length, from + SNIPPET_LENGTH);
+    const raw = text.slice(from, to);
+    // Collapse white space in the snippet while keeping the highlight offsets in step.
+    let snippet = "";
+    const map: number[] = [];
+    for (let i = 0; i < raw.length; i++) {
+      const space = /\s/.test(raw[i]!);
+      if (space && snippet.endsWith(" ")) {
+        map.push(snippet.length - 1);
+        continue;
+      }
+      map.push(snippet.length);
+      snippet += space ? " " : raw[i];
+    }
+    map.push(snippet.length);
+    const highlights = ranges
+      .filter(([start, end]) => start >= from && end <= to)
+      .map(([start, end]) => [map[start - from]!, map[end - from]!] as [number, number]);
+    const prefix = from > 0 ? "…" : "";
+    const suffix = to < text.length ? "…" : "";
+    results.push({
+      n: index + 1,
+      snippet: `${prefix}${snippet}${suffix}`,
+      highlights: highlights.map(([a, b]) => [a + prefix.length, b + prefix.length]),
+    });
+  });
+  return { results, total };
+}

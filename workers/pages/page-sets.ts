@@ -1,0 +1,338 @@
+/**
+ * Page sets: a book's PDF turned into page images and text, once, when it arrives
+ * (docs/decisions/0013). A renderer (the admin's browser, or `npm run pages`) opens a set, stores
+ * each page (or reports that it cannot be rendered), and completes the set; completing points the
+ * book at the set, and at the set's PDF, in one batch. Until then teachers read the previous set,
+ * and a set whose every page failed is refused with its PDF, leaving the book as it was.
+ */
+import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { PAGE_WIDTHS, STORED_PAGE_EXTENSION, STORED_PAGE_TYPE } from "../../app/lib/pages/page-format.ts";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import type { Db } from "../db/client.ts";
+import { type Book, books, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
+import type { CompletePageSet, PageText } from "./page-content.ts";
+import { inspectPageImage } from "./page-image.ts";
+import { deletePrefix, outlineKey, pageImageKey, pageSetPrefix, pageTextKey, searchTextKey } from "./page-keys.ts";
+
+export const MAX_PAGE_IMAGE_BYTES = 8 * 1024 * 1024;
+export const MAX_PAGES = 100_000;
+
+function randomId(): string {
+  return [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export async function findPageSet(db: Db, bookId: number, setId: string): Promise<PageSet | null> {
+  const [set] = await db
+    .select()
+    .from(pageSets)
+    .where(and(eq(pageSets.id, setId), eq(pageSets.bookId, bookId)))
+    .limit(1);
+  return set ?? null;
+}
+
+export async function findPreparingSet(db: Db, bookId: number): Promise<PageSet | null> {
+  const [set] = await db
+    .select()
+    .from(pageSets)
+    .where(and(eq(pageSets.bookId, bookId), eq(pageSets.status, "preparing")))
+    .limit(1);
+  return set ?? null;
+}
+
+/** Drops a preparing set: its rows, its objects, and its PDF unless the book reads that PDF. */
+export async function abandonSet(db: Db, bucket: R2Bucket, set: PageSet, bookPdfKey: string | null): Promise<void> {
+  await db.delete(pageSets).where(eq(pageSets.id, set.id));
+  await deletePrefix(bucket, pageSetPrefix(set.bookId, set.id));
+  if (set.pdfKey !== bookPdfKey) await bucket.delete(set.pdfKey);
+}
+
+/**
+ * A new preparing set for a PDF that has just been uploaded (not yet the book's). A set that was
+ * still preparing for an earlier upload is abandoned: only the newest upload can become the book's.
+ */
+export async function createUploadedPageSet(
+  db: Db,
+  bucket: R2Bucket,
+  book: Book,
+  pdf: { key: string; size: number; pageCount: number | null },
+): Promise<PageSet> {
+  const previous = await findPreparingSet(db, book.id);
+  if (previous) await abandonSet(db, bucket, previous, book.pdfKey);
+  const [set] = await db
+    .insert(pageSets)
+    .values({ id: randomId(), bookId: book.id, pdfKey: pdf.key, pdfSize: pdf.size, pageCount: pdf.pageCount })
+    .returning();
+  return set!;
+}
+
+export type OpenResult = { ok: true; set: PageSet } | { ok: false; status: 404 | 409; error: string };
+
+/**
+ * The set a renderer should work on: the preparing one (resumed), else a new one for the book's
+ * own PDF (a book from before page images, or pages to render again). The renderer has counted
+ * the pages with pdf.js; a count that disagrees with the one recorded is a different file.
+ */
+export async function openPageSet(db: Db, book: Book, pageCount: number): Promise<OpenResult> {
+  const preparing = await findPreparingSet(db, book.id);
+  if (preparing) {
+    if (preparing.pageCount === null) {
+      await db.update(pageSets).set({ pageCount }).where(eq(pageSets.id, preparing.id));
+      return { ok: true, set: { ...preparing, pageCount } };
+    }
+    if (preparing.pageCount !== pageCount) {
+      return {
+        ok: false,
+        status: 409,
+        error: `This PDF has ${preparing.pageCount} pages, not ${pageCount}: reload the page and try again`,
+      };
+    }
+    return { ok: true, set: preparing };
+  }
+  if (!book.pdfKey || !book.pdfSize) return { ok: false, status: 404, error: "This book has no PDF to prepare" };
+  const [set] = await db
+    .insert(pageSets)
+    .values({ id: randomId(), bookId: book.id, pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount })
+    .returning();
+  return { ok: true, set: set! };
+}
+
+export interface PageSetProgress {
+  id: string;
+  status: PageSet["status"];
+  pageCount: number | null;
+  done: number[];
+  failed: { n: number; error: string }[];
+}
+
+/** Which pages of a set exist: rendered (`done`) or reported as impossible (`failed`). */
+export async function pageSetProgress(db: Db, set: PageSet): Promise<PageSetProgress> {
+  const rows = await db
+    .select({ n: pageSetPages.n, error: pageSetPages.error })
+    .from(pageSetPages)
+    .where(eq(pageSetPages.setId, set.id))
+    .orderBy(pageSetPages.n);
+  return {
+    id: set.id,
+    status: set.status,
+    pageCount: set.pageCount,
+    done: rows.filter((row) => row.error === null).map((row) => row.n),
+    failed: rows.filter((row) => row.error !== null).map((row) => ({ n: row.n, error: row.error! })),
+  };
+}
+
+export type StoreResult = { ok: true } | { ok: false; status: 400 | 404 | 409 | 413 | 415; error: string };
+
+function checkPageNumber(set: PageSet, n: number): StoreResult | null {
+  if (set.status !== "preparing") return { ok: false, status: 409, error: "These pages are already complete" };
+  if (set.pageCount === null) return { ok: false, status: 409, error: "Open the page set with its page count first" };
+  if (!Number.isSafeInteger(n) || n < 1 || n > set.pageCount)
+    return { ok: false, status: 400, error: `n: Pages are numbered 1 to ${set.pageCount}` };
+  return null;
+}
+
+/**
+ * Stores page `n`: one image per width in PAGE_WIDTHS, each checked by content (type, width at
+ * most the slot's, a sane height), and its text. The row goes in last, so a page that exists in
+ * the table has all its objects; storing a page again replaces it.
+ */
+export async function storePage(
+  db: Db,
+  bucket: R2Bucket,
+  set: PageSet,
+  n: number,
+  input: { images: Map<number, Uint8Array>; text: PageText },
+): Promise<StoreResult> {
+  const refused = checkPageNumber(set, n);
+  if (refused) return refused;
+  for (const width of PAGE_WIDTHS) {
+    const bytes = input.images.get(width);
+    if (!bytes) return { ok: false, status: 400, error: `The image at ${width} px is missing` };
+    if (bytes.byteLength > MAX_PAGE_IMAGE_BYTES) return { ok: false, status: 413, error: `The image at ${width} px is over 8 MB` };
+    const image = inspectPageImage(bytes);
+    if (!image || image.type !== STORED_PAGE_TYPE) {
+      return { ok: false, status: 415, error: `The image at ${width} px is not a ${STORED_PAGE_EXTENSION.toUpperCase()} image` };
+    }
+    if (image.width > width || image.width < width / 8) {
+      return { ok: false, status: 400, error: `The image at ${width} px is ${image.width} px wide` };
+    }
+  }
+  if (input.images.size !== PAGE_WIDTHS.length)
+    return { ok: false, status: 400, error: `Send exactly the widths ${PAGE_WIDTHS.join(" and ")}` };
+  await Promise.all([
+    ...PAGE_WIDTHS.map((width) =>
+      bucket.put(pageImageKey(set.bookId, set.id, n, width, STORED_PAGE_EXTENSION), input.images.get(width)!, {
+        httpMetadata: { contentType: STORED_PAGE_TYPE },
+      }),
+    ),
+    bucket.put(pageTextKey(set.bookId, set.id, n), JSON.stringify(input.text), { httpMetadata: { contentType: "application/json" } }),
+  ]);
+  return recordPage(db, set, { n, width: input.text.width, height: input.text.height, error: null });
+}
+
+/** Records that page `n` cannot be rendered, and why: the admin sees it, teachers see a notice. */
+export async function storePageFailure(db: Db, set: PageSet, n: number, failure: { width: number; height: number; error: string }) {
+  const refused = checkPageNumber(set, n);
+  if (refused) return refused;
+  return recordPage(db, set, { n, ...failure });
+}
+
+async function recordPage(
+  db: Db,
+  set: PageSet,
+  page: { n: number; width: number; height: number; error: string | null },
+): Promise<StoreResult> {
+  // Only while the set is still preparing and still exists: a late page of an abandoned set is refused.
+  const rows = await db.run(sql`
+    INSERT INTO page_set_pages (set_id, n, width, height, error)
+      SELECT ${set.id}, ${page.n}, ${page.width}, ${page.height}, ${page.error}
+      WHERE EXISTS (SELECT 1 FROM page_sets WHERE id = ${set.id} AND status = 'preparing')
+    ON CONFLICT (set_id, n) DO UPDATE SET width = excluded.width, height = excluded.height, error = excluded.error`);
+  if (!rows.meta.changes) return { ok: false, status: 404, error: "These pages were replaced by a newer upload" };
+  return { ok: true };
+}
+
+export type CompleteResult =
+  | { ok: true; book: { pageCount: number; failed: number[] } }
+  | { ok: false; status: 404 | 409 | 422; error: string; missing?: number[] };
+
+/**
+ * Makes a complete set the book's: every page must exist. In one batch the book points at the
+ * set and its PDF and the previous set's rows go; the previous objects are deleted afterwards (a
+ * failure there leaves orphans, never a book without pages). A set whose every page failed is
+ * refused and dropped, with its PDF unless the book already reads that PDF.
+ */
+export async function completePageSet(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor | null,
+  book: Book,
+  set: PageSet,
+  input: CompletePageSet,
+  now = Date.now(),
+): Promise<CompleteResult> {
+  if (set.status === "ready") return { ok: true, book: { pageCount: set.pageCount ?? 0, failed: [] } };
+  const progress = await pageSetProgress(db, set);
+  const pageCount = set.pageCount ?? 0;
+  const present = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
+  const missing = Array.from({ length: pageCount }, (_, i) => i + 1).filter((n) => !present.has(n));
+  if (!pageCount || missing.length) {
+    return { ok: false, status: 409, error: `${missing.length} pages are not prepared yet`, missing: missing.slice(0, 50) };
+  }
+  if (!progress.done.length) {
+    await abandonSet(db, bucket, set, book.pdfKey);
+    return {
+      ok: false,
+      status: 422,
+      error: `None of the ${pageCount} pages of this PDF could be rendered, so it was not added. ${progress.failed[0]?.error ?? ""}`.trim(),
+    };
+  }
+  if (input.text.length !== pageCount) return { ok: false, status: 409, error: `Send the text of all ${pageCount} pages` };
+  await Promise.all([
+    bucket.put(searchTextKey(book.id, set.id), JSON.stringify(input.text), { httpMetadata: { contentType: "application/json" } }),
+    input.outline.length
+      ? bucket.put(outlineKey(book.id, set.id), JSON.stringify(input.outline), { httpMetadata: { contentType: "application/json" } })
+      : null,
+  ]);
+
+  const previous = await db
+    .select()
+    .from(pageSets)
+    .where(and(eq(pageSets.bookId, book.id), ne(pageSets.id, set.id), eq(pageSets.status, "ready")));
+  const changes = {
+    pdfKey: set.pdfKey,
+    pdfSize: set.pdfSize,
+    pageCount,
+    pageSetId: set.id,
+    updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1),
+  };
+  const before = { pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount: book.pageCount, pageSetId: book.pageSetId };
+  const [updated] = await db.batch([
+    db
+      .update(pageSets)
+      .set({ status: "ready", completedAt: now, hasOutline: input.outline.length > 0 })
+      .where(and(eq(pageSets.id, set.id), eq(pageSets.status, "preparing")))
+      .returning({ id: pageSets.id }),
+    db.update(books).set(changes).where(eq(books.id, book.id)),
+    ...(previous.length
+      ? [
+          db.delete(pageSets).where(
+            inArray(
+              pageSets.id,
+              previous.map((p) => p.id),
+            ),
+          ),
+        ]
+      : []),
+    ...(actor
+      ? [
+          auditEntry(
+            db,
+            actor,
+            { action: "book.pages", entityType: "book", entityId: book.id, before, after: { ...changes, failed: progress.failed } },
+            now,
+          ),
+        ]
+      : []),
+  ]);
+  if (!updated.length) return { ok: false, status: 409, error: "These pages were replaced by a newer upload" };
+  for (const old of previous) await deletePrefix(bucket, pageSetPrefix(book.id, old.id));
+  const oldPdfs = new Set([book.pdfKey, ...previous.map((p) => p.pdfKey)]);
+  oldPdfs.delete(set.pdfKey);
+  const stale = [...oldPdfs].filter((key): key is string => !!key);
+  if (stale.length) await bucket.delete(stale);
+  return { ok: true, book: { pageCount, failed: progress.failed.map((f) => f.n) } };
+}
+
+/** The book's readable set, if it has one: the pages teachers see. */
+export async function readySet(db: Db, book: Pick<Book, "id" | "pageSetId">): Promise<PageSet | null> {
+  if (!book.pageSetId) return null;
+  return findPageSet(db, book.id, book.pageSetId);
+}
+
+export interface PageList {
+  pageCount: number;
+  widths: number[];
+  pages: { n: number; width: number; height: number; failed?: true }[];
+  hasOutline: boolean;
+}
+
+export async function listPages(db: Db, set: PageSet): Promise<PageList> {
+  const rows = await db
+    .select({ n: pageSetPages.n, width: pageSetPages.width, height: pageSetPages.height, error: pageSetPages.error })
+    .from(pageSetPages)
+    .where(eq(pageSetPages.setId, set.id))
+    .orderBy(pageSetPages.n);
+  return {
+    pageCount: set.pageCount ?? rows.length,
+    widths: [...PAGE_WIDTHS],
+    pages: rows.map((row) => ({
+      n: row.n,
+      width: row.width,
+      height: row.height,
+      ...(row.error !== null ? { failed: true as const } : {}),
+    })),
+    hasOutline: set.hasOutline,
+  };
+}
+
+/** One page's row of the book's readable set; null when out of range. */
+export async function findPage(db: Db, setId: string, n: number) {
+  const [row] = await db
+    .select()
+    .from(pageSetPages)
+    .where(and(eq(pageSetPages.setId, setId), eq(pageSetPages.n, n)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** The stored width to serve for a requested one: the smallest that is at least as wide, else the largest. */
+export function storedWidthFor(requested: number): number {
+  return PAGE_WIDTHS.find((width) => width >= requested) ?? PAGE_WIDTHS[PAGE_WIDTHS.length - 1]!;
+}
+
+/** Whether a book has pages to read, is waiting for them, or has no PDF at all. */
+export async function readingState(db: Db, book: Book): Promise<"ready" | "preparing" | "no-pdf"> {
+  if (book.pageSetId) return "ready";
+  if (book.pdfKey) return "preparing";
+  return (await findPreparingSet(db, book.id)) ? "preparing" : "no-pdf";
+}

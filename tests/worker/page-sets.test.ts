@@ -1,0 +1,170 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { books, pageSetPages, pageSets, sessions } from "../../workers/db/schema.ts";
+import { createUploadedPageSet } from "../../workers/pages/page-sets.ts";
+import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { pageImages, pagePng, pageText, preparedBook } from "./page-fixtures.ts";
+
+type Progress = { id: string; pageCount: number | null; done: number[]; failed: { n: number; error: string }[] };
+
+async function bookRow(id: number) {
+  const [row] = await db().select().from(books).where(eq(books.id, id));
+  return row!;
+}
+
+/** PUT one page as the browser renderer does: multipart with both images and the text. */
+async function putPage(cookie: string, bookId: number, setId: string, n: number, images = pageImages(), text: unknown = pageText(`words of page ${n}`)) {
+  const form = new FormData();
+  for (const [width, bytes] of images) form.set(`w${width}`, new File([bytes as Uint8Array<ArrayBuffer>], `${n}-${width}.png`, { type: "image/png" }));
+  form.set("text", JSON.stringify(text));
+  const url = `${ORIGIN}/api/books/${bookId}/page-sets/${setId}/pages/${n}`;
+  const encoded = new Request(url, { method: "PUT", body: form });
+  const headers = new Headers(encoded.headers);
+  const body = await encoded.arrayBuffer();
+  headers.set("Cookie", cookie);
+  headers.set("Origin", ORIGIN);
+  headers.set("Content-Length", String(body.byteLength));
+  return request(url, { method: "PUT", headers, body });
+}
+
+async function objectsUnder(prefix: string) {
+  return (await env.BOOKS.list({ prefix })).objects.map((o) => o.key);
+}
+
+describe("preparing pages through the admin API", () => {
+  it("replaces a book's PDF and pages in one step once every page exists", async () => {
+    const school = await createSchool();
+    const { book, setId: oldSet } = await preparedBook("Replaced Book", [school.id], ["old first page", "old second page"]);
+    const { cookie } = await signedInAdmin();
+    const newPdf = `books/${book.id}/replacement.pdf`;
+    await env.BOOKS.put(newPdf, new TextEncoder().encode("%PDF-1.7 new"));
+    const set = await createUploadedPageSet(db(), env.BOOKS, await bookRow(book.id), { key: newPdf, size: 12, pageCount: 3 });
+
+    const status = (await (await api(`/api/books/${book.id}/page-sets`, { cookie })).json()) as { ready: Progress; preparing: Progress };
+    expect(status.ready).toMatchObject({ id: oldSet, done: [1, 2] });
+    expect(status.preparing).toMatchObject({ id: set.id, pageCount: 3, done: [] });
+
+    const opened = await api(`/api/books/${book.id}/page-sets`, { cookie, body: { pageCount: 3 } });
+    expect(await opened.json()).toMatchObject({ id: set.id, pdfUrl: `/api/books/${book.id}/page-sets/${set.id}/pdf` });
+    expect((await api(`/api/books/${book.id}/page-sets`, { cookie, body: { pageCount: 4 } })).status).toBe(409);
+
+    expect((await putPage(cookie, book.id, set.id, 1)).status).toBe(200);
+    expect((await putPage(cookie, book.id, set.id, 2)).status).toBe(200);
+    // Half-way, teachers still read the old pages, and completing is refused.
+    const teacher = await signedInTeacher(school);
+    const midway = (await (await api(`/api/books/${book.id}/search?q=old`, { cookie: teacher.cookie })).json()) as { total: number };
+    expect(midway.total).toBe(2);
+    const early = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, { cookie, body: { text: ["a", "b", "c"] } });
+    expect(early.status).toBe(409);
+    expect(await early.json()).toMatchObject({ missing: [3] });
+
+    const failure = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/3/failure`, {
+      cookie,
+      method: "PUT",
+      body: { width: 612, height: 792, error: "Invalid JPX stream" },
+    });
+    expect(failure.status).toBe(200);
+    const done = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, {
+      cookie,
+      body: { text: ["new one", "new two", ""], outline: [] },
+    });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toEqual({ pageCount: 3, failed: [3] });
+
+    const row = await bookRow(book.id);
+    expect(row).toMatchObject({ pdfKey: newPdf, pageSetId: set.id, pageCount: 3 });
+    expect(await objectsUnder(`pages/${book.id}/${oldSet}/`)).toEqual([]);
+    expect(await env.BOOKS.head(book.pdfKey!)).toBeNull();
+    expect(await db().select().from(pageSets).where(eq(pageSets.id, oldSet))).toEqual([]);
+    const list = (await (await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).json()) as { pages: unknown[] };
+    expect(list.pages).toEqual([
+      { n: 1, width: 612, height: 120 },
+      { n: 2, width: 612, height: 120 },
+      { n: 3, width: 612, height: 792, failed: true },
+    ]);
+    const failed = await api(`/api/books/${book.id}/pages/3`, { cookie: teacher.cookie });
+    expect(failed.status).toBe(404);
+    expect(await failed.json()).toMatchObject({ status: "failed" });
+    const search = (await (await api(`/api/books/${book.id}/search?q=new`, { cookie: teacher.cookie })).json()) as { total: number };
+    expect(search.total).toBe(2);
+  });
+
+  it("refuses a PDF none of whose pages render, and leaves the book as it was", async () => {
+    const { book, setId } = await preparedBook("Kept Book", [], ["kept"]);
+    const { cookie } = await signedInAdmin();
+    const brokenPdf = `books/${book.id}/broken.pdf`;
+    await env.BOOKS.put(brokenPdf, new TextEncoder().encode("%PDF-1.7 broken"));
+    const set = await createUploadedPageSet(db(), env.BOOKS, await bookRow(book.id), { key: brokenPdf, size: 15, pageCount: 2 });
+    for (const n of [1, 2]) {
+      const response = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/${n}/failure`, { cookie, method: "PUT", body: { error: "bad XRef" } });
+      expect(response.status).toBe(200);
+    }
+    const refused = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, { cookie, body: { text: ["", ""] } });
+    expect(refused.status).toBe(422);
+    expect(((await refused.json()) as { error: string }).error).toMatch(/^None of the 2 pages of this PDF could be rendered, so it was not added/);
+    expect(await bookRow(book.id)).toMatchObject({ pdfKey: book.pdfKey, pageSetId: setId });
+    expect(await env.BOOKS.head(brokenPdf)).toBeNull();
+    expect(await db().select().from(pageSets).where(eq(pageSets.id, set.id))).toEqual([]);
+  });
+
+  it("checks each page image by content and size, and takes them from admins only", async () => {
+    const book = await createBook({ title: "Checked" });
+    const { cookie } = await signedInAdmin();
+    const opened = (await (await api(`/api/books/${book.id}/page-sets`, { cookie, body: { pageCount: 2 } })).json()) as Progress;
+    const notPng = new Map(pageImages());
+    notPng.set(1024, new TextEncoder().encode("GIF89a not a png at all"));
+    expect((await putPage(cookie, book.id, opened.id, 1, notPng)).status).toBe(415);
+    const tooWide = new Map(pageImages());
+    tooWide.set(1024, pagePng(1100, 200));
+    expect((await putPage(cookie, book.id, opened.id, 1, tooWide)).status).toBe(400);
+    const missing = new Map(pageImages());
+    missing.delete(2048);
+    expect((await putPage(cookie, book.id, opened.id, 1, missing)).status).toBe(400);
+    expect((await putPage(cookie, book.id, opened.id, 1, pageImages(), { width: -1, runs: [] })).status).toBe(400);
+    expect((await putPage(cookie, book.id, opened.id, 3)).status).toBe(400);
+    expect((await putPage(cookie, book.id, opened.id, 0)).status).toBe(400);
+    expect(await db().select().from(pageSetPages).where(eq(pageSetPages.setId, opened.id))).toEqual([]);
+
+    const school = await createSchool();
+    const teacher = await signedInTeacher(school);
+    expect((await putPage(teacher.cookie, book.id, opened.id, 1)).status).toBe(401);
+    expect((await api(`/api/books/${book.id}/page-sets`, { cookie: teacher.cookie, body: { pageCount: 2 } })).status).toBe(401);
+    expect((await api(`/api/books/${book.id}/page-sets/${opened.id}/pdf`, { cookie: teacher.cookie })).status).toBe(401);
+    // Another book's set is unknown here.
+    const other = await createBook({ title: "Other" });
+    expect((await putPage(cookie, other.id, opened.id, 1)).status).toBe(404);
+    expect((await putPage(cookie, book.id, opened.id, 1)).status).toBe(200);
+  });
+
+  it("deletes every page of a book with the book", async () => {
+    const { book } = await preparedBook("Gone Book", [], ["one", "two"]);
+    expect((await objectsUnder(`pages/${book.id}/`)).length).toBeGreaterThan(0);
+    const { cookie } = await signedInAdmin();
+    expect((await api(`/api/books/${book.id}`, { cookie, method: "DELETE" })).status).toBe(200);
+    expect(await objectsUnder(`pages/${book.id}/`)).toEqual([]);
+  });
+});
+
+describe("teacher sessions per school", () => {
+  it("ends the oldest session when a fourth sign-in passes the default limit of 3", async () => {
+    const school = await createSchool();
+    const { hashPassword } = await import("../../workers/auth/password.ts");
+    const { teachers } = await import("../../workers/db/schema.ts");
+    const email = `cap-${crypto.randomUUID().slice(0, 8)}@school.test`;
+    await db()
+      .insert(teachers)
+      .values({ schoolId: school.id, name: "Sam Cap", email, mobile: "5551230000", passwordHash: await hashPassword("correct horse battery") });
+    const cookies: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await api("/api/teacher/login", { body: { email, password: "correct horse battery", slug: school.slug }, ip: `10.0.0.${i}` });
+      expect(response.status).toBe(200);
+      cookies.push((response.headers.get("Set-Cookie") ?? "").split(";")[0]!);
+    }
+    const verify = (cookie: string) => api("/api/teacher/verify-token", { cookie }).then((r) => r.status);
+    expect(await verify(cookies[0]!)).toBe(401);
+    for (const cookie of cookies.slice(1)) expect(await verify(cookie)).toBe(200);
+    const live = await db().select().from(sessions).where(eq(sessions.schoolId, school.id));
+    expect(live).toHaveLength(3);
+  });
+});

@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import { MAX_PAGE_HEIGHT } from "../../app/lib/pages/page-format.ts";
-import { inspectPageImage } from "../../workers/pages/page-image.ts";
+import { decodePageImage, inspectPageImage } from "../../workers/pages/page-image.ts";
 import { stampPage } from "../../workers/pages/stamp.ts";
 
 const DANA = ["Dana Whitfield", "dana.whitfield@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];
@@ -32,6 +32,82 @@ function decode(bytes: Uint8Array) {
   }
 }
 
+/** A red band across the top of `storedPage`: a page with colour. */
+function colourPage(width: number, height: number): Uint8Array {
+  const { pixels } = decode(storedPage(width, height));
+  for (let i = 0; i < width * 40 * 4; i += 4) pixels.set([200, 30, 40], i);
+  const image = new PhotonImage(pixels, width, height);
+  try {
+    return image.get_bytes();
+  } finally {
+    image.free();
+  }
+}
+
+/** A PNG written by hand: 8-bit samples, rows filtered with `filters` in turn (0 None ... 4 Paeth). */
+async function handPng(samples: Uint8Array, width: number, height: number, colourType: number, filters: number[]): Promise<Uint8Array> {
+  const channels = { 0: 1, 2: 3, 4: 2, 6: 4 }[colourType] as number;
+  const stride = width * channels;
+  const raw = new Uint8Array(height * (stride + 1));
+  for (let y = 0; y < height; y++) {
+    const filter = filters[y % filters.length] as number;
+    raw[y * (stride + 1)] = filter;
+    for (let i = 0; i < stride; i++) {
+      const at = y * stride + i;
+      const a = i >= channels ? (samples[at - channels] as number) : 0;
+      const b = y > 0 ? (samples[at - stride] as number) : 0;
+      const c = i >= channels && y > 0 ? (samples[at - stride - channels] as number) : 0;
+      const [pa, pb, pc] = [Math.abs(b - c), Math.abs(a - c), Math.abs(a + b - 2 * c)];
+      const paeth = pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+      const predicted = [0, a, b, (a + b) >> 1, paeth][filter] as number;
+      raw[y * (stride + 1) + 1 + i] = ((samples[at] as number) - predicted) & 0xff;
+    }
+  }
+  const idat = new Uint8Array(await new Response(new Blob([raw]).stream().pipeThrough(new CompressionStream("deflate"))).arrayBuffer());
+  const ihdr = new Uint8Array(13);
+  new DataView(ihdr.buffer).setUint32(0, width);
+  new DataView(ihdr.buffer).setUint32(4, height);
+  ihdr.set([8, colourType, 0, 0, 0], 8);
+  // Split the data over two IDAT chunks, as encoders do for big images. CRCs are left zero: the decoder does not read them.
+  const half = idat.length >> 1;
+  const chunks = [
+    chunk("IHDR", ihdr),
+    chunk("IDAT", idat.subarray(0, half)),
+    chunk("IDAT", idat.subarray(half)),
+    chunk("IEND", new Uint8Array()),
+  ];
+  const png = new Uint8Array(8 + chunks.reduce((sum, part) => sum + part.length, 0));
+  png.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  let at = 8;
+  for (const part of chunks) {
+    png.set(part, at);
+    at += part.length;
+  }
+  return png;
+}
+
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  new DataView(out.buffer).setUint32(0, data.length);
+  out.set(new TextEncoder().encode(type), 4);
+  out.set(data, 8);
+  return out;
+}
+
+/** Samples that exercise every filter: gradients, noise, and a steady colour. */
+function testSamples(width: number, height: number, channels: number): Uint8Array {
+  const samples = new Uint8Array(width * height * channels);
+  let seed = 11;
+  for (let i = 0; i < samples.length; i++) {
+    seed = (seed * 16807) % 2147483647;
+    const x = Math.floor(i / channels) % width;
+    samples[i] = x < width / 3 ? (x * 7 + i) & 0xff : x < (2 * width) / 3 ? seed & 0xff : 180;
+  }
+  // Opaque, but for one transparent and one half-transparent pixel.
+  if (channels === 4) for (let i = 3; i < samples.length; i += 4) samples[i] = i === 3 ? 0 : i === 7 ? 128 : 255;
+  return samples;
+}
+
 /** Pixels darker than mid grey in the bottom `rows` rows. */
 function darkPixelsAtFoot(bytes: Uint8Array, rows: number): number {
   const { width, height, pixels } = decode(bytes);
@@ -45,15 +121,27 @@ function darkPixelsAtFoot(bytes: Uint8Array, rows: number): number {
 describe("stampPage", () => {
   const stored = storedPage(1024, 1325);
 
-  it("returns a WebP of the stored page's size, marked, different per teacher", async () => {
+  it("returns a grey page as a PNG of the stored page's size, marked, different per teacher", async () => {
     const dana = await stampPage(stored, DANA);
     const omar = await stampPage(stored, OMAR);
-    expect(dana.contentType).toBe("image/webp");
-    expect(new TextDecoder().decode(dana.bytes.subarray(8, 12))).toBe("WEBP");
+    expect(dana.contentType).toBe("image/png");
+    expect(inspectPageImage(dana.bytes)).toBeNull(); // 4-bit grey: not a page image one could store again
     const decoded = decode(dana.bytes);
     expect([decoded.width, decoded.height]).toEqual([1024, 1325]);
     expect(dana.bytes).not.toEqual(omar.bytes);
-    expect(dana.bytes).not.toEqual(stored);
+    expect(dana.bytes.length).toBeLessThan(stored.length);
+  });
+
+  it("returns a page with colour as a WebP that keeps the colour", async () => {
+    const stamped = await stampPage(colourPage(1024, 1325), DANA);
+    expect(stamped.contentType).toBe("image/webp");
+    expect(new TextDecoder().decode(stamped.bytes.subarray(8, 12))).toBe("WEBP");
+    const { width, height, pixels } = decode(stamped.bytes);
+    expect([width, height]).toEqual([1024, 1325]);
+    const [r, g, b] = pixels.subarray((20 * 1024 + 500) * 4);
+    expect(r).toBeGreaterThan(150);
+    expect(g).toBeLessThan(80);
+    expect(b).toBeLessThan(90);
   });
 
   it("writes the teacher's line legibly at the foot: many more dark pixels there than on the stored page", async () => {
@@ -79,16 +167,83 @@ describe("stampPage", () => {
     expect(darkest).toBeGreaterThan(150);
   });
 
-  it("stamps a 2048 px page as well", async () => {
+  it("stamps a 2048 px page, and the tallest page (2048 x 8192) as one grey PNG", async () => {
     const stamped = await stampPage(storedPage(2048, 2650), DANA);
-    const { width, height } = decode(stamped.bytes);
-    expect([width, height]).toEqual([2048, 2650]);
+    expect(decode(stamped.bytes)).toMatchObject({ width: 2048, height: 2650 });
+    const tallest = await stampPage(storedPage(2048, MAX_PAGE_HEIGHT), DANA);
+    expect(tallest.contentType).toBe("image/png");
+    expect(inspectPngSize(tallest.bytes)).toEqual([2048, MAX_PAGE_HEIGHT]);
+  });
+
+  it("stamps RGB pages as the Node renderer stores them", async () => {
+    const { pixels } = decode(stored);
+    const rgb = pixels.filter((_, i) => i % 4 !== 3);
+    const stamped = await stampPage(await handPng(rgb, 1024, 1325, 2, [0]), DANA);
+    expect(stamped.contentType).toBe("image/png");
+    expect(stamped.bytes).toEqual((await stampPage(stored, DANA)).bytes);
   });
 
   it("refuses anything but a stored PNG, and refuses to serve a page unmarked", async () => {
-    await expect(stampPage(new TextEncoder().encode("%PDF-1.7 not an image"), DANA)).rejects.toThrow();
-    await expect(stampPage(stored, [])).rejects.toThrow();
-    await expect(stampPage(stored, ["  ", ""])).rejects.toThrow();
+    await expect(stampPage(new TextEncoder().encode("%PDF-1.7 not an image"), DANA)).rejects.toThrow(/PNG expected/);
+    await expect(stampPage(stored, [])).rejects.toThrow(/watermark/);
+    await expect(stampPage(stored, ["  ", ""])).rejects.toThrow(/watermark/);
+  });
+});
+
+/** Width and height from a PNG's IHDR (the tallest page is too big to decode twice in one isolate). */
+function inspectPngSize(png: Uint8Array): [number, number] {
+  const view = new DataView(png.buffer, png.byteOffset);
+  return [view.getUint32(16), view.getUint32(20)];
+}
+
+describe("decodePageImage", () => {
+  const [width, height] = [37, 23];
+
+  for (const [colourType, name, channels] of [
+    [2, "RGB", 3],
+    [6, "RGBA", 4],
+  ] as const) {
+    for (const filters of [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4]]) {
+      it(`reads ${name} rows filtered with ${filters.join(", ")}`, async () => {
+        const samples = testSamples(width, height, channels);
+        const page = decodePageImage(await handPng(samples, width, height, colourType, filters));
+        expect(page).toMatchObject({ width, height, channels });
+        const expected = samples.slice();
+        if (channels === 4) {
+          expected.set([255, 255, 255, 255], 0); // transparent: white
+          for (let i = 4; i < 7; i++) expected[i] = Math.floor(((samples[i] as number) * 128 + 255 * 127 + 127) / 255);
+          expected[7] = 255;
+        }
+        expect(page.pixels).toEqual(expected);
+      });
+    }
+  }
+
+  it("reads grey and grey + alpha pages as RGB", async () => {
+    const grey = testSamples(width, height, 1);
+    const page = decodePageImage(await handPng(grey, width, height, 0, [4, 1]));
+    expect(page.channels).toBe(3);
+    expect(page.pixels.filter((_, i) => i % 3 === 0)).toEqual(grey);
+    const withAlpha = decodePageImage(await handPng(new Uint8Array(width * height * 2).fill(0), width, height, 4, [0]));
+    expect(withAlpha.pixels.every((v) => v === 255)).toBe(true); // black, fully transparent: white
+  });
+
+  it("reads what photon writes, pixel for pixel", () => {
+    const png = storedPage(300, 200);
+    expect(decodePageImage(png).pixels).toEqual(decode(png).pixels);
+  });
+
+  it("refuses interlaced, 16-bit and palette PNGs, truncated and corrupt ones, with a reason", async () => {
+    const png = await handPng(testSamples(width, height, 3), width, height, 2, [1]);
+    const altered = (at: number, value: number) => png.map((byte, i) => (i === at ? value : byte));
+    expect(() => decodePageImage(altered(28, 1))).toThrow(/interlaced/);
+    expect(() => decodePageImage(altered(24, 16))).toThrow(/16-bit/);
+    expect(() => decodePageImage(altered(25, 3))).toThrow(/palette/);
+    expect(() => decodePageImage(png.subarray(0, png.length - 30))).toThrow(/truncated/);
+    expect(() => decodePageImage(altered(50, png[50]! ^ 0xff))).toThrow(/corrupt|filter/);
+    const wrongSize = png.slice();
+    new DataView(wrongSize.buffer).setUint32(20, height + 1);
+    expect(() => decodePageImage(wrongSize)).toThrow(/truncated/);
   });
 });
 
@@ -141,5 +296,17 @@ describe("inspectPageImage", () => {
     const colourType5 = png.slice();
     colourType5[25] = 5;
     expect(inspectPageImage(colourType5)).toBeNull();
+  });
+
+  it("rejects valid PNGs the Worker does not decode: interlaced, 16-bit, palette", () => {
+    for (const [at, value] of [
+      [28, 1],
+      [24, 16],
+      [25, 3],
+    ]) {
+      const other = png.slice();
+      other[at as number] = value as number;
+      expect(inspectPageImage(other)).toBeNull();
+    }
   });
 });

@@ -1,37 +1,134 @@
-import { PhotonImage } from "@cf-wasm/photon";
+import { deflateSync } from "node:zlib";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
-import { inspectPageImage } from "./page-image.ts";
+import { decodePageImage, type PagePixels } from "./page-image.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
 
 /**
- * Every page image a teacher sees is stamped here from the stored, unmarked PNG: photon decodes
- * it, the watermark goes into the pixels (watermark.ts), libwebp encodes lossy WebP. Measured in
+ * Every page image a teacher sees is stamped here from the stored, unmarked PNG: decoded with
+ * native zlib (page-image.ts), the watermark composited into the pixels (watermark.ts), then
+ * written as an 8-level grey PNG when the page has no colour (text pages: a third of lossy WebP's
+ * CPU, half its bytes) or as lossy WebP (libwebp) when it has. Measured in
  * docs/decisions/0012-page-watermark.md (bench/lib/stamp-bench.ts).
  *
- * The wasm modules are imported as modules (workerd compiles them at upload); photon instantiates
- * itself on import, libwebp on the first call (once per isolate).
+ * libwebp's wasm is imported as a module (workerd compiles it at upload) and instantiated on the
+ * first colour page (once per isolate).
  */
 export async function stampPage(stored: Uint8Array, lines: string[]): Promise<{ bytes: Uint8Array; contentType: string }> {
-  const header = inspectPageImage(stored);
-  if (!header) throw new Error("not a stored page image (PNG expected)");
   if (!lines.some((line) => line.trim())) throw new Error("a page is never served without a watermark");
-  const { width, height } = header;
-  const image = PhotonImage.new_from_byteslice(stored);
-  let pixels: Uint8Array;
-  try {
-    if (image.get_width() !== width || image.get_height() !== height) throw new Error("page image header disagrees with its pixels");
-    pixels = image.get_raw_pixels();
-  } finally {
-    image.free();
-  }
-  watermarkPixels(pixels, width, height, lines);
-  encoder ??= initWebpEncoder(webpEncoderWasm);
-  await encoder;
-  const data = new Uint8ClampedArray(pixels.buffer as ArrayBuffer, pixels.byteOffset, pixels.byteLength);
-  // libwebp reads only data, width and height; workerd has no ImageData constructor.
-  const bytes = await encodeWebp({ data, width, height, colorSpace: "srgb" }, STAMPED_WEBP_OPTIONS);
-  return { bytes: new Uint8Array(bytes), contentType: "image/webp" };
+  const page = decodePageImage(stored);
+  watermarkPixels(page.pixels, page.width, page.height, lines, page.channels);
+  const grey = encodeGreyPng(page);
+  if (grey) return { bytes: grey, contentType: "image/png" };
+  return { bytes: await encodeColourWebp(page), contentType: "image/webp" };
 }
 
 let encoder: Promise<unknown> | undefined;
+
+async function encodeColourWebp({ width, height, channels, pixels }: PagePixels): Promise<Uint8Array> {
+  encoder ??= initWebpEncoder(webpEncoderWasm);
+  await encoder;
+  const rgba = channels === 4 ? pixels : rgbToRgba(pixels);
+  const data = new Uint8ClampedArray(rgba.buffer as ArrayBuffer, rgba.byteOffset, rgba.byteLength);
+  // libwebp reads only data, width and height; workerd has no ImageData constructor.
+  return new Uint8Array(await encodeWebp({ data, width, height, colorSpace: "srgb" }, STAMPED_WEBP_OPTIONS));
+}
+
+function rgbToRgba(rgb: Uint8Array): Uint8Array {
+  const rgba = new Uint8Array((rgb.length / 3) * 4);
+  for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
+    rgba[o] = rgb[i] as number;
+    rgba[o + 1] = rgb[i + 1] as number;
+    rgba[o + 2] = rgb[i + 2] as number;
+    rgba[o + 3] = 255;
+  }
+  return rgba;
+}
+
+/**
+ * A pixel whose channels differ by more than this is colour, and the page goes out as WebP:
+ * loose enough for grey scans with chroma noise, tight enough that a coloured heading keeps its colour.
+ */
+const COLOUR_TOLERANCE = 24;
+/**
+ * Luma (r + 2g + b) / 4 -> the nearest of 8 evenly spaced greys, as a 4-bit sample (0, 2, ... 15).
+ * 8 levels keep antialiased text smooth and the tiled mark (~#D9D9D9 -> #DBDBDB) visible; 4 levels
+ * round the mark away to white, 16 cost a quarter more bytes for no visible difference.
+ */
+const GREY_SAMPLE = Uint8Array.from({ length: 256 }, (_, v) => Math.round((Math.round((v * 7) / 255) * 15) / 7));
+
+/**
+ * Opaque pixels as a 4-bit greyscale PNG, or null at the first pixel with colour. Rows are left
+ * unfiltered (filter None): on quantized text it deflates smaller than Sub, Up or Paeth.
+ */
+export function encodeGreyPng({ width, height, channels, pixels }: PagePixels): Uint8Array | null {
+  const rowBytes = 1 + Math.ceil(width / 2);
+  const rows = new Uint8Array(rowBytes * height);
+  // Most of a text page is white: with RGBA, one 32-bit compare settles a white pixel.
+  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length / 4) : null;
+  for (let y = 0, p = 0; y < height; y++) {
+    let at = y * rowBytes + 1;
+    let pair = 0;
+    for (let x = 0; x < width; x++, p += channels) {
+      let sample = 15;
+      if (words === null || words[p >> 2] !== 0xffffffff) {
+        const r = pixels[p] as number;
+        const g = pixels[p + 1] as number;
+        const b = pixels[p + 2] as number;
+        let luma = g;
+        if (r !== g || g !== b) {
+          if (Math.abs(r - g) > COLOUR_TOLERANCE || Math.abs(g - b) > COLOUR_TOLERANCE || Math.abs(r - b) > COLOUR_TOLERANCE) return null;
+          luma = (r + 2 * g + b) >> 2;
+        }
+        sample = GREY_SAMPLE[luma] as number;
+      }
+      if (x & 1) rows[at++] = pair | sample;
+      else pair = sample << 4;
+    }
+    if (width & 1) rows[at] = pair;
+  }
+  const ihdr = new Uint8Array(13);
+  const view = new DataView(ihdr.buffer);
+  view.setUint32(0, width);
+  view.setUint32(4, height);
+  ihdr.set([4, 0, 0, 0, 0], 8); // 4-bit grey, deflate, adaptive filtering (all None), not interlaced
+  return pngFile([chunk("IHDR", ihdr), chunk("IDAT", deflateSync(rows, { level: DEFLATE_LEVEL })), chunk("IEND", new Uint8Array())]);
+}
+
+/** zlib level 4: measured ~2x faster than the default 6 for ~3% more bytes on text pages (decision 0012). */
+const DEFLATE_LEVEL = 4;
+const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function pngFile(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(PNG_SIGNATURE.length + chunks.reduce((sum, part) => sum + part.length, 0));
+  out.set(PNG_SIGNATURE);
+  let at = PNG_SIGNATURE.length;
+  for (const part of chunks) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** A PNG chunk: length, type, data, CRC-32 of type and data. */
+function chunk(type: string, data: Uint8Array): Uint8Array {
+  const out = new Uint8Array(12 + data.length);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, data.length);
+  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
+  out.set(data, 8);
+  view.setUint32(8 + data.length, crc32(out.subarray(4, 8 + data.length)));
+  return out;
+}
+
+const CRC_TABLE = Uint32Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c;
+});
+
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (let i = 0; i < bytes.length; i++) crc = (CRC_TABLE[(crc ^ (bytes[i] as number)) & 0xff] as number) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}

@@ -33,8 +33,9 @@ const CACHE_LIMIT = 32;
 /** Per isolate: the rendered text of the last teachers seen, by width. Text rendering is the slow part. */
 const watermarks = new Map<string, Watermark>();
 
-/** Composites the watermark into RGBA pixels in place (darken only, so black text stays black). */
-export function watermarkPixels(rgba: Uint8Array, width: number, height: number, lines: string[]): void {
+/** Composites the watermark into RGB (3 channels) or RGBA (4) pixels in place (darken only, so black text stays black). */
+export function watermarkPixels(pixels: Uint8Array, width: number, height: number, lines: string[], channels: 3 | 4 = 4): void {
+  const image = { pixels, width, height, channels };
   const { tile, foot } = watermarkFor(lines, width);
   const scale = width / 1024;
   // Gaps of about a block's size: every region of the page carries a mark, yet most of it none.
@@ -43,24 +44,31 @@ export function watermarkPixels(rgba: Uint8Array, width: number, height: number,
   const tileAlpha = Math.round(TILE_OPACITY * 256);
   for (let row = 0, y = Math.round(40 * scale); y < height; row++, y += pitchY) {
     const offset = row % 2 ? -Math.round(pitchX / 2) : 0;
-    for (let x = offset; x < width; x += pitchX) blend(rgba, width, height, tile, x, y, TILE_GREY, tileAlpha);
+    for (let x = offset; x < width; x += pitchX) blend(image, tile, x, y, TILE_GREY, tileAlpha);
   }
   const footX = Math.max(0, Math.round((width - foot.width) / 2));
   const footY = Math.max(0, height - foot.height - Math.round(8 * scale));
-  blend(rgba, width, height, foot, footX, footY, FOOT_GREY, Math.round(FOOT_OPACITY * 256));
+  blend(image, foot, footX, footY, FOOT_GREY, Math.round(FOOT_OPACITY * 256));
 }
 
-function blend(rgba: Uint8Array, width: number, height: number, mask: TextMask, left: number, top: number, grey: number, opacity: number) {
+interface Pixels {
+  pixels: Uint8Array;
+  width: number;
+  height: number;
+  channels: number;
+}
+
+function blend({ pixels, width, height, channels }: Pixels, mask: TextMask, left: number, top: number, grey: number, opacity: number) {
   const { xs, ys, alphas } = mask;
   for (let i = 0; i < alphas.length; i++) {
     const x = left + (xs[i] as number);
     const y = top + (ys[i] as number);
     if (x < 0 || y < 0 || x >= width || y >= height) continue;
     const a = ((alphas[i] as number) * opacity) >> 8;
-    let p = (y * width + x) * 4;
+    let p = (y * width + x) * channels;
     for (const end = p + 3; p < end; p++) {
-      const v = rgba[p] as number;
-      if (v > grey) rgba[p] = v - (((v - grey) * a) >> 8);
+      const v = pixels[p] as number;
+      if (v > grey) pixels[p] = v - (((v - grey) * a) >> 8);
     }
   }
 }

@@ -38,6 +38,15 @@ export default defineConfig({
         },
       },
       {
+        // Node-side code that is neither the Worker nor the UI: the page renderer under pdf.js.
+        test: {
+          name: "node",
+          environment: "node",
+          include: ["tests/node/**/*.test.ts"],
+          testTimeout: 60_000,
+        },
+      },
+      {
         test: {
           name: "component",
           environment: "happy-dom",

@@ -12,7 +12,7 @@ import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
 import { type Book, books, pageSets } from "../../workers/db/schema.ts";
-import type { PageText } from "../../workers/pages/page-content.ts";
+import type { CompletePageSet, PageText } from "../../workers/pages/page-content.ts";
 import {
   completePageSet,
   findPreparingSet,
@@ -26,7 +26,7 @@ import type { FromWorker, ToWorker } from "./render-worker.ts";
 
 const CACHE = join(ROOT, ".wrangler/page-cache");
 // Bump when the rendering changes, so cached pages are rendered again.
-const CACHE_VERSION = "2";
+const CACHE_VERSION = "3";
 
 export interface PrepareReport {
   bookId: number;
@@ -69,12 +69,14 @@ class RenderThread {
   exchange<T>(message: ToWorker, onMessage: (message: FromWorker) => Promise<T | undefined> | T | undefined): Promise<T> {
     return new Promise((resolve, reject) => {
       this.listener = (answer) => {
-        Promise.resolve(onMessage(answer)).then((value) => {
-          if (value !== undefined) {
-            this.listener = null;
-            resolve(value);
-          }
-        }, reject);
+        Promise.resolve(answer)
+          .then(onMessage)
+          .then((value) => {
+            if (value !== undefined) {
+              this.listener = null;
+              resolve(value);
+            }
+          }, reject);
       };
       this.worker.postMessage(message);
     });
@@ -91,7 +93,12 @@ class RenderThread {
 }
 
 /** Prepares one book's pages: resumes its preparing set, or renders its own PDF into a new one. */
-export async function prepareBook(env: Env, book: Book, thread: RenderThread, log: (line: string) => void = () => {}): Promise<PrepareReport> {
+export async function prepareBook(
+  env: Env,
+  book: Book,
+  thread: RenderThread,
+  log: (line: string) => void = () => {},
+): Promise<PrepareReport> {
   const started = Date.now();
   const db = getDb(env.DB);
   const report: PrepareReport = { bookId: book.id, title: book.title, pages: 0, rendered: 0, failed: [], seconds: 0 };
@@ -114,11 +121,17 @@ export async function prepareBook(env: Env, book: Book, thread: RenderThread, lo
     const progress = await pageSetProgress(db, set.set);
     const done = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
     const dir = cacheDir(hash);
-    // Pages in the local cache are stored without rendering.
-    for (let n = 1; n <= opened; n++) {
-      if (done.has(n)) continue;
-      const cached = readCached(dir, n);
-      if (cached && (await storePage(db, env.BOOKS, set.set, n, cached)).ok) done.add(n);
+    // A book rendered before (same PDF bytes) is stored from the local cache without rendering.
+    const cached = readCachedBook(dir, opened);
+    if (cached) {
+      for (const [n, page] of cached.pages) {
+        if (done.has(n)) continue;
+        const stored = await storePage(db, env.BOOKS, set.set, n, page);
+        if (!stored.ok) return { ...finish(), error: stored.error };
+      }
+      const completed = await completePageSet(db, env.BOOKS, null, book, set.set, cached.complete);
+      if (!completed.ok) return { ...finish(), error: completed.error };
+      return finish();
     }
     const failed = await thread.exchange({ type: "render", done: [...done] }, async (message) => {
       if (message.type === "error") throw new Error(message.message);
@@ -132,9 +145,12 @@ export async function prepareBook(env: Env, book: Book, thread: RenderThread, lo
       } else if (message.type === "fail") {
         result = await storePageFailure(db, set.set, message.n, message.failure);
       } else if (message.type === "complete") {
-        result = await completePageSet(db, env.BOOKS, null, book, set.set, message.input);
+        const completed = await completePageSet(db, env.BOOKS, null, book, set.set, message.input);
+        // Only a book that rendered whole, with no failed page, is cached as a whole.
+        if (completed.ok && !completed.book.failed.length) writeFileSync(join(dir, "complete.json"), JSON.stringify(message.input));
+        result = completed;
       }
-      thread.ack(message.seq, result.ok ? undefined : result);
+      if ("seq" in message) thread.ack(message.seq, result.ok ? undefined : result);
       return undefined;
     });
     report.failed = failed;
@@ -144,16 +160,25 @@ export async function prepareBook(env: Env, book: Book, thread: RenderThread, lo
   return finish();
 }
 
-function readCached(dir: string, n: number): { images: Map<number, Uint8Array>; text: PageText } | null {
-  const textFile = join(dir, `${n}.json`);
-  if (!existsSync(textFile)) return null;
-  const images = new Map<number, Uint8Array>();
-  for (const width of PAGE_WIDTHS) {
-    const file = join(dir, `${n}-${width}.${STORED_PAGE_EXTENSION}`);
-    if (!existsSync(file)) return null;
-    images.set(width, new Uint8Array(readFileSync(file)));
+type CachedPage = { images: Map<number, Uint8Array>; text: PageText };
+
+/** Every page of a book rendered before, and what completed it; null unless all of it is cached. */
+function readCachedBook(dir: string, pageCount: number): { pages: Map<number, CachedPage>; complete: CompletePageSet } | null {
+  const completeFile = join(dir, "complete.json");
+  if (!existsSync(completeFile)) return null;
+  const pages = new Map<number, CachedPage>();
+  for (let n = 1; n <= pageCount; n++) {
+    const textFile = join(dir, `${n}.json`);
+    if (!existsSync(textFile)) return null;
+    const images = new Map<number, Uint8Array>();
+    for (const width of PAGE_WIDTHS) {
+      const file = join(dir, `${n}-${width}.${STORED_PAGE_EXTENSION}`);
+      if (!existsSync(file)) return null;
+      images.set(width, new Uint8Array(readFileSync(file)));
+    }
+    pages.set(n, { images, text: JSON.parse(readFileSync(textFile, "utf8")) as PageText });
   }
-  return { images, text: JSON.parse(readFileSync(textFile, "utf8")) as PageText };
+  return { pages, complete: JSON.parse(readFileSync(completeFile, "utf8")) as CompletePageSet };
 }
 
 function writeCached(dir: string, n: number, images: Map<number, Uint8Array>, text: PageText) {
@@ -164,13 +189,19 @@ function writeCached(dir: string, n: number, images: Map<number, Uint8Array>, te
 }
 
 /** Prepares every book whose pages are missing (or the one given), on up to two render threads. */
-export async function prepareMissingPages(env: Env, options: { bookId?: number; log?: (line: string) => void } = {}): Promise<PrepareReport[]> {
+export async function prepareMissingPages(
+  env: Env,
+  options: { bookId?: number; log?: (line: string) => void } = {},
+): Promise<PrepareReport[]> {
   const db = getDb(env.DB);
   const log = options.log ?? (() => {});
   const queue = await booksNeedingPages(db, options.bookId);
   if (!queue.length) return [];
   const reports: PrepareReport[] = [];
-  const threads = Array.from({ length: Math.min(queue.length, Math.max(1, Math.min(2, availableParallelism()))) }, () => new RenderThread());
+  const threads = Array.from(
+    { length: Math.min(queue.length, Math.max(1, Math.min(2, availableParallelism()))) },
+    () => new RenderThread(),
+  );
   try {
     await Promise.all(
       threads.map(async (thread) => {

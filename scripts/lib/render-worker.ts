@@ -75,11 +75,13 @@ const sink: PageSink = {
   async putPage(n, images, text) {
     await settle(MAX_IN_FLIGHT - 1);
     const entries: [number, Uint8Array][] = [];
-    for (const [width, image] of images) entries.push([width, image instanceof Uint8Array ? image : new Uint8Array(await image.arrayBuffer())]);
+    for (const [width, image] of images)
+      entries.push([width, image instanceof Uint8Array ? image : new Uint8Array(await image.arrayBuffer())]);
     track(request({ type: "put", seq: ++seq, n, images: entries, text }));
   },
   async failPage(n, failure) {
-    await settle(MAX_IN_FLIGHT - 1);
+    // After every earlier store: a page stored and then found to fail must end up failed.
+    await settle(0);
     track(request({ type: "fail", seq: ++seq, n, failure }));
   },
   async complete(input) {
@@ -122,6 +124,13 @@ port.on("message", async (message: ToWorker) => {
       port.close();
     }
   } catch (error) {
-    port.postMessage({ type: "error", message: error instanceof Error ? error.message : String(error) } satisfies FromWorker);
+    port.postMessage({ type: "error", message: describeError(error) } satisfies FromWorker);
   }
 });
+
+function describeError(error: unknown): string {
+  const name = error instanceof Error ? error.name : "";
+  if (name === "PasswordException") return "This PDF is password-protected: upload a copy without a password.";
+  if (name === "InvalidPDFException") return "This file cannot be opened as a PDF (it may be damaged).";
+  return error instanceof Error ? error.message : String(error);
+}

@@ -56,11 +56,6 @@ beforeAll(async () => {
   bookId = (await bookWithPdf(TITLE, [school.id], source)).id;
 });
 
-/** A teacher session of its own, so byte budgets never leak between tests. */
-async function teacherCookie() {
-  return (await signedInTeacher(school)).cookie;
-}
-
 async function expectError(response: Response, status: number, message?: string) {
   expect(response.status).toBe(status);
   expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);

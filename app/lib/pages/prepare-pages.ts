@@ -69,7 +69,10 @@ export function plainText(text: PageText): string {
  * Renders page `n` once at the widest width (so text is supersampled) and scales it down for the
  * others. Very tall pages are limited to MAX_PAGE_ASPECT times the width.
  */
-export async function renderPage<Canvas>(page: PDFPageProxy, kit: RenderKit<Canvas>): Promise<Map<number, Uint8Array | Blob>> {
+export async function renderPage<Canvas>(
+  page: PDFPageProxy,
+  kit: RenderKit<Canvas>,
+): Promise<{ images: Map<number, Uint8Array | Blob>; blank: boolean }> {
   const base = page.getViewport({ scale: 1 });
   const widest = Math.max(...PAGE_WIDTHS);
   const scale = Math.min(widest / base.width, (widest * MAX_PAGE_ASPECT) / base.height);
@@ -80,6 +83,7 @@ export async function renderPage<Canvas>(page: PDFPageProxy, kit: RenderKit<Canv
   context.fillRect(0, 0, viewport.width, viewport.height);
   await page.render({ canvas: full as unknown as HTMLCanvasElement, canvasContext: context, viewport, background: "#ffffff" }).promise;
   const images = new Map<number, Uint8Array | Blob>();
+  let blank = false;
   for (const width of PAGE_WIDTHS) {
     const ratio = width / widest;
     if (ratio === 1) {
@@ -97,10 +101,22 @@ export async function renderPage<Canvas>(page: PDFPageProxy, kit: RenderKit<Canv
       Math.round(viewport.width * ratio),
       Math.round(viewport.height * ratio),
     );
+    if (width === PAGE_WIDTHS[0]) blank = isBlank(smallContext, Math.round(viewport.width * ratio), Math.round(viewport.height * ratio));
     images.set(width, await kit.encode(small, STORED_PAGE_TYPE, STORED_PAGE_QUALITY));
   }
-  return images;
+  return { images, blank };
 }
+
+/** Whether nothing at all was drawn: every pixel still (almost) the white we filled with. */
+function isBlank(context: CanvasRenderingContext2D, width: number, height: number): boolean {
+  const { data } = context.getImageData(0, 0, width, height);
+  for (let i = 0; i < data.length; i += 4) {
+    if ((data[i] as number) < 250 || (data[i + 1] as number) < 250 || (data[i + 2] as number) < 250) return false;
+  }
+  return true;
+}
+
+export const BLANK_DOCUMENT_ERROR = "Every page of this PDF is blank: the file is probably damaged.";
 
 /** The PDF's outline with each entry's page number (null when its destination cannot be resolved). */
 export async function extractOutline(doc: PDFDocumentProxy): Promise<OutlineItem[]> {
@@ -157,6 +173,8 @@ export async function preparePages<Canvas>(options: {
   const { doc, done, kit, sink, onProgress, signal } = options;
   const progress: PrepareProgress = { done: done.size, failed: [], total: doc.numPages };
   const texts: string[] = [];
+  const sizes = new Map<number, { width: number; height: number }>();
+  let blankPages = 0;
   onProgress?.({ ...progress });
   for (let n = 1; n <= doc.numPages; n++) {
     signal?.throwIfAborted();
@@ -169,9 +187,11 @@ export async function preparePages<Canvas>(options: {
       const text = await pageText(page).catch(() => ({ ...size, runs: [] }));
       texts.push(plainText(text));
       if (done.has(n)) continue;
-      const images = await renderPage(page, kit);
+      const { images, blank } = await renderPage(page, kit);
       signal?.throwIfAborted();
       await sink.putPage(n, images, text);
+      sizes.set(n, size);
+      if (blank && !text.runs.length) blankPages++;
       progress.done++;
     } catch (error) {
       if (signal?.aborted) throw error;
@@ -185,6 +205,13 @@ export async function preparePages<Canvas>(options: {
       page?.cleanup();
     }
     onProgress?.({ ...progress, failed: [...progress.failed] });
+  }
+  // A damaged file often "renders" as nothing but white: when every page is blank, report them all
+  // as failed, so the set is refused instead of giving teachers empty pages (and a white cover).
+  if (!done.size && blankPages > 0 && blankPages === doc.numPages) {
+    for (const [n, size] of sizes) await sink.failPage(n, { ...size, error: BLANK_DOCUMENT_ERROR });
+    progress.failed = [...sizes.keys()].map((n) => ({ n, error: BLANK_DOCUMENT_ERROR }));
+    progress.done = 0;
   }
   await sink.complete({ outline: await extractOutline(doc), text: texts });
   return progress;

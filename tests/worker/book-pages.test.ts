@@ -115,7 +115,9 @@ describe("GET /api/books/:id/pages/:n", () => {
     const reader = await signedInTeacher(school);
     for (const n of [1, 2, 2]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie })).status).toBe(200);
     const rows = await db().select().from(readingDaily).where(eq(readingDaily.teacherId, reader.teacher.id));
-    expect(rows).toEqual([{ day: new Date().toISOString().slice(0, 10), schoolId: school.id, bookId, teacherId: reader.teacher.id, pages: 3 }]);
+    expect(rows).toEqual([
+      { day: new Date().toISOString().slice(0, 10), schoolId: school.id, bookId, teacherId: reader.teacher.id, pages: 3 },
+    ]);
   });
 });
 
@@ -135,7 +137,9 @@ describe("the reading budget", () => {
     const refused = await api(`/api/books/${bookId}/pages/2`, { cookie: `__Host-lectern_teacher=${second.token}` });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await refused.json()) as { error: string }).toEqual({ error: expect.stringMatching(/^You have reached the reading limit for this book/) });
+    expect((await refused.json()) as { error: string }).toEqual({
+      error: expect.stringMatching(/^You have reached the reading limit for this book/),
+    });
     expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(429);
     // Another teacher, and the same teacher's other books, are not affected.
     expect((await api(`/api/books/${bookId}/pages/1`, { cookie: teacher.cookie })).status).toBe(200);

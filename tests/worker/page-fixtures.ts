@@ -1,6 +1,7 @@
 // Page images and prepared books for the worker tests, made in the test (no binary fixtures).
-import { PhotonImage } from "@cf-wasm/photon";
+
 import { env } from "cloudflare:test";
+import { PhotonImage } from "@cf-wasm/photon";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import type { PageText } from "../../workers/pages/page-content.ts";
 import { completePageSet, openPageSet, storePage } from "../../workers/pages/page-sets.ts";
@@ -35,7 +36,12 @@ export function pageText(words: string): PageText {
 }
 
 /** A book of `schoolIds` whose pages are ready: page n holds the text `texts[n - 1]`. */
-export async function preparedBook(title: string, schoolIds: number[], texts: string[], outline: { title: string; page: number; items: [] }[] = []) {
+export async function preparedBook(
+  title: string,
+  schoolIds: number[],
+  texts: string[],
+  outline: { title: string; page: number; items: [] }[] = [],
+) {
   const book = await createBook({ title }, schoolIds);
   const opened = await openPageSet(db(), book, texts.length);
   if (!opened.ok) throw new Error(opened.error);

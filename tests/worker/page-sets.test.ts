@@ -14,9 +14,17 @@ async function bookRow(id: number) {
 }
 
 /** PUT one page as the browser renderer does: multipart with both images and the text. */
-async function putPage(cookie: string, bookId: number, setId: string, n: number, images = pageImages(), text: unknown = pageText(`words of page ${n}`)) {
+async function putPage(
+  cookie: string,
+  bookId: number,
+  setId: string,
+  n: number,
+  images = pageImages(),
+  text: unknown = pageText(`words of page ${n}`),
+) {
   const form = new FormData();
-  for (const [width, bytes] of images) form.set(`w${width}`, new File([bytes as Uint8Array<ArrayBuffer>], `${n}-${width}.png`, { type: "image/png" }));
+  for (const [width, bytes] of images)
+    form.set(`w${width}`, new File([bytes as Uint8Array<ArrayBuffer>], `${n}-${width}.png`, { type: "image/png" }));
   form.set("text", JSON.stringify(text));
   const url = `${ORIGIN}/api/books/${bookId}/page-sets/${setId}/pages/${n}`;
   const encoded = new Request(url, { method: "PUT", body: form });
@@ -97,12 +105,18 @@ describe("preparing pages through the admin API", () => {
     await env.BOOKS.put(brokenPdf, new TextEncoder().encode("%PDF-1.7 broken"));
     const set = await createUploadedPageSet(db(), env.BOOKS, await bookRow(book.id), { key: brokenPdf, size: 15, pageCount: 2 });
     for (const n of [1, 2]) {
-      const response = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/${n}/failure`, { cookie, method: "PUT", body: { error: "bad XRef" } });
+      const response = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/${n}/failure`, {
+        cookie,
+        method: "PUT",
+        body: { error: "bad XRef" },
+      });
       expect(response.status).toBe(200);
     }
     const refused = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, { cookie, body: { text: ["", ""] } });
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { error: string }).error).toMatch(/^None of the 2 pages of this PDF could be rendered, so it was not added/);
+    expect(((await refused.json()) as { error: string }).error).toMatch(
+      /^None of the 2 pages of this PDF could be rendered, so it was not added/,
+    );
     expect(await bookRow(book.id)).toMatchObject({ pdfKey: book.pdfKey, pageSetId: setId });
     expect(await env.BOOKS.head(brokenPdf)).toBeNull();
     expect(await db().select().from(pageSets).where(eq(pageSets.id, set.id))).toEqual([]);
@@ -154,10 +168,19 @@ describe("teacher sessions per school", () => {
     const email = `cap-${crypto.randomUUID().slice(0, 8)}@school.test`;
     await db()
       .insert(teachers)
-      .values({ schoolId: school.id, name: "Sam Cap", email, mobile: "5551230000", passwordHash: await hashPassword("correct horse battery") });
+      .values({
+        schoolId: school.id,
+        name: "Sam Cap",
+        email,
+        mobile: "5551230000",
+        passwordHash: await hashPassword("correct horse battery"),
+      });
     const cookies: string[] = [];
     for (let i = 0; i < 4; i++) {
-      const response = await api("/api/teacher/login", { body: { email, password: "correct horse battery", slug: school.slug }, ip: `10.0.0.${i}` });
+      const response = await api("/api/teacher/login", {
+        body: { email, password: "correct horse battery", slug: school.slug },
+        ip: `10.0.0.${i}`,
+      });
       expect(response.status).toBe(200);
       cookies.push((response.headers.get("Set-Cookie") ?? "").split(";")[0]!);
     }

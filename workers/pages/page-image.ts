@@ -88,7 +88,7 @@ export function decodePageImage(png: Uint8Array): PagePixels {
   if (raw.length !== expected) throw new Error("page image is truncated");
   // Rows are moved to their final place (dropping the filter byte) first and unfiltered there, so
   // that RGB(A) rows start on a 4-byte boundary and Up and Sub can add 4 bytes at a time.
-  const words = raw.byteOffset % 4 === 0 && stride % 4 === 0 ? new Uint32Array(raw.buffer, raw.byteOffset, (height * stride) / 4) : null;
+  const words = raw.byteOffset % 4 === 0 && stride % 4 === 0 ? new Int32Array(raw.buffer, raw.byteOffset, (height * stride) / 4) : null;
   for (let y = 0; y < height; y++) {
     const from = y * (stride + 1);
     const filter = raw[from] as number;
@@ -126,7 +126,7 @@ function idatData(png: Uint8Array): Uint8Array {
  * is the `stride` bytes before it (zeros for the first row). `words`, when given, views the same
  * bytes 4 at a time.
  */
-function unfilter(filter: number, px: Uint8Array, words: Uint32Array | null, at: number, stride: number, bpp: number, first: boolean) {
+function unfilter(filter: number, px: Uint8Array, words: Int32Array | null, at: number, stride: number, bpp: number, first: boolean) {
   const end = at + stride;
   switch (filter) {
     case 0:
@@ -143,27 +143,37 @@ function unfilter(filter: number, px: Uint8Array, words: Uint32Array | null, at:
       else for (let i = at; i < end; i++) px[i] = (px[i] as number) + (px[i - stride] as number);
       return;
     case 3:
-      for (let i = at; i < end; i++) {
-        const left = i - at >= bpp ? (px[i - bpp] as number) : 0;
-        const above = first ? 0 : (px[i - stride] as number);
-        px[i] = (px[i] as number) + ((left + above) >> 1);
+      // With no row above (the first row), Average predicts half the left byte and Paeth the left byte.
+      if (first) for (let i = at + bpp; i < end; i++) px[i] = (px[i] as number) + ((px[i - bpp] as number) >> 1);
+      else {
+        for (let i = at; i < at + bpp; i++) px[i] = (px[i] as number) + ((px[i - stride] as number) >> 1);
+        for (let i = at + bpp; i < end; i++) px[i] = (px[i] as number) + (((px[i - bpp] as number) + (px[i - stride] as number)) >> 1);
       }
       return;
     case 4:
-      for (let i = at; i < end; i++) {
-        const hasLeft = i - at >= bpp;
-        const a = hasLeft ? (px[i - bpp] as number) : 0;
-        const b = first ? 0 : (px[i - stride] as number);
-        const c = hasLeft && !first ? (px[i - stride - bpp] as number) : 0;
-        const pa = Math.abs(b - c);
-        const pb = Math.abs(a - c);
-        const pc = Math.abs(a + b - 2 * c);
-        px[i] = (px[i] as number) + (pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
+      if (first) for (let i = at + bpp; i < end; i++) px[i] = (px[i] as number) + (px[i - bpp] as number);
+      else {
+        for (let i = at; i < at + bpp; i++) px[i] = (px[i] as number) + (px[i - stride] as number);
+        for (let i = at + bpp; i < end; i++)
+          px[i] = (px[i] as number) + paeth(px[i - bpp] as number, px[i - stride] as number, px[i - stride - bpp] as number);
       }
       return;
     default:
       throw new Error(`page image has an unknown scanline filter (${filter})`);
   }
+}
+
+/** The Paeth predictor; flat areas (b = c, or a = c) settle without the full arithmetic. */
+function paeth(a: number, b: number, c: number): number {
+  if (b === c) return a;
+  if (a === c) return b;
+  let pa = b - c;
+  let pb = a - c;
+  let pc = pa + pb;
+  if (pa < 0) pa = -pa;
+  if (pb < 0) pb = -pb;
+  if (pc < 0) pc = -pc;
+  return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
 }
 
 /** Four bytes added pairwise, each modulo 256 (no carry from one byte into the next). */
@@ -174,10 +184,11 @@ function addBytes(x: number, y: number): number {
 /** Lays RGBA pixels that are not opaque on white, in place (a word at a time where the buffer allows). */
 function layOnWhite(rgba: Uint8Array): void {
   const aligned = rgba.byteOffset % 4 === 0;
-  // Little-endian words: alpha is the top byte, so an opaque pixel is >= 0xff000000.
-  const words = aligned ? new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.length / 4) : null;
+  // Little-endian words: alpha is the top byte, so an opaque pixel's word shifted right by 24 is -1
+  // (signed words: V8 keeps them in integer registers, where uint32 above 2^31 would be doubles).
+  const words = aligned ? new Int32Array(rgba.buffer, rgba.byteOffset, rgba.length / 4) : null;
   for (let i = 0; i < rgba.length; i += 4) {
-    if (words ? (words[i >> 2] as number) >= 0xff000000 : rgba[i + 3] === 255) continue;
+    if (words ? (words[i >> 2] as number) >> 24 === -1 : rgba[i + 3] === 255) continue;
     const a = rgba[i + 3] as number;
     for (let c = i; c < i + 3; c++) rgba[c] = ((rgba[c] as number) * a + 255 * (255 - a) + 127) / 255;
     rgba[i + 3] = 255;

@@ -55,29 +55,47 @@ const COLOUR_TOLERANCE = 24;
  * 8 levels keep antialiased text smooth and the tiled mark (~#D9D9D9 -> #DBDBDB) visible; 4 levels
  * round the mark away to white, 16 cost a quarter more bytes for no visible difference.
  */
+/** Whether a pixel in every `nth` row has colour: a cheap look before the full pass. */
+function colourInRows({ width, channels, pixels }: PagePixels, nth: number): boolean {
+  const rowBytes = width * channels;
+  for (let row = 0; row < pixels.length; row += rowBytes * nth) {
+    for (let p = row; p < row + rowBytes; p += channels) {
+      if (isColour(pixels[p] as number, pixels[p + 1] as number, pixels[p + 2] as number)) return true;
+    }
+  }
+  return false;
+}
+
+function isColour(r: number, g: number, b: number): boolean {
+  return Math.abs(r - g) > COLOUR_TOLERANCE || Math.abs(g - b) > COLOUR_TOLERANCE || Math.abs(r - b) > COLOUR_TOLERANCE;
+}
+
 const GREY_SAMPLE = Uint8Array.from({ length: 256 }, (_, v) => Math.round((Math.round((v * 7) / 255) * 15) / 7));
 
 /**
  * Opaque pixels as a 4-bit greyscale PNG, or null at the first pixel with colour. Rows are left
  * unfiltered (filter None): on quantized text it deflates smaller than Sub, Up or Paeth.
  */
-export function encodeGreyPng({ width, height, channels, pixels }: PagePixels): Uint8Array | null {
+export function encodeGreyPng(page: PagePixels): Uint8Array | null {
+  // A colour page usually shows it on many rows: one row in 16 settles most of them cheaply.
+  if (colourInRows(page, 16)) return null;
+  const { width, height, channels, pixels } = page;
   const rowBytes = 1 + Math.ceil(width / 2);
   const rows = new Uint8Array(rowBytes * height);
-  // Most of a text page is white: with RGBA, one 32-bit compare settles a white pixel.
-  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Uint32Array(pixels.buffer, pixels.byteOffset, pixels.length / 4) : null;
+  // Most of a text page is white: with RGBA, one 32-bit compare settles a white pixel (-1: all bits set).
+  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length / 4) : null;
   for (let y = 0, p = 0; y < height; y++) {
     let at = y * rowBytes + 1;
     let pair = 0;
     for (let x = 0; x < width; x++, p += channels) {
       let sample = 15;
-      if (words === null || words[p >> 2] !== 0xffffffff) {
+      if (words === null || words[p >> 2] !== -1) {
         const r = pixels[p] as number;
         const g = pixels[p + 1] as number;
         const b = pixels[p + 2] as number;
         let luma = g;
         if (r !== g || g !== b) {
-          if (Math.abs(r - g) > COLOUR_TOLERANCE || Math.abs(g - b) > COLOUR_TOLERANCE || Math.abs(r - b) > COLOUR_TOLERANCE) return null;
+          if (isColour(r, g, b)) return null;
           luma = (r + 2 * g + b) >> 2;
         }
         sample = GREY_SAMPLE[luma] as number;

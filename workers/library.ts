@@ -16,7 +16,9 @@ export function toTeacherBook(book: Book) {
     subject: book.subject,
     pageCount: book.pageCount,
     thumbnailPath: coverPath(book),
-    pdfPath: book.pdfKey ? `/api/books/${book.id}/pdf` : null,
+    // Teachers never get the file's address: they read page images once the pages are ready.
+    hasPdf: Boolean(book.pdfKey),
+    readable: Boolean(book.pageSetId),
     createdAt: book.createdAt,
   };
 }

@@ -45,7 +45,7 @@ export function BookDetails({
             {extra}
           </dl>
           <div className="mt-8 flex flex-wrap gap-3">
-            {book.pdfPath ? (
+            {book.readable ? (
               <Link to={readerHref} className={buttonClasses("primary", "px-6")}>
                 View Book
               </Link>
@@ -54,20 +54,24 @@ export function BookDetails({
                 type="button"
                 disabled
                 className={buttonClasses("primary", "px-6")}
-                title="This book does not have a PDF file available"
+                title={book.hasPdf ? PREPARING : "This book does not have a PDF file available"}
               >
                 View Book
               </button>
             )}
           </div>
-          {!book.pdfPath && (
-            <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">This book does not have a PDF file available yet.</p>
+          {!book.readable && (
+            <p className="mt-2 text-sm text-slate-500 dark:text-slate-400">
+              {book.hasPdf ? PREPARING : "This book does not have a PDF file available yet."}
+            </p>
           )}
         </div>
       </article>
     </div>
   );
 }
+
+const PREPARING = "This book is still being prepared. Please check back in a few minutes.";
 
 export function Fact({ label, value }: { label: string; value: string }) {
   return (

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, createBook, createSchool, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
 
 // Two schools, each with books the other does not have, and one teacher each. Every
 // teacher-facing endpoint is called by teacher A with school B's slug and book ids, and by no one.
@@ -14,8 +15,10 @@ beforeAll(async () => {
   const schoolA = await createSchool({ name: "Alpha Academy" });
   const schoolB = await createSchool({ name: "Bravo Institute" });
   const bookA = await createBook({ title: "Alpha Only Reader" }, [schoolA.id]);
-  const bookIds = [];
-  for (const title of B_TITLES) bookIds.push((await createBook({ title, description: `${title} description` }, [schoolB.id])).id);
+  // B's first book has its pages ready, so its page endpoints answer for a reason other than "still preparing".
+  const prepared = await preparedBook(B_TITLES[0]!, [schoolB.id], [`${B_TITLES[0]} page one`, `${B_TITLES[0]} page two`]);
+  const bookIds = [prepared.book.id];
+  for (const title of B_TITLES.slice(1)) bookIds.push((await createBook({ title, description: `${title} description` }, [schoolB.id])).id);
   a = { slug: schoolA.slug, cookie: (await signedInTeacher(schoolA)).cookie, bookId: bookA.id };
   b = { slug: schoolB.slug, bookIds };
 });
@@ -35,6 +38,11 @@ const ENDPOINTS: Endpoint[] = [
   { name: "B's PDF", path: () => `/api/books/${b.bookIds[0]}/pdf` },
   { name: "B's PDF, HEAD", path: () => `/api/books/${b.bookIds[0]}/pdf`, method: "HEAD" },
   { name: "reading progress in B's book", path: () => `/api/reading-progress/${b.bookIds[0]}` },
+  { name: "B's page list", path: () => `/api/books/${b.bookIds[0]}/pages` },
+  { name: "B's page image", path: () => `/api/books/${b.bookIds[0]}/pages/1?w=1024` },
+  { name: "B's page text", path: () => `/api/books/${b.bookIds[0]}/pages/1/text` },
+  { name: "B's contents", path: () => `/api/books/${b.bookIds[0]}/outline` },
+  { name: "B's book searched", path: () => `/api/books/${b.bookIds[0]}/search?q=bravo` },
 ];
 
 describe.each(ENDPOINTS)("$name", (endpoint) => {
@@ -45,7 +53,9 @@ describe.each(ENDPOINTS)("$name", (endpoint) => {
       // Only A's own (empty) search results may answer 200.
       expect(endpoint.path()).toContain(a.slug);
     } else {
-      expect([401, 404]).toContain(response.status);
+      // 403: the PDF, which no teacher gets, not even of their own school's books.
+      expect([401, 403, 404]).toContain(response.status);
+      if (response.status === 403) expect(endpoint.path()).toMatch(/\/pdf$/);
     }
     for (const title of B_TITLES) expect(text).not.toContain(title);
   });

@@ -4,7 +4,7 @@ import { type Book, bookAccess, books, schools } from "../db/schema.ts";
 import { toTeacherBook } from "../library.ts";
 
 export function toAdminBook(book: Book, schoolCount: number) {
-  const { id, title, author1, author2, description, isbn, gradeLevel, subject, thumbnailPath, pdfPath, pageCount, createdAt } =
+  const { id, title, author1, author2, description, isbn, gradeLevel, subject, thumbnailPath, pageCount, createdAt, readable } =
     toTeacherBook(book);
   return {
     id,
@@ -16,7 +16,9 @@ export function toAdminBook(book: Book, schoolCount: number) {
     gradeLevel,
     subject,
     thumbnailPath,
-    pdfPath,
+    // Admins may download the whole file (the spec's admin PDF view).
+    pdfPath: book.pdfKey ? `/api/books/${book.id}/pdf` : null,
+    pagesReady: readable,
     pdfSize: book.pdfSize,
     pageCount,
     createdAt,

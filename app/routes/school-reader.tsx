@@ -4,8 +4,8 @@ import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { findSchoolBook, parseBookId } from "../../workers/library.ts";
 import { findProgress } from "../../workers/reading-progress.ts";
-import { PdfReader } from "../components/reader/pdf-reader.tsx";
-import { ReaderError } from "../components/reader/reader-error.tsx";
+import { PageReader } from "../components/reader/page-reader.tsx";
+import { ReaderError, ReaderPreparing } from "../components/reader/reader-error.tsx";
 import { requireTeacher } from "../lib/teacher.server.ts";
 import type { Route } from "./+types/school-reader";
 
@@ -25,37 +25,28 @@ export async function loader(args: Route.LoaderArgs) {
   const db = getDb(args.context.get(appContext).env.DB);
   const book = await findSchoolBook(db, school.id, bookId);
   if (!book) fail(404, { message: "Failed to load book details", backHref });
-  if (!book.pdfKey) fail(404, { message: "This book does not have a PDF file available", backHref: `${backHref}/book/${book.id}` });
+  if (!book.pdfKey) fail(404, { message: "This book does not have a PDF file available", backHref });
   const page = (await findProgress(db, teacher.id, book.id)) ?? 1;
-  const today = new Date().toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric" });
   return {
     bookId: book.id,
     title: book.title,
     page: book.pageCount ? Math.min(page, book.pageCount) : page,
-    backHref: `${backHref}/book/${book.id}`,
-    // Every page carries who is reading, so a copy of any page can be traced back.
-    watermark: [teacher.name, teacher.email, school.schoolName, today],
+    backHref,
+    // Until the server has made the book's page images there is nothing to show yet.
+    preparing: book.pageSetId === null,
   };
 }
 
-const SAVE_DELAY_MS = 1500;
-
 export default function SchoolReader({ loaderData }: Route.ComponentProps) {
-  const { bookId, title, page, backHref, watermark } = loaderData;
+  const { bookId, title, page, backHref, preparing } = loaderData;
   const save = useProgressSaver(bookId);
+  if (preparing) return <ReaderPreparing backHref={backHref} backLabel="Back to Dashboard" />;
   return (
-    <PdfReader
-      pdfUrl={`/api/books/${bookId}/pdf`}
-      title={title}
-      backHref={backHref}
-      backLabel="Back to Dashboard"
-      watermark={watermark}
-      initialPage={page}
-      restricted
-      onPageChange={save}
-    />
+    <PageReader bookId={bookId} title={title} backHref={backHref} backLabel="Back to Dashboard" initialPage={page} onPageChange={save} />
   );
 }
+
+const SAVE_DELAY_MS = 1500;
 
 /** Saves the page being read once the teacher settles on it, and when they leave. */
 function useProgressSaver(bookId: number) {

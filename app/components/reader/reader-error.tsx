@@ -1,28 +1,67 @@
+import type { ReactNode } from "react";
 import { ButtonLink } from "../button-link.tsx";
 
-/** The reader's failure screen: 'Error Loading PDF', what went wrong, and the way back. */
-export function ReaderError({ message, backHref, backLabel }: { message: string; backHref: string; backLabel: string }) {
+function ReaderMessage({
+  tone,
+  title,
+  message,
+  backHref,
+  backLabel,
+}: {
+  tone: "error" | "wait";
+  title: string;
+  message: string;
+  backHref: string;
+  backLabel: string;
+}) {
+  const icon: ReactNode =
+    tone === "error" ? (
+      <path d="M12 8v5M12 16h.01M4 19h16L12 4z" strokeLinecap="round" strokeLinejoin="round" />
+    ) : (
+      <path d="M12 7v5l3 2M12 21a9 9 0 1 0 0-18 9 9 0 0 0 0 18z" strokeLinecap="round" strokeLinejoin="round" />
+    );
   return (
-    <div
+    <main
       data-reader
-      data-reader-error={message}
+      data-reader-error={tone === "error" ? message : undefined}
+      data-reader-preparing={tone === "wait" ? "" : undefined}
       className="fixed inset-0 z-50 flex items-center justify-center bg-slate-900 p-4 print:hidden"
     >
       <div
-        role="alert"
+        role={tone === "error" ? "alert" : "status"}
         className="w-full max-w-md rounded-2xl border border-white/10 bg-slate-800 p-8 text-center text-slate-100 shadow-2xl"
       >
-        <div className="mx-auto flex h-12 w-12 items-center justify-center rounded-full bg-red-500/15 text-red-300">
+        <div
+          className={`mx-auto flex h-12 w-12 items-center justify-center rounded-full ${tone === "error" ? "bg-red-500/15 text-red-300" : "bg-indigo-500/15 text-indigo-300"}`}
+        >
           <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-            <path d="M12 8v5M12 16h.01M4 19h16L12 4z" strokeLinecap="round" strokeLinejoin="round" />
+            {icon}
           </svg>
         </div>
-        <h1 className="mt-4 text-xl font-bold">Error Loading PDF</h1>
+        <h1 className="mt-4 text-xl font-bold">{title}</h1>
         <p className="mt-2 text-slate-300">{message}</p>
         <ButtonLink to={backHref} className="mt-6">
           {backLabel}
         </ButtonLink>
       </div>
-    </div>
+    </main>
+  );
+}
+
+/** The reader's failure screen: 'Error Loading PDF', what went wrong, and the way back. */
+export function ReaderError({ message, backHref, backLabel }: { message: string; backHref: string; backLabel: string }) {
+  return <ReaderMessage tone="error" title="Error Loading PDF" message={message} backHref={backHref} backLabel={backLabel} />;
+}
+
+/** A book whose pages the server is still preparing: nothing is wrong, it is just not ready. */
+export function ReaderPreparing({ backHref, backLabel }: { backHref: string; backLabel: string }) {
+  return (
+    <ReaderMessage
+      tone="wait"
+      title="Almost ready"
+      message="This book is still being prepared. Please check back in a few minutes."
+      backHref={backHref}
+      backLabel={backLabel}
+    />
   );
 }

@@ -3,10 +3,11 @@ import { Link } from "react-router";
 
 export type FitMode = "width" | "page" | "custom";
 
-const iconButton =
+/** A toolbar button's look; buttons that hide on small screens add `max-sm:hidden` (a plain `hidden` loses to `inline-flex`). */
+export const toolbarButton =
   "inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2 text-slate-200 hover:bg-white/10 disabled:opacity-40 disabled:hover:bg-transparent";
 
-function Icon({ d }: { d: string }) {
+export function Icon({ d }: { d: string }) {
   return (
     <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
       <path d={d} strokeLinecap="round" strokeLinejoin="round" />
@@ -14,7 +15,10 @@ function Icon({ d }: { d: string }) {
   );
 }
 
-/** Our own small toolbar instead of the browser's viewer: no save, no print. */
+/**
+ * Our own small toolbar instead of the browser's viewer: no save, no print. It is the page's
+ * banner; on a narrow screen its groups wrap onto a second row rather than leave the screen.
+ */
 export function ReaderToolbar({
   title,
   backHref,
@@ -52,73 +56,77 @@ export function ReaderToolbar({
   };
 
   return (
-    <div
-      role="toolbar"
-      aria-label="Reader"
-      className="flex h-14 shrink-0 items-center gap-1 border-b border-white/10 bg-slate-900 px-2 text-sm text-slate-100 sm:gap-2 sm:px-3"
-    >
-      <Link to={backHref} className={`${iconButton} gap-1 pr-3`} aria-label={backLabel}>
-        <Icon d="M15 18l-6-6 6-6" />
-        <span className="hidden md:inline">{backLabel}</span>
-      </Link>
-      <h1 className="hidden min-w-0 flex-1 truncate px-2 font-semibold lg:block" title={title}>
-        {title}
-      </h1>
-      <div className="flex flex-1 items-center justify-center gap-1 lg:flex-none">
-        <button type="button" className={iconButton} aria-label="Previous page" onClick={() => onGoTo(page - 1)} disabled={page <= 1}>
+    <header className="shrink-0 border-b border-white/10 bg-slate-900 text-sm text-slate-100">
+      <div role="toolbar" aria-label="Reader" className="flex min-h-14 flex-wrap items-center gap-x-1 gap-y-1 px-2 py-2 sm:gap-x-2 sm:px-3">
+        <Link to={backHref} className={`${toolbarButton} gap-1 pr-3`} aria-label={backLabel}>
           <Icon d="M15 18l-6-6 6-6" />
-        </button>
-        <form onSubmit={submit} className="flex items-center gap-1.5">
-          <label htmlFor="reader-page" className="sr-only">
-            Go to page
-          </label>
-          <input
-            id="reader-page"
-            inputMode="numeric"
-            value={draft}
-            onChange={(e) => setDraft(e.target.value.replace(/\D/g, "").slice(0, 6))}
-            onBlur={submit}
-            className="h-8 w-12 rounded-md border border-white/20 bg-slate-800 text-center text-slate-100 focus:border-indigo-400 focus:outline-none"
-          />
-          <span className="whitespace-nowrap text-slate-300">of {pageCount || "…"}</span>
-        </form>
-        <button type="button" className={iconButton} aria-label="Next page" onClick={() => onGoTo(page + 1)} disabled={page >= pageCount}>
-          <Icon d="M9 18l6-6-6-6" />
-        </button>
+          <span className="hidden md:inline">{backLabel}</span>
+        </Link>
+        <h1 className="sr-only min-w-0 flex-1 truncate px-2 font-semibold lg:not-sr-only lg:block" title={title}>
+          {title}
+        </h1>
+        <div className="flex flex-1 items-center justify-center gap-1 lg:flex-none">
+          <button type="button" className={toolbarButton} aria-label="Previous page" onClick={() => onGoTo(page - 1)} disabled={page <= 1}>
+            <Icon d="M15 18l-6-6 6-6" />
+          </button>
+          <form onSubmit={submit} className="flex items-center gap-1.5">
+            <label htmlFor="reader-page" className="sr-only">
+              Go to page
+            </label>
+            <input
+              id="reader-page"
+              inputMode="numeric"
+              value={draft}
+              onChange={(e) => setDraft(e.target.value.replace(/\D/g, "").slice(0, 6))}
+              onBlur={submit}
+              className="h-8 w-12 rounded-md border border-white/20 bg-slate-800 text-center text-slate-100 focus:border-indigo-400 focus:outline-none"
+            />
+            <span className="whitespace-nowrap text-slate-300">of {pageCount || "…"}</span>
+          </form>
+          <button
+            type="button"
+            className={toolbarButton}
+            aria-label="Next page"
+            onClick={() => onGoTo(page + 1)}
+            disabled={page >= pageCount}
+          >
+            <Icon d="M9 18l6-6-6-6" />
+          </button>
+        </div>
+        <div className="ml-auto flex flex-wrap items-center gap-1">
+          <button type="button" className={toolbarButton} aria-label="Zoom out" onClick={() => onZoom(-1)}>
+            <Icon d="M5 12h14" />
+          </button>
+          <span className="hidden w-12 text-center tabular-nums text-slate-300 sm:inline" aria-live="polite">
+            {zoomPercent}%
+          </span>
+          <button type="button" className={toolbarButton} aria-label="Zoom in" onClick={() => onZoom(1)}>
+            <Icon d="M12 5v14M5 12h14" />
+          </button>
+          <button
+            type="button"
+            className={`${toolbarButton} max-sm:hidden ${fit === "width" ? "bg-white/15" : ""}`}
+            aria-label="Fit width"
+            aria-pressed={fit === "width"}
+            onClick={() => onFit("width")}
+          >
+            <Icon d="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3" />
+          </button>
+          <button
+            type="button"
+            className={`${toolbarButton} max-sm:hidden ${fit === "page" ? "bg-white/15" : ""}`}
+            aria-label="Fit page"
+            aria-pressed={fit === "page"}
+            onClick={() => onFit("page")}
+          >
+            <Icon d="M6 3h12v18H6zM9 7h6M9 11h6" />
+          </button>
+          <button type="button" className={toolbarButton} aria-label="Full screen" onClick={onFullscreen}>
+            <Icon d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+          </button>
+          {extra}
+        </div>
       </div>
-      <div className="flex items-center gap-1">
-        <button type="button" className={iconButton} aria-label="Zoom out" onClick={() => onZoom(-1)}>
-          <Icon d="M5 12h14" />
-        </button>
-        <span className="hidden w-12 text-center tabular-nums text-slate-300 sm:inline" aria-live="polite">
-          {zoomPercent}%
-        </span>
-        <button type="button" className={iconButton} aria-label="Zoom in" onClick={() => onZoom(1)}>
-          <Icon d="M12 5v14M5 12h14" />
-        </button>
-        <button
-          type="button"
-          className={`${iconButton} hidden sm:inline-flex ${fit === "width" ? "bg-white/15" : ""}`}
-          aria-label="Fit width"
-          aria-pressed={fit === "width"}
-          onClick={() => onFit("width")}
-        >
-          <Icon d="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3" />
-        </button>
-        <button
-          type="button"
-          className={`${iconButton} hidden sm:inline-flex ${fit === "page" ? "bg-white/15" : ""}`}
-          aria-label="Fit page"
-          aria-pressed={fit === "page"}
-          onClick={() => onFit("page")}
-        >
-          <Icon d="M6 3h12v18H6zM9 7h6M9 11h6" />
-        </button>
-        <button type="button" className={iconButton} aria-label="Full screen" onClick={onFullscreen}>
-          <Icon d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
-        </button>
-        {extra}
-      </div>
-    </div>
+    </header>
   );
 }

@@ -1,0 +1,167 @@
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { chooseImageWidth } from "../../lib/reader/image-width.ts";
+import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
+import { createPageStore } from "../../lib/reader/page-store.ts";
+import type { PageList } from "../../lib/reader/reader-api.ts";
+import { ContentsPanel } from "./contents-panel.tsx";
+import { PageImage } from "./page-image.tsx";
+import type { PageReaderProps } from "./page-reader.tsx";
+import { ReaderSearch } from "./reader-search.tsx";
+import { ReaderToolbar } from "./reader-toolbar.tsx";
+import { ReaderTools } from "./reader-tools.tsx";
+import { TextView } from "./text-view.tsx";
+import { usePageScroller } from "./use-page-scroller.ts";
+import { useReaderKeys } from "./use-reader-keys.ts";
+
+type Panel = "contents" | "search" | null;
+const NO_SAVING = "Saving and printing are turned off for this book.";
+
+export function PageReaderView({
+  bookId,
+  title,
+  backHref,
+  backLabel,
+  initialPage,
+  onPageChange,
+  list,
+}: PageReaderProps & { list: PageList }) {
+  const root = useRef<HTMLDivElement>(null);
+  const [limit, setLimit] = useState<string | null>(null);
+  const [store] = useState(() => createPageStore(bookId, (error) => setLimit(error.message)));
+  useEffect(() => () => store.dispose(), [store]);
+
+  const pages = list.pages;
+  const pageCount = pages.length;
+  const [fit, setFit] = useState<FitMode>("width");
+  const [customScale, setCustomScale] = useState(1);
+  const [textView, setTextView] = useState(false);
+  const [panel, setPanel] = useState<Panel>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+
+  // One scale for the whole book, from its first page (as a printed book would be).
+  const [scale, setScale] = useState(1);
+  const { scroller, viewport, page, near, goTo, scrollTo, onScroll } = usePageScroller(pages, scale, initialPage);
+  const fitted = fitScale(fit, pages[0] ?? { width: 612, height: 792 }, viewport, customScale);
+  if (viewport.width && fitted !== scale) setScale(fitted);
+
+  // Keep the page being read in view when the scale or the view changes, and open at the saved page.
+  const pageNow = useRef(page);
+  pageNow.current = page;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-anchors when the layout changes, not on every page turn
+  useLayoutEffect(() => {
+    if (viewport.width && !textView) scrollTo(pageNow.current);
+  }, [scale, viewport.width > 0, viewport.height, textView]);
+
+  useEffect(() => onPageChange?.(page), [page, onPageChange]);
+
+  const zoom = useCallback(
+    (direction: 1 | -1) => {
+      setCustomScale(zoomStep(scale, direction));
+      setFit("custom");
+    },
+    [scale],
+  );
+  useReaderKeys({ goTo, zoom, page, pageCount, textView, onBlockedSave: () => setNotice(NO_SAVING) });
+
+  useEffect(() => {
+    if (!notice) return;
+    const timer = setTimeout(() => setNotice(null), 3000);
+    return () => clearTimeout(timer);
+  }, [notice]);
+
+  const onLoaded = useCallback(() => {
+    if (!root.current || root.current.hasAttribute("data-first-paint-ms")) return;
+    root.current.setAttribute("data-first-paint-ms", String(Math.round(performance.now())));
+  }, []);
+
+  const fullscreen = () => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void root.current?.requestFullscreen?.().catch(() => {});
+  };
+
+  const ratio = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
+  const widths = useMemo(
+    () => pages.map((info) => chooseImageWidth(displaySize(info, scale).width, ratio, list.widths)),
+    [pages, scale, ratio, list.widths],
+  );
+  const togglePanel = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
+
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: only suppresses the context menu; the reader's controls are the toolbar and keys
+    <div
+      ref={root}
+      data-reader
+      data-page-count={pageCount}
+      onContextMenu={(event) => event.preventDefault()}
+      className="fixed inset-0 z-50 flex flex-col bg-slate-800 select-none print:hidden"
+    >
+      <ReaderToolbar
+        title={title}
+        backHref={backHref}
+        backLabel={backLabel}
+        page={page}
+        pageCount={pageCount}
+        fit={fit}
+        zoomPercent={Math.round(scale * 100)}
+        onGoTo={goTo}
+        onZoom={zoom}
+        onFit={setFit}
+        onFullscreen={fullscreen}
+        extra={
+          <ReaderTools
+            hasOutline={list.hasOutline}
+            panel={panel}
+            textView={textView}
+            onTogglePanel={togglePanel}
+            onToggleTextView={() => setTextView((on) => !on)}
+          />
+        }
+      />
+      <div className="relative flex min-h-0 flex-1">
+        <main className="relative flex min-w-0 flex-1 flex-col">
+          {limit && (
+            <p role="alert" className="shrink-0 border-b border-amber-400/40 bg-amber-100 px-4 py-3 text-sm font-medium text-amber-950">
+              {limit}
+            </p>
+          )}
+          <section
+            ref={scroller}
+            onScroll={onScroll}
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard (WCAG 2.1.1)
+            tabIndex={0}
+            aria-label={`Pages of ${title}`}
+            hidden={textView}
+            className="min-h-0 flex-1 overflow-auto overscroll-contain focus:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-indigo-400"
+          >
+            {/* PAGE_PADDING and PAGE_GAP in page-layout.ts are this padding and gap. */}
+            <div className="flex flex-col gap-3 px-2 py-2">
+              {pages.map((info, i) => (
+                <PageImage
+                  key={info.n}
+                  store={store}
+                  info={info}
+                  pageCount={pageCount}
+                  scale={scale}
+                  imageWidth={widths[i]!}
+                  active={!textView && info.n >= near.from && info.n <= near.to}
+                  onLoaded={onLoaded}
+                />
+              ))}
+            </div>
+          </section>
+          {textView && <TextView store={store} page={page} pageCount={pageCount} failed={Boolean(pages[page - 1]?.failed)} onGoTo={goTo} />}
+          {notice && (
+            <p
+              role="status"
+              className="pointer-events-none absolute bottom-6 left-1/2 -translate-x-1/2 rounded-lg bg-slate-950/90 px-4 py-2 text-sm text-white shadow-xl"
+            >
+              {notice}
+            </p>
+          )}
+        </main>
+        {panel === "contents" && <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => setPanel(null)} />}
+        {panel === "search" && <ReaderSearch bookId={bookId} onGoTo={goTo} onClose={() => setPanel(null)} />}
+      </div>
+    </div>
+  );
+}

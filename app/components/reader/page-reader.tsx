@@ -1,0 +1,52 @@
+import { useEffect, useState } from "react";
+import { fetchPageList, type PageList, ReaderApiError } from "../../lib/reader/reader-api.ts";
+import { Spinner } from "../spinner.tsx";
+import { PageReaderView } from "./page-reader-view.tsx";
+import { ReaderError, ReaderPreparing } from "./reader-error.tsx";
+
+export interface PageReaderProps {
+  bookId: number;
+  title: string;
+  backHref: string;
+  backLabel: string;
+  initialPage: number;
+  onPageChange?: (page: number) => void;
+}
+
+type State = { status: "loading" } | { status: "ready"; list: PageList } | { status: "preparing" } | { status: "error"; message: string };
+
+/**
+ * The teacher's reader: the book as page images the server watermarks for them, with a text
+ * layer, a Text view, search and contents. The PDF itself never reaches the browser.
+ */
+export function PageReader(props: PageReaderProps) {
+  const { bookId, backHref, backLabel } = props;
+  const [state, setState] = useState<State>({ status: "loading" });
+
+  useEffect(() => {
+    const abort = new AbortController();
+    setState({ status: "loading" });
+    fetchPageList(bookId, abort.signal).then(
+      (list) => setState({ status: "ready", list }),
+      (error: Error) => {
+        if (abort.signal.aborted) return;
+        if (error instanceof ReaderApiError && error.status === 409) setState({ status: "preparing" });
+        else setState({ status: "error", message: error.message });
+      },
+    );
+    return () => abort.abort();
+  }, [bookId]);
+
+  if (state.status === "ready") return <PageReaderView {...props} list={state.list} />;
+  if (state.status === "preparing") return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
+  if (state.status === "error") return <ReaderError message={state.message} backHref={backHref} backLabel={backLabel} />;
+  return (
+    <main
+      data-reader
+      className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-4 bg-slate-900 text-slate-200 print:hidden"
+    >
+      <Spinner label="Loading the book..." className="h-10 w-10 text-indigo-400" />
+      <p aria-hidden="true">Loading the book...</p>
+    </main>
+  );
+}

@@ -1,0 +1,230 @@
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { PageReader } from "../../app/components/reader/page-reader.tsx";
+import { renderInApp } from "./render.tsx";
+
+afterEach(() => vi.unstubAllGlobals());
+
+type Reply = { status?: number; body?: unknown; image?: boolean };
+const page = (n: number, extra: object = {}) => ({ n, width: 612, height: 792, ...extra });
+const list = (count: number, extra: object = {}) => ({
+  pageCount: count,
+  widths: [1024, 2048],
+  pages: Array.from({ length: count }, (_, i) => page(i + 1)),
+  hasOutline: false,
+  ...extra,
+});
+const text = (n: number, words: string[]) => ({
+  n,
+  width: 612,
+  height: 792,
+  runs: words.map((str, i) => ({ str, x: 72, y: 72 + i * 40, w: str.length * 6, h: 12 })),
+});
+
+/** Answers the reader's API calls by path (with query) from `routes`, and records every call. */
+function stubApi(routes: (path: string) => Reply | undefined) {
+  const calls: string[] = [];
+  vi.stubGlobal(
+    "fetch",
+    vi.fn(async (path: string) => {
+      calls.push(path);
+      const reply = routes(path);
+      if (!reply) throw new Error(`unexpected call to ${path}`);
+      if (reply.image) return new Response(new Blob(["img"], { type: "image/webp" }));
+      return Response.json(reply.body, { status: reply.status ?? 200 });
+    }),
+  );
+  return calls;
+}
+
+/** A three-page book with words on every page; `overrides` answers first. */
+function stubBook(overrides: (path: string) => Reply | undefined = () => undefined, extra: object = {}) {
+  return stubApi((path) => {
+    const own = overrides(path);
+    if (own) return own;
+    if (path === "/api/books/7/pages") return { body: list(3, extra) };
+    const textMatch = /^\/api\/books\/7\/pages\/(\d+)\/text$/.exec(path);
+    if (textMatch) return { body: text(Number(textMatch[1]), [`Words of page ${textMatch[1]}`, "photosynthesis"]) };
+    if (/^\/api\/books\/7\/pages\/\d+\?w=\d+$/.test(path)) return { image: true };
+    return undefined;
+  });
+}
+
+function renderReader(initialPage = 1) {
+  const onPageChange = vi.fn();
+  renderInApp(
+    <PageReader
+      bookId={7}
+      title="Biology"
+      backHref="/schools/lincoln-high/dashboard"
+      backLabel="Back to Dashboard"
+      initialPage={initialPage}
+      onPageChange={onPageChange}
+    />,
+  );
+  return { onPageChange };
+}
+
+const pageInput = () => screen.getByLabelText("Go to page") as HTMLInputElement;
+
+describe("the teacher's page reader", () => {
+  it("loads the page list, then shows only the page being read as an image with its text layer", async () => {
+    const calls = stubBook();
+    renderReader();
+    expect(screen.getByRole("status").textContent).toBe("Loading the book...");
+    const first = await screen.findByRole("region", { name: "Page 1 of 3" });
+    expect(document.querySelector("[data-reader]")?.getAttribute("data-page-count")).toBe("3");
+    await waitFor(() => expect(first.querySelector("img")).toBeTruthy());
+    await waitFor(() => expect(within(first).getByText("Words of page 1")).toBeTruthy());
+    expect(screen.getByRole("region", { name: "Page 3 of 3" }).querySelector("img")).toBeNull();
+    expect(calls).toContain("/api/books/7/pages/1?w=1024");
+    expect(calls.some((path) => path.includes("/pdf"))).toBe(false);
+    expect(calls.filter((path) => /pages\/[23]/.test(path))).toEqual([]);
+
+    fireEvent.load(first.querySelector("img")!);
+    expect(first.getAttribute("data-rendered")).toBe("true");
+    expect(Number(document.querySelector("[data-reader]")?.getAttribute("data-first-paint-ms"))).toBeGreaterThan(0);
+    expect(screen.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe("/schools/lincoln-high/dashboard");
+  });
+
+  it("says the book is still being prepared on 409, and shows the error screen for other failures", async () => {
+    stubApi(() => ({ status: 409, body: { error: "Still preparing", status: "preparing" } }));
+    renderReader();
+    await screen.findByText("This book is still being prepared. Please check back in a few minutes.");
+    expect(screen.queryByText("Error Loading PDF")).toBeNull();
+  });
+
+  it("shows the server's message under 'Error Loading PDF' when the page list fails", async () => {
+    stubApi(() => ({ status: 500, body: { error: "The pages could not be read" } }));
+    renderReader();
+    await screen.findByRole("heading", { name: "Error Loading PDF" });
+    expect(screen.getByText("The pages could not be read")).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Back to Dashboard" })).toBeTruthy();
+  });
+
+  it("marks a page that could not be rendered, without asking for its image", async () => {
+    const calls = stubBook(() => undefined, { pages: [page(1, { failed: true }), page(2), page(3)] });
+    renderReader();
+    const first = await screen.findByRole("region", { name: "Page 1 of 3" });
+    expect(within(first).getByText("This page could not be displayed.")).toBeTruthy();
+    expect(calls.filter((path) => path.startsWith("/api/books/7/pages/1"))).toEqual([]);
+  });
+
+  it("announces the reading limit once and stops asking for pages", async () => {
+    const limit = { status: 429, body: { error: "You have read a lot of this book in the last hour. Try again in 20 minutes." } };
+    const calls = stubBook((path) => (/pages\/\d+/.test(path) ? limit : undefined));
+    renderReader();
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("Try again in 20 minutes");
+    const asked = calls.length;
+    await userEvent.click(screen.getByRole("button", { name: "Text view" }));
+    await screen.findByText(/Try again in 20 minutes/, { selector: "[data-text-view] *" });
+    expect(calls.length).toBe(asked);
+  });
+
+  it("turns pages with the toolbar and the keys, and blocks saving with a notice", async () => {
+    stubBook();
+    const { onPageChange } = renderReader(2);
+    await screen.findByRole("region", { name: "Page 2 of 3" });
+    expect(pageInput().value).toBe("2");
+    await userEvent.click(screen.getByRole("button", { name: "Next page" }));
+    expect(pageInput().value).toBe("3");
+    fireEvent.keyDown(window, { key: "Home" });
+    expect(pageInput().value).toBe("1");
+    fireEvent.keyDown(window, { key: "ArrowRight" });
+    expect(pageInput().value).toBe("2");
+    fireEvent.keyDown(window, { key: "End" });
+    expect(pageInput().value).toBe("3");
+    expect(onPageChange).toHaveBeenLastCalledWith(3);
+    fireEvent.keyDown(window, { key: "s", ctrlKey: true });
+    expect(screen.getByRole("status").textContent).toBe("Saving and printing are turned off for this book.");
+  });
+
+  it("shows the page's text as paragraphs in the Text view, page by page", async () => {
+    stubBook();
+    renderReader();
+    await screen.findByRole("region", { name: "Page 1 of 3" });
+    const toggle = screen.getByRole("button", { name: "Text view" });
+    await userEvent.click(toggle);
+    expect(toggle.getAttribute("aria-pressed")).toBe("true");
+    const view = await screen.findByLabelText("Text of page 1 of 3");
+    await within(view).findByText(/^Words of page 1/);
+    await userEvent.click(screen.getByRole("button", { name: "Next page" }));
+    await within(screen.getByLabelText("Text of page 2 of 3")).findByText(/^Words of page 2/);
+    fireEvent.keyDown(window, { key: "ArrowLeft" });
+    await within(screen.getByLabelText("Text of page 1 of 3")).findByText(/^Words of page 1/);
+    await userEvent.click(toggle);
+    expect(screen.queryByLabelText(/Text of page/)).toBeNull();
+  });
+});
+
+describe("search and contents", () => {
+  it("searches the book after a pause, highlights the matches and opens a result's page", async () => {
+    const calls = stubBook((path) => {
+      if (path === "/api/books/7/search?q=cell") {
+        return { body: { query: "cell", results: [{ n: 3, snippet: "the <cell> wall", highlights: [[5, 9]] }], total: 1 } };
+      }
+      if (path === "/api/books/7/search?q=zebra") return { body: { query: "zebra", results: [], total: 0 } };
+      if (path === "/api/books/7/search?q=boom") return { status: 500, body: { error: "Search is not available right now" } };
+      return undefined;
+    });
+    renderReader();
+    await screen.findByRole("region", { name: "Page 1 of 3" });
+    await userEvent.click(screen.getByRole("button", { name: "Search in book" }));
+    const box = screen.getByRole("searchbox", { name: "Search in book" });
+    expect(document.activeElement).toBe(box);
+    await userEvent.type(box, "cell");
+    const mark = await screen.findByText("cell", { selector: "mark" });
+    expect(mark.closest("button")?.textContent).toBe("Page 3the <cell> wall");
+    expect(calls.filter((path) => path.includes("search"))).toEqual(["/api/books/7/search?q=cell"]);
+    await userEvent.type(box, "{Enter}");
+    expect(pageInput().value).toBe("3");
+
+    await userEvent.clear(box);
+    await userEvent.type(box, "zebra");
+    await screen.findByText("No matches in this book");
+    await userEvent.clear(box);
+    await userEvent.type(box, "boom");
+    expect((await screen.findByText("Search is not available right now")).getAttribute("role")).toBe("alert");
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("searchbox")).toBeNull();
+    expect(document.activeElement).toBe(screen.getByRole("button", { name: "Search in book" }));
+  });
+
+  it("offers the contents only for a book with an outline, as nested links to pages", async () => {
+    stubBook(
+      (path) =>
+        path === "/api/books/7/outline"
+          ? {
+              body: {
+                outline: [
+                  { title: "Cells", page: 1, items: [{ title: "The cell wall", page: 3, items: [] }] },
+                  { title: "Index", page: null, items: [] },
+                ],
+              },
+            }
+          : undefined,
+      { hasOutline: true },
+    );
+    renderReader();
+    await screen.findByRole("region", { name: "Page 1 of 3" });
+    await userEvent.click(screen.getByRole("button", { name: "Contents" }));
+    const toc = await screen.findByRole("navigation", { name: "Table of contents" });
+    expect(within(toc).getAllByRole("list")).toHaveLength(2);
+    expect(within(toc).queryByRole("link", { name: /Index/ })).toBeNull();
+    await userEvent.click(within(toc).getByRole("link", { name: /The cell wall/ }));
+    expect(pageInput().value).toBe("3");
+    act(() => {
+      fireEvent.keyDown(toc, { key: "Escape" });
+    });
+    expect(screen.queryByRole("navigation", { name: "Table of contents" })).toBeNull();
+  });
+
+  it("has no Contents button for a book without an outline", async () => {
+    stubBook();
+    renderReader();
+    await screen.findByRole("region", { name: "Page 1 of 3" });
+    expect(screen.queryByRole("button", { name: "Contents" })).toBeNull();
+  });
+});

@@ -115,9 +115,21 @@ export async function inspectLocalPdf(file: File): Promise<{ pageCount: number; 
     canvas.width = Math.round(viewport.width);
     canvas.height = Math.round(viewport.height);
     await page.render({ canvas, viewport }).promise;
+    // A first page with nothing on it (often a damaged file) makes no cover: never a blank white one.
+    if (isBlankCanvas(canvas)) return { pageCount: doc.numPages, cover: null };
     const cover = await new Promise<Blob | null>((resolve) => canvas.toBlob(resolve, "image/webp", 0.85));
     return { pageCount: doc.numPages, cover };
   } finally {
     void task.destroy();
   }
+}
+
+function isBlankCanvas(canvas: HTMLCanvasElement): boolean {
+  const { data } = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height);
+  for (let i = 0; i < data.length; i += 4) {
+    // Transparent (never painted) or near white.
+    if ((data[i + 3] as number) > 0 && ((data[i] as number) < 250 || (data[i + 1] as number) < 250 || (data[i + 2] as number) < 250))
+      return false;
+  }
+  return true;
 }

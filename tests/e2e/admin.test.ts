@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PDFDocument, PDFNumber, StandardFonts } from "pdf-lib";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
@@ -20,6 +21,36 @@ async function adminLogin(page: Page, origin = baseURL()) {
   await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "All Schools" }).waitFor();
+}
+
+const pagesPanel = (page: Page) => page.locator('section[aria-labelledby="pages-heading"]');
+
+/** A PDF of small text pages made with pdf-lib; `breakPage` (0-based) is made impossible to open. */
+async function smallPdf(pages: string[], breakPage?: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const words of pages) {
+    const added = pdf.addPage([400, 300]);
+    if (words) added.drawText(words, { x: 30, y: 250, size: 16, font });
+  }
+  // The page's dictionary becomes a number: pdf.js cannot open that page, the others render.
+  if (breakPage !== undefined) pdf.context.assign(pdf.getPage(breakPage).ref, PDFNumber.of(42));
+  return pdf.save({ useObjectStreams: false });
+}
+
+async function addBookWithPdf(page: Page, title: string, bytes: Uint8Array) {
+  const path = join(mkdtempSync(join(tmpdir(), "lectern-e2e-")), "book.pdf");
+  writeFileSync(path, bytes);
+  await page.goto(`${baseURL()}/admin/add-books`);
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Author", { exact: true }).fill("Test Author");
+  await page.getByLabel("PDF").setInputFiles(path);
+  await page
+    .getByText(/\d+ pages?/)
+    .first()
+    .waitFor();
+  await page.getByRole("button", { name: "Add Book" }).click();
+  await page.waitForURL(/\/admin\/book\/\d+$/);
 }
 
 describe("the admin console", () => {
@@ -83,6 +114,13 @@ describe("the admin console", () => {
     await progressSeen;
     await page.waitForURL(/\/admin\/book\/\d+$/);
     await page.getByRole("heading", { name: BOOK_TITLE }).waitFor();
+    // The book page prepares the pages in this browser, page by page, then says they are ready.
+    await page.getByRole("progressbar", { name: "Pages prepared" }).waitFor({ timeout: 30_000 });
+    await page.getByText(/^Preparing pages \d+ of 24$/).waitFor();
+    await screenshot(page, "admin-book-preparing-1280");
+    await pagesPanel(page)
+      .getByText(/Ready: 24 pages\./)
+      .waitFor({ timeout: 120_000 });
     await screenshot(page, "admin-book-1280");
 
     // 3. Assign it to the imported school.
@@ -122,6 +160,24 @@ describe("the admin console", () => {
     await teacher.goto(`${baseURL()}${href}/view`);
     await teacher.locator('[data-page-number="1"][data-rendered="true"]').waitFor({ timeout: 30_000 });
     expect(await teacher.locator("[data-reader]").getAttribute("data-page-count")).toBe("24");
+  });
+
+  it("names a page pdf.js cannot render, and refuses a PDF whose every page is blank", { timeout: 120_000 }, async () => {
+    const page = await openPage({ allowStatus: [401, 404, 422] });
+    await adminLogin(page);
+    await addBookWithPdf(page, `Partly Broken ${stamp}`, await smallPdf(["Page one words", "Page two words", "Page three words"], 1));
+    const panel = pagesPanel(page);
+    await panel.getByText(/Ready: \d+ pages, 1 of them could not be rendered\./).waitFor({ timeout: 60_000 });
+    await panel
+      .getByRole("alert")
+      .getByText(/^Page 2: /)
+      .waitFor();
+    await screenshot(page, "admin-book-failed-page-1280");
+
+    await addBookWithPdf(page, `All Blank ${stamp}`, await smallPdf(["", ""]));
+    await panel.getByText(/None of the 2 pages of this PDF could be rendered, so it was not added/).waitFor({ timeout: 60_000 });
+    await panel.getByText("No PDF yet: add one to prepare its pages.").waitFor();
+    await screenshot(page, "admin-book-refused-pdf-1280");
   });
 
   it("the Assign Book page gives one book to the schools picked, and assigning twice adds nothing", async () => {

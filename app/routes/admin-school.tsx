@@ -26,6 +26,7 @@ type School = {
   email: string;
   principal: string | null;
   teacherLimit: number;
+  sessionLimit: number;
   teacherCount: number;
   totalLogins: number;
   bookCount: number;
@@ -98,6 +99,7 @@ export default function AdminSchool() {
         )}
       </section>
       <TeacherLimit schoolId={s.id} limit={s.teacherLimit} teachers={s.teacherCount} />
+      <SessionLimit schoolId={s.id} limit={s.sessionLimit} />
       <section className={cardClasses} aria-labelledby="teachers-title">
         <h2 id="teachers-title" className="mb-3 font-semibold">
           Teachers
@@ -194,6 +196,60 @@ function TeacherLimit({ schoolId, limit, teachers }: { schoolId: number; limit: 
         </label>
         <Button type="submit" disabled={save.isPending}>
           {save.isPending ? "Saving..." : "Save limit"}
+        </Button>
+      </form>
+      {message && (
+        <div className="mt-3">
+          <MessageBox text={message.text} tone={message.tone} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+/** How many devices one teacher may stay signed in on; a sign-in past it ends the oldest session. */
+function SessionLimit({ schoolId, limit }: { schoolId: number; limit: number }) {
+  const client = useQueryClient();
+  const [value, setValue] = useState(String(limit));
+  const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
+  const save = useMutation({
+    mutationFn: () =>
+      requestJson(`/api/schools/${schoolId}`, { method: "PUT", body: { sessionLimit: Number(value) }, fallback: "Failed to save" }),
+    onSuccess: () => {
+      setMessage({ text: `Each teacher may now be signed in on ${value} device(s) at once.`, tone: "success" });
+      void client.invalidateQueries({ queryKey: ["admin-school"] });
+    },
+    onError: (e) => setMessage({ text: e.message }),
+  });
+  return (
+    <section className={cardClasses} aria-labelledby="sessions-title">
+      <h2 id="sessions-title" className="font-semibold">
+        Sign-ins per teacher
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        A teacher who signs in on one more device than this is signed out of their oldest sign-in.
+      </p>
+      <form
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate();
+        }}
+        className="mt-3 flex flex-wrap items-end gap-3"
+      >
+        <label htmlFor="session-limit" className="text-sm">
+          Devices at once
+          <input
+            id="session-limit"
+            type="number"
+            min={1}
+            max={20}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            className={`${inputClasses} mt-1 w-32`}
+          />
+        </label>
+        <Button type="submit" disabled={save.isPending}>
+          {save.isPending ? "Saving..." : "Save"}
         </Button>
       </form>
       {message && (

@@ -190,4 +190,31 @@ describe("teacher sessions per school", () => {
     const live = await db().select().from(sessions).where(eq(sessions.schoolId, school.id));
     expect(live).toHaveLength(3);
   });
+
+  it("lets an admin set the limit per school, from 1 to 20", async () => {
+    const school = await createSchool();
+    const { cookie } = await signedInAdmin();
+    for (const bad of [0, 21, 2.5, "3"]) {
+      const refused = await api(`/api/schools/${school.id}`, { cookie, method: "PUT", body: { sessionLimit: bad } });
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toEqual({ error: "sessionLimit: Sessions per teacher must be a whole number from 1 to 20" });
+    }
+    expect((await api(`/api/schools/${school.id}`, { cookie, method: "PUT", body: { sessionLimit: 1 } })).status).toBe(200);
+    const { hashPassword } = await import("../../workers/auth/password.ts");
+    const { teachers } = await import("../../workers/db/schema.ts");
+    const email = `one-${crypto.randomUUID().slice(0, 8)}@school.test`;
+    await db()
+      .insert(teachers)
+      .values({ schoolId: school.id, name: "Uno", email, mobile: "5551230001", passwordHash: await hashPassword("correct horse battery") });
+    const signIn = async () =>
+      (
+        (await api("/api/teacher/login", { body: { email, password: "correct horse battery", slug: school.slug } })).headers.get(
+          "Set-Cookie",
+        ) ?? ""
+      ).split(";")[0]!;
+    const first = await signIn();
+    const second = await signIn();
+    expect((await api("/api/teacher/verify-token", { cookie: first })).status).toBe(401);
+    expect((await api("/api/teacher/verify-token", { cookie: second })).status).toBe(200);
+  });
 });

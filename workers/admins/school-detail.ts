@@ -7,7 +7,10 @@ import { schoolRowColumns } from "./school-list.ts";
 export async function findSchoolDetail(db: Db, schoolId: number) {
   const lastLoginAt = sql<number | null>`(SELECT max(at) FROM login_events WHERE login_events.teacher_id = teachers.id)`;
   const [[school], teacherRows] = await db.batch([
-    db.select(schoolRowColumns).from(schools).where(eq(schools.id, schoolId)),
+    db
+      .select({ ...schoolRowColumns, sessionLimit: schools.sessionLimit })
+      .from(schools)
+      .where(eq(schools.id, schoolId)),
     db
       .select({
         id: teachers.id,

@@ -61,7 +61,17 @@ export const SchoolInputSchema = z.object({
   teacherLimit: TeacherLimitSchema,
 });
 
-export const SchoolUpdateSchema = SchoolInputSchema.partial();
+const SESSION_LIMIT_MESSAGE = "Sessions per teacher must be a whole number from 1 to 20";
+
+export const SchoolUpdateSchema = SchoolInputSchema.partial().extend({
+  // How many signed-in sessions (devices) one teacher may keep; a new sign-in past it ends the oldest.
+  sessionLimit: z
+    .number({ error: SESSION_LIMIT_MESSAGE })
+    .int(SESSION_LIMIT_MESSAGE)
+    .min(1, SESSION_LIMIT_MESSAGE)
+    .max(20, SESSION_LIMIT_MESSAGE)
+    .optional(),
+});
 
 export type SchoolInput = z.output<typeof SchoolInputSchema>;
 export type SchoolUpdate = z.output<typeof SchoolUpdateSchema>;

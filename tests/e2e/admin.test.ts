@@ -160,6 +160,26 @@ describe("the admin console", () => {
     await teacher.goto(`${baseURL()}${href}/view`);
     await teacher.locator('[data-page-number="1"][data-rendered="true"]').waitFor({ timeout: 30_000 });
     expect(await teacher.locator("[data-reader]").getAttribute("data-page-count")).toBe("24");
+
+    // 6. The teacher reads page 2 of the pages the admin's browser prepared: its words are in the
+    // page's accessible text, in Text view, and search inside the book finds them.
+    await teacher.getByRole("button", { name: "Next page" }).click();
+    await teacher.locator('[data-page-number="2"][data-rendered="true"]').waitFor({ timeout: 30_000 });
+    const pageTwo = teacher.getByRole("region", { name: "Page 2 of 24" });
+    await expect.poll(async () => (await pageTwo.innerText()).length, { timeout: 15_000 }).toBeGreaterThan(100);
+    const word = (await pageTwo.innerText()).split(/\s+/).find((w) => /^[A-Za-z]{7,}$/.test(w))!;
+    expect(word).toBeTruthy();
+    await teacher.getByRole("button", { name: "Text view" }).click();
+    await teacher.getByRole("region", { name: "Text of page 2 of 24" }).getByText(word).first().waitFor();
+    await teacher.getByRole("button", { name: "Text view" }).click();
+    await teacher.getByRole("button", { name: "Search in book" }).click();
+    await teacher.getByRole("searchbox", { name: "Search in book" }).fill(word);
+    await teacher
+      .getByRole("complementary", { name: "Search in book" })
+      .getByRole("button", { name: /^Page \d+/ })
+      .first()
+      .waitFor();
+    await screenshot(teacher, "admin-uploaded-book-read-1280");
   });
 
   it("names a page pdf.js cannot render, and refuses a PDF whose every page is blank", { timeout: 120_000 }, async () => {

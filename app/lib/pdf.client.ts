@@ -7,6 +7,16 @@ import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
+/** Where pdf.js finds its fonts, character maps, decoders (JPX, JBIG2) and colour profiles: served by us. */
+export const PDFJS_ASSETS = {
+  enableXfa: false,
+  standardFontDataUrl: "/pdfjs/standard_fonts/",
+  cMapUrl: "/pdfjs/cmaps/",
+  cMapPacked: true,
+  wasmUrl: "/pdfjs/wasm/",
+  iccUrl: "/pdfjs/iccs/",
+} as const;
+
 /** Sent with every request for the file: the server refuses teacher requests without it. */
 export const READER_HEADERS = { "X-Lectern-Reader": "1" } as const;
 
@@ -76,12 +86,7 @@ export function openPdf(url: string, length: number, onError: (error: Error) => 
     rangeChunkSize: CHUNK,
     disableAutoFetch: true,
     disableStream: true,
-    enableXfa: false,
-    standardFontDataUrl: "/pdfjs/standard_fonts/",
-    cMapUrl: "/pdfjs/cmaps/",
-    cMapPacked: true,
-    wasmUrl: "/pdfjs/wasm/",
-    iccUrl: "/pdfjs/iccs/",
+    ...PDFJS_ASSETS,
   });
   return {
     document: task.promise,
@@ -99,13 +104,7 @@ export type { PDFDocumentProxy, PDFPageProxy, RenderTask } from "pdfjs-dist";
  * WebP cover for books uploaded without one. Throws for files pdf.js cannot open.
  */
 export async function inspectLocalPdf(file: File): Promise<{ pageCount: number; cover: Blob | null }> {
-  const task = getDocument({
-    data: new Uint8Array(await file.arrayBuffer()),
-    enableXfa: false,
-    standardFontDataUrl: "/pdfjs/standard_fonts/",
-    cMapUrl: "/pdfjs/cmaps/",
-    wasmUrl: "/pdfjs/wasm/",
-  });
+  const task = getDocument({ data: new Uint8Array(await file.arrayBuffer()), ...PDFJS_ASSETS });
   try {
     const doc = await task.promise;
     const page = await doc.getPage(1);

@@ -155,101 +155,103 @@ export default function AdminSchool() {
 
 /** Raise (or set) how many teachers may register; never below the teachers already there. */
 function TeacherLimit({ schoolId, limit, teachers }: { schoolId: number; limit: number; teachers: number }) {
+  return (
+    <NumberSetting
+      id="teacher-limit"
+      title="Teacher limit"
+      label="Teachers allowed"
+      initial={limit}
+      min={teachers}
+      max={10000}
+      saveLabel="Save limit"
+      check={(n) => (n < teachers ? `The limit cannot be below the ${teachers} teachers already registered.` : null)}
+      save={async (n) => {
+        const { teacherLimit } = await requestJson<{ teacherLimit: number }>(`/api/schools/logins/${schoolId}/increase-login-count`, {
+          body: { limit: n },
+          fallback: "Failed to update the limit",
+        });
+        return `Teacher limit is now ${teacherLimit}.`;
+      }}
+    />
+  );
+}
+
+/** How many devices one teacher may stay signed in on; a sign-in past it ends the oldest session. */
+function SessionLimit({ schoolId, limit }: { schoolId: number; limit: number }) {
+  return (
+    <NumberSetting
+      id="session-limit"
+      title="Sign-ins per teacher"
+      description="A teacher who signs in on one more device than this is signed out of their oldest sign-in."
+      label="Devices at once"
+      initial={limit}
+      min={1}
+      max={20}
+      saveLabel="Save"
+      check={() => null}
+      save={async (n) => {
+        await requestJson(`/api/schools/${schoolId}`, { method: "PUT", body: { sessionLimit: n }, fallback: "Failed to save" });
+        return `Each teacher may now be signed in on ${n} device(s) at once.`;
+      }}
+    />
+  );
+}
+
+/** One whole-number setting of the school in its own card: validated, saved, and the school reloaded. */
+function NumberSetting(props: {
+  id: string;
+  title: string;
+  description?: string;
+  label: string;
+  initial: number;
+  min: number;
+  max: number;
+  saveLabel: string;
+  check: (value: number) => string | null;
+  save: (value: number) => Promise<string>;
+}) {
   const client = useQueryClient();
-  const [value, setValue] = useState(String(limit));
+  const [value, setValue] = useState(String(props.initial));
   const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
   const save = useMutation({
-    mutationFn: () =>
-      requestJson<{ teacherLimit: number }>(`/api/schools/logins/${schoolId}/increase-login-count`, {
-        body: { limit: Number(value) },
-        fallback: "Failed to update the limit",
-      }),
-    onSuccess: ({ teacherLimit }) => {
-      setMessage({ text: `Teacher limit is now ${teacherLimit}.`, tone: "success" });
+    mutationFn: () => props.save(Number(value)),
+    onSuccess: (text) => {
+      setMessage({ text, tone: "success" });
       void client.invalidateQueries({ queryKey: ["admin-school"] });
     },
     onError: (e) => setMessage({ text: e.message }),
   });
   function submit(event: FormEvent) {
     event.preventDefault();
-    if (!Number.isInteger(Number(value)) || Number(value) < teachers)
-      return setMessage({ text: `The limit cannot be below the ${teachers} teachers already registered.` });
+    const n = Number(value);
+    const problem = Number.isInteger(n) ? props.check(n) : null;
+    if (problem) return setMessage({ text: problem });
+    if (!Number.isInteger(n) || n < props.min || n > props.max)
+      return setMessage({ text: `Enter a whole number from ${props.min} to ${props.max}.` });
     save.mutate();
   }
+  const titleId = `${props.id}-title`;
   return (
-    <section className={cardClasses} aria-labelledby="limit-title">
-      <h2 id="limit-title" className="font-semibold">
-        Teacher limit
+    <section className={cardClasses} aria-labelledby={titleId}>
+      <h2 id={titleId} className="font-semibold">
+        {props.title}
       </h2>
+      {props.description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{props.description}</p>}
       <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
-        <label htmlFor="teacher-limit" className="text-sm">
-          Teachers allowed
+        <label htmlFor={props.id} className="text-sm">
+          {props.label}
           <input
-            id="teacher-limit"
+            id={props.id}
             type="number"
-            min={teachers}
-            max={10000}
+            min={props.min}
+            max={props.max}
             value={value}
             onChange={(e) => setValue(e.target.value)}
             className={`${inputClasses} mt-1 w-32`}
           />
         </label>
         <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving..." : "Save limit"}
-        </Button>
-      </form>
-      {message && (
-        <div className="mt-3">
-          <MessageBox text={message.text} tone={message.tone} />
-        </div>
-      )}
-    </section>
-  );
-}
-
-/** How many devices one teacher may stay signed in on; a sign-in past it ends the oldest session. */
-function SessionLimit({ schoolId, limit }: { schoolId: number; limit: number }) {
-  const client = useQueryClient();
-  const [value, setValue] = useState(String(limit));
-  const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
-  const save = useMutation({
-    mutationFn: () =>
-      requestJson(`/api/schools/${schoolId}`, { method: "PUT", body: { sessionLimit: Number(value) }, fallback: "Failed to save" }),
-    onSuccess: () => {
-      setMessage({ text: `Each teacher may now be signed in on ${value} device(s) at once.`, tone: "success" });
-      void client.invalidateQueries({ queryKey: ["admin-school"] });
-    },
-    onError: (e) => setMessage({ text: e.message }),
-  });
-  return (
-    <section className={cardClasses} aria-labelledby="sessions-title">
-      <h2 id="sessions-title" className="font-semibold">
-        Sign-ins per teacher
-      </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        A teacher who signs in on one more device than this is signed out of their oldest sign-in.
-      </p>
-      <form
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-        className="mt-3 flex flex-wrap items-end gap-3"
-      >
-        <label htmlFor="session-limit" className="text-sm">
-          Devices at once
-          <input
-            id="session-limit"
-            type="number"
-            min={1}
-            max={20}
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            className={`${inputClasses} mt-1 w-32`}
-          />
-        </label>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving..." : "Save"}
+          {save.isPending ? "Saving..." : props.saveLabel}
         </Button>
       </form>
       {message && (

@@ -22,7 +22,7 @@ import {
 } from "../admins/book-uploads.ts";
 import { getDb } from "../db/client.ts";
 import { parseBookId } from "../library.ts";
-import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { validate } from "./validation.ts";
 
@@ -59,11 +59,6 @@ const CompletePdfSchema = z.object({
 
 const NOT_FOUND = { error: "Book not found" } as const;
 const UPLOAD_NOT_FOUND = { error: "Upload not found" } as const;
-
-function actorOf(c: Context<AdminEnv>) {
-  const { admin } = c.get("adminSession");
-  return { id: admin.id, email: admin.email };
-}
 
 /** The book named by `:id`, or null (a malformed id is a book that does not exist). */
 async function bookOf(c: Context<AdminEnv>) {

@@ -30,7 +30,7 @@ import {
   storePageFailure,
 } from "../pages/page-sets.ts";
 import { pdfResponse } from "../pdf-stream.ts";
-import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { describeZodError, validate } from "./validation.ts";
 
@@ -40,11 +40,6 @@ const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;
 
 const BOOK_NOT_FOUND = { error: "Book not found" } as const;
 const SET_NOT_FOUND = { error: "These pages were replaced by a newer upload" } as const;
-
-function actorOf(c: Context<AdminEnv>) {
-  const { admin } = c.get("adminSession");
-  return { id: admin.id, email: admin.email };
-}
 
 async function bookAndSet(c: Context<AdminEnv>) {
   const db = getDb(c.env.DB);

@@ -1,3 +1,4 @@
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { type AdminSession, getAdminSession } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
@@ -18,3 +19,9 @@ export const requireSuperadminApi = createMiddleware<AdminEnv>(async (c, next) =
   if (c.get("adminSession").admin.role !== "superadmin") return c.json({ error: "Superadmin access required" }, 403);
   await next();
 });
+
+/** The signed-in admin as the audit log records them. Use after requireAdminApi. */
+export function actorOf(c: Context<AdminEnv>) {
+  const { admin } = c.get("adminSession");
+  return { id: admin.id, email: admin.email };
+}

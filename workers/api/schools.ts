@@ -19,7 +19,7 @@ import type { WriteResult } from "../admins/school-write-guards.ts";
 import { getDb } from "../db/client.ts";
 import { findSchoolBySlug, toPublicSchool } from "../schools.ts";
 import { SlugSchema } from "../tenancy.ts";
-import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
+import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { validate } from "./validation.ts";
 
@@ -31,8 +31,6 @@ const LoginRecordSchema = z.object({ schoolId: z.number({ error: "Choose a schoo
 const HistoryQuerySchema = z.object({
   days: z.coerce.number({ error: "Enter 1 to 365" }).int("Enter 1 to 365").min(1, "Enter 1 to 365").max(365, "Enter 1 to 365").default(90),
 });
-
-const actorOf = (c: Context<AdminEnv>) => c.get("adminSession").admin;
 
 /** A failed write as its status and `{ error }`. */
 function refused(c: Context<AdminEnv>, result: Extract<WriteResult<object>, { ok: false }>) {

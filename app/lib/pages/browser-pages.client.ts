@@ -3,7 +3,7 @@
 // pages exist, and only the rest are rendered. Client-only, like pdf.js itself.
 import { getDocument } from "pdfjs-dist";
 import { ApiError, requestJson } from "../api-client.ts";
-import "../pdf.client.ts"; // sets pdf.js's worker
+import { PDFJS_ASSETS } from "../pdf.client.ts"; // also sets pdf.js's worker
 import { type PageSink, type PrepareProgress, preparePages, type RenderKit, SinkError } from "./prepare-pages.ts";
 
 export interface PageSetState {
@@ -95,15 +95,7 @@ export async function prepareBookPages(
   signal?: AbortSignal,
 ): Promise<PrepareProgress> {
   const data = await loadPdf(source, signal);
-  const task = getDocument({
-    data,
-    enableXfa: false,
-    standardFontDataUrl: "/pdfjs/standard_fonts/",
-    cMapUrl: "/pdfjs/cmaps/",
-    cMapPacked: true,
-    wasmUrl: "/pdfjs/wasm/",
-    iccUrl: "/pdfjs/iccs/",
-  });
+  const task = getDocument({ data, ...PDFJS_ASSETS });
   try {
     const doc = await task.promise.catch((error: Error) => {
       throw new ApiError(

@@ -50,11 +50,6 @@ function rgbToRgba(rgb: Uint8Array): Uint8Array {
  * loose enough for grey scans with chroma noise, tight enough that a coloured heading keeps its colour.
  */
 const COLOUR_TOLERANCE = 24;
-/**
- * Luma (r + 2g + b) / 4 -> the nearest of 8 evenly spaced greys, as a 4-bit sample (0, 2, ... 15).
- * 8 levels keep antialiased text smooth and the tiled mark (~#D9D9D9 -> #DBDBDB) visible; 4 levels
- * round the mark away to white, 16 cost a quarter more bytes for no visible difference.
- */
 /** Whether a pixel in every `nth` row has colour: a cheap look before the full pass. */
 function colourInRows({ width, channels, pixels }: PagePixels, nth: number): boolean {
   const rowBytes = width * channels;
@@ -70,7 +65,15 @@ function isColour(r: number, g: number, b: number): boolean {
   return Math.abs(r - g) > COLOUR_TOLERANCE || Math.abs(g - b) > COLOUR_TOLERANCE || Math.abs(r - b) > COLOUR_TOLERANCE;
 }
 
-const GREY_SAMPLE = Uint8Array.from({ length: 256 }, (_, v) => Math.round((Math.round((v * 7) / 255) * 15) / 7));
+/**
+ * Luma (r + 2g + b) / 4 -> the nearest of 8 greys, as a 4-bit sample (shown as sample x 17). 8
+ * levels keep antialiased text smooth and the tiled mark (~#D9D9D9 -> #DDDDDD) visible; 4 levels
+ * round the mark away to white, 16 cost a quarter more bytes for no visible difference.
+ */
+const GREY_LEVELS = [0, 2, 4, 6, 9, 11, 13, 15];
+const GREY_SAMPLE = Uint8Array.from({ length: 256 }, (_, v) =>
+  GREY_LEVELS.reduce((best, level) => (Math.abs(level * 17 - v) < Math.abs(best * 17 - v) ? level : best)),
+);
 
 /**
  * Opaque pixels as a 4-bit greyscale PNG, or null at the first pixel with colour. Rows are left

@@ -5,6 +5,7 @@ import type { Plugin } from "vite";
 // module, so a page can load that one script instead of the whole app (docs/decisions/0010).
 const ISLANDS: Record<string, string> = {
   "teacher-portal": "app/islands/teacher-portal.client.tsx",
+  "page-reader": "app/islands/page-reader.client.tsx",
 };
 const VIRTUAL = "virtual:lectern/islands";
 const RESOLVED = `\0${VIRTUAL}`;

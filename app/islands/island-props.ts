@@ -1,5 +1,5 @@
 /** The islands the build emits (see islands.ts), each hydrating the element with its own id. */
-export type IslandName = "teacher-portal";
+export type IslandName = "teacher-portal" | "page-reader";
 
 /** The id of the <script type="application/json"> that carries an island's props. */
 export const islandPropsId = (island: IslandName) => `${island}-props`;

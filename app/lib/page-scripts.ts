@@ -12,12 +12,14 @@ export type PageScriptsHandle = { scripts: (loaderData: unknown) => PageScripts 
 
 export type ResolvedScripts = "app" | "none" | { island: IslandName; props: Record<string, unknown>; src: string; preload: string[] };
 
-/** The leaf route decides; without a built island (as in `vite dev`) the page hydrates the whole app. */
+/** The leaf route decides, on the server; without a built island (as in `vite dev`) the page hydrates the whole app. */
 export function usePageScripts(): ResolvedScripts {
   const matches = useMatches();
   const leaf = matches[matches.length - 1];
   const handle = leaf?.handle as Partial<PageScriptsHandle> | undefined;
-  if (!leaf || typeof handle?.scripts !== "function") return "app";
+  // In the browser this only ever runs inside the whole app (island and script-free pages never
+  // hydrate it), where a client-side navigation to such a page must keep the app's scripts.
+  if (!leaf || typeof handle?.scripts !== "function" || typeof document !== "undefined") return "app";
   const wanted = handle.scripts(leaf.loaderData);
   if (wanted === "none") return "none";
   const built = islands[wanted.island];

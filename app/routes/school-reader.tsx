@@ -1,13 +1,27 @@
-import { useCallback, useEffect, useRef } from "react";
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { findSchoolBook, parseBookId } from "../../workers/library.ts";
 import { findProgress } from "../../workers/reading-progress.ts";
-import { PageReader } from "../components/reader/page-reader.tsx";
-import { ReaderError, ReaderPreparing } from "../components/reader/reader-error.tsx";
+import { ReaderError } from "../components/reader/reader-error.tsx";
+import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
+import type { PageScripts, PageScriptsHandle } from "../lib/page-scripts.ts";
 import { requireTeacher } from "../lib/teacher.server.ts";
 import type { Route } from "./+types/school-reader";
+
+const BACK_LABEL = "Back to Dashboard";
+const isReaderData = (data: unknown): data is TeacherReaderProps =>
+  typeof data === "object" && data !== null && "bookId" in data && "preparing" in data;
+
+/**
+ * The page hydrates only the reader's island, ready or still being prepared. Its error screens
+ * are a message and a link, and run no script at all (docs/decisions/0010).
+ */
+export const handle: PageScriptsHandle = {
+  scripts(data): PageScripts {
+    return isReaderData(data) ? { island: "page-reader", props: data } : "none";
+  },
+};
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title ?? "Reader"} · Lectern` }];
 
@@ -17,7 +31,7 @@ function fail(status: number, failure: ReaderFailure): never {
   throw data(failure, { status });
 }
 
-export async function loader(args: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps> {
   const { teacher, school, basePath } = await requireTeacher(args);
   const backHref = `${basePath}/dashboard`;
   const bookId = parseBookId(args.params.bookId);
@@ -32,56 +46,17 @@ export async function loader(args: Route.LoaderArgs) {
     title: book.title,
     page: book.pageCount ? Math.min(page, book.pageCount) : page,
     backHref,
+    backLabel: BACK_LABEL,
     // Until the server has made the book's page images there is nothing to show yet.
     preparing: book.pageSetId === null,
   };
 }
 
 export default function SchoolReader({ loaderData }: Route.ComponentProps) {
-  const { bookId, title, page, backHref, preparing } = loaderData;
-  const save = useProgressSaver(bookId);
-  if (preparing) return <ReaderPreparing backHref={backHref} backLabel="Back to Dashboard" />;
   return (
-    <PageReader bookId={bookId} title={title} backHref={backHref} backLabel="Back to Dashboard" initialPage={page} onPageChange={save} />
-  );
-}
-
-const SAVE_DELAY_MS = 1500;
-
-/** Saves the page being read once the teacher settles on it, and when they leave. */
-function useProgressSaver(bookId: number) {
-  const pending = useRef<number | null>(null);
-  const saved = useRef<number | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
-  const flush = useCallback(() => {
-    const page = pending.current;
-    if (page === null || page === saved.current) return;
-    saved.current = page;
-    void fetch(`/api/reading-progress/${bookId}`, {
-      method: "PUT",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify({ page }),
-      credentials: "same-origin",
-      keepalive: true,
-    }).catch(() => {});
-  }, [bookId]);
-  useEffect(() => {
-    const onHide = () => document.visibilityState === "hidden" && flush();
-    document.addEventListener("visibilitychange", onHide);
-    return () => {
-      document.removeEventListener("visibilitychange", onHide);
-      clearTimeout(timer.current);
-      flush();
-    };
-  }, [flush]);
-  return useCallback(
-    (page: number) => {
-      if (saved.current === null) saved.current = page; // the page we opened at is already stored
-      pending.current = page;
-      clearTimeout(timer.current);
-      timer.current = setTimeout(flush, SAVE_DELAY_MS);
-    },
-    [flush],
+    <div id={PAGE_READER_ID}>
+      <TeacherReader {...loaderData} />
+    </div>
   );
 }
 
@@ -89,7 +64,7 @@ export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && (error.data as ReaderFailure | undefined)?.message) {
     const failure = error.data as ReaderFailure;
-    return <ReaderError message={failure.message} backHref={failure.backHref} backLabel="Back to Dashboard" />;
+    return <ReaderError message={failure.message} backHref={failure.backHref} backLabel={BACK_LABEL} />;
   }
   throw error;
 }

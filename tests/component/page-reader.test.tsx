@@ -1,8 +1,8 @@
-import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PageReader } from "../../app/components/reader/page-reader.tsx";
-import { renderInApp } from "./render.tsx";
+import { TeacherReader } from "../../app/components/reader/teacher-reader.tsx";
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -51,9 +51,11 @@ function stubBook(overrides: (path: string) => Reply | undefined = () => undefin
   });
 }
 
+// Bare, with no router and no query client: that is how the reader's island runs
+// (docs/decisions/0010), so a hook that needed either would throw here.
 function renderReader(initialPage = 1) {
   const onPageChange = vi.fn();
-  renderInApp(
+  render(
     <PageReader
       bookId={7}
       title="Biology"
@@ -226,5 +228,32 @@ describe("search and contents", () => {
     renderReader();
     await screen.findByRole("region", { name: "Page 1 of 3" });
     expect(screen.queryByRole("button", { name: "Contents" })).toBeNull();
+  });
+});
+
+describe("the teacher reader island", () => {
+  const props = { bookId: 7, title: "Biology", page: 2, backHref: "/dashboard", backLabel: "Back to Dashboard", preparing: false };
+
+  it("saves the page the teacher stopped at when they leave, and not the page they opened at", async () => {
+    stubBook();
+    const { unmount } = render(<TeacherReader {...props} />);
+    await screen.findByRole("region", { name: "Page 2 of 3" });
+    const saves = () => vi.mocked(fetch).mock.calls.filter(([path]) => String(path).startsWith("/api/reading-progress/"));
+    expect(saves()).toEqual([]);
+    fireEvent.keyDown(window, { key: "End" });
+    expect(pageInput().value).toBe("3");
+    unmount();
+    expect(saves()).toHaveLength(1);
+    const [path, init] = saves()[0]!;
+    expect(path).toBe("/api/reading-progress/7");
+    expect(init).toMatchObject({ method: "PUT", body: JSON.stringify({ page: 3 }), keepalive: true });
+  });
+
+  it("shows 'Almost ready' for a book still being prepared, with a plain link back and no request", () => {
+    const calls = stubBook();
+    render(<TeacherReader {...props} preparing />);
+    expect(screen.getByRole("heading", { name: "Almost ready" })).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe("/dashboard");
+    expect(calls).toEqual([]);
   });
 });

@@ -159,6 +159,24 @@ describe("the teacher's reader", () => {
     await row.getByText("Algebra I").waitFor();
   });
 
+  it("hydrates only its reader island, not the whole app nor pdf.js", async () => {
+    const page = await openPage();
+    await openBook(page, baseURL(), `${baseURL()}/schools/lincoln-high`, "lincoln-high", "Calculus");
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(new URL(request.url()).pathname);
+    });
+    await page.reload();
+    // The first paint is marked by the reader's own code: the island is live.
+    await page.locator("[data-reader][data-first-paint-ms]").waitFor({ timeout: 30_000 });
+    expect(scripts.some((path) => /\/island-page-reader-[\w-]+\.js$/.test(path))).toBe(true);
+    expect(scripts.filter((path) => /entry\.client|pdf/.test(path))).toEqual([]);
+    expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
+    // The back link is a plain link, which the island leaves to the browser.
+    await page.getByRole("link", { name: "Back to Dashboard" }).click();
+    await page.waitForURL(`${baseURL()}/schools/lincoln-high/dashboard`);
+  });
+
   it("offers nothing to save or print", async () => {
     const page = await openPage();
     await openBook(page, baseURL(), `${baseURL()}/schools/lincoln-high`, "lincoln-high", "Calculus");
@@ -281,6 +299,8 @@ describe("the teacher's reader", () => {
     const href = await page.getByRole("link", { name: /World Atlas/ }).getAttribute("href");
     await page.goto(`${baseURL()}${href}/view`);
     await page.getByText("This book does not have a PDF file available").waitFor();
+    // A message and a link: the error screen runs no script at all.
+    expect(await page.locator("script[src], link[rel=modulepreload]").count()).toBe(0);
     expect(await page.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe("/schools/washington-high/dashboard");
   });
 });

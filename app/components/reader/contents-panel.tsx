@@ -1,29 +1,24 @@
-import { useQuery } from "@tanstack/react-query";
 import { fetchOutline, type OutlineItem } from "../../lib/reader/reader-api.ts";
+import { useFetched } from "../../lib/use-fetched.ts";
 import { Spinner } from "../spinner.tsx";
 import { panelCoversPages, ReaderPanel } from "./reader-panel.tsx";
 
 /** The book's contents from the PDF's outline: nested links to its pages. */
 export function ContentsPanel({ bookId, onGoTo, onClose }: { bookId: number; onGoTo: (page: number) => void; onClose: () => void }) {
-  const outline = useQuery({
-    queryKey: ["reader-outline", bookId],
-    queryFn: ({ signal }) => fetchOutline(bookId, signal),
-    staleTime: Number.POSITIVE_INFINITY,
-    retry: false,
-  });
+  const outline = useFetched(String(bookId), (signal) => fetchOutline(bookId, signal));
   const jump = (page: number) => {
     onGoTo(page);
     if (panelCoversPages()) onClose();
   };
   return (
     <ReaderPanel title="Contents" side="left" onClose={onClose}>
-      {outline.isPending ? (
-        <p className="flex items-center gap-2 p-4 text-slate-300">
-          <Spinner label="Loading the contents" /> <span aria-hidden="true">Loading the contents...</span>
-        </p>
-      ) : outline.isError ? (
+      {outline.error ? (
         <p role="alert" className="p-4 text-red-300">
           {outline.error.message}
+        </p>
+      ) : !outline.data ? (
+        <p className="flex items-center gap-2 p-4 text-slate-300">
+          <Spinner label="Loading the contents" /> <span aria-hidden="true">Loading the contents...</span>
         </p>
       ) : outline.data.outline.length === 0 ? (
         <p className="p-4 text-slate-300">This book has no table of contents.</p>

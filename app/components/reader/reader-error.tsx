@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { ButtonLink } from "../button-link.tsx";
+import { buttonClasses } from "../button.tsx";
 
 function ReaderMessage({
   tone,
@@ -40,9 +40,10 @@ function ReaderMessage({
         </div>
         <h1 className="mt-4 text-xl font-bold">{title}</h1>
         <p className="mt-2 text-slate-300">{message}</p>
-        <ButtonLink to={backHref} className="mt-6">
+        {/* A plain link, not the router's: these screens are shown by pages that run no router. */}
+        <a href={backHref} className={buttonClasses("primary", "mt-6")}>
           {backLabel}
-        </ButtonLink>
+        </a>
       </div>
     </main>
   );

@@ -1,8 +1,8 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { splitHighlights } from "../../lib/reader/highlight.ts";
 import { searchBook } from "../../lib/reader/reader-api.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
+import { useFetched } from "../../lib/use-fetched.ts";
 import { Spinner } from "../spinner.tsx";
 import { panelCoversPages, ReaderPanel } from "./reader-panel.tsx";
 
@@ -12,20 +12,13 @@ const MAX_QUERY = 100;
 export function ReaderSearch({ bookId, onGoTo, onClose }: { bookId: number; onGoTo: (page: number) => void; onClose: () => void }) {
   const [draft, setDraft] = useState("");
   const query = useDebounced(draft.trim(), 300);
-  const search = useQuery({
-    queryKey: ["reader-search", bookId, query],
-    queryFn: ({ signal }) => searchBook(bookId, query, signal),
-    enabled: query.length > 0,
-    staleTime: Number.POSITIVE_INFINITY,
-    placeholderData: keepPreviousData,
-    retry: false,
-  });
+  const search = useFetched(query ? `${bookId}:${query}` : null, (signal) => searchBook(bookId, query, signal));
   const jump = (page: number) => {
     onGoTo(page);
     if (panelCoversPages()) onClose();
   };
   const results = query && search.data?.query === query ? search.data : null;
-  const waiting = draft.trim() !== "" && (draft.trim() !== query || search.isFetching);
+  const waiting = draft.trim() !== "" && (draft.trim() !== query || search.fetching);
 
   return (
     <ReaderPanel title="Search in book" side="right" onClose={onClose}>
@@ -59,7 +52,7 @@ export function ReaderSearch({ bookId, onGoTo, onClose }: { bookId: number; onGo
             <Spinner label="Searching" className="h-4 w-4" /> <span aria-hidden="true">Searching...</span>
           </p>
         )}
-        {search.isError && query === draft.trim() ? (
+        {search.error && query === draft.trim() ? (
           <p role="alert" className="text-red-300">
             {search.error.message}
           </p>

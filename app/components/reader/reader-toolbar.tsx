@@ -1,5 +1,4 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
-import { Link } from "react-router";
 
 export type FitMode = "width" | "page" | "custom";
 
@@ -58,10 +57,11 @@ export function ReaderToolbar({
   return (
     <header className="shrink-0 border-b border-white/10 bg-slate-900 text-sm text-slate-100">
       <div role="toolbar" aria-label="Reader" className="flex min-h-14 flex-wrap items-center gap-x-1 gap-y-1 px-2 py-2 sm:gap-x-2 sm:px-3">
-        <Link to={backHref} className={`${toolbarButton} gap-1 pr-3`} aria-label={backLabel}>
+        {/* A plain link: the teacher's reader hydrates without the router, so leaving is a document load. */}
+        <a href={backHref} className={`${toolbarButton} gap-1 pr-3`} aria-label={backLabel}>
           <Icon d="M15 18l-6-6 6-6" />
           <span className="hidden md:inline">{backLabel}</span>
-        </Link>
+        </a>
         <h1 className="sr-only min-w-0 flex-1 truncate px-2 font-semibold lg:not-sr-only lg:block" title={title}>
           {title}
         </h1>

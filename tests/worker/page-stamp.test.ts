@@ -167,7 +167,7 @@ describe("stampPage", () => {
     expect(darkest).toBeGreaterThan(150);
   });
 
-  it("stamps a 2048 px page, and the tallest page (2048 x 8192) as one grey PNG", async () => {
+  it("stamps a 2048 px page, and the tallest page (2048 x 4096) as one grey PNG", async () => {
     const stamped = await stampPage(storedPage(2048, 2650), DANA);
     expect(decode(stamped.bytes)).toMatchObject({ width: 2048, height: 2650 });
     const tallest = await stampPage(storedPage(2048, MAX_PAGE_HEIGHT), DANA);

@@ -66,7 +66,7 @@ export interface PagePixels {
  * A stored page's pixels, opaque (transparent pixels laid on white, as the reader shows them).
  * zlib inflates the IDAT data natively (node:zlib; measured faster than DecompressionStream and
  * photon, decision 0012), then the scanlines are unfiltered and packed in that same buffer, so an
- * RGB or RGBA page costs one buffer of its decoded size (64 MiB for a 2048 x 8192 RGBA page).
+ * RGB or RGBA page costs one buffer of its decoded size (32 MiB for the tallest RGBA page, 2048 x 4096).
  */
 export function decodePageImage(png: Uint8Array): PagePixels {
   const header = readPngHeader(png);

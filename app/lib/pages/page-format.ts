@@ -21,10 +21,11 @@ export const STORED_PAGE_QUALITY = undefined;
 export const STORED_PAGE_EXTENSION = "png";
 
 /**
- * Pages taller than 4x their width (scrolls, fold-outs) are scaled down by the renderer to fit:
- * it bounds the Worker's memory and CPU per page (a 2048 x 8192 RGBA page is 64 MiB decoded).
+ * Pages taller than twice their width (scrolls, fold-outs; a legal page is 1.65) are scaled down
+ * by the renderer to fit: it bounds the Worker's memory per page, which a colour page at 2048 x 4096
+ * already takes to about 75 MiB of the isolate's 128 MB once libwebp has copied it (record 12).
  */
-export const MAX_PAGE_ASPECT = 4;
+export const MAX_PAGE_ASPECT = 2;
 export const MAX_PAGE_HEIGHT = MAX_PAGE_ASPECT * Math.max(...PAGE_WIDTHS);
 
 /** The tallest a page may be at `width`. */

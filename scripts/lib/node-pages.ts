@@ -4,7 +4,7 @@
 // (the e2e suite seeds one every run) does not render the same demo books again.
 
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -49,6 +49,13 @@ export async function booksNeedingPages(db: Db, bookId?: number): Promise<Book[]
     .from(books)
     .where(or(and(isNotNull(books.pdfKey), isNull(books.pageSetId)), inArray(books.id, preparing)))
     .orderBy(books.id);
+}
+
+/** Cached books of an earlier rendering (another CACHE_VERSION) are never read again. */
+function dropStaleCache() {
+  if (!existsSync(CACHE)) return;
+  for (const name of readdirSync(CACHE))
+    if (!name.endsWith(`-v${CACHE_VERSION}`)) rmSync(join(CACHE, name), { recursive: true, force: true });
 }
 
 function cacheDir(hash: string) {
@@ -197,6 +204,7 @@ export async function prepareMissingPages(
   const log = options.log ?? (() => {});
   const queue = await booksNeedingPages(db, options.bookId);
   if (!queue.length) return [];
+  dropStaleCache();
   const reports: PrepareReport[] = [];
   const threads = Array.from(
     { length: Math.min(queue.length, Math.max(1, Math.min(2, availableParallelism()))) },

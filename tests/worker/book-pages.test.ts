@@ -141,6 +141,7 @@ describe("the reading budget", () => {
       error: expect.stringMatching(/^You have reached the reading limit for this book/),
     });
     expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(429);
+    expect((await api(`/api/books/${bookId}/search?q=light`, { cookie: reader.cookie })).status).toBe(429);
     // Another teacher, and the same teacher's other books, are not affected.
     expect((await api(`/api/books/${bookId}/pages/1`, { cookie: teacher.cookie })).status).toBe(200);
   });

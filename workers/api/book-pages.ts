@@ -179,6 +179,9 @@ export const bookPagesApi = new Hono<Env>()
     if (found instanceof Response) return found;
     const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });
     if (!parsed.success) return jsonError(c, 400, parsed.error.issues[0]?.message ?? "Invalid search");
+    // Snippets are text of the book too: a search costs a page of the budget, so queries cannot scrape it.
+    const refused = await spend(c, found, false);
+    if (refused) return refused;
     const texts = ((await readJson(c.env.BOOKS, searchTextKey(found.book.id, found.set.id))) as string[] | null) ?? [];
     const { results, total } = searchPages(texts, parsed.data.q);
     return c.json({ query: parsed.data.q, results, total }, 200, NO_STORE);

@@ -1,7 +1,7 @@
 /**
  * How many pages a teacher may take of one book: counted per teacher (not per session, so signing
- * in again resets nothing), per book, per hour and per day. Page images and page texts count one
- * each, so reading a page costs two; the limits let a teacher read the whole book twice an hour
+ * in again resets nothing), per book, per hour and per day. Page images, page texts and searches
+ * count one each, so reading a page costs two; the limits let a teacher read the whole book twice an hour
  * and six times a day, with a floor so short books can be leafed through freely.
  */
 import { sql } from "drizzle-orm";

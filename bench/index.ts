@@ -4,18 +4,24 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, toolEnv } from "../scripts/lib/env.ts";
 import { adminCookie, serveApp, startApp, teacherCookie } from "./lib/app-server.ts";
+import { addBenchTeachers, benchTeacherEmail } from "./lib/bench-teachers.ts";
 import { addBigSchool } from "./lib/big-school.ts";
 import { runLighthouse } from "./lib/lighthouse.ts";
-import { measurePageWeight } from "./lib/page-weight.ts";
+import { islandStart, measureChunks, measurePageWeight, routeStart } from "./lib/page-weight.ts";
 import { explainHotQueries } from "./lib/query-plans.ts";
 import { addRangeBook, RANGE_BOOK } from "./lib/range-book.ts";
-import { lighthouseRows, planRows, type ReaderReport, type Row, readerRows, scaleRows, throughputRows, weightRows } from "./lib/report.ts";
+import { preparationRows, type ReaderReport, readerRows, routeChunkRows, stampRows } from "./lib/reader-report.ts";
+import { lighthouseRows, planRows, type Row, scaleRows, TARGETS, throughputRows, weightRows } from "./lib/report.ts";
 import { ensureScaleState } from "./lib/scale-seed.ts";
-import { LOAD, type LoadResult, runLoad, timeSequential } from "./lib/throughput.ts";
+import { measureStampWall, type StampWall } from "./lib/stamp-wall.ts";
+import { LOAD, type LoadResult, type LoadTarget, runLoad, timeSequential } from "./lib/throughput.ts";
 
 const PORT = { main: 8801, scale: 8802 };
-// 192 one-MiB ranges per session and hour on the 64 MiB book: 32 sessions allow ~600 ranges/s for 10 s.
-const PDF_SESSIONS = 32;
+// The page budget is per teacher and book (max(4 x pages, 200) an hour): the stamped-page load
+// test and the sequential pairs spread over this many teachers of lincoln-high.
+const PAGE_TEACHERS = 12;
+/** The page both the teacher and the admin ask for, in the load test and the stamp timings. */
+const PAGE_N = 1;
 const SEARCH = "science";
 const started = performance.now();
 const startedAt = Date.now();
@@ -67,21 +73,28 @@ const app = await startApp({
   prepare: async (dir) => {
     await addBigSchool(dir, 1000);
     rangeBookId = await addRangeBook(dir);
+    await addBenchTeachers(dir, "lincoln-high", PAGE_TEACHERS);
   },
 });
 const load: LoadResult[] = [];
 let small: Awaited<ReturnType<typeof timeScalePaths>>;
 const weights: Awaited<ReturnType<typeof measurePageWeight>>[] = [];
 let lighthouse: Awaited<ReturnType<typeof runLighthouse>> = [];
+const stampWall: StampWall[] = [];
+let pageBook = { id: 0, title: "" };
 try {
   const cookies = await signIn(app.origin, app.env);
-  const pdfCookies: string[] = [];
-  for (let i = 0; i < PDF_SESSIONS; i++)
-    pdfCookies.push(
-      await teacherCookie(app.origin, "lincoln-high", "demo.teacher@lincoln-high.example.org", app.env.DEMO_TEACHER_PASSWORD),
-    );
-  const pdfHeaders = { "Sec-Fetch-Dest": "empty", "X-Lectern-Reader": "1", Range: "bytes=0-1048575" };
-  const targets = [
+  const pageCookies: string[] = [];
+  for (let i = 1; i <= PAGE_TEACHERS; i++)
+    pageCookies.push(await teacherCookie(app.origin, "lincoln-high", benchTeacherEmail("lincoln-high", i), app.env.DEMO_TEACHER_PASSWORD));
+  const shelf = (await (
+    await fetch(`${app.origin}/api/schools/slug/lincoln-high/books`, { headers: { Cookie: cookies.lincoln } })
+  ).json()) as { books: { id: number; title: string; readable: boolean }[] };
+  // A demo book whose pages are prepared (the range book has a PDF but no pages).
+  pageBook = shelf.books.find((b) => b.readable && b.id !== rangeBookId) ?? pageBook;
+  if (!pageBook.id) throw new Error("no lincoln-high book has prepared pages");
+  const pagePath = `/api/books/${pageBook.id}/pages/${PAGE_N}?w=1024`;
+  const targets: LoadTarget[] = [
     { name: "/api/health (floor)", path: "/api/health" },
     { name: "landing /", path: "/" },
     { name: "school page /lincoln-high", path: "/lincoln-high" },
@@ -94,7 +107,15 @@ try {
       path: `/api/schools/slug/big-library/search-books?query=${SEARCH}`,
       headers: { Cookie: cookies.big },
     },
-    { name: "PDF range 1 MiB", path: `/api/books/${rangeBookId}/pdf`, headers: pdfHeaders, cookies: pdfCookies },
+    // Teachers get 403 for the PDF since page images: the range reader is the admin's now.
+    { name: "admin PDF range 1 MiB", path: `/api/books/${rangeBookId}/pdf`, headers: { Cookie: cookies.admin, Range: "bytes=0-1048575" } },
+    { name: `admin page ${PAGE_N}, 1024 px (stored PNG)`, path: pagePath, headers: { Cookie: cookies.admin } },
+    {
+      name: `teacher page ${PAGE_N}, 1024 px (stamped)`,
+      path: pagePath,
+      cookies: pageCookies,
+      versus: `admin page ${PAGE_N}, 1024 px (stored PNG)`,
+    },
   ];
   for (const target of targets) {
     const probe = await fetch(`${app.origin}${target.path}`, {
@@ -108,18 +129,33 @@ try {
   log("sequential times on the demo database");
   small = await timeScalePaths(app.origin, cookies);
 
+  log(`stamp wall time: teacher minus admin, page ${PAGE_N} of "${pageBook.title}"`);
+  // A fresh teacher: the load test may have spent the others' budget for this book.
+  const wallTeacher = await teacherCookie(
+    app.origin,
+    "lincoln-high",
+    "demo.teacher@lincoln-high.example.org",
+    app.env.DEMO_TEACHER_PASSWORD,
+  );
+  for (const width of [1024, 2048])
+    stampWall.push(
+      await measureStampWall(app.origin, { bookId: pageBook.id, n: PAGE_N, width }, { teacher: wallTeacher, admin: cookies.admin }),
+    );
+
   log("page weight");
-  const shelf = (await (
-    await fetch(`${app.origin}/api/schools/slug/lincoln-high/books`, { headers: { Cookie: cookies.lincoln } })
-  ).json()) as {
-    books: { id: number; pdfPath: string | null }[];
-  };
-  const readerBook = shelf.books.find((b) => b.pdfPath && b.id !== rangeBookId)?.id ?? rangeBookId;
+  const readerBook = pageBook.id;
   const pages = [
     { name: "landing /", path: "/", jsBudgetKb: 100, pdfjsAllowed: false },
     { name: "school login /lincoln-high", path: "/lincoln-high", jsBudgetKb: 100, pdfjsAllowed: false },
     { name: "dashboard", path: "/schools/lincoln-high/dashboard", cookie: cookies.lincoln, jsBudgetKb: 150, pdfjsAllowed: false },
-    { name: "reader", path: `/schools/lincoln-high/dashboard/book/${readerBook}/view`, cookie: cookies.lincoln, pdfjsAllowed: true },
+    {
+      name: "teacher reader",
+      path: `/schools/lincoln-high/dashboard/book/${readerBook}/view`,
+      cookie: cookies.lincoln,
+      jsBudgetKb: TARGETS.readerRouteJsKb,
+      pdfjsAllowed: false,
+    },
+    { name: "admin PDF reader", path: `/admin/pdf/${readerBook}`, cookie: cookies.admin, pdfjsAllowed: true },
   ];
   for (const page of pages) weights.push(await measurePageWeight(app.origin, page));
 
@@ -151,7 +187,35 @@ try {
   scaleApp.stop();
 }
 
-// ---- 3. The reader benchmark, as it stands, in its own process.
+// ---- 3. stampPage's CPU in Node (another module's bench, on the same wasm), then the reader in its own process.
+log("stamp CPU in Node (bench/lib/stamp-bench.ts)");
+let stampNode: { item: string; result: string }[] | string;
+try {
+  const { runStampBench } = await import("./lib/stamp-bench.ts");
+  stampNode = await runStampBench();
+} catch (error) {
+  stampNode = (error as Error).message.split("\n")[0] ?? String(error);
+}
+// The teacher's reader page hydrates its island alone; within the whole app (client-side
+// navigation) it is the router's route: both must be free of pdf.js.
+const routeChunks = [
+  {
+    ...measureChunks("teacher reader page", "island page-reader", islandStart("page-reader")),
+    budgetKb: TARGETS.readerRouteJsKb,
+    pdfjsAllowed: false,
+  },
+  {
+    ...measureChunks("teacher reader route", "router route school-reader", routeStart("school-reader")),
+    budgetKb: null,
+    pdfjsAllowed: false,
+  },
+  {
+    ...measureChunks("admin PDF reader route", "router route routes/admin-reader", routeStart("routes/admin-reader")),
+    budgetKb: null,
+    pdfjsAllowed: true,
+  },
+];
+
 log("reader benchmark (npm run bench:reader)");
 const readerExit = await runReaderBench();
 const readerFile = join(ROOT, "bench/results/reader.json");
@@ -165,7 +229,10 @@ const rows: Row[] = [
   ...planRows(plans, scaleCounts),
   ...scaleRows(small, big),
   ...weightRows(weights),
+  ...routeChunkRows(routeChunks),
   ...lighthouseRows(lighthouse),
+  ...stampRows(stampNode, stampWall, `page ${PAGE_N} of "${pageBook.title}"`),
+  ...preparationRows(reader),
   ...readerRows(reader, readerExit),
 ];
 const missed = rows.filter((r) => r.status === "MISSED").map((r) => `${r.section}: ${r.item}: ${r.result} (target ${r.target})`);
@@ -175,10 +242,12 @@ mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 const report = {
   date: new Date().toISOString(),
   seconds,
-  load: { ...LOAD, pdf: { bookBytes: RANGE_BOOK.sizeBytes, sessions: PDF_SESSIONS }, results: load },
+  load: { ...LOAD, pdf: { bookBytes: RANGE_BOOK.sizeBytes }, page: { book: pageBook, n: PAGE_N, teachers: PAGE_TEACHERS }, results: load },
   scale: { counts: scaleCounts, cached: scaleState.cached, buildSeconds: scaleState.seconds, small, big, plans },
   pageWeight: weights,
+  routeChunks,
   lighthouse,
+  stamp: { node: stampNode, wall: stampWall },
   reader,
   table: rows,
   missed,

@@ -1,4 +1,3 @@
-import { randomFillSync } from "node:crypto";
 import {
   concatTransformationMatrix,
   drawObject,
@@ -16,17 +15,29 @@ const PAGE_H = 792;
 const IMAGE_PX_WIDTH = 256;
 
 /**
- * An unfiltered DeviceRGB image of random bytes. Its pixels are made only when the writer copies
- * them into the output, so the document never holds the images and the saved file at once.
+ * An unfiltered DeviceRGB image of pseudo-random bytes (xorshift32 from `seed`). Its pixels are made
+ * only when the writer copies them into the output, so the document never holds the images and the
+ * saved file at once. Seeded rather than random: the same book comes out byte for byte every run, so
+ * its rendered pages are found in the page cache (keyed by the PDF's hash) instead of rendered again.
  */
 class NoiseImageStream extends PDFStream {
   private readonly size: number;
-  constructor(dict: PDFDict, size: number) {
+  private readonly seed: number;
+  constructor(dict: PDFDict, size: number, seed: number) {
     super(dict);
     this.size = size;
+    this.seed = seed;
   }
   override getContents(): Uint8Array {
-    return randomFillSync(new Uint8Array(this.size));
+    const words = new Uint32Array(Math.ceil(this.size / 4));
+    let x = this.seed >>> 0 || 1;
+    for (let i = 0; i < words.length; i++) {
+      x ^= x << 13;
+      x ^= x >>> 17;
+      x ^= x << 5;
+      words[i] = x >>> 0;
+    }
+    return new Uint8Array(words.buffer, 0, this.size);
   }
   override getContentsSize(): number {
     return this.size;
@@ -65,7 +76,7 @@ export async function generateHeavyPdf(options: { pages: number; targetBytes: nu
       ColorSpace: "DeviceRGB",
       BitsPerComponent: 8,
     });
-    const image = doc.context.register(new NoiseImageStream(dict, rowBytes * height));
+    const image = doc.context.register(new NoiseImageStream(dict, rowBytes * height, 0x9e3779b9 ^ n));
     const name = page.node.newXObject("Noise", image);
     page.pushOperators(
       pushGraphicsState(),

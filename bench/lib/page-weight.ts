@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { ROOT } from "../../scripts/lib/env.ts";
@@ -122,5 +122,67 @@ export async function measurePageWeight(origin: string, page: WeightPage): Promi
     pdfjsLazy: lazy.filter(isPdfjs),
     jsBudgetKb: page.jsBudgetKb ?? null,
     pdfjsAllowed: page.pdfjsAllowed,
+  };
+}
+
+export interface RouteChunks {
+  label: string;
+  /** What the build says this loads first: the files it starts from. */
+  source: string;
+  jsKb: number;
+  /** Dynamic imports reachable from those chunks, gzipped. */
+  lazyJsKb: number;
+  files: { file: string; gzipKb: number }[];
+  pdfjsUpFront: string[];
+  pdfjsLazy: string[];
+}
+
+function readRouteManifest() {
+  const assets = join(CLIENT, "assets");
+  const file = existsSync(assets) ? readdirSync(assets).find((f) => /^manifest-[\w-]+\.js$/.test(f)) : undefined;
+  if (!file) throw new Error("no route manifest in build/client/assets: run `npm run build`");
+  const code = readFileSync(join(assets, file), "utf8");
+  return JSON.parse(code.slice(code.indexOf("{"), code.lastIndexOf("}") + 1)) as {
+    entry: { module: string; imports?: string[] };
+    routes: Record<string, { module: string; imports?: string[] } | undefined>;
+  };
+}
+
+/** The files a React Router route starts from (React Router's `manifest-*.js`): the entry, the root and the route, with their listed imports. */
+export function routeStart(routeId: string): string[] {
+  const manifest = readRouteManifest();
+  const route = manifest.routes[routeId];
+  if (!route) throw new Error(`the route manifest has no route "${routeId}"`);
+  return [manifest.entry, manifest.routes.root, route].flatMap((m) => (m ? [m.module, ...(m.imports ?? [])] : []));
+}
+
+/** The chunk an island page starts from (islands.ts emits `island-{name}-{hash}.js`), instead of the router's entry. */
+export function islandStart(name: string): string[] {
+  const file = readdirSync(join(CLIENT, "assets")).find((f) => f.startsWith(`island-${name}-`) && f.endsWith(".js"));
+  if (!file) throw new Error(`no island "${name}" in build/client/assets`);
+  return [`/assets/${file}`];
+}
+
+/**
+ * What a start set of chunks loads up front (them and their static imports) and may load later
+ * (dynamic imports), gzipped at level 9 from build/client, and which of them are pdf.js. No server needed.
+ */
+export function measureChunks(label: string, source: string, start: string[]): RouteChunks {
+  const upFront = closure(
+    start.flatMap((url) => toBuildFile(url) ?? []),
+    staticImports,
+  );
+  const everything = closure([...upFront], (file) => [...staticImports(file), ...dynamicImports(file)]);
+  const lazy = [...everything].filter((file) => !upFront.has(file) && /\.m?js$/.test(file));
+  const js = [...upFront].filter((f) => /\.m?js$/.test(f));
+  const sum = (files: string[]) => files.reduce((n, file) => n + gzippedBytes(file), 0);
+  return {
+    label,
+    source,
+    jsKb: kb(sum(js)),
+    lazyJsKb: kb(sum(lazy)),
+    files: js.map((file) => ({ file, gzipKb: kb(gzippedBytes(file)) })).sort((a, b) => b.gzipKb - a.gzipKb),
+    pdfjsUpFront: js.filter(isPdfjs),
+    pdfjsLazy: lazy.filter(isPdfjs),
   };
 }

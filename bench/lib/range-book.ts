@@ -6,7 +6,7 @@ export const RANGE_BOOK = { key: "bench/range-target.pdf", sizeBytes: 64 * 1024 
 
 /**
  * Stores a 64 MiB file (a PDF header and zeros: the range endpoint never parses it) as a book of
- * lincoln-high, and returns its id. Its hourly budget is 3 x 64 MiB = 192 one-MiB ranges per session.
+ * lincoln-high, and returns its id. Only admins get its ranges (teachers read page images).
  */
 export async function addRangeBook(persistTo: string): Promise<number> {
   const proxy = await getPlatformProxy<{ DB: D1Database; BOOKS: R2Bucket }>({

@@ -6,11 +6,14 @@ export interface LoadTarget {
   headers?: Record<string, string>;
   /** Session cookies handed out in turn, one per request (spreads per-session budgets). */
   cookies?: string[];
+  /** The name of another target this one is compared with in the table (its req/s over this one's). */
+  versus?: string;
 }
 
 export interface LoadResult {
   name: string;
   path: string;
+  versus?: string;
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
@@ -48,6 +51,7 @@ export async function runLoad(origin: string, target: LoadTarget): Promise<LoadR
   return {
     name: target.name,
     path: target.path,
+    versus: target.versus,
     requestsPerSecond: +result.requests.average.toFixed(1),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

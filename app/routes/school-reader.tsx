@@ -2,6 +2,7 @@ import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { findSchoolBook, parseBookId } from "../../workers/library.ts";
+import { listPages, readySet } from "../../workers/pages/page-sets.ts";
 import { findProgress } from "../../workers/reading-progress.ts";
 import { ReaderError } from "../components/reader/reader-error.tsx";
 import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
@@ -40,7 +41,8 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
   const book = await findSchoolBook(db, school.id, bookId);
   if (!book) fail(404, { message: "Failed to load book details", backHref });
   if (!book.pdfKey) fail(404, { message: "This book does not have a PDF file available", backHref });
-  const page = (await findProgress(db, teacher.id, book.id)) ?? 1;
+  const [progress, set] = await Promise.all([findProgress(db, teacher.id, book.id), readySet(db, book)]);
+  const page = progress ?? 1;
   return {
     bookId: book.id,
     title: book.title,
@@ -49,6 +51,9 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
     backLabel: BACK_LABEL,
     // Until the server has made the book's page images there is nothing to show yet.
     preparing: book.pageSetId === null,
+    // The page list rides in the HTML, so the reader asks for no /pages and its first page image
+    // can load beside the JavaScript (docs/decisions/0013).
+    list: set ? await listPages(db, set) : null,
   };
 }
 

@@ -1,5 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
+import { hydrateRoot } from "react-dom/client";
+import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PageReader } from "../../app/components/reader/page-reader.tsx";
 import { TeacherReader } from "../../app/components/reader/teacher-reader.tsx";
@@ -232,7 +234,15 @@ describe("search and contents", () => {
 });
 
 describe("the teacher reader island", () => {
-  const props = { bookId: 7, title: "Biology", page: 2, backHref: "/dashboard", backLabel: "Back to Dashboard", preparing: false };
+  const props = {
+    bookId: 7,
+    title: "Biology",
+    page: 2,
+    backHref: "/dashboard",
+    backLabel: "Back to Dashboard",
+    preparing: false,
+    list: null,
+  };
 
   it("saves the page the teacher stopped at when they leave, and not the page they opened at", async () => {
     stubBook();
@@ -255,5 +265,61 @@ describe("the teacher reader island", () => {
     expect(screen.getByRole("heading", { name: "Almost ready" })).toBeTruthy();
     expect(screen.getByRole("link", { name: "Back to Dashboard" }).getAttribute("href")).toBe("/dashboard");
     expect(calls).toEqual([]);
+  });
+
+  /**
+   * The island as the browser gets it: the server's HTML, whose page image may already have
+   * loaded (or failed) when React hydrates it with the page list from the props.
+   */
+  async function hydrateIsland(image: { complete: boolean; naturalWidth: number }) {
+    const island = <TeacherReader {...props} list={list(3)} />;
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(island);
+    document.body.appendChild(container);
+    const img = container.querySelector<HTMLImageElement>('[data-page-number="2"] img')!;
+    Object.defineProperty(img, "complete", { value: image.complete });
+    Object.defineProperty(img, "naturalWidth", { value: image.naturalWidth });
+    const recoverable: unknown[] = [];
+    const root = await act(async () => hydrateRoot(container, island, { onRecoverableError: (error) => recoverable.push(error) }));
+    return { container, img, recoverable, unmount: () => act(() => root.unmount()) };
+  }
+
+  it("renders the page it opens at on the server as a plain image, which hydration keeps: no /pages, no second request", async () => {
+    const calls = stubBook();
+    const html = renderToString(<TeacherReader {...props} list={list(3)} />);
+    expect(html).toContain('src="/api/books/7/pages/2?w=1024"');
+    expect(html).toMatch(/<img[^>]+width="1024" height="1325"[^>]+fetchPriority="high"/i);
+    expect(html).not.toContain("Loading the book");
+
+    const { container, img, recoverable, unmount } = await hydrateIsland({ complete: false, naturalWidth: 0 });
+    expect(recoverable).toEqual([]);
+    const section = container.querySelector('[data-page-number="2"]')!;
+    expect(section.querySelector("img")).toBe(img);
+    expect(section.hasAttribute("data-rendered")).toBe(false);
+    fireEvent.load(img);
+    expect(section.getAttribute("data-rendered")).toBe("true");
+    expect(Number(container.querySelector("[data-reader]")?.getAttribute("data-first-paint-ms"))).toBeGreaterThan(0);
+    await waitFor(() => expect(within(section as HTMLElement).getByText("Words of page 2")).toBeTruthy());
+    expect(calls.filter((path) => path.endsWith("/pages") || path.includes("?w="))).toEqual([]);
+    expect(section.querySelector("img")?.getAttribute("src")).toBe("/api/books/7/pages/2?w=1024");
+    unmount();
+  });
+
+  it("counts a server-rendered image that loaded before hydration as painted", async () => {
+    stubBook();
+    const { container, unmount } = await hydrateIsland({ complete: true, naturalWidth: 1024 });
+    expect(container.querySelector('[data-page-number="2"]')?.getAttribute("data-rendered")).toBe("true");
+    expect(container.querySelector("[data-reader]")?.hasAttribute("data-first-paint-ms")).toBe(true);
+    unmount();
+  });
+
+  it("asks once through the API when the server-rendered image failed, to show the server's message", async () => {
+    const limit = { status: 429, body: { error: "You have reached the reading limit for this book. Please try again in 20 minutes." } };
+    const calls = stubBook((path) => (/pages\/\d+/.test(path) ? limit : undefined));
+    const { container, unmount } = await hydrateIsland({ complete: true, naturalWidth: 0 });
+    await waitFor(() => expect(container.querySelector('[role="alert"]')?.textContent).toContain("try again in 20 minutes"));
+    expect(calls.filter((path) => path === "/api/books/7/pages/2?w=1024")).toHaveLength(1);
+    expect(container.querySelector('[data-page-number="2"] img')).toBeNull();
+    unmount();
   });
 });

@@ -83,12 +83,21 @@ describe("the teacher's reader", () => {
         images.push({ status: r.status(), type: r.headers()["content-type"] ?? "", cache: r.headers()["cache-control"] ?? "" });
       }
     });
+    const loads: string[] = [];
+    page.on("request", (r) => {
+      if (/\/api\/books\/\d+\/pages/.test(r.url()))
+        loads.push(`${r.resourceType()} ${new URL(r.url()).pathname}${new URL(r.url()).search}`);
+    });
     const base = `${baseURL()}/schools/lincoln-high`;
     const bookId = await openBook(page, baseURL(), base, "lincoln-high", "Algebra I");
     await rendered(page, 1);
     expect(await page.locator("[data-reader]").getAttribute("data-page-count")).toBe("24");
     expect(await imageWidth(page, 1)).toBe(1024);
     expect(images[0]).toMatchObject({ status: 200, type: expect.stringMatching(/^image\//), cache: expect.stringContaining("no-store") });
+    // The page list came with the HTML, and so did page 1's image: the browser loaded it as an
+    // image of the document, once, and the hydrated reader kept it (no fetch of it, no /pages).
+    expect(loads.filter((load) => load.endsWith("/pages"))).toEqual([]);
+    expect(loads.filter((load) => load.endsWith(`/pages/1?w=1024`))).toEqual([`image /api/books/${bookId}/pages/1?w=1024`]);
     // Only the pages near the view have an image; the rest are empty boxes of the right size.
     expect(await page.locator("[data-page-number] img").count()).toBeLessThanOrEqual(4);
     expect(await page.locator("[data-page-number]").count()).toBe(24);

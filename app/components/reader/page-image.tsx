@@ -1,6 +1,8 @@
 import { memo, useEffect, useRef, useState } from "react";
-import { displaySize } from "../../lib/reader/page-layout.ts";
+import { SERVER_IMAGE_WIDTH } from "../../lib/reader/image-width.ts";
+import { displaySize, fittedBoxStyle } from "../../lib/reader/page-layout.ts";
 import type { PageStore } from "../../lib/reader/page-store.ts";
+import { FIRST_PAGE_TIMING, whenPainted } from "../../lib/reader/painted-at.ts";
 import type { PageInfo, PageText } from "../../lib/reader/reader-api.ts";
 import { ReaderApiError } from "../../lib/reader/reader-api.ts";
 import { TextLayer } from "./text-layer.tsx";
@@ -11,6 +13,11 @@ type Shown = { url: string; width: number };
  * One page of the book: a box of the page's size, with its image and text layer only while it is
  * near the viewport (`active`), so a 500-page book costs what a few pages cost. While a sharper
  * image loads after zooming, the one already shown stays.
+ *
+ * The page the reader opens at may come with `firstSrc`: a plain URL of its image, in the server's
+ * HTML, so the browser loads it beside the JavaScript. That element is kept through hydration (it
+ * may have loaded, or failed, before React was listening); if it fails, the page is asked for once
+ * through the store, which has the server's message (the reading limit, a page that failed).
  */
 export const PageImage = memo(function PageImage({
   store,
@@ -19,6 +26,8 @@ export const PageImage = memo(function PageImage({
   scale,
   imageWidth,
   active,
+  fluid,
+  firstSrc,
   onLoaded,
 }: {
   store: PageStore;
@@ -27,7 +36,10 @@ export const PageImage = memo(function PageImage({
   scale: number;
   imageWidth: number;
   active: boolean;
-  onLoaded: () => void;
+  /** Sized by CSS to the width, before the scroller is measured (server-rendered HTML). */
+  fluid: boolean;
+  firstSrc?: string;
+  onLoaded: (at?: number) => void;
 }) {
   const { n } = info;
   const [shown, setShown] = useState<Shown | null>(null);
@@ -35,10 +47,26 @@ export const PageImage = memo(function PageImage({
   const [failed, setFailed] = useState(Boolean(info.failed));
   const [text, setText] = useState<PageText | null>(null);
   const held = useRef<number | null>(null);
+  const [direct, setDirect] = useState(firstSrc ?? null);
+  const image = useRef<HTMLImageElement>(null);
+
+  const markLoaded = (at?: number) => {
+    setLoaded(true);
+    onLoaded(at);
+  };
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only the server-rendered image can have loaded before hydration
+  useEffect(() => {
+    const element = image.current;
+    if (!direct || !element?.complete) return;
+    if (element.naturalWidth > 0) return whenPainted(element, markLoaded);
+    setDirect(null);
+  }, []);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store and the page are fixed for the page's life
   useEffect(() => {
     if (!active || failed) return;
+    if (direct && imageWidth === SERVER_IMAGE_WIDTH) return; // the server-rendered image is this one
     let cancelled = false;
     store
       .loadImage(n, imageWidth)
@@ -49,6 +77,7 @@ export const PageImage = memo(function PageImage({
         if (held.current !== null) store.releaseImage(n, held.current);
         held.current = imageWidth;
         setShown((current) => (current?.url === url ? current : { url, width: imageWidth }));
+        setDirect(null); // superseded: its URL is not asked for again
       })
       .catch((error: unknown) => {
         // The reading limit is the reader's to announce; a page the server cannot show is this page's.
@@ -57,7 +86,7 @@ export const PageImage = memo(function PageImage({
     return () => {
       cancelled = true;
     };
-  }, [active, imageWidth, failed]);
+  }, [active, imageWidth, failed, direct]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {
@@ -72,29 +101,31 @@ export const PageImage = memo(function PageImage({
     };
   }, [active, failed]);
 
-  // Leaving the viewport drops the image (its URL stays cached a while) and the text layer.
+  // Leaving the viewport drops the image (its URL stays cached a while) and the text layer. The
+  // server-rendered image stays: it is not in the cache, and showing it again would ask again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {
     if (active) return;
     if (held.current !== null) store.releaseImage(n, held.current);
     held.current = null;
     setShown(null);
-    setLoaded(false);
+    if (!direct) setLoaded(false);
     setText(null);
   }, [active]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => () => void (held.current !== null && store.releaseImage(n, held.current)), []);
 
   const box = displaySize(info, scale);
+  const src = shown?.url ?? direct;
   return (
     <section
       aria-label={`Page ${n} of ${pageCount}`}
       data-page-number={n}
       data-rendered={loaded || failed ? "true" : undefined}
       className="relative mx-auto shrink-0 overflow-hidden bg-white shadow-lg ring-1 ring-black/5"
-      style={{ width: box.width, height: box.height }}
+      style={fluid ? fittedBoxStyle(info) : { width: box.width, height: box.height }}
     >
-      {!shown && !failed && (
+      {!src && !failed && (
         <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-2xl font-semibold text-slate-300">
           {n}
         </span>
@@ -102,16 +133,22 @@ export const PageImage = memo(function PageImage({
       {failed ? (
         <p className="flex h-full items-center justify-center p-4 text-center text-slate-600">This page could not be displayed.</p>
       ) : (
-        shown && (
+        src && (
           <img
-            src={shown.url}
+            ref={image}
+            src={src}
             alt=""
             draggable={false}
+            // The server-rendered image: its size reserves the page's shape before the CSS arrives.
+            {...(src === direct && {
+              width: SERVER_IMAGE_WIDTH,
+              height: Math.round((SERVER_IMAGE_WIDTH * info.height) / info.width),
+              fetchPriority: "high" as const,
+              elementtiming: FIRST_PAGE_TIMING,
+            })}
             className="pointer-events-none absolute inset-0 h-full w-full"
-            onLoad={() => {
-              setLoaded(true);
-              onLoaded();
-            }}
+            onLoad={() => markLoaded()}
+            onError={() => src === direct && setDirect(null)}
           />
         )
       )}

@@ -1,8 +1,8 @@
 import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { chooseImageWidth } from "../../lib/reader/image-width.ts";
+import { chooseImageWidth, SERVER_IMAGE_WIDTH } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
-import type { PageList } from "../../lib/reader/reader-api.ts";
+import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { PageImage } from "./page-image.tsx";
 import type { PageReaderProps } from "./page-reader.tsx";
@@ -24,7 +24,8 @@ export function PageReaderView({
   initialPage,
   onPageChange,
   list,
-}: PageReaderProps & { list: PageList }) {
+  serverRendered,
+}: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
   const [limit, setLimit] = useState<string | null>(null);
   const [store] = useState(() => createPageStore(bookId, (error) => setLimit(error.message)));
@@ -69,9 +70,9 @@ export function PageReaderView({
     return () => clearTimeout(timer);
   }, [notice]);
 
-  const onLoaded = useCallback(() => {
+  const onLoaded = useCallback((at?: number) => {
     if (!root.current || root.current.hasAttribute("data-first-paint-ms")) return;
-    root.current.setAttribute("data-first-paint-ms", String(Math.round(performance.now())));
+    root.current.setAttribute("data-first-paint-ms", String(Math.round(at ?? performance.now())));
   }, []);
 
   const fullscreen = () => {
@@ -84,6 +85,15 @@ export function PageReaderView({
     () => pages.map((info) => chooseImageWidth(displaySize(info, scale).width, ratio, list.widths)),
     [pages, scale, ratio, list.widths],
   );
+  // The server's HTML holds the page the reader opens at and the next, at the top of the list and
+  // sized by CSS, the first with a plain <img> that loads beside the JavaScript. Once the scroller
+  // is measured every page is laid out and the list scrolls to that page, in the same frame.
+  const measured = viewport.width > 0;
+  const shown = serverRendered && !measured ? pages.slice(page - 1, page + 1) : pages;
+  const [first] = useState(() => {
+    const info = pages[page - 1];
+    return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, SERVER_IMAGE_WIDTH) } : null;
+  });
   const togglePanel = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
 
   return (
@@ -102,7 +112,7 @@ export function PageReaderView({
         page={page}
         pageCount={pageCount}
         fit={fit}
-        zoomPercent={Math.round(scale * 100)}
+        zoomPercent={measured ? Math.round(scale * 100) : null}
         onGoTo={goTo}
         onZoom={zoom}
         onFit={setFit}
@@ -135,15 +145,17 @@ export function PageReaderView({
           >
             {/* PAGE_PADDING and PAGE_GAP in page-layout.ts are this padding and gap. */}
             <div className="flex flex-col gap-3 px-2 py-2">
-              {pages.map((info, i) => (
+              {shown.map((info) => (
                 <PageImage
                   key={info.n}
                   store={store}
                   info={info}
                   pageCount={pageCount}
                   scale={scale}
-                  imageWidth={widths[i]!}
+                  imageWidth={widths[info.n - 1]!}
                   active={!textView && info.n >= near.from && info.n <= near.to}
+                  fluid={!measured}
+                  firstSrc={info.n === first?.n ? first.src : undefined}
                   onLoaded={onLoaded}
                 />
               ))}

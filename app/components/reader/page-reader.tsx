@@ -11,6 +11,8 @@ export interface PageReaderProps {
   backLabel: string;
   initialPage: number;
   onPageChange?: (page: number) => void;
+  /** The page list when the server sent it with the page; without it the reader asks for it. */
+  list?: PageList | null;
 }
 
 type State = { status: "loading" } | { status: "ready"; list: PageList } | { status: "preparing" } | { status: "error"; message: string };
@@ -20,14 +22,15 @@ type State = { status: "loading" } | { status: "ready"; list: PageList } | { sta
  * layer, a Text view, search and contents. The PDF itself never reaches the browser.
  */
 export function PageReader(props: PageReaderProps) {
-  const { bookId, backHref, backLabel } = props;
-  const [state, setState] = useState<State>({ status: "loading" });
+  const { bookId, backHref, backLabel, list } = props;
+  const [state, setState] = useState<State>(() => (list ? { status: "ready", list } : { status: "loading" }));
 
   useEffect(() => {
+    if (list) return;
     const abort = new AbortController();
     setState({ status: "loading" });
     fetchPageList(bookId, abort.signal).then(
-      (list) => setState({ status: "ready", list }),
+      (found) => setState({ status: "ready", list: found }),
       (error: Error) => {
         if (abort.signal.aborted) return;
         if (error instanceof ReaderApiError && error.status === 409) setState({ status: "preparing" });
@@ -35,9 +38,9 @@ export function PageReader(props: PageReaderProps) {
       },
     );
     return () => abort.abort();
-  }, [bookId]);
+  }, [bookId, list]);
 
-  if (state.status === "ready") return <PageReaderView {...props} list={state.list} />;
+  if (state.status === "ready") return <PageReaderView {...props} list={state.list} serverRendered={state.list === list} />;
   if (state.status === "preparing") return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
   if (state.status === "error") return <ReaderError message={state.message} backHref={backHref} backLabel={backLabel} />;
   return (

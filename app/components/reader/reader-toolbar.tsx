@@ -38,7 +38,8 @@ export function ReaderToolbar({
   page: number;
   pageCount: number;
   fit: FitMode;
-  zoomPercent: number;
+  /** Null until the page is laid out (the server cannot know the scale fitting the screen). */
+  zoomPercent: number | null;
   onGoTo: (page: number) => void;
   onZoom: (direction: 1 | -1) => void;
   onFit: (mode: "width" | "page") => void;
@@ -98,7 +99,7 @@ export function ReaderToolbar({
             <Icon d="M5 12h14" />
           </button>
           <span className="hidden w-12 text-center tabular-nums text-slate-300 sm:inline" aria-live="polite">
-            {zoomPercent}%
+            {zoomPercent !== null && `${zoomPercent}%`}
           </span>
           <button type="button" className={toolbarButton} aria-label="Zoom in" onClick={() => onZoom(1)}>
             <Icon d="M12 5v14M5 12h14" />

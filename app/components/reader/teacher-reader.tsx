@@ -1,3 +1,4 @@
+import type { PageList } from "../../lib/reader/reader-api.ts";
 import { PageReader } from "./page-reader.tsx";
 import { ReaderPreparing } from "./reader-error.tsx";
 import { useProgressSaver } from "./use-progress-saver.ts";
@@ -11,6 +12,8 @@ export type TeacherReaderProps = {
   backLabel: string;
   /** The server has not made the book's page images yet: there is nothing to show. */
   preparing: boolean;
+  /** The book's pages, read by the server with the rest (null while preparing): the reader then asks for no list. */
+  list: PageList | null;
 };
 
 /** The id of the element the reader's island hydrates (see app/islands/page-reader.client.tsx). */
@@ -20,8 +23,18 @@ export const PAGE_READER_ID = "page-reader";
  * The teacher's reader with its reading-progress saver. It uses no router and no query cache, so
  * on its own page it hydrates as an island (docs/decisions/0010); leaving it is a document load.
  */
-export function TeacherReader({ bookId, title, page, backHref, backLabel, preparing }: TeacherReaderProps) {
+export function TeacherReader({ bookId, title, page, backHref, backLabel, preparing, list }: TeacherReaderProps) {
   const save = useProgressSaver(bookId);
   if (preparing) return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
-  return <PageReader bookId={bookId} title={title} backHref={backHref} backLabel={backLabel} initialPage={page} onPageChange={save} />;
+  return (
+    <PageReader
+      bookId={bookId}
+      title={title}
+      backHref={backHref}
+      backLabel={backLabel}
+      initialPage={page}
+      onPageChange={save}
+      list={list}
+    />
+  );
 }

@@ -10,13 +10,29 @@ export const MAX_SCALE = 4;
 
 const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
 
+/** Room beside a page fitted to the width, in CSS pixels (for a scrollbar drawn over the list). */
+const FIT_MARGIN = 16;
+
 /** CSS pixels per PDF point for a fit mode, in a scroller of `viewport` size. */
 export function fitScale(fit: FitMode, page: PageSize, viewport: PageSize, custom: number): number {
   if (fit === "custom") return clamp(custom, MIN_SCALE, MAX_SCALE);
   if (!viewport.width || !page.width) return 1;
-  const byWidth = (viewport.width - 2 * PAGE_PADDING - 16) / page.width;
+  const byWidth = (viewport.width - 2 * PAGE_PADDING - FIT_MARGIN) / page.width;
   const scale = fit === "page" ? Math.min(byWidth, (viewport.height - 2 * PAGE_PADDING) / page.height) : byWidth;
   return clamp(scale, MIN_SCALE, MAX_SCALE);
+}
+
+/**
+ * A page's box fitted to the width in CSS alone, for HTML rendered before anyone measured the
+ * scroller (on the server): once measured, `fitScale` gives the same box in pixels.
+ */
+export function fittedBoxStyle(page: PageSize) {
+  return {
+    width: `calc(100% - ${FIT_MARGIN}px)`,
+    minWidth: page.width * MIN_SCALE,
+    maxWidth: page.width * MAX_SCALE,
+    aspectRatio: `${page.width} / ${page.height}`,
+  };
 }
 
 /** The next zoom step in or out, from the scale shown now. */

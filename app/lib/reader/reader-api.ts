@@ -59,7 +59,10 @@ export const fetchOutline = (bookId: number, signal?: AbortSignal) =>
 export const searchBook = (bookId: number, query: string, signal?: AbortSignal) =>
   getJson<SearchAnswer>(`${bookApi(bookId)}/search?q=${encodeURIComponent(query)}`, "Search failed. Please try again.", signal);
 
+/** Where page `n`'s watermarked image at a prepared width is. */
+export const pageImageUrl = (bookId: number, n: number, width: number) => `${bookApi(bookId)}/pages/${n}?w=${width}`;
+
 /** One page's watermarked image at a prepared width, as a Blob. */
 export async function fetchPageImage(bookId: number, n: number, width: number): Promise<Blob> {
-  return (await get(`${bookApi(bookId)}/pages/${n}?w=${width}`, "Failed to load the page")).blob();
+  return (await get(pageImageUrl(bookId, n, width), "Failed to load the page")).blob();
 }

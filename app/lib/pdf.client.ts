@@ -17,9 +17,6 @@ export const PDFJS_ASSETS = {
   iccUrl: "/pdfjs/iccs/",
 } as const;
 
-/** Sent with every request for the file: the server refuses teacher requests without it. */
-export const READER_HEADERS = { "X-Lectern-Reader": "1" } as const;
-
 /** The server's cap on one range; larger requests from pdf.js are split. */
 const MAX_RANGE = 1024 * 1024;
 /** pdf.js asks for whole chunks: small enough that the first page costs little, large enough to be few requests. */
@@ -36,7 +33,7 @@ export class PdfAccessError extends Error {
 
 /** The HEAD check before display: the file's size, or a PdfAccessError. */
 export async function probePdf(url: string): Promise<number> {
-  const response = await fetch(url, { method: "HEAD", headers: READER_HEADERS, credentials: "same-origin", cache: "no-store" });
+  const response = await fetch(url, { method: "HEAD", credentials: "same-origin", cache: "no-store" });
   const length = Number(response.headers.get("Content-Length"));
   if (!response.ok || !Number.isFinite(length) || length <= 0) {
     throw new PdfAccessError("Failed to access PDF. The file might not exist or is not accessible.", response.status);
@@ -46,7 +43,7 @@ export async function probePdf(url: string): Promise<number> {
 
 async function fetchRange(url: string, begin: number, end: number, signal: AbortSignal): Promise<Uint8Array> {
   const response = await fetch(url, {
-    headers: { ...READER_HEADERS, Range: `bytes=${begin}-${end - 1}` },
+    headers: { Range: `bytes=${begin}-${end - 1}` },
     credentials: "same-origin",
     cache: "no-store",
     signal,
@@ -65,7 +62,7 @@ export interface OpenedPdf {
 
 /**
  * Opens a PDF through our own range transport: pdf.js never gets the URL, only the bytes we
- * fetch for it, in pieces of at most 1 MiB, with the reader header. Nothing is fetched ahead.
+ * fetch for it, in pieces of at most 1 MiB. Nothing is fetched ahead.
  */
 export function openPdf(url: string, length: number, onError: (error: Error) => void): OpenedPdf {
   const controller = new AbortController();

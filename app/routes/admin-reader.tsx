@@ -30,9 +30,7 @@ export default function AdminReader({ loaderData }: Route.ComponentProps) {
       title={title}
       backHref="/admin/books"
       backLabel="Back to Books"
-      watermark={[]}
       initialPage={1}
-      restricted={false}
       toolbarExtra={
         <a
           href={pdfUrl}

@@ -8,7 +8,7 @@ import { pdfError, streamPdf } from "../pdf-stream.ts";
 
 type Env = { Bindings: Cloudflare.Env };
 
-type Reader = { kind: "admin" } | { kind: "teacher"; schoolId: number; teacherId: number; tokenHash: string };
+type Reader = { kind: "admin" } | { kind: "teacher"; schoolId: number; teacherId: number };
 
 /** Who is asking, if anyone: an admin, or a teacher (whose school decides which books exist). */
 export async function identifyReader(db: Db, request: Request): Promise<Reader | null> {
@@ -16,7 +16,7 @@ export async function identifyReader(db: Db, request: Request): Promise<Reader |
   if (admin) return { kind: "admin" };
   const teacher = await getTeacherSession(db, request);
   if (!teacher) return null;
-  return { kind: "teacher", schoolId: teacher.school.id, teacherId: teacher.teacher.id, tokenHash: teacher.tokenHash };
+  return { kind: "teacher", schoolId: teacher.school.id, teacherId: teacher.teacher.id };
 }
 
 /** The book, if this reader may see it: admins see every book, teachers their school's. */

@@ -64,31 +64,40 @@ async function identify(db: Db, request: Request): Promise<PageReader | null> {
   };
 }
 
-type Found = { db: Db; reader: PageReader; book: Book; set: PageSet };
+type PageRow = Awaited<ReturnType<typeof findPage>>;
+type Found = { db: Db; reader: PageReader; book: Book; set: PageSet; page: PageRow };
 
-/** The reader, the book they may read and its readable page set; or the answer refusing them. */
-async function readableBook(c: Context<Env>): Promise<Found | Response> {
+/** The `:n` of the URL when it is a well-formed page number, else null. */
+function requestedPage(c: Context<Env>): number | null {
+  const raw = c.req.param("n") ?? "";
+  return PAGE_NUMBER.test(raw) ? Number(raw) : null;
+}
+
+/**
+ * The reader, the book they may read and its readable page set (with page `n`'s row, read in the
+ * same round trip as the set: the book names the set); or the answer refusing them.
+ */
+async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Response> {
   const db = getDb(c.env.DB);
   const reader = await identify(db, c.req.raw);
   if (!reader) return jsonError(c, 401, "Not signed in");
   const bookId = parseBookId(c.req.param("id"));
   const book = !bookId ? null : reader.kind === "teacher" ? await findSchoolBook(db, reader.schoolId, bookId) : await findBook(db, bookId);
   if (!book) return jsonError(c, 404, "Book not found");
-  const set = await readySet(db, book);
+  const [set, page] = await Promise.all([readySet(db, book), n !== null && book.pageSetId ? findPage(db, book.pageSetId, n) : null]);
   if (!set) {
     const state = await readingState(db, book);
     return state === "preparing"
       ? jsonError(c, 409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
       : jsonError(c, 404, "This book does not have a PDF file available", { status: "no-pdf" });
   }
-  return { db, reader, book, set };
+  return { db, reader, book, set, page };
 }
 
 /** Page `:n` of the set, or the answer refusing it (400 malformed, 404 out of range). */
-async function pageOf(c: Context<Env>, found: Found) {
-  const raw = c.req.param("n") ?? "";
-  if (!PAGE_NUMBER.test(raw)) return jsonError(c, 400, "The page number must be a whole number from 1");
-  const page = await findPage(found.db, found.set.id, Number(raw));
+function pageOf(c: Context<Env>, found: Found) {
+  if (requestedPage(c) === null) return jsonError(c, 400, "The page number must be a whole number from 1");
+  const { page } = found;
   if (!page) return jsonError(c, 404, `This book has ${found.set.pageCount} pages`);
   if (page.error !== null) return jsonError(c, 404, "This page could not be displayed.", { status: "failed" });
   return page;
@@ -125,13 +134,13 @@ export const bookPagesApi = new Hono<Env>()
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
   .get("/:id/pages/:n", async (c) => {
-    const found = await readableBook(c);
+    const found = await readableBook(c, requestedPage(c));
     if (found instanceof Response) return found;
     const rawWidth = c.req.query("w");
     if (rawWidth !== undefined && (!WIDTH.test(rawWidth) || Number(rawWidth) > MAX_WIDTH)) {
       return jsonError(c, 400, `w: The width must be a whole number from 1 to ${MAX_WIDTH}`);
     }
-    const page = await pageOf(c, found);
+    const page = pageOf(c, found);
     if (page instanceof Response) return page;
     const refused = await spend(c, found, true);
     if (refused) return refused;
@@ -158,9 +167,9 @@ export const bookPagesApi = new Hono<Env>()
     });
   })
   .get("/:id/pages/:n/text", async (c) => {
-    const found = await readableBook(c);
+    const found = await readableBook(c, requestedPage(c));
     if (found instanceof Response) return found;
-    const page = await pageOf(c, found);
+    const page = pageOf(c, found);
     if (page instanceof Response) return page;
     const refused = await spend(c, found, false);
     if (refused) return refused;

@@ -1,6 +1,5 @@
 import { useEffect, useRef } from "react";
 import type { PDFDocumentProxy, RenderTask } from "../../lib/pdf.client.ts";
-import { drawWatermark } from "./watermark.ts";
 
 export type PageSize = { width: number; height: number };
 
@@ -14,7 +13,6 @@ export function PdfPage({
   size,
   scale,
   active,
-  watermark,
   onSize,
   onPainted,
   onError,
@@ -24,7 +22,6 @@ export function PdfPage({
   size: PageSize;
   scale: number;
   active: boolean;
-  watermark: string[];
   onSize: (pageNumber: number, size: PageSize) => void;
   onPainted: () => void;
   onError: (error: Error) => void;
@@ -60,7 +57,6 @@ export function PdfPage({
       task = page.render({ canvas: buffer, viewport });
       await task.promise;
       if (cancelled) return;
-      drawWatermark(buffer, watermark);
       element.width = buffer.width;
       element.height = buffer.height;
       element.getContext("2d")?.drawImage(buffer, 0, 0);

@@ -13,16 +13,12 @@ export interface ReaderProps {
   title: string;
   backHref: string;
   backLabel: string;
-  /** Lines drawn into every page (teachers); empty for admins. */
-  watermark: string[];
   initialPage: number;
-  /** Teachers: no context menu, no Ctrl/Cmd+S or +P. */
-  restricted: boolean;
   onPageChange?: (page: number) => void;
   toolbarExtra?: ReactNode;
 }
 
-/** A full-screen pdf.js canvas reader. Loads through our range transport; nothing is downloadable. */
+/** The admin's full-screen pdf.js canvas reader, loading the file through our range transport. */
 export function PdfReader(props: ReaderProps) {
   const [state, setState] = useState<State>({ status: "checking" });
 
@@ -79,9 +75,7 @@ function ReaderView({
   title,
   backHref,
   backLabel,
-  watermark,
   initialPage,
-  restricted,
   onPageChange,
   toolbarExtra,
   onFail,
@@ -94,7 +88,6 @@ function ReaderView({
   const [sizes, setSizes] = useState<Map<number, PageSize>>(new Map());
   const [near, setNear] = useState<Set<number>>(new Set([initialPage]));
   const [page, setPage] = useState(Math.min(Math.max(1, initialPage), pageCount));
-  const [notice, setNotice] = useState<string | null>(null);
   const painted = useRef(false);
 
   const widthScale = viewport.width ? Math.max(MIN_SCALE, (viewport.width - GUTTER) / baseSize.width) : 1;
@@ -182,12 +175,6 @@ function ReaderView({
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       const key = event.key.toLowerCase();
-      if ((event.ctrlKey || event.metaKey) && (key === "s" || key === "p")) {
-        if (!restricted) return;
-        event.preventDefault();
-        setNotice("Saving and printing are turned off for this book.");
-        return;
-      }
       if (event.target instanceof HTMLInputElement || event.altKey || event.ctrlKey || event.metaKey) return;
       const actions: Record<string, () => void> = {
         arrowright: () => goTo(page + 1),
@@ -212,12 +199,6 @@ function ReaderView({
     return () => window.removeEventListener("keydown", onKey);
   });
 
-  useEffect(() => {
-    if (!notice) return;
-    const timer = setTimeout(() => setNotice(null), 3000);
-    return () => clearTimeout(timer);
-  }, [notice]);
-
   const onSize = useCallback((n: number, size: PageSize) => setSizes((current) => new Map(current).set(n, size)), []);
   const onPainted = useCallback(() => {
     if (painted.current) return;
@@ -227,12 +208,10 @@ function ReaderView({
   const onError = useCallback((error: Error) => onFail(error.message), [onFail]);
 
   return (
-    // biome-ignore lint/a11y/noStaticElementInteractions: only suppresses the context menu; the reader's controls are the toolbar and keys
     <div
       ref={root}
       data-reader
       data-page-count={pageCount}
-      onContextMenu={restricted ? (event) => event.preventDefault() : undefined}
       className="fixed inset-0 z-50 flex flex-col bg-slate-800 select-none print:hidden"
     >
       <ReaderToolbar
@@ -260,7 +239,6 @@ function ReaderView({
               size={sizes.get(n) ?? baseSize}
               scale={scale}
               active={near.has(n) || n === page}
-              watermark={watermark}
               onSize={onSize}
               onPainted={onPainted}
               onError={onError}
@@ -268,14 +246,6 @@ function ReaderView({
           );
         })}
       </div>
-      {notice && (
-        <div
-          role="status"
-          className="pointer-events-none fixed bottom-6 left-1/2 -translate-x-1/2 rounded-lg bg-slate-950/90 px-4 py-2 text-sm text-white shadow-xl"
-        >
-          {notice}
-        </div>
-      )}
     </div>
   );
 }

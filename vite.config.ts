@@ -2,8 +2,8 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
-import { islands } from "./islands.ts";
-import { pdfjsAssets } from "./pdfjs-assets.ts";
+import { islands } from "./vite/islands.ts";
+import { pdfjsAssets } from "./vite/pdfjs-assets.ts";
 
 export default defineConfig({
   plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter(), pdfjsAssets(), islands()],

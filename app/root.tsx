@@ -1,13 +1,13 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteError } from "react-router";
-import { appContext } from "../workers/context.ts";
+import { appContext } from "../workers/http/context.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { ButtonLink } from "./components/button-link.tsx";
-import { NotFoundPage } from "./components/not-found-page.tsx";
-import { PublicHeader } from "./components/public-header.tsx";
-import { StatusPanel } from "./components/status-panel.tsx";
+import { NotFoundPage } from "./components/public/not-found-page.tsx";
+import { PublicHeader } from "./components/public/public-header.tsx";
+import { ButtonLink } from "./components/ui/button-link.tsx";
+import { StatusPanel } from "./components/ui/status-panel.tsx";
 import { islandPropsId } from "./islands/island-props.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { scriptJson, usePageScripts } from "./lib/page-scripts.ts";

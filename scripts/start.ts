@@ -1,8 +1,8 @@
 // npm start: build, migrate and seed local D1/R2, then serve the built Worker on a fixed port.
 import { spawn } from "node:child_process";
-import { DEMO_SCHOOLS, demoTeacherEmail } from "../workers/seed/demo-data.ts";
 import { ensureDevVars, ROOT, runOrExit, toolEnv } from "./lib/env.ts";
 import { seedLocal } from "./lib/seed-local.ts";
+import { DEMO_SCHOOLS, demoTeacherEmail } from "./seed/demo-data.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
 

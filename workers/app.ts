@@ -1,5 +1,5 @@
 import { createRequestHandler } from "react-router";
-import { createAppHandler } from "./handler.ts";
+import { createAppHandler } from "./http/pipeline.ts";
 
 const renderPage = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 

@@ -1,6 +1,3 @@
-// The rule is shared with the server; that module has no dependencies, so it is safe in the bundle.
-export { bookCategory } from "../../workers/book-category.ts";
-
 type Categorised = { subject: string | null; gradeLevel: number | null };
 
 /** The filter chips: every distinct subject (A-Z), then every 'Standard {grade}' (1-12). */

@@ -1,8 +1,8 @@
 import { data } from "react-router";
-import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { findSchoolBook, parseBookId, toTeacherBook } from "../../workers/library.ts";
-import { teacherContext } from "./teacher.server.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { findSchoolBook, parseBookId, toTeacherBook } from "../../workers/reading/library.ts";
+import { teacherContext } from "./guards/teacher.server.ts";
 
 type Args = {
   context: { get: typeof import("react-router").RouterContextProvider.prototype.get };

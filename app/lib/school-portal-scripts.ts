@@ -1,5 +1,5 @@
-import type { PublicSchool } from "../../workers/public-school.ts";
-import type { TeacherPortalProps } from "../components/teacher-portal.tsx";
+import type { PublicSchool } from "../../workers/schools/public-school.ts";
+import type { TeacherPortalProps } from "../components/school/teacher-portal.tsx";
 import type { PageScripts, PageScriptsHandle } from "./page-scripts.ts";
 
 type PortalData = { school: PublicSchool; basePath: string; next: string };

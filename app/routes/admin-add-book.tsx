@@ -1,11 +1,11 @@
 import { type FormEvent, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { isValidIsbn } from "../../workers/isbn.ts";
-import { handOverUploadedPdf } from "../components/admin-book-pages.tsx";
-import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
-import { Button } from "../components/button.tsx";
-import { Field, inputClasses } from "../components/field.tsx";
-import { MessageBox } from "../components/message-box.tsx";
+import { isValidIsbn } from "../../workers/books/isbn.ts";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { handOverUploadedPdf } from "../components/admin/book-pages.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Field, inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";

@@ -1,13 +1,13 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate } from "react-router";
-import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
-import { Button } from "../components/button.tsx";
-import { Field, inputClasses } from "../components/field.tsx";
-import { MessageBox } from "../components/message-box.tsx";
-import { SlugField } from "../components/slug-field.tsx";
+import { slugFromName as suggestSlug } from "../../workers/schools/slug-from-name.ts";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { SlugField } from "../components/admin/slug-field.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Field, inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
-import { suggestSlug } from "../lib/slug.ts";
 import type { Route } from "./+types/admin-add-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add School · Lectern Admin" }];

@@ -1,10 +1,10 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
-import { type BookOption, BookPicker } from "../components/book-picker.tsx";
-import { Button } from "../components/button.tsx";
-import { MessageBox } from "../components/message-box.tsx";
-import { SchoolPicker } from "../components/school-picker.tsx";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { type BookOption, BookPicker } from "../components/admin/book-picker.tsx";
+import { SchoolPicker } from "../components/admin/school-picker.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import type { Route } from "./+types/admin-assign-book";
 

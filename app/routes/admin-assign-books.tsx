@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useParams } from "react-router";
-import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
-import { BookPicker } from "../components/book-picker.tsx";
-import { Button } from "../components/button.tsx";
-import { MessageBox } from "../components/message-box.tsx";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { BookPicker } from "../components/admin/book-picker.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import type { Route } from "./+types/admin-assign-books";
 

@@ -1,8 +1,8 @@
 import { useState } from "react";
-import { AdminPageHeader, cardClasses, rowClasses, tableClasses, theadClasses } from "../components/admin-page.tsx";
-import { Button } from "../components/button.tsx";
-import { MessageBox } from "../components/message-box.tsx";
-import { Spinner } from "../components/spinner.tsx";
+import { AdminPageHeader, cardClasses, rowClasses, tableClasses, theadClasses } from "../components/admin/admin-page.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
+import { Spinner } from "../components/ui/spinner.tsx";
 import { ApiError, requestJson } from "../lib/api-client.ts";
 import { parseCsv, schoolCsvTemplate } from "../lib/csv.ts";
 import type { Route } from "./+types/admin-import-schools";

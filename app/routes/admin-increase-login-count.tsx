@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { AdminPageHeader, cardClasses } from "../components/admin-page.tsx";
-import { Button } from "../components/button.tsx";
-import { inputClasses } from "../components/field.tsx";
-import { MessageBox } from "../components/message-box.tsx";
-import { type SchoolChoice, SchoolSelect } from "../components/school-select.tsx";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import type { Route } from "./+types/admin-increase-login-count";
 

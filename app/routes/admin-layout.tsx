@@ -1,11 +1,11 @@
 import { useEffect, useState } from "react";
 import { NavLink, Outlet, useNavigate } from "react-router";
-import { AdminSearch } from "../components/admin-search.tsx";
-import { LogoMark } from "../components/logo.tsx";
-import { ThemeToggle } from "../components/theme-toggle.tsx";
-import { adminContext, requireAdmin } from "../lib/admin.server.ts";
+import { AdminSearch } from "../components/admin/admin-search.tsx";
+import { LogoMark } from "../components/ui/logo.tsx";
+import { ThemeToggle } from "../components/ui/theme-toggle.tsx";
 import { clearAdminFlag, markAdminSignedIn } from "../lib/admin-flag.ts";
 import { requestJson } from "../lib/api-client.ts";
+import { adminContext, requireAdmin } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-layout";
 
 export const middleware: Route.MiddlewareFunction[] = [

@@ -1,8 +1,8 @@
 import { redirect } from "react-router";
 import { getAdminSession } from "../../workers/auth/sessions.ts";
-import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { AdminLoginForm } from "../components/admin-login-form.tsx";
+import { appContext } from "../../workers/http/context.ts";
+import { AdminLoginForm } from "../components/admin/login-form.tsx";
 import type { Route } from "./+types/admin-login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Admin sign-in · Lectern" }];

@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
-import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { books } from "../../workers/db/schema.ts";
-import { parseBookId } from "../../workers/library.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { parseBookId } from "../../workers/reading/library.ts";
 import { PdfReader } from "../components/reader/pdf-reader.tsx";
 import { ReaderError } from "../components/reader/reader-error.tsx";
-import { requireAdmin } from "../lib/admin.server.ts";
+import { requireAdmin } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-reader";
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title ?? "Reader"} · Lectern Admin` }];

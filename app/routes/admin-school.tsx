@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { Link, useParams } from "react-router";
-import { AdminPageHeader, cardClasses, rowClasses, TableState, tableClasses, theadClasses } from "../components/admin-page.tsx";
-import { Button } from "../components/button.tsx";
-import { ButtonLink } from "../components/button-link.tsx";
-import { inputClasses } from "../components/field.tsx";
-import { LoginsChart } from "../components/logins-chart.tsx";
-import { MessageBox } from "../components/message-box.tsx";
+import { AdminPageHeader, cardClasses, rowClasses, TableState, tableClasses, theadClasses } from "../components/admin/admin-page.tsx";
+import { LoginsChart } from "../components/admin/logins-chart.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { ButtonLink } from "../components/ui/button-link.tsx";
+import { inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { formatDateTime } from "../lib/format-date.ts";
 import type { Route } from "./+types/admin-school";

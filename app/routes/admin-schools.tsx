@@ -1,9 +1,17 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { Link } from "react-router";
-import { AdminPageHeader, cardClasses, Pager, rowClasses, TableState, tableClasses, theadClasses } from "../components/admin-page.tsx";
-import { ButtonLink } from "../components/button-link.tsx";
-import { inputClasses } from "../components/field.tsx";
+import {
+  AdminPageHeader,
+  cardClasses,
+  Pager,
+  rowClasses,
+  TableState,
+  tableClasses,
+  theadClasses,
+} from "../components/admin/admin-page.tsx";
+import { ButtonLink } from "../components/ui/button-link.tsx";
+import { inputClasses } from "../components/ui/field.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { useDebounced } from "../lib/use-debounced.ts";
 import type { Route } from "./+types/admin-schools";

@@ -1,10 +1,10 @@
-import { appContext } from "../../workers/context.ts";
-import { LandingPage } from "../components/landing-page.tsx";
-import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
-import { SchoolPortal } from "../components/school-portal.tsx";
+import { appContext } from "../../workers/http/context.ts";
+import { LandingPage } from "../components/public/landing-page.tsx";
+import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
+import { SchoolPortal } from "../components/school/school-portal.tsx";
+import { loginTarget, redirectIfSignedIn } from "../lib/guards/teacher.server.ts";
+import { requireSchool } from "../lib/guards/tenant.server.ts";
 import { teacherPortalScripts } from "../lib/school-portal-scripts.ts";
-import { loginTarget, redirectIfSignedIn } from "../lib/teacher.server.ts";
-import { requireSchool } from "../lib/tenant.server.ts";
 import type { Route } from "./+types/home";
 
 // The landing page runs no script; a school's portal (on its subdomain) hydrates its login island.

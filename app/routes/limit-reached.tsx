@@ -1,9 +1,9 @@
-import { ButtonLink } from "../components/button-link.tsx";
-import { PublicHeader } from "../components/public-header.tsx";
-import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
-import { SiteFooter } from "../components/site-footer.tsx";
-import { StatusPanel } from "../components/status-panel.tsx";
-import { requireSchool } from "../lib/tenant.server.ts";
+import { PublicHeader } from "../components/public/public-header.tsx";
+import { SiteFooter } from "../components/public/site-footer.tsx";
+import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
+import { ButtonLink } from "../components/ui/button-link.tsx";
+import { StatusPanel } from "../components/ui/status-panel.tsx";
+import { requireSchool } from "../lib/guards/tenant.server.ts";
 import type { Route } from "./+types/limit-reached";
 
 export const meta: Route.MetaFunction = () => [{ title: "Teacher Registration Limit Reached · Lectern" }];

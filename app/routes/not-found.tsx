@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { NotFoundPage } from "../components/not-found-page.tsx";
+import { NotFoundPage } from "../components/public/not-found-page.tsx";
 import type { Route } from "./+types/not-found";
 
 export const meta: Route.MetaFunction = () => [{ title: "Page Not Found · Lectern" }];

@@ -1,9 +1,9 @@
 import { Outlet, useLocation, useNavigation } from "react-router";
-import { BookGridSkeleton } from "../components/book-card.tsx";
-import { BookSearch } from "../components/book-search.tsx";
-import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
-import { SchoolShell } from "../components/school-shell.tsx";
-import { requireTeacher, teacherContext } from "../lib/teacher.server.ts";
+import { BookGridSkeleton } from "../components/school/book-card.tsx";
+import { BookSearch } from "../components/school/book-search.tsx";
+import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
+import { SchoolShell } from "../components/school/school-shell.tsx";
+import { requireTeacher, teacherContext } from "../lib/guards/teacher.server.ts";
 import type { Route } from "./+types/school-app";
 
 export const middleware: Route.MiddlewareFunction[] = [

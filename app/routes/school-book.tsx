@@ -1,7 +1,7 @@
 import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
-import { BookDetails } from "../components/book-details.tsx";
-import { ButtonLink } from "../components/button-link.tsx";
-import { StatusPanel } from "../components/status-panel.tsx";
+import { BookDetails } from "../components/school/book-details.tsx";
+import { ButtonLink } from "../components/ui/button-link.tsx";
+import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { loadSchoolBook } from "../lib/school-book.server.ts";
 import type { Route } from "./+types/school-book";
 

@@ -1,19 +1,19 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
-import { coverPath } from "../../workers/book-category.ts";
-import { appContext } from "../../workers/context.ts";
+import { coverPath } from "../../workers/books/category.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/library.ts";
-import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton, FIRST_SCREEN_CARDS } from "../components/book-card.tsx";
-import { Button } from "../components/button.tsx";
-import { CategoryChips } from "../components/category-chips.tsx";
-import { ContinueReading } from "../components/continue-reading.tsx";
-import { inputClasses } from "../components/field.tsx";
-import { StatusPanel } from "../components/status-panel.tsx";
+import { appContext } from "../../workers/http/context.ts";
+import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/reading/library.ts";
+import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";
+import { CategoryChips } from "../components/school/category-chips.tsx";
+import { ContinueReading } from "../components/school/continue-reading.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { inputClasses } from "../components/ui/field.tsx";
+import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { requestJson } from "../lib/api-client.ts";
 import { categoryChips, chipCount, inCategory, matchesText } from "../lib/book-category.ts";
-import { teacherContext } from "../lib/teacher.server.ts";
+import { teacherContext } from "../lib/guards/teacher.server.ts";
 import type { Route } from "./+types/school-dashboard";
 
 /** Books painted by the server and added per scroll: the page stays light whatever the shelf's size. */

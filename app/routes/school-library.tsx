@@ -1,13 +1,13 @@
 import { Form, useNavigation } from "react-router";
-import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { listSchoolBooks, toTeacherBook } from "../../workers/library.ts";
-import { BOOK_GRID_CLASSES, BookCard, FIRST_SCREEN_CARDS } from "../components/book-card.tsx";
-import { Button } from "../components/button.tsx";
-import { inputClasses } from "../components/field.tsx";
-import { MessageBox } from "../components/message-box.tsx";
-import { Spinner } from "../components/spinner.tsx";
-import { teacherContext } from "../lib/teacher.server.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { listSchoolBooks, toTeacherBook } from "../../workers/reading/library.ts";
+import { BOOK_GRID_CLASSES, BookCard, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
+import { Spinner } from "../components/ui/spinner.tsx";
+import { teacherContext } from "../lib/guards/teacher.server.ts";
 import type { Route } from "./+types/school-library";
 
 export const meta: Route.MetaFunction = () => [{ title: "Library · Lectern" }];

@@ -1,8 +1,8 @@
-import { SchoolErrorBoundary } from "../components/school-error-boundary.tsx";
-import { SchoolPortal } from "../components/school-portal.tsx";
+import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
+import { SchoolPortal } from "../components/school/school-portal.tsx";
+import { loginTarget, redirectIfSignedIn } from "../lib/guards/teacher.server.ts";
+import { requireSchool } from "../lib/guards/tenant.server.ts";
 import { teacherPortalScripts } from "../lib/school-portal-scripts.ts";
-import { loginTarget, redirectIfSignedIn } from "../lib/teacher.server.ts";
-import { requireSchool } from "../lib/tenant.server.ts";
 import type { Route } from "./+types/school-portal";
 
 export const handle = teacherPortalScripts;

@@ -1,13 +1,13 @@
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
-import { appContext } from "../../workers/context.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { findSchoolBook, parseBookId } from "../../workers/library.ts";
-import { listPages, readySet } from "../../workers/pages/page-sets.ts";
-import { findProgress } from "../../workers/reading-progress.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { listPages, readySet } from "../../workers/page-images/page-sets.ts";
+import { findSchoolBook, parseBookId } from "../../workers/reading/library.ts";
+import { findProgress } from "../../workers/reading/progress.ts";
 import { ReaderError } from "../components/reader/reader-error.tsx";
 import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
+import { requireTeacher } from "../lib/guards/teacher.server.ts";
 import type { PageScripts, PageScriptsHandle } from "../lib/page-scripts.ts";
-import { requireTeacher } from "../lib/teacher.server.ts";
 import type { Route } from "./+types/school-reader";
 
 const BACK_LABEL = "Back to Dashboard";

@@ -1,14 +1,22 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { redirect, useNavigate } from "react-router";
-import { AdminPageHeader, cardClasses, Pager, rowClasses, TableState, tableClasses, theadClasses } from "../components/admin-page.tsx";
-import { Button } from "../components/button.tsx";
-import { Field, inputClasses } from "../components/field.tsx";
-import { MessageBox } from "../components/message-box.tsx";
-import { requireAdmin } from "../lib/admin.server.ts";
+import {
+  AdminPageHeader,
+  cardClasses,
+  Pager,
+  rowClasses,
+  TableState,
+  tableClasses,
+  theadClasses,
+} from "../components/admin/admin-page.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Field, inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
 import { clearAdminFlag } from "../lib/admin-flag.ts";
 import { requestJson } from "../lib/api-client.ts";
 import { formatDateTime } from "../lib/format-date.ts";
+import { requireAdmin } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/superadmin-dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Superadmin · Lectern" }];

@@ -1,4 +1,4 @@
-import { AdminLoginForm } from "../components/admin-login-form.tsx";
+import { AdminLoginForm } from "../components/admin/login-form.tsx";
 import type { Route } from "./+types/superadmin-login";
 
 export const meta: Route.MetaFunction = () => [{ title: "Superadmin sign-in · Lectern" }];

@@ -156,7 +156,7 @@ export function routeStart(routeId: string): string[] {
   return [manifest.entry, manifest.routes.root, route].flatMap((m) => (m ? [m.module, ...(m.imports ?? [])] : []));
 }
 
-/** The chunk an island page starts from (islands.ts emits `island-{name}-{hash}.js`), instead of the router's entry. */
+/** The chunk an island page starts from (vite/islands.ts emits `island-{name}-{hash}.js`), instead of the router's entry. */
 export function islandStart(name: string): string[] {
   const file = readdirSync(join(CLIENT, "assets")).find((f) => f.startsWith(`island-${name}-`) && f.endsWith(".js"));
   if (!file) throw new Error(`no island "${name}" in build/client/assets`);

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { ROOT } from "../../scripts/lib/env.ts";
-import { listAdminBooks, searchAdminBooks } from "../../workers/admins/book-list.ts";
-import { listSchools } from "../../workers/admins/school-list.ts";
 import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
+import { listAdminBooks, searchAdminBooks } from "../../workers/books/list.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
-import { findSchoolBook, listSchoolBooks, searchSchoolBooks, summariseShelf } from "../../workers/library.ts";
-import { recentReading } from "../../workers/reading-progress.ts";
-import { findSchoolBySlug } from "../../workers/schools.ts";
+import { findSchoolBook, listSchoolBooks, searchSchoolBooks, summariseShelf } from "../../workers/reading/library.ts";
+import { recentReading } from "../../workers/reading/progress.ts";
+import { listSchools } from "../../workers/schools/list.ts";
+import { findSchoolBySlug } from "../../workers/schools/lookup.ts";
 
 export interface QueryPlan {
   query: string;

@@ -14,8 +14,8 @@ const MARKER = "bench-reader.json";
 /** What makes the state: change any of these and it is built again (pages still come from the page cache). */
 const SOURCES = [
   "migrations",
-  "workers/seed",
-  "workers/pages/page-sets.ts",
+  "scripts/seed",
+  "workers/page-images/page-sets.ts",
   "scripts/lib/node-pages.ts",
   "scripts/lib/render-worker.ts",
   "scripts/lib/seed-local.ts",

@@ -1,6 +1,6 @@
 // The page watermark's image pipeline, measured in Node (the same wasm and zlib the Worker runs):
 //   node bench/lib/stamp-bench.ts
-// The pipeline stampPage runs now (workers/pages/stamp.ts: native zlib decode, grey PNG or lossy
+// The pipeline stampPage runs now (workers/page-images/stamp.ts: native zlib decode, grey PNG or lossy
 // WebP out) next to the one it replaced (photon decode, lossy WebP out), on the same pages in the
 // same run; pages are rendered with pdf.js + @napi-rs/canvas as the Node renderer would.
 import { existsSync, readFileSync } from "node:fs";
@@ -12,7 +12,7 @@ import webpEncode, { init as initWebpEncode } from "@jsquash/webp/encode.js";
 import { type Canvas, createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
-import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "../../workers/pages/watermark.ts";
+import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "../../workers/page-images/watermark.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHARED_PDFS = join(ROOT, "../shared/pdfs");
@@ -29,7 +29,7 @@ registerHooks({
   },
 });
 // A specifier tsc does not follow: the Node project's types know no .wasm modules.
-const STAMP_MODULE: string = "../../workers/pages/stamp.ts";
+const STAMP_MODULE: string = "../../workers/page-images/stamp.ts";
 const { stampPage } = (await import(STAMP_MODULE)) as {
   stampPage: (stored: Uint8Array, lines: string[]) => Promise<{ bytes: Uint8Array; contentType: string }>;
 };

@@ -1,5 +1,5 @@
 // Page preparation under Node (npm run pages, the seed): the renderer of app/lib/pages/prepare-pages.ts
-// on worker threads (render-worker.ts), writing through the same server core as the admin API (workers/pages/).
+// on worker threads (render-worker.ts), writing through the same server core as the admin API (workers/page-images/).
 // Rendered pages are also kept in a local cache keyed by the PDF's hash, so a fresh local state
 // (the e2e suite seeds one every run) does not render the same demo books again.
 
@@ -12,7 +12,7 @@ import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
 import { type Book, books, pageSets } from "../../workers/db/schema.ts";
-import type { CompletePageSet, PageText } from "../../workers/pages/page-content.ts";
+import type { CompletePageSet, PageText } from "../../workers/page-images/page-content.ts";
 import {
   completePageSet,
   findPreparingSet,
@@ -20,7 +20,7 @@ import {
   pageSetProgress,
   storePage,
   storePageFailure,
-} from "../../workers/pages/page-sets.ts";
+} from "../../workers/page-images/page-sets.ts";
 import { ROOT } from "./env.ts";
 import type { FromWorker, ToWorker } from "./render-worker.ts";
 

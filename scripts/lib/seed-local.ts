@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { z } from "zod";
-import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
-import { type SeedReport, seedDemo } from "../../workers/seed/seed-demo.ts";
+import { generateBookPdf } from "../seed/book-pdf.ts";
+import { type SeedReport, seedDemo } from "../seed/seed-demo.ts";
 import { renderCover } from "./cover.ts";
 import { ensureDevVars, ROOT } from "./env.ts";
 import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";

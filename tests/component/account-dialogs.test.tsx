@@ -2,8 +2,8 @@ import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { RegisterDialog } from "../../app/components/register-dialog.tsx";
-import { ResetPasswordDialog } from "../../app/components/reset-password-dialog.tsx";
+import { RegisterDialog } from "../../app/components/school/register-dialog.tsx";
+import { ResetPasswordDialog } from "../../app/components/school/reset-password-dialog.tsx";
 import { pageNavigation } from "../../app/lib/page-navigation.ts";
 
 beforeAll(() => {

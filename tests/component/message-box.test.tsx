@@ -1,6 +1,6 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { MessageBox, messageTone } from "../../app/components/message-box.tsx";
+import { MessageBox, messageTone } from "../../app/components/ui/message-box.tsx";
 
 describe("MessageBox", () => {
   it.each([

@@ -2,7 +2,7 @@ import { screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SlugField } from "../../app/components/slug-field.tsx";
+import { SlugField } from "../../app/components/admin/slug-field.tsx";
 import { renderInApp } from "./render.tsx";
 
 afterEach(() => vi.unstubAllGlobals());

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TeacherLoginCard } from "../../app/components/teacher-login-card.tsx";
+import { TeacherLoginCard } from "../../app/components/school/teacher-login-card.tsx";
 import { pageNavigation } from "../../app/lib/page-navigation.ts";
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { ThemeToggle } from "../../app/components/theme-toggle.tsx";
+import { ThemeToggle } from "../../app/components/ui/theme-toggle.tsx";
 import { THEME_INIT_SCRIPT, THEME_STORAGE_KEY } from "../../app/lib/theme.ts";
 
 describe("theme", () => {

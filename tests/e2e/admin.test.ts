@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { PDFDocument, PDFNumber, StandardFonts } from "pdf-lib";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
-import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
+import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
 import { codeFromMail, execSql, uniqueEmail } from "./support.ts";
 

@@ -5,7 +5,7 @@ import { PDFDocument, PDFNumber, StandardFonts } from "pdf-lib";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
 import { BLANK_DOCUMENT_ERROR, type PageSink, plainText, preparePages, type RenderKit } from "../../app/lib/pages/prepare-pages.ts";
-import type { OutlineItem, PageText } from "../../workers/pages/page-content.ts";
+import type { OutlineItem, PageText } from "../../workers/page-images/page-content.ts";
 
 const PDFJS = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 

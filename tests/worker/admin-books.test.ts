@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AdminBook } from "../../workers/admins/book-detail.ts";
+import type { AdminBook } from "../../workers/books/detail.ts";
 import { auditLog, bookAccess, books, readingProgress, schools, uploads } from "../../workers/db/schema.ts";
 import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { guardedTeacherLimit, isLimitGuardError } from "../../workers/admins/school-write-guards.ts";
 import { schools } from "../../workers/db/schema.ts";
+import { guardedTeacherLimit, isLimitGuardError } from "../../workers/schools/write-guards.ts";
 import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AdminBook } from "../../workers/admins/book-detail.ts";
-import { PART_SIZE, sweepStaleUploads } from "../../workers/admins/book-uploads.ts";
+import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
+import type { AdminBook } from "../../workers/books/detail.ts";
+import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
-import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
 import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 // The Worker under test: the real pipeline, with React Router replaced by an echo of what it
 // would be handed, so worker tests run without a client build.
-import { appContext } from "../../workers/context.ts";
-import { createAppHandler, type PageRenderer } from "../../workers/handler.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { createAppHandler, type PageRenderer } from "../../workers/http/pipeline.ts";
 
 export const echoTenant: PageRenderer = async (request, context) => {
   const { tenant, nonce } = context.get(appContext);

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bookCategory, toFtsQuery } from "../../workers/library.ts";
+import { bookCategory } from "../../workers/books/category.ts";
+import { toFtsQuery } from "../../workers/reading/library.ts";
 import { api, createBook, createSchool, signedInTeacher } from "./helpers.ts";
 
 let slug: string;
@@ -222,7 +223,7 @@ describe("helpers", () => {
 
 describe("summariseShelf", () => {
   it("counts every (subject, grade) and returns only the first page, in one batch", async () => {
-    const { summariseShelf } = await import("../../workers/library.ts");
+    const { summariseShelf } = await import("../../workers/reading/library.ts");
     const { db } = await import("./helpers.ts");
     const school = await createSchool();
     for (let i = 0; i < 7; i++)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { loginTarget } from "../../app/lib/guards/teacher.server.ts";
 import { redirectTarget } from "../../app/lib/redirect-target.ts";
-import { loginTarget } from "../../app/lib/teacher.server.ts";
 
 const at = (query: string) => new Request(`https://lectern.test/schools/lincoln-high${query}`);
 const atSubdomain = (query: string) => new Request(`https://lincoln-high.lectern.test/${query}`);

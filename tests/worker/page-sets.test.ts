@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { books, pageSetPages, pageSets, sessions } from "../../workers/db/schema.ts";
-import { createUploadedPageSet } from "../../workers/pages/page-sets.ts";
+import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
 import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { pageImages, pagePng, pageText, preparedBook } from "./page-fixtures.ts";
 

@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { prepareSession } from "../../workers/auth/sessions.ts";
+import { asciiFilename, attachmentDisposition, parseRange } from "../../workers/books/pdf-stream.ts";
 import { admins, books } from "../../workers/db/schema.ts";
-import { asciiFilename, attachmentDisposition, parseRange } from "../../workers/pdf-stream.ts";
 import { api, createBook, createSchool, db, signedInTeacher } from "./helpers.ts";
 
 const MiB = 1024 * 1024;

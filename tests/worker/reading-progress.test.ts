@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { recentReading } from "../../workers/reading-progress.ts";
+import { recentReading } from "../../workers/reading/progress.ts";
 import { api, createBook, createSchool, db, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;

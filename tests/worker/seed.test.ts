@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { generateBookPdf } from "../../workers/seed/book-pdf.ts";
-import { DEMO_BOOKS, DEMO_SCHOOLS, demoBooksFor } from "../../workers/seed/demo-data.ts";
-import { type SeedAssets, seedDemo } from "../../workers/seed/seed-demo.ts";
+import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
+import { DEMO_BOOKS, DEMO_SCHOOLS, demoBooksFor } from "../../scripts/seed/demo-data.ts";
+import { type SeedAssets, seedDemo } from "../../scripts/seed/seed-demo.ts";
 
 // A 1x1 PNG: covers are drawn with a Node-only canvas in `npm start`; the seed logic is what is tested here.
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESERVED_SLUGS, resolveHost, SlugSchema, slugFromPath } from "../../workers/tenancy.ts";
+import { RESERVED_SLUGS, resolveHost, SlugSchema, slugFromPath } from "../../workers/http/tenancy.ts";
 
 describe("resolveHost", () => {
   it.each([

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { getTeacherSession } from "../../workers/auth/sessions.ts";
 import { sessions } from "../../workers/db/schema.ts";
-import { resolveRequestTenant } from "../../workers/handler.ts";
+import { resolveRequestTenant } from "../../workers/http/pipeline.ts";
 import { createSchool, db, ORIGIN, signedInTeacher } from "./helpers.ts";
 
 // The Worker reads a teacher's session with the tenant's school, in one statement.

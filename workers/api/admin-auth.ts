@@ -3,10 +3,10 @@ import { z } from "zod";
 import { loginAdmin } from "../admins/accounts.ts";
 import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
-import { EmailSchema } from "../schemas.ts";
+import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
+import { validate } from "../http/validate.ts";
+import { EmailSchema } from "../validation/schemas.ts";
 import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
-import { clientIp, requireSameOrigin } from "./request-guards.ts";
-import { validate } from "./validation.ts";
 
 const LoginSchema = z.object({
   email: EmailSchema,

@@ -1,10 +1,10 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { assignToAllSchools, grantAccess, listAccess, revokeAccess } from "../admins/book-access.ts";
-import { findBook, getAdminBook, getAdminBookDetail } from "../admins/book-detail.ts";
-import { createBook, deleteBook, updateBook } from "../admins/book-editing.ts";
-import { BookCreateSchema, BookUpdateSchema } from "../admins/book-input.ts";
-import { listAdminBooks, searchAdminBooks } from "../admins/book-list.ts";
+import { assignToAllSchools, grantAccess, listAccess, revokeAccess } from "../books/access.ts";
+import { findBook, getAdminBook, getAdminBookDetail } from "../books/detail.ts";
+import { createBook, deleteBook, updateBook } from "../books/editing.ts";
+import { BookCreateSchema, BookUpdateSchema } from "../books/input.ts";
+import { listAdminBooks, searchAdminBooks } from "../books/list.ts";
 import {
   cancelPdfUpload,
   completePdfUpload,
@@ -19,12 +19,12 @@ import {
   startPdfUpload,
   sweepStaleUploads,
   uploadPdfPart,
-} from "../admins/book-uploads.ts";
+} from "../books/uploads.ts";
 import { getDb } from "../db/client.ts";
-import { parseBookId } from "../library.ts";
+import { requireSameOrigin } from "../http/request-guards.ts";
+import { validate } from "../http/validate.ts";
+import { parseBookId } from "../reading/library.ts";
 import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
-import { requireSameOrigin } from "./request-guards.ts";
-import { validate } from "./validation.ts";
 
 const blankToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const IdSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);

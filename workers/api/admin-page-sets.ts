@@ -12,10 +12,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
-import { findBook } from "../admins/book-detail.ts";
+import { findBook } from "../books/detail.ts";
+import { pdfResponse } from "../books/pdf-stream.ts";
 import { getDb } from "../db/client.ts";
-import { parseBookId } from "../library.ts";
-import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../pages/page-content.ts";
+import { requireSameOrigin } from "../http/request-guards.ts";
+import { describeZodError, validate } from "../http/validate.ts";
+import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
 import {
   abandonSet,
   completePageSet,
@@ -28,11 +30,9 @@ import {
   readySet,
   storePage,
   storePageFailure,
-} from "../pages/page-sets.ts";
-import { pdfResponse } from "../pdf-stream.ts";
+} from "../page-images/page-sets.ts";
+import { parseBookId } from "../reading/library.ts";
 import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
-import { requireSameOrigin } from "./request-guards.ts";
-import { describeZodError, validate } from "./validation.ts";
 
 const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });
 const PAGE_NUMBER = /^[1-9]\d{0,5}$/;

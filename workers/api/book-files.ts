@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
+import { pdfError, streamPdf } from "../books/pdf-stream.ts";
 import { type Db, getDb } from "../db/client.ts";
 import { type Book, books } from "../db/schema.ts";
-import { findSchoolBook, parseBookId } from "../library.ts";
-import { pdfError, streamPdf } from "../pdf-stream.ts";
+import { findSchoolBook, parseBookId } from "../reading/library.ts";
 
 type Env = { Bindings: Cloudflare.Env };
 

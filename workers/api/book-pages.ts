@@ -13,16 +13,16 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
-import { findBook } from "../admins/book-detail.ts";
 import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
+import { findBook } from "../books/detail.ts";
 import { type Db, getDb } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";
-import { findSchoolBook, parseBookId } from "../library.ts";
-import { countPageServed, readingLimitMessage, spendPage } from "../pages/page-budget.ts";
-import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../pages/page-keys.ts";
-import { searchPages } from "../pages/page-search.ts";
-import { findPage, listPages, readingState, readySet, storedWidthFor } from "../pages/page-sets.ts";
-import { stampPage } from "../pages/stamp.ts";
+import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
+import { searchPages } from "../page-images/page-search.ts";
+import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-sets.ts";
+import { stampPage } from "../page-images/stamp.ts";
+import { findSchoolBook, parseBookId } from "../reading/library.ts";
+import { countPageServed, readingLimitMessage, spendPage } from "../reading/page-budget.ts";
 
 type Env = { Bindings: Cloudflare.Env };
 

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { getDb } from "../db/client.ts";
-import { findSchoolBook, listSchoolBooks, parseBookId, searchSchoolBooks, toTeacherBook } from "../library.ts";
+import { validate } from "../http/validate.ts";
+import { findSchoolBook, listSchoolBooks, parseBookId, searchSchoolBooks, toTeacherBook } from "../reading/library.ts";
 import { requireTeacherOfSlug, type TeacherEnv } from "./teacher-session.ts";
-import { validate } from "./validation.ts";
 
 const SearchSchema = z.object({ search: z.string().trim().max(200, "at most 200 characters").optional() });
 const QuerySchema = z.object({ query: z.string().trim().max(200, "at most 200 characters").default("") });

@@ -2,10 +2,10 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { getTeacherSession } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
-import { findSchoolBook, parseBookId } from "../library.ts";
-import { findProgress, saveProgress } from "../reading-progress.ts";
-import { requireSameOrigin } from "./request-guards.ts";
-import { validate } from "./validation.ts";
+import { requireSameOrigin } from "../http/request-guards.ts";
+import { validate } from "../http/validate.ts";
+import { findSchoolBook, parseBookId } from "../reading/library.ts";
+import { findProgress, saveProgress } from "../reading/progress.ts";
 
 type Env = { Bindings: Cloudflare.Env };
 

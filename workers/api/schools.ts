@@ -1,11 +1,15 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { findSchoolDetail, listSchoolBooksForAdmin } from "../admins/school-detail.ts";
-import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../admins/school-editing.ts";
-import { ImportBodySchema, importSchools, updateDuplicateSchools, validateImportRows } from "../admins/school-import.ts";
-import { SchoolInputSchema, SchoolUpdateSchema } from "../admins/school-input.ts";
-import { ListQuerySchema, listSchools, searchSchools } from "../admins/school-list.ts";
+import { getDb } from "../db/client.ts";
+import { requireSameOrigin } from "../http/request-guards.ts";
+import { SlugSchema } from "../http/tenancy.ts";
+import { validate } from "../http/validate.ts";
+import { findSchoolDetail, listSchoolBooksForAdmin } from "../schools/detail.ts";
+import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../schools/editing.ts";
+import { ImportBodySchema, importSchools, updateDuplicateSchools, validateImportRows } from "../schools/import.ts";
+import { SchoolInputSchema, SchoolUpdateSchema } from "../schools/input.ts";
+import { ListQuerySchema, listSchools, searchSchools } from "../schools/list.ts";
 import {
   IncreaseLoginCountSchema,
   IncreaseTotalLoginSchema,
@@ -13,15 +17,12 @@ import {
   increaseTotalLogins,
   schoolLoginHistory,
   schoolLoginRecord,
-} from "../admins/school-logins.ts";
-import { generateUniqueSlugs, slugTaken } from "../admins/school-slugs.ts";
-import type { WriteResult } from "../admins/school-write-guards.ts";
-import { getDb } from "../db/client.ts";
-import { findSchoolBySlug, toPublicSchool } from "../schools.ts";
-import { SlugSchema } from "../tenancy.ts";
+} from "../schools/logins.ts";
+import { findSchoolBySlug } from "../schools/lookup.ts";
+import { toPublicSchool } from "../schools/public-school.ts";
+import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
+import type { WriteResult } from "../schools/write-guards.ts";
 import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
-import { requireSameOrigin } from "./request-guards.ts";
-import { validate } from "./validation.ts";
 
 const SlugParamSchema = z.object({ slug: z.string().trim().toLowerCase().min(1).max(63) });
 const IdParamSchema = z.object({ id: z.coerce.number({ error: "Unknown school" }).int("Unknown school").positive("Unknown school") });

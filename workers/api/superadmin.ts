@@ -2,10 +2,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { auditPage, createAdmin, globalFigures, listAdmins, updateAdmin } from "../admins/superadmin.ts";
 import { getDb } from "../db/client.ts";
-import { EmailSchema, PasswordSchema, PersonNameSchema } from "../schemas.ts";
+import { requireSameOrigin } from "../http/request-guards.ts";
+import { validate } from "../http/validate.ts";
+import { EmailSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
 import { type AdminEnv, requireAdminApi, requireSuperadminApi } from "./admin-session.ts";
-import { requireSameOrigin } from "./request-guards.ts";
-import { validate } from "./validation.ts";
 
 const CreateSchema = z.object({
   email: EmailSchema,

@@ -1,15 +1,15 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { getTeacherSession, readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
-import { readConfig } from "../config.ts";
 import { getDb } from "../db/client.ts";
-import { EmailSchema, MobileSchema, OtpCodeSchema, PasswordSchema, PersonNameSchema, SlugParamSchema } from "../schemas.ts";
-import { findSchoolBySlug } from "../schools.ts";
+import { readConfig } from "../http/config.ts";
+import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
+import { resolveHost, schoolBasePath } from "../http/tenancy.ts";
+import { validate } from "../http/validate.ts";
+import { findSchoolBySlug } from "../schools/lookup.ts";
 import { loginTeacher, registerTeacher, resetTeacherPassword } from "../teachers/accounts.ts";
 import { sendTeacherOtp } from "../teachers/send-otp.ts";
-import { resolveHost, schoolBasePath } from "../tenancy.ts";
-import { clientIp, requireSameOrigin } from "./request-guards.ts";
-import { validate } from "./validation.ts";
+import { EmailSchema, MobileSchema, OtpCodeSchema, PasswordSchema, PersonNameSchema, SlugParamSchema } from "../validation/schemas.ts";
 
 type Env = { Bindings: Cloudflare.Env };
 

@@ -1,7 +1,7 @@
 import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { cachedPer } from "../isolate-cache.ts";
+import { cachedPer } from "./isolate-cache.ts";
 import * as schema from "./schema.ts";
 
 export type Db = ReturnType<typeof createDb>;

@@ -1,9 +1,9 @@
 import { and, eq, sql } from "drizzle-orm";
 import { issueOtp, OTP_TTL_MS, type OtpPurpose } from "../auth/otp.ts";
 import { blockedFor, describeWait, recordHit } from "../auth/throttle.ts";
-import type { AppConfig } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { type School, teachers } from "../db/schema.ts";
+import type { AppConfig } from "../http/config.ts";
 import { accountExistsEmail, otpEmail } from "../mail/otp-email.ts";
 import { sendSmtp } from "../mail/smtp.ts";
 import { LIMIT_REACHED } from "./accounts.ts";

@@ -1,6 +1,6 @@
 import { fetchOutline, type OutlineItem } from "../../lib/reader/reader-api.ts";
 import { useFetched } from "../../lib/use-fetched.ts";
-import { Spinner } from "../spinner.tsx";
+import { Spinner } from "../ui/spinner.tsx";
 import { panelCoversPages, ReaderPanel } from "./reader-panel.tsx";
 
 /** The book's contents from the PDF's outline: nested links to its pages. */

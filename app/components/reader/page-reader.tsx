@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { fetchPageList, type PageList, ReaderApiError } from "../../lib/reader/reader-api.ts";
-import { Spinner } from "../spinner.tsx";
+import { Spinner } from "../ui/spinner.tsx";
 import { PageReaderView } from "./page-reader-view.tsx";
 import { ReaderError, ReaderPreparing } from "./reader-error.tsx";
 

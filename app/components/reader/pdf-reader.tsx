@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { type OpenedPdf, openPdf, type PDFDocumentProxy, probePdf } from "../../lib/pdf.client.ts";
-import { Spinner } from "../spinner.tsx";
+import { Spinner } from "../ui/spinner.tsx";
 import { type PageSize, PdfPage } from "./pdf-page.tsx";
 import { ReaderError } from "./reader-error.tsx";
 import { type FitMode, ReaderToolbar } from "./reader-toolbar.tsx";

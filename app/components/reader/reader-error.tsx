@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { buttonClasses } from "../button.tsx";
+import { buttonClasses } from "../ui/button.tsx";
 
 function ReaderMessage({
   tone,

@@ -3,7 +3,7 @@ import { splitHighlights } from "../../lib/reader/highlight.ts";
 import { searchBook } from "../../lib/reader/reader-api.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { useFetched } from "../../lib/use-fetched.ts";
-import { Spinner } from "../spinner.tsx";
+import { Spinner } from "../ui/spinner.tsx";
 import { panelCoversPages, ReaderPanel } from "./reader-panel.tsx";
 
 const MAX_QUERY = 100;

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import type { PageStore } from "../../lib/reader/page-store.ts";
 import type { PageText } from "../../lib/reader/reader-api.ts";
 import { reflowPageText } from "../../lib/reader/text-lines.ts";
-import { Spinner } from "../spinner.tsx";
+import { Spinner } from "../ui/spinner.tsx";
 
 const pageButton = "rounded-lg px-3 py-2 font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-white/10";
 

@@ -6,7 +6,7 @@
  * results go (`PageSink`). Pages already stored (`done`) are skipped: a job that stopped resumes.
  */
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
-import type { OutlineItem, PageText, TextRun } from "../../../workers/pages/page-content.ts";
+import type { OutlineItem, PageText, TextRun } from "../../../workers/page-images/page-content.ts";
 import { MAX_PAGE_ASPECT, PAGE_WIDTHS, STORED_PAGE_QUALITY, STORED_PAGE_TYPE } from "./page-format.ts";
 
 export interface RenderKit<Canvas> {

@@ -1,0 +1,81 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "react-router";
+import { requestJson } from "../../lib/api-client.ts";
+import { useDebounced } from "../../lib/use-debounced.ts";
+
+type Hits = {
+  books: { id: number; title: string; authors: string; isbn: string | null }[];
+  schools: { id: number; name: string; email: string; zipCode: string; description: string }[];
+};
+
+/** Searches books and schools together; a failure empties the list with the spec's message. */
+export function AdminSearch() {
+  const [input, setInput] = useState("");
+  const query = useDebounced(input.trim(), 300);
+  const result = useQuery({
+    queryKey: ["admin-search", query],
+    enabled: query.length >= 2,
+    queryFn: async (): Promise<Hits> => {
+      const q = encodeURIComponent(query);
+      const [books, schools] = await Promise.all([
+        requestJson<{ books: Hits["books"] }>(`/api/books/search?query=${q}`, { fallback: "Failed to fetch search data" }),
+        requestJson<{ schools: Hits["schools"] }>(`/api/schools/search?query=${q}`, { fallback: "Failed to fetch search data" }),
+      ]);
+      return { books: books.books, schools: schools.schools };
+    },
+  });
+  const open = query.length >= 2 && input.trim().length >= 2;
+  return (
+    <div className="relative w-full max-w-md">
+      <label htmlFor="admin-search" className="sr-only">
+        Search books and schools
+      </label>
+      <input
+        id="admin-search"
+        type="search"
+        placeholder="Search books and schools..."
+        value={input}
+        onChange={(e) => setInput(e.target.value)}
+        onKeyDown={(e) => e.key === "Escape" && setInput("")}
+        className="block w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+      />
+      {open && (
+        <div className="absolute z-40 mt-1 max-h-80 w-full overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 text-sm shadow-xl dark:border-slate-700 dark:bg-slate-900">
+          {result.isError ? (
+            <p className="px-3 py-2 text-red-700 dark:text-red-300">Failed to fetch search data</p>
+          ) : !result.data ? (
+            <p className="px-3 py-2 text-slate-500">Searching...</p>
+          ) : result.data.books.length + result.data.schools.length === 0 ? (
+            <p className="px-3 py-2 text-slate-500">Nothing found</p>
+          ) : (
+            <>
+              {result.data.schools.map((school) => (
+                <Link
+                  key={`s${school.id}`}
+                  to={`/admin/school/${school.id}`}
+                  onClick={() => setInput("")}
+                  className="block px-3 py-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+                >
+                  <span className="font-medium">{school.name || "Unnamed School"}</span>
+                  <span className="block text-xs text-slate-500">School · {school.description}</span>
+                </Link>
+              ))}
+              {result.data.books.map((book) => (
+                <Link
+                  key={`b${book.id}`}
+                  to={`/admin/book/${book.id}`}
+                  onClick={() => setInput("")}
+                  className="block px-3 py-2 hover:bg-slate-100 dark:hover:bg-slate-800"
+                >
+                  <span className="font-medium">{book.title || "Untitled Book"}</span>
+                  <span className="block text-xs text-slate-500">Book · {book.authors}</span>
+                </Link>
+              ))}
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,107 @@
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { requestJson } from "../../lib/api-client.ts";
+import { useDebounced } from "../../lib/use-debounced.ts";
+import { inputClasses } from "../ui/field.tsx";
+
+export type BookOption = {
+  id: number;
+  title: string;
+  author1: string;
+  gradeLevel: number | null;
+  subject: string | null;
+  isbn: string | null;
+};
+
+/** Search the catalogue (with grade and subject filters) and tick books. */
+export function BookPicker({
+  picked,
+  onToggle,
+  single = false,
+}: {
+  picked: Set<number>;
+  onToggle: (book: BookOption) => void;
+  single?: boolean;
+}) {
+  const [input, setInput] = useState("");
+  const [grade, setGrade] = useState("");
+  const [subject, setSubject] = useState("");
+  const query = useDebounced(input.trim(), 300);
+  const books = useQuery({
+    queryKey: ["pick-books", query],
+    queryFn: () =>
+      requestJson<{ books: BookOption[] }>(`/api/books?query=${encodeURIComponent(query)}&pageSize=100&sort=title`, {
+        fallback: "Failed to fetch books",
+      }),
+  });
+  const all = books.data?.books ?? [];
+  const subjects = [...new Set(all.map((b) => b.subject).filter((s): s is string => Boolean(s)))].sort();
+  const shown = all.filter((b) => (!grade || String(b.gradeLevel) === grade) && (!subject || b.subject === subject));
+  return (
+    <div className="space-y-3">
+      <div className="flex flex-wrap gap-2">
+        <label htmlFor="book-picker-search" className="sr-only">
+          Search books
+        </label>
+        <input
+          id="book-picker-search"
+          type="search"
+          placeholder="Title, author, ISBN..."
+          className={`${inputClasses} max-w-xs`}
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+        />
+        <label htmlFor="book-picker-grade" className="sr-only">
+          Grade
+        </label>
+        <select id="book-picker-grade" className={`${inputClasses} max-w-44`} value={grade} onChange={(e) => setGrade(e.target.value)}>
+          <option value="">All grades</option>
+          {Array.from({ length: 12 }, (_, i) => String(i + 1)).map((g) => (
+            <option key={g} value={g}>
+              Standard {g}
+            </option>
+          ))}
+        </select>
+        <label htmlFor="book-picker-subject" className="sr-only">
+          Subject
+        </label>
+        <select
+          id="book-picker-subject"
+          className={`${inputClasses} max-w-52`}
+          value={subject}
+          onChange={(e) => setSubject(e.target.value)}
+        >
+          <option value="">All subjects</option>
+          {subjects.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="max-h-80 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
+        {shown.length === 0 ? (
+          <p className="p-3 text-sm text-slate-500">{books.isPending ? "Loading..." : "No books match."}</p>
+        ) : (
+          shown.map((book) => (
+            <label
+              key={book.id}
+              className="flex cursor-pointer items-center gap-3 border-b border-slate-100 px-3 py-2 text-sm last:border-0 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/50"
+            >
+              <input
+                type={single ? "radio" : "checkbox"}
+                name="book-picker"
+                checked={picked.has(book.id)}
+                onChange={() => onToggle(book)}
+              />
+              <span className="font-medium">{book.title}</span>
+              <span className="text-xs text-slate-500">
+                {[book.author1, book.gradeLevel ? `Standard ${book.gradeLevel}` : null, book.subject].filter(Boolean).join(" · ")}
+              </span>
+            </label>
+          ))
+        )}
+      </div>
+    </div>
+  );
+}

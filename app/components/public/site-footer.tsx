@@ -1,0 +1,53 @@
+import { useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "../../root.tsx";
+import { LogoMark, PRODUCT_NAME } from "../ui/logo.tsx";
+
+export function SiteFooter() {
+  const data = useRouteLoaderData<typeof rootLoader>("root");
+  const publisher = data?.publisher;
+  return (
+    <footer className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <div className="mx-auto grid max-w-6xl gap-8 px-4 py-10 sm:px-6 md:grid-cols-3">
+        <div>
+          <div className="flex items-center gap-2 font-semibold">
+            <LogoMark className="h-7 w-7" />
+            <span>{PRODUCT_NAME}</span>
+          </div>
+          <p className="mt-3 max-w-xs text-sm text-slate-600 dark:text-slate-400">
+            The digital library for the books your school already trusts.
+          </p>
+        </div>
+        {publisher && (
+          <>
+            <address className="text-sm not-italic text-slate-600 dark:text-slate-400">
+              <h2 className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">{publisher.name}</h2>
+              {publisher.address}
+            </address>
+            <div className="text-sm text-slate-600 dark:text-slate-400">
+              <h2 className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">Contact</h2>
+              <ul className="space-y-1">
+                {publisher.phones.map((phone) => (
+                  <li key={phone}>
+                    <a className="hover:text-indigo-600 dark:hover:text-indigo-400" href={`tel:${phone.replace(/[^+\d]/g, "")}`}>
+                      {phone}
+                    </a>
+                  </li>
+                ))}
+                {publisher.email && (
+                  <li>
+                    <a className="hover:text-indigo-600 dark:hover:text-indigo-400" href={`mailto:${publisher.email}`}>
+                      {publisher.email}
+                    </a>
+                  </li>
+                )}
+              </ul>
+            </div>
+          </>
+        )}
+      </div>
+      <p className="border-t border-slate-200 py-4 text-center text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
+        © {new Date().getFullYear()} {publisher?.name ?? PRODUCT_NAME}. All rights reserved.
+      </p>
+    </footer>
+  );
+}

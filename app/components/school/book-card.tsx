@@ -1,0 +1,112 @@
+import { type PointerEvent, useEffect, useId, useRef, useState } from "react";
+import { Link } from "react-router";
+import { bookCategory } from "../../../workers/books/category.ts";
+import type { TeacherBook } from "../../../workers/reading/library.ts";
+import { BookCover } from "../ui/book-cover.tsx";
+
+export const TOOLTIP_CLOSE_DELAY_MS = 300;
+
+export function authorLine(book: Pick<TeacherBook, "author1" | "author2">): string {
+  return [book.author1, book.author2].filter(Boolean).join(", ");
+}
+
+/**
+ * One book in the grid. The description shows in a tooltip: on hover (closing 300 ms after the
+ * pointer leaves, so it can be reached), on keyboard focus, or toggled by a tap on touch screens.
+ */
+/** Cards painted in the first screen on a phone or a laptop: their covers load eagerly. */
+export const FIRST_SCREEN_CARDS = 4;
+
+export function BookCard({ book, href, priority = false }: { book: TeacherBook; href: string; priority?: boolean }) {
+  const [open, setOpen] = useState(false);
+  const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  const tooltipId = useId();
+  useEffect(() => () => clearTimeout(closeTimer.current), []);
+
+  const show = () => {
+    clearTimeout(closeTimer.current);
+    setOpen(true);
+  };
+  const hideSoon = () => {
+    clearTimeout(closeTimer.current);
+    closeTimer.current = setTimeout(() => setOpen(false), TOOLTIP_CLOSE_DELAY_MS);
+  };
+  const onPointer = (handler: () => void) => (event: PointerEvent) => {
+    if (event.pointerType !== "touch") handler();
+  };
+
+  return (
+    <article className="group relative flex flex-col overflow-visible rounded-xl border border-slate-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
+      <Link to={href} className="flex flex-1 flex-col rounded-xl" aria-describedby={book.description ? tooltipId : undefined}>
+        <BookCover src={book.thumbnailPath} title={book.title} priority={priority} className="aspect-[2/3] w-full rounded-t-xl" />
+        <div className="flex flex-1 flex-col gap-1 p-3">
+          <span className="self-start rounded-full bg-indigo-50 px-2 py-0.5 text-[11px] font-semibold text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200">
+            {bookCategory(book)}
+          </span>
+          <h3 className="line-clamp-2 text-sm font-semibold leading-snug">{book.title}</h3>
+          <p className="line-clamp-1 text-xs text-slate-500 dark:text-slate-400">{authorLine(book)}</p>
+        </div>
+      </Link>
+      {book.description && (
+        <>
+          <button
+            type="button"
+            aria-label={`About ${book.title}`}
+            aria-expanded={open}
+            aria-controls={tooltipId}
+            onPointerEnter={onPointer(show)}
+            onPointerLeave={onPointer(hideSoon)}
+            onFocus={show}
+            onBlur={hideSoon}
+            onClick={() => (open ? setOpen(false) : show())}
+            className="absolute top-2 right-2 flex h-8 w-8 items-center justify-center rounded-full bg-white/90 text-slate-700 shadow ring-1 ring-slate-900/10 backdrop-blur hover:bg-white dark:bg-slate-900/90 dark:text-slate-200 dark:ring-white/10"
+          >
+            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <circle cx="12" cy="12" r="9" />
+              <path d="M12 11v5M12 8h.01" strokeLinecap="round" />
+            </svg>
+          </button>
+          <div
+            id={tooltipId}
+            role="tooltip"
+            hidden={!open}
+            onPointerEnter={onPointer(show)}
+            onPointerLeave={onPointer(hideSoon)}
+            className="absolute top-12 right-2 left-2 z-20 rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-xl dark:bg-slate-700"
+          >
+            {book.description}
+          </div>
+        </>
+      )}
+    </article>
+  );
+}
+
+export function BookCardSkeleton() {
+  return (
+    <div
+      aria-hidden="true"
+      className="animate-pulse overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="aspect-[2/3] w-full bg-slate-200 dark:bg-slate-800" />
+      <div className="space-y-2 p-3">
+        <div className="h-3 w-16 rounded-full bg-slate-200 dark:bg-slate-800" />
+        <div className="h-3 w-5/6 rounded bg-slate-200 dark:bg-slate-800" />
+        <div className="h-3 w-1/2 rounded bg-slate-200 dark:bg-slate-800" />
+      </div>
+    </div>
+  );
+}
+
+export const BOOK_GRID_CLASSES = "grid grid-cols-2 gap-4 sm:grid-cols-3 md:grid-cols-4 xl:grid-cols-5 2xl:grid-cols-6";
+
+export function BookGridSkeleton() {
+  return (
+    <div className={BOOK_GRID_CLASSES} role="status" aria-label="Loading books">
+      {Array.from({ length: 8 }, (_, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: placeholders with no identity
+        <BookCardSkeleton key={i} />
+      ))}
+    </div>
+  );
+}

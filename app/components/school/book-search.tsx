@@ -1,0 +1,147 @@
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { bookCategory } from "../../../workers/books/category.ts";
+import { useDebounced } from "../../lib/use-debounced.ts";
+
+export const SEARCH_MIN_CHARS = 3;
+export const SEARCH_DEBOUNCE_MS = 300;
+
+type Hit = { id: number; title: string; author1: string; author2: string | null; subject: string | null; gradeLevel: number | null };
+
+/**
+ * The header's book search: a combobox that stays closed until 3 typed characters have an
+ * answer, searches 300 ms after typing stops, and is driven by arrows, Enter and Escape.
+ * A failed search shows nothing (the dashboard grid is still there).
+ */
+export function BookSearch({ slug, basePath }: { slug: string; basePath: string }) {
+  const navigate = useNavigate();
+  const [input, setInput] = useState("");
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const listId = useId();
+  const query = useDebounced(input.trim(), SEARCH_DEBOUNCE_MS);
+  const enabled = query.length >= SEARCH_MIN_CHARS;
+
+  const { data } = useQuery({
+    queryKey: ["search-books", slug, query],
+    enabled,
+    staleTime: 30_000,
+    queryFn: async ({ signal }) => {
+      const response = await fetch(`/api/schools/slug/${encodeURIComponent(slug)}/search-books?query=${encodeURIComponent(query)}`, {
+        signal,
+      });
+      if (!response.ok) throw new Error(`Search failed with status ${response.status}`);
+      return ((await response.json()) as { books: Hit[] }).books;
+    },
+  });
+  const hits = enabled && input.trim().length >= SEARCH_MIN_CHARS ? data : undefined;
+  const expanded = open && hits !== undefined;
+
+  useEffect(() => {
+    if (hits) {
+      setOpen(true);
+      setActive(-1);
+    }
+  }, [hits]);
+
+  useEffect(() => {
+    const onPointerDown = (event: PointerEvent) => {
+      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener("pointerdown", onPointerDown);
+    return () => document.removeEventListener("pointerdown", onPointerDown);
+  }, []);
+
+  function choose(hit: Hit) {
+    setInput("");
+    setOpen(false);
+    navigate(`${basePath}/dashboard/book/${hit.id}`);
+  }
+
+  return (
+    <div ref={rootRef} className="relative w-full max-w-md">
+      <label htmlFor={`${listId}-input`} className="sr-only">
+        Search books
+      </label>
+      <svg
+        viewBox="0 0 24 24"
+        className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        aria-hidden="true"
+      >
+        <circle cx="11" cy="11" r="7" />
+        <path d="M20 20l-3.5-3.5" strokeLinecap="round" />
+      </svg>
+      <input
+        id={`${listId}-input`}
+        type="text"
+        role="combobox"
+        aria-expanded={expanded}
+        aria-controls={listId}
+        aria-autocomplete="list"
+        aria-activedescendant={expanded && active >= 0 ? `${listId}-${active}` : undefined}
+        autoComplete="off"
+        placeholder="Search books..."
+        value={input}
+        onChange={(e) => {
+          setInput(e.target.value);
+          if (e.target.value.trim().length < SEARCH_MIN_CHARS) setOpen(false);
+        }}
+        onFocus={() => hits && setOpen(true)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") {
+            setOpen(false);
+            return;
+          }
+          if (!hits?.length) return;
+          if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+            event.preventDefault();
+            setOpen(true);
+            const step = event.key === "ArrowDown" ? 1 : -1;
+            setActive((i) => (i + step + hits.length) % hits.length);
+          } else if (event.key === "Enter" && expanded && active >= 0) {
+            event.preventDefault();
+            choose(hits[active]!);
+          }
+        }}
+        className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+      />
+      {expanded && (
+        <div
+          id={listId}
+          role="listbox"
+          aria-label="Books found"
+          className="absolute z-40 mt-1 max-h-[15rem] w-full overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 shadow-xl dark:border-slate-700 dark:bg-slate-900"
+        >
+          {hits.length === 0 ? (
+            <p className="px-3 py-2 text-sm text-slate-500 dark:text-slate-400">No books found</p>
+          ) : (
+            hits.map((hit, index) => (
+              <div
+                key={hit.id}
+                id={`${listId}-${index}`}
+                role="option"
+                tabIndex={-1}
+                aria-selected={index === active}
+                onPointerDown={(e) => e.preventDefault()}
+                onClick={() => choose(hit)}
+                onKeyDown={() => {}}
+                onPointerEnter={() => setActive(index)}
+                className={`cursor-pointer px-3 py-2 text-sm ${index === active ? "bg-indigo-50 dark:bg-indigo-950/60" : ""}`}
+              >
+                <span className="block font-medium">{hit.title}</span>
+                <span className="block text-xs text-slate-500 dark:text-slate-400">
+                  {[hit.author1, hit.author2].filter(Boolean).join(", ")} · {bookCategory(hit)}
+                </span>
+              </div>
+            ))
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,130 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { requestJson } from "../../lib/api-client.ts";
+import { type FormMessage, requestOtp } from "../../lib/otp.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button } from "../ui/button.tsx";
+import { Dialog } from "../ui/dialog.tsx";
+import { Field, inputClasses } from "../ui/field.tsx";
+import { MessageBox } from "../ui/message-box.tsx";
+import { NewPasswordFields, OtpField } from "./account-fields.tsx";
+import { ResendOtpButton } from "./resend-otp-button.tsx";
+
+const EMPTY = { email: "", otp: "", password: "", confirm: "" };
+export const RESET_SUCCESS = "Password reset successful! You can now log in with your new password.";
+export const RESET_CLOSE_DELAY_MS = 3000;
+
+export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; onClose: () => void; slug: string }) {
+  const [fields, setFields] = useState(EMPTY);
+  const [otpSent, setOtpSent] = useState(false);
+  const [message, setMessage] = useState<FormMessage | null>(null);
+  const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+
+  const sendOtp = useAction(() => requestOtp(fields.email, slug, "reset"), {
+    onSuccess: (sent) => {
+      setMessage(sent);
+      setOtpSent(true);
+    },
+    onError: (error) => setMessage({ text: error.message }),
+  });
+
+  const reset = useAction(
+    () =>
+      requestJson<{ message: string }>("/api/teacher/reset-password", {
+        body: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug },
+        fallback: "Failed to reset password",
+      }),
+    {
+      onSuccess: () => setMessage({ text: RESET_SUCCESS, tone: "success" }),
+      onError: (error) => setMessage({ text: error.message }),
+    },
+  );
+
+  function close() {
+    setFields(EMPTY);
+    setOtpSent(false);
+    setMessage(null);
+    sendOtp.reset();
+    reset.reset();
+    onClose();
+  }
+
+  // After a successful reset the dialog closes by itself, so the teacher is back at the login.
+  const succeeded = reset.isSuccess;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close() only resets state; the timer must start once, on success
+  useEffect(() => {
+    if (!succeeded) return;
+    const timer = setTimeout(close, RESET_CLOSE_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [succeeded]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!otpSent) {
+      if (!fields.email.trim()) return setMessage({ text: "Please enter your email address" });
+      setMessage(null);
+      return sendOtp.run();
+    }
+    if (!fields.otp || !fields.password || !fields.confirm) return setMessage({ text: "Please fill in all fields" });
+    if (fields.password !== fields.confirm) return setMessage({ text: "Passwords do not match" });
+    setMessage(null);
+    reset.run();
+  }
+
+  const busy = sendOtp.isPending || reset.isPending;
+  const label = !otpSent
+    ? sendOtp.isPending
+      ? "Sending OTP..."
+      : "Send OTP"
+    : reset.isPending
+      ? "Resetting Password..."
+      : "Reset Password";
+
+  return (
+    <Dialog
+      id="reset-dialog"
+      open={open}
+      onClose={close}
+      title="Reset Your Password"
+      description="Enter your email to receive a verification code"
+    >
+      <form className="space-y-4" onSubmit={submit} noValidate>
+        <Field label="Email" htmlFor="reset-email">
+          <input
+            id="reset-email"
+            type="email"
+            className={inputClasses}
+            autoComplete="email"
+            required
+            readOnly={otpSent}
+            value={fields.email}
+            onChange={(e) => set("email")(e.target.value)}
+          />
+        </Field>
+        {otpSent && (
+          <>
+            <OtpField id="reset-otp" label="OTP Code" value={fields.otp} onChange={set("otp")} />
+            <ResendOtpButton email={fields.email} slug={slug} purpose="reset" onResult={setMessage} />
+            <NewPasswordFields
+              idPrefix="reset"
+              labels={["New Password", "Confirm New Password"]}
+              hint="At least 8 characters."
+              password={fields.password}
+              confirm={fields.confirm}
+              onPassword={set("password")}
+              onConfirm={set("confirm")}
+            />
+          </>
+        )}
+        {message && <MessageBox text={message.text} tone={message.tone} />}
+        <div className="flex justify-end gap-3 pt-2">
+          <Button variant="secondary" onClick={close}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy || succeeded}>
+            {label}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

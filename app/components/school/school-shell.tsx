@@ -1,0 +1,151 @@
+import { type ReactNode, useEffect, useState } from "react";
+import { NavLink, useLocation, useNavigate } from "react-router";
+import type { PublicSchool } from "../../../workers/schools/public-school.ts";
+import { requestJson } from "../../lib/api-client.ts";
+import { forgetTeacherName, initials, schoolInitials } from "../../lib/teacher-name.ts";
+import { LogoMark } from "../ui/logo.tsx";
+import { ThemeToggle } from "../ui/theme-toggle.tsx";
+
+/** The signed-in school area: sidebar with the school, header with the teacher, page in the middle. */
+export function SchoolShell({
+  school,
+  teacherName,
+  basePath,
+  search,
+  children,
+}: {
+  school: PublicSchool;
+  teacherName: string;
+  basePath: string;
+  search?: ReactNode;
+  children: ReactNode;
+}) {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const location = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: close the drawer whenever the page changes
+  useEffect(() => setMenuOpen(false), [location.pathname]);
+
+  return (
+    <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_1fr]">
+      <aside
+        id="school-sidebar"
+        className={`${menuOpen ? "fixed inset-0 z-40 flex" : "hidden"} flex-col border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh dark:border-slate-800 dark:bg-slate-900`}
+      >
+        <SchoolIdentity school={school} />
+        <nav aria-label="School" className="flex-1 px-3 py-4">
+          <NavLink
+            to={`${basePath}/dashboard`}
+            className={({ isActive }) =>
+              `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
+                isActive
+                  ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-200"
+                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+              }`
+            }
+          >
+            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <path d="M4 5a2 2 0 0 1 2-2h11v16H6a2 2 0 0 0-2 2zM4 21V5" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            Dashboard
+          </NavLink>
+        </nav>
+        <div className="flex items-center gap-2 border-t border-slate-200 px-5 py-4 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
+          <LogoMark className="h-5 w-5" /> Powered by Lectern
+        </div>
+        <button
+          type="button"
+          className="absolute top-3 right-3 rounded-lg p-2 lg:hidden"
+          onClick={() => setMenuOpen(false)}
+          aria-label="Close menu"
+        >
+          ✕
+        </button>
+      </aside>
+      <div className="flex min-w-0 flex-col">
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur sm:px-6 dark:border-slate-800 dark:bg-slate-950/85">
+          <button
+            type="button"
+            className="rounded-lg p-2 text-slate-600 hover:bg-slate-100 lg:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+            onClick={() => setMenuOpen(true)}
+            aria-label="Open menu"
+            aria-controls="school-sidebar"
+            aria-expanded={menuOpen}
+          >
+            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
+            </svg>
+          </button>
+          <div className="min-w-0 flex-1">{search}</div>
+          <ThemeToggle />
+          <TeacherMenu teacherName={teacherName} basePath={basePath} />
+        </header>
+        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">{children}</main>
+      </div>
+    </div>
+  );
+}
+
+function SchoolIdentity({ school }: { school: PublicSchool }) {
+  const lines = [
+    school.address1,
+    school.address2,
+    school.address3,
+    [school.city, school.state, school.zipCode].filter(Boolean).join(", "),
+  ].filter(Boolean);
+  return (
+    <div className="border-b border-slate-200 px-5 py-5 dark:border-slate-800">
+      <div
+        aria-hidden="true"
+        className="flex h-12 w-12 items-center justify-center rounded-xl bg-gradient-to-br from-indigo-500 to-violet-600 text-lg font-bold text-white shadow-sm"
+      >
+        {schoolInitials(school.schoolName)}
+      </div>
+      <p className="mt-3 font-semibold leading-snug">{school.schoolName}</p>
+      <address className="mt-1 text-xs not-italic leading-relaxed text-slate-500 dark:text-slate-400">
+        {lines.map((line) => (
+          <span key={line} className="block">
+            {line}
+          </span>
+        ))}
+      </address>
+    </div>
+  );
+}
+
+function TeacherMenu({ teacherName, basePath }: { teacherName: string; basePath: string }) {
+  const navigate = useNavigate();
+  const [signingOut, setSigningOut] = useState(false);
+  async function signOut() {
+    setSigningOut(true);
+    try {
+      await requestJson("/api/teacher/sign-out", { method: "POST", body: {}, fallback: "Sign out failed" });
+    } finally {
+      forgetTeacherName();
+      navigate(basePath || "/", { replace: true });
+    }
+  }
+  return (
+    <div className="flex items-center gap-1 sm:gap-3">
+      <span className="hidden text-sm text-slate-700 sm:block dark:text-slate-200">Welcome, {teacherName}</span>
+      <span
+        className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 dark:bg-indigo-900/60 dark:text-indigo-200"
+        title={teacherName}
+        aria-hidden="true"
+      >
+        {initials(teacherName)}
+      </span>
+      <button
+        type="button"
+        onClick={signOut}
+        disabled={signingOut}
+        aria-label={signingOut ? "Signing out..." : "Sign out"}
+        className="flex items-center gap-2 rounded-lg p-2 text-sm font-medium text-slate-600 hover:bg-slate-100 disabled:opacity-60 sm:px-3 dark:text-slate-300 dark:hover:bg-slate-800"
+      >
+        <svg viewBox="0 0 24 24" className="h-5 w-5 sm:hidden" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H3" strokeLinecap="round" strokeLinejoin="round" />
+        </svg>
+        <span className="hidden sm:inline">{signingOut ? "Signing out..." : "Sign out"}</span>
+      </button>
+    </div>
+  );
+}

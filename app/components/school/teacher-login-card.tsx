@@ -1,0 +1,107 @@
+import { type FormEvent, useState } from "react";
+import { requestJson } from "../../lib/api-client.ts";
+import { pageNavigation } from "../../lib/page-navigation.ts";
+import { rememberTeacherName } from "../../lib/teacher-name.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { Button } from "../ui/button.tsx";
+import { Field, inputClasses } from "../ui/field.tsx";
+import { MessageBox } from "../ui/message-box.tsx";
+import { PasswordInput } from "../ui/password-input.tsx";
+
+export function TeacherLoginCard({
+  slug,
+  schoolName,
+  next,
+  onRegister,
+  onForgotPassword,
+}: {
+  slug: string;
+  schoolName: string | null;
+  /** Where a successful login goes: the dashboard, or the school page that sent the teacher here. */
+  next: string;
+  onRegister?: () => void;
+  onForgotPassword?: () => void;
+}) {
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [error, setError] = useState<string | null>(null);
+
+  const login = useAction(
+    () => requestJson<{ teacherName: string }>("/api/teacher/login", { body: { email, password, slug }, fallback: "Login failed" }),
+    {
+      onSuccess: ({ teacherName }) => {
+        rememberTeacherName(teacherName);
+        pageNavigation.go(next);
+      },
+      onError: (e) => setError(e.message),
+    },
+  );
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    setError(null);
+    if (!email.trim() || !password) {
+      setError("Please enter both email and password");
+      return;
+    }
+    login.run();
+  }
+
+  return (
+    <section
+      aria-labelledby="teacher-login-title"
+      className="w-full rounded-2xl border border-slate-200 bg-white p-6 shadow-lg shadow-slate-900/5 sm:p-8 dark:border-slate-800 dark:bg-slate-900"
+    >
+      <h2 id="teacher-login-title" className="text-xl font-bold tracking-tight">
+        Teacher Login
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        {schoolName ? `Access books for ${schoolName}` : "Enter your details to access school books"}
+      </p>
+      <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
+        <Field label="Email" htmlFor="login-email">
+          <input
+            id="login-email"
+            type="email"
+            required
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@school.org"
+            className={inputClasses}
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+        </Field>
+        <Field label="Password" htmlFor="login-password">
+          <PasswordInput
+            id="login-password"
+            required
+            autoComplete="current-password"
+            placeholder="Your password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </Field>
+        <div className="flex justify-end">
+          <button
+            type="button"
+            onClick={onForgotPassword}
+            className="rounded text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
+          >
+            Forgot Password?
+          </button>
+        </div>
+        {error && <MessageBox text={error} />}
+        <Button type="submit" className="w-full" disabled={login.isPending}>
+          {login.isPending ? "Logging in..." : "Login"}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm text-slate-600 dark:text-slate-400">
+        First time here?{" "}
+        <button type="button" onClick={onRegister} className="rounded font-semibold text-indigo-600 hover:underline dark:text-indigo-400">
+          Register here
+        </button>
+      </p>
+    </section>
+  );
+}

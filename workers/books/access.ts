@@ -1,0 +1,86 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import { type Db, runTransaction } from "../db/client.ts";
+import { bookAccess, books, schools } from "../db/schema.ts";
+
+/** Gives the book to every school that lacks it; returns how many new assignments were made. */
+export async function assignToAllSchools(db: Db, actor: Actor, bookId: number, now = Date.now()): Promise<number> {
+  const [result] = await runTransaction(db, [
+    sql`INSERT INTO ${bookAccess} (school_id, book_id, created_at)
+      SELECT ${schools.id}, ${bookId}, ${now} FROM ${schools} WHERE true ON CONFLICT DO NOTHING`,
+    // changes() is the INSERT just before it in the same transaction.
+    auditEntry(
+      db,
+      actor,
+      { action: "book.assign_all", entityType: "book", entityId: bookId, after: sql`json_object('assigned', changes())` },
+      now,
+    ).getSQL(),
+  ]);
+  return result!.meta.changes;
+}
+
+export async function listAccess(db: Db, filter: { schoolId?: number; bookId?: number }) {
+  return db
+    .select({ schoolId: bookAccess.schoolId, bookId: bookAccess.bookId, schoolName: schools.name, slug: schools.slug, title: books.title })
+    .from(bookAccess)
+    .innerJoin(schools, eq(schools.id, bookAccess.schoolId))
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .where(
+      sql`${filter.schoolId === undefined ? sql`1` : eq(bookAccess.schoolId, filter.schoolId)}
+        AND ${filter.bookId === undefined ? sql`1` : eq(bookAccess.bookId, filter.bookId)}`,
+    )
+    .orderBy(asc(schools.name), asc(books.title), asc(bookAccess.schoolId), asc(bookAccess.bookId))
+    .limit(1000);
+}
+
+/** Ids among `ids` that `table` does not have (the ids travel as one JSON parameter). */
+async function missingIds(db: Db, table: typeof schools | typeof books, ids: number[]): Promise<number[]> {
+  const rows = await db.all<{ id: number }>(
+    sql`SELECT value AS id FROM json_each(${JSON.stringify(ids)}) WHERE value NOT IN (SELECT id FROM ${table})`,
+  );
+  return rows.map((row) => row.id);
+}
+
+export type GrantResult = { ok: true; created: number } | { ok: false; error: string };
+
+/** Assigns every (school, book) pair in one INSERT ... SELECT; pairs that exist are left alone. */
+export async function grantAccess(
+  db: Db,
+  actor: Actor,
+  input: { schoolIds: number[]; bookIds: number[] },
+  now = Date.now(),
+): Promise<GrantResult> {
+  const schoolIds = [...new Set(input.schoolIds)];
+  const bookIds = [...new Set(input.bookIds)];
+  const missingSchools = await missingIds(db, schools, schoolIds);
+  if (missingSchools.length) return { ok: false, error: `schoolIds: No school with id ${missingSchools.join(", ")}` };
+  const missingBooks = await missingIds(db, books, bookIds);
+  if (missingBooks.length) return { ok: false, error: `bookIds: No book with id ${missingBooks.join(", ")}` };
+  const [result] = await runTransaction(db, [
+    sql`INSERT INTO ${bookAccess} (school_id, book_id, created_at)
+      SELECT s.value, b.value, ${now} FROM json_each(${JSON.stringify(schoolIds)}) AS s, json_each(${JSON.stringify(bookIds)}) AS b
+      WHERE true ON CONFLICT DO NOTHING`,
+    auditEntry(
+      db,
+      actor,
+      {
+        action: "book_access.grant",
+        entityType: "book_access",
+        after: sql`json_object('schoolIds', json(${JSON.stringify(schoolIds)}), 'bookIds', json(${JSON.stringify(bookIds)}), 'created', changes())`,
+      },
+      now,
+    ).getSQL(),
+  ]);
+  return { ok: true, created: result!.meta.changes };
+}
+
+export async function revokeAccess(db: Db, actor: Actor, schoolId: number, bookId: number, now = Date.now()): Promise<boolean> {
+  const where = sql`${bookAccess.schoolId} = ${schoolId} AND ${bookAccess.bookId} = ${bookId}`;
+  const [before] = await db.select().from(bookAccess).where(where).limit(1);
+  if (!before) return false;
+  await db.batch([
+    db.delete(bookAccess).where(where),
+    auditEntry(db, actor, { action: "book_access.revoke", entityType: "book_access", entityId: `${schoolId}:${bookId}`, before }, now),
+  ]);
+  return true;
+}

@@ -1,0 +1,60 @@
+import { asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { type Book, bookAccess, books, schools } from "../db/schema.ts";
+import { toTeacherBook } from "../reading/library.ts";
+
+export function toAdminBook(book: Book, schoolCount: number) {
+  const { id, title, author1, author2, description, isbn, gradeLevel, subject, thumbnailPath, pageCount, createdAt, readable } =
+    toTeacherBook(book);
+  return {
+    id,
+    title,
+    author1,
+    author2,
+    description,
+    isbn,
+    gradeLevel,
+    subject,
+    thumbnailPath,
+    // Admins may download the whole file (the spec's admin PDF view).
+    pdfPath: book.pdfKey ? `/api/books/${book.id}/pdf` : null,
+    pagesReady: readable,
+    pdfSize: book.pdfSize,
+    pageCount,
+    createdAt,
+    updatedAt: book.updatedAt,
+    schoolCount,
+  };
+}
+
+export type AdminBook = ReturnType<typeof toAdminBook>;
+
+export async function findBook(db: Db, bookId: number): Promise<Book | null> {
+  const [book] = await db.select().from(books).where(eq(books.id, bookId)).limit(1);
+  return book ?? null;
+}
+
+/** A book with its school count, as lists show it; null when there is no such book. */
+export async function getAdminBook(db: Db, bookId: number): Promise<AdminBook | null> {
+  const [row] = await db
+    .select({ book: books, schoolCount: sql<number>`(SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id})` })
+    .from(books)
+    .where(eq(books.id, bookId))
+    .limit(1);
+  return row ? toAdminBook(row.book, row.schoolCount) : null;
+}
+
+/** A book and every school that has it. */
+export async function getAdminBookDetail(db: Db, bookId: number) {
+  const [found, assigned] = await db.batch([
+    db.select().from(books).where(eq(books.id, bookId)).limit(1),
+    db
+      .select({ id: schools.id, schoolName: schools.name, slug: schools.slug })
+      .from(bookAccess)
+      .innerJoin(schools, eq(schools.id, bookAccess.schoolId))
+      .where(eq(bookAccess.bookId, bookId))
+      .orderBy(asc(schools.name), asc(schools.id)),
+  ]);
+  const [book] = found;
+  return book ? { ...toAdminBook(book, assigned.length), schools: assigned } : null;
+}

@@ -1,0 +1,43 @@
+import { z } from "zod";
+import { isValidIsbn, normalizeIsbn } from "./isbn.ts";
+
+const IsbnSchema = z
+  .string()
+  .trim()
+  .max(32, "Enter a 10- or 13-digit ISBN")
+  .superRefine((value, ctx) => {
+    if (!value) return;
+    const digits = normalizeIsbn(value);
+    if (!/^(\d{13}|\d{9}[\dX])$/.test(digits)) ctx.addIssue({ code: "custom", message: "Enter a 10- or 13-digit ISBN" });
+    else if (!isValidIsbn(digits)) ctx.addIssue({ code: "custom", message: "This ISBN's check digit is wrong" });
+  });
+
+/** Optional text: missing leaves it alone, null or blank clears it. */
+const optionalText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max, `Keep this under ${max} characters`)
+    .nullish()
+    .transform((value) => (value === undefined ? undefined : value || null));
+
+const GRADE = "Grade must be 1 to 12";
+
+const BookFields = {
+  title: z.string().trim().min(1, "Enter a title").max(500, "Keep the title under 500 characters"),
+  author1: z.string().trim().min(1, "Enter the first author").max(200, "Keep the author under 200 characters"),
+  author2: optionalText(200),
+  description: z.string().trim().max(20_000, "Keep the description under 20,000 characters").nullish(),
+  isbn: IsbnSchema.nullish().transform((value) => (value === undefined ? undefined : value || null)),
+  gradeLevel: z.number(GRADE).int(GRADE).min(1, GRADE).max(12, GRADE).nullish(),
+  subject: optionalText(100),
+};
+
+export const BookCreateSchema = z.object(BookFields);
+export const BookUpdateSchema = z
+  .object(BookFields)
+  .partial()
+  .refine((fields) => Object.values(fields).some((value) => value !== undefined), "Send at least one field to change");
+
+export type BookCreate = z.infer<typeof BookCreateSchema>;
+export type BookUpdate = z.infer<typeof BookUpdateSchema>;

@@ -1,0 +1,37 @@
+import { getTableColumns, is, SQL, sql } from "drizzle-orm";
+import type { Actor } from "../admins/audit.ts";
+import type { Db } from "../db/client.ts";
+import { auditLog } from "../db/schema.ts";
+
+/**
+ * auditEntry's row for a guarded write: INSERT ... SELECT ... WHERE changes() > 0, so it is written
+ * only when the statement before it in the batch changed a row, and its id or values may be SQL
+ * evaluated in the batch (the id of the row just inserted, the counter just raised).
+ */
+export function auditWhenChanged(
+  db: Db,
+  actor: Actor,
+  entry: { action: string; entityId: number | SQL; before?: unknown; after?: unknown },
+  now: number,
+) {
+  const json = (value: unknown) => (is(value, SQL) ? value : value === undefined ? null : JSON.stringify(value));
+  const row: Record<keyof typeof auditLog.$inferSelect, unknown> = {
+    id: null,
+    adminId: actor.id,
+    adminEmail: actor.email,
+    action: entry.action,
+    entityType: "school",
+    // D1 binds JS numbers as REAL, so a number is sent as text ("12", not "12.0").
+    entityId: is(entry.entityId, SQL) ? sql`CAST(${entry.entityId} AS TEXT)` : String(entry.entityId),
+    before: json(entry.before),
+    after: json(entry.after),
+    at: now,
+  };
+  // insert().select() fills every column in the table's order.
+  const columns = Object.keys(getTableColumns(auditLog)) as (keyof typeof row)[];
+  const list = sql.join(
+    columns.map((column) => sql`${row[column]}`),
+    sql`, `,
+  );
+  return db.insert(auditLog).select(sql`SELECT ${list} WHERE changes() > 0`);
+}

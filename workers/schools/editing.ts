@@ -1,0 +1,86 @@
+import { eq, sql } from "drizzle-orm";
+import type { Actor } from "../admins/audit.ts";
+import type { Db } from "../db/client.ts";
+import { schools } from "../db/schema.ts";
+import { auditWhenChanged } from "./audit.ts";
+import { type SchoolInput, type SchoolUpdate, toInsertValues, toUpdateValues } from "./input.ts";
+import { findSchoolRow, type SchoolRow } from "./list.ts";
+import { generateUniqueSlugs, slugTaken } from "./slugs.ts";
+import { DUPLICATE_SLUG, isLimitGuardError, isUniqueSlugError, limitBelowCount, NOT_FOUND, type WriteResult } from "./write-guards.ts";
+
+/** The id the next insert will most likely get: AUTOINCREMENT never reuses ids, so past the sequence too. */
+export async function nextSchoolId(db: Db): Promise<number> {
+  const maxId = sql`coalesce((SELECT max(id) FROM schools), 0)`;
+  try {
+    const [row] = await db.all<{ nextId: number }>(
+      sql`SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'schools'), 0), ${maxId}) + 1 AS nextId`,
+    );
+    return row!.nextId;
+  } catch {
+    // Should a host refuse sqlite_sequence, the largest id is the next best guess.
+    const [row] = await db.all<{ nextId: number }>(sql`SELECT ${maxId} + 1 AS nextId`);
+    return row!.nextId;
+  }
+}
+
+export async function createSchool(
+  db: Db,
+  actor: Actor,
+  input: SchoolInput,
+  now = Date.now(),
+): Promise<WriteResult<{ school: SchoolRow }>> {
+  if (input.slug && (await slugTaken(db, input.slug))) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+  const slug = input.slug ?? (await generateUniqueSlugs(db, [input.schoolName]))[0]!;
+  const values = toInsertValues(input, slug);
+  try {
+    const [[created]] = await db.batch([
+      db.insert(schools).values(values).returning({ id: schools.id }),
+      auditWhenChanged(db, actor, { action: "school.create", entityId: sql`last_insert_rowid()`, after: values }, now),
+    ]);
+    return { ok: true, school: (await findSchoolRow(db, created!.id))! };
+  } catch (error) {
+    if (isUniqueSlugError(error)) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+    throw error;
+  }
+}
+
+export async function updateSchool(
+  db: Db,
+  actor: Actor,
+  schoolId: number,
+  input: SchoolUpdate,
+  now = Date.now(),
+): Promise<WriteResult<{ school: SchoolRow }>> {
+  const before = await findSchoolRow(db, schoolId);
+  if (!before) return NOT_FOUND;
+  if (input.slug && (await slugTaken(db, input.slug, schoolId))) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+  if (input.teacherLimit !== undefined && input.teacherLimit < before.teacherCount) {
+    return { ok: false, status: 400, error: limitBelowCount(before.teacherCount) };
+  }
+  const values = toUpdateValues(schoolId, input);
+  if (Object.keys(values).length === 0) return { ok: true, school: before };
+  try {
+    await db.batch([
+      db.update(schools).set(values).where(eq(schools.id, schoolId)),
+      auditWhenChanged(db, actor, { action: "school.update", entityId: schoolId, before, after: input }, now),
+    ]);
+  } catch (error) {
+    if (isUniqueSlugError(error)) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+    if (isLimitGuardError(error))
+      return { ok: false, status: 400, error: limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0) };
+    throw error;
+  }
+  const school = await findSchoolRow(db, schoolId);
+  return school ? { ok: true, school } : NOT_FOUND;
+}
+
+/** Deletes the school; the schema's cascades take its teachers, sessions, codes, shelf, progress and login events. */
+export async function deleteSchool(db: Db, actor: Actor, schoolId: number, now = Date.now()): Promise<WriteResult<object>> {
+  const before = await findSchoolRow(db, schoolId);
+  if (!before) return NOT_FOUND;
+  const [deleted] = await db.batch([
+    db.delete(schools).where(eq(schools.id, schoolId)).returning({ id: schools.id }),
+    auditWhenChanged(db, actor, { action: "school.delete", entityId: schoolId, before }, now),
+  ]);
+  return deleted.length ? { ok: true } : NOT_FOUND;
+}

@@ -1,0 +1,97 @@
+import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
+import { z } from "zod";
+import type { schools } from "../db/schema.ts";
+import { SlugSchema } from "../http/tenancy.ts";
+import { EmailSchema } from "../validation/schemas.ts";
+import { guardedTeacherLimit } from "./write-guards.ts";
+
+const numberToString = (value: unknown) => (typeof value === "number" ? String(value) : value);
+const blankToNull = (value: unknown) => (typeof value === "string" && value.trim() === "" ? null : value);
+const blankToUndefined = (value: unknown) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value);
+
+function requiredText(what: string, max: number) {
+  const missing = `Please enter the ${what}`;
+  return z.preprocess(
+    numberToString,
+    z.string({ error: missing }).trim().min(1, missing).max(max, `The ${what} can have at most ${max} characters`),
+  );
+}
+
+function optionalText(what: string, max: number) {
+  const tooLong = `The ${what} can have at most ${max} characters`;
+  return z
+    .preprocess(
+      blankToNull,
+      z
+        .string({ error: `The ${what} must be text` })
+        .trim()
+        .max(max, tooLong)
+        .nullable(),
+    )
+    .optional();
+}
+
+const ZIP_MESSAGE = "Enter a 5-digit ZIP code";
+export const LIMIT_MESSAGE = "Enter a whole number from 1 to 10000";
+export const MAX_TEACHER_LIMIT = 10_000;
+
+export const TeacherLimitSchema = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() !== "" ? Number(value) : value),
+  z.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_TEACHER_LIMIT, LIMIT_MESSAGE),
+);
+
+/** A school as admins enter it (form or CSV row). Keys are in form order, so the first error is the first field. */
+export const SchoolInputSchema = z.object({
+  schoolName: requiredText("school name", 200),
+  slug: z.preprocess(blankToUndefined, SlugSchema.optional()),
+  address1: requiredText("address", 200),
+  address2: optionalText("second address line", 200),
+  address3: optionalText("third address line", 200),
+  city: requiredText("city", 100),
+  state: requiredText("state", 50),
+  zipCode: z.preprocess(
+    numberToString,
+    z
+      .string({ error: ZIP_MESSAGE })
+      .trim()
+      .regex(/^\d{5}(-\d{4})?$/, ZIP_MESSAGE),
+  ),
+  email: EmailSchema,
+  principal: optionalText("principal's name", 200),
+  teacherLimit: TeacherLimitSchema,
+});
+
+const SESSION_LIMIT_MESSAGE = "Sessions per teacher must be a whole number from 1 to 20";
+
+export const SchoolUpdateSchema = SchoolInputSchema.partial().extend({
+  // How many signed-in sessions (devices) one teacher may keep; a new sign-in past it ends the oldest.
+  sessionLimit: z
+    .number({ error: SESSION_LIMIT_MESSAGE })
+    .int(SESSION_LIMIT_MESSAGE)
+    .min(1, SESSION_LIMIT_MESSAGE)
+    .max(20, SESSION_LIMIT_MESSAGE)
+    .optional(),
+});
+
+export type SchoolInput = z.output<typeof SchoolInputSchema>;
+export type SchoolUpdate = z.output<typeof SchoolUpdateSchema>;
+
+export function toInsertValues(input: SchoolInput, slug: string): typeof schools.$inferInsert {
+  const { schoolName, slug: _given, ...rest } = input;
+  return {
+    ...rest,
+    slug,
+    name: schoolName,
+    address2: rest.address2 ?? null,
+    address3: rest.address3 ?? null,
+    principal: rest.principal ?? null,
+  };
+}
+
+/** Only the fields the update names; `teacherLimit` comes back guarded (see guardedTeacherLimit). */
+export function toUpdateValues(schoolId: number, input: SchoolUpdate): SQLiteUpdateSetSource<typeof schools> {
+  const { schoolName, teacherLimit, ...rest } = input;
+  const values: Record<string, unknown> = { ...rest, name: schoolName };
+  if (teacherLimit !== undefined) values.teacherLimit = guardedTeacherLimit(schoolId, teacherLimit);
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+}

@@ -1,0 +1,36 @@
+import { z } from "zod";
+import { isCommonPassword } from "../auth/common-passwords.ts";
+
+// Shared zod pieces for every boundary that takes these values (API bodies, forms, CSV rows).
+
+export const EmailSchema = z
+  .string({ error: "Please enter your email address" })
+  .trim()
+  .toLowerCase()
+  .min(1, "Please enter your email address")
+  .max(254, "That email address is too long")
+  .pipe(z.email("Please enter a valid email address"));
+
+export const PasswordSchema = z
+  .string({ error: "Please enter a password" })
+  .min(8, "Password must be at least 8 characters")
+  .max(128, "Password must be at most 128 characters")
+  .refine((p) => !isCommonPassword(p), "This password is too common. Please choose one that is harder to guess.");
+
+export const MobileSchema = z
+  .string({ error: "Please enter your mobile number" })
+  .trim()
+  .regex(/^\d{10}$/, "Mobile number must be exactly 10 digits");
+
+export const PersonNameSchema = z
+  .string({ error: "Please enter your full name" })
+  .trim()
+  .min(1, "Please enter your full name")
+  .max(100, "Name must be at most 100 characters");
+
+export const OtpCodeSchema = z
+  .string({ error: "Please enter the OTP sent to your email" })
+  .trim()
+  .regex(/^\d{6}$/, "The OTP is the 6-digit code from your email");
+
+export const SlugParamSchema = z.string().trim().toLowerCase().min(1).max(63);

@@ -1,8 +1,10 @@
 import { fileURLToPath } from "node:url";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
 // Only for its `ProvidedContext` keys, so `inject()` below is checked against what the setup provides.
 import type {} from "./tests/worker/global-setup.ts";
+import { islands } from "./vite/islands.ts";
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
@@ -12,6 +14,18 @@ export default defineConfig({
       {
         // Inside workerd, against real local D1 (with the real migrations) and R2.
         plugins: [
+          // The real route modules: tests/worker/entry.ts renders pages through React Router's server build.
+          reactRouter(),
+          islands(),
+          {
+            // React Router's plugin adds Node's export conditions to server environments; under workerd
+            // packages must resolve to their workerd builds (photon's wasm, for one), as in the real build.
+            name: "lectern-workerd-conditions",
+            configEnvironment(_name, options) {
+              const conditions = options.resolve?.conditions;
+              if (conditions) options.resolve!.conditions = conditions.filter((condition) => condition !== "node");
+            },
+          },
           // The function form sees what tests/worker/global-setup.ts provided (the mail catcher's ports).
           cloudflareTest(({ inject }) => ({
             main: "./tests/worker/entry.ts",

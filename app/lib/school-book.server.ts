@@ -14,7 +14,7 @@ export async function loadSchoolBook({ context, params }: Args, param = "bookId"
   const { school, basePath } = context.get(teacherContext);
   const bookId = parseBookId(params[param]);
   if (!bookId) throw data({ reason: "not-found" as const }, { status: 404 });
-  const book = await findSchoolBook(getDb(context.get(appContext).env.DB), school.id, bookId);
+  const book = await findSchoolBook(context.get(appContext).db, school.id, bookId);
   if (!book) throw data({ reason: "not-available" as const }, { status: 404 });
   return { book: toTeacherBook(book), basePath };
 }

@@ -10,7 +10,7 @@ import type { Route } from "./+types/admin-layout";
 
 export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
-    args.context.set(adminContext, await requireAdmin(args));
+    args.context.set(adminContext, requireAdmin(args));
     return next();
   },
 ];

@@ -1,7 +1,5 @@
-import { eq } from "drizzle-orm";
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
-import { getDb } from "../../workers/db/client.ts";
-import { books } from "../../workers/db/schema.ts";
+import { findBook } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { parseBookId } from "../../workers/reading/library.ts";
 import { PdfReader } from "../components/reader/pdf-reader.tsx";
@@ -12,10 +10,10 @@ import type { Route } from "./+types/admin-reader";
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.title ?? "Reader"} · Lectern Admin` }];
 
 export async function loader(args: Route.LoaderArgs) {
-  await requireAdmin(args);
+  requireAdmin(args);
   const bookId = parseBookId(args.params.id);
   if (!bookId) throw data({ message: "No book ID provided" }, { status: 404 });
-  const [book] = await getDb(args.context.get(appContext).env.DB).select().from(books).where(eq(books.id, bookId)).limit(1);
+  const book = await findBook(args.context.get(appContext).db, bookId);
   if (!book) throw data({ message: "Failed to load book details" }, { status: 404 });
   if (!book.pdfKey) throw data({ message: "PDF not available" }, { status: 404 });
   return { bookId: book.id, title: book.title };

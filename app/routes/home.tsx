@@ -23,7 +23,7 @@ export async function loader(args: Route.LoaderArgs) {
   const { tenant } = args.context.get(appContext);
   if (tenant.host.kind === "school" || tenant.host.kind === "invalid") {
     const school = requireSchool(args);
-    await redirectIfSignedIn(args);
+    redirectIfSignedIn(args);
     return { kind: "school" as const, ...school, next: loginTarget(args.request, school.basePath) };
   }
   return { kind: "landing" as const };

@@ -8,7 +8,7 @@ import type { Route } from "./+types/school-app";
 
 export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
-    args.context.set(teacherContext, await requireTeacher(args));
+    args.context.set(teacherContext, requireTeacher(args));
     return next();
   },
 ];

@@ -23,7 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Books Library · Lecter
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { school, teacher, basePath } = context.get(teacherContext);
-  const db = getDb(context.get(appContext).env.DB);
+  const db = context.get(appContext).db;
   const shelf = await summariseShelf(db, school.id, PAGE, teacher.id);
   const continueReading = shelf.reading.map((r) => ({
     bookId: r.bookId,

@@ -15,7 +15,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Library · Lectern" }];
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { school, basePath } = context.get(teacherContext);
   const search = new URL(request.url).searchParams.get("search")?.trim().slice(0, 200) ?? "";
-  const books = await listSchoolBooks(getDb(context.get(appContext).env.DB), school.id, search || undefined);
+  const books = await listSchoolBooks(context.get(appContext).db, school.id, search || undefined);
   return { books: books.map(toTeacherBook), search, basePath };
 }
 

@@ -13,7 +13,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader(args: Route.LoaderArgs) {
   const school = requireSchool(args);
-  await redirectIfSignedIn(args);
+  redirectIfSignedIn(args);
   return { ...school, next: loginTarget(args.request, school.basePath) };
 }
 

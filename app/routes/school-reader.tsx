@@ -33,11 +33,11 @@ function fail(status: number, failure: ReaderFailure): never {
 }
 
 export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps> {
-  const { teacher, school, basePath } = await requireTeacher(args);
+  const { teacher, school, basePath } = requireTeacher(args);
   const backHref = `${basePath}/dashboard`;
   const bookId = parseBookId(args.params.bookId);
   if (!bookId) fail(404, { message: "No book ID provided", backHref });
-  const db = getDb(args.context.get(appContext).env.DB);
+  const db = args.context.get(appContext).db;
   const book = await findSchoolBook(db, school.id, bookId);
   if (!book) fail(404, { message: "Failed to load book details", backHref });
   if (!book.pdfKey) fail(404, { message: "This book does not have a PDF file available", backHref });

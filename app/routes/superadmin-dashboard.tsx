@@ -22,7 +22,7 @@ import type { Route } from "./+types/superadmin-dashboard";
 export const meta: Route.MetaFunction = () => [{ title: "Superadmin · Lectern" }];
 
 export async function loader(args: Route.LoaderArgs) {
-  const session = await requireAdmin(args);
+  const session = requireAdmin(args);
   if (session.admin.role !== "superadmin") throw redirect("/superadmin/login");
   return { admin: session.admin };
 }

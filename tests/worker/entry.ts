@@ -1,10 +1,12 @@
-// The Worker under test: the real pipeline, with React Router replaced by an echo of what it
-// would be handed, so worker tests run without a client build.
+// The Worker under test: the real pipeline with the real React Router build (its route modules,
+// loaders, actions and middlewares compiled by React Router's Vite plugin in this project), and
+// the same pipeline with React Router replaced by an echo of the context it would be handed.
+import { createRequestHandler } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { createAppHandler, type PageRenderer } from "../../workers/http/pipeline.ts";
+import { createApp, type PageRenderer } from "../../workers/http/pipeline.ts";
 
 export const echoTenant: PageRenderer = async (request, context) => {
-  const { tenant, nonce } = context.get(appContext);
+  const { tenant, nonce, teacher, admin } = context.get(appContext);
   return Response.json({
     url: request.url,
     host: tenant.host,
@@ -12,9 +14,20 @@ export const echoTenant: PageRenderer = async (request, context) => {
     schoolName: tenant.school?.name ?? null,
     basePath: tenant.basePath,
     nonce,
+    teacherId: teacher?.teacher.id ?? null,
+    adminId: admin?.admin.id ?? null,
   });
 };
 
-export const handle = createAppHandler(echoTenant, { dev: false });
+const echoApp = createApp(echoTenant, { dev: false });
+/** The pipeline with an echo in place of React Router: what the tenancy tests read. */
+export const handle = (request: Request, env: Env, ctx?: ExecutionContext) => echoApp.fetch(request, env, ctx);
 
-export default { fetch: handle } satisfies ExportedHandler<Env>;
+const app = createApp(
+  createRequestHandler(() => import("virtual:react-router/server-build"), "production"),
+  { dev: false },
+);
+/** The whole Worker: API and real pages. */
+export const handleApp = (request: Request, env: Env, ctx?: ExecutionContext) => app.fetch(request, env, ctx);
+
+export default { fetch: app.fetch } satisfies ExportedHandler<Env>;

@@ -1,56 +1,69 @@
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { getTeacherSession } from "../../workers/auth/sessions.ts";
+import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { sessions } from "../../workers/db/schema.ts";
-import { resolveRequestTenant } from "../../workers/http/pipeline.ts";
+import { resolveRequestContext } from "../../workers/http/request-context.ts";
 import { createSchool, db, ORIGIN, signedInTeacher } from "./helpers.ts";
 
-// The Worker reads a teacher's session with the tenant's school, in one statement.
-const MAIN = { kind: "main" } as const;
-const page = (path: string, cookie?: string) => new Request(`${ORIGIN}${path}`, { headers: cookie ? { Cookie: cookie } : {} });
+// The pipeline resolves tenant and sessions once per request, and checks them there.
+const ctx = { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext;
+const resolve = (path: string, cookie?: string, now?: number, host = ORIGIN) =>
+  resolveRequestContext(new Request(`${host}${path}`, { headers: cookie ? { Cookie: cookie } : {} }), env, ctx, null, now);
 
-describe("tenant and teacher session in one lookup", () => {
-  it("hands on the session of a teacher of this school", async () => {
+describe("the request context", () => {
+  it("hands on the teacher of this school, read with the school", async () => {
     const school = await createSchool();
     const { teacher, cookie } = await signedInTeacher(school);
-    const path = `/schools/${school.slug}/dashboard`;
-    const tenant = await resolveRequestTenant(db(), MAIN, path, page(path, cookie));
-    expect(tenant.school?.id).toBe(school.id);
-    expect(tenant.teacherSession?.row?.teacher.id).toBe(teacher.id);
-    const session = await getTeacherSession(db(), page(path, cookie), Date.now(), tenant.teacherSession);
-    expect(session?.teacher.id).toBe(teacher.id);
-    expect(session?.school.id).toBe(school.id);
+    const context = await resolve(`/schools/${school.slug}/dashboard`, cookie);
+    expect(context.tenant.school?.id).toBe(school.id);
+    expect(context.teacher?.teacher.id).toBe(teacher.id);
+    expect(context.teacher?.school.id).toBe(school.id);
+    expect(context.teacherOfOtherSchool).toBe(false);
   });
 
-  it("finds the school but no session for a teacher of another school", async () => {
+  it("finds the school but no teacher for a teacher of another school", async () => {
     const [mine, other] = [await createSchool(), await createSchool()];
     const { cookie } = await signedInTeacher(mine);
-    const path = `/schools/${other.slug}/dashboard`;
-    const tenant = await resolveRequestTenant(db(), MAIN, path, page(path, cookie));
-    expect(tenant.school?.id).toBe(other.id);
-    expect(tenant.teacherSession?.row).toBeNull();
-    expect(await getTeacherSession(db(), page(path, cookie), Date.now(), tenant.teacherSession)).toBeNull();
+    for (const path of [`/schools/${other.slug}/dashboard`, `/${other.slug}`, `/api/schools/slug/${other.slug}/books`]) {
+      const context = await resolve(path, cookie);
+      expect(context.tenant.school?.id, path).toBe(other.id);
+      expect(context.teacher, path).toBeNull();
+      expect(context.teacherOfOtherSchool, path).toBe(true);
+    }
+    // On another school's host, whatever the path.
+    const onHost = await resolve("/api/books/1/pages", cookie, undefined, `https://${other.slug}.lectern.test`);
+    expect(onHost.tenant.school?.id).toBe(other.id);
+    expect(onHost.teacher).toBeNull();
   });
 
-  it("finds neither for an unknown school, and no session without a cookie", async () => {
+  it("takes the teacher's own school where the request names none", async () => {
     const school = await createSchool();
-    const { cookie } = await signedInTeacher(school);
-    const unknown = await resolveRequestTenant(db(), MAIN, "/schools/no-such-school", page("/schools/no-such-school", cookie));
-    expect(unknown.school).toBeNull();
-    expect(unknown.teacherSession).toBeUndefined();
-    const anonymous = await resolveRequestTenant(db(), MAIN, `/${school.slug}`, page(`/${school.slug}`));
-    expect(anonymous.school?.id).toBe(school.id);
-    expect(anonymous.teacherSession).toBeUndefined();
+    const { teacher, cookie } = await signedInTeacher(school);
+    const context = await resolve("/api/books/1/pages", cookie);
+    expect(context.tenant.school).toBeNull();
+    expect(context.teacher?.teacher.id).toBe(teacher.id);
   });
 
-  it("still signs out an expired session that was read with the school", async () => {
+  it("finds no school for an unknown slug, and no teacher without a cookie", async () => {
     const school = await createSchool();
     const { cookie } = await signedInTeacher(school);
-    const path = `/schools/${school.slug}/dashboard`;
-    const tenant = await resolveRequestTenant(db(), MAIN, path, page(path, cookie));
-    const tokenHash = tenant.teacherSession!.tokenHash;
-    const later = tenant.teacherSession!.row!.session.expiresAt + 1;
-    expect(await getTeacherSession(db(), page(path, cookie), later, tenant.teacherSession)).toBeNull();
+    const unknown = await resolve("/schools/no-such-school", cookie);
+    expect(unknown.tenant.school).toBeNull();
+    expect(unknown.teacher).toBeNull();
+    const anonymous = await resolve(`/${school.slug}`);
+    expect(anonymous.tenant.school?.id).toBe(school.id);
+    expect(anonymous.teacher).toBeNull();
+    expect(anonymous.admin).toBeNull();
+  });
+
+  it("signs out an expired session when it reads it", async () => {
+    const school = await createSchool();
+    const { cookie } = await signedInTeacher(school);
+    const tokenHash = await sha256Hex(cookie.split("=")[1]!);
+    const [row] = await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash));
+    const context = await resolve(`/schools/${school.slug}/dashboard`, cookie, row!.expiresAt + 1);
+    expect(context.teacher).toBeNull();
     expect(await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash))).toEqual([]);
   });
 });

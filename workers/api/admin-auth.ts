@@ -2,11 +2,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { loginAdmin } from "../admins/accounts.ts";
 import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
-import { getDb } from "../db/client.ts";
+import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
 import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { EmailSchema } from "../validation/schemas.ts";
-import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
 
 const LoginSchema = z.object({
   email: EmailSchema,
@@ -15,11 +14,11 @@ const LoginSchema = z.object({
 });
 
 /** /api/admin: sign in, sign out, who am I. */
-export const adminAuthApi = new Hono<AdminEnv>()
+export const adminAuthApi = new Hono<AdminApiEnv>()
   .use(requireSameOrigin)
   .post("/login", validate("json", LoginSchema), async (c) => {
     const body = c.req.valid("json");
-    const db = getDb(c.env.DB);
+    const db = c.var.context.db;
     const result = await loginAdmin(db, {
       email: body.email,
       password: body.password,
@@ -34,11 +33,11 @@ export const adminAuthApi = new Hono<AdminEnv>()
   })
   .post("/logout", async (c) => {
     const token = readSessionToken(c.req.raw, "admin");
-    if (token) await revokeSession(getDb(c.env.DB), token);
+    if (token) await revokeSession(c.var.context.db, token);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "admin", null));
     return c.json({ ok: true });
   })
-  .get("/me", requireAdminApi, (c) => {
-    const { admin, expiresAt } = c.get("adminSession");
+  .get("/me", requireAdmin, (c) => {
+    const { admin, expiresAt } = c.var.admin;
     return c.json({ admin, expiresAt });
   });

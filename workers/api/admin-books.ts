@@ -20,11 +20,10 @@ import {
   sweepStaleUploads,
   uploadPdfPart,
 } from "../books/uploads.ts";
-import { getDb } from "../db/client.ts";
+import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { parseBookId } from "../reading/library.ts";
-import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
 
 const blankToUndefined = (value: unknown) => (value === "" ? undefined : value);
 const IdSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
@@ -61,9 +60,9 @@ const NOT_FOUND = { error: "Book not found" } as const;
 const UPLOAD_NOT_FOUND = { error: "Upload not found" } as const;
 
 /** The book named by `:id`, or null (a malformed id is a book that does not exist). */
-async function bookOf(c: Context<AdminEnv>) {
+async function bookOf(c: Context<AdminApiEnv>) {
   const id = parseBookId(c.req.param("id"));
-  return id ? findBook(getDb(c.env.DB), id) : null;
+  return id ? findBook(c.var.context.db, id) : null;
 }
 
 /**
@@ -71,54 +70,54 @@ async function bookOf(c: Context<AdminEnv>) {
  * /:id/pdf), which is why the guards sit on each route rather than on the whole app.
  * Literal paths come before /:id.
  */
-export const adminBooksApi = new Hono<AdminEnv>()
-  .get("/", requireAdminApi, validate("query", ListQuerySchema), async (c) => {
-    return c.json(await listAdminBooks(getDb(c.env.DB), c.req.valid("query")));
+export const adminBooksApi = new Hono<AdminApiEnv>()
+  .get("/", requireAdmin, validate("query", ListQuerySchema), async (c) => {
+    return c.json(await listAdminBooks(c.var.context.db, c.req.valid("query")));
   })
-  .get("/search", requireAdminApi, validate("query", SearchQuerySchema), async (c) => {
-    return c.json({ books: await searchAdminBooks(getDb(c.env.DB), c.req.valid("query").query) });
+  .get("/search", requireAdmin, validate("query", SearchQuerySchema), async (c) => {
+    return c.json({ books: await searchAdminBooks(c.var.context.db, c.req.valid("query").query) });
   })
-  .get("/access", requireAdminApi, validate("query", AccessQuerySchema), async (c) => {
-    return c.json({ access: await listAccess(getDb(c.env.DB), c.req.valid("query")) });
+  .get("/access", requireAdmin, validate("query", AccessQuerySchema), async (c) => {
+    return c.json({ access: await listAccess(c.var.context.db, c.req.valid("query")) });
   })
-  .post("/access", requireAdminApi, requireSameOrigin, validate("json", GrantSchema), async (c) => {
-    const result = await grantAccess(getDb(c.env.DB), actorOf(c), c.req.valid("json"));
+  .post("/access", requireAdmin, requireSameOrigin, validate("json", GrantSchema), async (c) => {
+    const result = await grantAccess(c.var.context.db, actorOf(c), c.req.valid("json"));
     if (!result.ok) return c.json({ error: result.error }, 400);
     return c.json({ created: result.created });
   })
-  .delete("/access/:schoolId/:bookId", requireAdminApi, requireSameOrigin, validate("param", AccessParamSchema), async (c) => {
+  .delete("/access/:schoolId/:bookId", requireAdmin, requireSameOrigin, validate("param", AccessParamSchema), async (c) => {
     const { schoolId, bookId } = c.req.valid("param");
-    const removed = await revokeAccess(getDb(c.env.DB), actorOf(c), schoolId, bookId);
+    const removed = await revokeAccess(c.var.context.db, actorOf(c), schoolId, bookId);
     if (!removed) return c.json({ error: "That school does not have that book" }, 404);
     return c.json({ ok: true });
   })
-  .post("/", requireAdminApi, requireSameOrigin, validate("json", BookCreateSchema), async (c) => {
-    return c.json({ book: await createBook(getDb(c.env.DB), actorOf(c), c.req.valid("json")) }, 201);
+  .post("/", requireAdmin, requireSameOrigin, validate("json", BookCreateSchema), async (c) => {
+    return c.json({ book: await createBook(c.var.context.db, actorOf(c), c.req.valid("json")) }, 201);
   })
-  .get("/:id", requireAdminApi, async (c) => {
+  .get("/:id", requireAdmin, async (c) => {
     const id = parseBookId(c.req.param("id"));
-    const book = id ? await getAdminBookDetail(getDb(c.env.DB), id) : null;
+    const book = id ? await getAdminBookDetail(c.var.context.db, id) : null;
     if (!book) return c.json(NOT_FOUND, 404);
     return c.json({ book });
   })
-  .put("/:id", requireAdminApi, requireSameOrigin, validate("json", BookUpdateSchema), async (c) => {
+  .put("/:id", requireAdmin, requireSameOrigin, validate("json", BookUpdateSchema), async (c) => {
     const id = parseBookId(c.req.param("id"));
-    const book = id ? await updateBook(getDb(c.env.DB), actorOf(c), id, c.req.valid("json")) : null;
+    const book = id ? await updateBook(c.var.context.db, actorOf(c), id, c.req.valid("json")) : null;
     if (!book) return c.json(NOT_FOUND, 404);
     return c.json({ book });
   })
-  .delete("/:id", requireAdminApi, requireSameOrigin, async (c) => {
+  .delete("/:id", requireAdmin, requireSameOrigin, async (c) => {
     const id = parseBookId(c.req.param("id"));
-    const deleted = id ? await deleteBook(getDb(c.env.DB), c.env.BOOKS, actorOf(c), id) : false;
+    const deleted = id ? await deleteBook(c.var.context.db, c.env.BOOKS, actorOf(c), id) : false;
     if (!deleted) return c.json(NOT_FOUND, 404);
     return c.json({ ok: true });
   })
-  .post("/:id/assign-all-schools", requireAdminApi, requireSameOrigin, async (c) => {
+  .post("/:id/assign-all-schools", requireAdmin, requireSameOrigin, async (c) => {
     const book = await bookOf(c);
     if (!book) return c.json(NOT_FOUND, 404);
-    return c.json({ assigned: await assignToAllSchools(getDb(c.env.DB), actorOf(c), book.id) });
+    return c.json({ assigned: await assignToAllSchools(c.var.context.db, actorOf(c), book.id) });
   })
-  .put("/:id/upload/thumbnail", requireAdminApi, requireSameOrigin, async (c) => {
+  .put("/:id/upload/thumbnail", requireAdmin, requireSameOrigin, async (c) => {
     const book = await bookOf(c);
     if (!book) return c.json(NOT_FOUND, 404);
     const type = coverType(c.req.header("Content-Type"));
@@ -127,23 +126,23 @@ export const adminBooksApi = new Hono<AdminEnv>()
     if (Number(c.req.header("Content-Length") ?? 0) > MAX_COVER_BYTES) return c.json(tooBig, 413);
     const bytes = await readLimited(c.req.raw.body, MAX_COVER_BYTES);
     if (!bytes) return c.json(tooBig, 413);
-    const db = getDb(c.env.DB);
+    const db = c.var.context.db;
     const result = await replaceCover(db, c.env.BOOKS, actorOf(c), book, { type, bytes });
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ book: await getAdminBook(db, book.id) });
   })
-  .post("/:id/upload/pdf", requireAdminApi, requireSameOrigin, validate("json", StartPdfSchema), async (c) => {
+  .post("/:id/upload/pdf", requireAdmin, requireSameOrigin, validate("json", StartPdfSchema), async (c) => {
     const book = await bookOf(c);
     if (!book) return c.json(NOT_FOUND, 404);
-    const db = getDb(c.env.DB);
+    const db = c.var.context.db;
     c.executionCtx.waitUntil(
       sweepStaleUploads(db, c.env.BOOKS, STALE_UPLOAD_MS).catch((error) => console.warn("Upload sweep failed", error)),
     );
     return c.json(await startPdfUpload(db, c.env.BOOKS, book.id, c.req.valid("json")));
   })
-  .put("/:id/upload/pdf/:uploadId/:partNumber", requireAdminApi, requireSameOrigin, async (c) => {
+  .put("/:id/upload/pdf/:uploadId/:partNumber", requireAdmin, requireSameOrigin, async (c) => {
     const bookId = parseBookId(c.req.param("id"));
-    const upload = bookId ? await findPdfUpload(getDb(c.env.DB), bookId, c.req.param("uploadId")) : null;
+    const upload = bookId ? await findPdfUpload(c.var.context.db, bookId, c.req.param("uploadId")) : null;
     if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);
     const partNumber = /^\d{1,5}$/.test(c.req.param("partNumber")) ? Number(c.req.param("partNumber")) : 0;
     const declared = Number(c.req.header("Content-Length") ?? 0);
@@ -152,8 +151,8 @@ export const adminBooksApi = new Hono<AdminEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ partNumber: result.partNumber, etag: result.etag });
   })
-  .post("/:id/upload/pdf/:uploadId/complete", requireAdminApi, requireSameOrigin, validate("json", CompletePdfSchema), async (c) => {
-    const db = getDb(c.env.DB);
+  .post("/:id/upload/pdf/:uploadId/complete", requireAdmin, requireSameOrigin, validate("json", CompletePdfSchema), async (c) => {
+    const db = c.var.context.db;
     const book = await bookOf(c);
     const upload = book ? await findPdfUpload(db, book.id, c.req.param("uploadId")) : null;
     if (!book || !upload) return c.json(UPLOAD_NOT_FOUND, 404);
@@ -161,8 +160,8 @@ export const adminBooksApi = new Hono<AdminEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ book: await getAdminBook(db, book.id), pageSet: result.pageSet });
   })
-  .delete("/:id/upload/pdf/:uploadId", requireAdminApi, requireSameOrigin, async (c) => {
-    const db = getDb(c.env.DB);
+  .delete("/:id/upload/pdf/:uploadId", requireAdmin, requireSameOrigin, async (c) => {
+    const db = c.var.context.db;
     const bookId = parseBookId(c.req.param("id"));
     const upload = bookId ? await findPdfUpload(db, bookId, c.req.param("uploadId")) : null;
     if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);

@@ -14,7 +14,7 @@ import { z } from "zod";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";
-import { getDb } from "../db/client.ts";
+import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { describeZodError, validate } from "../http/validate.ts";
 import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
@@ -32,7 +32,6 @@ import {
   storePageFailure,
 } from "../page-images/page-sets.ts";
 import { parseBookId } from "../reading/library.ts";
-import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
 
 const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });
 const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
@@ -41,8 +40,8 @@ const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;
 const BOOK_NOT_FOUND = { error: "Book not found" } as const;
 const SET_NOT_FOUND = { error: "These pages were replaced by a newer upload" } as const;
 
-async function bookAndSet(c: Context<AdminEnv>) {
-  const db = getDb(c.env.DB);
+async function bookAndSet(c: Context<AdminApiEnv>) {
+  const db = c.var.context.db;
   const bookId = parseBookId(c.req.param("id"));
   const book = bookId ? await findBook(db, bookId) : null;
   if (!book) return null;
@@ -51,14 +50,14 @@ async function bookAndSet(c: Context<AdminEnv>) {
   return { db, book, set };
 }
 
-function pageNumber(c: Context<AdminEnv>): number | null {
+function pageNumber(c: Context<AdminApiEnv>): number | null {
   const raw = c.req.param("n") ?? "";
   return PAGE_NUMBER.test(raw) ? Number(raw) : null;
 }
 
-export const adminPageSetsApi = new Hono<AdminEnv>()
-  .use("/:id/page-sets/*", requireAdminApi, requireSameOrigin)
-  .use("/:id/page-sets", requireAdminApi, requireSameOrigin)
+export const adminPageSetsApi = new Hono<AdminApiEnv>()
+  .use("/:id/page-sets/*", requireAdmin, requireSameOrigin)
+  .use("/:id/page-sets", requireAdmin, requireSameOrigin)
   .get("/:id/page-sets", async (c) => {
     const found = await bookAndSet(c);
     if (!found) return c.json(BOOK_NOT_FOUND, 404);

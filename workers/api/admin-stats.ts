@@ -1,27 +1,8 @@
-import { count, sql } from "drizzle-orm";
 import { Hono } from "hono";
-import type { Db } from "../db/client.ts";
-import { getDb } from "../db/client.ts";
-import { books, loginEvents, schools, teachers } from "../db/schema.ts";
-import { type AdminEnv, requireAdminApi } from "./admin-session.ts";
-
-const WEEK_MS = 7 * 86_400_000;
-
-/** The dashboard's figures; "this week" is the last 7 days, counted on login_events_at_idx. */
-export async function adminTotals(db: Db, now = Date.now()) {
-  const [[t], [s], [b], [l]] = await db.batch([
-    db.select({ n: count() }).from(teachers),
-    db.select({ n: count() }).from(schools),
-    db.select({ n: count() }).from(books),
-    db
-      .select({ n: count() })
-      .from(loginEvents)
-      .where(sql`${loginEvents.at} >= ${now - WEEK_MS} AND ${loginEvents.kind} = 'teacher'`),
-  ]);
-  return { teachers: t?.n ?? 0, schools: s?.n ?? 0, books: b?.n ?? 0, loginsThisWeek: l?.n ?? 0 };
-}
+import { adminTotals } from "../admins/stats.ts";
+import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
 
 /** Admin figures under /api/admin/stats. */
-export const adminStatsApi = new Hono<AdminEnv>().get("/teacher-count", requireAdminApi, async (c) =>
-  c.json(await adminTotals(getDb(c.env.DB))),
+export const adminStatsApi = new Hono<AdminApiEnv>().get("/teacher-count", requireAdmin, async (c) =>
+  c.json(await adminTotals(c.var.context.db)),
 );

@@ -13,10 +13,10 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
-import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
 import { findBook } from "../books/detail.ts";
-import { type Db, getDb } from "../db/client.ts";
+import type { Db } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";
+import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
 import { searchPages } from "../page-images/page-search.ts";
 import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-sets.ts";
@@ -24,7 +24,7 @@ import { stampPage } from "../page-images/stamp.ts";
 import { findSchoolBook, parseBookId } from "../reading/library.ts";
 import { countPageServed, readingLimitMessage, spendPage } from "../reading/page-budget.ts";
 
-type Env = { Bindings: Cloudflare.Env };
+type Env = ReaderApiEnv;
 
 type PageReader = { kind: "admin" } | { kind: "teacher"; teacherId: number; schoolId: number; watermark: string[] };
 
@@ -51,11 +51,9 @@ function stampDate(now = Date.now()): string {
   return new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 }
 
-async function identify(db: Db, request: Request): Promise<PageReader | null> {
-  if (await getAdminSession(db, request)) return { kind: "admin" };
-  const session = await getTeacherSession(db, request);
-  if (!session) return null;
-  const { teacher, school } = session;
+function pageReader(reader: Reader): PageReader {
+  if (reader.kind === "admin") return { kind: "admin" };
+  const { teacher, school } = reader.teacher;
   return {
     kind: "teacher",
     teacherId: teacher.id,
@@ -78,9 +76,8 @@ function requestedPage(c: Context<Env>): number | null {
  * same round trip as the set: the book names the set); or the answer refusing them.
  */
 async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Response> {
-  const db = getDb(c.env.DB);
-  const reader = await identify(db, c.req.raw);
-  if (!reader) return jsonError(c, 401, "Not signed in");
+  const { db } = c.var.context;
+  const reader = pageReader(c.var.reader);
   const bookId = parseBookId(c.req.param("id"));
   const book = !bookId ? null : reader.kind === "teacher" ? await findSchoolBook(db, reader.schoolId, bookId) : await findBook(db, bookId);
   if (!book) return jsonError(c, 404, "Book not found");
@@ -128,12 +125,12 @@ async function readJson(bucket: R2Bucket, key: string): Promise<unknown | null> 
 }
 
 export const bookPagesApi = new Hono<Env>()
-  .get("/:id/pages", async (c) => {
+  .get("/:id/pages", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
-  .get("/:id/pages/:n", async (c) => {
+  .get("/:id/pages/:n", requireReader, async (c) => {
     const found = await readableBook(c, requestedPage(c));
     if (found instanceof Response) return found;
     const rawWidth = c.req.query("w");
@@ -166,7 +163,7 @@ export const bookPagesApi = new Hono<Env>()
       headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
     });
   })
-  .get("/:id/pages/:n/text", async (c) => {
+  .get("/:id/pages/:n/text", requireReader, async (c) => {
     const found = await readableBook(c, requestedPage(c));
     if (found instanceof Response) return found;
     const page = pageOf(c, found);
@@ -177,13 +174,13 @@ export const bookPagesApi = new Hono<Env>()
     if (!text) return jsonError(c, 404, "This page has no text.");
     return c.json({ n: page.n, ...text }, 200, NO_STORE);
   })
-  .get("/:id/outline", async (c) => {
+  .get("/:id/outline", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
     const outline = found.set.hasOutline ? await readJson(c.env.BOOKS, outlineKey(found.book.id, found.set.id)) : null;
     return c.json({ outline: outline ?? [] }, 200, NO_STORE);
   })
-  .get("/:id/search", async (c) => {
+  .get("/:id/search", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
     const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });

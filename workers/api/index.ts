@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
+import type { AppEnv } from "../http/context.ts";
 import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
 import { adminPageSetsApi } from "./admin-page-sets.ts";
@@ -12,7 +13,7 @@ import { schoolsApi } from "./schools.ts";
 import { superadminApi } from "./superadmin.ts";
 import { teacherApi } from "./teacher.ts";
 
-export const api = new Hono<{ Bindings: Env }>()
+export const api = new Hono<AppEnv>()
   .basePath("/api")
   .get("/health", (c) => c.json({ ok: true }))
   .route("/admin/stats", adminStatsApi)

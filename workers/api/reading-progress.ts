@@ -1,21 +1,17 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { getTeacherSession } from "../auth/sessions.ts";
-import { getDb } from "../db/client.ts";
+import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolBook, parseBookId } from "../reading/library.ts";
 import { findProgress, saveProgress } from "../reading/progress.ts";
 
-type Env = { Bindings: Cloudflare.Env };
-
 const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
 
-/** The signed-in teacher and the book of their school named by the URL, or the answer refusing it. */
-async function teacherBook(c: Context<Env>) {
-  const db = getDb(c.env.DB);
-  const session = await getTeacherSession(db, c.req.raw);
-  if (!session) return { refusal: c.json({ error: "Not signed in" }, 401) } as const;
+/** The book of the teacher's school named by the URL, or the answer refusing it. */
+async function teacherBook(c: Context<TeacherApiEnv>) {
+  const { db } = c.var.context;
+  const session = c.var.teacher;
   const bookId = parseBookId(c.req.param("bookId"));
   const book = bookId ? await findSchoolBook(db, session.school.id, bookId) : null;
   if (!book) return { refusal: c.json({ error: "Book not found" }, 404) } as const;
@@ -23,8 +19,8 @@ async function teacherBook(c: Context<Env>) {
 }
 
 /** Where each teacher is in each book: PUT by the reader (debounced), GET to resume. */
-export const readingProgressApi = new Hono<Env>()
-  .use(requireSameOrigin)
+export const readingProgressApi = new Hono<TeacherApiEnv>()
+  .use(requireSameOrigin, requireTeacher)
   .get("/:bookId", async (c) => {
     const found = await teacherBook(c);
     if ("refusal" in found) return found.refusal;

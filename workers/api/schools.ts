@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
-import { getDb } from "../db/client.ts";
+import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { SlugSchema } from "../http/tenancy.ts";
 import { validate } from "../http/validate.ts";
@@ -22,7 +22,6 @@ import { findSchoolBySlug } from "../schools/lookup.ts";
 import { toPublicSchool } from "../schools/public-school.ts";
 import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
 import type { WriteResult } from "../schools/write-guards.ts";
-import { type AdminEnv, actorOf, requireAdminApi } from "./admin-session.ts";
 
 const SlugParamSchema = z.object({ slug: z.string().trim().toLowerCase().min(1).max(63) });
 const IdParamSchema = z.object({ id: z.coerce.number({ error: "Unknown school" }).int("Unknown school").positive("Unknown school") });
@@ -34,7 +33,7 @@ const HistoryQuerySchema = z.object({
 });
 
 /** A failed write as its status and `{ error }`. */
-function refused(c: Context<AdminEnv>, result: Extract<WriteResult<object>, { ok: false }>) {
+function refused(c: Context<AdminApiEnv>, result: Extract<WriteResult<object>, { ok: false }>) {
   return c.json({ error: result.error }, result.status);
 }
 
@@ -42,100 +41,94 @@ function refused(c: Context<AdminEnv>, result: Extract<WriteResult<object>, { ok
  * /api/schools: the public school page's lookup (/slug/:slug), and everything else for admins
  * only. Literal paths come before /:id.
  */
-export const schoolsApi = new Hono<AdminEnv>()
+export const schoolsApi = new Hono<AdminApiEnv>()
   .get("/slug/:slug", validate("param", SlugParamSchema), async (c) => {
     const { slug } = c.req.valid("param");
-    const school = await findSchoolBySlug(getDb(c.env.DB), slug);
+    const school = await findSchoolBySlug(c.var.context.db, slug);
     if (!school) return c.json({ error: "School not found" }, 404);
     c.header("Cache-Control", "public, max-age=60");
     return c.json(toPublicSchool(school));
   })
-  .get(
-    "/slug/:slug/login-history",
-    requireAdminApi,
-    validate("param", SlugParamSchema),
-    validate("query", HistoryQuerySchema),
-    async (c) => {
-      const history = await schoolLoginHistory(getDb(c.env.DB), c.req.valid("param").slug, c.req.valid("query").days);
-      return history ? c.json(history) : c.json({ error: "School not found" }, 404);
-    },
+  .get("/slug/:slug/login-history", requireAdmin, validate("param", SlugParamSchema), validate("query", HistoryQuerySchema), async (c) => {
+    const history = await schoolLoginHistory(c.var.context.db, c.req.valid("param").slug, c.req.valid("query").days);
+    return history ? c.json(history) : c.json({ error: "School not found" }, 404);
+  })
+  .get("/", requireAdmin, validate("query", ListQuerySchema), async (c) =>
+    c.json(await listSchools(c.var.context.db, c.req.valid("query"))),
   )
-  .get("/", requireAdminApi, validate("query", ListQuerySchema), async (c) =>
-    c.json(await listSchools(getDb(c.env.DB), c.req.valid("query"))),
+  .get("/search", requireAdmin, validate("query", SearchQuerySchema), async (c) =>
+    c.json({ schools: await searchSchools(c.var.context.db, c.req.valid("query").query) }),
   )
-  .get("/search", requireAdminApi, validate("query", SearchQuerySchema), async (c) =>
-    c.json({ schools: await searchSchools(getDb(c.env.DB), c.req.valid("query").query) }),
-  )
-  .get("/next-id", requireAdminApi, async (c) => c.json({ nextId: await nextSchoolId(getDb(c.env.DB)) }))
+  .get("/next-id", requireAdmin, async (c) => c.json({ nextId: await nextSchoolId(c.var.context.db) }))
   // Add School checks the address while the admin types: format and reserved words first.
-  .get("/slug-available", requireAdminApi, validate("query", SlugCheckSchema), async (c) => {
+  .get("/slug-available", requireAdmin, validate("query", SlugCheckSchema), async (c) => {
     const parsed = SlugSchema.safeParse(c.req.valid("query").slug);
     if (!parsed.success) return c.json({ available: false, reason: parsed.error.issues[0]?.message ?? "Not a valid address" });
-    const db = getDb(c.env.DB);
+    const db = c.var.context.db;
     if (await slugTaken(db, parsed.data)) {
       const [suggestion] = await generateUniqueSlugs(db, [parsed.data]);
       return c.json({ available: false, reason: "taken", suggestion });
     }
     return c.json({ available: true });
   })
-  .post("/", requireAdminApi, requireSameOrigin, validate("json", SchoolInputSchema), async (c) => {
-    const result = await createSchool(getDb(c.env.DB), actorOf(c), c.req.valid("json"));
+  .post("/", requireAdmin, requireSameOrigin, validate("json", SchoolInputSchema), async (c) => {
+    const result = await createSchool(c.var.context.db, actorOf(c), c.req.valid("json"));
     return result.ok ? c.json({ school: result.school }, 201) : refused(c, result);
   })
-  .post("/validate-import", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) =>
-    c.json(await validateImportRows(getDb(c.env.DB), c.req.valid("json").rows)),
+  .post("/validate-import", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) =>
+    c.json(await validateImportRows(c.var.context.db, c.req.valid("json").rows)),
   )
-  .post("/bulk", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
-    const result = await importSchools(getDb(c.env.DB), actorOf(c), c.req.valid("json").rows, { generateSlugs: false });
+  .post("/bulk", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const result = await importSchools(c.var.context.db, actorOf(c), c.req.valid("json").rows, { generateSlugs: false });
     return result.ok ? c.json({ created: result.created }, 201) : c.json({ error: result.error, rows: result.rows }, result.status);
   })
-  .post("/save-generated", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
-    const result = await importSchools(getDb(c.env.DB), actorOf(c), c.req.valid("json").rows, { generateSlugs: true });
+  .post("/save-generated", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const result = await importSchools(c.var.context.db, actorOf(c), c.req.valid("json").rows, { generateSlugs: true });
     return result.ok ? c.json({ created: result.created }, 201) : c.json({ error: result.error, rows: result.rows }, result.status);
   })
-  .post("/update-duplicates", requireAdminApi, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
-    const result = await updateDuplicateSchools(getDb(c.env.DB), actorOf(c), c.req.valid("json").rows);
+  .post("/update-duplicates", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const result = await updateDuplicateSchools(c.var.context.db, actorOf(c), c.req.valid("json").rows);
     return result.ok ? c.json({ updated: result.updated }) : c.json({ error: result.error, rows: result.rows }, result.status);
   })
-  .post("/logins", requireAdminApi, requireSameOrigin, validate("json", LoginRecordSchema), async (c) => {
-    const record = await schoolLoginRecord(getDb(c.env.DB), c.req.valid("json").schoolId);
+  .post("/logins", requireAdmin, requireSameOrigin, validate("json", LoginRecordSchema), async (c) => {
+    const record = await schoolLoginRecord(c.var.context.db, c.req.valid("json").schoolId);
     return record ? c.json(record) : c.json({ error: "School not found" }, 404);
   })
   .post(
     "/logins/:id/increase-login-count",
-    requireAdminApi,
+    requireAdmin,
     requireSameOrigin,
     validate("param", IdParamSchema),
     validate("json", IncreaseLoginCountSchema),
     async (c) => {
-      const result = await increaseTeacherLimit(getDb(c.env.DB), actorOf(c), c.req.valid("param").id, c.req.valid("json"));
+      const result = await increaseTeacherLimit(c.var.context.db, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
       return result.ok ? c.json({ teacherLimit: result.teacherLimit }) : refused(c, result);
     },
   )
   .post(
     "/logins/:id/increase-total-login",
-    requireAdminApi,
+    requireAdmin,
     requireSameOrigin,
     validate("param", IdParamSchema),
     validate("json", IncreaseTotalLoginSchema),
     async (c) => {
-      const result = await increaseTotalLogins(getDb(c.env.DB), actorOf(c), c.req.valid("param").id, c.req.valid("json").by);
+      const result = await increaseTotalLogins(c.var.context.db, actorOf(c), c.req.valid("param").id, c.req.valid("json").by);
       return result.ok ? c.json({ totalLogins: result.totalLogins }) : refused(c, result);
     },
   )
-  .get("/:id", requireAdminApi, validate("param", IdParamSchema), async (c) => {
-    const school = await findSchoolDetail(getDb(c.env.DB), c.req.valid("param").id);
+  .get("/:id", requireAdmin, validate("param", IdParamSchema), async (c) => {
+    const school = await findSchoolDetail(c.var.context.db, c.req.valid("param").id);
     return school ? c.json({ school }) : c.json({ error: "School not found" }, 404);
   })
-  .get("/:id/books", requireAdminApi, validate("param", IdParamSchema), async (c) => {
-    const books = await listSchoolBooksForAdmin(getDb(c.env.DB), c.req.valid("param").id);
+  .get("/:id/books", requireAdmin, validate("param", IdParamSchema), async (c) => {
+    const books = await listSchoolBooksForAdmin(c.var.context.db, c.req.valid("param").id);
     return books ? c.json({ books }) : c.json({ error: "School not found" }, 404);
   })
-  .put("/:id", requireAdminApi, requireSameOrigin, validate("param", IdParamSchema), validate("json", SchoolUpdateSchema), async (c) => {
-    const result = await updateSchool(getDb(c.env.DB), actorOf(c), c.req.valid("param").id, c.req.valid("json"));
+  .put("/:id", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), validate("json", SchoolUpdateSchema), async (c) => {
+    const result = await updateSchool(c.var.context.db, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
     return result.ok ? c.json({ school: result.school }) : refused(c, result);
   })
-  .delete("/:id", requireAdminApi, requireSameOrigin, validate("param", IdParamSchema), async (c) => {
-    const result = await deleteSchool(getDb(c.env.DB), actorOf(c), c.req.valid("param").id);
+  .delete("/:id", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), async (c) => {
+    const result = await deleteSchool(c.var.context.db, actorOf(c), c.req.valid("param").id);
     return result.ok ? c.json({ ok: true }) : refused(c, result);
   });

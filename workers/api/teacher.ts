@@ -1,17 +1,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { getTeacherSession, readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
-import { getDb } from "../db/client.ts";
-import { readConfig } from "../http/config.ts";
+import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
+import { requireTeacher, schoolNamedByBody, type TeacherApiEnv } from "../http/guards.ts";
 import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
-import { resolveHost, schoolBasePath } from "../http/tenancy.ts";
+import { schoolBasePath } from "../http/tenancy.ts";
 import { validate } from "../http/validate.ts";
-import { findSchoolBySlug } from "../schools/lookup.ts";
 import { loginTeacher, registerTeacher, resetTeacherPassword } from "../teachers/accounts.ts";
 import { sendTeacherOtp } from "../teachers/send-otp.ts";
 import { EmailSchema, MobileSchema, OtpCodeSchema, PasswordSchema, PersonNameSchema, SlugParamSchema } from "../validation/schemas.ts";
-
-type Env = { Bindings: Cloudflare.Env };
 
 const SendOtpSchema = z.object({
   email: EmailSchema,
@@ -34,28 +30,17 @@ const LoginSchema = z.object({
 });
 const ResetSchema = z.object({ email: EmailSchema, otp: OtpCodeSchema, newPassword: PasswordSchema, slug: SlugParamSchema });
 
-/**
- * The school a teacher request is for: on a school's subdomain only that school, whatever the
- * body says; on the main host the school named by the slug.
- */
-async function schoolFor(request: Request, env: Cloudflare.Env, slug: string) {
-  const host = resolveHost(new URL(request.url).hostname, readConfig(env as never).appDomain);
-  if (host.kind === "admin" || host.kind === "invalid" || (host.kind === "school" && host.slug !== slug)) return null;
-  return findSchoolBySlug(getDb(env.DB), slug);
-}
-
 const SCHOOL_NOT_FOUND = { error: "School not found" } as const;
 
-export const teacherApi = new Hono<Env>()
+export const teacherApi = new Hono<TeacherApiEnv>()
   .use(requireSameOrigin)
   .post("/send-otp", validate("json", SendOtpSchema), async (c) => {
     const body = c.req.valid("json");
-    const school = await schoolFor(c.req.raw, c.env, body.slug);
+    const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
-    const config = readConfig(c.env as never);
-    const url = new URL(c.req.url);
-    const loginUrl = `${url.origin}${schoolBasePath(resolveHost(url.hostname, config.appDomain), school.slug) || "/"}`;
-    const answer = await sendTeacherOtp(getDb(c.env.DB), config, config.authSecret, {
+    const { config, db, tenant } = c.var.context;
+    const loginUrl = `${new URL(c.req.url).origin}${schoolBasePath(tenant.host, school.slug) || "/"}`;
+    const answer = await sendTeacherOtp(db, config, config.authSecret, {
       school,
       email: body.email,
       purpose: body.purpose,
@@ -66,18 +51,18 @@ export const teacherApi = new Hono<Env>()
   })
   .post("/register", validate("json", RegisterSchema), async (c) => {
     const body = c.req.valid("json");
-    const school = await schoolFor(c.req.raw, c.env, body.slug);
+    const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
-    const result = await registerTeacher(getDb(c.env.DB), readConfig(c.env as never).authSecret, { school, ...body });
+    const result = await registerTeacher(c.var.context.db, c.var.context.config.authSecret, { school, ...body });
     if (!result.ok) return c.json({ error: result.error }, result.status);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.token));
     return c.json({ teacherName: result.teacherName }, 201);
   })
   .post("/login", validate("json", LoginSchema), async (c) => {
     const body = c.req.valid("json");
-    const school = await schoolFor(c.req.raw, c.env, body.slug);
+    const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json({ error: "Invalid email or password" }, 401);
-    const db = getDb(c.env.DB);
+    const db = c.var.context.db;
     const result = await loginTeacher(db, { school, email: body.email, password: body.password, clientIp: clientIp(c.req.raw) });
     if (!result.ok) return c.json({ error: result.error }, result.status);
     // A new token at every login: whatever session this browser had before is ended.
@@ -88,9 +73,9 @@ export const teacherApi = new Hono<Env>()
   })
   .post("/reset-password", validate("json", ResetSchema), async (c) => {
     const body = c.req.valid("json");
-    const school = await schoolFor(c.req.raw, c.env, body.slug);
+    const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
-    const result = await resetTeacherPassword(getDb(c.env.DB), readConfig(c.env as never).authSecret, {
+    const result = await resetTeacherPassword(c.var.context.db, c.var.context.config.authSecret, {
       school,
       email: body.email,
       otp: body.otp,
@@ -99,10 +84,8 @@ export const teacherApi = new Hono<Env>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ message: "Password reset successful! You can now log in with your new password." });
   })
-  .get("/verify-token", async (c) => {
-    const session = await getTeacherSession(getDb(c.env.DB), c.req.raw);
-    if (!session) return c.json({ error: "Not signed in" }, 401);
-    c.header("Cache-Control", "private, no-store");
+  .get("/verify-token", requireTeacher, async (c) => {
+    const session = c.var.teacher;
     return c.json({
       teacherName: session.teacher.name,
       email: session.teacher.email,
@@ -111,7 +94,7 @@ export const teacherApi = new Hono<Env>()
   })
   .post("/sign-out", async (c) => {
     const token = readSessionToken(c.req.raw, "teacher");
-    if (token) await revokeSession(getDb(c.env.DB), token);
+    if (token) await revokeSession(c.var.context.db, token);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
     return c.json({ ok: true });
   });

@@ -114,40 +114,21 @@ export interface TeacherSession {
 }
 
 /**
- * A teacher session read together with the tenant's school (see findSchoolWithTeacherSession),
- * not yet checked for expiry. `row` is null when the cookie names no session of this school.
+ * The teacher behind this request's cookie, with their school, or null (no cookie, unknown,
+ * expired or revoked). The request pipeline calls it once per request (workers/http/request-context.ts).
  */
-export interface PrefetchedTeacherSession {
-  tokenHash: string;
-  row: { session: typeof sessions.$inferSelect; teacher: TeacherSession["teacher"]; school: School } | null;
-}
-
-/**
- * The signed-in teacher behind this request's cookie, or null (unknown, expired or revoked).
- * With `prefetched` (read by the Worker with the tenant), only the expiry checks remain.
- */
-export async function getTeacherSession(
-  db: Db,
-  request: Request,
-  now = Date.now(),
-  prefetched?: PrefetchedTeacherSession,
-): Promise<TeacherSession | null> {
-  let lookup = prefetched;
-  if (!lookup) {
-    const token = readSessionToken(request, "teacher");
-    if (!token) return null;
-    const tokenHash = await sha256Hex(token);
-    const [row] = await teacherSessionByHash(db).all({ tokenHash });
-    lookup = { tokenHash, row: row ?? null };
-  }
-  const { tokenHash, row } = lookup;
+export async function getTeacherSession(db: Db, request: Request, now = Date.now()): Promise<TeacherSession | null> {
+  const token = readSessionToken(request, "teacher");
+  if (!token) return null;
+  const tokenHash = await sha256Hex(token);
+  const [row] = await teacherSessionByHash(db).all({ tokenHash });
   if (!row || !(await isLive(db, row.session, now))) return null;
   return { tokenHash, teacher: row.teacher, school: row.school };
 }
 
 const TEACHER_COLUMNS = { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId };
 
-// Every signed-in teacher page looks its session up, so the query is prepared once.
+// Every request with a teacher cookie looks its session up, so the query is prepared once.
 const teacherSessionByHash = preparedQuery((db) =>
   db
     .select({ session: sessions, teacher: TEACHER_COLUMNS, school: schools })
@@ -158,35 +139,6 @@ const teacherSessionByHash = preparedQuery((db) =>
     .limit(1)
     .prepare(),
 );
-
-// The school by slug and, in the same statement, the session if it belongs to a teacher of that
-// school: a signed-in school page costs one D1 round trip for tenant and session, not two.
-const schoolWithTeacherSession = preparedQuery((db) =>
-  db
-    .select({ school: schools, session: sessions, teacher: TEACHER_COLUMNS })
-    .from(schools)
-    .leftJoin(sessions, and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), eq(sessions.kind, "teacher")))
-    .leftJoin(teachers, and(eq(teachers.id, sessions.teacherId), eq(teachers.schoolId, schools.id)))
-    .where(eq(schools.slug, sql.placeholder("slug")))
-    .limit(1)
-    .prepare(),
-);
-
-/**
- * The school with this slug, and the request's teacher session if it is one of that school's
- * teachers (a session of another school's teacher is no session here). Null: no such school.
- */
-export async function findSchoolWithTeacherSession(
-  db: Db,
-  slug: string,
-  tokenHash: string,
-): Promise<{ school: School; teacherSession: PrefetchedTeacherSession } | null> {
-  const [found] = await schoolWithTeacherSession(db).all({ slug, tokenHash });
-  if (!found) return null;
-  const { school, session, teacher } = found;
-  const row = session && teacher ? { session, teacher, school } : null;
-  return { school, teacherSession: { tokenHash, row } };
-}
 
 export interface AdminSession {
   tokenHash: string;

@@ -1,27 +1,46 @@
 import { createContext } from "react-router";
-import type { PrefetchedTeacherSession } from "../auth/sessions.ts";
+import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
+import type { Db } from "../db/client.ts";
 import type { School } from "../db/schema.ts";
 import type { AppConfig } from "./config.ts";
 import type { HostTenant } from "./tenancy.ts";
 
-/** The school a page request is about, resolved once per request in the Worker. */
+/** The school a request is about, by its host or its path. */
 export interface RequestTenant {
   host: HostTenant;
   /** The slug named by the host or the path, whether or not such a school exists. */
   slug: string | null;
+  /** That school; null when the request names none or no school has the slug. */
   school: School | null;
   /** Prefix for links inside the school's pages: '' on its subdomain, `/schools/{slug}` otherwise. */
   basePath: string;
-  /** The teacher cookie's session, read with the school; absent without a cookie or a school. */
-  teacherSession?: PrefetchedTeacherSession;
 }
 
-export interface AppContextValue {
+/**
+ * Everything the request pipeline resolves once per request (workers/http/request-context.ts),
+ * read by the API as `c.var.context` and by React Router's loaders, actions and middlewares as
+ * `context.get(appContext)`.
+ */
+export interface RequestContext {
   env: Env;
   ctx: ExecutionContext;
   config: AppConfig;
+  db: Db;
   tenant: RequestTenant;
+  /**
+   * The signed-in teacher, checked: the session is live and, when the request names a school,
+   * the teacher is one of that school's. Null otherwise.
+   */
+  teacher: TeacherSession | null;
+  /** A live teacher session of another school than the one the request names (null when none). */
+  teacherOfOtherSchool: boolean;
+  /** The signed-in admin or superadmin, checked (live, not disabled); never on a school's host. */
+  admin: AdminSession | null;
+  /** The CSP nonce of this page's inline scripts; null for API answers and in development. */
   nonce: string | null;
 }
 
-export const appContext = createContext<AppContextValue>();
+export const appContext = createContext<RequestContext>();
+
+/** The Hono environment of every API route. */
+export type AppEnv = { Bindings: Env; Variables: { context: RequestContext } };

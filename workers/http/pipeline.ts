@@ -1,61 +1,84 @@
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
 import { RouterContextProvider } from "react-router";
 import { api } from "../api/index.ts";
-import { findSchoolWithTeacherSession, readSessionToken } from "../auth/sessions.ts";
-import { sha256Hex } from "../auth/tokens.ts";
-import { type Db, getDb } from "../db/client.ts";
-import { findSchoolBySlug } from "../schools/lookup.ts";
 import { readConfig } from "./config.ts";
-import { appContext, type RequestTenant } from "./context.ts";
+import { type AppEnv, appContext } from "./context.ts";
+import { resolveRequestContext } from "./request-context.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
-import { type HostTenant, pagePath, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
+import { pagePath, resolveHost } from "./tenancy.ts";
 
 export type PageRenderer = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
+type PipelineEnv = AppEnv & { Variables: { nonce: string | null } };
+
 const ADMIN_HOST_PASSTHROUGH = /^\/(admin|superadmin|api|assets|__manifest)(\/|$)/;
 
-/**
- * The Worker's request pipeline: API to Hono, everything else to React Router with the tenant
- * resolved, and security headers on every answer. `renderPage` is injected so tests can run the
- * pipeline without a React Router build.
- */
-export function createAppHandler(renderPage: PageRenderer, options: { dev: boolean }) {
-  return async function handle(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
-    const url = new URL(request.url);
-    const https = url.protocol === "https:";
-    const config = readConfig(env as unknown as Record<string, unknown>);
-    const host = resolveHost(url.hostname, config.appDomain);
+const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
-    if (url.pathname === "/api" || url.pathname.startsWith("/api/")) {
-      const response = await api.fetch(request, env, ctx);
-      return withSecurityHeaders(response, { nonce: null, strict: true, https });
-    }
-
-    // admin.{domain} is the admin area: anything outside it lands there.
-    // React Router's data requests (/admin.data) name the same page as their path without ".data".
-    if (host.kind === "admin" && !ADMIN_HOST_PASSTHROUGH.test(pagePath(url.pathname))) {
-      const target = new URL(`/admin${url.pathname === "/" ? "" : url.pathname}${url.search}`, url);
-      return withSecurityHeaders(Response.redirect(target.toString(), 302), { nonce: null, strict: true, https });
-    }
-
-    const nonce = options.dev ? null : createNonce();
-    const tenant = await resolveRequestTenant(getDb(env.DB), host, url.pathname, request);
-    const context = new RouterContextProvider();
-    context.set(appContext, { env, ctx, config, tenant, nonce });
-    const response = await renderPage(request, context);
-    return withSecurityHeaders(response, { nonce, strict: !options.dev, https });
-  };
+function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionContext {
+  try {
+    return c.executionCtx as ExecutionContext;
+  } catch {
+    // Tests may call fetch without one; nothing here needs waitUntil to succeed.
+    return { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext;
+  }
 }
 
 /**
- * The school the page is about, by host or path. With a teacher cookie, the session is read in
- * the same statement and handed on unchecked; the school layout's middleware checks it.
+ * The Worker's one request pipeline (docs/decisions/0014):
+ *   1. security headers on every answer (a CSP nonce per page);
+ *   2. the admin host keeps to the admin area;
+ *   3. the request context, resolved once: host, tenant, teacher and admin sessions (checked), db;
+ *   4. /api to the Hono routes, reading it as `c.var.context`;
+ *   5. every other path to React Router, reading it as `context.get(appContext)`.
+ * `renderPage` is React Router's request handler; tests may pass their own.
  */
-export async function resolveRequestTenant(db: Db, host: HostTenant, pathname: string, request?: Request): Promise<RequestTenant> {
-  const slug = host.kind === "school" ? host.slug : host.kind === "main" ? slugFromPath(pathname) : null;
-  if (!slug) return { host, slug, school: null, basePath: "" };
-  const basePath = schoolBasePath(host, slug);
-  const token = request ? readSessionToken(request, "teacher") : null;
-  if (!token) return { host, slug, school: await findSchoolBySlug(db, slug), basePath };
-  const found = await findSchoolWithTeacherSession(db, slug, await sha256Hex(token));
-  return { host, slug, school: found?.school ?? null, basePath, teacherSession: found?.teacherSession };
+export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
+  const app = new Hono<PipelineEnv>();
+
+  app.use(async (c, next) => {
+    const page = !isApiPath(c.req.path);
+    const nonce = page && !options.dev ? createNonce() : null;
+    c.set("nonce", nonce);
+    await next();
+    c.res = withSecurityHeaders(c.res, { nonce, strict: !page || !options.dev, https: new URL(c.req.url).protocol === "https:" });
+  });
+
+  // admin.{domain} is the admin area: anything outside it lands there. React Router's data
+  // requests (/admin.data) name the same page as their path without ".data".
+  app.use(async (c, next) => {
+    const url = new URL(c.req.url);
+    const host = resolveHost(url.hostname, readConfig(c.env as unknown as Record<string, unknown>).appDomain);
+    if (host.kind === "admin" && !ADMIN_HOST_PASSTHROUGH.test(pagePath(url.pathname))) {
+      return c.redirect(new URL(`/admin${url.pathname === "/" ? "" : url.pathname}${url.search}`, url).toString(), 302);
+    }
+    await next();
+  });
+
+  app.use(async (c, next) => {
+    c.set("context", await resolveRequestContext(c.req.raw, c.env, executionContextOf(c), c.var.nonce));
+    await next();
+  });
+
+  app.route("/", api);
+  app.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
+  app.all("/api", (c) => c.json({ error: "Not found" }, 404));
+
+  app.all("*", (c) => {
+    const context = new RouterContextProvider();
+    context.set(appContext, c.var.context);
+    return renderPage(c.req.raw, context);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      return isApiPath(c.req.path) ? c.json({ error: error.message || "Request failed" }, error.status) : error.getResponse();
+    }
+    console.error("Request failed", c.req.method, c.req.path, error);
+    if (isApiPath(c.req.path)) return c.json({ error: "Something went wrong on our side. Please try again." }, 500);
+    return c.text("Something went wrong on our side. Please try again.", 500);
+  });
+
+  return app;
 }

@@ -1,6 +1,4 @@
 import { createContext, redirect } from "react-router";
-import { getTeacherSession } from "../../../workers/auth/sessions.ts";
-import { getDb } from "../../../workers/db/client.ts";
 import { appContext } from "../../../workers/http/context.ts";
 import type { PublicSchool } from "../../../workers/schools/public-school.ts";
 import { redirectTarget } from "../redirect-target.ts";
@@ -12,24 +10,24 @@ export interface SignedInTeacher {
   basePath: string;
 }
 
-/** Set by the school layout's middleware for every page under it: one session lookup per request. */
+/** Set by the school layout's middleware for every page under it. */
 export const teacherContext = createContext<SignedInTeacher>();
 
 type Args = Parameters<typeof requireSchool>[0] & { request: Request };
 
 /**
- * The teacher signed in to this school, or a redirect to the school's login page. A teacher of
- * another school is not signed in here, whatever their cookie says.
+ * The teacher signed in to this school, or a redirect to the school's login page. The request
+ * context checked the session once (live, and a teacher of this school: a teacher of another
+ * school is not signed in here, whatever their cookie says).
  */
-export async function requireTeacher(args: Args): Promise<SignedInTeacher> {
+export function requireTeacher(args: Args): SignedInTeacher {
   const { school, basePath } = requireSchool(args);
-  const session = await tenantTeacherSession(args);
-  if (!session) {
-    const url = new URL(args.request.url);
-    const back = url.pathname.replace(/\.data$/, "");
+  const { teacher } = args.context.get(appContext);
+  if (!teacher) {
+    const back = new URL(args.request.url).pathname.replace(/\.data$/, "");
     throw redirect(`${basePath || "/"}?redirectTo=${encodeURIComponent(back)}`);
   }
-  return { teacher: session.teacher, school: { ...school, id: session.school.id }, basePath };
+  return { teacher: teacher.teacher, school: { ...school, id: teacher.school.id }, basePath };
 }
 
 /**
@@ -41,18 +39,7 @@ export function loginTarget(request: Request, basePath: string): string {
 }
 
 /** A teacher already signed in to this school skips the login page. */
-export async function redirectIfSignedIn(args: Args): Promise<void> {
-  const { tenant } = args.context.get(appContext);
-  if (await tenantTeacherSession(args)) throw redirect(loginTarget(args.request, tenant.basePath));
-}
-
-/**
- * The request's teacher session if it is one of this school's teachers, else null. The Worker read
- * it with the school (`tenant.teacherSession`); only its expiry is left to check here.
- */
-async function tenantTeacherSession(args: Args) {
-  const { env, tenant } = args.context.get(appContext);
-  if (!tenant.school) return null;
-  const session = await getTeacherSession(getDb(env.DB), args.request, Date.now(), tenant.teacherSession);
-  return session && session.school.id === tenant.school.id ? session : null;
+export function redirectIfSignedIn(args: Args): void {
+  const { tenant, teacher } = args.context.get(appContext);
+  if (teacher && tenant.school) throw redirect(loginTarget(args.request, tenant.basePath));
 }

@@ -1,0 +1,81 @@
+/**
+ * The API's one guard per role. Each reads what the request context already resolved and checked
+ * (workers/http/request-context.ts); none looks a session up again. React Router's pages have the
+ * same three in app/lib/guards/, answering with redirects instead of 401.
+ */
+import { createMiddleware } from "hono/factory";
+import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
+import type { School } from "../db/schema.ts";
+import { findSchoolBySlug } from "../schools/lookup.ts";
+import type { AppEnv } from "./context.ts";
+
+export type TeacherApiEnv = AppEnv & { Variables: { teacher: TeacherSession } };
+export type AdminApiEnv = AppEnv & { Variables: { admin: AdminSession } };
+export type ReaderApiEnv = AppEnv & { Variables: { reader: Reader } };
+export type SchoolApiEnv = AppEnv & { Variables: { school: School } };
+
+/** Who may read a book: an admin (every book), or a teacher (their school's books). */
+export type Reader = { kind: "admin"; admin: AdminSession } | { kind: "teacher"; teacher: TeacherSession };
+
+const NO_STORE = "private, no-store";
+
+/**
+ * A signed-in teacher of the school the request names (or of their own school where it names
+ * none), else 401. A teacher of another school gets 404 for the school, like a school that does
+ * not exist.
+ */
+export const requireTeacher = createMiddleware<TeacherApiEnv>(async (c, next) => {
+  const { teacher, teacherOfOtherSchool } = c.var.context;
+  if (!teacher) return teacherOfOtherSchool ? c.json({ error: "School not found" }, 404) : c.json({ error: "Not signed in" }, 401);
+  c.set("teacher", teacher);
+  c.header("Cache-Control", NO_STORE);
+  await next();
+});
+
+/** A signed-in admin or superadmin (a teacher's session is not one), else 401. */
+export const requireAdmin = createMiddleware<AdminApiEnv>(async (c, next) => {
+  const { admin } = c.var.context;
+  if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
+  c.set("admin", admin);
+  c.header("Cache-Control", NO_STORE);
+  await next();
+});
+
+/** A signed-in superadmin: 401 without an admin session, 403 for a plain admin. */
+export const requireSuperadmin = createMiddleware<AdminApiEnv>(async (c, next) => {
+  const { admin } = c.var.context;
+  if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
+  if (admin.admin.role !== "superadmin") return c.json({ error: "Superadmin access required" }, 403);
+  c.set("admin", admin);
+  c.header("Cache-Control", NO_STORE);
+  await next();
+});
+
+/** An admin, or else a teacher (whose school decides which books exist), else 401. */
+export const requireReader = createMiddleware<ReaderApiEnv>(async (c, next) => {
+  const { admin, teacher, teacherOfOtherSchool } = c.var.context;
+  if (admin) c.set("reader", { kind: "admin", admin });
+  else if (teacher) c.set("reader", { kind: "teacher", teacher });
+  else return teacherOfOtherSchool ? c.json({ error: "School not found" }, 404) : c.json({ error: "Not signed in" }, 401);
+  c.header("Cache-Control", NO_STORE);
+  await next();
+});
+
+/**
+ * The school a teacher account call names in its JSON body (send-otp, register, login, reset on the
+ * bare domain): on a school's host it must be that school, whatever the body says; the admin host
+ * and invalid hosts name none. Null when there is no such school.
+ */
+export async function schoolNamedByBody(context: AppEnv["Variables"]["context"], slug: string): Promise<School | null> {
+  const { host, school } = context.tenant;
+  if (host.kind === "admin" || host.kind === "invalid") return null;
+  if (host.kind === "school") return host.slug === slug ? school : null;
+  if (context.teacher?.school.slug === slug) return context.teacher.school;
+  return findSchoolBySlug(context.db, slug);
+}
+
+/** The actor the audit log records for an admin request. Use after requireAdmin. */
+export function actorOf(c: { var: { admin: AdminSession } }) {
+  const { admin } = c.var.admin;
+  return { id: admin.id, email: admin.email };
+}

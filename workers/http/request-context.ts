@@ -1,0 +1,67 @@
+import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
+import { getDb } from "../db/client.ts";
+import { findSchoolBySlug } from "../schools/lookup.ts";
+import { readConfig } from "./config.ts";
+import type { RequestContext } from "./context.ts";
+import { type HostTenant, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
+
+const API_SCHOOL_PATH = /^\/api\/schools\/slug\/([^/]+)/;
+
+/**
+ * The slug a request names: the school's own host, else a school page's path (`/{slug}`,
+ * `/schools/{slug}/...`) or the API's `/api/schools/slug/{slug}/...`. Requests whose JSON body
+ * names the school (the teacher account calls) are bound by `schoolFromBody` in workers/http/guards.ts.
+ */
+export function tenantSlug(host: HostTenant, pathname: string): string | null {
+  if (host.kind === "school") return host.slug;
+  if (host.kind !== "main") return null;
+  if (pathname === "/api" || pathname.startsWith("/api/")) {
+    const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
+    return segment ? safeDecode(segment).trim().toLowerCase() : null;
+  }
+  return slugFromPath(pathname);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * Resolves, once, what every later step reads: host, tenant, the teacher and admin sessions
+ * (validated here: expiry, and the teacher's school against the tenant's) and the database.
+ * A signed-in teacher's school page costs one D1 round trip: the session is read with its school,
+ * and the tenant is that school when the slugs agree.
+ */
+export async function resolveRequestContext(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  nonce: string | null,
+  now = Date.now(),
+): Promise<RequestContext> {
+  const url = new URL(request.url);
+  const config = readConfig(env as unknown as Record<string, unknown>);
+  const db = getDb(env.DB);
+  const host = resolveHost(url.hostname, config.appDomain);
+  const slug = tenantSlug(host, url.pathname);
+  const session = await getTeacherSession(db, request, now);
+  const school = !slug ? null : session?.school.slug === slug ? session.school : await findSchoolBySlug(db, slug);
+  const teacher = session && (!slug || session.school.id === school?.id) ? session : null;
+  // Admins work on the main and admin hosts only: a school's host never carries an admin.
+  const admin = host.kind === "main" || host.kind === "admin" ? await getAdminSession(db, request, now) : null;
+  return {
+    env,
+    ctx,
+    config,
+    db,
+    tenant: { host, slug, school, basePath: slug ? schoolBasePath(host, slug) : "" },
+    teacher,
+    teacherOfOtherSchool: Boolean(session && !teacher),
+    admin,
+    nonce,
+  };
+}

@@ -1,3 +1,14 @@
+import type { ClientResponse } from "hono/client";
+import { hc } from "hono/client";
+import type { SuccessStatusCode } from "hono/utils/http-status";
+import type { Api } from "../../workers/api/index.ts";
+
+/**
+ * The Worker's API, typed from its routes (workers/api/index.ts): request and response types come
+ * from the server's own code, so changing a response shape fails the type check of the UI reading it.
+ */
+export const api = hc<Api>("/", { init: { credentials: "same-origin" } });
+
 /** An API answer that was not OK, carrying the server's `error` text when it sent one. */
 export class ApiError extends Error {
   constructor(
@@ -10,26 +21,42 @@ export class ApiError extends Error {
   }
 }
 
+/** The body of a call's successful answers (2xx), as the server's route declares it. */
+export type Ok<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? T : never) : never;
+
 /**
- * Calls the Worker's JSON API. Non-OK answers throw ApiError with the server's error text,
- * or `fallback` (the spec's per-screen fallback message) when there is none.
+ * Runs a typed API call and returns its successful body. Non-OK answers throw ApiError with the
+ * server's error text, or `fallback` (the spec's per-screen fallback message) when there is none;
+ * a network failure throws ApiError with status 0.
  */
-export async function requestJson<T>(path: string, init: { method?: string; body?: unknown; fallback: string }): Promise<T> {
-  let response: Response;
+export async function call<R extends ClientResponse<unknown, number, string>>(request: () => Promise<R>, fallback: string): Promise<Ok<R>> {
+  let response: R;
   try {
-    response = await fetch(path, {
-      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-      credentials: "same-origin",
-      headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
+    response = await request();
   } catch {
     throw new ApiError("Network error: check your connection and try again.", 0, null);
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const text = body && typeof body === "object" && "error" in body && typeof body.error === "string" ? body.error : init.fallback;
+    const text = body && typeof body === "object" && "error" in body && typeof body.error === "string" ? body.error : fallback;
     throw new ApiError(text, response.status, body);
   }
-  return body as T;
+  return body as Ok<R>;
+}
+
+/**
+ * The untyped form, for the calls not yet moved to `api` (see call()). Non-OK answers throw ApiError
+ * like call() does.
+ */
+export async function requestJson<T>(path: string, init: { method?: string; body?: unknown; fallback: string }): Promise<T> {
+  return call(
+    () =>
+      fetch(path, {
+        method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+        credentials: "same-origin",
+        headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      }) as unknown as Promise<ClientResponse<T, 200, "json">>,
+    init.fallback,
+  ) as Promise<T>;
 }

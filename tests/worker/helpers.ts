@@ -1,7 +1,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { getDb } from "../../workers/db/client.ts";
 import { bookAccess, books, schools } from "../../workers/db/schema.ts";
-import { handle } from "./entry.ts";
+import { handle, handleApp } from "./entry.ts";
 
 export const db = () => getDb(env.DB);
 
@@ -9,6 +9,22 @@ export const db = () => getDb(env.DB);
 export async function request(url: string, init?: RequestInit): Promise<Response> {
   const ctx = createExecutionContext();
   const response = await handle(new Request(url, init), env, ctx);
+  await waitOnExecutionContext(ctx);
+  return response;
+}
+
+/**
+ * One request through the whole Worker with the real React Router build: pages, their `.data`
+ * answers (loaders), form posts (actions) and the route middlewares, against real D1 and R2.
+ */
+export async function page(url: string, init: RequestInit & { cookie?: string } = {}): Promise<Response> {
+  const { cookie, ...rest } = init;
+  const headers = new Headers(rest.headers);
+  if (cookie) headers.set("Cookie", cookie);
+  const target = url.startsWith("http") ? url : `https://lectern.test${url}`;
+  if (rest.method && rest.method !== "GET" && !headers.has("Origin")) headers.set("Origin", new URL(target).origin);
+  const ctx = createExecutionContext();
+  const response = await handleApp(new Request(target, { ...rest, headers, redirect: "manual" }), env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }

@@ -1,7 +1,7 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, useLocation, useNavigate } from "react-router";
 import type { PublicSchool } from "../../../workers/schools/public-school.ts";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { forgetTeacherName, initials, schoolInitials } from "../../lib/teacher-name.ts";
 import { LogoMark } from "../ui/logo.tsx";
 import { ThemeToggle } from "../ui/theme-toggle.tsx";
@@ -118,7 +118,7 @@ function TeacherMenu({ teacherName, basePath }: { teacherName: string; basePath:
   async function signOut() {
     setSigningOut(true);
     try {
-      await requestJson("/api/teacher/sign-out", { method: "POST", body: {}, fallback: "Sign out failed" });
+      await call(() => api.api.teacher["sign-out"].$post(), "Sign out failed");
     } finally {
       forgetTeacherName();
       navigate(basePath || "/", { replace: true });

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
 import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -26,16 +26,13 @@ export function TeacherLoginCard({
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
 
-  const login = useAction(
-    () => requestJson<{ teacherName: string }>("/api/teacher/login", { body: { email, password, slug }, fallback: "Login failed" }),
-    {
-      onSuccess: ({ teacherName }) => {
-        rememberTeacherName(teacherName);
-        pageNavigation.go(next);
-      },
-      onError: (e) => setError(e.message),
+  const login = useAction(() => call(() => api.api.teacher.login.$post({ json: { email, password, slug } }), "Login failed"), {
+    onSuccess: ({ teacherName }) => {
+      rememberTeacherName(teacherName);
+      pageNavigation.go(next);
     },
-  );
+    onError: (e) => setError(e.message),
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { requestJson } from "./api-client.ts";
+import { api, call } from "./api-client.ts";
 
 /** A line under a form: the server's text (tone by its wording) or a green success. */
 export type FormMessage = { text: string; tone?: "success" };
@@ -9,9 +9,9 @@ export type FormMessage = { text: string; tone?: "success" };
  * code is on its way. Failures throw ApiError with the server's text ('limit_reached' included).
  */
 export async function requestOtp(email: string, slug: string, purpose: "register" | "reset"): Promise<FormMessage> {
-  const body = await requestJson<{ message?: string; error?: string }>("/api/teacher/send-otp", {
-    body: { email, slug, purpose },
-    fallback: "Failed to send OTP",
-  });
+  const body: { message?: string; error?: string } = await call(
+    () => api.api.teacher["send-otp"].$post({ json: { email, slug, purpose } }),
+    "Failed to send OTP",
+  );
   return body.error ? { text: body.error } : { text: body.message ?? "OTP sent to your email.", tone: "success" };
 }

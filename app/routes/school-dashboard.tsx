@@ -11,7 +11,7 @@ import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
-import { requestJson } from "../lib/api-client.ts";
+import { api, call } from "../lib/api-client.ts";
 import { categoryChips, chipCount, inCategory, matchesText } from "../lib/book-category.ts";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
 import type { Route } from "./+types/school-dashboard";
@@ -55,11 +55,7 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
     enabled: !complete && (filtering || limit > PAGE),
     staleTime: 5 * 60_000,
     queryFn: async () =>
-      (
-        await requestJson<{ books: TeacherBook[] }>(`/api/schools/slug/${encodeURIComponent(slug)}/books`, {
-          fallback: "Failed to fetch books",
-        })
-      ).books,
+      (await call(() => api.api.schools.slug[":slug"].books.$get({ param: { slug }, query: {} }), "Failed to fetch books")).books,
   });
   const books = complete ? firstBooks : (all.data ?? firstBooks);
   const known = complete || all.data !== undefined;

@@ -24,9 +24,8 @@ import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { parseBookId } from "../reading/library.ts";
+import { blankToUndefined, IdTextSchema } from "../validation/schemas.ts";
 
-const blankToUndefined = (value: unknown) => (value === "" ? undefined : value);
-const IdSchema = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const PageCountSchema = z.number().int().min(1, "pageCount must be 1 to 100000").max(100_000, "pageCount must be 1 to 100000");
 
 const ListQuerySchema = z.object({
@@ -38,12 +37,15 @@ const ListQuerySchema = z.object({
 });
 const SearchQuerySchema = z.object({ query: z.string().max(200).default("") });
 const AccessQuerySchema = z
-  .object({ schoolId: z.preprocess(blankToUndefined, IdSchema.optional()), bookId: z.preprocess(blankToUndefined, IdSchema.optional()) })
+  .object({
+    schoolId: z.preprocess(blankToUndefined, IdTextSchema().optional()),
+    bookId: z.preprocess(blankToUndefined, IdTextSchema().optional()),
+  })
   .refine((filter) => filter.schoolId !== undefined || filter.bookId !== undefined, "Give a schoolId, a bookId or both");
 const IdListSchema = (what: string) =>
   z.array(z.number().int().positive()).min(1, `Choose at least one ${what}`).max(500, `Choose at most 500 ${what}s at a time`);
 const GrantSchema = z.object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book") });
-const AccessParamSchema = z.object({ schoolId: IdSchema, bookId: IdSchema });
+const AccessParamSchema = z.object({ schoolId: IdTextSchema(), bookId: IdTextSchema() });
 const StartPdfSchema = z.object({
   size: z.number().int().min(1, "size: The file is empty").max(MAX_PDF_BYTES, "The PDF must be at most 1 GB"),
   pageCount: PageCountSchema.nullish(),

@@ -22,9 +22,10 @@ import { findSchoolBySlug } from "../schools/lookup.ts";
 import { toPublicSchool } from "../schools/public-school.ts";
 import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
 import type { WriteResult } from "../schools/write-guards.ts";
+import { IdTextSchema, SlugParamSchema } from "../validation/schemas.ts";
 
-const SlugParamSchema = z.object({ slug: z.string().trim().toLowerCase().min(1).max(63) });
-const IdParamSchema = z.object({ id: z.coerce.number({ error: "Unknown school" }).int("Unknown school").positive("Unknown school") });
+const SlugParamsSchema = z.object({ slug: SlugParamSchema });
+const IdParamSchema = z.object({ id: IdTextSchema("Unknown school") });
 const SlugCheckSchema = z.object({ slug: z.string().max(200).default("") });
 const SearchQuerySchema = z.object({ query: z.string().trim().max(200, "Search for at most 200 characters").default("") });
 const LoginRecordSchema = z.object({ schoolId: z.number({ error: "Choose a school" }).int().positive() });
@@ -42,14 +43,14 @@ function refused(c: Context<AdminApiEnv>, result: Extract<WriteResult<object>, {
  * only. Literal paths come before /:id.
  */
 export const schoolsApi = new Hono<AdminApiEnv>()
-  .get("/slug/:slug", validate("param", SlugParamSchema), async (c) => {
+  .get("/slug/:slug", validate("param", SlugParamsSchema), async (c) => {
     const { slug } = c.req.valid("param");
     const school = await findSchoolBySlug(c.var.context.db, slug);
     if (!school) return c.json({ error: "School not found" }, 404);
     c.header("Cache-Control", "public, max-age=60");
     return c.json(toPublicSchool(school));
   })
-  .get("/slug/:slug/login-history", requireAdmin, validate("param", SlugParamSchema), validate("query", HistoryQuerySchema), async (c) => {
+  .get("/slug/:slug/login-history", requireAdmin, validate("param", SlugParamsSchema), validate("query", HistoryQuerySchema), async (c) => {
     const history = await schoolLoginHistory(c.var.context.db, c.req.valid("param").slug, c.req.valid("query").days);
     return history ? c.json(history) : c.json({ error: "School not found" }, 404);
   })

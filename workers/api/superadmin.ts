@@ -4,7 +4,7 @@ import { auditPage, createAdmin, globalFigures, listAdmins, updateAdmin } from "
 import { type AdminApiEnv, actorOf, requireSuperadmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
-import { EmailSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
+import { EmailSchema, IdTextSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
 
 const CreateSchema = z.object({
   email: EmailSchema,
@@ -13,7 +13,7 @@ const CreateSchema = z.object({
   role: z.enum(["admin", "superadmin"]).default("admin"),
 });
 const UpdateSchema = z.object({ disabled: z.boolean().optional(), password: PasswordSchema.optional() });
-const IdSchema = z.object({ id: z.coerce.number().int().positive() });
+const IdParamSchema = z.object({ id: IdTextSchema("Unknown admin") });
 const PageSchema = z.object({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(50),
@@ -27,7 +27,7 @@ export const superadminApi = new Hono<AdminApiEnv>()
     const result = await createAdmin(c.var.context.db, actorOf(c), c.req.valid("json"));
     return result.ok ? c.json({ admin: result.value }, 201) : c.json({ error: result.error }, result.status);
   })
-  .put("/admins/:id", validate("param", IdSchema), validate("json", UpdateSchema), async (c) => {
+  .put("/admins/:id", validate("param", IdParamSchema), validate("json", UpdateSchema), async (c) => {
     const result = await updateAdmin(c.var.context.db, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
     return result.ok ? c.json({ admin: result.value }) : c.json({ error: result.error }, result.status);
   })

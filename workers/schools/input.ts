@@ -2,12 +2,11 @@ import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { schools } from "../db/schema.ts";
 import { SlugSchema } from "../http/tenancy.ts";
-import { EmailSchema } from "../validation/schemas.ts";
+import { blankToUndefined, EmailSchema } from "../validation/schemas.ts";
 import { guardedTeacherLimit } from "./write-guards.ts";
 
 const numberToString = (value: unknown) => (typeof value === "number" ? String(value) : value);
 const blankToNull = (value: unknown) => (typeof value === "string" && value.trim() === "" ? null : value);
-const blankToUndefined = (value: unknown) => (value === null || (typeof value === "string" && value.trim() === "") ? undefined : value);
 
 function requiredText(what: string, max: number) {
   const missing = `Please enter the ${what}`;

@@ -34,3 +34,28 @@ export const OtpCodeSchema = z
   .regex(/^\d{6}$/, "The OTP is the 6-digit code from your email");
 
 export const SlugParamSchema = z.string().trim().toLowerCase().min(1).max(63);
+
+/** A row id as a URL carries it: decimal digits only (no sign, exponent, spaces or leading zeros), a safe integer. */
+export function parseId(raw: string | null | undefined): number | null {
+  if (!raw || !/^[1-9]\d{0,15}$/.test(raw)) return null;
+  const id = Number(raw);
+  return Number.isSafeInteger(id) ? id : null;
+}
+
+/** An id in a URL path or query, read strictly (parseId); `message` is the 400's text. */
+export const IdTextSchema = (message = "Not a valid id") =>
+  z.string({ error: message }).transform((raw, ctx) => {
+    const id = parseId(raw);
+    if (id === null) {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    }
+    return id;
+  });
+
+/** An id in a JSON body: a positive safe integer. */
+export const IdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** Form and query fields left empty (or null in JSON) count as not given. */
+export const blankToUndefined = (value: unknown) =>
+  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;

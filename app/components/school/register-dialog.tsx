@@ -1,5 +1,5 @@
 import { type FormEvent, type ReactNode, useState } from "react";
-import { ApiError, requestJson } from "../../lib/api-client.ts";
+import { ApiError, api, call } from "../../lib/api-client.ts";
 import { type FormMessage, requestOtp } from "../../lib/otp.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
 import { rememberTeacherName } from "../../lib/teacher-name.ts";
@@ -50,10 +50,13 @@ export function RegisterDialog({
 
   const registerTeacher = useAction(
     () =>
-      requestJson<{ teacherName: string }>("/api/teacher/register", {
-        body: { name: fields.name, mobile: fields.mobile, email: fields.email, password: fields.password, otp: fields.otp, slug },
-        fallback: "Registration failed",
-      }),
+      call(
+        () =>
+          api.api.teacher.register.$post({
+            json: { name: fields.name, mobile: fields.mobile, email: fields.email, password: fields.password, otp: fields.otp, slug },
+          }),
+        "Registration failed",
+      ),
     {
       onSuccess: ({ teacherName }) => {
         rememberTeacherName(teacherName);

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from "react";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { type FormMessage, requestOtp } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
@@ -29,10 +29,10 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
 
   const reset = useAction(
     () =>
-      requestJson<{ message: string }>("/api/teacher/reset-password", {
-        body: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug },
-        fallback: "Failed to reset password",
-      }),
+      call(
+        () => api.api.teacher["reset-password"].$post({ json: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug } }),
+        "Failed to reset password",
+      ),
     {
       onSuccess: () => setMessage({ text: RESET_SUCCESS, tone: "success" }),
       onError: (error) => setMessage({ text: error.message }),

@@ -4,7 +4,8 @@ import tailwindcss from "@tailwindcss/vite";
 import { defineConfig } from "vite";
 import { islands } from "./vite/islands.ts";
 import { pdfjsAssets } from "./vite/pdfjs-assets.ts";
+import { serverOnly } from "./vite/server-only.ts";
 
 export default defineConfig({
-  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter(), pdfjsAssets(), islands()],
+  plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter(), pdfjsAssets(), islands(), serverOnly()],
 });

@@ -6,6 +6,7 @@ import type { Route } from "./+types/root";
 import "./app.css";
 import { NotFoundPage } from "./components/public/not-found-page.tsx";
 import { PublicHeader } from "./components/public/public-header.tsx";
+import type { RootData } from "./components/public/site-footer.tsx";
 import { ButtonLink } from "./components/ui/button-link.tsx";
 import { StatusPanel } from "./components/ui/status-panel.tsx";
 import { islandPropsId } from "./islands/island-props.ts";
@@ -18,7 +19,7 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Read the books assigned to your school in the browser, wherever you teach." },
 ];
 
-export function loader({ context }: Route.LoaderArgs) {
+export function loader({ context }: Route.LoaderArgs): RootData {
   const { config } = context.get(appContext);
   return { publisher: config.publisher };
 }

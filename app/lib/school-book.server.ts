@@ -1,5 +1,4 @@
 import { data } from "react-router";
-import { getDb } from "../../workers/db/client.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { findSchoolBook, parseBookId, toTeacherBook } from "../../workers/reading/library.ts";
 import { teacherContext } from "./guards/teacher.server.ts";

@@ -2,7 +2,6 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { coverPath } from "../../workers/books/category.ts";
-import { getDb } from "../../workers/db/client.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/reading/library.ts";
 import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";

@@ -1,5 +1,4 @@
 import { Form, useNavigation } from "react-router";
-import { getDb } from "../../workers/db/client.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { listSchoolBooks, toTeacherBook } from "../../workers/reading/library.ts";
 import { BOOK_GRID_CLASSES, BookCard, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";

@@ -1,5 +1,4 @@
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
-import { getDb } from "../../workers/db/client.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { listPages, readySet } from "../../workers/page-images/page-sets.ts";
 import { findSchoolBook, parseBookId } from "../../workers/reading/library.ts";

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
-import { SlugSchema } from "../http/tenancy.ts";
+import { SlugSchema } from "../schools/slug.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../schools/detail.ts";
 import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../schools/editing.ts";

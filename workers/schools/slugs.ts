@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
-import { isValidSlug } from "../http/tenancy.ts";
+import { isValidSlug } from "./slug.ts";
 import { slugFromName } from "./slug-from-name.ts";
 
 /** The admin form's suggestion, kept short enough for a "-N" suffix. */

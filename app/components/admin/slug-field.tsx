@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { SlugSchema } from "../../../workers/http/tenancy.ts";
+import { SlugSchema } from "../../../workers/schools/slug.ts";
 import { requestJson } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Field, inputClasses } from "../ui/field.tsx";

@@ -1,9 +1,14 @@
 import { useRouteLoaderData } from "react-router";
-import type { loader as rootLoader } from "../../root.tsx";
+import type { AppConfig } from "../../../workers/http/config.ts";
 import { LogoMark, PRODUCT_NAME } from "../ui/logo.tsx";
 
+/** What the root route's loader gives every page (app/root.tsx). */
+export interface RootData {
+  publisher: AppConfig["publisher"];
+}
+
 export function SiteFooter() {
-  const data = useRouteLoaderData<typeof rootLoader>("root");
+  const data = useRouteLoaderData("root") as RootData | undefined;
   const publisher = data?.publisher;
   return (
     <footer className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">

@@ -5,13 +5,23 @@ import { createPageStore } from "../../lib/reader/page-store.ts";
 import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { PageImage } from "./page-image.tsx";
-import type { PageReaderProps } from "./page-reader.tsx";
 import { ReaderSearch } from "./reader-search.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
 import { TextView } from "./text-view.tsx";
 import { usePageScroller } from "./use-page-scroller.ts";
 import { useReaderKeys } from "./use-reader-keys.ts";
+
+export interface PageReaderProps {
+  bookId: number;
+  title: string;
+  backHref: string;
+  backLabel: string;
+  initialPage: number;
+  onPageChange?: (page: number) => void;
+  /** The page list when the server sent it with the page; without it the reader asks for it. */
+  list?: PageList | null;
+}
 
 type Panel = "contents" | "search" | null;
 const NO_SAVING = "Saving and printing are turned off for this book.";

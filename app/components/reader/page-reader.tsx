@@ -1,19 +1,8 @@
 import { useEffect, useState } from "react";
 import { fetchPageList, type PageList, ReaderApiError } from "../../lib/reader/reader-api.ts";
 import { Spinner } from "../ui/spinner.tsx";
-import { PageReaderView } from "./page-reader-view.tsx";
+import { type PageReaderProps, PageReaderView } from "./page-reader-view.tsx";
 import { ReaderError, ReaderPreparing } from "./reader-error.tsx";
-
-export interface PageReaderProps {
-  bookId: number;
-  title: string;
-  backHref: string;
-  backLabel: string;
-  initialPage: number;
-  onPageChange?: (page: number) => void;
-  /** The page list when the server sent it with the page; without it the reader asks for it. */
-  list?: PageList | null;
-}
 
 type State = { status: "loading" } | { status: "ready"; list: PageList } | { status: "preparing" } | { status: "error"; message: string };
 

@@ -1,6 +1,6 @@
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { listPages, readySet } from "../../workers/page-images/page-sets.ts";
+import { listPages, readySet } from "../../workers/page-images/page-reading.ts";
 import { findSchoolBook, parseBookId } from "../../workers/reading/library.ts";
 import { findProgress } from "../../workers/reading/progress.ts";
 import { ReaderError } from "../components/reader/reader-error.tsx";

@@ -19,7 +19,7 @@ import type { Book, PageSet } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
 import { searchPages } from "../page-images/page-search.ts";
-import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-sets.ts";
+import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-reading.ts";
 import { stampPage } from "../page-images/stamp.ts";
 import { findSchoolBook, parseBookId } from "../reading/library.ts";
 import { countPageServed, readingLimitMessage, spendPage } from "../reading/page-budget.ts";

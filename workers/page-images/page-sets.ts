@@ -5,14 +5,13 @@
  * book at the set, and at the set's PDF, in one batch. Until then teachers read the previous set,
  * and a set whose every page failed is refused with its PDF, leaving the book as it was.
  */
-import { and, eq, inArray, ne, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION, STORED_PAGE_TYPE } from "../../app/lib/pages/page-format.ts";
-import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, books, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
-import type { CompletePageSet, PageText } from "./page-content.ts";
+import { type Book, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
+import type { PageText } from "./page-content.ts";
 import { inspectPageImage } from "./page-image.ts";
-import { deletePrefix, outlineKey, pageImageKey, pageSetPrefix, pageTextKey, searchTextKey } from "./page-keys.ts";
+import { deletePrefix, pageImageKey, pageSetPrefix, pageTextKey } from "./page-keys.ts";
 
 export const MAX_PAGE_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_PAGES = 100_000;
@@ -189,150 +188,4 @@ async function recordPage(
     ON CONFLICT (set_id, n) DO UPDATE SET width = excluded.width, height = excluded.height, error = excluded.error`);
   if (!rows.meta.changes) return { ok: false, status: 404, error: "These pages were replaced by a newer upload" };
   return { ok: true };
-}
-
-export type CompleteResult =
-  | { ok: true; book: { pageCount: number; failed: number[] } }
-  | { ok: false; status: 404 | 409 | 422; error: string; missing?: number[] };
-
-/**
- * Makes a complete set the book's: every page must exist. In one batch the book points at the
- * set and its PDF and the previous set's rows go; the previous objects are deleted afterwards (a
- * failure there leaves orphans, never a book without pages). A set whose every page failed is
- * refused and dropped, with its PDF unless the book already reads that PDF.
- */
-export async function completePageSet(
-  db: Db,
-  bucket: R2Bucket,
-  actor: Actor | null,
-  book: Book,
-  set: PageSet,
-  input: CompletePageSet,
-  now = Date.now(),
-): Promise<CompleteResult> {
-  if (set.status === "ready") return { ok: true, book: { pageCount: set.pageCount ?? 0, failed: [] } };
-  const progress = await pageSetProgress(db, set);
-  const pageCount = set.pageCount ?? 0;
-  const present = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
-  const missing = Array.from({ length: pageCount }, (_, i) => i + 1).filter((n) => !present.has(n));
-  if (!pageCount || missing.length) {
-    return { ok: false, status: 409, error: `${missing.length} pages are not prepared yet`, missing: missing.slice(0, 50) };
-  }
-  if (!progress.done.length) {
-    await abandonSet(db, bucket, set, book.pdfKey);
-    return {
-      ok: false,
-      status: 422,
-      error: `None of the ${pageCount} pages of this PDF could be rendered, so it was not added. ${progress.failed[0]?.error ?? ""}`.trim(),
-    };
-  }
-  if (input.text.length !== pageCount) return { ok: false, status: 409, error: `Send the text of all ${pageCount} pages` };
-  await Promise.all([
-    bucket.put(searchTextKey(book.id, set.id), JSON.stringify(input.text), { httpMetadata: { contentType: "application/json" } }),
-    input.outline.length
-      ? bucket.put(outlineKey(book.id, set.id), JSON.stringify(input.outline), { httpMetadata: { contentType: "application/json" } })
-      : null,
-  ]);
-
-  const previous = await db
-    .select()
-    .from(pageSets)
-    .where(and(eq(pageSets.bookId, book.id), ne(pageSets.id, set.id), eq(pageSets.status, "ready")));
-  const changes = {
-    pdfKey: set.pdfKey,
-    pdfSize: set.pdfSize,
-    pageCount,
-    pageSetId: set.id,
-    updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1),
-  };
-  const before = { pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount: book.pageCount, pageSetId: book.pageSetId };
-  const [updated] = await db.batch([
-    db
-      .update(pageSets)
-      .set({ status: "ready", completedAt: now, hasOutline: input.outline.length > 0 })
-      .where(and(eq(pageSets.id, set.id), eq(pageSets.status, "preparing")))
-      .returning({ id: pageSets.id }),
-    db.update(books).set(changes).where(eq(books.id, book.id)),
-    ...(previous.length
-      ? [
-          db.delete(pageSets).where(
-            inArray(
-              pageSets.id,
-              previous.map((p) => p.id),
-            ),
-          ),
-        ]
-      : []),
-    ...(actor
-      ? [
-          auditEntry(
-            db,
-            actor,
-            { action: "book.pages", entityType: "book", entityId: book.id, before, after: { ...changes, failed: progress.failed } },
-            now,
-          ),
-        ]
-      : []),
-  ]);
-  if (!updated.length) return { ok: false, status: 409, error: "These pages were replaced by a newer upload" };
-  for (const old of previous) await deletePrefix(bucket, pageSetPrefix(book.id, old.id));
-  const oldPdfs = new Set([book.pdfKey, ...previous.map((p) => p.pdfKey)]);
-  oldPdfs.delete(set.pdfKey);
-  const stale = [...oldPdfs].filter((key): key is string => !!key);
-  if (stale.length) await bucket.delete(stale);
-  return { ok: true, book: { pageCount, failed: progress.failed.map((f) => f.n) } };
-}
-
-/** The book's readable set, if it has one: the pages teachers see. */
-export async function readySet(db: Db, book: Pick<Book, "id" | "pageSetId">): Promise<PageSet | null> {
-  if (!book.pageSetId) return null;
-  return findPageSet(db, book.id, book.pageSetId);
-}
-
-export interface PageList {
-  pageCount: number;
-  widths: number[];
-  pages: { n: number; width: number; height: number; failed?: true }[];
-  hasOutline: boolean;
-}
-
-export async function listPages(db: Db, set: PageSet): Promise<PageList> {
-  const rows = await db
-    .select({ n: pageSetPages.n, width: pageSetPages.width, height: pageSetPages.height, error: pageSetPages.error })
-    .from(pageSetPages)
-    .where(eq(pageSetPages.setId, set.id))
-    .orderBy(pageSetPages.n);
-  return {
-    pageCount: set.pageCount ?? rows.length,
-    widths: [...PAGE_WIDTHS],
-    pages: rows.map((row) => ({
-      n: row.n,
-      width: row.width,
-      height: row.height,
-      ...(row.error !== null ? { failed: true as const } : {}),
-    })),
-    hasOutline: set.hasOutline,
-  };
-}
-
-/** One page's row of the book's readable set; null when out of range. */
-export async function findPage(db: Db, setId: string, n: number) {
-  const [row] = await db
-    .select()
-    .from(pageSetPages)
-    .where(and(eq(pageSetPages.setId, setId), eq(pageSetPages.n, n)))
-    .limit(1);
-  return row ?? null;
-}
-
-/** The stored width to serve for a requested one: the smallest that is at least as wide, else the largest. */
-export function storedWidthFor(requested: number): number {
-  return PAGE_WIDTHS.find((width) => width >= requested) ?? PAGE_WIDTHS[PAGE_WIDTHS.length - 1]!;
-}
-
-/** Whether a book has pages to read, is waiting for them, or has no PDF at all. */
-export async function readingState(db: Db, book: Book): Promise<"ready" | "preparing" | "no-pdf"> {
-  if (book.pageSetId) return "ready";
-  if (book.pdfKey) return "preparing";
-  return (await findPreparingSet(db, book.id)) ? "preparing" : "no-pdf";
 }

@@ -1,0 +1,99 @@
+import { and, eq, inArray, ne } from "drizzle-orm";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import type { Db } from "../db/client.ts";
+import { type Book, books, type PageSet, pageSets } from "../db/schema.ts";
+import type { CompletePageSet } from "./page-content.ts";
+import { deletePrefix, outlineKey, pageSetPrefix, searchTextKey } from "./page-keys.ts";
+import { abandonSet, pageSetProgress } from "./page-sets.ts";
+
+export type CompleteResult =
+  | { ok: true; book: { pageCount: number; failed: number[] } }
+  | { ok: false; status: 404 | 409 | 422; error: string; missing?: number[] };
+
+/**
+ * Makes a complete set the book's: every page must exist. In one batch the book points at the
+ * set and its PDF and the previous set's rows go; the previous objects are deleted afterwards (a
+ * failure there leaves orphans, never a book without pages). A set whose every page failed is
+ * refused and dropped, with its PDF unless the book already reads that PDF.
+ */
+export async function completePageSet(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor | null,
+  book: Book,
+  set: PageSet,
+  input: CompletePageSet,
+  now = Date.now(),
+): Promise<CompleteResult> {
+  if (set.status === "ready") return { ok: true, book: { pageCount: set.pageCount ?? 0, failed: [] } };
+  const progress = await pageSetProgress(db, set);
+  const pageCount = set.pageCount ?? 0;
+  const present = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
+  const missing = Array.from({ length: pageCount }, (_, i) => i + 1).filter((n) => !present.has(n));
+  if (!pageCount || missing.length) {
+    return { ok: false, status: 409, error: `${missing.length} pages are not prepared yet`, missing: missing.slice(0, 50) };
+  }
+  if (!progress.done.length) {
+    await abandonSet(db, bucket, set, book.pdfKey);
+    return {
+      ok: false,
+      status: 422,
+      error: `None of the ${pageCount} pages of this PDF could be rendered, so it was not added. ${progress.failed[0]?.error ?? ""}`.trim(),
+    };
+  }
+  if (input.text.length !== pageCount) return { ok: false, status: 409, error: `Send the text of all ${pageCount} pages` };
+  await Promise.all([
+    bucket.put(searchTextKey(book.id, set.id), JSON.stringify(input.text), { httpMetadata: { contentType: "application/json" } }),
+    input.outline.length
+      ? bucket.put(outlineKey(book.id, set.id), JSON.stringify(input.outline), { httpMetadata: { contentType: "application/json" } })
+      : null,
+  ]);
+
+  const previous = await db
+    .select()
+    .from(pageSets)
+    .where(and(eq(pageSets.bookId, book.id), ne(pageSets.id, set.id), eq(pageSets.status, "ready")));
+  const changes = {
+    pdfKey: set.pdfKey,
+    pdfSize: set.pdfSize,
+    pageCount,
+    pageSetId: set.id,
+    updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1),
+  };
+  const before = { pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount: book.pageCount, pageSetId: book.pageSetId };
+  const [updated] = await db.batch([
+    db
+      .update(pageSets)
+      .set({ status: "ready", completedAt: now, hasOutline: input.outline.length > 0 })
+      .where(and(eq(pageSets.id, set.id), eq(pageSets.status, "preparing")))
+      .returning({ id: pageSets.id }),
+    db.update(books).set(changes).where(eq(books.id, book.id)),
+    ...(previous.length
+      ? [
+          db.delete(pageSets).where(
+            inArray(
+              pageSets.id,
+              previous.map((p) => p.id),
+            ),
+          ),
+        ]
+      : []),
+    ...(actor
+      ? [
+          auditEntry(
+            db,
+            actor,
+            { action: "book.pages", entityType: "book", entityId: book.id, before, after: { ...changes, failed: progress.failed } },
+            now,
+          ),
+        ]
+      : []),
+  ]);
+  if (!updated.length) return { ok: false, status: 409, error: "These pages were replaced by a newer upload" };
+  for (const old of previous) await deletePrefix(bucket, pageSetPrefix(book.id, old.id));
+  const oldPdfs = new Set([book.pdfKey, ...previous.map((p) => p.pdfKey)]);
+  oldPdfs.delete(set.pdfKey);
+  const stale = [...oldPdfs].filter((key): key is string => !!key);
+  if (stale.length) await bucket.delete(stale);
+  return { ok: true, book: { pageCount, failed: progress.failed.map((f) => f.n) } };
+}

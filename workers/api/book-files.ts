@@ -1,16 +1,15 @@
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { findBook } from "../books/detail.ts";
 import { pdfError, streamPdf } from "../books/pdf-stream.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, books } from "../db/schema.ts";
+import type { Book } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
 import { findSchoolBook, parseBookId } from "../reading/library.ts";
 
 /** The book, if this reader may see it: admins see every book, teachers their school's. */
 export async function bookForReader(db: Db, reader: Reader, bookId: number): Promise<Book | null> {
   if (reader.kind === "teacher") return findSchoolBook(db, reader.teacher.school.id, bookId);
-  const [book] = await db.select().from(books).where(eq(books.id, bookId)).limit(1);
-  return book ?? null;
+  return findBook(db, bookId);
 }
 
 export const bookFilesApi = new Hono<ReaderApiEnv>()

@@ -37,6 +37,17 @@ describe("the request context", () => {
     expect(onHost.teacher).toBeNull();
   });
 
+  it("names no school when an API path on a school's host names another school", async () => {
+    const [mine, other] = [await createSchool(), await createSchool()];
+    const { cookie } = await signedInTeacher(mine);
+    const host = `https://${mine.slug}.lectern.test`;
+    const crossed = await resolve(`/api/schools/slug/${other.slug}/books`, cookie, undefined, host);
+    expect(crossed.tenant.school).toBeNull();
+    expect(crossed.teacher).toBeNull();
+    const own = await resolve(`/api/schools/slug/${mine.slug}/books`, cookie, undefined, host);
+    expect(own.teacher?.school.id).toBe(mine.id);
+  });
+
   it("takes the teacher's own school where the request names none", async () => {
     const school = await createSchool();
     const { teacher, cookie } = await signedInTeacher(school);

@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
-import { SlugSchema } from "../schools/slug.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../schools/detail.ts";
 import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../schools/editing.ts";
@@ -15,11 +14,11 @@ import {
   IncreaseTotalLoginSchema,
   increaseTeacherLimit,
   increaseTotalLogins,
-  schoolLoginHistory,
+  loginHistory,
   schoolLoginRecord,
 } from "../schools/logins.ts";
-import { findSchoolBySlug } from "../schools/lookup.ts";
 import { toPublicSchool } from "../schools/public-school.ts";
+import { SlugSchema } from "../schools/slug.ts";
 import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
 import type { WriteResult } from "../schools/write-guards.ts";
 import { IdTextSchema, SlugParamSchema } from "../validation/schemas.ts";
@@ -43,16 +42,17 @@ function refused(c: Context<AdminApiEnv>, result: Extract<WriteResult<object>, {
  * only. Literal paths come before /:id.
  */
 export const schoolsApi = new Hono<AdminApiEnv>()
+  // The school is the one the request context read from this path (or the school's own host).
   .get("/slug/:slug", validate("param", SlugParamsSchema), async (c) => {
-    const { slug } = c.req.valid("param");
-    const school = await findSchoolBySlug(c.var.context.db, slug);
+    const { school } = c.var.context.tenant;
     if (!school) return c.json({ error: "School not found" }, 404);
     c.header("Cache-Control", "public, max-age=60");
     return c.json(toPublicSchool(school));
   })
   .get("/slug/:slug/login-history", requireAdmin, validate("param", SlugParamsSchema), validate("query", HistoryQuerySchema), async (c) => {
-    const history = await schoolLoginHistory(c.var.context.db, c.req.valid("param").slug, c.req.valid("query").days);
-    return history ? c.json(history) : c.json({ error: "School not found" }, 404);
+    const { school } = c.var.context.tenant;
+    if (!school) return c.json({ error: "School not found" }, 404);
+    return c.json(await loginHistory(c.var.context.db, school.id, c.req.valid("query").days));
   })
   .get("/", requireAdmin, validate("query", ListQuerySchema), async (c) =>
     c.json(await listSchools(c.var.context.db, c.req.valid("query"))),

@@ -13,13 +13,18 @@ const API_SCHOOL_PATH = /^\/api\/schools\/slug\/([^/]+)/;
  * names the school (the teacher account calls) are bound by `schoolFromBody` in workers/http/guards.ts.
  */
 export function tenantSlug(host: HostTenant, pathname: string): string | null {
+  const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
+  const apiSlug = segment ? safeDecode(segment).trim().toLowerCase() : null;
   if (host.kind === "school") return host.slug;
   if (host.kind !== "main") return null;
-  if (pathname === "/api" || pathname.startsWith("/api/")) {
-    const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
-    return segment ? safeDecode(segment).trim().toLowerCase() : null;
-  }
+  if (pathname === "/api" || pathname.startsWith("/api/")) return apiSlug;
   return slugFromPath(pathname);
+}
+
+/** An API path naming another school than the school's own host: no school at all. */
+function namesOtherSchool(host: HostTenant, pathname: string): boolean {
+  const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
+  return host.kind === "school" && segment !== undefined && safeDecode(segment).trim().toLowerCase() !== host.slug;
 }
 
 function safeDecode(segment: string): string {
@@ -49,7 +54,12 @@ export async function resolveRequestContext(
   const host = resolveHost(url.hostname, config.appDomain);
   const slug = tenantSlug(host, url.pathname);
   const session = await getTeacherSession(db, request, now);
-  const school = !slug ? null : session?.school.slug === slug ? session.school : await findSchoolBySlug(db, slug);
+  const school =
+    !slug || namesOtherSchool(host, url.pathname)
+      ? null
+      : session?.school.slug === slug
+        ? session.school
+        : await findSchoolBySlug(db, slug);
   const teacher = session && (!slug || session.school.id === school?.id) ? session : null;
   // Admins work on the main and admin hosts only: a school's host never carries an admin.
   const admin = host.kind === "main" || host.kind === "admin" ? await getAdminSession(db, request, now) : null;

@@ -1,13 +1,17 @@
-import { useMutation, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { useNavigate } from "react-router";
+import { useState } from "react";
+import { data, Form, redirect, useNavigation } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
+import { describeZodError } from "../../workers/http/validate.ts";
+import { createSchool, nextSchoolId } from "../../workers/schools/editing.ts";
+import { SchoolInputSchema } from "../../workers/schools/input.ts";
 import { slugFromName as suggestSlug } from "../../workers/schools/slug-from-name.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { SlugField } from "../components/admin/slug-field.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { requestJson } from "../lib/api-client.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-add-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add School · Lectern Admin" }];
@@ -25,58 +29,61 @@ const FIELDS = [
 ] as const;
 
 type Key = (typeof FIELDS)[number]["key"];
+/** What the admin typed, sent back with a refusal so a page posted without JavaScript keeps it. */
+type Entered = Record<Key | "slug" | "teacherLimit", string>;
 
-export default function AdminAddSchool() {
-  const navigate = useNavigate();
+export async function loader({ context }: Route.LoaderArgs) {
+  return { nextId: await nextSchoolId(context.get(appContext).db) };
+}
+
+/** As POST /api/schools: the same schema, the same refusals, the same audit entry; then the new school's page. */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { admin } = context.get(adminContext);
+  const form = await request.formData().catch(() => new FormData());
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : "";
+  };
+  const entered = Object.fromEntries([...FIELDS.map((f) => f.key), "slug", "teacherLimit"].map((key) => [key, text(key)])) as Entered;
+  const refuse = (error: string, status: number) => data({ error, entered }, { status });
+  const missing = FIELDS.filter((f) => f.required && !entered[f.key].trim()).map((f) => f.label);
+  if (missing.length) return refuse(`Please fill in: ${missing.join(", ")}`, 400);
+  const input = SchoolInputSchema.safeParse({
+    ...Object.fromEntries(FIELDS.map((f) => [f.key, entered[f.key]]).filter(([, v]) => v?.trim() !== "")),
+    slug: entered.slug || undefined,
+    teacherLimit: entered.teacherLimit,
+  });
+  if (!input.success) return refuse(describeZodError(input.error), 400);
+  const result = await createSchool(context.get(appContext).db, { id: admin.id, email: admin.email }, input.data);
+  if (!result.ok) return refuse(result.error, result.status);
+  return redirect(`/admin/school/${result.school.id}`);
+}
+
+export default function AdminAddSchool({ loaderData, actionData }: Route.ComponentProps) {
+  const navigation = useNavigation();
+  const entered = actionData?.entered;
   const [values, setValues] = useState<Record<Key, string>>(
-    () => Object.fromEntries(FIELDS.map((f) => [f.key, ""])) as Record<Key, string>,
+    () => Object.fromEntries(FIELDS.map((f) => [f.key, entered?.[f.key] ?? ""])) as Record<Key, string>,
   );
-  const [slug, setSlug] = useState("");
-  const [slugEdited, setSlugEdited] = useState(false);
-  const [teacherLimit, setTeacherLimit] = useState("25");
-  const [error, setError] = useState<string | null>(null);
-  const nextId = useQuery({
-    queryKey: ["next-school-id"],
-    queryFn: () => requestJson<{ nextId: number }>("/api/schools/next-id", { fallback: "" }),
-  });
+  const [slug, setSlug] = useState(entered?.slug ?? "");
+  const [slugEdited, setSlugEdited] = useState(Boolean(entered?.slug));
+  const [teacherLimit, setTeacherLimit] = useState(entered?.teacherLimit ?? "25");
   const effectiveSlug = slugEdited ? slug : suggestSlug(values.schoolName);
-
-  const create = useMutation({
-    mutationFn: () =>
-      requestJson<{ school: { id: number } }>("/api/schools", {
-        body: {
-          ...Object.fromEntries(Object.entries(values).filter(([, v]) => v.trim() !== "")),
-          slug: effectiveSlug || undefined,
-          teacherLimit: Number(teacherLimit),
-        },
-        fallback: "Failed to create the school",
-      }),
-    onSuccess: ({ school }) => navigate(`/admin/school/${school.id}`),
-    onError: (e) => setError(e.message),
-  });
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    setError(null);
-    const missing = FIELDS.filter((f) => f.required && !values[f.key].trim()).map((f) => f.label);
-    if (missing.length) return setError(`Please fill in: ${missing.join(", ")}`);
-    create.mutate();
-  }
+  // Busy from the post until the new school's page has loaded, as the page was before.
+  const saving = navigation.formData !== undefined;
+  const error = navigation.state === "submitting" ? null : actionData?.error;
 
   return (
     <div className="max-w-3xl">
-      <AdminPageHeader
-        title="Add School"
-        description={
-          nextId.data ? `This will be school #${nextId.data.nextId}.` : "Add one school by hand, or import many from a CSV file."
-        }
-      />
-      <form onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
+      <AdminPageHeader title="Add School" description={`This will be school #${loaderData.nextId}.`} />
+      <Form method="post" noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
         {FIELDS.map((field) => (
           <div key={field.key} className={field.key === "schoolName" || field.key.startsWith("address") ? "sm:col-span-2" : ""}>
             <Field label={`${field.label}${field.required ? "" : " (optional)"}`} htmlFor={`school-${field.key}`}>
               <input
                 id={`school-${field.key}`}
+                name={field.key}
                 className={inputClasses}
                 autoComplete={field.autoComplete}
                 value={values[field.key]}
@@ -86,6 +93,7 @@ export default function AdminAddSchool() {
           </div>
         ))}
         <SlugField
+          name="slug"
           value={effectiveSlug}
           onChange={(next) => {
             setSlugEdited(true);
@@ -95,6 +103,7 @@ export default function AdminAddSchool() {
         <Field label="Teacher limit" htmlFor="school-limit" hint="How many teachers may register.">
           <input
             id="school-limit"
+            name="teacherLimit"
             type="number"
             min={1}
             max={10000}
@@ -109,11 +118,11 @@ export default function AdminAddSchool() {
           </div>
         )}
         <div className="flex justify-end sm:col-span-2">
-          <Button type="submit" disabled={create.isPending}>
-            {create.isPending ? "Saving..." : "Add School"}
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : "Add School"}
           </Button>
         </div>
-      </form>
+      </Form>
     </div>
   );
 }

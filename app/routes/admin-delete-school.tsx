@@ -1,35 +1,64 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { data, useFetcher } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
+import { deleteSchool } from "../../workers/schools/editing.ts";
+import { SchoolIdSchema } from "../../workers/schools/input.ts";
+import { findSchoolRow, listSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import type { Notice } from "../components/admin/school/form-values.ts";
 import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { requestJson } from "../lib/api-client.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-delete-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Delete School · Lectern Admin" }];
 
+/** The first schools by name, for the list before the admin searches. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { schools } = await listSchools(context.get(appContext).db, { query: "", page: 1, pageSize: 20, sort: "name", dir: "asc" });
+  return { schools };
+}
+
+/** As DELETE /api/schools/:id (audited), once the posted slug matches the school's: the page's confirmation, checked here too. */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { admin } = context.get(adminContext);
+  const db = context.get(appContext).db;
+  const form = await request.formData().catch(() => new FormData());
+  const id = SchoolIdSchema.safeParse(form.get("schoolId"));
+  const school = id.success ? await findSchoolRow(db, id.data) : null;
+  if (!school) return data({ error: "School not found" }, { status: 404 });
+  if (form.get("confirm") !== school.slug) return data({ error: `Type ${school.slug} to confirm.` }, { status: 400 });
+  const result = await deleteSchool(db, { id: admin.id, email: admin.email }, school.id);
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  return { deleted: school.schoolName };
+}
+
 /** Deleting a school takes its teachers, sessions, codes, assignments and progress with it: the slug must be typed. */
-export default function AdminDeleteSchool() {
+export default function AdminDeleteSchool({ loaderData }: Route.ComponentProps) {
   const client = useQueryClient();
+  const fetcher = useFetcher<typeof action>();
   const [school, setSchool] = useState<SchoolChoice | null>(null);
   const [typed, setTyped] = useState("");
-  const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
-  const remove = useMutation({
-    mutationFn: () => requestJson(`/api/schools/${school?.id}`, { method: "DELETE", fallback: "Failed to delete the school" }),
-    onSuccess: () => {
-      setMessage({ text: `${school?.schoolName} was deleted.`, tone: "success" });
-      setSchool(null);
-      setTyped("");
-      void client.invalidateQueries();
-    },
-    onError: (e) => setMessage({ text: e.message }),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (school && typed === school.slug) remove.mutate();
-  };
+  const [message, setMessage] = useState<Notice | null>(null);
+  const deleting = fetcher.state !== "idle";
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer) return;
+    if ("error" in answer) return setMessage({ text: answer.error });
+    setMessage({ text: `${answer.deleted} was deleted.`, tone: "success" });
+    setSchool(null);
+    setTyped("");
+    // The first schools come again with the page's data; searches are asked again.
+    void client.invalidateQueries();
+  }, [fetcher.data]);
+
   return (
     <div className="max-w-3xl space-y-6">
       <AdminPageHeader
@@ -38,6 +67,7 @@ export default function AdminDeleteSchool() {
       />
       <div className={cardClasses}>
         <SchoolSelect
+          initial={loaderData.schools}
           value={school}
           onChange={(s) => {
             setSchool(s);
@@ -45,7 +75,12 @@ export default function AdminDeleteSchool() {
           }}
         />
         {school && (
-          <form onSubmit={submit} className="mt-4 space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+          <fetcher.Form
+            method="post"
+            onSubmit={(event) => typed !== school.slug && event.preventDefault()}
+            className="mt-4 space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+          >
+            <input type="hidden" name="schoolId" value={school.id} />
             <MessageBox
               text={`Deleting ${school.schoolName} also deletes its ${school.teacherCount} teacher account(s), their sessions and reading progress, and its book assignments. This cannot be undone.`}
             />
@@ -53,16 +88,17 @@ export default function AdminDeleteSchool() {
               Type <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">{school.slug}</code> to confirm
               <input
                 id="confirm-slug"
+                name="confirm"
                 autoComplete="off"
                 className={`${inputClasses} mt-1 max-w-sm font-mono`}
                 value={typed}
                 onChange={(e) => setTyped(e.target.value)}
               />
             </label>
-            <Button type="submit" disabled={typed !== school.slug || remove.isPending} className="bg-red-600 hover:bg-red-700">
-              {remove.isPending ? "Deleting..." : "Delete school"}
+            <Button type="submit" disabled={typed !== school.slug || deleting} className="bg-red-600 hover:bg-red-700">
+              {deleting ? "Deleting..." : "Delete school"}
             </Button>
-          </form>
+          </fetcher.Form>
         )}
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}

@@ -1,37 +1,80 @@
-import { useState } from "react";
-import { AdminPageHeader, cardClasses, rowClasses, tableClasses, theadClasses } from "../components/admin/admin-page.tsx";
-import { Button } from "../components/ui/button.tsx";
+import { useEffect, useState } from "react";
+import { data, useFetcher } from "react-router";
+import { z } from "zod";
+import { appContext } from "../../workers/http/context.ts";
+import { describeZodError } from "../../workers/http/validate.ts";
+import type { ImportValidation } from "../../workers/schools/import.ts";
+import {
+  ImportBodySchema,
+  importSchools,
+  MAX_IMPORT_ROWS,
+  updateDuplicateSchools,
+  validateImportRows,
+} from "../../workers/schools/import.ts";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import type { Notice } from "../components/admin/school/form-values.ts";
+import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { ApiError, requestJson } from "../lib/api-client.ts";
 import { parseCsv, schoolCsvTemplate } from "../lib/csv.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Schools · Lectern Admin" }];
 
-const MAX_ROWS = 900; // the server's limit per import (see workers/admins/school-import.ts)
+export function loader() {
+  return { maxRows: MAX_IMPORT_ROWS };
+}
 
-type Checked = {
-  index: number;
-  status: "new" | "duplicate" | "invalid";
-  errors: string[];
-  data: Record<string, string>;
-  generatedSlug?: string;
-};
-type Validation = { rows: Checked[]; summary: { new: number; duplicate: number; invalid: number } };
-
-const STATUS = {
-  new: "bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-200",
-  duplicate: "bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-200",
-  invalid: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-200",
-};
+/** As the API's validate-import, bulk, save-generated and update-duplicates: the same checks, all or nothing, audited. */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { admin } = context.get(adminContext);
+  const actor = { id: admin.id, email: admin.email };
+  const db = context.get(appContext).db;
+  // The file is read in the browser; its rows come as JSON, with what to do with them.
+  const intents = z.enum(["validate", "bulk", "save-generated", "update-duplicates"]);
+  const body = ImportBodySchema.extend({ intent: intents }).safeParse(await request.json().catch(() => null));
+  if (!body.success) return data({ error: describeZodError(body.error), rows: undefined }, { status: 400 });
+  const { intent, rows } = body.data;
+  if (intent === "validate") return { validation: await validateImportRows(db, rows) };
+  if (intent === "update-duplicates") {
+    const result = await updateDuplicateSchools(db, actor, rows);
+    return result.ok ? { updated: result.updated } : data({ error: result.error, rows: result.rows }, { status: result.status });
+  }
+  const result = await importSchools(db, actor, rows, { generateSlugs: intent === "save-generated" });
+  return result.ok ? { created: result.created } : data({ error: result.error, rows: result.rows }, { status: result.status });
+}
 
 /** Schools from a CSV file: validated row by row on the server, previewed, then saved all or nothing. */
-export default function AdminImportSchools() {
+export default function AdminImportSchools({ loaderData }: Route.ComponentProps) {
+  const { maxRows } = loaderData;
+  const fetcher = useFetcher<typeof action>();
   const [rows, setRows] = useState<Record<string, string>[] | null>(null);
-  const [validation, setValidation] = useState<Validation | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
+  const [validation, setValidation] = useState<ImportValidation | null>(null);
+  const [label, setLabel] = useState("");
+  const [message, setMessage] = useState<Notice | null>(null);
+  const [saving, setSaving] = useState(false);
+  const busy = fetcher.state === "idle" ? null : label;
+
+  // Each answer of the action once: a check shows its preview, a save its outcome.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer) return;
+    if ("error" in answer) {
+      if (answer.rows) setValidation(answer.rows);
+      return setMessage({ text: saving ? `${answer.error} Nothing was saved.` : answer.error });
+    }
+    if (answer.validation) return setValidation(answer.validation);
+    setMessage({
+      text: answer.updated !== undefined ? `${answer.updated} school(s) updated.` : `${answer.created} school(s) added.`,
+      tone: "success",
+    });
+    setRows(null);
+    setValidation(null);
+  }, [fetcher.data]);
 
   async function pick(file: File | undefined) {
     setMessage(null);
@@ -39,46 +82,22 @@ export default function AdminImportSchools() {
     if (!file) return;
     const parsed = parseCsv(await file.text());
     if (parsed.length === 0) return setMessage({ text: "The file has no rows under its header." });
-    if (parsed.length > MAX_ROWS) return setMessage({ text: `At most ${MAX_ROWS} schools per file; this one has ${parsed.length}.` });
+    if (parsed.length > maxRows) return setMessage({ text: `At most ${maxRows} schools per file; this one has ${parsed.length}.` });
     setRows(parsed);
-    setBusy("Checking the rows...");
-    try {
-      setValidation(
-        await requestJson<Validation>("/api/schools/validate-import", { body: { rows: parsed }, fallback: "Failed to check the file" }),
-      );
-    } catch (e) {
-      setMessage({ text: (e as Error).message });
-    } finally {
-      setBusy(null);
-    }
+    setLabel("Checking the rows...");
+    setSaving(false);
+    fetcher.submit({ intent: "validate", rows: parsed }, { method: "post", encType: "application/json" });
   }
 
-  async function save(endpoint: "bulk" | "save-generated" | "update-duplicates", label: string) {
+  function save(intent: SaveIntent, busyLabel: string) {
     if (!rows) return;
-    setBusy(label);
+    setLabel(busyLabel);
+    setSaving(true);
     setMessage(null);
-    try {
-      const result = await requestJson<{ created?: number; updated?: number }>(`/api/schools/${endpoint}`, {
-        body: { rows: endpoint === "update-duplicates" ? rows.filter((_, i) => validation?.rows[i]?.status === "duplicate") : rows },
-        fallback: "Failed to save the schools",
-      });
-      setMessage({
-        text: result.updated !== undefined ? `${result.updated} school(s) updated.` : `${result.created} school(s) added.`,
-        tone: "success",
-      });
-      setRows(null);
-      setValidation(null);
-    } catch (e) {
-      const body = e instanceof ApiError ? (e.body as { rows?: Checked[] } | null) : null;
-      if (body?.rows) setValidation((v) => (v ? { ...v, rows: body.rows ?? v.rows } : v));
-      setMessage({ text: `${(e as Error).message} Nothing was saved.` });
-    } finally {
-      setBusy(null);
-    }
+    const chosen = intent === "update-duplicates" ? rows.filter((_, i) => validation?.rows[i]?.status === "duplicate") : rows;
+    fetcher.submit({ intent, rows: chosen }, { method: "post", encType: "application/json" });
   }
 
-  const summary = validation?.summary;
-  const missingSlugs = validation?.rows.some((r) => r.status === "new" && !r.data.slug) ?? false;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -113,71 +132,7 @@ export default function AdminImportSchools() {
         )}
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}
-      {validation && summary && (
-        <section className={cardClasses} aria-labelledby="preview-title">
-          <div className="mb-4 flex flex-wrap items-center justify-between gap-3">
-            <h2 id="preview-title" className="font-semibold">
-              Preview: {summary.new} new, {summary.duplicate} already there, {summary.invalid} with errors
-            </h2>
-            <div className="flex flex-wrap gap-2">
-              <Button
-                onClick={() => save("bulk", "Saving...")}
-                disabled={busy !== null || summary.invalid > 0 || summary.duplicate > 0 || summary.new === 0 || missingSlugs}
-              >
-                Save {summary.new} new schools
-              </Button>
-              {missingSlugs && (
-                <Button
-                  onClick={() => save("save-generated", "Saving with generated slugs...")}
-                  disabled={busy !== null || summary.invalid > 0 || summary.duplicate > 0}
-                >
-                  Save with generated slugs
-                </Button>
-              )}
-              {summary.duplicate > 0 && (
-                <Button
-                  variant="secondary"
-                  onClick={() => save("update-duplicates", "Updating...")}
-                  disabled={busy !== null || summary.invalid > 0}
-                >
-                  Update {summary.duplicate} existing
-                </Button>
-              )}
-            </div>
-          </div>
-          {summary.invalid > 0 && (
-            <MessageBox text="Fix the rows marked invalid in the file and choose it again: the import is all or nothing." />
-          )}
-          <div className="mt-3 max-h-[32rem] overflow-auto">
-            <table className={tableClasses}>
-              <thead className={theadClasses}>
-                <tr>
-                  <th className="py-2 pr-3">Row</th>
-                  <th className="py-2 pr-3">Status</th>
-                  <th className="py-2 pr-3">School</th>
-                  <th className="py-2 pr-3">Slug</th>
-                  <th className="py-2 pr-3">Problems</th>
-                </tr>
-              </thead>
-              <tbody>
-                {validation.rows.map((row) => (
-                  <tr key={row.index} className={`${rowClasses} align-top`}>
-                    <td className="py-2 pr-3 tabular-nums">{row.index + 2}</td>
-                    <td className="py-2 pr-3">
-                      <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS[row.status]}`}>{row.status}</span>
-                    </td>
-                    <td className="py-2 pr-3">{row.data.schoolName || row.data.name || "—"}</td>
-                    <td className="py-2 pr-3 font-mono text-xs">
-                      {row.data.slug || (row.generatedSlug ? `${row.generatedSlug} (generated)` : "—")}
-                    </td>
-                    <td className="py-2 pr-3 text-red-700 dark:text-red-300">{row.errors.join("; ")}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        </section>
-      )}
+      {validation && <ImportPreview validation={validation} busy={busy !== null} onSave={save} />}
     </div>
   );
 }

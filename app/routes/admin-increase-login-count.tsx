@@ -1,39 +1,72 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useEffect, useState } from "react";
+import { data, useFetcher } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
+import { describeZodError } from "../../workers/http/validate.ts";
+import { SchoolIdSchema } from "../../workers/schools/input.ts";
+import { listSchools } from "../../workers/schools/list.ts";
+import { IncreaseLoginCountSchema, increaseTeacherLimit } from "../../workers/schools/logins.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { formNumber, type Notice } from "../components/admin/school/form-values.ts";
 import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { requestJson } from "../lib/api-client.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-increase-login-count";
 
 export const meta: Route.MetaFunction = () => [{ title: "Increase Login Count · Lectern Admin" }];
 
+/** The first schools by name, for the list before the admin searches. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { schools } = await listSchools(context.get(appContext).db, { query: "", page: 1, pageSize: 20, sort: "name", dir: "asc" });
+  return { schools };
+}
+
+/** As POST /api/schools/logins/:id/increase-login-count with `by`: the same schema, refusals and audit entry. */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { admin } = context.get(adminContext);
+  const form = await request.formData().catch(() => new FormData());
+  const id = SchoolIdSchema.safeParse(form.get("schoolId"));
+  if (!id.success) return data({ error: "School not found" }, { status: 404 });
+  const input = IncreaseLoginCountSchema.safeParse({ by: formNumber(form.get("by")) });
+  if (!input.success) return data({ error: describeZodError(input.error) }, { status: 400 });
+  const result = await increaseTeacherLimit(context.get(appContext).db, { id: admin.id, email: admin.email }, id.data, input.data);
+  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  return { schoolId: id.data, teacherLimit: result.teacherLimit };
+}
+
 /** Raise how many teachers a school may register (the spec's "login count"). */
-export default function AdminIncreaseLoginCount() {
+export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentProps) {
   const client = useQueryClient();
+  const fetcher = useFetcher<typeof action>();
   const [school, setSchool] = useState<SchoolChoice | null>(null);
   const [by, setBy] = useState("5");
-  const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
-  const raise = useMutation({
-    mutationFn: () =>
-      requestJson<{ teacherLimit: number }>(`/api/schools/logins/${school?.id}/increase-login-count`, {
-        body: { by: Number(by) },
-        fallback: "Failed to raise the limit",
-      }),
-    onSuccess: ({ teacherLimit }) => {
-      setMessage({ text: `${school?.schoolName} may now have ${teacherLimit} teachers.`, tone: "success" });
-      setSchool((s) => (s ? { ...s, teacherLimit } : s));
-      void client.invalidateQueries({ queryKey: ["select-school"] });
-    },
-    onError: (e) => setMessage({ text: e.message }),
-  });
+  const [message, setMessage] = useState<Notice | null>(null);
+  // The school the last post was about (the admin may choose another while it is under way).
+  const [posted, setPosted] = useState<SchoolChoice | null>(null);
+  const saving = fetcher.state !== "idle";
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer) return;
+    if ("error" in answer) return setMessage({ text: answer.error });
+    const { schoolId, teacherLimit } = answer;
+    setMessage({ text: `${posted?.schoolName} may now have ${teacherLimit} teachers.`, tone: "success" });
+    setSchool((s) => (s?.id === schoolId ? { ...s, teacherLimit } : s));
+    void client.invalidateQueries({ queryKey: ["select-school"] });
+  }, [fetcher.data]);
+
   const submit = (event: FormEvent) => {
-    event.preventDefault();
     const n = Number(by);
-    if (!Number.isInteger(n) || n < 1) return setMessage({ text: "Enter how many more teachers (a whole number, at least 1)." });
-    raise.mutate();
+    if (!Number.isInteger(n) || n < 1) {
+      event.preventDefault();
+      return setMessage({ text: "Enter how many more teachers (a whole number, at least 1)." });
+    }
+    setPosted(school);
   };
   return (
     <div className="max-w-3xl space-y-6">
@@ -42,9 +75,14 @@ export default function AdminIncreaseLoginCount() {
         description="Give a school room for more teachers. Existing teachers are never affected."
       />
       <div className={cardClasses}>
-        <SchoolSelect value={school} onChange={setSchool} />
+        <SchoolSelect initial={loaderData.schools} value={school} onChange={setSchool} />
         {school && (
-          <form onSubmit={submit} className="mt-4 flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800">
+          <fetcher.Form
+            method="post"
+            onSubmit={submit}
+            className="mt-4 flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+          >
+            <input type="hidden" name="schoolId" value={school.id} />
             <p className="w-full text-sm">
               <strong>{school.schoolName}</strong>: {school.teacherCount} of {school.teacherLimit} teacher slots used.
             </p>
@@ -52,6 +90,7 @@ export default function AdminIncreaseLoginCount() {
               Add slots
               <input
                 id="increase-by"
+                name="by"
                 type="number"
                 min={1}
                 max={10000}
@@ -60,10 +99,10 @@ export default function AdminIncreaseLoginCount() {
                 onChange={(e) => setBy(e.target.value)}
               />
             </label>
-            <Button type="submit" disabled={raise.isPending}>
-              {raise.isPending ? "Saving..." : "Increase"}
+            <Button type="submit" disabled={saving}>
+              {saving ? "Saving..." : "Increase"}
             </Button>
-          </form>
+          </fetcher.Form>
         )}
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}

@@ -1,6 +1,7 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useSearchParams } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
+import { ListQuerySchema, listSchools } from "../../workers/schools/list.ts";
 import {
   AdminPageHeader,
   cardClasses,
@@ -10,47 +11,54 @@ import {
   tableClasses,
   theadClasses,
 } from "../components/admin/admin-page.tsx";
+import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
-import { requestJson } from "../lib/api-client.ts";
 import { useDebounced } from "../lib/use-debounced.ts";
 import type { Route } from "./+types/admin-schools";
 
 export const meta: Route.MetaFunction = () => [{ title: "All Schools · Lectern Admin" }];
 
-type SchoolRow = {
-  id: number;
-  slug: string;
-  schoolName: string;
-  city: string;
-  state: string;
-  zipCode: string;
-  teacherLimit: number;
-  teacherCount: number;
-  totalLogins: number;
-  bookCount: number;
-};
-
 const PAGE_SIZE = 25;
 
-export default function AdminSchools() {
-  const [input, setInput] = useState("");
-  const query = useDebounced(input.trim(), 300);
-  const [page, setPage] = useState(1);
-  // A new search starts at its first page.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes
-  useEffect(() => setPage(1), [query]);
-  const schools = useQuery({
-    queryKey: ["admin-schools", query, page],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      requestJson<{ schools: SchoolRow[]; total: number }>(
-        `/api/schools?query=${encodeURIComponent(query)}&page=${page}&pageSize=${PAGE_SIZE}&sort=name`,
-        {
-          fallback: "Failed to fetch schools",
-        },
-      ),
-  });
+/** One page of schools by name, filtered by `?query=` and paged by `?page=` (a bad value falls back to the default). */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const query = ListQuerySchema.shape.query.catch("").parse(params.get("query")?.slice(0, 200) ?? undefined);
+  const page = ListQuerySchema.shape.page.catch(1).parse(params.get("page") ?? undefined);
+  const { schools, total } = await listSchools(context.get(appContext).db, { query, page, pageSize: PAGE_SIZE, sort: "name", dir: "asc" });
+  return { schools, total, page, query };
+}
+
+export default function AdminSchools({ loaderData }: Route.ComponentProps) {
+  const { schools, total, page, query } = loaderData;
+  const [, setSearchParams] = useSearchParams();
+  const [input, setInput] = useState(query);
+  const settled = useDebounced(input.trim(), 300);
+  // The search the page last asked for: typing asks for a new one once it settles (a new search
+  // starts at its first page); a search that changes otherwise (back, forward) refills the box.
+  const asked = useRef(query);
+  useEffect(() => {
+    if (query === asked.current) return;
+    asked.current = query;
+    setInput(query);
+  }, [query]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: asks only when the typed search settles
+  useEffect(() => {
+    if (settled === asked.current) return;
+    asked.current = settled;
+    setSearchParams(settled ? { query: settled } : {}, { replace: true, preventScrollReset: true });
+  }, [settled]);
+  const showPage = (next: number) =>
+    setSearchParams(
+      (current) => {
+        const params = new URLSearchParams(current);
+        params.set("page", String(next));
+        return params;
+      },
+      { preventScrollReset: true },
+    );
+
   return (
     <div>
       <AdminPageHeader
@@ -66,19 +74,24 @@ export default function AdminSchools() {
         }
       />
       <div className={cardClasses}>
-        <label htmlFor="schools-search" className="sr-only">
-          Search schools
-        </label>
-        <input
-          id="schools-search"
-          type="search"
-          placeholder="Search by name, slug, city, e-mail or ZIP..."
-          className={`${inputClasses} mb-4 max-w-md`}
-          value={input}
-          onChange={(e) => setInput(e.target.value)}
-        />
-        <TableState loading={schools.isPending} error={schools.error} empty={schools.data?.schools.length === 0} />
-        {schools.data && schools.data.schools.length > 0 && (
+        {/* Without JavaScript, Enter searches; with it, the list follows the typing. */}
+        <Form method="get" preventScrollReset>
+          <label htmlFor="schools-search" className="sr-only">
+            Search schools
+          </label>
+          <input
+            id="schools-search"
+            name="query"
+            type="search"
+            placeholder="Search by name, slug, city, e-mail or ZIP..."
+            className={`${inputClasses} mb-4 max-w-md`}
+            maxLength={200}
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+          />
+        </Form>
+        <TableState loading={false} error={null} empty={schools.length === 0} />
+        {schools.length > 0 && (
           <table className={tableClasses}>
             <thead className={theadClasses}>
               <tr>
@@ -90,7 +103,7 @@ export default function AdminSchools() {
               </tr>
             </thead>
             <tbody>
-              {schools.data.schools.map((school) => (
+              {schools.map((school) => (
                 <tr key={school.id} className={rowClasses}>
                   <td className="py-2.5 pr-4">
                     <Link to={`/admin/school/${school.id}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
@@ -111,8 +124,18 @@ export default function AdminSchools() {
             </tbody>
           </table>
         )}
-        {schools.data && <Pager page={page} pageSize={PAGE_SIZE} total={schools.data.total} onPage={setPage} />}
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={showPage} />
       </div>
     </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return (
+    <SchoolPageError
+      fallback="Failed to fetch schools"
+      title="All Schools"
+      description="Every school on Lectern, its teachers against its limit, and its logins."
+    />
   );
 }

@@ -1,8 +1,8 @@
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { schools } from "../db/schema.ts";
-import { SlugSchema } from "./slug.ts";
 import { blankToUndefined, EmailSchema } from "../validation/schemas.ts";
+import { SlugSchema } from "./slug.ts";
 import { guardedTeacherLimit } from "./write-guards.ts";
 
 const numberToString = (value: unknown) => (typeof value === "number" ? String(value) : value);

@@ -118,15 +118,19 @@ export async function increaseTotalLogins(
   return updated ? { ok: true, totalLogins: updated.totalLogins } : NOT_FOUND;
 }
 
-/** Teacher logins per UTC day for the last `days` days (today included), zero days filled in. */
+/** Teacher logins per UTC day for the last `days` days (today included), zero days filled in; null for an unknown slug. */
 export async function schoolLoginHistory(db: Db, slug: string, days: number, now = Date.now()) {
   const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.slug, slug));
-  if (!school) return null;
+  return school ? loginHistory(db, school.id, days, now) : null;
+}
+
+/** The same for a school known by its id (the admin's school page, which has the id already). */
+export async function loginHistory(db: Db, schoolId: number, days: number, now = Date.now()) {
   const start = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
   const rows = await db
     .select({ day: sql<number>`${loginEvents.at} / ${sql.raw(String(DAY_MS))}`, logins: count() })
     .from(loginEvents)
-    .where(and(eq(loginEvents.schoolId, school.id), sql`${loginEvents.at} >= ${start}`))
+    .where(and(eq(loginEvents.schoolId, schoolId), sql`${loginEvents.at} >= ${start}`))
     .groupBy(sql`1`);
   const byDay = new Map(rows.map((row) => [row.day, row.logins]));
   const series = Array.from({ length: days }, (_, i) => {

@@ -1,14 +1,15 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Button } from "../ui/button.tsx";
 import { inputClasses } from "../ui/field.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 
-type SchoolOption = { id: number; schoolName: string; slug: string; city: string; state: string };
-
-/** Search schools, tick several, act on them (assign a book, ...). */
+/**
+ * Search schools, tick several, act on them (assign a book, ...). The list follows the typing, so
+ * it stays a client-side search of the API (typed from its route).
+ */
 export function SchoolPicker({
   exclude = [],
   actionLabel,
@@ -25,10 +26,7 @@ export function SchoolPicker({
   const query = useDebounced(input.trim(), 300);
   const schools = useQuery({
     queryKey: ["pick-schools", query],
-    queryFn: () =>
-      requestJson<{ schools: SchoolOption[] }>(`/api/schools?query=${encodeURIComponent(query)}&pageSize=50&sort=name`, {
-        fallback: "Failed to fetch schools",
-      }),
+    queryFn: () => call(() => api.api.schools.$get({ query: { query, pageSize: "50", sort: "name" } }), "Failed to fetch schools"),
   });
   const options = (schools.data?.schools ?? []).filter((s) => !exclude.includes(s.id));
   const toggle = (id: number) =>

@@ -1,29 +1,34 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { requestJson } from "../../lib/api-client.ts";
+import type { SchoolRow } from "../../../workers/schools/list.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { inputClasses } from "../ui/field.tsx";
 
-export type SchoolChoice = {
-  id: number;
-  schoolName: string;
-  slug: string;
-  teacherLimit: number;
-  teacherCount: number;
-  totalLogins: number;
-};
+/** A school as the list shows it (a row of listSchools, from the page's loader or the API). */
+export type SchoolChoice = Pick<SchoolRow, "id" | "schoolName" | "slug" | "teacherLimit" | "teacherCount">;
 
-/** Search for one school and choose it. */
-export function SchoolSelect({ value, onChange }: { value: SchoolChoice | null; onChange: (school: SchoolChoice) => void }) {
+/**
+ * Search for one school and choose it. The first schools by name come with the page (`initial`,
+ * from its loader, fresh after each of its actions); a search asks the API as the admin types.
+ */
+export function SchoolSelect({
+  value,
+  onChange,
+  initial,
+}: {
+  value: SchoolChoice | null;
+  onChange: (school: SchoolChoice) => void;
+  initial: SchoolChoice[];
+}) {
   const [input, setInput] = useState("");
   const query = useDebounced(input.trim(), 300);
-  const schools = useQuery({
+  const found = useQuery({
     queryKey: ["select-school", query],
-    queryFn: () =>
-      requestJson<{ schools: SchoolChoice[] }>(`/api/schools?query=${encodeURIComponent(query)}&pageSize=20&sort=name`, {
-        fallback: "Failed to fetch schools",
-      }),
+    enabled: query !== "",
+    queryFn: () => call(() => api.api.schools.$get({ query: { query, pageSize: "20", sort: "name" } }), "Failed to fetch schools"),
   });
+  const schools: SchoolChoice[] = query === "" ? initial : (found.data?.schools ?? []);
   return (
     <div className="space-y-2">
       <label htmlFor="school-select-search" className="text-sm font-medium">
@@ -42,7 +47,7 @@ export function SchoolSelect({ value, onChange }: { value: SchoolChoice | null; 
         aria-label="Schools"
         className="max-h-56 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
       >
-        {(schools.data?.schools ?? []).map((school) => (
+        {schools.map((school) => (
           <button
             key={school.id}
             type="button"

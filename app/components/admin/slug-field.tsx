@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { SlugSchema } from "../../../workers/schools/slug.ts";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Field, inputClasses } from "../ui/field.tsx";
 
@@ -19,7 +19,7 @@ function describe(value: string, format: ReturnType<typeof SlugSchema.safeParse>
  * words at once (the server's own SlugSchema), then whether a school has it already. The server
  * checks again on save; this only spares a round trip to a refusal.
  */
-export function SlugField({ value, onChange }: { value: string; onChange: (slug: string) => void }) {
+export function SlugField({ value, onChange, name }: { value: string; onChange: (slug: string) => void; name?: string }) {
   const settled = useDebounced(value, 300);
   const format = value ? SlugSchema.safeParse(value) : null;
   const availability = useQuery({
@@ -27,14 +27,12 @@ export function SlugField({ value, onChange }: { value: string; onChange: (slug:
     enabled: settled !== "" && SlugSchema.safeParse(settled).success,
     staleTime: 10_000,
     retry: false,
-    queryFn: () =>
-      requestJson<{ available: boolean; suggestion?: string }>(`/api/schools/slug-available?slug=${encodeURIComponent(settled)}`, {
-        fallback: "Could not check the address",
-      }),
+    queryFn: () => call(() => api.api.schools["slug-available"].$get({ query: { slug: settled } }), "Could not check the address"),
   });
 
   const answer = value && settled === value ? availability.data : undefined;
-  const suggestion = answer && !answer.available ? answer.suggestion : undefined;
+  // The route's inferred type drops `suggestion` (its two "not available" answers merge), so it is checked here.
+  const suggestion = answer && "suggestion" in answer && typeof answer.suggestion === "string" ? answer.suggestion : undefined;
   const check = describe(value, format, answer);
 
   const tones = {
@@ -65,6 +63,7 @@ export function SlugField({ value, onChange }: { value: string; onChange: (slug:
     >
       <input
         id="school-slug"
+        name={name}
         className={`${inputClasses} font-mono`}
         aria-describedby="school-slug-check"
         aria-invalid={check.tone === "error" || undefined}

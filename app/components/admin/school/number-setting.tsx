@@ -1,0 +1,86 @@
+import { type FormEvent, useState } from "react";
+import { useActionData, useFetcher } from "react-router";
+import { Button } from "../../ui/button.tsx";
+import { inputClasses } from "../../ui/field.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
+import { cardClasses } from "../admin-page.tsx";
+import type { Notice } from "./form-values.ts";
+
+/** What the school page's action answers one setting's form: a message, or the error to show. */
+export type SettingAnswer = { intent: string; message: string } | { intent: string; error: string };
+
+function noticeOf(answer: SettingAnswer | undefined): Notice | null {
+  if (!answer) return null;
+  return "message" in answer ? { text: answer.message, tone: "success" } : { text: answer.error };
+}
+
+/**
+ * One whole-number setting of the school in its own card, posted to the page's action as
+ * `intent` with the value under `name`. Obvious mistakes are caught before the post; the action
+ * checks again with the API's schema, and the page's data reloads after a save.
+ */
+export function NumberSetting(props: {
+  id: string;
+  intent: string;
+  name: string;
+  title: string;
+  description?: string;
+  label: string;
+  initial: number;
+  min: number;
+  max: number;
+  saveLabel: string;
+  check: (value: number) => string | null;
+}) {
+  const fetcher = useFetcher<SettingAnswer>();
+  // Without JavaScript the form posts as a page; its answer comes back as the page's action data.
+  const posted = useActionData<SettingAnswer>();
+  const answer = fetcher.data ?? (posted?.intent === props.intent ? posted : undefined);
+  const [value, setValue] = useState(String(props.initial));
+  const [problem, setProblem] = useState<Notice | null>(null);
+  const saving = fetcher.state !== "idle";
+
+  function submit(event: FormEvent) {
+    const n = Number(value);
+    const found = Number.isInteger(n) ? props.check(n) : null;
+    const outOfRange = !Number.isInteger(n) || n < props.min || n > props.max;
+    const text = found ?? (outOfRange ? `Enter a whole number from ${props.min} to ${props.max}.` : null);
+    setProblem(text ? { text } : null);
+    if (text) event.preventDefault();
+  }
+
+  const message = problem ?? noticeOf(answer);
+  const titleId = `${props.id}-title`;
+  return (
+    <section className={cardClasses} aria-labelledby={titleId}>
+      <h2 id={titleId} className="font-semibold">
+        {props.title}
+      </h2>
+      {props.description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{props.description}</p>}
+      <fetcher.Form method="post" onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
+        <input type="hidden" name="intent" value={props.intent} />
+        <label htmlFor={props.id} className="text-sm">
+          {props.label}
+          <input
+            id={props.id}
+            name={props.name}
+            type="number"
+            min={props.min}
+            max={props.max}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            className={`${inputClasses} mt-1 w-32`}
+          />
+        </label>
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : props.saveLabel}
+        </Button>
+      </fetcher.Form>
+      {message && (
+        <div className="mt-3">
+          <MessageBox text={message.text} tone={message.tone} />
+        </div>
+      )}
+    </section>
+  );
+}

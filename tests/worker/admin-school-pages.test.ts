@@ -415,11 +415,11 @@ describe("every action refuses a post from another site", () => {
     }
   });
 
-  it("refuses a post whose Origin is another site's (React Router's own origin check answers first, 400), and changes nothing", async () => {
+  it("refuses a post whose Origin is another site's (403, from the pipeline), and changes nothing", async () => {
     const responses = await attempts((url, fields, json) =>
       json === undefined ? post(url, fields, { origin: EVIL }) : postJson(url, json, { origin: EVIL }),
     );
-    for (const response of responses) expect(response.status).toBe(400);
+    for (const response of responses) expect(response.status).toBe(403);
   });
 
   it("lets a post without Origin through when the browser says Sec-Fetch-Site: same-origin", async () => {

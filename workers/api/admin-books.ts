@@ -24,7 +24,7 @@ import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { parseBookId } from "../reading/library.ts";
-import { blankToUndefined, IdTextSchema } from "../validation/schemas.ts";
+import { blankToUndefined, IdListSchema, IdTextSchema } from "../validation/schemas.ts";
 
 const PageCountSchema = z.number().int().min(1, "pageCount must be 1 to 100000").max(100_000, "pageCount must be 1 to 100000");
 
@@ -42,8 +42,6 @@ const AccessQuerySchema = z
     bookId: z.preprocess(blankToUndefined, IdTextSchema().optional()),
   })
   .refine((filter) => filter.schoolId !== undefined || filter.bookId !== undefined, "Give a schoolId, a bookId or both");
-const IdListSchema = (what: string) =>
-  z.array(z.number().int().positive()).min(1, `Choose at least one ${what}`).max(500, `Choose at most 500 ${what}s at a time`);
 const GrantSchema = z.object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book") });
 const AccessParamSchema = z.object({ schoolId: IdTextSchema(), bookId: IdTextSchema() });
 const StartPdfSchema = z.object({

@@ -7,7 +7,7 @@ import { validate } from "../http/validate.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../schools/detail.ts";
 import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../schools/editing.ts";
 import { ImportBodySchema, importSchools, updateDuplicateSchools, validateImportRows } from "../schools/import.ts";
-import { SchoolInputSchema, SchoolUpdateSchema } from "../schools/input.ts";
+import { SchoolIdSchema, SchoolInputSchema, SchoolUpdateSchema } from "../schools/input.ts";
 import { ListQuerySchema, listSchools, searchSchools } from "../schools/list.ts";
 import {
   IncreaseLoginCountSchema,
@@ -21,16 +21,19 @@ import { toPublicSchool } from "../schools/public-school.ts";
 import { SlugSchema } from "../schools/slug.ts";
 import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
 import type { WriteResult } from "../schools/write-guards.ts";
-import { IdTextSchema, SlugParamSchema } from "../validation/schemas.ts";
+import { SlugParamSchema } from "../validation/schemas.ts";
 
 const SlugParamsSchema = z.object({ slug: SlugParamSchema });
-const IdParamSchema = z.object({ id: IdTextSchema("Unknown school") });
+const IdParamSchema = z.object({ id: SchoolIdSchema });
 const SlugCheckSchema = z.object({ slug: z.string().max(200).default("") });
 const SearchQuerySchema = z.object({ query: z.string().trim().max(200, "Search for at most 200 characters").default("") });
 const LoginRecordSchema = z.object({ schoolId: z.number({ error: "Choose a school" }).int().positive() });
 const HistoryQuerySchema = z.object({
   days: z.coerce.number({ error: "Enter 1 to 365" }).int("Enter 1 to 365").min(1, "Enter 1 to 365").max(365, "Enter 1 to 365").default(90),
 });
+
+/** Add School's address check: free, or why not (with a free variant when it is taken). */
+type SlugCheck = { available: true } | { available: false; reason: string; suggestion?: string };
 
 /** A failed write as its status and `{ error }`. */
 function refused(c: Context<AdminApiEnv>, result: Extract<WriteResult<object>, { ok: false }>) {
@@ -64,13 +67,13 @@ export const schoolsApi = new Hono<AdminApiEnv>()
   // Add School checks the address while the admin types: format and reserved words first.
   .get("/slug-available", requireAdmin, validate("query", SlugCheckSchema), async (c) => {
     const parsed = SlugSchema.safeParse(c.req.valid("query").slug);
-    if (!parsed.success) return c.json({ available: false, reason: parsed.error.issues[0]?.message ?? "Not a valid address" });
-    const db = c.var.context.db;
-    if (await slugTaken(db, parsed.data)) {
-      const [suggestion] = await generateUniqueSlugs(db, [parsed.data]);
-      return c.json({ available: false, reason: "taken", suggestion });
+    let answer: SlugCheck = { available: true };
+    if (!parsed.success) answer = { available: false, reason: parsed.error.issues[0]?.message ?? "Not a valid address" };
+    else if (await slugTaken(c.var.context.db, parsed.data)) {
+      const [suggestion] = await generateUniqueSlugs(c.var.context.db, [parsed.data]);
+      answer = { available: false, reason: "taken", suggestion };
     }
-    return c.json({ available: true });
+    return c.json(answer);
   })
   .post("/", requireAdmin, requireSameOrigin, validate("json", SchoolInputSchema), async (c) => {
     const result = await createSchool(c.var.context.db, actorOf(c), c.req.valid("json"));

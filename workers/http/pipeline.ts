@@ -5,6 +5,7 @@ import { api } from "../api/index.ts";
 import { readConfig } from "./config.ts";
 import { type AppEnv, appContext } from "./context.ts";
 import { resolveRequestContext } from "./request-context.ts";
+import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
 import { pagePath, resolveHost } from "./tenancy.ts";
 
@@ -31,7 +32,8 @@ function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionCon
  *   2. the admin host keeps to the admin area;
  *   3. the request context, resolved once: host, tenant, teacher and admin sessions (checked), db;
  *   4. /api to the Hono routes, reading it as `c.var.context`;
- *   5. every other path to React Router, reading it as `context.get(appContext)`.
+ *   5. every other path to React Router, reading it as `context.get(appContext)`; a POST to a page
+ *      (an action) must come from our own origin, as the API's state-changing calls must.
  * `renderPage` is React Router's request handler; tests may pass their own.
  */
 export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
@@ -65,6 +67,8 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   app.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
   app.all("/api", (c) => c.json({ error: "Not found" }, 404));
 
+  // Pages' actions: a form post another site made the browser send is refused like the API's.
+  app.use("*", requireSameOrigin);
   app.all("*", (c) => {
     const context = new RouterContextProvider();
     context.set(appContext, c.var.context);

@@ -1,7 +1,7 @@
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { schools } from "../db/schema.ts";
-import { blankToUndefined, EmailSchema } from "../validation/schemas.ts";
+import { blankToUndefined, EmailSchema, IdTextSchema } from "../validation/schemas.ts";
 import { SlugSchema } from "./slug.ts";
 import { guardedTeacherLimit } from "./write-guards.ts";
 
@@ -31,11 +31,7 @@ function optionalText(what: string, max: number) {
 }
 
 /** A school's id from a URL or a form field; anything else is a school that does not exist. */
-export const SchoolIdSchema = z.coerce
-  .number({ error: "Unknown school" })
-  .int("Unknown school")
-  .positive("Unknown school")
-  .max(Number.MAX_SAFE_INTEGER, "Unknown school");
+export const SchoolIdSchema = IdTextSchema("Unknown school");
 
 const ZIP_MESSAGE = "Enter a 5-digit ZIP code";
 export const LIMIT_MESSAGE = "Enter a whole number from 1 to 10000";

@@ -56,6 +56,10 @@ export const IdTextSchema = (message = "Not a valid id") =>
 /** An id in a JSON body: a positive safe integer. */
 export const IdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** A list of ids in a JSON body, 1 to 500 of them ("Choose at least one book"). */
+export const IdListSchema = (what: string) =>
+  z.array(IdSchema).min(1, `Choose at least one ${what}`).max(500, `Choose at most 500 ${what}s at a time`);
+
 /** Form and query fields left empty (or null in JSON) count as not given. */
 export const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;

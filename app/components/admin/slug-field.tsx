@@ -32,7 +32,7 @@ export function SlugField({ value, onChange, name }: { value: string; onChange: 
 
   const answer = value && settled === value ? availability.data : undefined;
   // The route's inferred type drops `suggestion` (its two "not available" answers merge), so it is checked here.
-  const suggestion = answer && "suggestion" in answer && typeof answer.suggestion === "string" ? answer.suggestion : undefined;
+  const suggestion = answer && !answer.available ? answer.suggestion : undefined;
   const check = describe(value, format, answer);
 
   const tones = {

@@ -17,10 +17,20 @@ import { pdfResponse } from "../books/pdf-stream.ts";
 import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { describeZodError, validate } from "../http/validate.ts";
-import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
-import { abandonSet, findPageSet, findPreparingSet, MAX_PAGE_IMAGE_BYTES, MAX_PAGES, openPageSet, pageSetProgress, storePage, storePageFailure } from "../page-images/page-sets.ts";
 import { completePageSet } from "../page-images/complete-set.ts";
+import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
 import { readySet } from "../page-images/page-reading.ts";
+import {
+  abandonSet,
+  findPageSet,
+  findPreparingSet,
+  MAX_PAGE_IMAGE_BYTES,
+  MAX_PAGES,
+  openPageSet,
+  pageSetProgress,
+  storePage,
+  storePageFailure,
+} from "../page-images/page-sets.ts";
 import { parseBookId } from "../reading/library.ts";
 
 const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });

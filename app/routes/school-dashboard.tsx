@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { coverPath } from "../../workers/books/category.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { summariseShelf, type TeacherBook, toTeacherBook } from "../../workers/reading/library.ts";
+import { summariseShelf, toTeacherBook } from "../../workers/reading/library.ts";
 import { BOOK_GRID_CLASSES, BookCard, BookGridSkeleton, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";
 import { CategoryChips } from "../components/school/category-chips.tsx";
 import { ContinueReading } from "../components/school/continue-reading.tsx";

@@ -12,9 +12,9 @@ import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
 import { type Book, books, pageSets } from "../../workers/db/schema.ts";
+import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { CompletePageSet, PageText } from "../../workers/page-images/page-content.ts";
 import { findPreparingSet, openPageSet, pageSetProgress, storePage, storePageFailure } from "../../workers/page-images/page-sets.ts";
-import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { ROOT } from "./env.ts";
 import type { FromWorker, ToWorker } from "./render-worker.ts";
 

@@ -30,7 +30,8 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
   const reset = useAction(
     () =>
       call(
-        () => api.api.teacher["reset-password"].$post({ json: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug } }),
+        () =>
+          api.api.teacher["reset-password"].$post({ json: { email: fields.email, otp: fields.otp, newPassword: fields.password, slug } }),
         "Failed to reset password",
       ),
     {

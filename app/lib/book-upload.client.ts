@@ -1,4 +1,7 @@
-import { requestJson } from "./api-client.ts";
+import { api, call } from "./api-client.ts";
+
+const book = api.api.books[":id"];
+const pdfUpload = book.upload.pdf[":uploadId"];
 
 /** PUT with upload progress (fetch has none), cancellable through the signal. */
 function putWithProgress(url: string, body: Blob, signal: AbortSignal, onProgress: (sent: number) => void): Promise<{ etag: string }> {
@@ -19,8 +22,9 @@ function putWithProgress(url: string, body: Blob, signal: AbortSignal, onProgres
 }
 
 /**
- * Uploads a PDF in parts (R2 multipart; see workers/admins/book-uploads.ts for the protocol), with
+ * Uploads a PDF in parts (R2 multipart; see workers/books/uploads.ts for the protocol), with
  * progress. On failure or cancel the upload is aborted on the server, so no object is left behind.
+ * The parts go by XHR for its progress events, to the URL the typed client builds.
  */
 export async function uploadPdf(
   bookId: number,
@@ -29,40 +33,37 @@ export async function uploadPdf(
   signal: AbortSignal,
   onProgress: (fraction: number) => void,
 ) {
-  const start = await requestJson<{ uploadId: string; partSize: number; partCount: number }>(`/api/books/${bookId}/upload/pdf`, {
-    body: { size: file.size, ...(pageCount ? { pageCount } : {}) },
-    fallback: "Failed to start the upload",
-  });
-  const base = `/api/books/${bookId}/upload/pdf/${start.uploadId}`;
+  const id = String(bookId);
+  const start = await call(
+    () => book.upload.pdf.$post({ param: { id }, json: { size: file.size, ...(pageCount ? { pageCount } : {}) } }),
+    "Failed to start the upload",
+  );
+  const param = { id, uploadId: start.uploadId };
   try {
     const parts: { partNumber: number; etag: string }[] = [];
     for (let partNumber = 1; partNumber <= start.partCount; partNumber++) {
       const offset = (partNumber - 1) * start.partSize;
-      const { etag } = await putWithProgress(`${base}/${partNumber}`, file.slice(offset, offset + start.partSize), signal, (sent) =>
+      const url = pdfUpload[":partNumber"].$path({ param: { ...param, partNumber: String(partNumber) } });
+      const { etag } = await putWithProgress(url, file.slice(offset, offset + start.partSize), signal, (sent) =>
         onProgress((offset + sent) / file.size),
       );
       parts.push({ partNumber, etag });
     }
     onProgress(1);
-    return await requestJson(`${base}/complete`, {
-      body: { parts, ...(pageCount ? { pageCount } : {}) },
-      fallback: "Failed to finish the upload",
-    });
+    return await call(
+      () => pdfUpload.complete.$post({ param, json: { parts, ...(pageCount ? { pageCount } : {}) } }),
+      "Failed to finish the upload",
+    );
   } catch (error) {
-    await requestJson(base, { method: "DELETE", fallback: "" }).catch(() => null);
+    await call(() => pdfUpload.$delete({ param }), "").catch(() => null);
     throw error;
   }
 }
 
+/** Sends the image as the request's body (the route reads it raw, up to 2 MB, typed by its Content-Type). */
 export async function uploadCover(bookId: number, image: Blob): Promise<void> {
-  const response = await fetch(`/api/books/${bookId}/upload/thumbnail`, {
-    method: "PUT",
-    headers: { "Content-Type": image.type },
-    body: image,
-    credentials: "same-origin",
-  });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: string } | null;
-    throw new Error(body?.error ?? "Failed to upload the cover");
-  }
+  await call(
+    () => book.upload.thumbnail.$put({ param: { id: String(bookId) } }, { headers: { "Content-Type": image.type }, init: { body: image } }),
+    "Failed to upload the cover",
+  );
 }

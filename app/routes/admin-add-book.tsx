@@ -1,17 +1,40 @@
 import { type FormEvent, useRef, useState } from "react";
-import { useNavigate } from "react-router";
+import { data, Form, redirect, useNavigate } from "react-router";
+import { createBook } from "../../workers/books/editing.ts";
+import { BookCreateSchema } from "../../workers/books/input.ts";
 import { isValidIsbn } from "../../workers/books/isbn.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { describeZodError } from "../../workers/http/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { bookCreateInput, formText } from "../components/admin/book/form-input.ts";
+import { answerError, useActionCall } from "../components/admin/book/use-action-call.ts";
 import { handOverUploadedPdf } from "../components/admin/book-pages.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { requestJson } from "../lib/api-client.ts";
+import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
 import type { Route } from "./+types/admin-add-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Admin" }];
+
+/**
+ * Creates the book from its details. A plain form post goes on to the new book's page; the page's
+ * script asks for the book instead (`next=upload`), to upload its files before it goes there.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { admin } = context.get(adminContext);
+  const form = await request.formData();
+  const input = BookCreateSchema.safeParse(bookCreateInput(form));
+  if (!input.success) return data({ error: describeZodError(input.error) }, { status: 400 });
+  const book = await createBook(context.get(appContext).db, { id: admin.id, email: admin.email }, input.data);
+  if (formText(form, "next") !== "upload") throw redirect(`/admin/book/${book.id}`);
+  return data({ book: { id: book.id } }, { status: 201 });
+}
 
 const COVER_TYPES = ["image/jpeg", "image/png", "image/webp"];
 const MAX_COVER = 2 * 1024 * 1024;
@@ -28,13 +51,14 @@ const GRADES = Array.from({ length: 12 }, (_, i) => i + 1);
 
 type Stage = { kind: "idle" } | { kind: "busy"; label: string; progress: number | null };
 
-export default function AdminAddBook() {
+export default function AdminAddBook({ actionData }: Route.ComponentProps) {
   const navigate = useNavigate();
+  const create = useActionCall<typeof action>();
   const [values, setValues] = useState({ title: "", author1: "", author2: "", isbn: "", subject: "", description: "", gradeLevel: "" });
   const [cover, setCover] = useState<File | null>(null);
   const [pdf, setPdf] = useState<{ file: File; pageCount: number | null; firstPage: Blob | null } | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: "idle" });
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(actionData && "error" in actionData ? actionData.error : null);
   const abort = useRef<AbortController | null>(null);
 
   async function pickPdf(file: File | undefined) {
@@ -61,8 +85,10 @@ export default function AdminAddBook() {
     setCover(file);
   }
 
-  async function submit(event: FormEvent) {
+  async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    form.set("next", "upload");
     setError(null);
     if (!values.title.trim() || !values.author1.trim()) return setError("Please enter the title and the author.");
     if (values.isbn.trim() && !isValidIsbn(values.isbn))
@@ -72,18 +98,9 @@ export default function AdminAddBook() {
     let bookId: number | null = null;
     try {
       setStage({ kind: "busy", label: "Saving the book...", progress: null });
-      const { book } = await requestJson<{ book: { id: number } }>("/api/books", {
-        body: {
-          title: values.title.trim(),
-          author1: values.author1.trim(),
-          ...(values.author2.trim() ? { author2: values.author2.trim() } : {}),
-          ...(values.isbn.trim() ? { isbn: values.isbn.trim() } : {}),
-          ...(values.subject.trim() ? { subject: values.subject.trim() } : {}),
-          ...(values.description.trim() ? { description: values.description.trim() } : {}),
-          gradeLevel: values.gradeLevel ? Number(values.gradeLevel) : null,
-        },
-        fallback: "Failed to save the book",
-      });
+      const answer = await create.submit(form);
+      if (!answer || !("book" in answer)) throw new Error(answerError(answer) ?? "Failed to save the book");
+      const { book } = answer;
       bookId = book.id;
       const image = cover ?? pdf?.firstPage;
       if (image) {
@@ -101,7 +118,8 @@ export default function AdminAddBook() {
       navigate(`/admin/book/${book.id}`);
     } catch (e) {
       // No half-made book: a book whose upload failed or was cancelled is removed again.
-      if (bookId !== null) await requestJson(`/api/books/${bookId}`, { method: "DELETE", fallback: "" }).catch(() => null);
+      const made = bookId;
+      if (made !== null) await call(() => api.api.books[":id"].$delete({ param: { id: String(made) } }), "").catch(() => null);
       setError(e instanceof DOMException && e.name === "AbortError" ? "Upload cancelled. Nothing was saved." : (e as Error).message);
       setStage({ kind: "idle" });
     }
@@ -111,11 +129,12 @@ export default function AdminAddBook() {
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Add Books" description="Enter the book's details, then add its PDF and (optionally) a cover." />
-      <form onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
+      <Form method="post" onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
         {TEXT_FIELDS.map(([key, label, required]) => (
           <Field key={key} label={`${label}${required ? "" : " (optional)"}`} htmlFor={`book-${key}`}>
             <input
               id={`book-${key}`}
+              name={key}
               className={inputClasses}
               value={values[key]}
               disabled={busy}
@@ -126,6 +145,7 @@ export default function AdminAddBook() {
         <Field label="Grade level (optional)" htmlFor="book-grade">
           <select
             id="book-grade"
+            name="gradeLevel"
             className={inputClasses}
             value={values.gradeLevel}
             disabled={busy}
@@ -143,6 +163,7 @@ export default function AdminAddBook() {
           <Field label="Description (optional)" htmlFor="book-description">
             <textarea
               id="book-description"
+              name="description"
               rows={3}
               className={inputClasses}
               value={values.description}
@@ -214,7 +235,7 @@ export default function AdminAddBook() {
             {busy ? "Working..." : "Add Book"}
           </Button>
         </div>
-      </form>
+      </Form>
     </div>
   );
 }

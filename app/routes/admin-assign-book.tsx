@@ -1,25 +1,71 @@
-import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
+import { data, Form, useNavigation } from "react-router";
+import { assignToAllSchools, grantAccess } from "../../workers/books/access.ts";
+import { findBook } from "../../workers/books/detail.ts";
+import { GrantAccessSchema } from "../../workers/books/input.ts";
+import { listAdminBooks } from "../../workers/books/list.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { describeZodError } from "../../workers/http/validate.ts";
+import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
-import { type BookOption, BookPicker } from "../components/admin/book-picker.tsx";
+import { formIds, formText } from "../components/admin/book/form-input.ts";
+import { answerError, useActionCall } from "../components/admin/book/use-action-call.ts";
+import { type BookOption, BookPicker, PICKER_LIST } from "../components/admin/book-picker.tsx";
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { requestJson } from "../lib/api-client.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Book · Lectern Admin" }];
 
+/** The picker's first list (no search yet), painted with the page. */
+export async function loader({ context }: Route.LoaderArgs) {
+  const { books } = await listAdminBooks(context.get(appContext).db, PICKER_LIST);
+  return { books };
+}
+
+/** Assign the book to the schools picked (intent "assign"), or to every school (intent "assign-all"). */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { db } = context.get(appContext);
+  const { admin } = context.get(adminContext);
+  const actor = { id: admin.id, email: admin.email };
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  if (intent === "assign") {
+    const input = GrantAccessSchema.safeParse({ schoolIds: formIds(form, "schoolIds"), bookIds: formIds(form, "bookId") });
+    if (!input.success) return data({ intent, error: describeZodError(input.error) }, { status: 400 });
+    const result = await grantAccess(db, actor, input.data);
+    if (!result.ok) return data({ intent, error: result.error }, { status: 400 });
+    return { intent, created: result.created };
+  }
+  if (intent === "assign-all") {
+    const id = parseId(formText(form, "bookId"));
+    const book = id ? await findBook(db, id) : null;
+    if (!book) return data({ intent, error: "Book not found" }, { status: 404 });
+    return { intent, assigned: await assignToAllSchools(db, actor, book.id) };
+  }
+  return data({ intent: null, error: "Unknown action" }, { status: 400 });
+}
+
 /** One book to many schools, or to all of them. Assigning twice changes nothing. */
-export default function AdminAssignBook() {
+export default function AdminAssignBook({ loaderData, actionData }: Route.ComponentProps) {
   const [book, setBook] = useState<BookOption | null>(null);
-  const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
-  const assignAll = useMutation({
-    mutationFn: (id: number) =>
-      requestJson<{ assigned: number }>(`/api/books/${id}/assign-all-schools`, { method: "POST", body: {}, fallback: "Failed to assign" }),
-    onSuccess: ({ assigned }) => setMessage({ text: `Assigned to every school (${assigned} new).`, tone: "success" }),
-    onError: (e) => setMessage({ text: e.message }),
-  });
+  const navigation = useNavigation();
+  const assigningAll = navigation.state === "submitting" && navigation.formData?.get("intent") === "assign-all";
+  const assign = useActionCall<typeof action>();
+  // The picker posts through a fetcher: its answer stands until the next assign-all's.
+  const [picked, setPicked] = useState<{ text: string; after: typeof actionData } | null>(null);
+  const message =
+    picked && picked.after === actionData
+      ? { text: picked.text, tone: "success" as const }
+      : actionData && "error" in actionData
+        ? { text: actionData.error }
+        : actionData && "assigned" in actionData
+          ? { text: `Assigned to every school (${actionData.assigned} new).`, tone: "success" as const }
+          : null;
   return (
     <div className="max-w-4xl space-y-6">
       <AdminPageHeader title="Assign Book" description="Pick one book, then the schools that should have it." />
@@ -27,7 +73,7 @@ export default function AdminAssignBook() {
         <h2 id="step-book" className="mb-3 font-semibold">
           1. Book {book && <span className="font-normal text-slate-600 dark:text-slate-400">: {book.title}</span>}
         </h2>
-        <BookPicker single picked={new Set(book ? [book.id] : [])} onToggle={(b) => setBook(b)} />
+        <BookPicker single initialBooks={loaderData.books} picked={new Set(book ? [book.id] : [])} onToggle={(b) => setBook(b)} />
       </section>
       {book && (
         <section className={cardClasses} aria-labelledby="step-schools">
@@ -35,18 +81,25 @@ export default function AdminAssignBook() {
             <h2 id="step-schools" className="font-semibold">
               2. Schools
             </h2>
-            <Button variant="secondary" onClick={() => assignAll.mutate(book.id)} disabled={assignAll.isPending}>
-              {assignAll.isPending ? "Assigning..." : "Assign to all schools"}
-            </Button>
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="assign-all" />
+              <input type="hidden" name="bookId" value={book.id} />
+              <Button type="submit" variant="secondary" disabled={assigningAll}>
+                {assigningAll ? "Assigning..." : "Assign to all schools"}
+              </Button>
+            </Form>
           </div>
           <SchoolPicker
             actionLabel="Assign"
             onPick={async (schoolIds) => {
-              const { created } = await requestJson<{ created: number }>("/api/books/access", {
-                body: { schoolIds, bookIds: [book.id] },
-                fallback: "Failed to assign",
+              const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(","), bookId: book.id });
+              const error = answerError(answer);
+              if (error) throw new Error(error);
+              const created = answer && "created" in answer ? answer.created : 0;
+              setPicked({
+                text: `"${book.title}" assigned to ${schoolIds.length} school(s) (${created} new).`,
+                after: actionData,
               });
-              setMessage({ text: `"${book.title}" assigned to ${schoolIds.length} school(s) (${created} new).`, tone: "success" });
             }}
           />
         </section>

@@ -1,78 +1,112 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
-import { Link, useNavigate, useParams } from "react-router";
-import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
+import { useState } from "react";
+import { data, isRouteErrorResponse, redirect, useRevalidator, useRouteError } from "react-router";
+import { assignToAllSchools, grantAccess, revokeAccess } from "../../workers/books/access.ts";
+import { findBook, getAdminBookPage } from "../../workers/books/detail.ts";
+import { deleteBook, updateBook } from "../../workers/books/editing.ts";
+import { AccessParamSchema, BookUpdateSchema, GrantAccessSchema } from "../../workers/books/input.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { describeZodError } from "../../workers/http/validate.ts";
+import { parseBookId } from "../../workers/reading/library.ts";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { AssignedSchools } from "../components/admin/book/assigned-schools.tsx";
+import { DeleteBook } from "../components/admin/book/delete-book.tsx";
+import { EditBook } from "../components/admin/book/edit-book.tsx";
+import { bookUpdateInput, formIds, formText } from "../components/admin/book/form-input.ts";
 import { AdminBookFiles } from "../components/admin/book-files.tsx";
 import { AdminBookPages } from "../components/admin/book-pages.tsx";
-import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
-import { Button } from "../components/ui/button.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
-import { Dialog } from "../components/ui/dialog.tsx";
-import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { requestJson } from "../lib/api-client.ts";
-import { formatDateTime } from "../lib/format-date.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" }];
 
-type Book = {
-  id: number;
-  title: string;
-  author1: string;
-  author2: string | null;
-  description: string;
-  isbn: string | null;
-  gradeLevel: number | null;
-  subject: string | null;
-  thumbnailPath: string | null;
-  pdfPath: string | null;
-  pdfSize: number | null;
-  pageCount: number | null;
-  createdAt: number;
-  schools: { id: number; schoolName: string; slug: string }[];
-};
+const BOOK_NOT_FOUND = "Book not found";
 
-type Message = { text: string; tone?: "success" } | null;
+export async function loader({ context, params }: Route.LoaderArgs) {
+  const id = parseBookId(params.id);
+  const found = id ? await getAdminBookPage(context.get(appContext).db, id) : null;
+  if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
+  return found;
+}
 
-export default function AdminBook() {
-  const { id } = useParams();
-  const navigate = useNavigate();
-  const client = useQueryClient();
-  const [message, setMessage] = useState<Message>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const book = useQuery({
-    queryKey: ["admin-book", id],
-    queryFn: () => requestJson<{ book: Book }>(`/api/books/${id}`, { fallback: "Failed to fetch book" }),
-  });
-  const refresh = () => client.invalidateQueries({ queryKey: ["admin-book", id] });
+type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";
+const INTENTS: readonly string[] = ["update", "unassign", "assign", "assign-all", "delete"] satisfies Intent[];
 
-  const unassign = useMutation({
-    mutationFn: (schoolId: number) =>
-      requestJson(`/api/books/access/${schoolId}/${id}`, { method: "DELETE", fallback: "Failed to unassign" }),
-    onSuccess: () => refresh(),
-    onError: (e) => setMessage({ text: e.message }),
-  });
-  const assignAll = useMutation({
-    mutationFn: () =>
-      requestJson<{ assigned: number }>(`/api/books/${id}/assign-all-schools`, { method: "POST", body: {}, fallback: "Failed to assign" }),
-    onSuccess: ({ assigned }) => {
-      setMessage({ text: `Assigned to ${assigned} more school(s).`, tone: "success" });
-      void refresh();
-    },
-    onError: (e) => setMessage({ text: e.message }),
-  });
-  const remove = useMutation({
-    mutationFn: () => requestJson(`/api/books/${id}`, { method: "DELETE", fallback: "Failed to delete the book" }),
-    onSuccess: () => navigate("/admin/books"),
-    onError: (e) => setMessage({ text: e.message }),
-  });
+const refuse = (intent: Intent, error: string, status: number) => data({ intent, error }, { status });
 
-  if (!book.data) return <TableState loading={book.isPending} error={book.error} empty={false} />;
-  const b = book.data.book;
+/** The page's forms: edit the details, assign and unassign schools, delete the book. */
+export async function action({ request, context, params }: Route.ActionArgs) {
+  requireSameOriginForm(request);
+  const { db, env } = context.get(appContext);
+  const { admin } = context.get(adminContext);
+  const actor = { id: admin.id, email: admin.email };
+  const form = await request.formData();
+  const intent = formText(form, "intent");
+  if (!INTENTS.includes(intent)) return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  const id = parseBookId(params.id);
+  switch (intent as Intent) {
+    case "update": {
+      const input = BookUpdateSchema.safeParse(bookUpdateInput(form));
+      if (!input.success) return refuse("update", describeZodError(input.error), 400);
+      const book = id ? await updateBook(db, actor, id, input.data) : null;
+      if (!book) return refuse("update", BOOK_NOT_FOUND, 404);
+      return { intent: "update" as const, saved: true };
+    }
+    case "unassign": {
+      const access = AccessParamSchema.safeParse({ schoolId: formText(form, "schoolId"), bookId: params.id });
+      if (!access.success) return refuse("unassign", describeZodError(access.error), 400);
+      const removed = await revokeAccess(db, actor, access.data.schoolId, access.data.bookId);
+      if (!removed) return refuse("unassign", "That school does not have that book", 404);
+      return { intent: "unassign" as const, removed: true };
+    }
+    case "assign": {
+      const input = GrantAccessSchema.safeParse({ schoolIds: formIds(form, "schoolIds"), bookIds: id ? [id] : [] });
+      if (!input.success) return refuse("assign", describeZodError(input.error), 400);
+      const result = await grantAccess(db, actor, input.data);
+      if (!result.ok) return refuse("assign", result.error, 400);
+      return { intent: "assign" as const, created: result.created };
+    }
+    case "assign-all": {
+      const book = id ? await findBook(db, id) : null;
+      if (!book) return refuse("assign-all", BOOK_NOT_FOUND, 404);
+      return { intent: "assign-all" as const, assigned: await assignToAllSchools(db, actor, book.id) };
+    }
+    case "delete": {
+      const deleted = id ? await deleteBook(db, env.BOOKS, actor, id) : false;
+      if (!deleted) return refuse("delete", BOOK_NOT_FOUND, 404);
+      throw redirect("/admin/books");
+    }
+  }
+}
+
+export type BookPageData = Route.ComponentProps["loaderData"];
+export type BookActionData = Route.ComponentProps["actionData"];
+
+/** The message above the details: what the last assign-all, unassign or delete said. */
+function pageMessage(answer: BookActionData): { text: string; tone?: "success" } | null {
+  if (!answer) return null;
+  if ("error" in answer) return answer.intent === "update" ? null : { text: answer.error };
+  if (answer.intent === "update") return { text: "Saved.", tone: "success" };
+  if (answer.intent === "assign-all") return { text: `Assigned to ${answer.assigned} more school(s).`, tone: "success" };
+  return null;
+}
+
+export default function AdminBook({ loaderData, actionData }: Route.ComponentProps) {
+  const { book: b, pages } = loaderData;
+  const revalidator = useRevalidator();
+  const refresh = () => void revalidator.revalidate();
+  // The picker posts through a fetcher: its answer stands until the next form's (or another book).
+  const [assigned, setAssigned] = useState<{ bookId: number; count: number; after: BookActionData } | null>(null);
+  const message =
+    assigned && assigned.bookId === b.id && assigned.after === actionData
+      ? { text: `Assigned to ${assigned.count} school(s).`, tone: "success" as const }
+      : pageMessage(actionData);
+  // Another book's page (from the search) starts afresh: its forms, files and pages panels.
   return (
-    <div className="space-y-6">
+    <div key={b.id} className="space-y-6">
       <AdminPageHeader
         title={b.title}
         description={[b.author1, b.author2].filter(Boolean).join(", ")}
@@ -83,184 +117,33 @@ export default function AdminBook() {
                 Open in reader
               </ButtonLink>
             )}
-            <Button variant="secondary" onClick={() => setConfirmDelete(true)} className="text-red-700 dark:text-red-300">
-              Delete
-            </Button>
+            <DeleteBook title={b.title} schoolCount={b.schools.length} />
           </>
         }
       />
       {message && <MessageBox text={message.text} tone={message.tone} />}
       <div className={`${cardClasses} grid gap-6 md:grid-cols-[12rem_1fr]`}>
         <BookCover src={b.thumbnailPath} title={b.title} className="aspect-[2/3] w-48 rounded-lg shadow" />
-        <EditBook
-          book={b}
-          onSaved={() => {
-            setMessage({ text: "Saved.", tone: "success" });
-            void refresh();
-          }}
-        />
+        <EditBook book={b} answer={actionData} />
       </div>
       <section className={cardClasses} aria-labelledby="files-title">
         <h2 id="files-title" className="mb-3 font-semibold">
           Files
         </h2>
-        <AdminBookFiles
-          bookId={b.id}
-          hasPdf={Boolean(b.pdfPath)}
-          onChanged={() => {
-            void refresh();
-            void client.invalidateQueries({ queryKey: ["admin-book-pages", b.id] });
-          }}
-        />
+        <AdminBookFiles bookId={b.id} hasPdf={Boolean(b.pdfPath)} onChanged={refresh} />
         <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
-          <AdminBookPages bookId={b.id} onChanged={() => void refresh()} />
+          <AdminBookPages bookId={b.id} status={pages} onChanged={refresh} />
         </div>
       </section>
-      <section className={cardClasses} aria-labelledby="assigned-title">
-        <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
-          <h2 id="assigned-title" className="font-semibold">
-            Assigned to {b.schools.length} school(s)
-          </h2>
-          <Button variant="secondary" onClick={() => assignAll.mutate()} disabled={assignAll.isPending}>
-            {assignAll.isPending ? "Assigning..." : "Assign to all schools"}
-          </Button>
-        </div>
-        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
-          {b.schools.map((school) => (
-            <li key={school.id} className="flex items-center justify-between py-2 text-sm">
-              <Link to={`/admin/school/${school.id}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
-                {school.schoolName}
-              </Link>
-              <button type="button" className="text-red-700 hover:underline dark:text-red-300" onClick={() => unassign.mutate(school.id)}>
-                Unassign
-              </button>
-            </li>
-          ))}
-        </ul>
-        <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
-          <SchoolPicker
-            exclude={b.schools.map((s) => s.id)}
-            actionLabel="Assign to selected"
-            onPick={async (schoolIds) => {
-              await requestJson("/api/books/access", { body: { schoolIds, bookIds: [b.id] }, fallback: "Failed to assign" });
-              setMessage({ text: `Assigned to ${schoolIds.length} school(s).`, tone: "success" });
-              await refresh();
-            }}
-          />
-        </div>
-      </section>
-      <Dialog
-        id="delete-book-dialog"
-        open={confirmDelete}
-        onClose={() => setConfirmDelete(false)}
-        title="Delete this book?"
-        description={`"${b.title}" will be removed from ${b.schools.length} school(s), with its PDF, cover and every teacher's reading progress. This cannot be undone.`}
-      >
-        <div className="flex justify-end gap-3">
-          <Button variant="secondary" onClick={() => setConfirmDelete(false)}>
-            Keep it
-          </Button>
-          <Button onClick={() => remove.mutate()} disabled={remove.isPending} className="bg-red-600 hover:bg-red-700">
-            {remove.isPending ? "Deleting..." : "Delete book"}
-          </Button>
-        </div>
-      </Dialog>
+      <AssignedSchools schools={b.schools} onAssigned={(count) => setAssigned({ bookId: b.id, count, after: actionData })} />
     </div>
   );
 }
 
-function EditBook({ book, onSaved }: { book: Book; onSaved: () => void }) {
-  const [values, setValues] = useState({
-    title: book.title,
-    author1: book.author1,
-    author2: book.author2 ?? "",
-    isbn: book.isbn ?? "",
-    subject: book.subject ?? "",
-    gradeLevel: book.gradeLevel ? String(book.gradeLevel) : "",
-    description: book.description,
-  });
-  const [error, setError] = useState<string | null>(null);
-  const save = useMutation({
-    mutationFn: () =>
-      requestJson(`/api/books/${book.id}`, {
-        method: "PUT",
-        body: {
-          ...values,
-          author2: values.author2 || null,
-          isbn: values.isbn || null,
-          subject: values.subject || null,
-          gradeLevel: values.gradeLevel ? Number(values.gradeLevel) : null,
-        },
-        fallback: "Failed to save",
-      }),
-    onSuccess: () => {
-      setError(null);
-      onSaved();
-    },
-    onError: (e) => setError(e.message),
-  });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
-  const input = (key: keyof typeof values, label: string) => (
-    <label className="block text-sm" htmlFor={`edit-${key}`}>
-      <span className="font-medium">{label}</span>
-      <input
-        id={`edit-${key}`}
-        className={`${inputClasses} mt-1`}
-        value={values[key]}
-        onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-      />
-    </label>
-  );
-  return (
-    <form onSubmit={submit} className="grid gap-3 sm:grid-cols-2" noValidate>
-      {input("title", "Title")}
-      {input("author1", "Author")}
-      {input("author2", "Second author")}
-      {input("isbn", "ISBN")}
-      {input("subject", "Subject")}
-      <label className="block text-sm" htmlFor="edit-grade">
-        <span className="font-medium">Grade level</span>
-        <select
-          id="edit-grade"
-          className={`${inputClasses} mt-1`}
-          value={values.gradeLevel}
-          onChange={(e) => setValues((v) => ({ ...v, gradeLevel: e.target.value }))}
-        >
-          <option value="">Not for one grade</option>
-          {Array.from({ length: 12 }, (_, i) => String(i + 1)).map((g) => (
-            <option key={g} value={g}>
-              Standard {g}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm sm:col-span-2" htmlFor="edit-description">
-        <span className="font-medium">Description</span>
-        <textarea
-          id="edit-description"
-          rows={3}
-          className={`${inputClasses} mt-1`}
-          value={values.description}
-          onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}
-        />
-      </label>
-      <p className="text-xs text-slate-500 sm:col-span-2">
-        PDF: {book.pdfPath ? `${((book.pdfSize ?? 0) / 1048576).toFixed(1)} MB, ${book.pageCount ?? "?"} pages` : "none"} · Added{" "}
-        {formatDateTime(book.createdAt)}
-      </p>
-      {error && (
-        <div className="sm:col-span-2">
-          <MessageBox text={error} />
-        </div>
-      )}
-      <div className="sm:col-span-2">
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending ? "Saving..." : "Save changes"}
-        </Button>
-      </div>
-    </form>
-  );
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const body: unknown = isRouteErrorResponse(error) ? error.data : null;
+  const text =
+    typeof body === "string" ? body : body && typeof body === "object" && "error" in body ? String(body.error) : "Failed to fetch book";
+  return <p className="py-8 text-center text-red-700 dark:text-red-300">{text}</p>;
 }

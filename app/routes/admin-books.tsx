@@ -1,6 +1,8 @@
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
-import { Link } from "react-router";
+import { useEffect, useRef, useState } from "react";
+import { Form, Link, useSearchParams } from "react-router";
+import { BookListQuerySchema } from "../../workers/books/input.ts";
+import { listAdminBooks } from "../../workers/books/list.ts";
+import { appContext } from "../../workers/http/context.ts";
 import {
   AdminPageHeader,
   cardClasses,
@@ -13,46 +15,62 @@ import {
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
-import { requestJson } from "../lib/api-client.ts";
-import { useDebounced } from "../lib/use-debounced.ts";
 import type { Route } from "./+types/admin-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Books · Lectern Admin" }];
 
-type AdminBook = {
-  id: number;
-  title: string;
-  author1: string;
-  author2: string | null;
-  isbn: string | null;
-  gradeLevel: number | null;
-  subject: string | null;
-  thumbnailPath: string | null;
-  pdfPath: string | null;
-  pageCount: number | null;
-  schoolCount: number;
-};
-
 const PAGE_SIZE = 25;
 const SORTS = { title: "Title", createdAt: "Newest", grade: "Grade" } as const;
+type Sort = keyof typeof SORTS;
 
-export default function AdminBooks() {
-  const [input, setInput] = useState("");
-  const query = useDebounced(input.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [sort, setSort] = useState<keyof typeof SORTS>("title");
-  // A new search starts at its first page.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the query changes
-  useEffect(() => setPage(1), [query]);
-  const books = useQuery({
-    queryKey: ["admin-books", query, page, sort],
-    placeholderData: keepPreviousData,
-    queryFn: () =>
-      requestJson<{ books: AdminBook[]; total: number }>(
-        `/api/books?query=${encodeURIComponent(query)}&page=${page}&pageSize=${PAGE_SIZE}&sort=${sort}&dir=${sort === "createdAt" ? "desc" : "asc"}`,
-        { fallback: "Failed to fetch books" },
-      ),
+/** One page of the catalogue: `?query=` (a search), `?sort=` (title, createdAt: newest first, grade) and `?page=`. */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url).searchParams;
+  const parsed = BookListQuerySchema.safeParse({
+    query: url.get("query")?.trim() ?? undefined,
+    page: url.get("page") ?? undefined,
+    sort: url.get("sort") ?? undefined,
   });
+  // A URL the page did not make (a page number too far, an unknown sort) shows the first page by title.
+  const { query = "", page, sort = "title" } = parsed.success ? parsed.data : { page: 1 };
+  const dir = sort === "createdAt" ? "desc" : "asc";
+  const list = await listAdminBooks(context.get(appContext).db, { query, page, pageSize: PAGE_SIZE, sort, dir });
+  return { books: list.books, total: list.total, page, query, sort };
+}
+
+/** The list's URL for a search, a sort and a page; what is the default stays out of it. */
+function listParams(query: string, sort: Sort, page: number) {
+  const params = new URLSearchParams();
+  if (query) params.set("query", query);
+  if (sort !== "title") params.set("sort", sort);
+  if (page > 1) params.set("page", String(page));
+  return params;
+}
+
+export default function AdminBooks({ loaderData }: Route.ComponentProps) {
+  const { books, total, page, query, sort } = loaderData;
+  const [, setSearchParams] = useSearchParams();
+  const [input, setInput] = useState(query);
+  // The search follows the typing (a new search starts at its first page), 300 ms after it stops.
+  const typing = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const shown = useRef({ query, sort });
+  shown.current = { query, sort };
+  useEffect(() => () => clearTimeout(typing.current ?? undefined), []);
+  function type(value: string) {
+    setInput(value);
+    clearTimeout(typing.current ?? undefined);
+    typing.current = setTimeout(() => {
+      typing.current = null;
+      const next = value.trim();
+      if (next !== shown.current.query)
+        setSearchParams(listParams(next, shown.current.sort, 1), { replace: true, preventScrollReset: true });
+    }, 300);
+  }
+  // Back and forward change the search under the box: the box follows, unless the admin is typing.
+  useEffect(() => {
+    if (!typing.current) setInput((current) => (current.trim() === query ? current : query));
+  }, [query]);
+  const go = (nextSort: Sort, nextPage: number) => setSearchParams(listParams(query, nextSort, nextPage), { preventScrollReset: true });
   return (
     <div>
       <AdminPageHeader
@@ -61,26 +79,29 @@ export default function AdminBooks() {
         actions={<ButtonLink to="/admin/add-books">Add Book</ButtonLink>}
       />
       <div className={cardClasses}>
-        <div className="mb-4 flex flex-wrap gap-3">
+        <Form method="get" role="search" className="mb-4 flex flex-wrap gap-3">
           <label htmlFor="books-search" className="sr-only">
             Search books
           </label>
           <input
             id="books-search"
+            name="query"
             type="search"
             placeholder="Search title, author, subject, ISBN..."
             className={`${inputClasses} max-w-md`}
             value={input}
-            onChange={(e) => setInput(e.target.value)}
+            maxLength={200}
+            onChange={(e) => type(e.target.value)}
           />
           <label htmlFor="books-sort" className="sr-only">
             Sort by
           </label>
           <select
             id="books-sort"
+            name="sort"
             className={`${inputClasses} w-auto`}
             value={sort}
-            onChange={(e) => setSort(e.target.value as keyof typeof SORTS)}
+            onChange={(e) => go(e.target.value as Sort, page)}
           >
             {Object.entries(SORTS).map(([value, label]) => (
               <option key={value} value={value}>
@@ -88,9 +109,9 @@ export default function AdminBooks() {
               </option>
             ))}
           </select>
-        </div>
-        <TableState loading={books.isPending} error={books.error} empty={books.data?.books.length === 0} />
-        {books.data && books.data.books.length > 0 && (
+        </Form>
+        <TableState loading={false} error={null} empty={books.length === 0} />
+        {books.length > 0 && (
           <table className={tableClasses}>
             <thead className={theadClasses}>
               <tr>
@@ -102,7 +123,7 @@ export default function AdminBooks() {
               </tr>
             </thead>
             <tbody>
-              {books.data.books.map((book) => (
+              {books.map((book) => (
                 <tr key={book.id} className={rowClasses}>
                   <td className="py-2 pr-4">
                     <div className="flex items-center gap-3">
@@ -134,8 +155,12 @@ export default function AdminBooks() {
             </tbody>
           </table>
         )}
-        {books.data && <Pager page={page} pageSize={PAGE_SIZE} total={books.data.total} onPage={setPage} />}
+        <Pager page={page} pageSize={PAGE_SIZE} total={total} onPage={(next) => go(sort, next)} />
       </div>
     </div>
   );
+}
+
+export function ErrorBoundary() {
+  return <p className="py-8 text-center text-red-700 dark:text-red-300">Failed to fetch books</p>;
 }

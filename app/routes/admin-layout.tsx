@@ -4,7 +4,7 @@ import { AdminSearch } from "../components/admin/admin-search.tsx";
 import { LogoMark } from "../components/ui/logo.tsx";
 import { ThemeToggle } from "../components/ui/theme-toggle.tsx";
 import { clearAdminFlag, markAdminSignedIn } from "../lib/admin-flag.ts";
-import { requestJson } from "../lib/api-client.ts";
+import { api, call } from "../lib/api-client.ts";
 import { adminContext, requireAdmin } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-layout";
 
@@ -53,7 +53,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
   }, [expiresAt, navigate]);
 
   async function signOut() {
-    await requestJson("/api/admin/logout", { method: "POST", body: {}, fallback: "Sign out failed" }).catch(() => null);
+    await call(() => api.api.admin.logout.$post(), "Sign out failed").catch(() => null);
     clearAdminFlag();
     navigate("/admin/login", { replace: true });
   }

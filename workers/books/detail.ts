@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, schools } from "../db/schema.ts";
 import { toTeacherBook } from "../reading/library.ts";
+import { bookPagesStatus } from "./pages-status.ts";
 
 export function toAdminBook(book: Book, schoolCount: number) {
   const { id, title, author1, author2, description, isbn, gradeLevel, subject, thumbnailPath, pageCount, createdAt, readable } =
@@ -44,8 +45,8 @@ export async function getAdminBook(db: Db, bookId: number): Promise<AdminBook | 
   return row ? toAdminBook(row.book, row.schoolCount) : null;
 }
 
-/** A book and every school that has it. */
-export async function getAdminBookDetail(db: Db, bookId: number) {
+/** A book's row and every school that has it, in one round trip. */
+async function readBookAndSchools(db: Db, bookId: number) {
   const [found, assigned] = await db.batch([
     db.select().from(books).where(eq(books.id, bookId)).limit(1),
     db
@@ -56,5 +57,19 @@ export async function getAdminBookDetail(db: Db, bookId: number) {
       .orderBy(asc(schools.name), asc(schools.id)),
   ]);
   const [book] = found;
-  return book ? { ...toAdminBook(book, assigned.length), schools: assigned } : null;
+  return book ? { book, assigned } : null;
+}
+
+/** A book and every school that has it. */
+export async function getAdminBookDetail(db: Db, bookId: number) {
+  const found = await readBookAndSchools(db, bookId);
+  return found ? { ...toAdminBook(found.book, found.assigned.length), schools: found.assigned } : null;
+}
+
+/** The admin's book page: the book, every school that has it, and the state of its pages. */
+export async function getAdminBookPage(db: Db, bookId: number) {
+  const found = await readBookAndSchools(db, bookId);
+  if (!found) return null;
+  const { book, assigned } = found;
+  return { book: { ...toAdminBook(book, assigned.length), schools: assigned }, pages: await bookPagesStatus(db, book) };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { blankToUndefined, IdListSchema, IdTextSchema } from "../validation/schemas.ts";
 import { isValidIsbn, normalizeIsbn } from "./isbn.ts";
 
 const IsbnSchema = z
@@ -41,3 +42,18 @@ export const BookUpdateSchema = z
 
 export type BookCreate = z.infer<typeof BookCreateSchema>;
 export type BookUpdate = z.infer<typeof BookUpdateSchema>;
+
+/** One page of the admin catalogue, as /api/books and the Books page read it from a query string. */
+export const BookListQuerySchema = z.object({
+  query: z.string().max(200).optional(),
+  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
+  pageSize: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100).default(25)),
+  sort: z.preprocess(blankToUndefined, z.enum(["title", "createdAt", "grade"]).optional()),
+  dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"]).optional()),
+});
+
+/** Assigning books to schools: every (school, book) pair. */
+export const GrantAccessSchema = z.object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book") });
+
+/** One assignment, named by the ids a URL or a form carries as text. */
+export const AccessParamSchema = z.object({ schoolId: IdTextSchema(), bookId: IdTextSchema() });

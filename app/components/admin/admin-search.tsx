@@ -1,13 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "react-router";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 
-type Hits = {
-  books: { id: number; title: string; authors: string; isbn: string | null }[];
-  schools: { id: number; name: string; email: string; zipCode: string; description: string }[];
-};
+const FAILED = "Failed to fetch search data";
 
 /** Searches books and schools together; a failure empties the list with the spec's message. */
 export function AdminSearch() {
@@ -16,11 +13,10 @@ export function AdminSearch() {
   const result = useQuery({
     queryKey: ["admin-search", query],
     enabled: query.length >= 2,
-    queryFn: async (): Promise<Hits> => {
-      const q = encodeURIComponent(query);
+    queryFn: async () => {
       const [books, schools] = await Promise.all([
-        requestJson<{ books: Hits["books"] }>(`/api/books/search?query=${q}`, { fallback: "Failed to fetch search data" }),
-        requestJson<{ schools: Hits["schools"] }>(`/api/schools/search?query=${q}`, { fallback: "Failed to fetch search data" }),
+        call(() => api.api.books.search.$get({ query: { query } }), FAILED),
+        call(() => api.api.schools.search.$get({ query: { query } }), FAILED),
       ]);
       return { books: books.books, schools: schools.schools };
     },
@@ -43,7 +39,7 @@ export function AdminSearch() {
       {open && (
         <div className="absolute z-40 mt-1 max-h-80 w-full overflow-y-auto rounded-lg border border-slate-200 bg-white py-1 text-sm shadow-xl dark:border-slate-700 dark:bg-slate-900">
           {result.isError ? (
-            <p className="px-3 py-2 text-red-700 dark:text-red-300">Failed to fetch search data</p>
+            <p className="px-3 py-2 text-red-700 dark:text-red-300">{FAILED}</p>
           ) : !result.data ? (
             <p className="px-3 py-2 text-slate-500">Searching...</p>
           ) : result.data.books.length + result.data.schools.length === 0 ? (

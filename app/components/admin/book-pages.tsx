@@ -1,5 +1,5 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import type { PagesStatus } from "../../lib/pages/browser-pages.client.ts";
 import type { PrepareProgress } from "../../lib/pages/prepare-pages.ts";
 import { Button } from "../ui/button.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
@@ -15,25 +15,24 @@ export function handOverUploadedPdf(bookId: number, file: File) {
 const pagesModule = () => import("../../lib/pages/browser-pages.client.ts");
 
 /**
- * The state of a book's pages, and the job that prepares them in this browser. It starts by itself
- * when pages are missing (after an upload, or when the admin reopens a book whose preparation
- * stopped) and resumes where it stopped: the server knows which pages exist.
+ * The state of a book's pages (`status`, from the page's loader; `onChanged` reloads it), and the
+ * job that prepares them in this browser. It starts by itself when pages are missing (after an
+ * upload, or when the admin reopens a book whose preparation stopped) and resumes where it
+ * stopped: the server knows which pages exist, and is asked again just before the job starts.
  */
-export function AdminBookPages({ bookId, onChanged }: { bookId: number; onChanged: () => void }) {
-  const client = useQueryClient();
+export function AdminBookPages({ bookId, status, onChanged }: { bookId: number; status: PagesStatus; onChanged: () => void }) {
   const [job, setJob] = useState<Job>({ status: "idle" });
   const abort = useRef<AbortController | null>(null);
-  const status = useQuery({
-    queryKey: ["admin-book-pages", bookId],
-    queryFn: async () => (await pagesModule()).pagesStatus(bookId),
-  });
 
   async function run() {
-    const { prepareBookPages, resumeSource } = await pagesModule();
-    const current = await client.fetchQuery({
-      queryKey: ["admin-book-pages", bookId],
-      queryFn: async () => (await pagesModule()).pagesStatus(bookId),
-    });
+    const { pagesStatus, prepareBookPages, resumeSource } = await pagesModule();
+    let current: PagesStatus;
+    try {
+      current = await pagesStatus(bookId);
+    } catch (error) {
+      setJob({ status: "error", message: (error as Error).message });
+      return;
+    }
     const file = uploadedFiles.get(bookId);
     const source = current.preparing && file ? file : resumeSource(bookId, current);
     if (!source) return;
@@ -53,22 +52,18 @@ export function AdminBookPages({ bookId, onChanged }: { bookId: number; onChange
       else setJob({ status: "error", message: (error as Error).message });
     } finally {
       abort.current = null;
-      await client.invalidateQueries({ queryKey: ["admin-book-pages", bookId] });
       onChanged();
     }
   }
 
-  const data = status.data;
-  const missing = data ? Boolean(data.preparing) || (data.hasPdf && !data.ready) : false;
+  const missing = Boolean(status.preparing) || (status.hasPdf && !status.ready);
   // biome-ignore lint/correctness/useExhaustiveDependencies: starts once when the state says pages are missing
   useEffect(() => {
     if (missing && job.status === "idle" && !abort.current) void run();
   }, [missing]);
   useEffect(() => () => abort.current?.abort(), []);
 
-  if (status.isPending) return <p className="text-sm text-slate-500">Checking the pages...</p>;
-  if (status.isError) return <MessageBox text={status.error.message} />;
-  const ready = data?.ready;
+  const ready = status.ready;
 
   return (
     <section aria-labelledby="pages-heading" className="space-y-2 text-sm">
@@ -76,21 +71,21 @@ export function AdminBookPages({ bookId, onChanged }: { bookId: number; onChange
         Pages for teachers
       </h3>
       {job.status === "running" && <PreparingBar progress={job.progress} onStop={() => abort.current?.abort()} />}
-      {job.status !== "running" && ready && !data?.preparing && (
+      {job.status !== "running" && ready && !status.preparing && (
         <p>
           <span className="font-medium text-emerald-700 dark:text-emerald-400">Ready</span>: {ready.pageCount} pages
           {ready.failed.length ? `, ${ready.failed.length} of them could not be rendered` : ""}.
         </p>
       )}
-      {job.status !== "running" && data?.preparing && (
+      {job.status !== "running" && status.preparing && (
         <p>
-          Preparing pages {data.preparing.done.length + data.preparing.failed.length} of {data.preparing.pageCount ?? "?"}
+          Preparing pages {status.preparing.done.length + status.preparing.failed.length} of {status.preparing.pageCount ?? "?"}
           {ready ? " (teachers read the previous pages until these are ready)" : " (teachers can open the book once they are ready)"}.
         </p>
       )}
-      {!data?.hasPdf && !data?.preparing && <p className="text-slate-500">No PDF yet: add one to prepare its pages.</p>}
+      {!status.hasPdf && !status.preparing && <p className="text-slate-500">No PDF yet: add one to prepare its pages.</p>}
       <FailedPages
-        failed={[...(job.status === "running" ? job.progress.failed : []), ...(ready?.failed ?? []), ...(data?.preparing?.failed ?? [])]}
+        failed={[...(job.status === "running" ? job.progress.failed : []), ...(ready?.failed ?? []), ...(status.preparing?.failed ?? [])]}
       />
       {job.status === "error" && (
         <div className="space-y-2">

@@ -1,40 +1,45 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call, type Ok } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { inputClasses } from "../ui/field.tsx";
 
-export type BookOption = {
-  id: number;
-  title: string;
-  author1: string;
-  gradeLevel: number | null;
-  subject: string | null;
-  isbn: string | null;
-};
+/** What the picker lists of its search: the first 100 matches by title. */
+export const PICKER_LIST = { page: 1, pageSize: 100, sort: "title" } as const;
 
-/** Search the catalogue (with grade and subject filters) and tick books. */
+const searchBooks = (query: string) =>
+  api.api.books.$get({
+    query: { query, page: String(PICKER_LIST.page), pageSize: String(PICKER_LIST.pageSize), sort: PICKER_LIST.sort },
+  });
+
+export type BookOption = Ok<Awaited<ReturnType<typeof searchBooks>>>["books"][number];
+
+/**
+ * Search the catalogue (with grade and subject filters) and tick books. The search runs as the
+ * admin types, in the browser; `initialBooks` (the page loader's list) stands for the empty search.
+ */
 export function BookPicker({
   picked,
   onToggle,
   single = false,
+  initialBooks,
 }: {
   picked: Set<number>;
   onToggle: (book: BookOption) => void;
   single?: boolean;
+  initialBooks?: BookOption[];
 }) {
   const [input, setInput] = useState("");
   const [grade, setGrade] = useState("");
   const [subject, setSubject] = useState("");
   const query = useDebounced(input.trim(), 300);
+  const initial = query === "" ? initialBooks : undefined;
   const books = useQuery({
     queryKey: ["pick-books", query],
-    queryFn: () =>
-      requestJson<{ books: BookOption[] }>(`/api/books?query=${encodeURIComponent(query)}&pageSize=100&sort=title`, {
-        fallback: "Failed to fetch books",
-      }),
+    enabled: !initial,
+    queryFn: () => call(() => searchBooks(query), "Failed to fetch books"),
   });
-  const all = books.data?.books ?? [];
+  const all = initial ?? books.data?.books ?? [];
   const subjects = [...new Set(all.map((b) => b.subject).filter((s): s is string => Boolean(s)))].sort();
   const shown = all.filter((b) => (!grade || String(b.gradeLevel) === grade) && (!subject || b.subject === subject));
   return (
@@ -81,7 +86,7 @@ export function BookPicker({
       </div>
       <div className="max-h-80 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
         {shown.length === 0 ? (
-          <p className="p-3 text-sm text-slate-500">{books.isPending ? "Loading..." : "No books match."}</p>
+          <p className="p-3 text-sm text-slate-500">{!initial && books.isPending ? "Loading..." : "No books match."}</p>
         ) : (
           shown.map((book) => (
             <label

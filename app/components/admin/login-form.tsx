@@ -2,7 +2,7 @@ import { useMutation } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { markAdminSignedIn } from "../../lib/admin-flag.ts";
-import { requestJson } from "../../lib/api-client.ts";
+import { api, call } from "../../lib/api-client.ts";
 import { redirectTarget } from "../../lib/redirect-target.ts";
 import { Button } from "../ui/button.tsx";
 import { Field, inputClasses } from "../ui/field.tsx";
@@ -20,8 +20,7 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
   const next = redirectTarget(searchParams.get("redirectTo"), kind === "admin" ? "/admin" : "/superadmin", home);
 
   const login = useMutation({
-    mutationFn: () =>
-      requestJson<{ expiresAt: number }>("/api/admin/login", { body: { email, password, role: kind }, fallback: "Login failed" }),
+    mutationFn: () => call(() => api.api.admin.login.$post({ json: { email, password, role: kind } }), "Login failed"),
     onSuccess: ({ expiresAt }) => {
       markAdminSignedIn(expiresAt);
       navigate(next, { replace: true });

@@ -2,26 +2,19 @@
 // to the admin page-set API (workers/api/admin-page-sets.ts). Resumable: the server says which
 // pages exist, and only the rest are rendered. Client-only, like pdf.js itself.
 import { getDocument } from "pdfjs-dist";
-import { ApiError, requestJson } from "../api-client.ts";
+import { ApiError, api, call, type Ok } from "../api-client.ts";
 import { PDFJS_ASSETS } from "../pdf.client.ts"; // also sets pdf.js's worker
 import { type PageSink, type PrepareProgress, preparePages, type RenderKit, SinkError } from "./prepare-pages.ts";
 
-export interface PageSetState {
-  id: string;
-  status: "preparing" | "ready";
-  pageCount: number | null;
-  done: number[];
-  failed: { n: number; error: string }[];
-}
+const pageSets = api.api.books[":id"]["page-sets"];
+const pageSet = pageSets[":setId"];
 
-export interface PagesStatus {
-  ready: PageSetState | null;
-  preparing: PageSetState | null;
-  hasPdf: boolean;
-}
+const readStatus = (bookId: number) => pageSets.$get({ param: { id: String(bookId) } });
 
-export const pagesStatus = (bookId: number) =>
-  requestJson<PagesStatus>(`/api/books/${bookId}/page-sets`, { fallback: "Failed to read the state of the pages" });
+/** What of a book's pages is ready and what is being prepared, as the page-set API answers it. */
+export type PagesStatus = Ok<Awaited<ReturnType<typeof readStatus>>>;
+
+export const pagesStatus = (bookId: number) => call(() => readStatus(bookId), "Failed to read the state of the pages");
 
 const kit: RenderKit<HTMLCanvasElement> = {
   createCanvas(width, height) {
@@ -37,10 +30,12 @@ const kit: RenderKit<HTMLCanvasElement> = {
     }),
 };
 
-async function send(url: string, init: RequestInit, signal?: AbortSignal): Promise<unknown> {
-  let response: Response;
+type Answer = { ok: boolean; status: number; json(): Promise<unknown> };
+
+async function send(request: () => Promise<Answer>, signal?: AbortSignal): Promise<unknown> {
+  let response: Answer;
   try {
-    response = await fetch(url, { ...init, credentials: "same-origin", signal });
+    response = await request();
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new SinkError("Network error: check your connection; the pages prepared so far are kept.");
@@ -51,28 +46,24 @@ async function send(url: string, init: RequestInit, signal?: AbortSignal): Promi
 }
 
 function sinkFor(bookId: number, setId: string, signal?: AbortSignal): PageSink {
-  const base = `/api/books/${bookId}/page-sets/${setId}`;
+  const param = { id: String(bookId), setId };
   return {
     async putPage(n, images, text) {
       const form = new FormData();
       for (const [width, image] of images)
         form.set(`w${width}`, image instanceof Blob ? image : new Blob([image as Uint8Array<ArrayBuffer>]), `${n}-${width}`);
       form.set("text", JSON.stringify(text));
-      await send(`${base}/pages/${n}`, { method: "PUT", body: form }, signal);
+      // The route reads the multipart body itself (no validator to type it): it goes as the request's body.
+      await send(() => pageSet.pages[":n"].$put({ param: { ...param, n: String(n) } }, { init: { body: form, signal } }), signal);
     },
     async failPage(n, failure) {
       await send(
-        `${base}/pages/${n}/failure`,
-        { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify(failure) },
+        () => pageSet.pages[":n"].failure.$put({ param: { ...param, n: String(n) }, json: failure }, { init: { signal } }),
         signal,
       );
     },
     async complete(input) {
-      await send(
-        `${base}/complete`,
-        { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(input) },
-        signal,
-      );
+      await send(() => pageSet.complete.$post({ param, json: input }, { init: { signal } }), signal);
     },
   };
 }
@@ -106,10 +97,10 @@ export async function prepareBookPages(
         null,
       );
     });
-    const set = await requestJson<PageSetState>(`/api/books/${bookId}/page-sets`, {
-      body: { pageCount: doc.numPages },
-      fallback: "Failed to start preparing the pages",
-    });
+    const set = await call(
+      () => pageSets.$post({ param: { id: String(bookId) }, json: { pageCount: doc.numPages } }),
+      "Failed to start preparing the pages",
+    );
     const done = new Set([...set.done, ...set.failed.map((f) => f.n)]);
     const result = await preparePages({ doc, done, kit, sink: sinkFor(bookId, set.id, signal), onProgress, signal });
     return { ...result, failed: [...set.failed, ...result.failed] };
@@ -120,7 +111,7 @@ export async function prepareBookPages(
 
 /** Where to load the PDF from when resuming: the preparing set's, else the book's own. */
 export function resumeSource(bookId: number, status: PagesStatus): string | null {
-  if (status.preparing) return `/api/books/${bookId}/page-sets/${status.preparing.id}/pdf`;
-  if (!status.ready && status.hasPdf) return `/api/books/${bookId}/pdf`;
+  if (status.preparing) return pageSet.pdf.$path({ param: { id: String(bookId), setId: status.preparing.id } });
+  if (!status.ready && status.hasPdf) return api.api.books[":id"].pdf.$path({ param: { id: String(bookId) } });
   return null;
 }

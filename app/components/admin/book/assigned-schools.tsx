@@ -1,0 +1,65 @@
+import { Form, Link, useNavigation } from "react-router";
+import type { action, BookPageData } from "../../../routes/admin-book.tsx";
+import { Button } from "../../ui/button.tsx";
+import { cardClasses } from "../admin-page.tsx";
+import { SchoolPicker } from "../school-picker.tsx";
+import { answerError, useActionCall } from "./use-action-call.ts";
+
+/**
+ * The schools that have the book: unassign one, assign it to all, or pick more. Unassign and
+ * assign-all are plain forms; the picker needs the page's script and posts through a fetcher.
+ */
+export function AssignedSchools({
+  schools,
+  onAssigned,
+}: {
+  schools: BookPageData["book"]["schools"];
+  onAssigned: (count: number) => void;
+}) {
+  const navigation = useNavigation();
+  const assigningAll = navigation.state === "submitting" && navigation.formData?.get("intent") === "assign-all";
+  const assign = useActionCall<typeof action>();
+  return (
+    <section className={cardClasses} aria-labelledby="assigned-title">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 id="assigned-title" className="font-semibold">
+          Assigned to {schools.length} school(s)
+        </h2>
+        <Form method="post" preventScrollReset>
+          <input type="hidden" name="intent" value="assign-all" />
+          <Button type="submit" variant="secondary" disabled={assigningAll}>
+            {assigningAll ? "Assigning..." : "Assign to all schools"}
+          </Button>
+        </Form>
+      </div>
+      <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+        {schools.map((school) => (
+          <li key={school.id} className="flex items-center justify-between py-2 text-sm">
+            <Link to={`/admin/school/${school.id}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
+              {school.schoolName}
+            </Link>
+            <Form method="post" preventScrollReset>
+              <input type="hidden" name="intent" value="unassign" />
+              <input type="hidden" name="schoolId" value={school.id} />
+              <button type="submit" className="text-red-700 hover:underline dark:text-red-300">
+                Unassign
+              </button>
+            </Form>
+          </li>
+        ))}
+      </ul>
+      <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <SchoolPicker
+          exclude={schools.map((s) => s.id)}
+          actionLabel="Assign to selected"
+          onPick={async (schoolIds) => {
+            const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(",") });
+            const error = answerError(answer);
+            if (error) throw new Error(error);
+            onAssigned(schoolIds.length);
+          }}
+        />
+      </div>
+    </section>
+  );
+}

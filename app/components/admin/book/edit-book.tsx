@@ -1,0 +1,66 @@
+import { Form, useNavigation } from "react-router";
+import type { BookActionData, BookPageData } from "../../../routes/admin-book.tsx";
+import { Button } from "../../ui/button.tsx";
+import { inputClasses } from "../../ui/field.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
+import { LocalDateTime } from "../school/local-date-time.tsx";
+
+const TEXT_FIELDS = [
+  ["title", "Title"],
+  ["author1", "Author"],
+  ["author2", "Second author"],
+  ["isbn", "ISBN"],
+  ["subject", "Subject"],
+] as const;
+
+/** The book's details, posted to the page's action (intent "update"); a refusal shows under the form. */
+export function EditBook({ book, answer }: { book: BookPageData["book"]; answer: BookActionData }) {
+  const navigation = useNavigation();
+  const saving = navigation.state === "submitting" && navigation.formData?.get("intent") === "update";
+  const error = answer && "error" in answer && answer.intent === "update" ? answer.error : null;
+  return (
+    <Form method="post" preventScrollReset className="grid gap-3 sm:grid-cols-2" noValidate>
+      <input type="hidden" name="intent" value="update" />
+      {TEXT_FIELDS.map(([key, label]) => (
+        <label key={key} className="block text-sm" htmlFor={`edit-${key}`}>
+          <span className="font-medium">{label}</span>
+          <input id={`edit-${key}`} name={key} className={`${inputClasses} mt-1`} defaultValue={book[key] ?? ""} />
+        </label>
+      ))}
+      <label className="block text-sm" htmlFor="edit-grade">
+        <span className="font-medium">Grade level</span>
+        <select
+          id="edit-grade"
+          name="gradeLevel"
+          className={`${inputClasses} mt-1`}
+          defaultValue={book.gradeLevel ? String(book.gradeLevel) : ""}
+        >
+          <option value="">Not for one grade</option>
+          {Array.from({ length: 12 }, (_, i) => String(i + 1)).map((g) => (
+            <option key={g} value={g}>
+              Standard {g}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="block text-sm sm:col-span-2" htmlFor="edit-description">
+        <span className="font-medium">Description</span>
+        <textarea id="edit-description" name="description" rows={3} className={`${inputClasses} mt-1`} defaultValue={book.description} />
+      </label>
+      <p className="text-xs text-slate-500 sm:col-span-2">
+        PDF: {book.pdfPath ? `${((book.pdfSize ?? 0) / 1048576).toFixed(1)} MB, ${book.pageCount ?? "?"} pages` : "none"} · Added{" "}
+        <LocalDateTime value={book.createdAt} />
+      </p>
+      {error && (
+        <div className="sm:col-span-2">
+          <MessageBox text={error} />
+        </div>
+      )}
+      <div className="sm:col-span-2">
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : "Save changes"}
+        </Button>
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,66 @@
+import { useEffect, useRef } from "react";
+import { Form, useNavigation } from "react-router";
+import type { DashboardAnswer } from "../../../routes/superadmin-dashboard.tsx";
+import { Button } from "../../ui/button.tsx";
+import { Field, inputClasses } from "../../ui/field.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
+
+/** What the last "create" said. */
+function createMessage(answer: DashboardAnswer): { text: string; tone?: "success" } | null {
+  if (answer?.intent !== "create") return null;
+  if ("error" in answer) return { text: answer.error };
+  if ("created" in answer) return { text: `Account created for ${answer.created}.`, tone: "success" };
+  return null;
+}
+
+/** The new-account form, posted to the dashboard's action (intent "create"); emptied once the account exists. */
+export function CreateAdmin({ answer }: { answer: DashboardAnswer }) {
+  const form = useRef<HTMLFormElement>(null);
+  const navigation = useNavigation();
+  const creating = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
+  const message = createMessage(answer);
+  // Each new account's answer empties the form.
+  const created = answer && "created" in answer ? answer : null;
+  useEffect(() => {
+    if (created) form.current?.reset();
+  }, [created]);
+  return (
+    <Form
+      ref={form}
+      method="post"
+      preventScrollReset
+      className="mt-6 grid gap-3 border-t border-slate-200 pt-4 sm:grid-cols-5 dark:border-slate-800"
+      noValidate
+    >
+      <input type="hidden" name="intent" value="create" />
+      <h3 className="font-medium sm:col-span-5">New admin account</h3>
+      {(["name", "email", "password"] as const).map((key) => (
+        <Field key={key} label={key[0]!.toUpperCase() + key.slice(1)} htmlFor={`new-admin-${key}`}>
+          <input
+            id={`new-admin-${key}`}
+            name={key}
+            type={key === "password" ? "password" : key === "email" ? "email" : "text"}
+            autoComplete={key === "password" ? "new-password" : "off"}
+            className={inputClasses}
+          />
+        </Field>
+      ))}
+      <Field label="Role" htmlFor="new-admin-role">
+        <select id="new-admin-role" name="role" className={inputClasses} defaultValue="admin">
+          <option value="admin">Admin</option>
+          <option value="superadmin">Superadmin</option>
+        </select>
+      </Field>
+      <div className="flex items-end">
+        <Button type="submit" disabled={creating} className="w-full">
+          {creating ? "Creating..." : "Create"}
+        </Button>
+      </div>
+      {message && (
+        <div className="sm:col-span-5">
+          <MessageBox text={message.text} tone={message.tone} />
+        </div>
+      )}
+    </Form>
+  );
+}

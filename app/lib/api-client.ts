@@ -43,20 +43,3 @@ export async function call<R extends ClientResponse<unknown, number, string>>(re
   }
   return body as Ok<R>;
 }
-
-/**
- * The untyped form, for the calls not yet moved to `api` (see call()). Non-OK answers throw ApiError
- * like call() does.
- */
-export async function requestJson<T>(path: string, init: { method?: string; body?: unknown; fallback: string }): Promise<T> {
-  return call(
-    () =>
-      fetch(path, {
-        method: init.method ?? (init.body === undefined ? "GET" : "POST"),
-        credentials: "same-origin",
-        headers: init.body === undefined ? undefined : { "Content-Type": "application/json" },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      }) as unknown as Promise<ClientResponse<T, 200, "json">>,
-    init.fallback,
-  ) as Promise<T>;
-}

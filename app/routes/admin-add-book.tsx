@@ -15,7 +15,6 @@ import { MessageBox } from "../components/ui/message-box.tsx";
 import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { adminContext } from "../lib/guards/admin.server.ts";
-import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
 import type { Route } from "./+types/admin-add-book";
 
@@ -26,7 +25,6 @@ export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Ad
  * script asks for the book instead (`next=upload`), to upload its files before it goes there.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireSameOriginForm(request);
   const { admin } = context.get(adminContext);
   const form = await request.formData();
   const input = BookCreateSchema.safeParse(bookCreateInput(form));

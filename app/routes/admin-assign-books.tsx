@@ -12,7 +12,6 @@ import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
-import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-assign-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Books · Lectern Admin" }];
@@ -28,7 +27,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 /** As POST /api/books/access for this one school: the same checks and the same audit entry. */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireSameOriginForm(request);
   const { admin } = context.get(adminContext);
   const id = SchoolIdSchema.safeParse(params.schoolId);
   if (!id.success) return data({ error: NOT_FOUND }, { status: 404 });

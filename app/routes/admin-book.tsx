@@ -6,7 +6,7 @@ import { deleteBook, updateBook } from "../../workers/books/editing.ts";
 import { AccessParamSchema, BookUpdateSchema, GrantAccessSchema } from "../../workers/books/input.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
-import { parseBookId } from "../../workers/reading/library.ts";
+import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignedSchools } from "../components/admin/book/assigned-schools.tsx";
 import { DeleteBook } from "../components/admin/book/delete-book.tsx";
@@ -18,7 +18,6 @@ import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
-import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" }];
@@ -26,7 +25,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" 
 const BOOK_NOT_FOUND = "Book not found";
 
 export async function loader({ context, params }: Route.LoaderArgs) {
-  const id = parseBookId(params.id);
+  const id = parseId(params.id);
   const found = id ? await getAdminBookPage(context.get(appContext).db, id) : null;
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
   return found;
@@ -39,14 +38,13 @@ const refuse = (intent: Intent, error: string, status: number) => data({ intent,
 
 /** The page's forms: edit the details, assign and unassign schools, delete the book. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  requireSameOriginForm(request);
   const { db, env } = context.get(appContext);
   const { admin } = context.get(adminContext);
   const actor = { id: admin.id, email: admin.email };
   const form = await request.formData();
   const intent = formText(form, "intent");
   if (!INTENTS.includes(intent)) return data({ intent: null, error: "Unknown action" }, { status: 400 });
-  const id = parseBookId(params.id);
+  const id = parseId(params.id);
   switch (intent as Intent) {
     case "update": {
       const input = BookUpdateSchema.safeParse(bookUpdateInput(form));

@@ -12,7 +12,6 @@ import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
-import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-delete-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Delete School · Lectern Admin" }];
@@ -25,7 +24,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** As DELETE /api/schools/:id (audited), once the posted slug matches the school's: the page's confirmation, checked here too. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireSameOriginForm(request);
   const { admin } = context.get(adminContext);
   const db = context.get(appContext).db;
   const form = await request.formData().catch(() => new FormData());

@@ -13,7 +13,6 @@ import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
-import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-increase-login-count";
 
 export const meta: Route.MetaFunction = () => [{ title: "Increase Login Count · Lectern Admin" }];
@@ -26,7 +25,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** As POST /api/schools/logins/:id/increase-login-count with `by`: the same schema, refusals and audit entry. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireSameOriginForm(request);
   const { admin } = context.get(adminContext);
   const form = await request.formData().catch(() => new FormData());
   const id = SchoolIdSchema.safeParse(form.get("schoolId"));

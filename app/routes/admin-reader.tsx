@@ -1,7 +1,7 @@
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import { findBook } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { parseBookId } from "../../workers/reading/library.ts";
+import { parseId } from "../../workers/validation/schemas.ts";
 import { PdfReader } from "../components/reader/pdf-reader.tsx";
 import { ReaderError } from "../components/reader/reader-error.tsx";
 import { requireAdmin } from "../lib/guards/admin.server.ts";
@@ -11,7 +11,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderD
 
 export async function loader(args: Route.LoaderArgs) {
   requireAdmin(args);
-  const bookId = parseBookId(args.params.id);
+  const bookId = parseId(args.params.id);
   if (!bookId) throw data({ message: "No book ID provided" }, { status: 404 });
   const book = await findBook(args.context.get(appContext).db, bookId);
   if (!book) throw data({ message: "Failed to load book details" }, { status: 404 });

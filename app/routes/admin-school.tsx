@@ -13,7 +13,6 @@ import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
-import { requireSameOriginForm } from "../lib/guards/same-origin.server.ts";
 import type { Route } from "./+types/admin-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "School · Lectern Admin" }];
@@ -40,7 +39,6 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 /** The page's two settings: `teacher-limit` (as POST .../increase-login-count) and `session-limit` (as PUT /api/schools/:id). */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  requireSameOriginForm(request);
   const { admin } = context.get(adminContext);
   const actor = { id: admin.id, email: admin.email };
   const db = context.get(appContext).db;

@@ -1,8 +1,9 @@
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { listPages, readySet } from "../../workers/page-images/page-reading.ts";
-import { findSchoolBook, parseBookId } from "../../workers/reading/library.ts";
+import { findSchoolBook } from "../../workers/reading/library.ts";
 import { findProgress } from "../../workers/reading/progress.ts";
+import { parseId } from "../../workers/validation/schemas.ts";
 import { ReaderError } from "../components/reader/reader-error.tsx";
 import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
 import { requireTeacher } from "../lib/guards/teacher.server.ts";
@@ -34,7 +35,7 @@ function fail(status: number, failure: ReaderFailure): never {
 export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps> {
   const { teacher, school, basePath } = requireTeacher(args);
   const backHref = `${basePath}/dashboard`;
-  const bookId = parseBookId(args.params.bookId);
+  const bookId = parseId(args.params.bookId);
   if (!bookId) fail(404, { message: "No book ID provided", backHref });
   const db = args.context.get(appContext).db;
   const book = await findSchoolBook(db, school.id, bookId);

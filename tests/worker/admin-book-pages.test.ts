@@ -16,7 +16,7 @@ const unique = () => crypto.randomUUID().slice(0, 8);
 /**
  * The statuses of a form post another site made the admin's browser send: with that site's
  * Origin, and without an Origin but with Sec-Fetch-Site: cross-site. The pipeline refuses both
- * (403), and every action checks again (requireSameOriginForm) before it reads the form.
+ * (403) before any action reads the form.
  */
 async function forged(url: string, cookie: string, fields: Record<string, string>): Promise<number[]> {
   const withOrigin = await page(url, { cookie, method: "POST", headers: { Origin: "https://evil.example" }, body: form(fields) });

@@ -3,9 +3,9 @@
 import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
+import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { PageText } from "../../workers/page-images/page-content.ts";
 import { openPageSet, storePage } from "../../workers/page-images/page-sets.ts";
-import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { createBook, db } from "./helpers.ts";
 
 /** A page as a renderer would store it: white, with dark bars standing for lines of text. */

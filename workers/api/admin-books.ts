@@ -3,7 +3,7 @@ import { z } from "zod";
 import { assignToAllSchools, grantAccess, listAccess, revokeAccess } from "../books/access.ts";
 import { findBook, getAdminBook, getAdminBookDetail } from "../books/detail.ts";
 import { createBook, deleteBook, updateBook } from "../books/editing.ts";
-import { BookCreateSchema, BookUpdateSchema } from "../books/input.ts";
+import { AccessParamSchema, BookCreateSchema, BookListQuerySchema, BookUpdateSchema, GrantAccessSchema } from "../books/input.ts";
 import { listAdminBooks, searchAdminBooks } from "../books/list.ts";
 import {
   cancelPdfUpload,
@@ -23,18 +23,10 @@ import {
 import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
-import { parseBookId } from "../reading/library.ts";
-import { blankToUndefined, IdListSchema, IdTextSchema } from "../validation/schemas.ts";
+import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
 
 const PageCountSchema = z.number().int().min(1, "pageCount must be 1 to 100000").max(100_000, "pageCount must be 1 to 100000");
 
-const ListQuerySchema = z.object({
-  query: z.string().max(200).optional(),
-  page: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(1_000_000).default(1)),
-  pageSize: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(100).default(25)),
-  sort: z.preprocess(blankToUndefined, z.enum(["title", "createdAt", "grade"]).optional()),
-  dir: z.preprocess(blankToUndefined, z.enum(["asc", "desc"]).optional()),
-});
 const SearchQuerySchema = z.object({ query: z.string().max(200).default("") });
 const AccessQuerySchema = z
   .object({
@@ -42,8 +34,6 @@ const AccessQuerySchema = z
     bookId: z.preprocess(blankToUndefined, IdTextSchema().optional()),
   })
   .refine((filter) => filter.schoolId !== undefined || filter.bookId !== undefined, "Give a schoolId, a bookId or both");
-const GrantSchema = z.object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book") });
-const AccessParamSchema = z.object({ schoolId: IdTextSchema(), bookId: IdTextSchema() });
 const StartPdfSchema = z.object({
   size: z.number().int().min(1, "size: The file is empty").max(MAX_PDF_BYTES, "The PDF must be at most 1 GB"),
   pageCount: PageCountSchema.nullish(),
@@ -61,7 +51,7 @@ const UPLOAD_NOT_FOUND = { error: "Upload not found" } as const;
 
 /** The book named by `:id`, or null (a malformed id is a book that does not exist). */
 async function bookOf(c: Context<AdminApiEnv>) {
-  const id = parseBookId(c.req.param("id"));
+  const id = parseId(c.req.param("id"));
   return id ? findBook(c.var.context.db, id) : null;
 }
 
@@ -71,7 +61,7 @@ async function bookOf(c: Context<AdminApiEnv>) {
  * Literal paths come before /:id.
  */
 export const adminBooksApi = new Hono<AdminApiEnv>()
-  .get("/", requireAdmin, validate("query", ListQuerySchema), async (c) => {
+  .get("/", requireAdmin, validate("query", BookListQuerySchema), async (c) => {
     return c.json(await listAdminBooks(c.var.context.db, c.req.valid("query")));
   })
   .get("/search", requireAdmin, validate("query", SearchQuerySchema), async (c) => {
@@ -80,7 +70,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
   .get("/access", requireAdmin, validate("query", AccessQuerySchema), async (c) => {
     return c.json({ access: await listAccess(c.var.context.db, c.req.valid("query")) });
   })
-  .post("/access", requireAdmin, requireSameOrigin, validate("json", GrantSchema), async (c) => {
+  .post("/access", requireAdmin, requireSameOrigin, validate("json", GrantAccessSchema), async (c) => {
     const result = await grantAccess(c.var.context.db, actorOf(c), c.req.valid("json"));
     if (!result.ok) return c.json({ error: result.error }, 400);
     return c.json({ created: result.created });
@@ -95,19 +85,19 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     return c.json({ book: await createBook(c.var.context.db, actorOf(c), c.req.valid("json")) }, 201);
   })
   .get("/:id", requireAdmin, async (c) => {
-    const id = parseBookId(c.req.param("id"));
+    const id = parseId(c.req.param("id"));
     const book = id ? await getAdminBookDetail(c.var.context.db, id) : null;
     if (!book) return c.json(NOT_FOUND, 404);
     return c.json({ book });
   })
   .put("/:id", requireAdmin, requireSameOrigin, validate("json", BookUpdateSchema), async (c) => {
-    const id = parseBookId(c.req.param("id"));
+    const id = parseId(c.req.param("id"));
     const book = id ? await updateBook(c.var.context.db, actorOf(c), id, c.req.valid("json")) : null;
     if (!book) return c.json(NOT_FOUND, 404);
     return c.json({ book });
   })
   .delete("/:id", requireAdmin, requireSameOrigin, async (c) => {
-    const id = parseBookId(c.req.param("id"));
+    const id = parseId(c.req.param("id"));
     const deleted = id ? await deleteBook(c.var.context.db, c.env.BOOKS, actorOf(c), id) : false;
     if (!deleted) return c.json(NOT_FOUND, 404);
     return c.json({ ok: true });
@@ -141,7 +131,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     return c.json(await startPdfUpload(db, c.env.BOOKS, book.id, c.req.valid("json")));
   })
   .put("/:id/upload/pdf/:uploadId/:partNumber", requireAdmin, requireSameOrigin, async (c) => {
-    const bookId = parseBookId(c.req.param("id"));
+    const bookId = parseId(c.req.param("id"));
     const upload = bookId ? await findPdfUpload(c.var.context.db, bookId, c.req.param("uploadId")) : null;
     if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);
     const partNumber = /^\d{1,5}$/.test(c.req.param("partNumber")) ? Number(c.req.param("partNumber")) : 0;
@@ -162,7 +152,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
   })
   .delete("/:id/upload/pdf/:uploadId", requireAdmin, requireSameOrigin, async (c) => {
     const db = c.var.context.db;
-    const bookId = parseBookId(c.req.param("id"));
+    const bookId = parseId(c.req.param("id"));
     const upload = bookId ? await findPdfUpload(db, bookId, c.req.param("uploadId")) : null;
     if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);
     await cancelPdfUpload(db, c.env.BOOKS, upload);

@@ -13,17 +13,16 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
+import { bookPagesStatus } from "../books/pages-status.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";
 import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { describeZodError, validate } from "../http/validate.ts";
 import { completePageSet } from "../page-images/complete-set.ts";
 import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
-import { readySet } from "../page-images/page-reading.ts";
 import {
   abandonSet,
   findPageSet,
-  findPreparingSet,
   MAX_PAGE_IMAGE_BYTES,
   MAX_PAGES,
   openPageSet,
@@ -31,7 +30,8 @@ import {
   storePage,
   storePageFailure,
 } from "../page-images/page-sets.ts";
-import { parseBookId } from "../reading/library.ts";
+import { parseId } from "../validation/schemas.ts";
+
 
 const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });
 const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
@@ -42,7 +42,7 @@ const SET_NOT_FOUND = { error: "These pages were replaced by a newer upload" } a
 
 async function bookAndSet(c: Context<AdminApiEnv>) {
   const db = c.var.context.db;
-  const bookId = parseBookId(c.req.param("id"));
+  const bookId = parseId(c.req.param("id"));
   const book = bookId ? await findBook(db, bookId) : null;
   if (!book) return null;
   const setId = c.req.param("setId");
@@ -61,13 +61,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
   .get("/:id/page-sets", async (c) => {
     const found = await bookAndSet(c);
     if (!found) return c.json(BOOK_NOT_FOUND, 404);
-    const { db, book } = found;
-    const [ready, preparing] = await Promise.all([readySet(db, book), findPreparingSet(db, book.id)]);
-    return c.json({
-      ready: ready ? await pageSetProgress(db, ready) : null,
-      preparing: preparing ? await pageSetProgress(db, preparing) : null,
-      hasPdf: Boolean(book.pdfKey),
-    });
+    return c.json(await bookPagesStatus(found.db, found.book));
   })
   .post("/:id/page-sets", validate("json", OpenSchema), async (c) => {
     const found = await bookAndSet(c);

@@ -4,7 +4,8 @@ import { pdfError, streamPdf } from "../books/pdf-stream.ts";
 import type { Db } from "../db/client.ts";
 import type { Book } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
-import { findSchoolBook, parseBookId } from "../reading/library.ts";
+import { findSchoolBook } from "../reading/library.ts";
+import { parseId } from "../validation/schemas.ts";
 
 /** The book, if this reader may see it: admins see every book, teachers their school's. */
 export async function bookForReader(db: Db, reader: Reader, bookId: number): Promise<Book | null> {
@@ -16,7 +17,7 @@ export const bookFilesApi = new Hono<ReaderApiEnv>()
   .get("/:id/thumbnail", requireReader, async (c) => {
     const { db } = c.var.context;
     const { reader } = c.var;
-    const bookId = parseBookId(c.req.param("id"));
+    const bookId = parseId(c.req.param("id"));
     const book = bookId ? await bookForReader(db, reader, bookId) : null;
     if (!book?.coverKey) return c.json({ error: "Book not found" }, 404);
 
@@ -39,7 +40,7 @@ export const bookFilesApi = new Hono<ReaderApiEnv>()
     if (!admin && !teacher) return pdfError(401, "Not signed in");
     // Teachers read page images (api/book-pages.ts); the file itself never goes to them, whatever they send.
     if (!admin) return pdfError(403, "Books are read in the Lectern reader; the PDF file is not available to teachers.");
-    const bookId = parseBookId(c.req.param("id"));
+    const bookId = parseId(c.req.param("id"));
     const book = bookId ? await bookForReader(db, { kind: "admin", admin }, bookId) : null;
     if (!book?.pdfKey) return pdfError(404, "Book not found");
     return streamPdf({ bucket: c.env.BOOKS, book: { id: book.id, title: book.title, pdfKey: book.pdfKey }, request: c.req.raw });

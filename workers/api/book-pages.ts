@@ -21,8 +21,9 @@ import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-im
 import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-reading.ts";
 import { searchPages } from "../page-images/page-search.ts";
 import { stampPage } from "../page-images/stamp.ts";
-import { findSchoolBook, parseBookId } from "../reading/library.ts";
+import { findSchoolBook } from "../reading/library.ts";
 import { countPageServed, readingLimitMessage, spendPage } from "../reading/page-budget.ts";
+import { parseId } from "../validation/schemas.ts";
 
 type Env = ReaderApiEnv;
 
@@ -78,7 +79,7 @@ function requestedPage(c: Context<Env>): number | null {
 async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Response> {
   const { db } = c.var.context;
   const reader = pageReader(c.var.reader);
-  const bookId = parseBookId(c.req.param("id"));
+  const bookId = parseId(c.req.param("id"));
   const book = !bookId ? null : reader.kind === "teacher" ? await findSchoolBook(db, reader.schoolId, bookId) : await findBook(db, bookId);
   if (!book) return jsonError(c, 404, "Book not found");
   const [set, page] = await Promise.all([readySet(db, book), n !== null && book.pageSetId ? findPage(db, book.pageSetId, n) : null]);

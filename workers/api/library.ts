@@ -2,7 +2,8 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
-import { findSchoolBook, listSchoolBooks, parseBookId, searchSchoolBooks, toTeacherBook } from "../reading/library.ts";
+import { findSchoolBook, listSchoolBooks, searchSchoolBooks, toTeacherBook } from "../reading/library.ts";
+import { parseId } from "../validation/schemas.ts";
 
 const SearchSchema = z.object({ search: z.string().trim().max(200, "at most 200 characters").optional() });
 const QuerySchema = z.object({ query: z.string().trim().max(200, "at most 200 characters").default("") });
@@ -19,7 +20,7 @@ export const libraryApi = new Hono<TeacherApiEnv>()
     return c.json({ books: books.map(toTeacherBook) });
   })
   .get("/books/:bookId", requireTeacher, async (c) => {
-    const bookId = parseBookId(c.req.param("bookId"));
+    const bookId = parseId(c.req.param("bookId"));
     if (!bookId) return c.json({ error: "Book not found" }, 404);
     const book = await findSchoolBook(c.var.context.db, c.var.teacher.school.id, bookId);
     if (!book) return c.json({ error: "This book is not available for your school" }, 404);

@@ -3,8 +3,9 @@ import { z } from "zod";
 import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
-import { findSchoolBook, parseBookId } from "../reading/library.ts";
+import { findSchoolBook } from "../reading/library.ts";
 import { findProgress, saveProgress } from "../reading/progress.ts";
+import { parseId } from "../validation/schemas.ts";
 
 const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
 
@@ -12,7 +13,7 @@ const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
 async function teacherBook(c: Context<TeacherApiEnv>) {
   const { db } = c.var.context;
   const session = c.var.teacher;
-  const bookId = parseBookId(c.req.param("bookId"));
+  const bookId = parseId(c.req.param("bookId"));
   const book = bookId ? await findSchoolBook(db, session.school.id, bookId) : null;
   if (!book) return { refusal: c.json({ error: "Book not found" }, 404) } as const;
   return { db, teacherId: session.teacher.id, book } as const;

@@ -160,10 +160,3 @@ export async function findSchoolBook(db: Db, schoolId: number, bookId: number): 
     .limit(1);
   return row?.book ?? null;
 }
-
-/** Accepts only a positive integer id from a URL segment. */
-export function parseBookId(raw: string | undefined): number | null {
-  if (!raw || !/^\d{1,12}$/.test(raw)) return null;
-  const id = Number(raw);
-  return id > 0 && Number.isSafeInteger(id) ? id : null;
-}

@@ -1,9 +1,11 @@
 import { Form, Link, useNavigation } from "react-router";
-import type { action, BookPageData } from "../../../routes/admin-book.tsx";
+import type { Route } from "../../../routes/+types/admin-book";
 import { Button } from "../../ui/button.tsx";
 import { cardClasses } from "../admin-page.tsx";
 import { SchoolPicker } from "../school-picker.tsx";
 import { answerError, useActionCall } from "./use-action-call.ts";
+
+type BookPageData = Route.ComponentProps["loaderData"];
 
 /**
  * The schools that have the book: unassign one, assign it to all, or pick more. Unassign and
@@ -18,7 +20,7 @@ export function AssignedSchools({
 }) {
   const navigation = useNavigation();
   const assigningAll = navigation.state === "submitting" && navigation.formData?.get("intent") === "assign-all";
-  const assign = useActionCall<typeof action>();
+  const assign = useActionCall<NonNullable<Route.ComponentProps["actionData"]>>();
   return (
     <section className={cardClasses} aria-labelledby="assigned-title">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">

@@ -1,9 +1,12 @@
 import { Form, useNavigation } from "react-router";
-import type { BookActionData, BookPageData } from "../../../routes/admin-book.tsx";
+import type { Route } from "../../../routes/+types/admin-book";
 import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
+import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
-import { LocalDateTime } from "../school/local-date-time.tsx";
+
+type BookPageData = Route.ComponentProps["loaderData"];
+type BookActionData = Route.ComponentProps["actionData"];
 
 const TEXT_FIELDS = [
   ["title", "Title"],

@@ -1,6 +1,6 @@
 import type { findSchoolDetail } from "../../../../workers/schools/detail.ts";
+import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { cardClasses, rowClasses, TableState, tableClasses, theadClasses } from "../admin-page.tsx";
-import { LocalDateTime } from "./local-date-time.tsx";
 
 type Teacher = NonNullable<Awaited<ReturnType<typeof findSchoolDetail>>>["teachers"][number];
 

@@ -1,9 +1,12 @@
 import { Form, useSubmit } from "react-router";
-import type { DashboardAnswer, DashboardData } from "../../../routes/superadmin-dashboard.tsx";
+import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { Button } from "../../ui/button.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableState, tableClasses, theadClasses } from "../admin-page.tsx";
 import { CreateAdmin } from "./create-admin.tsx";
+
+type DashboardData = Route.ComponentProps["loaderData"];
+type DashboardAnswer = Route.ComponentProps["actionData"];
 
 /** What the last change to an account said (intent "update"). */
 function updateMessage(answer: DashboardAnswer): { text: string; tone?: "success" } | null {

@@ -1,7 +1,9 @@
 import { useSearchParams } from "react-router";
-import type { DashboardData } from "../../../routes/superadmin-dashboard.tsx";
+import type { Route } from "../../../routes/+types/superadmin-dashboard";
+import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { cardClasses, Pager, rowClasses, TableState, tableClasses, theadClasses } from "../admin-page.tsx";
-import { LocalDateTime } from "../school/local-date-time.tsx";
+
+type DashboardData = Route.ComponentProps["loaderData"];
 
 /** One page of the audit log (the page's `?page=`), newest first. */
 export function AuditLog({ audit, pageSize }: { audit: DashboardData["audit"]; pageSize: number }) {

@@ -1,9 +1,11 @@
 import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
-import type { DashboardAnswer } from "../../../routes/superadmin-dashboard.tsx";
+import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { Button } from "../../ui/button.tsx";
 import { Field, inputClasses } from "../../ui/field.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
+
+type DashboardAnswer = Route.ComponentProps["actionData"];
 
 /** What the last "create" said. */
 function createMessage(answer: DashboardAnswer): { text: string; tone?: "success" } | null {

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from "react";
-import { formatDateTime } from "../../../lib/format-date.ts";
+import { formatDateTime } from "../../lib/format-date.ts";
 
 const subscribe = () => () => {};
 

@@ -32,7 +32,6 @@ import {
 } from "../page-images/page-sets.ts";
 import { parseId } from "../validation/schemas.ts";
 
-
 const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });
 const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
 const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;

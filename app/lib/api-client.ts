@@ -9,6 +9,9 @@ import type { Api } from "../../workers/api/index.ts";
  */
 export const api = hc<Api>("/", { init: { credentials: "same-origin" } });
 
+/** The typed client's type, for modules that call the API with their own fetch and only need its types. */
+export type Client = typeof api;
+
 /** An API answer that was not OK, carrying the server's `error` text when it sent one. */
 export class ApiError extends Error {
   constructor(

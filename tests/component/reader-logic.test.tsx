@@ -3,7 +3,8 @@ import { splitHighlights } from "../../app/lib/reader/highlight.ts";
 import { chooseImageWidth } from "../../app/lib/reader/image-width.ts";
 import { createObjectUrlCache } from "../../app/lib/reader/object-url-cache.ts";
 import { fitScale, pageAt, pagesBetween, pageTops, zoomStep } from "../../app/lib/reader/page-layout.ts";
-import { groupRunsIntoLines, reflowPageText, type TextRun } from "../../app/lib/reader/text-lines.ts";
+import { groupRunsIntoLines, reflowPageText } from "../../app/lib/reader/text-lines.ts";
+import type { TextRun } from "../../workers/page-images/page-content.ts";
 
 describe("createObjectUrlCache", () => {
   it("evicts the least recently used URL past its limit and revokes it", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { sessions } from "../../workers/db/schema.ts";
 import { resolveRequestContext } from "../../workers/http/request-context.ts";
-import { createSchool, db, ORIGIN, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, ORIGIN, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 // The pipeline resolves tenant and sessions once per request, and checks them there.
 const ctx = { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext;
@@ -66,6 +66,14 @@ describe("the request context", () => {
     expect(anonymous.tenant.school?.id).toBe(school.id);
     expect(anonymous.teacher).toBeNull();
     expect(anonymous.admin).toBeNull();
+  });
+
+  it("carries no admin on a school's host, whatever the cookie", async () => {
+    const school = await createSchool();
+    const { cookie } = await signedInAdmin();
+    expect((await resolve("/api/books", cookie)).admin).not.toBeNull();
+    expect((await resolve("/api/books", cookie, undefined, `https://${school.slug}.lectern.test`)).admin).toBeNull();
+    expect((await api(`https://${school.slug}.lectern.test/api/books`, { cookie })).status).toBe(401);
   });
 
   it("signs out an expired session when it reads it", async () => {

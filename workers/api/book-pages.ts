@@ -17,6 +17,7 @@ import { findBook } from "../books/detail.ts";
 import type { Db } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
+import type { OutlineItem, PageText } from "../page-images/page-content.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
 import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-reading.ts";
 import { searchPages } from "../page-images/page-search.ts";
@@ -47,6 +48,9 @@ function jsonError(
   return c.json({ error, ...extra }, status, { ...NO_STORE, ...headers });
 }
 
+/** An answer refusing the request: its status and `{ error }`, typed for the client. */
+type Refusal = ReturnType<typeof jsonError>;
+
 /** The date stamped on a teacher's pages, e.g. "Nov 22, 2026". */
 function stampDate(now = Date.now()): string {
   return new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
@@ -76,7 +80,7 @@ function requestedPage(c: Context<Env>): number | null {
  * The reader, the book they may read and its readable page set (with page `n`'s row, read in the
  * same round trip as the set: the book names the set); or the answer refusing them.
  */
-async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Response> {
+async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Refusal> {
   const { db } = c.var.context;
   const reader = pageReader(c.var.reader);
   const bookId = parseId(c.req.param("id"));
@@ -102,7 +106,7 @@ function pageOf(c: Context<Env>, found: Found) {
 }
 
 /** Teachers pay one page of their budget; the 429 when it is spent. */
-async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Response | null> {
+async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Refusal | null> {
   const { reader, db, book, set } = found;
   if (reader.kind !== "teacher") return null;
   const waitMs = await spendPage(db, reader.teacherId, book.id, set.pageCount ?? 1);
@@ -171,14 +175,16 @@ export const bookPagesApi = new Hono<Env>()
     if (page instanceof Response) return page;
     const refused = await spend(c, found, false);
     if (refused) return refused;
-    const text = (await readJson(c.env.BOOKS, pageTextKey(found.book.id, found.set.id, page.n))) as object | null;
+    const text = (await readJson(c.env.BOOKS, pageTextKey(found.book.id, found.set.id, page.n))) as PageText | null;
     if (!text) return jsonError(c, 404, "This page has no text.");
     return c.json({ n: page.n, ...text }, 200, NO_STORE);
   })
   .get("/:id/outline", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
-    const outline = found.set.hasOutline ? await readJson(c.env.BOOKS, outlineKey(found.book.id, found.set.id)) : null;
+    const outline = found.set.hasOutline
+      ? ((await readJson(c.env.BOOKS, outlineKey(found.book.id, found.set.id))) as OutlineItem[] | null)
+      : null;
     return c.json({ outline: outline ?? [] }, 200, NO_STORE);
   })
   .get("/:id/search", requireReader, async (c) => {

@@ -1,4 +1,5 @@
-import { fetchOutline, type OutlineItem } from "../../lib/reader/reader-api.ts";
+import type { OutlineItem } from "../../../workers/page-images/page-content.ts";
+import { fetchOutline } from "../../lib/reader/reader-api.ts";
 import { useFetched } from "../../lib/use-fetched.ts";
 import { Spinner } from "../ui/spinner.tsx";
 import { panelCoversPages, ReaderPanel } from "./reader-panel.tsx";

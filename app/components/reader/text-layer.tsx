@@ -1,5 +1,5 @@
 import { memo, useMemo } from "react";
-import type { TextRun } from "../../lib/reader/text-lines.ts";
+import type { TextRun } from "../../../workers/page-images/page-content.ts";
 
 const FONT = "sans-serif";
 let measurer: CanvasRenderingContext2D | null | undefined;

@@ -1,11 +1,17 @@
-import type { TextRun } from "./text-lines.ts";
+import type { OutlineItem } from "../../../workers/page-images/page-content.ts";
+import type { Client, Ok } from "../api-client.ts";
 
-export type PageInfo = { n: number; width: number; height: number; failed?: true };
-export type PageList = { pageCount: number; widths: number[]; pages: PageInfo[]; hasOutline: boolean };
-export type PageText = { n: number; width: number; height: number; runs: TextRun[] };
-export type OutlineItem = { title: string; page: number | null; items: OutlineItem[] };
-export type SearchResult = { n: number; snippet: string; highlights: [number, number][] };
-export type SearchAnswer = { query: string; results: SearchResult[]; total: number };
+// The answers' types come from the server's routes (workers/api/book-pages.ts); only types are
+// imported, so the reader's bundle does not carry the typed client itself. The outline is recursive,
+// deeper than the client's JSON typing follows, so it is the server's own type.
+type BookRoutes = Client["api"]["books"][":id"];
+type Answer<Call extends (...args: never[]) => Promise<unknown>> = Ok<Awaited<ReturnType<Call>>>;
+
+export type PageList = Answer<BookRoutes["pages"]["$get"]>;
+export type PageInfo = PageList["pages"][number];
+export type PageText = Answer<BookRoutes["pages"][":n"]["text"]["$get"]>;
+export type SearchAnswer = Answer<BookRoutes["search"]["$get"]>;
+export type SearchResult = SearchAnswer["results"][number];
 
 /** An answer that was not OK, with the server's `error` text and, for 409, whether the pages are still being prepared. */
 export class ReaderApiError extends Error {

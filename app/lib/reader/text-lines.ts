@@ -1,5 +1,5 @@
-/** A piece of a page's text as the server sends it: PDF points, origin top-left, y = top, h = font height. */
-export type TextRun = { str: string; x: number; y: number; w: number; h: number };
+import type { TextRun } from "../../../workers/page-images/page-content.ts";
+
 export type TextLine = { text: string; y: number; h: number; x: number };
 export type TextParagraph = { text: string; heading: boolean };
 

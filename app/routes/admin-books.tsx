@@ -3,15 +3,7 @@ import { Form, Link, useSearchParams } from "react-router";
 import { BookListQuerySchema } from "../../workers/books/input.ts";
 import { listAdminBooks } from "../../workers/books/list.ts";
 import { appContext } from "../../workers/http/context.ts";
-import {
-  AdminPageHeader,
-  cardClasses,
-  Pager,
-  rowClasses,
-  TableState,
-  tableClasses,
-  theadClasses,
-} from "../components/admin/admin-page.tsx";
+import { AdminPageHeader, cardClasses, Pager, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
@@ -113,15 +105,7 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
         <TableState loading={false} error={null} empty={books.length === 0} />
         {books.length > 0 && (
           <table className={tableClasses}>
-            <thead className={theadClasses}>
-              <tr>
-                <th className="py-2 pr-4">Book</th>
-                <th className="py-2 pr-4">Grade / subject</th>
-                <th className="py-2 pr-4">ISBN</th>
-                <th className="py-2 pr-4">PDF</th>
-                <th className="py-2 pr-4">Schools</th>
-              </tr>
-            </thead>
+            <TableHead columns={["Book", "Grade / subject", "ISBN", "PDF", "Schools"]} />
             <tbody>
               {books.map((book) => (
                 <tr key={book.id} className={rowClasses}>

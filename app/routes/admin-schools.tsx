@@ -2,15 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { ListQuerySchema, listSchools } from "../../workers/schools/list.ts";
-import {
-  AdminPageHeader,
-  cardClasses,
-  Pager,
-  rowClasses,
-  TableState,
-  tableClasses,
-  theadClasses,
-} from "../components/admin/admin-page.tsx";
+import { AdminPageHeader, cardClasses, Pager, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
@@ -93,15 +85,7 @@ export default function AdminSchools({ loaderData }: Route.ComponentProps) {
         <TableState loading={false} error={null} empty={schools.length === 0} />
         {schools.length > 0 && (
           <table className={tableClasses}>
-            <thead className={theadClasses}>
-              <tr>
-                <th className="py-2 pr-4">School</th>
-                <th className="py-2 pr-4">Location</th>
-                <th className="py-2 pr-4">Teachers</th>
-                <th className="py-2 pr-4">Books</th>
-                <th className="py-2 pr-4">Logins</th>
-              </tr>
-            </thead>
+            <TableHead columns={["School", "Location", "Teachers", "Books", "Logins"]} />
             <tbody>
               {schools.map((school) => (
                 <tr key={school.id} className={rowClasses}>

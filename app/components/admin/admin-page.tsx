@@ -72,3 +72,18 @@ export const theadClasses =
 export const rowClasses = "border-b border-slate-100 last:border-0 hover:bg-slate-50 dark:border-slate-800/70 dark:hover:bg-slate-900";
 export const cardClasses =
   "overflow-x-auto rounded-xl border border-slate-200 bg-white p-4 shadow-sm dark:border-slate-800 dark:bg-slate-900";
+
+/** A table's header row: one column heading per name. */
+export function TableHead({ columns, pad = "pr-4" }: { columns: string[]; pad?: string }) {
+  return (
+    <thead className={theadClasses}>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} className={`py-2 ${pad}`}>
+            {column}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

@@ -1,7 +1,7 @@
 import type { ImportValidation } from "../../../../workers/schools/import.ts";
 import { Button } from "../../ui/button.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
-import { cardClasses, rowClasses, tableClasses, theadClasses } from "../admin-page.tsx";
+import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
 
 /** The three ways to save a checked file (the page's action intents, as the API's three endpoints). */
 export type SaveIntent = "bulk" | "save-generated" | "update-duplicates";
@@ -60,15 +60,7 @@ export function ImportPreview({
       )}
       <div className="mt-3 max-h-[32rem] overflow-auto">
         <table className={tableClasses}>
-          <thead className={theadClasses}>
-            <tr>
-              <th className="py-2 pr-3">Row</th>
-              <th className="py-2 pr-3">Status</th>
-              <th className="py-2 pr-3">School</th>
-              <th className="py-2 pr-3">Slug</th>
-              <th className="py-2 pr-3">Problems</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Row", "Status", "School", "Slug", "Problems"]} pad="pr-3" />
           <tbody>
             {validation.rows.map((row) => (
               <tr key={row.index} className={`${rowClasses} align-top`}>

@@ -1,6 +1,6 @@
 import type { findSchoolDetail } from "../../../../workers/schools/detail.ts";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { cardClasses, rowClasses, TableState, tableClasses, theadClasses } from "../admin-page.tsx";
+import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
 
 type Teacher = NonNullable<Awaited<ReturnType<typeof findSchoolDetail>>>["teachers"][number];
 
@@ -14,15 +14,7 @@ export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
       <TableState loading={false} error={null} empty={teachers.length === 0} />
       {teachers.length > 0 && (
         <table className={tableClasses}>
-          <thead className={theadClasses}>
-            <tr>
-              <th className="py-2 pr-4">Name</th>
-              <th className="py-2 pr-4">E-mail</th>
-              <th className="py-2 pr-4">Mobile</th>
-              <th className="py-2 pr-4">Registered</th>
-              <th className="py-2 pr-4">Last login</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "E-mail", "Mobile", "Registered", "Last login"]} />
           <tbody>
             {teachers.map((t) => (
               <tr key={t.id} className={rowClasses}>

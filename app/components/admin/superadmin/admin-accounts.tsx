@@ -2,7 +2,7 @@ import { Form, useSubmit } from "react-router";
 import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { Button } from "../../ui/button.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
-import { cardClasses, rowClasses, TableState, tableClasses, theadClasses } from "../admin-page.tsx";
+import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
 import { CreateAdmin } from "./create-admin.tsx";
 
 type DashboardData = Route.ComponentProps["loaderData"];
@@ -34,14 +34,7 @@ export function AdminAccounts({ admins, selfId, answer }: { admins: DashboardDat
       <TableState loading={false} error={null} empty={admins.length === 0} />
       {admins.length > 0 && (
         <table className={tableClasses}>
-          <thead className={theadClasses}>
-            <tr>
-              <th className="py-2 pr-4">Admin</th>
-              <th className="py-2 pr-4">Role</th>
-              <th className="py-2 pr-4">Status</th>
-              <th className="py-2 pr-4">Actions</th>
-            </tr>
-          </thead>
+          <TableHead columns={["Admin", "Role", "Status", "Actions"]} />
           <tbody>
             {admins.map((a) => (
               <tr key={a.id} className={rowClasses}>

@@ -1,7 +1,7 @@
 import { useSearchParams } from "react-router";
 import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { cardClasses, Pager, rowClasses, TableState, tableClasses, theadClasses } from "../admin-page.tsx";
+import { cardClasses, Pager, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
 
 type DashboardData = Route.ComponentProps["loaderData"];
 
@@ -16,14 +16,7 @@ export function AuditLog({ audit, pageSize }: { audit: DashboardData["audit"]; p
       <TableState loading={false} error={null} empty={audit.entries.length === 0} />
       {audit.entries.length > 0 && (
         <table className={tableClasses}>
-          <thead className={theadClasses}>
-            <tr>
-              <th className="py-2 pr-4">When</th>
-              <th className="py-2 pr-4">Who</th>
-              <th className="py-2 pr-4">What</th>
-              <th className="py-2 pr-4">Change</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Who", "What", "Change"]} />
           <tbody>
             {audit.entries.map((entry) => (
               <tr key={entry.id} className={`${rowClasses} align-top`}>

@@ -80,6 +80,8 @@ export const teachers = sqliteTable(
     email: text("email").notNull(),
     mobile: text("mobile").notNull(),
     passwordHash: text("password_hash").notNull(),
+    // An admin can disable a teacher: they cannot sign in, and their sessions count as signed out.
+    disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email)],

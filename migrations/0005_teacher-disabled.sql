@@ -1,0 +1,1 @@
+ALTER TABLE `teachers` ADD `disabled` integer DEFAULT false NOT NULL;

@@ -133,7 +133,7 @@ const teacherSessionByHash = preparedQuery((db) =>
   db
     .select({ session: sessions, teacher: TEACHER_COLUMNS, school: schools })
     .from(sessions)
-    .innerJoin(teachers, eq(teachers.id, sessions.teacherId))
+    .innerJoin(teachers, and(eq(teachers.id, sessions.teacherId), eq(teachers.disabled, false)))
     .innerJoin(schools, eq(schools.id, teachers.schoolId))
     .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), eq(sessions.kind, "teacher")))
     .limit(1)

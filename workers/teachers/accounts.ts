@@ -9,6 +9,8 @@ import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
 export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 401 | 403 | 409 | 429; error: string };
 
 export const LIMIT_REACHED = "limit_reached";
+// Only after the right password (docs/decisions/0015): a stranger learns nothing about the account.
+export const ACCOUNT_DISABLED = "Your account has been disabled. Please contact your school.";
 export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
 
 /**
@@ -73,7 +75,7 @@ export async function loginTeacher(
 ): Promise<AccountResult<{ token: string; teacherName: string }>> {
   const { school, email } = input;
   const [teacher] = await db
-    .select({ id: teachers.id, name: teachers.name, passwordHash: teachers.passwordHash })
+    .select({ id: teachers.id, name: teachers.name, passwordHash: teachers.passwordHash, disabled: teachers.disabled })
     .from(teachers)
     .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
   const check = await checkLogin(
@@ -84,6 +86,7 @@ export async function loginTeacher(
   if (!check.ok) return check;
   // checkLogin passes only with a stored hash, so the account exists here.
   if (!teacher) return { ok: false, status: 401, error: BAD_CREDENTIALS };
+  if (teacher.disabled) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
 
   const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id }, now);
   await db.batch([

@@ -9,6 +9,7 @@ import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
+import { schoolTeachersApi } from "./school-teachers.ts";
 import { schoolsApi } from "./schools.ts";
 import { superadminApi } from "./superadmin.ts";
 import { teacherApi } from "./teacher.ts";
@@ -20,6 +21,8 @@ export const api = new Hono<AppEnv>()
   .route("/admin", adminAuthApi)
   .route("/schools/slug/:slug", libraryApi)
   .route("/schools", schoolsApi)
+  // After the schools routes: their /slug/:slug and /:id paths come first.
+  .route("/schools", schoolTeachersApi)
   .route("/books", adminBooksApi)
   .route("/books", adminPageSetsApi)
   .route("/books", bookPagesApi)

@@ -8,7 +8,12 @@ import { accountExistsEmail, otpEmail } from "../mail/otp-email.ts";
 import { sendSmtp } from "../mail/smtp.ts";
 import { LIMIT_REACHED } from "./accounts.ts";
 
-export type SendOtpAnswer = { status: 200 | 403 | 429 | 502 | 503; body: { message?: string; error?: string } };
+export type SendOtpAnswer = {
+  status: 200 | 403 | 429 | 502 | 503;
+  body: { message?: string; error?: string };
+  /** Development Mode only: the code the body shows (for an admin's own wording of it). */
+  devCode?: string;
+};
 
 // One client may ask for codes for many addresses (a teacher mistyping), but not flood inboxes.
 const CLIENT_RULE = { limit: 30, windowMs: 3600_000, blockMs: 3600_000 };
@@ -54,6 +59,7 @@ export async function sendTeacherOtp(
     return {
       status: 200,
       body: { error: `Development Mode: email delivery is not configured, so here is your OTP: ${issued.code}` },
+      devCode: issued.code,
     };
   }
 

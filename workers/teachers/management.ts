@@ -1,0 +1,269 @@
+/**
+ * An admin managing a school's teachers (docs/decisions/0015): the list, disable and enable, ending
+ * every session, a password-reset code, and removal. Each write is one D1 batch (one transaction)
+ * with its audit entry, and the audit entry is written only when the batch changed something, so
+ * a repeated or racing request writes no second entry. Every call names the school and the
+ * teacher: a teacher of another school is "Teacher not found", like one that does not exist.
+ */
+import { and, eq, exists, getTableColumns, inArray, is, SQL, sql } from "drizzle-orm";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import { SESSION_LIFETIME } from "../auth/sessions.ts";
+import type { Db } from "../db/client.ts";
+import { auditLog, otpCodes, schools, sessions, teachers } from "../db/schema.ts";
+import type { AppConfig } from "../http/config.ts";
+import { sendTeacherOtp } from "./send-otp.ts";
+
+export const TEACHER_NOT_FOUND = "Teacher not found";
+export const SCHOOL_NOT_FOUND = "School not found";
+
+export type ManageResult<T> = ({ ok: true; message: string } & T) | { ok: false; status: 404 | 403 | 429 | 502 | 503; error: string };
+const NOT_FOUND = { ok: false, status: 404, error: TEACHER_NOT_FOUND } as const;
+
+/** Who the action was about, as the audit entry and the messages name them. */
+export interface TeacherIdentity {
+  id: number;
+  name: string;
+  email: string;
+  disabled: boolean;
+}
+
+/** A school's teachers for its admin page and `GET /api/schools/:id/teachers`; null when there is no such school. */
+export async function listSchoolTeachers(db: Db, schoolId: number, now = Date.now()) {
+  const { idleMs } = SESSION_LIFETIME.teacher;
+  const lastLoginAt = sql<number | null>`(SELECT max(at) FROM login_events WHERE login_events.teacher_id = teachers.id)`;
+  // Live sessions only: an expired row is swept later but signs no one in.
+  const liveSessions = sql<number>`(SELECT count(*) FROM sessions WHERE sessions.teacher_id = teachers.id
+    AND sessions.expires_at > ${now} AND sessions.last_seen_at > ${now - idleMs})`;
+  const [[school], rows] = await db.batch([
+    db.select({ id: schools.id }).from(schools).where(eq(schools.id, schoolId)),
+    db
+      .select({
+        id: teachers.id,
+        name: teachers.name,
+        email: teachers.email,
+        mobile: teachers.mobile,
+        disabled: teachers.disabled,
+        createdAt: teachers.createdAt,
+        lastLoginAt,
+        sessions: liveSessions,
+      })
+      .from(teachers)
+      .where(eq(teachers.schoolId, schoolId))
+      .orderBy(sql`${teachers.name} COLLATE NOCASE`, teachers.id),
+  ]);
+  return school ? rows : null;
+}
+
+export type ManagedTeacher = NonNullable<Awaited<ReturnType<typeof listSchoolTeachers>>>[number];
+
+const ofSchool = (schoolId: number, teacherId: number) => and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId));
+
+async function findTeacher(db: Db, schoolId: number, teacherId: number): Promise<TeacherIdentity | null> {
+  const [row] = await db
+    .select({ id: teachers.id, name: teachers.name, email: teachers.email, disabled: teachers.disabled })
+    .from(teachers)
+    .where(ofSchool(schoolId, teacherId));
+  return row ?? null;
+}
+
+/** The teacher row still there, as a condition a statement of the batch can test. */
+const teacherExists = (db: Db, schoolId: number, teacherId: number) =>
+  exists(db.select({ one: sql`1` }).from(teachers).where(ofSchool(schoolId, teacherId)));
+
+/**
+ * The audit row for a teacher, written only where `condition` holds when the batch reaches it
+ * (`changes() > 0`: the statement before changed a row; or the teacher still exists). Values may
+ * be SQL evaluated there (the number of sessions just ended).
+ */
+function teacherAudit(
+  db: Db,
+  actor: Actor,
+  entry: { action: string; teacher: TeacherIdentity; before?: unknown; after?: unknown },
+  condition: SQL,
+  now: number,
+) {
+  const json = (value: unknown) => (is(value, SQL) ? value : value === undefined ? null : JSON.stringify(value));
+  const row: Record<keyof typeof auditLog.$inferSelect, unknown> = {
+    id: null,
+    adminId: actor.id,
+    adminEmail: actor.email,
+    action: entry.action,
+    entityType: "teacher",
+    entityId: String(entry.teacher.id),
+    before: json(entry.before),
+    after: json(entry.after),
+    at: now,
+  };
+  // insert().select() fills every column in the table's order.
+  const columns = Object.keys(getTableColumns(auditLog)) as (keyof typeof row)[];
+  const list = sql.join(
+    columns.map((column) => sql`${row[column]}`),
+    sql`, `,
+  );
+  return db.insert(auditLog).select(sql`SELECT ${list} WHERE ${condition}`);
+}
+
+const named = (t: TeacherIdentity) => ({ name: t.name, email: t.email });
+
+/**
+ * Disables (or enables) a teacher. Disabling also ends every session they have, in the same
+ * transaction: the next request of a teacher who is reading finds them signed out. Asking for the
+ * state the teacher is already in changes nothing and writes no audit entry.
+ */
+export async function setTeacherDisabled(
+  db: Db,
+  actor: Actor,
+  schoolId: number,
+  teacherId: number,
+  disabled: boolean,
+  now = Date.now(),
+): Promise<ManageResult<{ teacher: TeacherIdentity; changed: boolean }>> {
+  const teacher = await findTeacher(db, schoolId, teacherId);
+  if (!teacher) return NOT_FOUND;
+  const target = ofSchool(schoolId, teacherId);
+  const audit = teacherAudit(
+    db,
+    actor,
+    {
+      action: disabled ? "teacher.disable" : "teacher.enable",
+      teacher,
+      before: { ...named(teacher), disabled: !disabled },
+      after: { ...named(teacher), disabled },
+    },
+    sql`changes() > 0`,
+    now,
+  );
+  const update = db
+    .update(teachers)
+    .set({ disabled })
+    .where(and(target, eq(teachers.disabled, !disabled)))
+    .returning({ id: teachers.id });
+  const current = db.select({ disabled: teachers.disabled }).from(teachers).where(target);
+  let changed: boolean;
+  let after: { disabled: boolean } | undefined;
+  if (disabled) {
+    const endSessions = db.delete(sessions).where(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)));
+    const [updated, , , [row]] = await db.batch([update, audit, endSessions, current]);
+    [changed, after] = [updated.length > 0, row];
+  } else {
+    const [updated, , [row]] = await db.batch([update, audit, current]);
+    [changed, after] = [updated.length > 0, row];
+  }
+  // Removed by another admin between the two reads.
+  if (!after) return NOT_FOUND;
+  const result = { ...teacher, disabled: after.disabled };
+  const message = disabled
+    ? changed
+      ? `${teacher.name} is disabled and has been signed out everywhere.`
+      : `${teacher.name} was already disabled.`
+    : changed
+      ? `${teacher.name} is enabled and can sign in again.`
+      : `${teacher.name} was already enabled.`;
+  return { ok: true, teacher: result, changed, message };
+}
+
+/** Ends every session the teacher has (they stay enabled and may sign in again). */
+export async function endTeacherSessions(
+  db: Db,
+  actor: Actor,
+  schoolId: number,
+  teacherId: number,
+  now = Date.now(),
+): Promise<ManageResult<{ teacher: TeacherIdentity; sessionsEnded: number }>> {
+  const teacher = await findTeacher(db, schoolId, teacherId);
+  if (!teacher) return NOT_FOUND;
+  const target = ofSchool(schoolId, teacherId);
+  const [ended, , [still]] = await db.batch([
+    db
+      .delete(sessions)
+      .where(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)))
+      .returning({ tokenHash: sessions.tokenHash }),
+    // changes(): the sessions the delete just ended, counted inside the same transaction.
+    teacherAudit(
+      db,
+      actor,
+      { action: "teacher.sign-out", teacher, before: named(teacher), after: sql`json_object('sessionsEnded', changes())` },
+      teacherExists(db, schoolId, teacherId),
+      now,
+    ),
+    db.select({ id: teachers.id }).from(teachers).where(target),
+  ]);
+  if (!still) return NOT_FOUND;
+  const n = ended.length;
+  const message = n === 0 ? `${teacher.name} had no sessions to end.` : `Ended ${n} session${n === 1 ? "" : "s"} of ${teacher.name}.`;
+  return { ok: true, teacher, sessionsEnded: n, message };
+}
+
+/**
+ * Removes the teacher: their row and with it (the schema's cascades) their sessions, reading
+ * progress and daily reading counts; their unused one-time codes too. Their login events stay in
+ * the school's history without them (teacher_id set null). The slot is free at once: the school's
+ * teacher count is counted from the rows. The audit entry is written only if this batch finds the
+ * teacher, so of racing removals exactly one succeeds and writes one entry; the others are 404.
+ */
+export async function deleteTeacher(
+  db: Db,
+  actor: Actor,
+  schoolId: number,
+  teacherId: number,
+  now = Date.now(),
+): Promise<ManageResult<{ teacher: TeacherIdentity }>> {
+  const teacher = await findTeacher(db, schoolId, teacherId);
+  if (!teacher) return NOT_FOUND;
+  const stillThere = teacherExists(db, schoolId, teacherId);
+  const [, , deleted] = await db.batch([
+    teacherAudit(db, actor, { action: "teacher.delete", teacher, before: teacher }, stillThere, now),
+    db.delete(otpCodes).where(and(eq(otpCodes.schoolId, schoolId), eq(otpCodes.email, teacher.email), stillThere)),
+    db.delete(teachers).where(ofSchool(schoolId, teacherId)).returning({ id: teachers.id }),
+  ]);
+  if (!deleted.length) return NOT_FOUND;
+  return { ok: true, teacher, message: `${teacher.name} (${teacher.email}) was removed; their place at the school is free.` };
+}
+
+/**
+ * E-mails the teacher a password-reset code, exactly as their own "Forgot password" does
+ * (sendTeacherOtp with purpose "reset", its throttles included). In Development Mode the code is
+ * shown to the admin instead, as it is shown to teachers. The audit entry follows a code issued
+ * (an e-mail cannot share a transaction).
+ */
+export async function sendTeacherReset(
+  db: Db,
+  config: AppConfig,
+  actor: Actor,
+  schoolId: number,
+  teacherId: number,
+  client: { ip: string; origin: string },
+  now = Date.now(),
+): Promise<ManageResult<{ teacher: TeacherIdentity }>> {
+  const [teacher, [school]] = await Promise.all([
+    findTeacher(db, schoolId, teacherId),
+    db.select().from(schools).where(eq(schools.id, schoolId)),
+  ]);
+  if (!teacher || !school) return NOT_FOUND;
+  const answer = await sendTeacherOtp(
+    db,
+    config,
+    config.authSecret,
+    { school, email: teacher.email, purpose: "reset", clientIp: client.ip, loginUrl: `${client.origin}/schools/${school.slug}` },
+    now,
+  );
+  if (answer.status !== 200) {
+    return { ok: false, status: answer.status, error: answer.body.error ?? "The code could not be sent. Please try again." };
+  }
+  await auditEntry(
+    db,
+    actor,
+    {
+      action: "teacher.send-reset",
+      entityType: "teacher",
+      entityId: teacher.id,
+      before: named(teacher),
+      after: { delivery: answer.devCode ? "shown to the admin (Development Mode)" : "e-mail" },
+    },
+    now,
+  );
+  const message = answer.devCode
+    ? `Development Mode: email delivery is not configured, so here is the password-reset OTP for ${teacher.name}: ${answer.devCode}`
+    : `A password-reset code was e-mailed to ${teacher.name} (${teacher.email}).`;
+  return { ok: true, teacher, message };
+}

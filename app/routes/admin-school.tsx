@@ -1,10 +1,20 @@
 import { data, Link } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
+import { clientIp } from "../../workers/http/request-guards.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../../workers/schools/detail.ts";
 import { updateSchool } from "../../workers/schools/editing.ts";
 import { SchoolIdSchema, SchoolUpdateSchema } from "../../workers/schools/input.ts";
 import { IncreaseLoginCountSchema, increaseTeacherLimit, loginHistory } from "../../workers/schools/logins.ts";
+import {
+  deleteTeacher,
+  endTeacherSessions,
+  listSchoolTeachers,
+  sendTeacherReset,
+  setTeacherDisabled,
+  TEACHER_NOT_FOUND,
+} from "../../workers/teachers/management.ts";
+import { IdTextSchema } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
 import { formNumber } from "../components/admin/school/form-values.ts";
@@ -24,20 +34,27 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = SchoolIdSchema.safeParse(params.id);
   if (!id.success) throw data(NOT_FOUND, { status: 404 });
   const db = context.get(appContext).db;
-  const [school, books, history] = await Promise.all([
+  const [school, books, history, teachers] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
+    listSchoolTeachers(db, id.data),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   return {
     school,
+    teachers: teachers ?? [],
     books: (books ?? []).map(({ id, title, gradeLevel, subject }) => ({ id, title, gradeLevel, subject })),
     history: history.days,
   };
 }
 
-/** The page's two settings: `teacher-limit` (as POST .../increase-login-count) and `session-limit` (as PUT /api/schools/:id). */
+/**
+ * The page's two settings: `teacher-limit` (as POST .../increase-login-count) and `session-limit`
+ * (as PUT /api/schools/:id); and the teachers' actions, `teacher-disable`, `teacher-enable`,
+ * `teacher-sign-out`, `teacher-send-reset` and `teacher-delete` with `teacherId` (as
+ * /api/schools/:id/teachers/:teacherId/...).
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { admin } = context.get(adminContext);
   const actor = { id: admin.id, email: admin.email };
@@ -65,11 +82,34 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       message: `Each teacher may now be signed in on ${input.data.sessionLimit} device(s) at once.`,
     } satisfies SettingAnswer;
   }
+  if (TEACHER_INTENTS.has(intent)) {
+    const teacherId = IdTextSchema().safeParse(form.get("teacherId") ?? "");
+    if (!teacherId.success) return refuse(TEACHER_NOT_FOUND, 404);
+    const target = [db, actor, id.data, teacherId.data] as const;
+    const result =
+      intent === "teacher-disable"
+        ? await setTeacherDisabled(...target, true)
+        : intent === "teacher-enable"
+          ? await setTeacherDisabled(...target, false)
+          : intent === "teacher-sign-out"
+            ? await endTeacherSessions(...target)
+            : intent === "teacher-delete"
+              ? await deleteTeacher(...target)
+              : await sendTeacherReset(db, context.get(appContext).config, actor, id.data, teacherId.data, {
+                  ip: clientIp(request),
+                  origin: new URL(request.url).origin,
+                });
+    if (!result.ok) return refuse(result.error, result.status);
+    return { intent, message: result.message } satisfies SettingAnswer;
+  }
   return refuse("Unknown action", 400);
 }
 
+/** The teachers table's intents, each calling the same server core as its API route. */
+const TEACHER_INTENTS = new Set(["teacher-disable", "teacher-enable", "teacher-sign-out", "teacher-send-reset", "teacher-delete"]);
+
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
-  const { school: s, books, history } = loaderData;
+  const { school: s, books, history, teachers } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -135,7 +175,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
         saveLabel="Save"
         check={() => null}
       />
-      <SchoolTeachers teachers={s.teachers} />
+      <SchoolTeachers teachers={teachers} />
       <section className={cardClasses} aria-labelledby="books-title">
         <h2 id="books-title" className="mb-3 font-semibold">
           Assigned books

@@ -1,37 +1,183 @@
-import type { findSchoolDetail } from "../../../../workers/schools/detail.ts";
+import { useEffect, useRef, useState } from "react";
+import { type FetcherWithComponents, useActionData, useFetcher } from "react-router";
+import type { Route } from "../../../routes/+types/admin-school";
+import { Button } from "../../ui/button.tsx";
+import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
+import { MessageBox, messageTone } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
+import type { SettingAnswer } from "./number-setting.tsx";
 
-type Teacher = NonNullable<Awaited<ReturnType<typeof findSchoolDetail>>>["teachers"][number];
+type Teacher = Route.ComponentProps["loaderData"]["teachers"][number];
+type Fetcher = FetcherWithComponents<SettingAnswer>;
 
-/** The school's registered teachers, with when they registered and last signed in. */
+/** The two actions that ask first: what each does, in the confirmation's words. */
+const CONFIRM = {
+  disable: {
+    intent: "teacher-disable",
+    verb: "Disable",
+    title: (t: Teacher) => `Disable ${t.name}?`,
+    description: (t: Teacher) =>
+      `${t.name} (${t.email}) will be signed out everywhere at once and cannot sign in until you enable them again.`,
+  },
+  delete: {
+    intent: "teacher-delete",
+    verb: "Remove",
+    title: (t: Teacher) => `Remove ${t.name}?`,
+    description: (t: Teacher) =>
+      `${t.name} (${t.email}) will be signed out everywhere and removed with their reading progress; their place at the school becomes free. This cannot be undone.`,
+  },
+} as const;
+
+type Confirm = { kind: keyof typeof CONFIRM; teacher: Teacher };
+
+/** One action of one teacher, posted to the page's action; its accessible name names the teacher. */
+function ActionForm({
+  fetcher,
+  intent,
+  label,
+  teacher,
+  busy,
+}: {
+  fetcher: Fetcher;
+  intent: string;
+  label: string;
+  teacher: Teacher;
+  busy: boolean;
+}) {
+  return (
+    <fetcher.Form method="post">
+      <input type="hidden" name="intent" value={intent} />
+      <input type="hidden" name="teacherId" value={teacher.id} />
+      <Button type="submit" variant="secondary" className="px-3 py-1.5" aria-label={`${label} ${teacher.name}`} disabled={busy}>
+        {label}
+      </Button>
+    </fetcher.Form>
+  );
+}
+
+/**
+ * The school's teachers, with their state and sign-ins, and what an admin may do to each:
+ * disable or enable, end every session, e-mail a password-reset code, remove. Disabling and
+ * removing ask first. Each answer (or the Development Mode code) shows above the table.
+ */
 export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
+  const fetcher = useFetcher<SettingAnswer>({ key: "school-teachers" });
+  // Without JavaScript the forms post as a page; the answer comes back as the page's action data.
+  const posted = useActionData<SettingAnswer>();
+  const answer = fetcher.data ?? (posted?.intent.startsWith("teacher-") ? posted : undefined);
+  const [confirm, setConfirm] = useState<Confirm | null>(null);
+  const busy = fetcher.state !== "idle";
+  const pending = busy ? String(fetcher.formData?.get("teacherId") ?? "") : null;
+
+  // A removed teacher's row (and the button that had focus) is gone: focus moves to the answer.
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (fetcher.data?.intent === "teacher-delete") notice.current?.focus();
+  }, [fetcher.data]);
+
+  const text = answer ? ("message" in answer ? answer.message : answer.error) : null;
+  const tone = answer && "message" in answer ? (messageTone(answer.message) === "info" ? "info" : "success") : undefined;
+  const asked = confirm ? CONFIRM[confirm.kind] : null;
+
   return (
     <section className={cardClasses} aria-labelledby="teachers-title">
       <h2 id="teachers-title" className="mb-3 font-semibold">
         Teachers
       </h2>
+      <div ref={notice} tabIndex={-1} className="focus:outline-none">
+        {text && (
+          <div className="mb-3">
+            <MessageBox text={text} tone={tone} />
+          </div>
+        )}
+      </div>
       <TableState loading={false} error={null} empty={teachers.length === 0} />
       {teachers.length > 0 && (
         <table className={tableClasses}>
-          <TableHead columns={["Name", "E-mail", "Mobile", "Registered", "Last login"]} />
+          <TableHead columns={["Name", "E-mail", "Mobile", "Status", "Sessions", "Registered", "Last login", "Actions"]} />
           <tbody>
-            {teachers.map((t) => (
-              <tr key={t.id} className={rowClasses}>
-                <td className="py-2 pr-4 font-medium">{t.name}</td>
-                <td className="py-2 pr-4">{t.email}</td>
-                <td className="py-2 pr-4 tabular-nums">{t.mobile}</td>
-                <td className="py-2 pr-4">
-                  <LocalDateTime value={t.createdAt} />
-                </td>
-                <td className="py-2 pr-4">
-                  <LocalDateTime value={t.lastLoginAt} />
-                </td>
-              </tr>
-            ))}
+            {teachers.map((t) => {
+              const rowBusy = pending === String(t.id);
+              return (
+                <tr key={t.id} className={`${rowClasses} align-top`} aria-busy={rowBusy || undefined}>
+                  <td className="py-2 pr-4 font-medium">{t.name}</td>
+                  <td className="py-2 pr-4">{t.email}</td>
+                  <td className="py-2 pr-4 tabular-nums">{t.mobile}</td>
+                  <td className="py-2 pr-4">
+                    {t.disabled ? (
+                      <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
+                        Disabled
+                      </span>
+                    ) : (
+                      <span className="rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800 dark:bg-green-950 dark:text-green-200">
+                        Active
+                      </span>
+                    )}
+                  </td>
+                  <td className="py-2 pr-4 tabular-nums">{t.sessions}</td>
+                  <td className="py-2 pr-4">
+                    <LocalDateTime value={t.createdAt} />
+                  </td>
+                  <td className="py-2 pr-4">
+                    <LocalDateTime value={t.lastLoginAt} />
+                  </td>
+                  <td className="py-2 pr-4">
+                    <div className="flex flex-wrap gap-2">
+                      {t.disabled ? (
+                        <ActionForm fetcher={fetcher} intent="teacher-enable" label="Enable" teacher={t} busy={busy} />
+                      ) : (
+                        <Button
+                          variant="secondary"
+                          className="px-3 py-1.5"
+                          aria-label={`Disable ${t.name}`}
+                          aria-haspopup="dialog"
+                          disabled={busy}
+                          onClick={() => setConfirm({ kind: "disable", teacher: t })}
+                        >
+                          Disable
+                        </Button>
+                      )}
+                      <ActionForm fetcher={fetcher} intent="teacher-sign-out" label="End all sessions" teacher={t} busy={busy} />
+                      <ActionForm fetcher={fetcher} intent="teacher-send-reset" label="Send password reset" teacher={t} busy={busy} />
+                      <Button
+                        variant="secondary"
+                        className="px-3 py-1.5 text-red-700 dark:text-red-300"
+                        aria-label={`Remove ${t.name}`}
+                        aria-haspopup="dialog"
+                        disabled={busy}
+                        onClick={() => setConfirm({ kind: "delete", teacher: t })}
+                      >
+                        Remove
+                      </Button>
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
+      <Dialog
+        id="teacher-confirm-dialog"
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={confirm && asked ? asked.title(confirm.teacher) : ""}
+        description={confirm && asked ? asked.description(confirm.teacher) : undefined}
+      >
+        {confirm && asked && (
+          <fetcher.Form method="post" className="flex justify-end gap-3" onSubmit={() => setConfirm(null)}>
+            <input type="hidden" name="intent" value={asked.intent} />
+            <input type="hidden" name="teacherId" value={confirm.teacher.id} />
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button type="submit" className="bg-red-600 hover:bg-red-700">
+              {`${asked.verb} ${confirm.teacher.name}`}
+            </Button>
+          </fetcher.Form>
+        )}
+      </Dialog>
     </section>
   );
 }

@@ -49,6 +49,8 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
     page: book.pageCount ? Math.min(page, book.pageCount) : page,
     backHref,
     backLabel: BACK_LABEL,
+    // As the teacher guard's redirect: the school's login, then back to this book.
+    loginHref: `${basePath || "/"}?redirectTo=${encodeURIComponent(new URL(args.request.url).pathname.replace(/\.data$/, ""))}`,
     // Until the server has made the book's page images there is nothing to show yet.
     preparing: book.pageSetId === null,
     // The page list rides in the HTML, so the reader asks for no /pages and its first page image

@@ -2,9 +2,10 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import { chooseImageWidth, SERVER_IMAGE_WIDTH } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
-import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
+import { type PageList, pageImageUrl, type ReaderApiError } from "../../lib/reader/reader-api.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { PageImage } from "./page-image.tsx";
+import { ReaderSignedOut } from "./reader-error.tsx";
 import { ReaderSearch } from "./reader-search.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
@@ -21,6 +22,8 @@ export interface PageReaderProps {
   onPageChange?: (page: number) => void;
   /** The page list when the server sent it with the page; without it the reader asks for it. */
   list?: PageList | null;
+  /** The school's login, back to this book: where a teacher signed out while reading goes (else `backHref`). */
+  loginHref?: string;
 }
 
 type Panel = "contents" | "search" | null;
@@ -34,11 +37,14 @@ export function PageReaderView({
   initialPage,
   onPageChange,
   list,
+  loginHref,
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
-  const [limit, setLimit] = useState<string | null>(null);
-  const [store] = useState(() => createPageStore(bookId, (error) => setLimit(error.message)));
+  // The reading limit (a notice over the pages) or a session that ended (the reader closes).
+  const [stopped, setStopped] = useState<ReaderApiError | null>(null);
+  const limit = stopped?.limited ? stopped.message : null;
+  const [store] = useState(() => createPageStore(bookId, setStopped));
   useEffect(() => () => store.dispose(), [store]);
 
   const pages = list.pages;
@@ -106,6 +112,7 @@ export function PageReaderView({
   });
   const togglePanel = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
 
+  if (stopped?.signedOut) return <ReaderSignedOut loginHref={loginHref ?? backHref} />;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: only suppresses the context menu; the reader's controls are the toolbar and keys
     <div

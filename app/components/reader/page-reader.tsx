@@ -2,16 +2,21 @@ import { useEffect, useState } from "react";
 import { fetchPageList, type PageList, ReaderApiError } from "../../lib/reader/reader-api.ts";
 import { Spinner } from "../ui/spinner.tsx";
 import { type PageReaderProps, PageReaderView } from "./page-reader-view.tsx";
-import { ReaderError, ReaderPreparing } from "./reader-error.tsx";
+import { ReaderError, ReaderPreparing, ReaderSignedOut } from "./reader-error.tsx";
 
-type State = { status: "loading" } | { status: "ready"; list: PageList } | { status: "preparing" } | { status: "error"; message: string };
+type State =
+  | { status: "loading" }
+  | { status: "ready"; list: PageList }
+  | { status: "preparing" }
+  | { status: "signed-out" }
+  | { status: "error"; message: string };
 
 /**
  * The teacher's reader: the book as page images the server watermarks for them, with a text
  * layer, a Text view, search and contents. The PDF itself never reaches the browser.
  */
 export function PageReader(props: PageReaderProps) {
-  const { bookId, backHref, backLabel, list } = props;
+  const { bookId, backHref, backLabel, list, loginHref } = props;
   const [state, setState] = useState<State>(() => (list ? { status: "ready", list } : { status: "loading" }));
 
   useEffect(() => {
@@ -23,6 +28,7 @@ export function PageReader(props: PageReaderProps) {
       (error: Error) => {
         if (abort.signal.aborted) return;
         if (error instanceof ReaderApiError && error.status === 409) setState({ status: "preparing" });
+        else if (error instanceof ReaderApiError && error.signedOut) setState({ status: "signed-out" });
         else setState({ status: "error", message: error.message });
       },
     );
@@ -31,6 +37,7 @@ export function PageReader(props: PageReaderProps) {
 
   if (state.status === "ready") return <PageReaderView {...props} list={state.list} serverRendered={state.list === list} />;
   if (state.status === "preparing") return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
+  if (state.status === "signed-out") return <ReaderSignedOut loginHref={loginHref ?? backHref} />;
   if (state.status === "error") return <ReaderError message={state.message} backHref={backHref} backLabel={backLabel} />;
   return (
     <main

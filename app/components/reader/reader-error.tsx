@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { SIGNED_OUT } from "../../lib/reader/reader-api.ts";
 import { buttonClasses } from "../ui/button.tsx";
 
 function ReaderMessage({
@@ -52,6 +53,11 @@ function ReaderMessage({
 /** The reader's failure screen: 'Error Loading PDF', what went wrong, and the way back. */
 export function ReaderError({ message, backHref, backLabel }: { message: string; backHref: string; backLabel: string }) {
   return <ReaderMessage tone="error" title="Error Loading PDF" message={message} backHref={backHref} backLabel={backLabel} />;
+}
+
+/** The teacher's session ended while reading (signed out elsewhere, disabled, removed): sign in again. */
+export function ReaderSignedOut({ loginHref }: { loginHref: string }) {
+  return <ReaderMessage tone="error" title="Signed out" message={SIGNED_OUT} backHref={loginHref} backLabel="Sign in again" />;
 }
 
 /** A book whose pages the server is still preparing: nothing is wrong, it is just not ready. */

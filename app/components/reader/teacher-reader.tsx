@@ -10,6 +10,8 @@ export type TeacherReaderProps = {
   page: number;
   backHref: string;
   backLabel: string;
+  /** The school's login page, coming back to this book: where the reader sends a teacher whose session ended. */
+  loginHref?: string;
   /** The server has not made the book's page images yet: there is nothing to show. */
   preparing: boolean;
   /** The book's pages, read by the server with the rest (null while preparing): the reader then asks for no list. */
@@ -23,7 +25,7 @@ export const PAGE_READER_ID = "page-reader";
  * The teacher's reader with its reading-progress saver. It uses no router and no query cache, so
  * on its own page it hydrates as an island (docs/decisions/0010); leaving it is a document load.
  */
-export function TeacherReader({ bookId, title, page, backHref, backLabel, preparing, list }: TeacherReaderProps) {
+export function TeacherReader({ bookId, title, page, backHref, backLabel, loginHref, preparing, list }: TeacherReaderProps) {
   const save = useProgressSaver(bookId);
   if (preparing) return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
   return (
@@ -32,6 +34,7 @@ export function TeacherReader({ bookId, title, page, backHref, backLabel, prepar
       title={title}
       backHref={backHref}
       backLabel={backLabel}
+      loginHref={loginHref}
       initialPage={page}
       onPageChange={save}
       list={list}

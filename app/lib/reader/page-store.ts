@@ -25,9 +25,10 @@ type Fetchers = {
 /**
  * Everything the reader has fetched of one book. Page texts are small and counted against the
  * reading limit like images, so each is fetched once per visit. Once the server says the limit is
- * reached (429), every later ask fails at once with the same error, without a request.
+ * reached (429) or the teacher is signed out (401), every later ask fails at once with the same
+ * error, without a request, and `onStop` hears of it once.
  */
-export function createPageStore(bookId: number, onLimit: (error: ReaderApiError) => void, fetchers?: Partial<Fetchers>): PageStore {
+export function createPageStore(bookId: number, onStop: (error: ReaderApiError) => void, fetchers?: Partial<Fetchers>): PageStore {
   const f: Fetchers = {
     image: (n, width) => fetchPageImage(bookId, n, width),
     text: (n) => fetchPageText(bookId, n),
@@ -38,18 +39,18 @@ export function createPageStore(bookId: number, onLimit: (error: ReaderApiError)
   const images: ObjectUrlCache = createObjectUrlCache(CACHED_IMAGES, f.revokeUrl);
   const loading = new Map<string, Promise<void>>();
   const texts = new Map<number, Promise<PageText>>();
-  let limit: ReaderApiError | null = null;
+  let stopped: ReaderApiError | null = null;
   let disposed = false;
   const key = (n: number, width: number) => `${n}@${width}`;
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
-    if (limit) throw limit;
+    if (stopped) throw stopped;
     try {
       return await work();
     } catch (error) {
-      if (error instanceof ReaderApiError && error.limited && !limit) {
-        limit = error;
-        onLimit(error);
+      if (error instanceof ReaderApiError && (error.limited || error.signedOut) && !stopped) {
+        stopped = error;
+        onStop(error);
       }
       throw error;
     }

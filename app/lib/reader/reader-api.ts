@@ -13,6 +13,9 @@ export type PageText = Answer<BookRoutes["pages"][":n"]["text"]["$get"]>;
 export type SearchAnswer = Answer<BookRoutes["search"]["$get"]>;
 export type SearchResult = SearchAnswer["results"][number];
 
+/** What the reader says to a teacher whose session ended while reading (signed out, disabled or removed). */
+export const SIGNED_OUT = "You have been signed out. Please sign in again.";
+
 /** An answer that was not OK, with the server's `error` text and, for 409, whether the pages are still being prepared. */
 export class ReaderApiError extends Error {
   constructor(
@@ -27,13 +30,17 @@ export class ReaderApiError extends Error {
   get limited() {
     return this.status === 429;
   }
+  /** The session is gone (401): nothing more can be read until the teacher signs in again. */
+  get signedOut() {
+    return this.status === 401;
+  }
 }
 
 export const bookApi = (bookId: number) => `/api/books/${bookId}`;
 
 async function failure(response: Response, fallback: string): Promise<ReaderApiError> {
   const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown } | null;
-  const message = typeof body?.error === "string" ? body.error : fallback;
+  const message = response.status === 401 ? SIGNED_OUT : typeof body?.error === "string" ? body.error : fallback;
   return new ReaderApiError(message, response.status, response.status === 409 && body?.status === "preparing");
 }
 

@@ -41,8 +41,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     listSchoolTeachers(db, id.data),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
+  // The teachers come from listSchoolTeachers (with their state and sessions), once.
+  const { teachers: _listed, ...details } = school;
   return {
-    school,
+    school: details,
     teachers: teachers ?? [],
     books: (books ?? []).map(({ id, title, gradeLevel, subject }) => ({ id, title, gradeLevel, subject })),
     history: history.days,

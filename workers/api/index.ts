@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../http/context.ts";
 import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
@@ -31,12 +30,5 @@ export const api = new Hono<AppEnv>()
   .route("/superadmin", superadminApi)
   .route("/teacher", teacherApi);
 
-api.notFound((c) => c.json({ error: "Not found" }, 404));
-
-api.onError((error, c) => {
-  if (error instanceof HTTPException) return c.json({ error: error.message || "Request failed" }, error.status);
-  console.error("API error", c.req.method, c.req.path, error);
-  return c.json({ error: "Something went wrong on our side. Please try again." }, 500);
-});
-
+// Unknown paths and errors are answered by the pipeline (workers/http/pipeline.ts), as JSON under /api.
 export type Api = typeof api;

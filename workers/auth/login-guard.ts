@@ -6,20 +6,39 @@ import { sweepExpiredSessions } from "./sessions.ts";
 import { blockedFor, clearHits, describeWait, recordHit, type ThrottleRule } from "./throttle.ts";
 
 /**
- * Failed logins are counted per client, per account from that client, and per account overall.
- * Each block lasts 15 minutes, so a stranger can slow someone down but never lock them out for good.
+ * Failed logins (docs/decisions/0016, after OWASP's authentication guidance: slow the attacker,
+ * never lock the owner out):
+ *   pair:    one account from one client: 5 failures in 15 minutes block that client for that
+ *            account for 15 minutes (the owner's own computer is another client);
+ *   client:  one client across accounts: 100 failures in 15 minutes (a school building shares an
+ *            address) block that client for 15 minutes;
+ *   account: one account from everywhere: counted, never a block. Past 10 failures in an hour the
+ *            account is "under attack" and only clients with at most one failure on it in the
+ *            window may try (step-up): a stranger's many clients each get a guess or two, while
+ *            the owner, from a client that has not failed, still signs in with the right password.
  */
-export const LOGIN_THROTTLE: Record<"client" | "pair" | "account", ThrottleRule> = {
-  client: { limit: 30, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
+export const LOGIN_THROTTLE = {
   pair: { limit: 5, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
-  account: { limit: 20, windowMs: 60 * 60_000, blockMs: 15 * 60_000 },
-};
+  client: { limit: 100, windowMs: 15 * 60_000, blockMs: 15 * 60_000 },
+  account: { underAttack: 10, windowMs: 60 * 60_000, triesWhileUnderAttack: 1 },
+} as const;
 
 export const BAD_CREDENTIALS = "Invalid email or password";
 
 /** A stored hash of a random password: verifying against it costs what a real check costs. */
 const DUMMY_HASH =
   "pbkdf2-sha512$100000$3q2+78r+ur7erb7vyv66vg==$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY3ODkwYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMg==";
+
+const tooMany = (waitMs: number) =>
+  ({ ok: false, status: 429, error: `Too many login attempts. Please try again in ${describeWait(waitMs)}.` }) as const;
+
+/** A counter's failures in its current window, and when that window ends. */
+async function failures(db: Db, key: string, windowMs: number, now: number) {
+  const row = await db.get<{ count: number; windowStart: number }>(
+    sql`SELECT count, window_start AS windowStart FROM rate_limits WHERE key = ${key} AND window_start > ${now - windowMs}`,
+  );
+  return { count: row?.count ?? 0, retryAfterMs: row ? row.windowStart + windowMs - now : 0 };
+}
 
 export type LoginCheck = { ok: true } | { ok: false; status: 401 | 429; error: string };
 
@@ -39,11 +58,21 @@ export async function checkLogin(
     pair: `login:pair:${login.scope}:${login.email}:${login.clientIp}`,
     account: `login:account:${login.scope}:${login.email}`,
   };
-  const wait = await blockedFor(db, Object.values(keys), now);
-  if (wait > 0) return { ok: false, status: 429, error: `Too many login attempts. Please try again in ${describeWait(wait)}.` };
+  const wait = await blockedFor(db, [keys.client, keys.pair], now);
+  if (wait > 0) return tooMany(wait);
+  const [account, pair] = await Promise.all([
+    failures(db, keys.account, LOGIN_THROTTLE.account.windowMs, now),
+    failures(db, keys.pair, LOGIN_THROTTLE.pair.windowMs, now),
+  ]);
+  if (account.count >= LOGIN_THROTTLE.account.underAttack && pair.count > LOGIN_THROTTLE.account.triesWhileUnderAttack) {
+    return tooMany(Math.min(account.retryAfterMs, pair.retryAfterMs));
+  }
   const valid = await verifyPassword(login.password, login.storedHash ?? DUMMY_HASH);
   if (!login.storedHash || !valid) {
-    for (const rule of ["client", "pair", "account"] as const) await recordHit(db, keys[rule], LOGIN_THROTTLE[rule], now);
+    await recordHit(db, keys.client, LOGIN_THROTTLE.client, now);
+    await recordHit(db, keys.pair, LOGIN_THROTTLE.pair, now);
+    // The account's count never blocks (blockMs 0 is never reached as a block: the limit is out of reach).
+    await recordHit(db, keys.account, { limit: Number.MAX_SAFE_INTEGER, windowMs: LOGIN_THROTTLE.account.windowMs, blockMs: 0 }, now);
     return { ok: false, status: 401, error: BAD_CREDENTIALS };
   }
   await clearHits(db, keys.pair);

@@ -3,6 +3,7 @@ import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, books, pageSets, uploads } from "../db/schema.ts";
 import { bookPagesPrefix, deletePrefix } from "../page-images/page-keys.ts";
+import { auditWhenChanged } from "../schools/audit.ts";
 import { type AdminBook, findBook, getAdminBook, toAdminBook } from "./detail.ts";
 import type { BookCreate, BookUpdate } from "./input.ts";
 import { abortUploads } from "./uploads.ts";
@@ -56,10 +57,12 @@ export async function deleteBook(db: Db, bucket: R2Bucket, actor: Actor, bookId:
   ]);
   const [before] = found;
   if (!before) return false;
-  await db.batch([
-    db.delete(books).where(eq(books.id, bookId)),
-    auditEntry(db, actor, { action: "book.delete", entityType: "book", entityId: bookId, before }, now),
+  // Racing deletes: only the one that removes the row writes the audit entry and cleans up.
+  const [deleted] = await db.batch([
+    db.delete(books).where(eq(books.id, bookId)).returning({ id: books.id }),
+    auditWhenChanged(db, actor, { action: "book.delete", entityType: "book", entityId: bookId, before }, now),
   ]);
+  if (!deleted.length) return false;
   await abortUploads(bucket, pending);
   const keys = [before.coverKey, before.pdfKey, ...sets.map((set) => set.pdfKey)].filter((key): key is string => !!key);
   if (keys.length) await bucket.delete([...new Set(keys)]);

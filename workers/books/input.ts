@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { blankToUndefined, IdListSchema, IdTextSchema } from "../validation/schemas.ts";
+import { blankToUndefined, CONTROL_CHARS_MESSAGE, IdListSchema, IdTextSchema, isPlainLine, isPlainText } from "../validation/schemas.ts";
 import { isValidIsbn, normalizeIsbn } from "./isbn.ts";
 
 const IsbnSchema = z
@@ -25,10 +25,25 @@ const optionalText = (max: number) =>
 const GRADE = "Grade must be 1 to 12";
 
 const BookFields = {
-  title: z.string().trim().min(1, "Enter a title").max(500, "Keep the title under 500 characters"),
-  author1: z.string().trim().min(1, "Enter the first author").max(200, "Keep the author under 200 characters"),
+  title: z
+    .string()
+    .trim()
+    .min(1, "Enter a title")
+    .max(500, "Keep the title under 500 characters")
+    .refine(isPlainLine, CONTROL_CHARS_MESSAGE),
+  author1: z
+    .string()
+    .trim()
+    .min(1, "Enter the first author")
+    .max(200, "Keep the author under 200 characters")
+    .refine(isPlainLine, CONTROL_CHARS_MESSAGE),
   author2: optionalText(200),
-  description: z.string().trim().max(20_000, "Keep the description under 20,000 characters").nullish(),
+  description: z
+    .string()
+    .trim()
+    .max(20_000, "Keep the description under 20,000 characters")
+    .refine(isPlainText, CONTROL_CHARS_MESSAGE)
+    .nullish(),
   isbn: IsbnSchema.nullish().transform((value) => (value === undefined ? undefined : value || null)),
   gradeLevel: z.number(GRADE).int(GRADE).min(1, GRADE).max(12, GRADE).nullish(),
   subject: optionalText(100),

@@ -69,15 +69,27 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
 
   // Pages' actions: a form post another site made the browser send is refused like the API's.
   app.use("*", requireSameOrigin);
-  app.all("*", (c) => {
+  app.all("*", async (c) => {
     const context = new RouterContextProvider();
     context.set(appContext, c.var.context);
-    return renderPage(c.req.raw, context);
+    const response = await renderPage(c.req.raw, context);
+    // A signed-in page (and its .data answer) is one person's: never kept by a shared computer's
+    // cache or one in between, so Back after signing out cannot show it to the next teacher.
+    const { teacher, admin } = c.var.context;
+    if (!teacher && !admin) return response;
+    const headers = new Headers(response.headers);
+    headers.set("Cache-Control", "private, no-store");
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   });
 
   app.onError((error, c) => {
     if (error instanceof HTTPException) {
       return isApiPath(c.req.path) ? c.json({ error: error.message || "Request failed" }, error.status) : error.getResponse();
+    }
+    // Two writes racing for the same unique value: the loser is told so, never a 500.
+    if (isUniqueViolation(error)) {
+      const message = "That already exists: someone saved the same thing a moment ago. Reload to see it.";
+      return isApiPath(c.req.path) ? c.json({ error: message }, 409) : c.text(message, 409);
     }
     console.error("Request failed", c.req.method, c.req.path, error);
     if (isApiPath(c.req.path)) return c.json({ error: "Something went wrong on our side. Please try again." }, 500);
@@ -85,4 +97,12 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   });
 
   return app;
+}
+
+/** D1's UNIQUE constraint error, wherever drizzle wrapped it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (String(e).includes("UNIQUE constraint failed")) return true;
+  }
+  return false;
 }

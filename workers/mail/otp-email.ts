@@ -75,6 +75,23 @@ export function accountExistsEmail({ schoolName, loginUrl, productName = "Lecter
   };
 }
 
+/** To an address with no account asking for a password reset: the same work as a real reset, and a pointer. */
+export function noAccountEmail({ schoolName, loginUrl, productName = "Lectern" }: AccountExistsEmailArgs): EmailContent {
+  const intro = `Someone, probably you, asked to reset a ${productName} password at ${schoolName} for this e-mail address. There is no account with this address there.`;
+  const next = "If you are a teacher at this school, register on the school's page:";
+  const ignore = "If you did not ask for this, ignore this e-mail.";
+  return {
+    subject: `No ${productName} account for this address`,
+    text: [intro, "", next, loginUrl, "", ignore, "", `-- ${productName}`].join("\n"),
+    html: layout(productName, [
+      paragraph(escapeHtml(intro)),
+      paragraph(escapeHtml(next)),
+      paragraph(`<a href="${escapeHtml(loginUrl)}">${escapeHtml(loginUrl)}</a>`),
+      paragraph(escapeHtml(ignore), "#666"),
+    ]),
+  };
+}
+
 function layout(productName: string, blocks: string[]): string {
   return [
     "<!doctype html>",

@@ -11,7 +11,7 @@ import { auditLog } from "../db/schema.ts";
 export function auditWhenChanged(
   db: Db,
   actor: Actor,
-  entry: { action: string; entityId: number | SQL; before?: unknown; after?: unknown },
+  entry: { action: string; entityId: number | SQL; entityType?: string; before?: unknown; after?: unknown },
   now: number,
 ) {
   const json = (value: unknown) => (is(value, SQL) ? value : value === undefined ? null : JSON.stringify(value));
@@ -20,7 +20,7 @@ export function auditWhenChanged(
     adminId: actor.id,
     adminEmail: actor.email,
     action: entry.action,
-    entityType: "school",
+    entityType: entry.entityType ?? "school",
     // D1 binds JS numbers as REAL, so a number is sent as text ("12", not "12.0").
     entityId: is(entry.entityId, SQL) ? sql`CAST(${entry.entityId} AS TEXT)` : String(entry.entityId),
     before: json(entry.before),

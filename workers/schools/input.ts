@@ -1,7 +1,7 @@
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
 import type { schools } from "../db/schema.ts";
-import { blankToUndefined, EmailSchema, IdTextSchema } from "../validation/schemas.ts";
+import { blankToUndefined, CONTROL_CHARS_MESSAGE, EmailSchema, IdTextSchema, isPlainLine } from "../validation/schemas.ts";
 import { SlugSchema } from "./slug.ts";
 import { guardedTeacherLimit } from "./write-guards.ts";
 
@@ -12,7 +12,12 @@ function requiredText(what: string, max: number) {
   const missing = `Please enter the ${what}`;
   return z.preprocess(
     numberToString,
-    z.string({ error: missing }).trim().min(1, missing).max(max, `The ${what} can have at most ${max} characters`),
+    z
+      .string({ error: missing })
+      .trim()
+      .min(1, missing)
+      .max(max, `The ${what} can have at most ${max} characters`)
+      .refine(isPlainLine, `${CONTROL_CHARS_MESSAGE} (the ${what})`),
   );
 }
 
@@ -25,6 +30,7 @@ function optionalText(what: string, max: number) {
         .string({ error: `The ${what} must be text` })
         .trim()
         .max(max, tooLong)
+        .refine(isPlainLine, `${CONTROL_CHARS_MESSAGE} (the ${what})`)
         .nullable(),
     )
     .optional();

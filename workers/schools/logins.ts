@@ -53,14 +53,17 @@ export async function increaseTeacherLimit(
   if (!before) return NOT_FOUND;
   const limit = change.limit ?? before.teacherLimit + change.by!;
   const field = change.limit === undefined ? "by" : "limit";
-  if (limit > MAX_TEACHER_LIMIT)
-    return { ok: false, status: 400, error: `${field}: The teacher limit can be at most ${MAX_TEACHER_LIMIT}` };
+  const tooHigh = { ok: false, status: 400, error: `${field}: The teacher limit can be at most ${MAX_TEACHER_LIMIT}` } as const;
+  if (limit > MAX_TEACHER_LIMIT) return tooHigh;
   if (limit < before.teacherCount) return { ok: false, status: 400, error: limitBelowCount(before.teacherCount, field) };
+  // "By" adds in SQL, so ten admins adding 1 at once add 10; the audit reads the values the update wrote.
+  const current = sql`(SELECT teacher_limit FROM schools WHERE id = ${schoolId})`;
+  const next = change.by === undefined ? limit : sql`${schools.teacherLimit} + ${change.by}`;
   try {
     const [[updated]] = await db.batch([
       db
         .update(schools)
-        .set({ teacherLimit: guardedTeacherLimit(schoolId, limit) })
+        .set({ teacherLimit: guardedTeacherLimit(schoolId, next, MAX_TEACHER_LIMIT) })
         .where(eq(schools.id, schoolId))
         .returning({ teacherLimit: schools.teacherLimit }),
       auditWhenChanged(
@@ -69,16 +72,20 @@ export async function increaseTeacherLimit(
         {
           action: "school.increase-login-count",
           entityId: schoolId,
-          before: { teacherLimit: before.teacherLimit },
-          after: { teacherLimit: limit },
+          before:
+            change.by === undefined ? { teacherLimit: before.teacherLimit } : sql`json_object('teacherLimit', ${current} - ${change.by})`,
+          after: sql`json_object('teacherLimit', ${current})`,
         },
         now,
       ),
     ]);
     return updated ? { ok: true, teacherLimit: updated.teacherLimit } : NOT_FOUND;
   } catch (error) {
-    if (isLimitGuardError(error))
-      return { ok: false, status: 400, error: limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0) };
+    if (isLimitGuardError(error)) {
+      const row = await findSchoolRow(db, schoolId);
+      if (row && change.by !== undefined && row.teacherLimit + change.by > MAX_TEACHER_LIMIT) return tooHigh;
+      return { ok: false, status: 400, error: limitBelowCount(row?.teacherCount ?? 0, field) };
+    }
     throw error;
   }
 }

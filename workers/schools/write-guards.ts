@@ -8,8 +8,8 @@ import { type SQL, sql } from "drizzle-orm";
  * The new limit, or NULL when teachers registered since we checked outnumber it: the NOT NULL
  * column then fails the statement, and with it the whole batch, so no limit ever ends below the count.
  */
-export function guardedTeacherLimit(schoolId: number, limit: number): SQL {
-  return sql`CASE WHEN ${limit} >= (SELECT count(*) FROM teachers WHERE teachers.school_id = ${schoolId}) THEN ${limit} END`;
+export function guardedTeacherLimit(schoolId: number, limit: number | SQL, max = Number.MAX_SAFE_INTEGER): SQL {
+  return sql`CASE WHEN ${limit} >= (SELECT count(*) FROM teachers WHERE teachers.school_id = ${schoolId}) AND ${limit} <= ${max} THEN ${limit} END`;
 }
 
 /** The error's message and its causes' (drizzle wraps a failed single query around D1's error). */

@@ -26,14 +26,15 @@ export async function registerTeacher(
   now = Date.now(),
 ): Promise<AccountResult<{ token: string; teacherName: string }>> {
   const { school, email } = input;
+  // The code first, then the address: a known address gets the wrong code's answer (its owner was
+  // e-mailed "you already have an account" instead of a code), so this call reveals no account.
+  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "register" }, input.otp, now);
+  if (!check.ok) return { ok: false, status: 400, error: OTP_ERRORS[check.reason] };
   const [existing] = await db
     .select({ id: teachers.id })
     .from(teachers)
     .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
-  if (existing) return { ok: false, status: 409, error: DUPLICATE_EMAIL };
-
-  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "register" }, input.otp, now);
-  if (!check.ok) return { ok: false, status: 400, error: OTP_ERRORS[check.reason] };
+  if (existing) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
 
   const passwordHash = await hashPassword(input.password);
   const teacherId = sql`(SELECT id FROM teachers WHERE school_id = ${school.id} AND email = ${email})`;

@@ -26,7 +26,8 @@ export const PersonNameSchema = z
   .string({ error: "Please enter your full name" })
   .trim()
   .min(1, "Please enter your full name")
-  .max(100, "Name must be at most 100 characters");
+  .max(100, "Name must be at most 100 characters")
+  .refine((name) => isPlainLine(name), "Remove the control characters (such as NUL) from your name");
 
 export const OtpCodeSchema = z
   .string({ error: "Please enter the OTP sent to your email" })
@@ -63,3 +64,30 @@ export const IdListSchema = (what: string) =>
 /** Form and query fields left empty (or null in JSON) count as not given. */
 export const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+
+// C0 controls (NUL, ESC, ...), DEL and C1 controls; multi-line text keeps tab, line feed and return.
+const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
+const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+export const CONTROL_CHARS_MESSAGE = "Remove the control characters (such as NUL) from this text";
+
+/** Whether a one-line text (a name, an address) is free of control characters. */
+export const isPlainLine = (text: string) => !CONTROL.test(text);
+/** Whether a multi-line text (a description) is free of control characters other than tabs and line breaks. */
+export const isPlainText = (text: string) => !CONTROL_EXCEPT_LINES.test(text);
+
+/** The path of the first string in a JSON value that holds a control character (tabs and line breaks allowed), or null. */
+export function controlCharPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null {
+  if (typeof value === "string") return isPlainText(value) ? null : path;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = controlCharPath(item, [...path, i]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = controlCharPath(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}

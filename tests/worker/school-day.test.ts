@@ -1,0 +1,214 @@
+// A school's real day (issue 15): a staff room signing up together, strangers who cannot lock
+// anyone out or learn who has an account, and writes that hold when ten arrive at once.
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { OTP_HOURLY_LIMIT } from "../../workers/auth/otp.ts";
+import { auditLog, schools, teachers } from "../../workers/db/schema.ts";
+import { readConfig } from "../../workers/http/config.ts";
+import { OTP_LIMITS, sendTeacherOtp } from "../../workers/teachers/send-otp.ts";
+import { api, createBook, createSchool, db, devModeCode, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+const PASSWORD = "correct horse battery";
+const STAFF_ROOM = "203.0.113.40";
+const MAIL = { SMTP_URL: env.SMTP_TEST_URL, MAIL_FROM: "Lectern <no-reply@lectern.test>" };
+let counter = 0;
+const freshEmail = () => `staff-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
+
+describe("one-time codes for a school building", () => {
+  it("lets 40 teachers of one school register from one address within minutes", async () => {
+    const school = await createSchool({ teacherLimit: 40 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      const email = freshEmail();
+      const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug }, ip: STAFF_ROOM }));
+      const registered = await api("/api/teacher/register", {
+        body: { name: `Teacher ${i}`, mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug },
+        ip: STAFF_ROOM,
+      });
+      statuses.push(registered.status);
+    }
+    expect(statuses.filter((status) => status === 201)).toHaveLength(40);
+  }, 120_000);
+
+  it("stops one address sending codes to hundreds of inboxes, and counts no refused request", async () => {
+    const school = await createSchool({ teacherLimit: 500 });
+    const ip = "198.51.100.99";
+    let sent = 0;
+    let first429 = 0;
+    for (let i = 0; i < OTP_LIMITS.client.limit + 5; i++) {
+      const response = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug }, ip });
+      if (response.status === 200) sent++;
+      else if (!first429) {
+        first429 = i + 1;
+        expect(response.status).toBe(429);
+        expect(((await response.json()) as { error: string }).error).toMatch(
+          /^Too many codes requested\. Please try again in \d+ minutes?\.$/,
+        );
+      }
+    }
+    expect(sent).toBe(OTP_LIMITS.client.limit);
+    expect(first429).toBe(OTP_LIMITS.client.limit + 1);
+    // Another address of the same school is not affected.
+    expect((await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug }, ip: "198.51.100.100" })).status).toBe(
+      200,
+    );
+  }, 120_000);
+
+  it("limits codes to one inbox without touching the others", async () => {
+    const school = await createSchool();
+    const email = freshEmail();
+    const config = readConfig(env as unknown as Record<string, unknown>);
+    const send = (to: string, at: number) =>
+      sendTeacherOtp(
+        db(),
+        config,
+        config.authSecret,
+        { school, email: to, purpose: "reset", clientIp: "192.0.2.9", loginUrl: "https://lectern.test/" },
+        at,
+      );
+    const start = Date.now();
+    // A minute apart (the resend gap), from one address: the inbox's hourly limit is reached.
+    const statuses: number[] = [];
+    for (let i = 0; i < OTP_HOURLY_LIMIT + 2; i++) statuses.push((await send(email, start + i * 61_000)).status);
+    expect(statuses).toEqual([...Array(OTP_HOURLY_LIMIT).fill(200), 429, 429]);
+    expect((await send(freshEmail(), start + 9 * 61_000)).status).toBe(200);
+    // The window ends within the hour: no longer block.
+    expect((await send(email, start + 3600_000 + 1000)).status).toBe(200);
+  });
+});
+
+describe("nothing tells a stranger who has an account", () => {
+  it("answers send-otp for a registration at a full school alike for registered and unknown addresses", async () => {
+    const school = await createSchool({ teacherLimit: 1 });
+    const email = freshEmail();
+    const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug } }));
+    const body = { name: "Only One", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug };
+    expect((await api("/api/teacher/register", { body })).status).toBe(201);
+    const known = await api("/api/teacher/send-otp", { body: { email, slug: school.slug } });
+    const unknown = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug } });
+    expect(known.status).toBe(403);
+    expect(await known.text()).toBe(await unknown.text());
+  });
+
+  it("answers send-otp (register and reset) byte for byte alike, with mail configured", async () => {
+    const school = await createSchool();
+    const { teacher } = await signedInTeacher(school);
+    for (const purpose of ["register", "reset"] as const) {
+      const known = await api("/api/teacher/send-otp", {
+        body: { email: teacher.email, slug: school.slug, purpose },
+        env: MAIL,
+        ip: "192.0.2.201",
+      });
+      const unknown = await api("/api/teacher/send-otp", {
+        body: { email: freshEmail(), slug: school.slug, purpose },
+        env: MAIL,
+        ip: "192.0.2.202",
+      });
+      expect(known.status, purpose).toBe(200);
+      expect(await known.text(), purpose).toBe(await unknown.text());
+    }
+  });
+
+  it("answers reset-password alike for known and unknown addresses", async () => {
+    const school = await createSchool();
+    const { teacher } = await signedInTeacher(school);
+    const reset = (email: string) =>
+      api("/api/teacher/reset-password", { body: { email, otp: "123456", newPassword: "a new passphrase 42", slug: school.slug } });
+    const known = await reset(teacher.email);
+    const unknown = await reset(freshEmail());
+    expect(known.status).toBe(400);
+    expect(await known.text()).toBe(await unknown.text());
+  });
+});
+
+describe("writes that hold under concurrency", () => {
+  it("adds every one of 10 concurrent 'increase by 1'", async () => {
+    const school = await createSchool({ teacherLimit: 5 });
+    const { cookie } = await signedInAdmin();
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api(`/api/schools/logins/${school.id}/increase-login-count`, { method: "POST", cookie, body: { by: 1 } }),
+      ),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
+    const [row] = await db().select({ limit: schools.teacherLimit }).from(schools).where(eq(schools.id, school.id));
+    expect(row!.limit).toBe(15);
+  });
+
+  it("creates an admin once when 10 identical creations race: one 201, nine 409", async () => {
+    const { cookie } = await signedInAdmin("superadmin");
+    const email = `racing-${crypto.randomUUID().slice(0, 8)}@lectern.test`;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        api("/api/superadmin/admins", {
+          method: "POST",
+          cookie,
+          body: { email, name: "Racing Admin", password: "a long admin passphrase" },
+        }),
+      ),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([201, ...Array(9).fill(409)]);
+  });
+
+  it("deletes a book once when 10 deletes race: one 200, nine 404, one audit entry", async () => {
+    const { cookie } = await signedInAdmin();
+    const book = await createBook({ title: "Racing Deletes" });
+    const answers = await Promise.all(Array.from({ length: 10 }, () => api(`/api/books/${book.id}`, { method: "DELETE", cookie })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
+    const entries = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, String(book.id)));
+    expect(entries.filter((entry) => entry.action === "book.delete")).toHaveLength(1);
+  });
+});
+
+describe("strict ids, private pages, plain text", () => {
+  it("reads a school id only in its canonical form", async () => {
+    const school = await createSchool();
+    const { cookie } = await signedInAdmin();
+    expect((await api(`/api/schools/${school.id}`, { cookie })).status).toBe(200);
+    for (const id of [
+      `%20${school.id}`,
+      `0x${school.id.toString(16)}`,
+      `${school.id}.0`,
+      `+${school.id}`,
+      `${school.id}e0`,
+      `0b${school.id.toString(2)}`,
+      `0${school.id}`,
+    ]) {
+      const response = await api(`/api/schools/${id}`, { cookie });
+      expect(response.status, id).toBe(400);
+    }
+    expect((await api(`/api/books/access?schoolId=0x${school.id.toString(16)}`, { cookie })).status).toBe(400);
+  });
+
+  it("marks signed-in pages and their data answers private, no-store", async () => {
+    const school = await createSchool();
+    const { cookie } = await signedInTeacher(school);
+    for (const path of [`/schools/${school.slug}/dashboard`, `/schools/${school.slug}/dashboard.data`]) {
+      expect((await page(path, { cookie })).headers.get("Cache-Control"), path).toBe("private, no-store");
+    }
+    const admin = await signedInAdmin();
+    for (const path of ["/admin/books", "/admin/books.data", `/admin/school/${school.id}`]) {
+      expect((await page(path, { cookie: admin.cookie })).headers.get("Cache-Control"), path).toBe("private, no-store");
+    }
+  });
+
+  it("refuses control characters in names, through the API and the page's form", async () => {
+    const { cookie } = await signedInAdmin();
+    const school = await createSchool();
+    const renamed = await api(`/api/schools/${school.id}`, { method: "PUT", cookie, body: { schoolName: "Evil\u0000School" } });
+    expect(renamed.status).toBe(400);
+    expect(((await renamed.json()) as { error: string }).error).toMatch(/control characters/);
+    const [row] = await db().select({ name: schools.name }).from(schools).where(eq(schools.id, school.id));
+    expect(row!.name).toBe(school.name);
+    const name = await api("/api/teacher/register", {
+      body: { name: "Bell\u0007Ringer", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug },
+    });
+    expect(name.status).toBe(400);
+    expect(await db().select().from(teachers).where(eq(teachers.name, "Bell\u0007Ringer"))).toEqual([]);
+  });
+});

@@ -165,6 +165,20 @@ describe("writes that hold under concurrency", () => {
   });
 });
 
+describe("racing revokes", () => {
+  it("revokes an assignment once when 10 revokes race: one 200, nine 404, one audit entry", async () => {
+    const { cookie } = await signedInAdmin();
+    const school = await createSchool();
+    const book = await createBook({ title: "Racing Revokes" }, [school.id]);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => api(`/api/books/access/${school.id}/${book.id}`, { method: "DELETE", cookie })),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
+    const entries = await db().select().from(auditLog).where(eq(auditLog.entityId, `${school.id}:${book.id}`));
+    expect(entries).toHaveLength(1);
+  });
+});
+
 describe("strict ids, private pages, plain text", () => {
   it("reads a school id only in its canonical form", async () => {
     const school = await createSchool();

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
+import { auditWhenChanged } from "../schools/audit.ts";
 
 /** Gives the book to every school that lacks it; returns how many new assignments were made. */
 export async function assignToAllSchools(db: Db, actor: Actor, bookId: number, now = Date.now()): Promise<number> {
@@ -78,9 +79,15 @@ export async function revokeAccess(db: Db, actor: Actor, schoolId: number, bookI
   const where = sql`${bookAccess.schoolId} = ${schoolId} AND ${bookAccess.bookId} = ${bookId}`;
   const [before] = await db.select().from(bookAccess).where(where).limit(1);
   if (!before) return false;
-  await db.batch([
-    db.delete(bookAccess).where(where),
-    auditEntry(db, actor, { action: "book_access.revoke", entityType: "book_access", entityId: `${schoolId}:${bookId}`, before }, now),
+  // Racing revokes: only the one that removes the row is audited and answers true.
+  const [deleted] = await db.batch([
+    db.delete(bookAccess).where(where).returning({ schoolId: bookAccess.schoolId }),
+    auditWhenChanged(
+      db,
+      actor,
+      { action: "book_access.revoke", entityType: "book_access", entityId: `${schoolId}:${bookId}`, before },
+      now,
+    ),
   ]);
-  return true;
+  return deleted.length > 0;
 }

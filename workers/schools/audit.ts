@@ -11,7 +11,7 @@ import { auditLog } from "../db/schema.ts";
 export function auditWhenChanged(
   db: Db,
   actor: Actor,
-  entry: { action: string; entityId: number | SQL; entityType?: string; before?: unknown; after?: unknown },
+  entry: { action: string; entityId: number | string | SQL; entityType?: string; before?: unknown; after?: unknown },
   now: number,
 ) {
   const json = (value: unknown) => (is(value, SQL) ? value : value === undefined ? null : JSON.stringify(value));

@@ -134,6 +134,8 @@ export const sessions = sqliteTable(
     createdAt: createdAt(),
     lastSeenAt: integer("last_seen_at", { mode: "number" }).notNull(),
     expiresAt: integer("expires_at", { mode: "number" }).notNull(),
+    /** The browser and system the session was signed in from ("Chrome on Windows"), for the account page. */
+    device: text("device"),
   },
   (t) => [
     index("sessions_teacher_idx").on(t.teacherId),
@@ -177,6 +179,21 @@ export const auditLog = sqliteTable(
     at: integer("at", { mode: "number" }).notNull(),
   },
   (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_entity_idx").on(t.entityType, t.entityId)],
+);
+
+/** Books a teacher starred ("My books"). */
+export const favourites = sqliteTable(
+  "favourites",
+  {
+    teacherId: integer("teacher_id")
+      .notNull()
+      .references(() => teachers.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.teacherId, t.bookId] }), index("favourites_book_idx").on(t.bookId)],
 );
 
 export const readingProgress = sqliteTable(

@@ -4,6 +4,15 @@
  * are skipped; a leading byte-order mark is ignored.
  */
 export function parseCsv(text: string): Record<string, string>[] {
+  return parseCsvRows(text).rows;
+}
+
+/**
+ * parseCsv's rows with each one's row number as a spreadsheet shows the file: the header's row is
+ * 1 (when nothing is above it), skipped empty lines still count, and a record whose quoted field
+ * holds line breaks is one row.
+ */
+export function parseCsvRows(text: string): { rows: Record<string, string>[]; rowNumbers: number[] } {
   const records: string[][] = [];
   let field = "";
   let record: string[] = [];
@@ -33,10 +42,15 @@ export function parseCsv(text: string): Record<string, string>[] {
     record.push(field);
     records.push(record);
   }
-  const [header, ...rows] = records.filter((r) => r.some((cell) => cell.trim() !== ""));
-  if (!header) return [];
-  const keys = header.map((h) => h.trim());
-  return rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, (row[i] ?? "").trim()])));
+  const [header, ...rows] = records
+    .map((cells, i) => ({ cells, number: i + 1 }))
+    .filter((record) => record.cells.some((cell) => cell.trim() !== ""));
+  if (!header) return { rows: [], rowNumbers: [] };
+  const keys = header.cells.map((h) => h.trim());
+  return {
+    rows: rows.map((row) => Object.fromEntries(keys.map((key, i) => [key, (row.cells[i] ?? "").trim()]))),
+    rowNumbers: rows.map((row) => row.number),
+  };
 }
 
 export const SCHOOL_CSV_COLUMNS = [

@@ -3,20 +3,14 @@ import { data, useFetcher } from "react-router";
 import { z } from "zod";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
-import type { ImportValidation } from "../../workers/schools/import.ts";
-import {
-  ImportBodySchema,
-  importSchools,
-  MAX_IMPORT_ROWS,
-  updateDuplicateSchools,
-  validateImportRows,
-} from "../../workers/schools/import.ts";
+import { importSchools, updateDuplicateSchools, validateImportRows } from "../../workers/schools/import.ts";
+import { ImportBodySchema, type ImportValidation, MAX_IMPORT_ROWS } from "../../workers/schools/import-rows.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { parseCsv, schoolCsvTemplate } from "../lib/csv.ts";
+import { parseCsvRows, schoolCsvTemplate } from "../lib/csv.ts";
 import { adminContext } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
@@ -35,13 +29,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intents = z.enum(["validate", "bulk", "save-generated", "update-duplicates"]);
   const body = ImportBodySchema.extend({ intent: intents }).safeParse(await request.json().catch(() => null));
   if (!body.success) return data({ error: describeZodError(body.error), rows: undefined }, { status: 400 });
-  const { intent, rows } = body.data;
-  if (intent === "validate") return { validation: await validateImportRows(db, rows) };
+  const { intent, rows, rowNumbers } = body.data;
+  if (intent === "validate") return { validation: await validateImportRows(db, rows, "validate", rowNumbers) };
   if (intent === "update-duplicates") {
-    const result = await updateDuplicateSchools(db, actor, rows);
+    const result = await updateDuplicateSchools(db, actor, rows, rowNumbers);
     return result.ok ? { updated: result.updated } : data({ error: result.error, rows: result.rows }, { status: result.status });
   }
-  const result = await importSchools(db, actor, rows, { generateSlugs: intent === "save-generated" });
+  const result = await importSchools(db, actor, rows, { generateSlugs: intent === "save-generated", rowNumbers });
   return result.ok ? { created: result.created } : data({ error: result.error, rows: result.rows }, { status: result.status });
 }
 
@@ -49,7 +43,8 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function AdminImportSchools({ loaderData }: Route.ComponentProps) {
   const { maxRows } = loaderData;
   const fetcher = useFetcher<typeof action>();
-  const [rows, setRows] = useState<Record<string, string>[] | null>(null);
+  // The file's rows, with the row number a spreadsheet shows for each (what the preview and its messages say).
+  const [file, setFile] = useState<{ rows: Record<string, string>[]; rowNumbers: number[] } | null>(null);
   const [validation, setValidation] = useState<ImportValidation | null>(null);
   const [label, setLabel] = useState("");
   const [message, setMessage] = useState<Notice | null>(null);
@@ -70,30 +65,34 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
       text: answer.updated !== undefined ? `${answer.updated} school(s) updated.` : `${answer.created} school(s) added.`,
       tone: "success",
     });
-    setRows(null);
+    setFile(null);
     setValidation(null);
   }, [fetcher.data]);
 
-  async function pick(file: File | undefined) {
+  async function pick(picked: File | undefined) {
     setMessage(null);
     setValidation(null);
-    if (!file) return;
-    const parsed = parseCsv(await file.text());
-    if (parsed.length === 0) return setMessage({ text: "The file has no rows under its header." });
-    if (parsed.length > maxRows) return setMessage({ text: `At most ${maxRows} schools per file; this one has ${parsed.length}.` });
-    setRows(parsed);
+    if (!picked) return;
+    const parsed = parseCsvRows(await picked.text());
+    const count = parsed.rows.length;
+    if (count === 0) return setMessage({ text: "The file has no rows under its header." });
+    if (count > maxRows) return setMessage({ text: `At most ${maxRows} schools per file; this one has ${count}.` });
+    setFile(parsed);
     setLabel("Checking the rows...");
     setSaving(false);
-    fetcher.submit({ intent: "validate", rows: parsed }, { method: "post", encType: "application/json" });
+    fetcher.submit({ intent: "validate", ...parsed }, { method: "post", encType: "application/json" });
   }
 
   function save(intent: SaveIntent, busyLabel: string) {
-    if (!rows) return;
+    if (!file) return;
     setLabel(busyLabel);
     setSaving(true);
     setMessage(null);
-    const chosen = intent === "update-duplicates" ? rows.filter((_, i) => validation?.rows[i]?.status === "duplicate") : rows;
-    fetcher.submit({ intent, rows: chosen }, { method: "post", encType: "application/json" });
+    // Updating sends the duplicates only (known by their row numbers), each still with its own number.
+    const duplicates = new Set(validation?.rows.filter((row) => row.status === "duplicate").map((row) => row.row));
+    const keep = (_: unknown, i: number) => intent !== "update-duplicates" || duplicates.has(file.rowNumbers[i] ?? 0);
+    const chosen = { rows: file.rows.filter(keep), rowNumbers: file.rowNumbers.filter(keep) };
+    fetcher.submit({ intent, ...chosen }, { method: "post", encType: "application/json" });
   }
 
   return (

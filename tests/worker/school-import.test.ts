@@ -10,6 +10,7 @@ beforeAll(async () => {
 
 type RowResult = {
   index: number;
+  row: number;
   status: string;
   errors: string[];
   data: Record<string, unknown>;
@@ -72,7 +73,7 @@ describe("POST /api/schools/validate-import", () => {
       "invalid",
       "invalid",
     ]);
-    expect(result.rows[0]).toMatchObject({ index: 0, errors: [], data: { slug, teacherLimit: 12, email: "office@maple.example" } });
+    expect(result.rows[0]).toMatchObject({ index: 0, row: 2, errors: [], data: { slug, teacherLimit: 12, email: "office@maple.example" } });
     expect(result.rows[0]?.generatedSlug).toBeUndefined();
     expect(result.rows[1]).toMatchObject({
       data: { schoolName: `${prefix} Alias` },
@@ -86,11 +87,50 @@ describe("POST /api/schools/validate-import", () => {
     expect(result.rows[3]?.errors).toEqual(["slug: This slug is reserved"]);
     expect(result.rows[4]?.existingId).toBe(existing.id);
     expect(result.rows[5]?.existingId).toBe(existing.id);
-    expect(result.rows[6]?.errors).toEqual(["slug: The same slug as row 8"]);
-    expect(result.rows[7]?.errors).toEqual(["slug: The same slug as row 7"]);
-    expect(result.rows[8]?.errors).toEqual(["schoolName: The same name and ZIP code as row 10"]);
-    expect(result.rows[9]?.errors).toEqual(["schoolName: The same name and ZIP code as row 9"]);
+    // Numbered as the preview's Row column: the header is row 1, the first school row 2.
+    expect(result.rows.map((r) => r.row)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(result.rows[6]?.errors).toEqual(["slug: Row 8 has the same slug as row 9"]);
+    expect(result.rows[7]?.errors).toEqual(["slug: Row 9 has the same slug as row 8"]);
+    expect(result.rows[8]?.errors).toEqual(["schoolName: Row 10 has the same name and ZIP code as row 11"]);
+    expect(result.rows[9]?.errors).toEqual(["schoolName: Row 11 has the same name and ZIP code as row 10"]);
     expect(await schoolsNamed(prefix)).toEqual([]);
+  });
+
+  it("names both rows of an in-file duplicate by the numbers the preview shows (rows 6 and 7 of the file)", async () => {
+    const slug = `twin-${tag()}`;
+    const prefix = `Rows ${tag()}`;
+    // Rows 2 to 5 of the file are fine; rows 6 and 7 share a slug.
+    const rows = [1, 2, 3, 4].map((i) => row({ schoolName: `${prefix} ${i}`, slug: `${slug}-${i}` }));
+    rows.push(row({ schoolName: `${prefix} 5`, slug }), row({ schoolName: `${prefix} 6`, slug }));
+    const result = await body<Validation>(await post("validate-import", rows));
+    expect(result.rows[4]).toMatchObject({ row: 6, status: "invalid", errors: ["slug: Row 6 has the same slug as row 7"] });
+    expect(result.rows[5]).toMatchObject({ row: 7, status: "invalid", errors: ["slug: Row 7 has the same slug as row 6"] });
+  });
+
+  it("lists every other row of a group, and three rows sharing a name and ZIP each name the other two", async () => {
+    const name = `Triple ${tag()}`;
+    const rows = [row({ schoolName: name }), row(), row({ schoolName: name }), row({ schoolName: name.toUpperCase() })];
+    const result = await body<Validation>(await post("validate-import", rows));
+    expect(result.rows.map((r) => r.errors)).toEqual([
+      ["schoolName: Row 2 has the same name and ZIP code as rows 4 and 5"],
+      [],
+      ["schoolName: Row 4 has the same name and ZIP code as rows 2 and 5"],
+      ["schoolName: Row 5 has the same name and ZIP code as rows 2 and 4"],
+    ]);
+  });
+
+  it("uses the row numbers the page sends (a file with blank lines), else counts from row 2", async () => {
+    const slug = `gap-${tag()}`;
+    const rows = [row({ slug }), row({ slug: `${slug}-x` }), row({ slug })];
+    const check = (rowNumbers: number[]) => api("/api/schools/validate-import", { body: { rows, rowNumbers }, cookie });
+    const numbered = await body<Validation>(await check([2, 5, 9]));
+    expect(numbered.rows.map((r) => r.row)).toEqual([2, 5, 9]);
+    expect(numbered.rows[0]?.errors).toEqual(["slug: Row 2 has the same slug as row 9"]);
+    expect(numbered.rows[2]?.errors).toEqual(["slug: Row 9 has the same slug as row 2"]);
+    // A list that does not match the rows is not used.
+    const mismatched = await body<Validation>(await check([2, 5]));
+    expect(mismatched.rows.map((r) => r.row)).toEqual([2, 3, 4]);
+    expect((await check([1, 2, 3])).status).toBe(400);
   });
 
   it("refuses an empty file, more than 900 rows (one D1 batch), and rows that are not objects", async () => {
@@ -246,5 +286,26 @@ describe("POST /api/schools/update-duplicates", () => {
       "teacherLimit: The school already has 2 registered teachers; the limit cannot be lower",
     ]);
     expect(await env.DB.prepare("SELECT city FROM schools WHERE id = ?").bind(school.id).first("city")).toBe("Springfield");
+  });
+});
+
+describe("row numbers when saving", () => {
+  it("a refused save names the rows by the numbers sent, the duplicates-only update too", async () => {
+    const slug = `save-${tag()}`;
+    const rows = [row({ slug }), row({ slug })];
+    const bulk = await api("/api/schools/bulk", { body: { rows, rowNumbers: [4, 6] }, cookie });
+    expect(bulk.status).toBe(400);
+    const refused = await body<{ rows: Validation }>(bulk);
+    expect(refused.rows.rows.map((r) => r.errors)).toEqual([
+      ["slug: Row 4 has the same slug as row 6"],
+      ["slug: Row 6 has the same slug as row 4"],
+    ]);
+    const school = await createSchool();
+    const update = await api("/api/schools/update-duplicates", {
+      body: { rows: [row({ schoolName: school.name, slug: school.slug, teacherLimit: "x" })], rowNumbers: [12] },
+      cookie,
+    });
+    expect(update.status).toBe(400);
+    expect((await body<{ rows: Validation }>(update)).rows.rows[0]).toMatchObject({ row: 12, status: "invalid" });
   });
 });

@@ -6,7 +6,8 @@ import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../schools/detail.ts";
 import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../schools/editing.ts";
-import { ImportBodySchema, importSchools, updateDuplicateSchools, validateImportRows } from "../schools/import.ts";
+import { importSchools, updateDuplicateSchools, validateImportRows } from "../schools/import.ts";
+import { ImportBodySchema } from "../schools/import-rows.ts";
 import { SchoolIdSchema, SchoolInputSchema, SchoolUpdateSchema } from "../schools/input.ts";
 import { ListQuerySchema, listSchools, searchSchools } from "../schools/list.ts";
 import {
@@ -79,19 +80,23 @@ export const schoolsApi = new Hono<AdminApiEnv>()
     const result = await createSchool(c.var.context.db, actorOf(c), c.req.valid("json"));
     return result.ok ? c.json({ school: result.school }, 201) : refused(c, result);
   })
-  .post("/validate-import", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) =>
-    c.json(await validateImportRows(c.var.context.db, c.req.valid("json").rows)),
-  )
+  .post("/validate-import", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
+    const { rows, rowNumbers } = c.req.valid("json");
+    return c.json(await validateImportRows(c.var.context.db, rows, "validate", rowNumbers));
+  })
   .post("/bulk", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
-    const result = await importSchools(c.var.context.db, actorOf(c), c.req.valid("json").rows, { generateSlugs: false });
+    const { rows, rowNumbers } = c.req.valid("json");
+    const result = await importSchools(c.var.context.db, actorOf(c), rows, { generateSlugs: false, rowNumbers });
     return result.ok ? c.json({ created: result.created }, 201) : c.json({ error: result.error, rows: result.rows }, result.status);
   })
   .post("/save-generated", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
-    const result = await importSchools(c.var.context.db, actorOf(c), c.req.valid("json").rows, { generateSlugs: true });
+    const { rows, rowNumbers } = c.req.valid("json");
+    const result = await importSchools(c.var.context.db, actorOf(c), rows, { generateSlugs: true, rowNumbers });
     return result.ok ? c.json({ created: result.created }, 201) : c.json({ error: result.error, rows: result.rows }, result.status);
   })
   .post("/update-duplicates", requireAdmin, requireSameOrigin, validate("json", ImportBodySchema), async (c) => {
-    const result = await updateDuplicateSchools(c.var.context.db, actorOf(c), c.req.valid("json").rows);
+    const { rows, rowNumbers } = c.req.valid("json");
+    const result = await updateDuplicateSchools(c.var.context.db, actorOf(c), rows, rowNumbers);
     return result.ok ? c.json({ updated: result.updated }) : c.json({ error: result.error, rows: result.rows }, result.status);
   })
   .post("/logins", requireAdmin, requireSameOrigin, validate("json", LoginRecordSchema), async (c) => {

@@ -1,83 +1,46 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
-import { z } from "zod";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
+import {
+  flagInFileDuplicates,
+  type ImportMode,
+  type ImportRowResult,
+  type ImportStatus,
+  type ImportValidation,
+  importRowNumber,
+  nameKey,
+  type Parsed,
+} from "./import-rows.ts";
 import { type SchoolInput, SchoolInputSchema, toInsertValues, toUpdateValues } from "./input.ts";
 import { generateUniqueSlugs } from "./slugs.ts";
 import { isLimitGuardError, isUniqueSlugError } from "./write-guards.ts";
-
-// One import is one D1 batch of one statement per row (plus a few audit rows); D1 allows 1,000
-// queries per Worker invocation on paid plans, so a file is capped well below that.
-export const MAX_IMPORT_ROWS = 900;
-
-/** Rows the admin page parsed from the CSV file, keyed by the POST /api/schools field names. */
-export const ImportBodySchema = z.object({
-  rows: z
-    .array(z.record(z.string(), z.unknown(), { error: "Each row must be an object of fields" }), { error: "Send the file's rows" })
-    .min(1, "The file has no rows")
-    .max(MAX_IMPORT_ROWS, `Import at most ${MAX_IMPORT_ROWS} schools at a time`),
-});
-
-export type ImportStatus = "new" | "duplicate" | "invalid";
-
-export interface ImportRowResult {
-  index: number;
-  status: ImportStatus;
-  errors: string[];
-  data: Record<string, unknown>;
-  existingId?: number;
-  generatedSlug?: string;
-}
-
-export interface ImportValidation {
-  rows: ImportRowResult[];
-  summary: Record<ImportStatus, number>;
-}
-
-/**
- * What each save action needs on top of the field checks: `bulk` wants every row to carry its
- * slug, `generate` fills missing slugs, `update` checks limits against the existing schools.
- */
-export type ImportMode = "validate" | "bulk" | "generate" | "update";
-
-type Parsed = { index: number; input: SchoolInput; result: ImportRowResult };
-
-const rowNumbers = (indexes: number[]) => `${indexes.length === 1 ? "row" : "rows"} ${indexes.map((i) => i + 1).join(", ")}`;
-const nameKey = (input: SchoolInput) => `${input.schoolName.toLowerCase()}|${input.zipCode}`;
-
-/** Marks rows sharing a key as invalid, each naming the others (rows are numbered from 1, as in the file without its header). */
-function flagInFileDuplicates(parsed: Parsed[], keyOf: (row: Parsed) => string | undefined, message: (others: string) => string) {
-  const groups = new Map<string, Parsed[]>();
-  for (const row of parsed) {
-    const key = keyOf(row);
-    if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  for (const group of groups.values()) {
-    if (group.length < 2) continue;
-    for (const row of group) {
-      row.result.errors.push(message(rowNumbers(group.filter((other) => other !== row).map((other) => other.index))));
-      row.result.status = "invalid";
-    }
-  }
-}
 
 /** Validates every row (all its field errors, not just the first) and classifies it as new, duplicate or invalid. */
 export async function validateImportRows(
   db: Db,
   rows: Record<string, unknown>[],
   mode: ImportMode = "validate",
+  rowNumbers?: number[],
 ): Promise<ImportValidation> {
   const results: ImportRowResult[] = [];
   const parsed: Parsed[] = [];
+  const numbers = rowNumbers?.length === rows.length ? rowNumbers : undefined;
   rows.forEach((row, index) => {
     const { name, ...fields } = row;
     const normalized = { ...fields, schoolName: row.schoolName ?? name };
     const check = SchoolInputSchema.safeParse(normalized);
+    const number = importRowNumber(index, numbers);
     const result: ImportRowResult = check.success
-      ? { index, status: "new", errors: [], data: check.data }
-      : { index, status: "invalid", errors: check.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`), data: normalized };
+      ? { index, row: number, status: "new", errors: [], data: check.data }
+      : {
+          index,
+          row: number,
+          status: "invalid",
+          errors: check.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`),
+          data: normalized,
+        };
     results.push(result);
     if (check.success) parsed.push({ index, input: check.data, result });
   });
@@ -85,12 +48,12 @@ export async function validateImportRows(
   flagInFileDuplicates(
     parsed,
     (row) => row.input.slug,
-    (others) => `slug: The same slug as ${others}`,
+    (row, others) => `slug: Row ${row} has the same slug as ${others}`,
   );
   flagInFileDuplicates(
     parsed,
     (row) => nameKey(row.input),
-    (others) => `schoolName: The same name and ZIP code as ${others}`,
+    (row, others) => `schoolName: Row ${row} has the same name and ZIP code as ${others}`,
   );
   const valid = parsed.filter((row) => row.result.status !== "invalid");
 
@@ -173,10 +136,10 @@ export async function importSchools(
   db: Db,
   actor: Actor,
   rows: Record<string, unknown>[],
-  options: { generateSlugs: boolean },
+  options: { generateSlugs: boolean; rowNumbers?: number[] },
   now = Date.now(),
 ): Promise<ImportOutcome<{ created: number }>> {
-  const validation = await validateImportRows(db, rows, options.generateSlugs ? "generate" : "bulk");
+  const validation = await validateImportRows(db, rows, options.generateSlugs ? "generate" : "bulk", options.rowNumbers);
   if (validation.rows.some((row) => row.status !== "new")) return refusal(validation, "new");
   const values = validation.rows.map((row) => toInsertValues(row.data as SchoolInput, (row.data.slug as string) ?? row.generatedSlug));
   const statements: BatchItem<"sqlite">[] = values.map((value) => db.insert(schools).values(value));
@@ -200,9 +163,10 @@ export async function updateDuplicateSchools(
   db: Db,
   actor: Actor,
   rows: Record<string, unknown>[],
+  rowNumbers?: number[],
   now = Date.now(),
 ): Promise<ImportOutcome<{ updated: number }>> {
-  const validation = await validateImportRows(db, rows, "update");
+  const validation = await validateImportRows(db, rows, "update", rowNumbers);
   if (validation.rows.some((row) => row.status !== "duplicate")) return refusal(validation, "duplicate");
   const updates = validation.rows.map((row) => ({ id: row.existingId!, input: row.data as SchoolInput }));
   const ids = JSON.stringify(updates.map((update) => update.id));

@@ -1,4 +1,4 @@
-import type { ImportValidation } from "../../../../workers/schools/import.ts";
+import type { ImportValidation } from "../../../../workers/schools/import-rows.ts";
 import { Button } from "../../ui/button.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
@@ -64,7 +64,7 @@ export function ImportPreview({
           <tbody>
             {validation.rows.map((row) => (
               <tr key={row.index} className={`${rowClasses} align-top`}>
-                <td className="py-2 pr-3 tabular-nums">{row.index + 2}</td>
+                <td className="py-2 pr-3 tabular-nums">{row.row}</td>
                 <td className="py-2 pr-3">
                   <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${STATUS[row.status]}`}>{row.status}</span>
                 </td>

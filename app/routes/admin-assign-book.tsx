@@ -1,28 +1,30 @@
 import { useState } from "react";
-import { data, Form, useNavigation } from "react-router";
+import { data } from "react-router";
 import { assignToAllSchools, grantAccess } from "../../workers/books/access.ts";
 import { findBook } from "../../workers/books/detail.ts";
 import { GrantAccessSchema } from "../../workers/books/input.ts";
 import { listAdminBooks } from "../../workers/books/list.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
+import { countSchools } from "../../workers/schools/list.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { AssignToAllSchools } from "../components/admin/book/assign-all.tsx";
 import { formIds, formText } from "../components/admin/book/form-input.ts";
 import { answerError, useActionCall } from "../components/admin/book/use-action-call.ts";
 import { type BookOption, BookPicker, PICKER_LIST } from "../components/admin/book-picker.tsx";
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
-import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Book · Lectern Admin" }];
 
-/** The picker's first list (no search yet), painted with the page. */
+/** The picker's first list (no search yet), painted with the page, and how many schools "assign to all" reaches. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { books } = await listAdminBooks(context.get(appContext).db, PICKER_LIST);
-  return { books };
+  const db = context.get(appContext).db;
+  const [{ books }, schoolCount] = await Promise.all([listAdminBooks(db, PICKER_LIST), countSchools(db)]);
+  return { books, schoolCount };
 }
 
 /** Assign the book to the schools picked (intent "assign"), or to every school (intent "assign-all"). */
@@ -48,11 +50,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ intent: null, error: "Unknown action" }, { status: 400 });
 }
 
-/** One book to many schools, or to all of them. Assigning twice changes nothing. */
+/** One book to many schools, or to all of them (after a confirmation). Assigning twice changes nothing. */
 export default function AdminAssignBook({ loaderData, actionData }: Route.ComponentProps) {
   const [book, setBook] = useState<BookOption | null>(null);
-  const navigation = useNavigation();
-  const assigningAll = navigation.state === "submitting" && navigation.formData?.get("intent") === "assign-all";
   const assign = useActionCall<typeof action>();
   // The picker posts through a fetcher: its answer stands until the next assign-all's.
   const [picked, setPicked] = useState<{ text: string; after: typeof actionData } | null>(null);
@@ -79,13 +79,7 @@ export default function AdminAssignBook({ loaderData, actionData }: Route.Compon
             <h2 id="step-schools" className="font-semibold">
               2. Schools
             </h2>
-            <Form method="post" preventScrollReset>
-              <input type="hidden" name="intent" value="assign-all" />
-              <input type="hidden" name="bookId" value={book.id} />
-              <Button type="submit" variant="secondary" disabled={assigningAll}>
-                {assigningAll ? "Assigning..." : "Assign to all schools"}
-              </Button>
-            </Form>
+            <AssignToAllSchools book={book} schoolCount={loaderData.schoolCount} sendBookId />
           </div>
           <SchoolPicker
             actionLabel="Assign"

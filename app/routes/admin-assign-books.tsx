@@ -1,11 +1,15 @@
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
+import { revokeAccess } from "../../workers/books/access.ts";
+import { AccessParamSchema } from "../../workers/books/input.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
-import { AssignBooksSchema, assignBooksToSchool } from "../../workers/schools/books.ts";
+import { AssignBooksSchema, assignBooksToSchool, schoolBooks } from "../../workers/schools/books.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { AssignedBooks } from "../components/admin/assigned-books.tsx";
+import { formText } from "../components/admin/book/form-input.ts";
 import { BookPicker } from "../components/admin/book-picker.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
@@ -18,39 +22,55 @@ export const meta: Route.MetaFunction = () => [{ title: "Assign Books · Lectern
 
 const NOT_FOUND = "School not found";
 
+/** The school and the books it has already (listed, and marked in the picker). */
 export async function loader({ params, context }: Route.LoaderArgs) {
+  const db = context.get(appContext).db;
   const id = SchoolIdSchema.safeParse(params.schoolId);
-  const school = id.success ? await findSchoolRow(context.get(appContext).db, id.data) : null;
+  const school = id.success ? await findSchoolRow(db, id.data) : null;
   if (!school) throw data(NOT_FOUND, { status: 404 });
-  return { school: { id: school.id, schoolName: school.schoolName } };
+  return { school: { id: school.id, schoolName: school.schoolName }, assigned: await schoolBooks(db, school.id) };
 }
 
-/** As POST /api/books/access for this one school: the same checks and the same audit entry. */
+/**
+ * Intent "assign" (the default): as POST /api/books/access for this one school. Intent
+ * "unassign": as DELETE /api/books/access/:schoolId/:bookId. The same checks, messages and audit entries.
+ */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const { admin } = context.get(adminContext);
+  const actor = { id: admin.id, email: admin.email };
+  const db = context.get(appContext).db;
   const id = SchoolIdSchema.safeParse(params.schoolId);
-  if (!id.success) return data({ error: NOT_FOUND }, { status: 404 });
+  if (!id.success) return data({ intent: null, error: NOT_FOUND }, { status: 404 });
   const form = await request.formData().catch(() => new FormData());
+  if (formText(form, "intent") === "unassign") {
+    const access = AccessParamSchema.safeParse({ schoolId: params.schoolId, bookId: formText(form, "bookId") });
+    if (!access.success) return data({ intent: "unassign" as const, error: describeZodError(access.error) }, { status: 400 });
+    const removed = await revokeAccess(db, actor, access.data.schoolId, access.data.bookId);
+    if (!removed) return data({ intent: "unassign" as const, error: "That school does not have that book" }, { status: 404 });
+    return { intent: "unassign" as const, removed: true };
+  }
   const input = AssignBooksSchema.safeParse({ bookIds: form.getAll("bookId").map((value) => Number(value)) });
-  if (!input.success) return data({ error: describeZodError(input.error) }, { status: 400 });
-  const result = await assignBooksToSchool(context.get(appContext).db, { id: admin.id, email: admin.email }, id.data, input.data.bookIds);
-  if (!result.ok) return data({ error: result.error }, { status: 400 });
-  return { assigned: new Set(input.data.bookIds).size, created: result.created };
+  if (!input.success) return data({ intent: "assign" as const, error: describeZodError(input.error) }, { status: 400 });
+  const result = await assignBooksToSchool(db, actor, id.data, input.data.bookIds);
+  if (!result.ok) return data({ intent: "assign" as const, error: result.error }, { status: 400 });
+  return { intent: "assign" as const, assigned: new Set(input.data.bookIds).size, created: result.created };
 }
 
-/** Many books to one school. */
+/** Many books to one school; the books it has already are listed first, each with Unassign. */
 export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
-  const { school } = loaderData;
+  const { school, assigned } = loaderData;
   const fetcher = useFetcher<typeof action>();
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [message, setMessage] = useState<Notice | null>(null);
   const busy = fetcher.state !== "idle";
+  const assignedIds = new Set(assigned.books.map((book) => book.id));
 
   // Each answer of the action once.
   useEffect(() => {
     const answer = fetcher.data;
     if (!answer) return;
     if ("error" in answer) return setMessage({ text: answer.error });
+    if (!("assigned" in answer)) return;
     setMessage({ text: `${answer.assigned} book(s) assigned (${answer.created} new).`, tone: "success" });
     setPicked(new Set());
   }, [fetcher.data]);
@@ -58,9 +78,15 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
   return (
     <div className="max-w-4xl space-y-6">
       <AdminPageHeader title="Assign Books" description={`Books for ${school.schoolName}`} />
-      <section className={cardClasses}>
+      {message && <MessageBox text={message.text} tone={message.tone} />}
+      <AssignedBooks schoolName={school.schoolName} books={assigned.books} total={assigned.total} onDone={setMessage} />
+      <section className={cardClasses} aria-labelledby="add-books-title">
+        <h2 id="add-books-title" className="mb-3 font-semibold">
+          Add books
+        </h2>
         <BookPicker
           picked={picked}
+          assigned={assignedIds}
           onToggle={(book) =>
             setPicked((current) => {
               const next = new Set(current);
@@ -71,6 +97,7 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
           }
         />
         <fetcher.Form method="post" className="mt-4">
+          <input type="hidden" name="intent" value="assign" />
           {[...picked].map((id) => (
             <input key={id} type="hidden" name="bookId" value={id} />
           ))}
@@ -79,7 +106,6 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
           </Button>
         </fetcher.Form>
       </section>
-      {message && <MessageBox text={message.text} tone={message.tone} />}
     </div>
   );
 }

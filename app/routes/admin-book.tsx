@@ -6,6 +6,7 @@ import { deleteBook, updateBook } from "../../workers/books/editing.ts";
 import { AccessParamSchema, BookUpdateSchema, GrantAccessSchema } from "../../workers/books/input.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
+import { countSchools } from "../../workers/schools/list.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignedSchools } from "../components/admin/book/assigned-schools.tsx";
@@ -24,11 +25,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" 
 
 const BOOK_NOT_FOUND = "Book not found";
 
+/** The book, its schools and pages, and how many schools there are (what "assign to all" reaches). */
 export async function loader({ context, params }: Route.LoaderArgs) {
+  const db = context.get(appContext).db;
   const id = parseId(params.id);
-  const found = id ? await getAdminBookPage(context.get(appContext).db, id) : null;
+  const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
-  return found;
+  return { ...found, schoolCount };
 }
 
 type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";
@@ -93,7 +96,7 @@ function pageMessage(answer: BookActionData): { text: string; tone?: "success" }
 }
 
 export default function AdminBook({ loaderData, actionData }: Route.ComponentProps) {
-  const { book: b, pages } = loaderData;
+  const { book: b, pages, schoolCount } = loaderData;
   const revalidator = useRevalidator();
   const refresh = () => void revalidator.revalidate();
   // The picker posts through a fetcher: its answer stands until the next form's (or another book).
@@ -133,7 +136,12 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
           <AdminBookPages bookId={b.id} status={pages} onChanged={refresh} />
         </div>
       </section>
-      <AssignedSchools schools={b.schools} onAssigned={(count) => setAssigned({ bookId: b.id, count, after: actionData })} />
+      <AssignedSchools
+        book={b}
+        schools={b.schools}
+        schoolCount={schoolCount}
+        onAssigned={(count) => setAssigned({ bookId: b.id, count, after: actionData })}
+      />
     </div>
   );
 }

@@ -122,6 +122,12 @@ export async function searchSchools(db: Db, query: string) {
   }));
 }
 
+/** How many schools there are (what "assign to all schools" reaches); a count over the primary key. */
+export async function countSchools(db: Db): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(schools);
+  return row?.n ?? 0;
+}
+
 export async function findSchoolRow(db: Db, schoolId: number): Promise<SchoolRow | null> {
   const [row] = await db.select(schoolRowColumns).from(schools).where(eq(schools.id, schoolId));
   return row ?? null;

@@ -17,17 +17,20 @@ export type BookOption = Ok<Awaited<ReturnType<typeof searchBooks>>>["books"][nu
 /**
  * Search the catalogue (with grade and subject filters) and tick books. The search runs as the
  * admin types, in the browser; `initialBooks` (the page loader's list) stands for the empty search.
+ * Books in `assigned` are marked "Assigned" and cannot be ticked again.
  */
 export function BookPicker({
   picked,
   onToggle,
   single = false,
   initialBooks,
+  assigned,
 }: {
   picked: Set<number>;
   onToggle: (book: BookOption) => void;
   single?: boolean;
   initialBooks?: BookOption[];
+  assigned?: ReadonlySet<number>;
 }) {
   const [input, setInput] = useState("");
   const [grade, setGrade] = useState("");
@@ -88,25 +91,39 @@ export function BookPicker({
         {shown.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{!initial && books.isPending ? "Loading..." : "No books match."}</p>
         ) : (
-          shown.map((book) => (
-            <label
-              key={book.id}
-              className="flex cursor-pointer items-center gap-3 border-b border-slate-100 px-3 py-2 text-sm last:border-0 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/50"
-            >
-              <input
-                type={single ? "radio" : "checkbox"}
-                name="book-picker"
-                checked={picked.has(book.id)}
-                onChange={() => onToggle(book)}
-              />
-              <span className="font-medium">{book.title}</span>
-              <span className="text-xs text-slate-500">
-                {[book.author1, book.gradeLevel ? `Standard ${book.gradeLevel}` : null, book.subject].filter(Boolean).join(" · ")}
-              </span>
-            </label>
-          ))
+          shown.map((book) => {
+            const has = assigned?.has(book.id) ?? false;
+            return (
+              <label
+                key={book.id}
+                className={`flex items-center gap-3 border-b border-slate-100 px-3 py-2 text-sm last:border-0 dark:border-slate-800 ${has ? "cursor-default" : "cursor-pointer hover:bg-slate-50 dark:hover:bg-slate-800/50"}`}
+              >
+                <input
+                  type={single ? "radio" : "checkbox"}
+                  name="book-picker"
+                  checked={has || picked.has(book.id)}
+                  disabled={has}
+                  onChange={() => onToggle(book)}
+                />
+                <span className="font-medium">{book.title}</span>
+                <span className="text-xs text-slate-500">
+                  {[book.author1, book.gradeLevel ? `Standard ${book.gradeLevel}` : null, book.subject].filter(Boolean).join(" · ")}
+                </span>
+                {has && <AssignedBadge />}
+              </label>
+            );
+          })
         )}
       </div>
     </div>
+  );
+}
+
+/** The mark of a book the school has already. */
+export function AssignedBadge() {
+  return (
+    <span className="ml-auto rounded-full bg-green-100 px-2 py-0.5 text-xs font-semibold text-green-800 dark:bg-green-950 dark:text-green-200">
+      Assigned
+    </span>
   );
 }

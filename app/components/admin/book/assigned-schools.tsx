@@ -1,25 +1,29 @@
-import { Form, Link, useNavigation } from "react-router";
+import { Form, Link } from "react-router";
 import type { Route } from "../../../routes/+types/admin-book";
-import { Button } from "../../ui/button.tsx";
 import { cardClasses } from "../admin-page.tsx";
 import { SchoolPicker } from "../school-picker.tsx";
+import { AssignToAllSchools } from "./assign-all.tsx";
 import { answerError, useActionCall } from "./use-action-call.ts";
 
 type BookPageData = Route.ComponentProps["loaderData"];
 
 /**
- * The schools that have the book: unassign one, assign it to all, or pick more. Unassign and
- * assign-all are plain forms; the picker needs the page's script and posts through a fetcher.
+ * The schools that have the book: unassign one, assign it to all (after a confirmation that says
+ * how many schools that is), or pick more. Unassign and assign-all are plain forms; the picker
+ * needs the page's script and posts through a fetcher.
  */
 export function AssignedSchools({
+  book,
   schools,
+  schoolCount,
   onAssigned,
 }: {
+  book: { id: number; title: string };
   schools: BookPageData["book"]["schools"];
+  /** Every school there is. */
+  schoolCount: number;
   onAssigned: (count: number) => void;
 }) {
-  const navigation = useNavigation();
-  const assigningAll = navigation.state === "submitting" && navigation.formData?.get("intent") === "assign-all";
   const assign = useActionCall<NonNullable<Route.ComponentProps["actionData"]>>();
   return (
     <section className={cardClasses} aria-labelledby="assigned-title">
@@ -27,12 +31,7 @@ export function AssignedSchools({
         <h2 id="assigned-title" className="font-semibold">
           Assigned to {schools.length} school(s)
         </h2>
-        <Form method="post" preventScrollReset>
-          <input type="hidden" name="intent" value="assign-all" />
-          <Button type="submit" variant="secondary" disabled={assigningAll}>
-            {assigningAll ? "Assigning..." : "Assign to all schools"}
-          </Button>
-        </Form>
+        <AssignToAllSchools book={book} schoolCount={schoolCount} alreadyAssigned={schools.length} />
       </div>
       <ul className="divide-y divide-slate-100 dark:divide-slate-800">
         {schools.map((school) => (

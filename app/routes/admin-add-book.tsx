@@ -11,6 +11,7 @@ import { answerError, useActionCall } from "../components/admin/book/use-action-
 import { handOverUploadedPdf } from "../components/admin/book-pages.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
+import { FileDrop } from "../components/ui/file-drop.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
@@ -35,6 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 const COVER_TYPES = ["image/jpeg", "image/png", "image/webp"];
+const PDF_TYPES = ["application/pdf", ".pdf"];
 const MAX_COVER = 2 * 1024 * 1024;
 const MAX_PDF = 1024 * 1024 * 1024;
 const TEXT_FIELDS = [
@@ -59,10 +61,9 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
   const [error, setError] = useState<string | null>(actionData && "error" in actionData ? actionData.error : null);
   const abort = useRef<AbortController | null>(null);
 
-  async function pickPdf(file: File | undefined) {
+  // FileDrop checked the type and size (COVER_TYPES, MAX_COVER, PDF_TYPES, MAX_PDF).
+  async function pickPdf(file: File) {
     setError(null);
-    if (!file) return setPdf(null);
-    if (file.size > MAX_PDF) return setError("The PDF is larger than 1 GB.");
     setStage({ kind: "busy", label: "Reading the PDF...", progress: null });
     try {
       const { pageCount, cover: firstPage } = await inspectLocalPdf(file);
@@ -75,11 +76,8 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
     }
   }
 
-  function pickCover(file: File | undefined) {
+  function pickCover(file: File) {
     setError(null);
-    if (!file) return setCover(null);
-    if (!COVER_TYPES.includes(file.type)) return setError("The cover must be a JPEG, PNG or WebP image.");
-    if (file.size > MAX_COVER) return setError("The cover must be at most 2 MB.");
     setCover(file);
   }
 
@@ -170,36 +168,32 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
             />
           </Field>
         </div>
-        <Field
+        <FileDrop
+          id="book-pdf"
           label="PDF"
-          htmlFor="book-pdf"
-          hint={pdf ? `${pdf.file.name}: ${(pdf.file.size / 1048576).toFixed(1)} MB, ${pdf.pageCount} pages` : "Up to 1 GB."}
-        >
-          <input
-            id="book-pdf"
-            type="file"
-            accept="application/pdf"
-            disabled={busy}
-            onChange={(e) => pickPdf(e.target.files?.[0])}
-            className="block w-full text-sm"
-          />
-        </Field>
-        <Field
+          accept={PDF_TYPES}
+          maxBytes={MAX_PDF}
+          typeError="The PDF must be a PDF file."
+          sizeError="The PDF is larger than 1 GB."
+          hint="Up to 1 GB."
+          chosen={pdf ? { name: pdf.file.name, size: pdf.file.size, detail: `${pdf.pageCount} pages` } : null}
+          disabled={busy}
+          onFile={pickPdf}
+          onError={setError}
+        />
+        <FileDrop
+          id="book-cover"
           label="Cover (optional)"
-          htmlFor="book-cover"
-          hint={
-            cover ? cover.name : pdf?.firstPage ? "None chosen: the PDF's first page will be the cover." : "JPEG, PNG or WebP, up to 2 MB."
-          }
-        >
-          <input
-            id="book-cover"
-            type="file"
-            accept={COVER_TYPES.join(",")}
-            disabled={busy}
-            onChange={(e) => pickCover(e.target.files?.[0])}
-            className="block w-full text-sm"
-          />
-        </Field>
+          accept={COVER_TYPES}
+          maxBytes={MAX_COVER}
+          typeError="The cover must be a JPEG, PNG or WebP image."
+          sizeError="The cover must be at most 2 MB."
+          hint={pdf?.firstPage ? "None chosen: the PDF's first page will be the cover." : "JPEG, PNG or WebP, up to 2 MB."}
+          chosen={cover}
+          disabled={busy}
+          onFile={pickCover}
+          onError={setError}
+        />
         {stage.kind === "busy" && (
           <div className="sm:col-span-2" aria-live="polite">
             <p className="text-sm text-slate-700 dark:text-slate-300">{stage.label}</p>

@@ -2,10 +2,14 @@ import { useRef, useState } from "react";
 import { uploadCover, uploadPdf } from "../../lib/book-upload.client.ts";
 import { inspectLocalPdf } from "../../lib/pdf.client.ts";
 import { Button } from "../ui/button.tsx";
+import { FileDrop } from "../ui/file-drop.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { handOverUploadedPdf } from "./book-pages.tsx";
 
 const COVER_TYPES = ["image/jpeg", "image/png", "image/webp"];
+const PDF_TYPES = ["application/pdf", ".pdf"];
+const MAX_COVER = 2 * 1024 * 1024;
+const MAX_PDF = 1024 * 1024 * 1024;
 
 /** Adds or replaces an existing book's PDF and cover. The old file stays until the new one is in. */
 export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; hasPdf: boolean; onChanged: () => void }) {
@@ -13,8 +17,8 @@ export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; 
   const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
   const abort = useRef<AbortController | null>(null);
 
-  async function replacePdf(file: File | undefined) {
-    if (!file) return;
+  // FileDrop checked each file's type and size first.
+  async function replacePdf(file: File) {
     setMessage(null);
     const controller = new AbortController();
     abort.current = controller;
@@ -39,10 +43,8 @@ export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; 
     }
   }
 
-  async function replaceCover(file: File | undefined) {
-    if (!file) return;
+  async function replaceCover(file: File) {
     setMessage(null);
-    if (!COVER_TYPES.includes(file.type)) return setMessage({ text: "The cover must be a JPEG, PNG or WebP image." });
     try {
       await uploadCover(bookId, file);
       setMessage({ text: "Cover replaced.", tone: "success" });
@@ -54,29 +56,33 @@ export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; 
 
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap gap-6 text-sm">
-        <label htmlFor="replace-pdf" className="font-medium">
-          {hasPdf ? "Replace PDF" : "Add PDF"}
-          <input
-            id="replace-pdf"
-            type="file"
-            accept="application/pdf"
-            disabled={progress !== null}
-            onChange={(e) => replacePdf(e.target.files?.[0])}
-            className="mt-1 block text-sm font-normal"
-          />
-        </label>
-        <label htmlFor="replace-cover" className="font-medium">
-          Replace cover
-          <input
-            id="replace-cover"
-            type="file"
-            accept={COVER_TYPES.join(",")}
-            disabled={progress !== null}
-            onChange={(e) => replaceCover(e.target.files?.[0])}
-            className="mt-1 block text-sm font-normal"
-          />
-        </label>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FileDrop
+          id="replace-pdf"
+          label={hasPdf ? "Replace PDF" : "Add PDF"}
+          accept={PDF_TYPES}
+          maxBytes={MAX_PDF}
+          typeError="The PDF must be a PDF file."
+          sizeError="The PDF must be at most 1 GB."
+          hint={hasPdf ? "Teachers keep the current pages until the new ones are ready." : "Up to 1 GB."}
+          chosen={null}
+          disabled={progress !== null}
+          onFile={replacePdf}
+          onError={(text) => setMessage({ text })}
+        />
+        <FileDrop
+          id="replace-cover"
+          label="Replace cover"
+          accept={COVER_TYPES}
+          maxBytes={MAX_COVER}
+          typeError="The cover must be a JPEG, PNG or WebP image."
+          sizeError="The cover must be at most 2 MB."
+          hint="JPEG, PNG or WebP, up to 2 MB."
+          chosen={null}
+          disabled={progress !== null}
+          onFile={replaceCover}
+          onError={(text) => setMessage({ text })}
+        />
       </div>
       {progress !== null && (
         <div className="flex items-center gap-3">

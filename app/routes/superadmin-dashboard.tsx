@@ -1,6 +1,7 @@
 import { data, redirect, useNavigate } from "react-router";
-import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema, AuditPageSchema } from "../../workers/admins/input.ts";
-import { auditPage, createAdmin, globalFigures, listAdmins, updateAdmin } from "../../workers/admins/superadmin.ts";
+import { auditActionOptions, auditPage } from "../../workers/admins/audit-log.ts";
+import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema, AuditQuerySchema } from "../../workers/admins/input.ts";
+import { createAdmin, deleteAdmin, globalFigures, listAdmins, updateAdmin } from "../../workers/admins/superadmin.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -16,6 +17,7 @@ import type { Route } from "./+types/superadmin-dashboard";
 export const meta: Route.MetaFunction = () => [{ title: "Superadmin · Lectern" }];
 
 const AUDIT_PAGE_SIZE = 25;
+const FILTERS = ["who", "what", "from", "to"] as const;
 
 /** The signed-in superadmin; a plain admin is sent to the superadmin login, from the page and its forms alike. */
 function requireSuperadmin(args: Route.LoaderArgs | Route.ActionArgs) {
@@ -24,20 +26,30 @@ function requireSuperadmin(args: Route.LoaderArgs | Route.ActionArgs) {
   return session;
 }
 
-/** The figures, every admin account, and one page (`?page=`) of the audit log, newest first. */
+/**
+ * The figures, every admin account, and one page of the audit log, newest first, filtered by the
+ * URL's ?who=&what=&from=&to= (filters it cannot read are named, and the whole log is shown).
+ */
 export async function loader(args: Route.LoaderArgs) {
   const { admin } = requireSuperadmin(args);
   const db = args.context.get(appContext).db;
-  const query = AuditPageSchema.safeParse({
-    page: new URL(args.request.url).searchParams.get("page") ?? undefined,
-    pageSize: AUDIT_PAGE_SIZE,
-  });
-  const page = query.success ? query.data.page : 1;
-  const [figures, admins, audit] = await Promise.all([globalFigures(db), listAdmins(db), auditPage(db, page, AUDIT_PAGE_SIZE)]);
-  return { admin, figures, admins, audit };
+  const params = new URL(args.request.url).searchParams;
+  const filters = Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ""])) as Record<(typeof FILTERS)[number], string>;
+  const query = AuditQuerySchema.safeParse({ ...filters, page: params.get("page") ?? undefined, pageSize: AUDIT_PAGE_SIZE });
+  const { page, pageSize, ...filter } = query.success ? query.data : { page: 1, pageSize: AUDIT_PAGE_SIZE };
+  const [figures, admins, audit] = await Promise.all([globalFigures(db), listAdmins(db), auditPage(db, filter, page, pageSize)]);
+  return {
+    admin,
+    figures,
+    admins,
+    audit: { ...audit, filters, filterError: query.success ? null : describeZodError(query.error), actions: auditActionOptions() },
+  };
 }
 
-/** Create an account (intent "create"), or disable, enable or reset the password of one (intent "update"). */
+/**
+ * Create an account (intent "create"); disable, enable or reset the password of one (intent
+ * "update", the reset with its confirmation); delete one (intent "delete").
+ */
 export async function action(args: Route.ActionArgs) {
   const { admin } = requireSuperadmin(args);
   const actor = { id: admin.id, email: admin.email };
@@ -56,19 +68,26 @@ export async function action(args: Route.ActionArgs) {
     if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
     return { intent, created: formText(form, "email") };
   }
-  if (intent === "update") {
-    const id = AdminIdParamSchema.safeParse({ id: formText(form, "id") });
-    if (!id.success) return data({ intent, error: describeZodError(id.error) }, { status: 400 });
-    const input = AdminUpdateSchema.safeParse({
-      disabled: form.has("disabled") ? formText(form, "disabled") === "true" : undefined,
-      password: form.has("password") ? formText(form, "password") : undefined,
-    });
-    if (!input.success) return data({ intent, error: describeZodError(input.error) }, { status: 400 });
-    const result = await updateAdmin(db, actor, id.data.id, input.data);
+  if (intent !== "update" && intent !== "delete") return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  const id = AdminIdParamSchema.safeParse({ id: formText(form, "id") });
+  if (!id.success) return data({ intent, error: describeZodError(id.error) }, { status: 400 });
+  if (intent === "delete") {
+    const result = await deleteAdmin(db, actor, id.data.id);
     if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
-    return { intent, passwordReset: input.data.password !== undefined };
+    return { intent, deleted: result.value.email };
   }
-  return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  const input = AdminUpdateSchema.safeParse({
+    disabled: form.has("disabled") ? formText(form, "disabled") === "true" : undefined,
+    password: form.has("password") ? formText(form, "password") : undefined,
+  });
+  if (!input.success) return data({ intent, error: describeZodError(input.error) }, { status: 400 });
+  // The reset dialog sends the password twice.
+  if (form.has("confirm") && formText(form, "confirm") !== input.data.password) {
+    return data({ intent, error: "confirm: The two passwords do not match" }, { status: 400 });
+  }
+  const result = await updateAdmin(db, actor, id.data.id, input.data);
+  if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
+  return { intent, passwordReset: input.data.password !== undefined };
 }
 
 export type DashboardData = Route.ComponentProps["loaderData"];
@@ -109,7 +128,7 @@ export default function SuperadminDashboard({ loaderData, actionData }: Route.Co
         ))}
       </div>
       <AdminAccounts admins={admins} selfId={admin.id} answer={actionData} />
-      <AuditLog audit={audit} pageSize={AUDIT_PAGE_SIZE} />
+      <AuditLog audit={audit} pageSize={AUDIT_PAGE_SIZE} actors={admins.map((a) => a.email)} />
     </main>
   );
 }

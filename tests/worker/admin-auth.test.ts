@@ -62,3 +62,64 @@ describe("admin sign-in", () => {
     expect(await getAdminSession(db(), request, now + 9_000_000 + 1)).toBeNull();
   });
 });
+
+describe("sign-ins in the audit log", () => {
+  const entriesOf = (email: string) =>
+    env.DB.prepare(
+      "SELECT admin_id AS adminId, admin_email AS adminEmail, action, entity_id AS entityId, before, after FROM audit_log WHERE admin_email = ? ORDER BY id",
+    )
+      .bind(email)
+      .all<{ adminId: number | null; adminEmail: string; action: string; entityId: string | null; before: string | null; after: string }>()
+      .then((result) => result.results);
+
+  it("records a success and each refusal that reached the password check, with the e-mail tried and never the password", async () => {
+    const { admin, password } = await signedInAdmin();
+    const unknown = `nobody-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
+    expect((await login(admin.email, password)).status).toBe(200);
+    expect((await login(admin.email, "the wrong password", "admin")).status).toBe(401);
+    expect((await login(admin.email, password, "superadmin")).status).toBe(403);
+    expect((await login(unknown, "a guessed password")).status).toBe(401);
+    await env.DB.prepare("UPDATE admins SET disabled = 1 WHERE id = ?").bind(admin.id).run();
+    expect((await login(admin.email, password)).status).toBe(403);
+
+    const rows = await entriesOf(admin.email);
+    expect(rows.map((row) => [row.action, JSON.parse(row.after)])).toEqual([
+      ["sign in", { door: "admin" }],
+      ["sign-in failed", { door: "admin", reason: "wrong password" }],
+      ["sign-in failed", { door: "superadmin", reason: "not a superadmin" }],
+      ["sign-in failed", { door: "admin", reason: "account disabled" }],
+    ]);
+    expect(rows.every((row) => row.adminId === admin.id && row.entityId === String(admin.id) && row.before === null)).toBe(true);
+    expect(await entriesOf(unknown)).toEqual([
+      {
+        adminId: null,
+        adminEmail: unknown,
+        action: "sign-in failed",
+        entityId: null,
+        before: null,
+        after: '{"door":"admin","reason":"unknown account"}',
+      },
+    ]);
+    const all = JSON.stringify(await env.DB.prepare("SELECT * FROM audit_log").all());
+    expect(all).not.toContain(password);
+    expect(all).not.toContain("the wrong password");
+    expect(all).not.toContain("a guessed password");
+  });
+
+  it("records a superadmin's sign-in at the superadmin door; attempts the throttle refuses are not recorded", async () => {
+    const superadmin = await signedInAdmin("superadmin");
+    expect((await login(superadmin.admin.email, superadmin.password, "superadmin")).status).toBe(200);
+    expect((await entriesOf(superadmin.admin.email)).map((row) => [row.action, JSON.parse(row.after)])).toEqual([
+      ["sign in", { door: "superadmin" }],
+    ]);
+
+    const target = `throttled-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
+    const ip = "203.0.113.9";
+    const statuses: number[] = [];
+    for (let i = 0; i < 7; i++) {
+      statuses.push((await api("/api/admin/login", { body: { email: target, password: `guess ${i}` }, ip })).status);
+    }
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+    expect(await entriesOf(target)).toHaveLength(statuses.filter((status) => status === 401).length);
+  });
+});

@@ -1,6 +1,11 @@
 import { env } from "cloudflare:test";
+import { sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { describe, expect, it } from "vitest";
-import { api, createSchool, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { auditCsvStream } from "../../workers/admins/audit-csv.ts";
+import { auditWhere } from "../../workers/admins/audit-log.ts";
+import { auditLog } from "../../workers/db/schema.ts";
+import { api, createBook, createSchool, db, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 describe("superadmin API", () => {
   it("refuses plain admins, teachers and strangers", async () => {
@@ -25,10 +30,15 @@ describe("superadmin API", () => {
       (await api("/api/superadmin/admins", { cookie, body: { email, name: "Again", password: "a long new passphrase" } })).status,
     ).toBe(409);
 
-    const audit = (await (await api("/api/superadmin/audit", { cookie })).json()) as {
-      entries: { adminEmail: string; action: string; entityType: string }[];
+    const audit = (await (await api(`/api/superadmin/audit?who=${encodeURIComponent(superadmin.email)}`, { cookie })).json()) as {
+      entries: { adminEmail: string; action: string; entityType: string; what: string }[];
     };
-    expect(audit.entries[0]).toMatchObject({ adminEmail: superadmin.email, action: "create", entityType: "admin" });
+    expect(audit.entries[0]).toMatchObject({
+      adminEmail: superadmin.email,
+      action: "create",
+      entityType: "admin",
+      what: `create admin ${email}`,
+    });
   });
 
   it("disables (ending sessions), re-enables and resets passwords; never disables itself", async () => {
@@ -46,7 +56,9 @@ describe("superadmin API", () => {
     expect((await api("/api/admin/login", { body: { email: target.admin.email, password: "brand new passphrase" } })).status).toBe(200);
     const self = await api(`/api/superadmin/admins/${superadmin.id}`, { cookie, method: "PUT", body: { disabled: true } });
     expect(self.status).toBe(400);
-    const actions = await env.DB.prepare("SELECT action FROM audit_log WHERE entity_type = 'admin' AND entity_id = ? ORDER BY id")
+    const actions = await env.DB.prepare(
+      "SELECT action FROM audit_log WHERE entity_type = 'admin' AND entity_id = ? AND action NOT LIKE 'sign%' ORDER BY id",
+    )
       .bind(String(target.admin.id))
       .all<{ action: string }>();
     expect(actions.results.map((r) => r.action)).toEqual(["disable", "enable", "reset-password"]);
@@ -64,5 +76,148 @@ describe("superadmin API", () => {
     const stats = (await (await api("/api/superadmin/stats", { cookie })).json()) as Record<string, number>;
     expect(Object.keys(stats).sort()).toEqual(["books", "loginsThisWeek", "schools", "teachers"]);
     expect(stats.schools).toBeGreaterThanOrEqual(1);
+  });
+});
+
+type Entry = { id: number; adminEmail: string; action: string; entityType: string; entityId: string | null; what: string; at: number };
+type AuditAnswer = { entries: Entry[]; total: number; page: number };
+
+const audit = async (cookie: string, query: Record<string, string> = {}) => {
+  const response = await api(`/api/superadmin/audit?${new URLSearchParams(query)}`, { cookie });
+  expect(response.status).toBe(200);
+  return (await response.json()) as AuditAnswer;
+};
+
+/** An audit row written straight to the table (a past entry, or cells a spreadsheet would take for formulas). */
+const insertEntry = (entry: { email: string; action: string; type: string; id?: string | null; at: number; before?: string | null }) =>
+  env.DB.prepare("INSERT INTO audit_log (admin_email, action, entity_type, entity_id, before, after, at) VALUES (?, ?, ?, ?, ?, NULL, ?)")
+    .bind(entry.email, entry.action, entry.type, entry.id ?? null, entry.before ?? null, entry.at)
+    .run();
+
+describe("the audit log reads as names", () => {
+  it("names admins by e-mail, schools by name, books by title, and what is gone by #id (deleted)", async () => {
+    const { cookie, admin: superadmin } = await signedInAdmin("superadmin");
+    const admin = await signedInAdmin("admin");
+    const target = await signedInAdmin("admin");
+    const school = await createSchool({ name: `Named School ${crypto.randomUUID().slice(0, 6)}` });
+    const book = await createBook({ title: `Named Book ${crypto.randomUUID().slice(0, 6)}` }, [school.id]);
+    const doomed = await createBook({ title: "Soon Gone" });
+    await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { disabled: true } });
+    await api(`/api/schools/${school.id}`, { cookie: admin.cookie, method: "PUT", body: { city: "Salem" } });
+    await api(`/api/books/${book.id}`, { cookie: admin.cookie, method: "PUT", body: { subject: "History" } });
+    await api(`/api/books/access/${school.id}/${book.id}`, { cookie: admin.cookie, method: "DELETE" });
+    await api(`/api/books/${doomed.id}`, { cookie: admin.cookie, method: "DELETE" });
+
+    const own = await audit(cookie, { who: superadmin.email });
+    expect(own.entries.map((e) => e.what)).toContain(`disable admin ${target.admin.email}`);
+    const theirs = (await audit(cookie, { who: admin.admin.email })).entries.map((e) => e.what);
+    expect(theirs).toContain(`update book “${book.title}”`);
+    expect(theirs).toContain(`unassign book “${book.title}” from ${school.name}`);
+    expect(theirs).toContain(`delete book #${doomed.id} (deleted)`);
+    expect(theirs.some((what) => what.startsWith("update school") && what.endsWith(school.name))).toBe(true);
+  });
+
+  it("the dashboard shows the names and each change folded, in full", async () => {
+    const { cookie } = await signedInAdmin("superadmin");
+    const target = await signedInAdmin("admin");
+    await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { disabled: true } });
+    const html = await (await page(`/superadmin/dashboard?what=disable&who=`, { cookie })).text();
+    expect(html).toContain(`disable admin ${target.admin.email}`);
+    expect(html).toMatch(/<details[^>]*>.*Before → after/s);
+    expect(html).toContain("Export CSV");
+    expect(html).toContain('href="/api/superadmin/audit.csv?what=disable"');
+  });
+});
+
+describe("the audit log's filters", () => {
+  it("filters by who, what and a date range (UTC days, both included), in SQL, with the total", async () => {
+    const { cookie } = await signedInAdmin("superadmin");
+    const who = `filter-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
+    const day = (text: string) => Date.parse(`${text}T00:00:00Z`);
+    await insertEntry({ email: who, action: "book.update", type: "book", id: "1", at: day("2021-03-01") });
+    await insertEntry({ email: who, action: "book.update", type: "book", id: "1", at: day("2021-03-02") + 86_399_999 });
+    await insertEntry({ email: who, action: "school.update", type: "school", id: "1", at: day("2021-03-03") });
+    await insertEntry({ email: who, action: "book.update", type: "book", id: "1", at: day("2021-03-04") });
+
+    expect((await audit(cookie, { who })).total).toBe(4);
+    expect((await audit(cookie, { who: who.toUpperCase(), what: "book.update" })).total).toBe(3);
+    const range = await audit(cookie, { who, from: "2021-03-02", to: "2021-03-03" });
+    expect(range.entries.map((e) => e.action)).toEqual(["school.update", "book.update"]);
+    expect((await audit(cookie, { who, from: "2021-03-04" })).total).toBe(1);
+    expect((await audit(cookie, { who, to: "2021-03-01" })).total).toBe(1);
+    const second = await audit(cookie, { who, pageSize: "3", page: "2" });
+    expect([second.total, second.entries.length, second.page]).toEqual([4, 1, 2]);
+
+    for (const [query, error] of [
+      [{ from: "2021-02-30" }, "from: Enter the from date as YYYY-MM-DD"],
+      [{ to: "yesterday" }, "to: Enter the to date as YYYY-MM-DD"],
+      [{ from: "2021-03-05", to: "2021-03-01" }, "from: The from date is after the to date"],
+    ] as const) {
+      const response = await api(`/api/superadmin/audit?${new URLSearchParams(query)}`, { cookie });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toEqual({ error });
+    }
+    // The page says so and shows the whole log.
+    expect(await (await page("/superadmin/dashboard?from=2021-02-30", { cookie })).text()).toContain("The whole log is shown.");
+  });
+
+  it("a date range walks audit_log_at_idx", async () => {
+    const query = new SQLiteSyncDialect().sqlToQuery(
+      sql`SELECT * FROM ${auditLog} WHERE ${auditWhere({ fromMs: 0, toMs: Date.now() })} ORDER BY at DESC, id DESC LIMIT 25`,
+    );
+    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+      .bind(...query.params)
+      .all<{ detail: string }>();
+    expect(plan.results.map((row) => row.detail).join("\n")).toContain("audit_log_at_idx");
+  });
+});
+
+describe("GET /api/superadmin/audit.csv", () => {
+  it("exports the filtered log as a UTF-8 attachment with a header row, formulas neutralised", async () => {
+    const { cookie } = await signedInAdmin("superadmin");
+    const who = `csv-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
+    await insertEntry({ email: who, action: '=HYPERLINK("http://evil")', type: "+book", id: "-1", at: 1_600_000_000_000 });
+    await insertEntry({
+      email: who,
+      action: "@SUM(A1)",
+      type: "school",
+      id: 'Ünïcode, "quoted"',
+      at: 1_600_000_001_000,
+      before: '{"a":1}',
+    });
+    const response = await api(`/api/superadmin/audit.csv?who=${encodeURIComponent(who)}`, { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="lectern-audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes.slice(3)).split("\r\n");
+    expect(lines[0]).toBe("When (UTC),Who,Action,What,Target type,Target id,Before,After");
+    expect(lines[1]).toBe(
+      `2020-09-13T12:26:41.000Z,${who},'@SUM(A1),"'@SUM(A1) school #Ünïcode, ""quoted"" (deleted)",school,"Ünïcode, ""quoted""","{""a"":1}",`,
+    );
+    expect(lines[2]).toBe(
+      `2020-09-13T12:26:40.000Z,${who},"'=HYPERLINK(""http://evil"")","'=HYPERLINK(""http://evil"") +book #-1",'+book,'-1,,`,
+    );
+    expect(lines.slice(3)).toEqual([""]);
+  });
+
+  it("pages through the log by (at, id) without repeats, newest first", async () => {
+    const who = `page-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
+    for (let i = 0; i < 7; i++) await insertEntry({ email: who, action: `a${i}`, type: "book", at: 1_700_000_000_000 + (i < 4 ? 0 : i) });
+    const read = async (limits: { page: number; max: number }) =>
+      (await new Response(auditCsvStream(db(), { who }, limits)).text())
+        .trim()
+        .split("\r\n")
+        .slice(1)
+        .map((line) => line.split(",")[2]);
+    expect(await read({ page: 2, max: 100 })).toEqual(["a6", "a5", "a4", "a3", "a2", "a1", "a0"]);
+    expect(await read({ page: 3, max: 5 })).toEqual(["a6", "a5", "a4", "a3", "a2"]);
+  });
+
+  it("is for superadmins only", async () => {
+    const admin = await signedInAdmin("admin");
+    expect((await api("/api/superadmin/audit.csv")).status).toBe(401);
+    expect((await api("/api/superadmin/audit.csv", { cookie: admin.cookie })).status).toBe(403);
   });
 });

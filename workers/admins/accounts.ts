@@ -3,6 +3,7 @@ import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-gu
 import { prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { admins, loginEvents } from "../db/schema.ts";
+import { type SignInRefusal, signInEntry } from "./audit.ts";
 
 export type AdminRole = "admin" | "superadmin";
 
@@ -14,6 +15,11 @@ export type AdminLoginResult =
  * Signs an admin in with the teachers' rules: same answer and work for unknown e-mail and wrong
  * password, the same per-client and per-account throttling. A disabled account, or a plain admin
  * at the superadmin door, is refused only after the password was right.
+ *
+ * Every attempt that reaches the password check goes into the audit log ("sign in" in the
+ * session's batch, "sign-in failed" with its reason), the e-mail tried as the actor. Attempts the
+ * throttle refuses before any check are not recorded: its counters hold them, and a flood of them
+ * would otherwise write a row each.
  */
 export async function loginAdmin(
   db: Db,
@@ -21,22 +27,30 @@ export async function loginAdmin(
   now = Date.now(),
 ): Promise<AdminLoginResult> {
   const [admin] = await db.select().from(admins).where(eq(admins.email, input.email)).limit(1);
+  const door = input.requireRole ?? "admin";
+  const refuse = async <R extends AdminLoginResult>(result: R, refused: SignInRefusal): Promise<R> => {
+    await signInEntry(db, { email: input.email, adminId: admin?.id ?? null, door, refused }, now);
+    return result;
+  };
   const check = await checkLogin(
     db,
     { scope: "admin", email: input.email, clientIp: input.clientIp, password: input.password, storedHash: admin?.passwordHash },
     now,
   );
-  if (!check.ok) return check;
+  if (!check.ok) return check.status === 429 ? check : refuse(check, admin ? "wrong password" : "unknown account");
   // checkLogin passes only with a stored hash, so the account exists here.
   if (!admin) return { ok: false, status: 401, error: BAD_CREDENTIALS };
-  if (admin.disabled) return { ok: false, status: 403, error: "This account has been disabled. Please contact a superadmin." };
+  if (admin.disabled) {
+    return refuse({ ok: false, status: 403, error: "This account has been disabled. Please contact a superadmin." }, "account disabled");
+  }
   if (input.requireRole === "superadmin" && admin.role !== "superadmin") {
-    return { ok: false, status: 403, error: "This account is not a superadmin account." };
+    return refuse({ ok: false, status: 403, error: "This account is not a superadmin account." }, "not a superadmin");
   }
   const session = await prepareSession(db, { kind: "admin", adminId: admin.id }, now);
   await db.batch([
     session.insert,
     db.insert(loginEvents).values({ kind: "admin", adminId: admin.id, at: now }),
+    signInEntry(db, { email: admin.email, adminId: admin.id, door }, now),
     ...loginHousekeeping(db, now),
   ]);
   const { id, name, email, role } = admin;

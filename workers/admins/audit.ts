@@ -1,3 +1,4 @@
+import { is, SQL } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
 
@@ -8,22 +9,51 @@ export interface Actor {
 
 /**
  * The audit row for an admin write: who, what, when, before and after. Returned unexecuted so
- * the caller puts it in the same D1 batch as the write: no change without its record.
+ * the caller puts it in the same D1 batch as the write: no change without its record. The id may
+ * be SQL evaluated in the batch (the id of the row just inserted).
  */
 export function auditEntry(
   db: Db,
   actor: Actor,
-  entry: { action: string; entityType: string; entityId?: string | number | null; before?: unknown; after?: unknown },
+  entry: { action: string; entityType: string; entityId?: string | number | SQL | null; before?: unknown; after?: unknown },
   now = Date.now(),
 ) {
+  const { entityId } = entry;
   return db.insert(auditLog).values({
     adminId: actor.id,
     adminEmail: actor.email,
     action: entry.action,
     entityType: entry.entityType,
-    entityId: entry.entityId === undefined || entry.entityId === null ? null : String(entry.entityId),
+    entityId: entityId === undefined || entityId === null ? null : is(entityId, SQL) ? entityId : String(entityId),
     before: entry.before ?? null,
     after: entry.after ?? null,
+    at: now,
+  });
+}
+
+export const SIGN_IN = "sign in";
+export const SIGN_IN_FAILED = "sign-in failed";
+
+/** Why a sign-in that reached the password check was refused, as the audit log says it. */
+export type SignInRefusal = "unknown account" | "wrong password" | "account disabled" | "not a superadmin";
+
+/**
+ * The audit row of an admin or superadmin sign-in: the actor is the e-mail tried (and the account,
+ * when one has it), the door is the login page it came through, a refusal says why. Never the password.
+ */
+export function signInEntry(
+  db: Db,
+  attempt: { email: string; adminId: number | null; door: "admin" | "superadmin"; refused?: SignInRefusal },
+  now = Date.now(),
+) {
+  return db.insert(auditLog).values({
+    adminId: attempt.adminId,
+    adminEmail: attempt.email,
+    action: attempt.refused ? SIGN_IN_FAILED : SIGN_IN,
+    entityType: "admin",
+    entityId: attempt.adminId === null ? null : String(attempt.adminId),
+    before: null,
+    after: attempt.refused ? { door: attempt.door, reason: attempt.refused } : { door: attempt.door },
     at: now,
   });
 }

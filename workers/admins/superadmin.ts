@@ -1,7 +1,8 @@
-import { count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, count, eq, gt, ne, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/password.ts";
 import type { Db } from "../db/client.ts";
-import { admins, auditLog, books, loginEvents, schools, sessions, teachers } from "../db/schema.ts";
+import { admins, books, loginEvents, schools, sessions, teachers } from "../db/schema.ts";
+import { auditWhenChanged } from "../schools/audit.ts";
 import { type Actor, auditEntry } from "./audit.ts";
 
 const PUBLIC_ADMIN = {
@@ -32,7 +33,8 @@ export async function createAdmin(
     auditEntry(db, actor, {
       action: "create",
       entityType: "admin",
-      entityId: input.email,
+      // The new account's id (the insert just before it in the batch).
+      entityId: sql`CAST(last_insert_rowid() AS TEXT)`,
       after: { email: input.email, name: input.name, role: input.role },
     }),
   ]);
@@ -66,17 +68,41 @@ export async function updateAdmin(db: Db, actor: Actor, id: number, change: { di
   return { ok: true, value: updated[0]! } as const;
 }
 
-export async function auditPage(db: Db, page: number, pageSize: number) {
-  const [rows, [total]] = await db.batch([
+/** Whether any active superadmin other than `id` exists (SQL, for the guard of a delete). */
+const anotherActiveSuperadmin = (id: number) =>
+  sql`EXISTS (SELECT 1 FROM admins AS other WHERE other.role = 'superadmin' AND other.disabled = 0 AND other.id <> ${id})`;
+
+/**
+ * Deletes an admin account: its sessions end with it (sessions.admin_id cascades), its past
+ * entries in the log keep their e-mail. Never the superadmin's own account, nor the last active
+ * superadmin; the delete's own WHERE checks both, so two superadmins deleting each other at once
+ * cannot both succeed. The audit entry is written only when a row went (a repeated delete is a 404).
+ */
+export async function deleteAdmin(db: Db, actor: Actor, id: number, now = Date.now()) {
+  const notFound = { ok: false, status: 404, error: "Admin not found" } as const;
+  const [target] = await db.select(PUBLIC_ADMIN).from(admins).where(eq(admins.id, id));
+  if (!target) return notFound;
+  if (id === actor.id) return { ok: false, status: 409, error: "You cannot delete your own account." } as const;
+  const { email, name, role, disabled } = target;
+  const [deleted] = await db.batch([
     db
-      .select()
-      .from(auditLog)
-      .orderBy(desc(auditLog.at), desc(auditLog.id))
-      .limit(pageSize)
-      .offset((page - 1) * pageSize),
-    db.select({ n: count() }).from(auditLog),
+      .delete(admins)
+      .where(
+        and(
+          eq(admins.id, id),
+          ne(admins.id, actor.id),
+          sql`(${admins.role} <> 'superadmin' OR ${admins.disabled} = 1 OR ${anotherActiveSuperadmin(id)})`,
+        ),
+      )
+      .returning({ id: admins.id }),
+    auditWhenChanged(db, actor, { action: "delete", entityType: "admin", entityId: id, before: { email, name, role, disabled } }, now),
   ]);
-  return { entries: rows, total: total?.n ?? 0, page, pageSize };
+  if (deleted.length === 1) return { ok: true, value: target } as const;
+  // Refused by the guard: gone meanwhile, or the last active superadmin (another one went meanwhile).
+  const [still] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, id));
+  if (!still) return notFound;
+  const error = `${target.email} is the last active superadmin and cannot be deleted. Make another account a superadmin first.`;
+  return { ok: false, status: 409, error } as const;
 }
 
 export async function globalFigures(db: Db, now = Date.now()) {

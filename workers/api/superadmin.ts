@@ -1,6 +1,8 @@
 import { Hono } from "hono";
-import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema, AuditPageSchema } from "../admins/input.ts";
-import { auditPage, createAdmin, globalFigures, listAdmins, updateAdmin } from "../admins/superadmin.ts";
+import { auditCsvFileName, auditCsvStream } from "../admins/audit-csv.ts";
+import { auditPage } from "../admins/audit-log.ts";
+import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema, AuditQuerySchema } from "../admins/input.ts";
+import { createAdmin, deleteAdmin, globalFigures, listAdmins, updateAdmin } from "../admins/superadmin.ts";
 import { type AdminApiEnv, actorOf, requireSuperadmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
@@ -17,8 +19,20 @@ export const superadminApi = new Hono<AdminApiEnv>()
     const result = await updateAdmin(c.var.context.db, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
     return result.ok ? c.json({ admin: result.value }) : c.json({ error: result.error }, result.status);
   })
-  .get("/audit", validate("query", AuditPageSchema), async (c) => {
-    const { page, pageSize } = c.req.valid("query");
-    return c.json(await auditPage(c.var.context.db, page, pageSize));
+  .delete("/admins/:id", validate("param", AdminIdParamSchema), async (c) => {
+    const result = await deleteAdmin(c.var.context.db, actorOf(c), c.req.valid("param").id);
+    return result.ok ? c.json({ deleted: result.value }) : c.json({ error: result.error }, result.status);
+  })
+  .get("/audit", validate("query", AuditQuerySchema), async (c) => {
+    const { page, pageSize, ...filter } = c.req.valid("query");
+    return c.json(await auditPage(c.var.context.db, filter, page, pageSize));
+  })
+  // The filtered log as a file (?who=&what=&from=&to=, as /audit takes them; no paging).
+  .get("/audit.csv", validate("query", AuditQuerySchema), (c) => {
+    const { page: _page, pageSize: _size, ...filter } = c.req.valid("query");
+    return c.body(auditCsvStream(c.var.context.db, filter), 200, {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${auditCsvFileName(filter)}"`,
+    });
   })
   .get("/stats", async (c) => c.json(await globalFigures(c.var.context.db)));

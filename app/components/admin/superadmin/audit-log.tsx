@@ -1,18 +1,47 @@
 import { useSearchParams } from "react-router";
 import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, Pager, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
+import { AuditChange } from "./audit-change.tsx";
+import { AuditFilters } from "./audit-filters.tsx";
 
-type DashboardData = Route.ComponentProps["loaderData"];
+type Audit = Route.ComponentProps["loaderData"]["audit"];
 
-/** One page of the audit log (the page's `?page=`), newest first. */
-export function AuditLog({ audit, pageSize }: { audit: DashboardData["audit"]; pageSize: number }) {
+/** The CSV export's address for the filters the page shows (none when the URL's could not be read). */
+function exportHref(audit: Audit): string {
+  const query = new URLSearchParams();
+  if (!audit.filterError) for (const [key, value] of Object.entries(audit.filters)) if (value) query.set(key, value);
+  const text = query.toString();
+  return `/api/superadmin/audit.csv${text ? `?${text}` : ""}`;
+}
+
+/**
+ * One page of the audit log, newest first, filtered by the URL (?who=&what=&from=&to=&page=); each
+ * entry names what it was done to, with its before and after folded; the filtered log exports as CSV.
+ */
+export function AuditLog({ audit, pageSize, actors }: { audit: Audit; pageSize: number; actors: string[] }) {
   const [, setSearchParams] = useSearchParams();
   return (
     <section className={cardClasses} aria-labelledby="audit-title">
-      <h2 id="audit-title" className="mb-3 font-semibold">
-        Audit log
-      </h2>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
+        <h2 id="audit-title" className="font-semibold">
+          Audit log
+        </h2>
+        <a
+          href={exportHref(audit)}
+          download
+          className="rounded-lg border border-slate-300 px-3 py-1.5 text-sm font-semibold hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
+          Export CSV
+        </a>
+      </div>
+      <AuditFilters filters={audit.filters} actions={audit.actions} actors={actors} />
+      {audit.filterError && (
+        <div className="mb-3">
+          <MessageBox text={`${audit.filterError}. The whole log is shown.`} />
+        </div>
+      )}
       <TableState loading={false} error={null} empty={audit.entries.length === 0} />
       {audit.entries.length > 0 && (
         <table className={tableClasses}>
@@ -23,18 +52,10 @@ export function AuditLog({ audit, pageSize }: { audit: DashboardData["audit"]; p
                 <td className="py-2 pr-4 whitespace-nowrap">
                   <LocalDateTime value={entry.at} />
                 </td>
-                <td className="py-2 pr-4">{entry.adminEmail}</td>
+                <td className="py-2 pr-4 [overflow-wrap:anywhere]">{entry.adminEmail}</td>
+                <td className="py-2 pr-4 [overflow-wrap:anywhere]">{entry.what}</td>
                 <td className="py-2 pr-4">
-                  {entry.action} {entry.entityType}
-                  {entry.entityId ? ` #${entry.entityId}` : ""}
-                </td>
-                <td className="max-w-md py-2 pr-4">
-                  <details>
-                    <summary className="cursor-pointer text-indigo-700 dark:text-indigo-300">Before / after</summary>
-                    <pre className="mt-1 overflow-x-auto rounded bg-slate-100 p-2 text-xs dark:bg-slate-800">
-                      {JSON.stringify({ before: entry.before, after: entry.after }, null, 2)}
-                    </pre>
-                  </details>
+                  <AuditChange before={entry.before} after={entry.after} />
                 </td>
               </tr>
             ))}
@@ -45,7 +66,17 @@ export function AuditLog({ audit, pageSize }: { audit: DashboardData["audit"]; p
         page={audit.page}
         pageSize={pageSize}
         total={audit.total}
-        onPage={(page) => setSearchParams(page > 1 ? { page: String(page) } : {}, { preventScrollReset: true })}
+        onPage={(page) =>
+          setSearchParams(
+            (current) => {
+              const next = new URLSearchParams(current);
+              if (page > 1) next.set("page", String(page));
+              else next.delete("page");
+              return next;
+            },
+            { preventScrollReset: true },
+          )
+        }
       />
     </section>
   );

@@ -59,7 +59,7 @@ function entriesWithNames(db: Db) {
 
 type NamedRow = Awaited<ReturnType<ReturnType<typeof entriesWithNames>["all"]>>[number];
 
-/** The filters as SQL: the date range walks audit_log_at_idx; who and what filter the rows it reaches. */
+/** The filters as SQL: who and what walk audit_log_admin_at_idx / audit_log_action_at_idx, a date range alone audit_log_at_idx. */
 export function auditWhere(filter: AuditFilter): SQL | undefined {
   return and(
     filter.who === undefined ? undefined : eq(auditLog.adminEmail, filter.who),

@@ -178,7 +178,13 @@ export const auditLog = sqliteTable(
     after: text("after", { mode: "json" }),
     at: integer("at", { mode: "number" }).notNull(),
   },
-  (t) => [index("audit_log_at_idx").on(t.at), index("audit_log_entity_idx").on(t.entityType, t.entityId)],
+  (t) => [
+    index("audit_log_at_idx").on(t.at),
+    index("audit_log_entity_idx").on(t.entityType, t.entityId),
+    // The superadmin's filters by who and by what, newest first within a date range.
+    index("audit_log_admin_at_idx").on(t.adminEmail, t.at),
+    index("audit_log_action_at_idx").on(t.action, t.at),
+  ],
 );
 
 /** Books a teacher starred ("My books"). */

@@ -1,10 +1,10 @@
 // A school's real day (issue 15): a staff room signing up together, strangers who cannot lock
 // anyone out or learn who has an account, and writes that hold when ten arrive at once.
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { OTP_HOURLY_LIMIT } from "../../workers/auth/otp.ts";
-import { auditLog, schools, teachers } from "../../workers/db/schema.ts";
+import { admins, auditLog, schools, teachers } from "../../workers/db/schema.ts";
 import { readConfig } from "../../workers/http/config.ts";
 import { OTP_LIMITS, sendTeacherOtp } from "../../workers/teachers/send-otp.ts";
 import { api, createBook, createSchool, db, devModeCode, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
@@ -165,6 +165,28 @@ describe("writes that hold under concurrency", () => {
   });
 });
 
+describe("the last superadmin", () => {
+  it("cannot be disabled by two superadmins disabling each other at once", async () => {
+    const [a, b] = [await signedInAdmin("superadmin"), await signedInAdmin("superadmin")];
+    // Only these two (and any other test's) superadmins exist: disable every other one first.
+    const others = await db().select({ id: admins.id }).from(admins).where(eq(admins.role, "superadmin"));
+    for (const { id } of others)
+      if (id !== a.admin.id && id !== b.admin.id) await db().update(admins).set({ disabled: true }).where(eq(admins.id, id));
+    const [first, second] = await Promise.all([
+      api(`/api/superadmin/admins/${b.admin.id}`, { method: "PUT", cookie: a.cookie, body: { disabled: true } }),
+      api(`/api/superadmin/admins/${a.admin.id}`, { method: "PUT", cookie: b.cookie, body: { disabled: true } }),
+    ]);
+    const statuses = [first.status, second.status].sort();
+    expect(statuses).toContain(200);
+    const active = await db()
+      .select()
+      .from(admins)
+      .where(and(eq(admins.role, "superadmin"), eq(admins.disabled, false)));
+    expect(active.length).toBeGreaterThanOrEqual(1);
+    for (const { id } of others) await db().update(admins).set({ disabled: false }).where(eq(admins.id, id));
+  });
+});
+
 describe("racing revokes", () => {
   it("revokes an assignment once when 10 revokes race: one 200, nine 404, one audit entry", async () => {
     const { cookie } = await signedInAdmin();
@@ -174,7 +196,10 @@ describe("racing revokes", () => {
       Array.from({ length: 10 }, () => api(`/api/books/access/${school.id}/${book.id}`, { method: "DELETE", cookie })),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
-    const entries = await db().select().from(auditLog).where(eq(auditLog.entityId, `${school.id}:${book.id}`));
+    const entries = await db()
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.entityId, `${school.id}:${book.id}`));
     expect(entries).toHaveLength(1);
   });
 });

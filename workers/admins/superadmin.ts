@@ -54,18 +54,32 @@ export async function updateAdmin(db: Db, actor: Actor, id: number, change: { di
   if (change.password) set.passwordHash = await hashPassword(change.password);
   if (Object.keys(set).length === 0) return { ok: false, status: 400, error: "Nothing to change" } as const;
   const endSessions = change.disabled === true || change.password !== undefined;
+  // Disabling keeps an active superadmin: the update's own WHERE checks it, so two superadmins
+  // disabling each other at once cannot both succeed; the audit entry follows only a real change.
+  const keepsASuperadmin = change.disabled ? sql`(${admins.role} <> 'superadmin' OR ${anotherActiveSuperadmin(id)})` : sql`1`;
   const [updated] = await db.batch([
-    db.update(admins).set(set).where(eq(admins.id, id)).returning(PUBLIC_ADMIN),
-    auditEntry(db, actor, {
-      action: change.password ? "reset-password" : change.disabled ? "disable" : "enable",
-      entityType: "admin",
-      entityId: id,
-      before: { disabled: before.disabled },
-      after: { disabled: change.disabled ?? before.disabled, passwordChanged: Boolean(change.password) },
-    }),
-    ...(endSessions ? [db.delete(sessions).where(eq(sessions.adminId, id))] : []),
+    db
+      .update(admins)
+      .set(set)
+      .where(and(eq(admins.id, id), keepsASuperadmin))
+      .returning(PUBLIC_ADMIN),
+    auditWhenChanged(
+      db,
+      actor,
+      {
+        action: change.password ? "reset-password" : change.disabled ? "disable" : "enable",
+        entityType: "admin",
+        entityId: id,
+        before: { disabled: before.disabled },
+        after: { disabled: change.disabled ?? before.disabled, passwordChanged: Boolean(change.password) },
+      },
+      Date.now(),
+    ),
+    // changes() here is the audit insert's: 1 only when the update above took.
+    ...(endSessions ? [db.delete(sessions).where(and(eq(sessions.adminId, id), sql`changes() > 0`))] : []),
   ]);
-  return { ok: true, value: updated[0]! } as const;
+  if (!updated[0]) return { ok: false, status: 409, error: "The last active superadmin cannot be disabled." } as const;
+  return { ok: true, value: updated[0] } as const;
 }
 
 /** Whether any active superadmin other than `id` exists (SQL, for the guard of a delete). */

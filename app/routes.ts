@@ -7,6 +7,7 @@ function schoolPages(prefix: string, suffix: string) {
     route(`${prefix}dashboard/book/:bookId`, "routes/school-book.tsx", { id: `school-book${suffix}` }),
     route(`${prefix}books`, "routes/school-library.tsx", { id: `school-library${suffix}` }),
     route(`${prefix}books/:id`, "routes/school-library-book.tsx", { id: `school-library-book${suffix}` }),
+    route(`${prefix}account`, "routes/school-account.tsx", { id: `school-account${suffix}` }),
   ];
 }
 

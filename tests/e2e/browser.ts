@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContextOptions, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, inject } from "vitest";
 import { ROOT } from "../../scripts/lib/env.ts";
 
@@ -42,9 +42,19 @@ export function setupBrowser() {
 }
 
 export async function openPage(
-  options: { width?: number; height?: number; allowStatus?: number[]; allowConsole?: RegExp[] } = {},
+  options: {
+    width?: number;
+    height?: number;
+    allowStatus?: number[];
+    allowConsole?: RegExp[];
+    /** More for the browser context: a phone's `isMobile`, `hasTouch`, `userAgent`... */
+    context?: BrowserContextOptions;
+  } = {},
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: options.height ?? 900 } });
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+    ...options.context,
+  });
   const page = await context.newPage();
   const allowed = options.allowStatus ?? [404];
   page.on("console", (message) => {

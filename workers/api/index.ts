@@ -12,6 +12,7 @@ import { schoolTeachersApi } from "./school-teachers.ts";
 import { schoolsApi } from "./schools.ts";
 import { superadminApi } from "./superadmin.ts";
 import { teacherApi } from "./teacher.ts";
+import { teacherAccountApi } from "./teacher-account.ts";
 
 export const api = new Hono<AppEnv>()
   .basePath("/api")
@@ -28,7 +29,8 @@ export const api = new Hono<AppEnv>()
   .route("/books", bookFilesApi)
   .route("/reading-progress", readingProgressApi)
   .route("/superadmin", superadminApi)
-  .route("/teacher", teacherApi);
+  .route("/teacher", teacherApi)
+  .route("/teacher", teacherAccountApi);
 
 // Unknown paths and errors are answered by the pipeline (workers/http/pipeline.ts), as JSON under /api.
 export type Api = typeof api;

@@ -53,7 +53,8 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     const body = c.req.valid("json");
     const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
-    const result = await registerTeacher(c.var.context.db, c.var.context.config.authSecret, { school, ...body });
+    const userAgent = c.req.header("User-Agent");
+    const result = await registerTeacher(c.var.context.db, c.var.context.config.authSecret, { school, ...body, userAgent });
     if (!result.ok) return c.json({ error: result.error }, result.status);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.token));
     return c.json({ teacherName: result.teacherName }, 201);
@@ -63,7 +64,13 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json({ error: "Invalid email or password" }, 401);
     const db = c.var.context.db;
-    const result = await loginTeacher(db, { school, email: body.email, password: body.password, clientIp: clientIp(c.req.raw) });
+    const result = await loginTeacher(db, {
+      school,
+      email: body.email,
+      password: body.password,
+      clientIp: clientIp(c.req.raw),
+      userAgent: c.req.header("User-Agent"),
+    });
     if (!result.ok) return c.json({ error: result.error }, result.status);
     // A new token at every login: whatever session this browser had before is ended.
     const previous = readSessionToken(c.req.raw, "teacher");

@@ -54,6 +54,8 @@ export interface NewSession {
   teacherId?: number;
   adminId?: number;
   schoolId?: number;
+  /** What the account page shows for the session ("Chrome on Windows"), from describeDevice. */
+  device?: string | null;
 }
 
 /** A fresh token for the cookie, and the hash that is all the database keeps of it. */
@@ -71,6 +73,7 @@ export async function prepareSession(db: Db, owner: NewSession, now = Date.now()
     teacherId: owner.teacherId ?? null,
     adminId: owner.adminId ?? null,
     schoolId: owner.schoolId ?? null,
+    device: owner.device ?? null,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + SESSION_LIFETIME[owner.kind].absoluteMs,

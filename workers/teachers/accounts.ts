@@ -1,4 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
+import { describeDevice } from "../auth/device.ts";
 import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-guard.ts";
 import { checkOtp, OTP_ERRORS } from "../auth/otp.ts";
 import { hashPassword } from "../auth/password.ts";
@@ -22,7 +23,7 @@ export const DUPLICATE_EMAIL = "An account with this email already exists at thi
 export async function registerTeacher(
   db: Db,
   secret: string,
-  input: { school: School; name: string; mobile: string; email: string; password: string; otp: string },
+  input: { school: School; name: string; mobile: string; email: string; password: string; otp: string; userAgent?: string | null },
   now = Date.now(),
 ): Promise<AccountResult<{ token: string; teacherName: string }>> {
   const { school, email } = input;
@@ -49,8 +50,8 @@ export async function registerTeacher(
         RETURNING id`,
       sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL AND ${teacherId} IS NOT NULL`,
       sql`
-        INSERT INTO sessions (token_hash, kind, teacher_id, school_id, created_at, last_seen_at, expires_at)
-        SELECT ${tokenHash}, 'teacher', ${teacherId}, ${school.id}, ${now}, ${now}, ${now + SESSION_LIFETIME.teacher.absoluteMs}
+        INSERT INTO sessions (token_hash, kind, teacher_id, school_id, device, created_at, last_seen_at, expires_at)
+        SELECT ${tokenHash}, 'teacher', ${teacherId}, ${school.id}, ${describeDevice(input.userAgent)}, ${now}, ${now}, ${now + SESSION_LIFETIME.teacher.absoluteMs}
         WHERE ${teacherId} IS NOT NULL`,
       sql`
         INSERT INTO login_events (kind, school_id, teacher_id, at) SELECT 'teacher', ${school.id}, ${teacherId}, ${now}
@@ -71,7 +72,7 @@ export async function registerTeacher(
 
 export async function loginTeacher(
   db: Db,
-  input: { school: School; email: string; password: string; clientIp: string },
+  input: { school: School; email: string; password: string; clientIp: string; userAgent?: string | null },
   now = Date.now(),
 ): Promise<AccountResult<{ token: string; teacherName: string }>> {
   const { school, email } = input;
@@ -89,7 +90,8 @@ export async function loginTeacher(
   if (!teacher) return { ok: false, status: 401, error: BAD_CREDENTIALS };
   if (teacher.disabled) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
 
-  const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id }, now);
+  const device = describeDevice(input.userAgent);
+  const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id, device }, now);
   await db.batch([
     session.insert,
     endSessionsBeyondLimit(db, teacher.id, school.id),

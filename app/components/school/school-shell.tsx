@@ -1,10 +1,10 @@
 import { type ReactNode, useEffect, useState } from "react";
-import { NavLink, useLocation, useNavigate } from "react-router";
+import { NavLink, useLocation } from "react-router";
 import type { PublicSchool } from "../../../workers/schools/public-school.ts";
-import { api, call } from "../../lib/api-client.ts";
-import { forgetTeacherName, initials, schoolInitials } from "../../lib/teacher-name.ts";
+import { schoolInitials } from "../../lib/teacher-name.ts";
 import { LogoMark } from "../ui/logo.tsx";
 import { ThemeToggle } from "../ui/theme-toggle.tsx";
+import { AccountMenu, useSignOut } from "./account-menu.tsx";
 
 /** The signed-in school area: sidebar with the school, header with the teacher, page in the middle. */
 export function SchoolShell({
@@ -27,6 +27,13 @@ export function SchoolShell({
 
   return (
     <div className="min-h-dvh lg:grid lg:grid-cols-[16rem_1fr]">
+      {/* The first thing Tab reaches: past the sidebar and the header, straight to the page. */}
+      <a
+        href="#main-content"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:rounded-lg focus:bg-indigo-600 focus:px-4 focus:py-2 focus:text-sm focus:font-semibold focus:text-white focus:shadow-lg"
+      >
+        Skip to main content
+      </a>
       <aside
         id="school-sidebar"
         className={`${menuOpen ? "fixed inset-0 z-40 flex" : "hidden"} flex-col border-r border-slate-200 bg-white lg:sticky lg:top-0 lg:flex lg:h-dvh dark:border-slate-800 dark:bg-slate-900`}
@@ -79,7 +86,9 @@ export function SchoolShell({
           <ThemeToggle />
           <TeacherMenu teacherName={teacherName} basePath={basePath} />
         </header>
-        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">{children}</main>
+        <main id="main-content" tabIndex={-1} className="flex-1 px-4 py-6 outline-none sm:px-6 lg:px-8">
+          {children}
+        </main>
       </div>
     </div>
   );
@@ -112,39 +121,24 @@ function SchoolIdentity({ school }: { school: PublicSchool }) {
   );
 }
 
+/**
+ * The teacher in the header: the greeting (from small tablets up), the avatar menu with the name,
+ * "My account" and "Sign out" (on phones the menu is the way to both), and a labelled Sign out
+ * button beside it on wider screens.
+ */
 function TeacherMenu({ teacherName, basePath }: { teacherName: string; basePath: string }) {
-  const navigate = useNavigate();
-  const [signingOut, setSigningOut] = useState(false);
-  async function signOut() {
-    setSigningOut(true);
-    try {
-      await call(() => api.api.teacher["sign-out"].$post(), "Sign out failed");
-    } finally {
-      forgetTeacherName();
-      navigate(basePath || "/", { replace: true });
-    }
-  }
+  const { signOut, signingOut } = useSignOut(basePath);
   return (
     <div className="flex items-center gap-1 sm:gap-3">
       <span className="hidden text-sm text-slate-700 sm:block dark:text-slate-200">Welcome, {teacherName}</span>
-      <span
-        className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 dark:bg-indigo-900/60 dark:text-indigo-200"
-        title={teacherName}
-        aria-hidden="true"
-      >
-        {initials(teacherName)}
-      </span>
+      <AccountMenu teacherName={teacherName} basePath={basePath} />
       <button
         type="button"
         onClick={signOut}
         disabled={signingOut}
-        aria-label={signingOut ? "Signing out..." : "Sign out"}
-        className="flex items-center gap-2 rounded-lg p-2 text-sm font-medium text-slate-600 hover:bg-slate-100 disabled:opacity-60 sm:px-3 dark:text-slate-300 dark:hover:bg-slate-800"
+        className="hidden items-center gap-2 rounded-lg px-3 py-2 text-sm font-medium text-slate-600 hover:bg-slate-100 disabled:opacity-60 sm:flex dark:text-slate-300 dark:hover:bg-slate-800"
       >
-        <svg viewBox="0 0 24 24" className="h-5 w-5 sm:hidden" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-          <path d="M15 4h3a2 2 0 0 1 2 2v12a2 2 0 0 1-2 2h-3M10 17l5-5-5-5M15 12H3" strokeLinecap="round" strokeLinejoin="round" />
-        </svg>
-        <span className="hidden sm:inline">{signingOut ? "Signing out..." : "Sign out"}</span>
+        {signingOut ? "Signing out..." : "Sign out"}
       </button>
     </div>
   );

@@ -1,0 +1,74 @@
+import { useEffect, useState } from "react";
+import { useFetcher } from "react-router";
+import { rememberTeacherName } from "../../../lib/teacher-name.ts";
+import { Button } from "../../ui/button.tsx";
+import { Field, inputClasses } from "../../ui/field.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
+import { digitsOnly } from "../account-fields.tsx";
+import { type AccountAnswer, useAnswer } from "./answer.ts";
+import { AccountSection } from "./section.tsx";
+
+/** Name and mobile, with the registration's rules (checked by the page's action); the address is shown, not edited. */
+export function AccountDetails({ account }: { account: { name: string; email: string; mobile: string } }) {
+  const fetcher = useFetcher<AccountAnswer>({ key: "account-profile" });
+  const { notice, clear } = useAnswer("profile", fetcher.data);
+  const [name, setName] = useState(account.name);
+  const [mobile, setMobile] = useState(account.mobile);
+  const saving = fetcher.state !== "idle";
+
+  // Once saved, the fields show what was stored (trimmed), and the header's greeting follows.
+  useEffect(() => {
+    setName(account.name);
+    setMobile(account.mobile);
+    rememberTeacherName(account.name);
+  }, [account.name, account.mobile]);
+
+  return (
+    <AccountSection id="account-details" title="Your details" description="Your name appears in the header and on the pages you read.">
+      <fetcher.Form method="post" className="space-y-4" onSubmit={clear}>
+        <input type="hidden" name="intent" value="profile" />
+        <Field label="Full Name" htmlFor="account-name">
+          <input
+            id="account-name"
+            name="name"
+            className={inputClasses}
+            autoComplete="name"
+            required
+            maxLength={100}
+            value={name}
+            onChange={(e) => {
+              setName(e.target.value);
+              clear();
+            }}
+          />
+        </Field>
+        <Field label="Mobile Number" htmlFor="account-mobile" hint="10 digits">
+          <input
+            id="account-mobile"
+            name="mobile"
+            className={inputClasses}
+            inputMode="numeric"
+            autoComplete="tel-national"
+            placeholder="10-digit mobile number"
+            required
+            maxLength={10}
+            value={mobile}
+            onChange={(e) => {
+              setMobile(digitsOnly(e.target.value, 10));
+              clear();
+            }}
+          />
+        </Field>
+        <div className="space-y-1.5">
+          <p className="text-sm font-medium text-slate-700 dark:text-slate-200">Email Address</p>
+          <p className="text-sm break-all text-slate-600 dark:text-slate-400">{account.email}</p>
+          <p className="text-xs text-slate-500 dark:text-slate-400">You sign in with this address.</p>
+        </div>
+        {notice && <MessageBox text={notice.text} tone={notice.tone} />}
+        <Button type="submit" disabled={saving}>
+          {saving ? "Saving..." : "Save details"}
+        </Button>
+      </fetcher.Form>
+    </AccountSection>
+  );
+}

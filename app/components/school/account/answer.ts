@@ -1,0 +1,37 @@
+import { useState } from "react";
+import { useActionData } from "react-router";
+
+/** What the account page's action answers a form: a message, or the error to show. */
+export type AccountAnswer = { intent: string; message: string } | { intent: string; error: string };
+
+export type Notice = { text: string; tone: "success" | "error" };
+
+/**
+ * The answer to show under one of the page's forms: its fetcher's, or (before the page was
+ * hydrated, when the form posted as a page) the page's action data for the same intent. `clear`
+ * hides it once the teacher starts editing again, so an old "saved" never sits next to new input.
+ */
+export function useAnswer(intent: string, fetched: AccountAnswer | undefined) {
+  const posted = useActionData<AccountAnswer>();
+  const answer = fetched?.intent === intent ? fetched : posted?.intent === intent ? posted : undefined;
+  const [cleared, setCleared] = useState<AccountAnswer | undefined>(undefined);
+  const [problem, setProblem] = useState<string | null>(null);
+  const shown = answer && answer !== cleared ? answer : undefined;
+  const notice: Notice | null = problem
+    ? { text: problem, tone: "error" }
+    : shown
+      ? "message" in shown
+        ? { text: shown.message, tone: "success" }
+        : { text: shown.error, tone: "error" }
+      : null;
+  return {
+    notice,
+    succeeded: Boolean(shown && "message" in shown),
+    /** A problem found before posting (passwords that differ). */
+    refuse: (text: string) => setProblem(text),
+    clear: () => {
+      setProblem(null);
+      setCleared(answer);
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { data, redirect } from "react-router";
+import { sessionCookie } from "../../workers/auth/sessions.ts";
+import { appContext } from "../../workers/http/context.ts";
+import { clientIp } from "../../workers/http/request-guards.ts";
+import {
+  AccountUpdateSchema,
+  changeTeacherPassword,
+  endTeacherSession,
+  getTeacherAccount,
+  listTeacherSessions,
+  PasswordChangeSchema,
+  signOutEverywhere,
+  updateTeacherAccount,
+} from "../../workers/teachers/account.ts";
+import { AccountDetails } from "../components/school/account/account-details.tsx";
+import type { AccountAnswer } from "../components/school/account/answer.ts";
+import { ChangePassword } from "../components/school/account/change-password.tsx";
+import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";
+import { teacherContext } from "../lib/guards/teacher.server.ts";
+import type { Route } from "./+types/school-account";
+
+export const meta: Route.MetaFunction = () => [{ title: "My account · Lectern" }];
+
+/** The signed-in teacher (the layout's middleware let them in) and this request's session. */
+function signedIn(context: Route.LoaderArgs["context"]) {
+  const { teacher, basePath } = context.get(teacherContext);
+  const { db, teacher: session } = context.get(appContext);
+  return { teacherId: teacher.id, tokenHash: session?.tokenHash ?? "", basePath, db };
+}
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { teacherId, tokenHash, db } = signedIn(context);
+  const [account, sessions] = await Promise.all([getTeacherAccount(db, teacherId), listTeacherSessions(db, teacherId, tokenHash)]);
+  if (!account) throw data("Your account could not be found.", { status: 404 });
+  return { account, sessions };
+}
+
+/**
+ * The page's forms, each by its `intent` and each on the same server core as the API:
+ * `profile` (name, mobile; PUT /api/teacher/account), `password` (currentPassword, newPassword,
+ * confirmPassword; POST /api/teacher/password), `end-session` (sessionId; DELETE
+ * /api/teacher/sessions/:id) and `sign-out-everywhere` (then the login page).
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const { teacherId, tokenHash, basePath, db } = signedIn(context);
+  const form = await request.formData().catch(() => new FormData());
+  const intent = String(form.get("intent") ?? "");
+  const text = (name: string) => {
+    const value = form.get(name);
+    return typeof value === "string" ? value : undefined;
+  };
+  const refuse = (error: string, status: number) => data({ intent, error } satisfies AccountAnswer, { status });
+  const done = (message: string) => ({ intent, message }) satisfies AccountAnswer;
+  // Off to the login page with the cookie cleared: this browser's session has ended.
+  const signedOut = () => redirect(basePath || "/", { headers: { "Set-Cookie": sessionCookie(request, "teacher", null) } });
+
+  if (intent === "profile") {
+    const input = AccountUpdateSchema.safeParse({ name: text("name"), mobile: text("mobile") });
+    if (!input.success) return refuse(firstMessage(input.error), 400);
+    const result = await updateTeacherAccount(db, teacherId, input.data);
+    if (!result.ok) return refuse(result.error, result.status);
+    // A form posted as a page (before hydration) has the layout's loader run in this same request,
+    // reading the session resolved before this action: it greets the teacher by the new name.
+    context.get(teacherContext).teacher.name = result.account.name;
+    return done(result.message);
+  }
+  if (intent === "password") {
+    const input = PasswordChangeSchema.safeParse({ currentPassword: text("currentPassword"), newPassword: text("newPassword") });
+    if (!input.success) return refuse(firstMessage(input.error), 400);
+    // The page asks twice; a mismatch is refused before the current password is even checked.
+    const confirm = text("confirmPassword");
+    if (confirm !== undefined && confirm !== input.data.newPassword) return refuse("Passwords do not match", 400);
+    const result = await changeTeacherPassword(db, { teacherId, keepTokenHash: tokenHash, clientIp: clientIp(request) }, input.data);
+    return result.ok ? done(result.message) : refuse(result.error, result.status);
+  }
+  if (intent === "end-session") {
+    const result = await endTeacherSession(db, teacherId, text("sessionId") ?? "", tokenHash);
+    if (!result.ok) return refuse(result.error, result.status);
+    if (result.current) throw signedOut();
+    return done(result.message);
+  }
+  if (intent === "sign-out-everywhere") {
+    await signOutEverywhere(db, teacherId);
+    throw signedOut();
+  }
+  return refuse("Please choose what to do on this page.", 400);
+}
+
+/** A zod error as the sentence it carries (no field names: the form shows which field is which). */
+function firstMessage(error: { issues: ReadonlyArray<{ message: string }> }): string {
+  return error.issues[0]?.message ?? "Please check the form and try again.";
+}
+
+export default function SchoolAccount({ loaderData }: Route.ComponentProps) {
+  const { account, sessions } = loaderData;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">My account</h1>
+        <p className="mt-1 text-slate-600 dark:text-slate-400">Your details, your password, and the devices you are signed in on.</p>
+      </div>
+      <AccountDetails account={account} />
+      <ChangePassword email={account.email} />
+      <SignedInDevices sessions={sessions} />
+    </div>
+  );
+}

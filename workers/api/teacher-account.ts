@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import { sessionCookie } from "../auth/sessions.ts";
+import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
+import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
+import { validate } from "../http/validate.ts";
+import {
+  AccountUpdateSchema,
+  changeTeacherPassword,
+  endTeacherSession,
+  getTeacherAccount,
+  listTeacherSessions,
+  PasswordChangeSchema,
+  signOutEverywhere,
+  updateTeacherAccount,
+} from "../teachers/account.ts";
+
+/**
+ * The signed-in teacher's own account, for scripts (the account page runs the same core in its
+ * loader and actions): /api/teacher/account, /password, /sessions, /sign-out-everywhere. Every
+ * route needs the teacher's session, and every write our own origin. Mounted under /teacher
+ * next to teacher.ts; each route carries its guards itself, so none leaks to that file's
+ * sign-in routes.
+ */
+export const teacherAccountApi = new Hono<TeacherApiEnv>()
+  .get("/account", requireTeacher, async (c) => {
+    const account = await getTeacherAccount(c.var.context.db, c.var.teacher.teacher.id);
+    if (!account) return c.json({ error: "Your account could not be found." }, 404);
+    return c.json(account);
+  })
+  .put("/account", requireSameOrigin, requireTeacher, validate("json", AccountUpdateSchema), async (c) => {
+    const result = await updateTeacherAccount(c.var.context.db, c.var.teacher.teacher.id, c.req.valid("json"));
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    return c.json({ ...result.account, message: result.message });
+  })
+  .post("/password", requireSameOrigin, requireTeacher, validate("json", PasswordChangeSchema), async (c) => {
+    const { teacher, tokenHash } = c.var.teacher;
+    const result = await changeTeacherPassword(
+      c.var.context.db,
+      { teacherId: teacher.id, keepTokenHash: tokenHash, clientIp: clientIp(c.req.raw) },
+      c.req.valid("json"),
+    );
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    return c.json({ message: result.message, sessionsEnded: result.sessionsEnded });
+  })
+  .get("/sessions", requireTeacher, async (c) => {
+    const { teacher, tokenHash } = c.var.teacher;
+    return c.json({ sessions: await listTeacherSessions(c.var.context.db, teacher.id, tokenHash) });
+  })
+  .delete("/sessions/:id", requireSameOrigin, requireTeacher, async (c) => {
+    const { teacher, tokenHash } = c.var.teacher;
+    const result = await endTeacherSession(c.var.context.db, teacher.id, c.req.param("id"), tokenHash);
+    if (!result.ok) return c.json({ error: result.error }, result.status);
+    if (result.current) c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
+    return c.json({ message: result.message, current: result.current });
+  })
+  .post("/sign-out-everywhere", requireSameOrigin, requireTeacher, async (c) => {
+    const result = await signOutEverywhere(c.var.context.db, c.var.teacher.teacher.id);
+    c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
+    return c.json(result);
+  });

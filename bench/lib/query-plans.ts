@@ -1,10 +1,12 @@
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
+import { ALL_BOOKS } from "../../app/lib/shelf-query.ts";
 import { ROOT } from "../../scripts/lib/env.ts";
 import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
 import { listAdminBooks, searchAdminBooks } from "../../workers/books/list.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
-import { findSchoolBook, listSchoolBooks, searchSchoolBooks, summariseShelf } from "../../workers/reading/library.ts";
+import { unstarBook } from "../../workers/reading/favourites.ts";
+import { findSchoolBook, listSchoolBooks, listShelfPage, searchSchoolBooks, summariseShelf } from "../../workers/reading/library.ts";
 import { recentReading } from "../../workers/reading/progress.ts";
 import { listSchools } from "../../workers/schools/list.ts";
 import { findSchoolBySlug } from "../../workers/schools/lookup.ts";
@@ -67,6 +69,21 @@ function hotQueries(db: Db, ids: { school: number; teacher: number; book: number
     ["admin session by token hash (getAdminSession)", () => getAdminSession(db, cookie("lectern_admin"))],
     ["dashboard shelf (summariseShelf)", () => summariseShelf(db, ids.school, 48, 0)],
     ["dashboard continue reading (recentReading)", () => recentReading(db, ids.teacher, ids.school)],
+    // The library's sorts and combined filters (issue 16): every one walks the school's own rows.
+    [
+      "dashboard shelf, Science + Standard 9, recently added (summariseShelf)",
+      () => summariseShelf(db, ids.school, 48, ids.teacher, { ...ALL_BOOKS, subject: "Science", grade: 9, sort: "added" }),
+    ],
+    [
+      "dashboard shelf, text filter, recently read (summariseShelf + FTS)",
+      () => summariseShelf(db, ids.school, 48, ids.teacher, { ...ALL_BOOKS, q: "science", sort: "read" }),
+    ],
+    ["dashboard shelf, My books (summariseShelf)", () => summariseShelf(db, ids.school, 48, ids.teacher, { ...ALL_BOOKS, mine: true })],
+    [
+      "shelf page 2, Science (listShelfPage)",
+      () => listShelfPage(db, ids.school, ids.teacher, { ...ALL_BOOKS, subject: "Science" }, 48, 48),
+    ],
+    ["unstar a book (unstarBook; starBook checks the shelf alike)", () => unstarBook(db, ids.teacher, ids.school, ids.book)],
     ["school's books (listSchoolBooks)", () => listSchoolBooks(db, ids.school)],
     ["school's books, searched (listSchoolBooks + FTS)", () => listSchoolBooks(db, ids.school, "science")],
     ["search-books FTS (searchSchoolBooks)", () => searchSchoolBooks(db, ids.school, "science")],

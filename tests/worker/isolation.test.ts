@@ -43,6 +43,10 @@ const ENDPOINTS: Endpoint[] = [
   { name: "B's page text", path: () => `/api/books/${b.bookIds[0]}/pages/1/text` },
   { name: "B's contents", path: () => `/api/books/${b.bookIds[0]}/outline` },
   { name: "B's book searched", path: () => `/api/books/${b.bookIds[0]}/search?q=bravo` },
+  { name: "B's shelf, next page", path: () => `/api/schools/slug/${b.slug}/shelf?from=0` },
+  { name: "A's shelf filtered for B's titles", path: () => `/api/schools/slug/${a.slug}/shelf?q=bravo` },
+  { name: "starring B's book", path: () => `/api/books/${b.bookIds[0]}/favourite`, method: "PUT" },
+  { name: "unstarring B's book", path: () => `/api/books/${b.bookIds[0]}/favourite`, method: "DELETE" },
 ];
 
 describe.each(ENDPOINTS)("$name", (endpoint) => {

@@ -232,10 +232,10 @@ describe("summariseShelf", () => {
     expect(shelf.total).toBe(7);
     expect(shelf.firstBooks.map((b) => b.title)).toEqual(["Shelf 0", "Shelf 1", "Shelf 2", "Shelf 3", "Shelf 4"]);
     expect(shelf.groups.sort((x, y) => `${x.subject}${x.gradeLevel}`.localeCompare(`${y.subject}${y.gradeLevel}`))).toEqual([
-      { subject: "Art", gradeLevel: 4, count: 1 },
-      { subject: "Art", gradeLevel: null, count: 2 },
-      { subject: "Science", gradeLevel: 4, count: 2 },
-      { subject: "Science", gradeLevel: null, count: 2 },
+      { subject: "Art", gradeLevel: 4, count: 1, matching: 1, starred: 0 },
+      { subject: "Art", gradeLevel: null, count: 2, matching: 2, starred: 0 },
+      { subject: "Science", gradeLevel: 4, count: 2, matching: 2, starred: 0 },
+      { subject: "Science", gradeLevel: null, count: 2, matching: 2, starred: 0 },
     ]);
   });
 });

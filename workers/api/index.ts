@@ -6,6 +6,7 @@ import { adminPageSetsApi } from "./admin-page-sets.ts";
 import { adminStatsApi } from "./admin-stats.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
+import { favouritesApi } from "./favourites.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
@@ -27,6 +28,7 @@ export const api = new Hono<AppEnv>()
   .route("/books", adminPageSetsApi)
   .route("/books", bookPagesApi)
   .route("/books", bookFilesApi)
+  .route("/books", favouritesApi)
   .route("/reading-progress", readingProgressApi)
   .route("/superadmin", superadminApi)
   .route("/teacher", teacherApi)

@@ -1,11 +1,29 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { readShelfQuery } from "../../app/lib/shelf-query.ts";
 import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
-import { findSchoolBook, listSchoolBooks, searchSchoolBooks, toTeacherBook } from "../reading/library.ts";
+import { findSchoolBook, listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
 import { parseId } from "../validation/schemas.ts";
 
 const SearchSchema = z.object({ search: z.string().trim().max(200, "at most 200 characters").optional() });
+// The list's own parameters are read leniently (readShelfQuery), as the page's loader reads its URL.
+const ShelfPageSchema = z.object({
+  subject: z.string().optional(),
+  grade: z.string().optional(),
+  sort: z.string().optional(),
+  q: z.string().optional(),
+  mine: z.string().optional(),
+  from: z.coerce
+    .number("The list position must be a whole number of 0 or more")
+    .int("The list position must be a whole number of 0 or more")
+    .min(0, "The list position must be a whole number of 0 or more")
+    .max(100_000, "The list position is too large")
+    .default(0),
+});
+/** Books per page of the dashboard's list: the page's loader paints the first one. */
+export const SHELF_PAGE = 48;
+
 const QuerySchema = z.object({ query: z.string().trim().max(200, "at most 200 characters").default("") });
 
 /**
@@ -18,6 +36,14 @@ export const libraryApi = new Hono<TeacherApiEnv>()
     const { search } = c.req.valid("query");
     const books = await listSchoolBooks(c.var.context.db, c.var.teacher.school.id, search || undefined);
     return c.json({ books: books.map(toTeacherBook) });
+  })
+  // The dashboard's list past its first page, for the same query as its URL (?subject=&grade=&sort=&q=&mine=1).
+  .get("/shelf", requireTeacher, validate("query", ShelfPageSchema), async (c) => {
+    const { from } = c.req.valid("query");
+    const query = readShelfQuery(new URL(c.req.url).searchParams);
+    const { teacher, school } = c.var.teacher;
+    const books = await listShelfPage(c.var.context.db, school.id, teacher.id, query, from, SHELF_PAGE);
+    return c.json({ books: books.map(toLibraryBook) });
   })
   .get("/books/:bookId", requireTeacher, async (c) => {
     const bookId = parseId(c.req.param("bookId"));

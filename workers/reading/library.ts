@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/shelf-query.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, bookAccess, books } from "../db/schema.ts";
+import { type Book, bookAccess, books, favourites, readingProgress } from "../db/schema.ts";
 import { recentReading } from "./progress.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
@@ -24,6 +25,13 @@ export function toTeacherBook(book: Book) {
 }
 
 export type TeacherBook = ReturnType<typeof toTeacherBook>;
+
+/** A book of the teacher's library list: as teachers see it, with their star. */
+export function toLibraryBook(book: ShelfBook) {
+  return { ...toTeacherBook(book), starred: book.starred };
+}
+
+export type LibraryBook = ReturnType<typeof toLibraryBook>;
 
 import { coverPath } from "../books/category.ts";
 
@@ -89,37 +97,118 @@ function schoolMatches(schoolId: number, match: string) {
 }
 
 export interface ShelfSummary {
+  /** How many books the school has, whatever the filters. */
   total: number;
-  /** How many of the school's books each (subject, grade) pair has: the chips and their counts. */
-  groups: { subject: string | null; gradeLevel: number | null; count: number }[];
-  /** The first books by title; all of them when `total` is not larger. */
-  firstBooks: Book[];
+  /** Per (subject, grade): the school's books, those matching the text filter, and the teacher's starred ones among those. */
+  groups: ShelfGroup[];
+  /** The first page of the list the query asks for (`firstPage` books at most), each with the teacher's star. */
+  firstBooks: ShelfBook[];
   /** The reader's 'Continue reading' row, fetched in the same batch. */
   reading: Awaited<ReturnType<typeof recentReading>>;
 }
 
+/** A book of the shelf with whether this teacher starred it ('My books'). */
+export type ShelfBook = Book & { starred: boolean };
+
 /**
- * What the dashboard needs to paint, whatever the size of the shelf: the first page of books, the
- * category counts and the teacher's 'Continue reading' row, as one D1 batch (one round trip).
+ * The list a shelf query asks for: the school's books (from `book_access` by school, then each book
+ * by its key), narrowed by subject, grade, the text (the search index, as the header search) and
+ * the teacher's stars, in the chosen order, one page of it. Every filter and sort works on the
+ * school's own rows, never on the catalogue, so its cost follows the shelf.
  */
-export async function summariseShelf(db: Db, schoolId: number, firstPage: number, readerId: number): Promise<ShelfSummary> {
+function shelfPageQuery(db: Db, schoolId: number, readerId: number, query: ShelfQuery, from: number, limit: number) {
+  const match = toFtsQuery(query.q);
+  const conditions = [eq(bookAccess.schoolId, schoolId)];
+  if (query.subject) conditions.push(sql`trim(${books.subject}) = ${query.subject}`);
+  if (query.grade !== null) conditions.push(eq(books.gradeLevel, query.grade));
+  if (match) conditions.push(sql`+${books.id} IN (SELECT rowid FROM books_fts WHERE books_fts MATCH ${match})`);
+  const starredBy = and(eq(favourites.teacherId, readerId), eq(favourites.bookId, books.id));
+  const readBy = and(eq(readingProgress.teacherId, readerId), eq(readingProgress.bookId, books.id));
+  const base = db
+    .select({ book: books, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
+    .from(bookAccess)
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .$dynamic();
+  const starred = query.mine ? base.innerJoin(favourites, starredBy) : base.leftJoin(favourites, starredBy);
+  const order =
+    query.sort === "added"
+      ? [desc(bookAccess.createdAt), desc(books.createdAt), desc(books.id)]
+      : query.sort === "read"
+        ? [sql`${readingProgress.updatedAt} IS NULL`, desc(readingProgress.updatedAt), asc(books.title), asc(books.id)]
+        : [asc(books.title), asc(books.id)];
+  const sorted = query.sort === "read" ? starred.leftJoin(readingProgress, readBy) : starred;
+  return sorted
+    .where(and(...conditions))
+    .orderBy(...order)
+    .limit(limit)
+    .offset(from);
+}
+
+const toShelfBook = (row: { book: Book; starred: number | boolean }): ShelfBook => ({ ...row.book, starred: Boolean(row.starred) });
+
+/**
+ * The counts behind the filters, in one pass over the school's rows: per (subject, grade), every
+ * book, those matching the text, and the teacher's starred ones among those. The text's hits are
+ * read once (a derived table, so SQLite reuses one list of hits for both counts).
+ */
+function shelfGroupsQuery(db: Db, schoolId: number, readerId: number, q: string) {
+  const match = toFtsQuery(q);
+  const rows = db
+    .select({
+      subject: books.subject,
+      gradeLevel: books.gradeLevel,
+      matching: (match ? sql<number>`${books.id} IN (SELECT rowid FROM books_fts WHERE books_fts MATCH ${match})` : sql<number>`1`).as(
+        "matching",
+      ),
+      starred: sql<number>`${favourites.bookId} IS NOT NULL`.as("starred"),
+    })
+    .from(bookAccess)
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .leftJoin(favourites, and(eq(favourites.teacherId, readerId), eq(favourites.bookId, books.id)))
+    .where(eq(bookAccess.schoolId, schoolId))
+    .as("shelf_rows");
+  return db
+    .select({
+      subject: rows.subject,
+      gradeLevel: rows.gradeLevel,
+      count: sql<number>`count(*)`,
+      matching: sql<number>`count(CASE WHEN ${rows.matching} THEN 1 END)`,
+      starred: sql<number>`count(CASE WHEN ${rows.matching} AND ${rows.starred} THEN 1 END)`,
+    })
+    .from(rows)
+    .groupBy(rows.subject, rows.gradeLevel);
+}
+
+/**
+ * What the dashboard needs to paint, whatever the size of the shelf: the first page of the list the
+ * query asks for, the counts behind the filters and the teacher's 'Continue reading' row, as one D1
+ * batch (one round trip).
+ */
+export async function summariseShelf(
+  db: Db,
+  schoolId: number,
+  firstPage: number,
+  readerId: number,
+  query: ShelfQuery = ALL_BOOKS,
+): Promise<ShelfSummary> {
   const [groups, firstRows, reading] = await db.batch([
-    db
-      .select({ subject: books.subject, gradeLevel: books.gradeLevel, count: sql<number>`count(*)` })
-      .from(bookAccess)
-      .innerJoin(books, eq(books.id, bookAccess.bookId))
-      .where(eq(bookAccess.schoolId, schoolId))
-      .groupBy(books.subject, books.gradeLevel),
-    db
-      .select({ book: books })
-      .from(bookAccess)
-      .innerJoin(books, eq(books.id, bookAccess.bookId))
-      .where(eq(bookAccess.schoolId, schoolId))
-      .orderBy(asc(books.title), asc(books.id))
-      .limit(firstPage),
+    shelfGroupsQuery(db, schoolId, readerId, query.q),
+    shelfPageQuery(db, schoolId, readerId, query, 0, firstPage),
     recentReading(db, readerId, schoolId),
   ]);
-  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks: firstRows.map((r) => r.book), reading };
+  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks: firstRows.map(toShelfBook), reading };
+}
+
+/** A further page of the list a shelf query asks for (the dashboard's 'Show more books'). */
+export async function listShelfPage(
+  db: Db,
+  schoolId: number,
+  readerId: number,
+  query: ShelfQuery,
+  from: number,
+  limit: number,
+): Promise<ShelfBook[]> {
+  return (await shelfPageQuery(db, schoolId, readerId, query, from, limit)).map(toShelfBook);
 }
 
 /** Every book assigned to the school (optionally matching a search), in one query. */

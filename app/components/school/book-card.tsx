@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { type PointerEvent, useEffect, useId, useRef, useState } from "react";
 import { Link } from "react-router";
 import { bookCategory } from "../../../workers/books/category.ts";
@@ -17,7 +18,18 @@ export function authorLine(book: Pick<TeacherBook, "author1" | "author2">): stri
 /** Cards painted in the first screen on a phone or a laptop: their covers load eagerly. */
 export const FIRST_SCREEN_CARDS = 4;
 
-export function BookCard({ book, href, priority = false }: { book: TeacherBook; href: string; priority?: boolean }) {
+export function BookCard({
+  book,
+  href,
+  priority = false,
+  star,
+}: {
+  book: TeacherBook;
+  href: string;
+  priority?: boolean;
+  /** A control over the cover's top-left corner: the dashboard's 'My books' star. */
+  star?: ReactNode;
+}) {
   const [open, setOpen] = useState(false);
   const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const tooltipId = useId();
@@ -78,6 +90,7 @@ export function BookCard({ book, href, priority = false }: { book: TeacherBook; 
           </div>
         </>
       )}
+      {star}
     </article>
   );
 }

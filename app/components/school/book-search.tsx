@@ -13,6 +13,11 @@ type Hit = { id: number; title: string; author1: string; author2: string | null;
  * The header's book search: a combobox that stays closed until 3 typed characters have an
  * answer, searches 300 ms after typing stops, and is driven by arrows, Enter and Escape.
  * A failed search shows nothing (the dashboard grid is still there).
+ *
+ * Results belong to the text in the box: as soon as the text changes, the previous query's
+ * results are dropped (the list closes and the box says 'Searching...' until the new answer),
+ * and arrows and Enter act only on results for the current text, so a fast Enter never opens a
+ * stale hit.
  */
 export function BookSearch({ slug, basePath }: { slug: string; basePath: string }) {
   const navigate = useNavigate();
@@ -24,7 +29,7 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
   const query = useDebounced(input.trim(), SEARCH_DEBOUNCE_MS);
   const enabled = query.length >= SEARCH_MIN_CHARS;
 
-  const { data } = useQuery({
+  const { data, isError } = useQuery({
     queryKey: ["search-books", slug, query],
     enabled,
     staleTime: 30_000,
@@ -36,7 +41,11 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
       return ((await response.json()) as { books: Hit[] }).books;
     },
   });
-  const hits = enabled && input.trim().length >= SEARCH_MIN_CHARS ? data : undefined;
+  const current = input.trim();
+  // Only an answer for the text now in the box counts; during the debounce `query` is still the old text.
+  const answered = enabled && query === current;
+  const hits = answered ? data : undefined;
+  const searching = current.length >= SEARCH_MIN_CHARS && hits === undefined && !(answered && isError);
   const expanded = open && hits !== undefined;
 
   useEffect(() => {
@@ -89,6 +98,7 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
         value={input}
         onChange={(e) => {
           setInput(e.target.value);
+          setActive(-1);
           if (e.target.value.trim().length < SEARCH_MIN_CHARS) setOpen(false);
         }}
         onFocus={() => hits && setOpen(true)}
@@ -108,8 +118,19 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
             choose(hits[active]!);
           }
         }}
-        className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-9 text-sm placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900"
+        className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-9 pl-9 text-sm placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900"
       />
+      <span role="status" className="pointer-events-none absolute top-1/2 right-3 -translate-y-1/2">
+        {searching && (
+          <>
+            <span
+              className="block h-4 w-4 animate-spin rounded-full border-2 border-slate-300 border-t-indigo-500 motion-reduce:animate-none dark:border-slate-600"
+              aria-hidden="true"
+            />
+            <span className="sr-only">Searching...</span>
+          </>
+        )}
+      </span>
       {expanded && (
         <div
           id={listId}

@@ -1,19 +1,18 @@
 import type { ReactNode } from "react";
-import { type PointerEvent, useEffect, useId, useRef, useState } from "react";
+import { useId } from "react";
 import { Link } from "react-router";
 import { bookCategory } from "../../../workers/books/category.ts";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
 import { BookCover } from "../ui/book-cover.tsx";
-
-export const TOOLTIP_CLOSE_DELAY_MS = 300;
+import { InfoTooltip } from "./info-tooltip.tsx";
 
 export function authorLine(book: Pick<TeacherBook, "author1" | "author2">): string {
   return [book.author1, book.author2].filter(Boolean).join(", ");
 }
 
 /**
- * One book in the grid. The description shows in a tooltip: on hover (closing 300 ms after the
- * pointer leaves, so it can be reached), on keyboard focus, or toggled by a tap on touch screens.
+ * One book in the grid. The description shows in a tooltip (InfoTooltip): on hover (closing 300 ms
+ * after the pointer leaves, so it can be reached), on keyboard focus, or toggled by a tap.
  */
 /** Cards painted in the first screen on a phone or a laptop: their covers load eagerly. */
 export const FIRST_SCREEN_CARDS = 4;
@@ -30,22 +29,7 @@ export function BookCard({
   /** A control over the cover's top-left corner: the dashboard's 'My books' star. */
   star?: ReactNode;
 }) {
-  const [open, setOpen] = useState(false);
-  const closeTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const tooltipId = useId();
-  useEffect(() => () => clearTimeout(closeTimer.current), []);
-
-  const show = () => {
-    clearTimeout(closeTimer.current);
-    setOpen(true);
-  };
-  const hideSoon = () => {
-    clearTimeout(closeTimer.current);
-    closeTimer.current = setTimeout(() => setOpen(false), TOOLTIP_CLOSE_DELAY_MS);
-  };
-  const onPointer = (handler: () => void) => (event: PointerEvent) => {
-    if (event.pointerType !== "touch") handler();
-  };
 
   return (
     <article className="group relative flex flex-col overflow-visible rounded-xl border border-slate-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
@@ -60,35 +44,14 @@ export function BookCard({
         </div>
       </Link>
       {book.description && (
-        <>
-          <button
-            type="button"
-            aria-label={`About ${book.title}`}
-            aria-expanded={open}
-            aria-controls={tooltipId}
-            onPointerEnter={onPointer(show)}
-            onPointerLeave={onPointer(hideSoon)}
-            onFocus={show}
-            onBlur={hideSoon}
-            onClick={() => (open ? setOpen(false) : show())}
-            className="absolute top-2 right-2 flex h-8 w-8 items-center justify-center rounded-full bg-white/90 text-slate-700 shadow ring-1 ring-slate-900/10 backdrop-blur hover:bg-white dark:bg-slate-900/90 dark:text-slate-200 dark:ring-white/10"
-          >
-            <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <circle cx="12" cy="12" r="9" />
-              <path d="M12 11v5M12 8h.01" strokeLinecap="round" />
-            </svg>
-          </button>
-          <div
-            id={tooltipId}
-            role="tooltip"
-            hidden={!open}
-            onPointerEnter={onPointer(show)}
-            onPointerLeave={onPointer(hideSoon)}
-            className="absolute top-12 right-2 left-2 z-20 rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-xl dark:bg-slate-700"
-          >
-            {book.description}
-          </div>
-        </>
+        <InfoTooltip
+          id={tooltipId}
+          label={`About ${book.title}`}
+          buttonClassName="absolute top-2 right-2 flex h-8 w-8 items-center justify-center rounded-full bg-white/90 text-slate-700 shadow ring-1 ring-slate-900/10 backdrop-blur hover:bg-white dark:bg-slate-900/90 dark:text-slate-200 dark:ring-white/10"
+          tooltipClassName="absolute top-12 right-2 left-2 z-20 rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-xl dark:bg-slate-700"
+        >
+          {book.description}
+        </InfoTooltip>
       )}
       {star}
     </article>

@@ -1,6 +1,6 @@
 import { type FormEvent, type ReactNode, useState } from "react";
 import { ApiError, api, call } from "../../lib/api-client.ts";
-import { type FormMessage, requestOtp } from "../../lib/otp.ts";
+import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
 import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -33,6 +33,8 @@ export function RegisterDialog({
   const [fields, setFields] = useState(EMPTY);
   const [message, setMessage] = useState<FormMessage | null>(null);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  // Back from the code step and forward again reaches it with the code already sent to that address.
+  const sentCodes = useSentCodes();
 
   const limitReached = () => {
     setMessage({ text: LIMIT_MESSAGE });
@@ -41,6 +43,7 @@ export function RegisterDialog({
 
   const sendOtp = useAction(() => requestOtp(fields.email, slug, "register"), {
     onSuccess: (sent) => {
+      sentCodes.record(fields.email, sent);
       setMessage(sent);
       setStep(2);
     },
@@ -89,6 +92,11 @@ export function RegisterDialog({
     event.preventDefault();
     if (!fields.name.trim() || !fields.email.trim() || !fields.mobile) {
       return setMessage({ text: "Please fill in all required fields (name, email, mobile)" });
+    }
+    const earlier = sentCodes.find(fields.email);
+    if (earlier) {
+      setMessage(earlier.message);
+      return setStep(2);
     }
     setMessage(null);
     sendOtp.run();
@@ -178,7 +186,14 @@ export function RegisterDialog({
             value={fields.otp}
             onChange={set("otp")}
           />
-          <ResendOtpButton email={fields.email} slug={slug} purpose="register" onResult={setMessage} />
+          <ResendOtpButton
+            email={fields.email}
+            slug={slug}
+            purpose="register"
+            sentAt={sentCodes.find(fields.email)?.at}
+            onResult={setMessage}
+            onSent={(sent) => sentCodes.record(fields.email, sent)}
+          />
           <Actions>
             <Button variant="secondary" onClick={() => goTo(1)}>
               Back

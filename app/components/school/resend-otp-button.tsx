@@ -1,22 +1,31 @@
 import { useEffect, useState } from "react";
-import { type FormMessage, requestOtp } from "../../lib/otp.ts";
+import { type FormMessage, RESEND_GAP_MS, requestOtp } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
 
-const RESEND_GAP_SECONDS = 60;
+const RESEND_GAP_SECONDS = RESEND_GAP_MS / 1000;
 
-/** "Resend OTP", available a minute after the last send (the server refuses sooner anyway). */
+/**
+ * "Resend OTP", available a minute after the last send (the server refuses sooner anyway):
+ * `sentAt` is when the code in the inbox was sent, so coming back to the code step counts on.
+ */
 export function ResendOtpButton({
   email,
   slug,
   purpose,
+  sentAt,
   onResult,
+  onSent,
 }: {
   email: string;
   slug: string;
   purpose: "register" | "reset";
+  sentAt?: number;
   onResult: (message: FormMessage) => void;
+  onSent?: (message: FormMessage) => void;
 }) {
-  const [secondsLeft, setSecondsLeft] = useState(RESEND_GAP_SECONDS);
+  const [secondsLeft, setSecondsLeft] = useState(() =>
+    sentAt === undefined ? RESEND_GAP_SECONDS : Math.max(0, Math.ceil((sentAt + RESEND_GAP_MS - Date.now()) / 1000)),
+  );
   useEffect(() => {
     if (secondsLeft <= 0) return;
     const timer = setTimeout(() => setSecondsLeft((s) => s - 1), 1000);
@@ -26,6 +35,7 @@ export function ResendOtpButton({
   const resend = useAction(() => requestOtp(email, slug, purpose), {
     onSuccess: (sent) => {
       setSecondsLeft(RESEND_GAP_SECONDS);
+      onSent?.(sent);
       onResult(sent);
     },
     onError: (error) => onResult({ text: error.message }),

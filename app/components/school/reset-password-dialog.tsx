@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { api, call } from "../../lib/api-client.ts";
-import { type FormMessage, requestOtp } from "../../lib/otp.ts";
+import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
@@ -13,14 +13,32 @@ const EMPTY = { email: "", otp: "", password: "", confirm: "" };
 export const RESET_SUCCESS = "Password reset successful! You can now log in with your new password.";
 export const RESET_CLOSE_DELAY_MS = 3000;
 
-export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; onClose: () => void; slug: string }) {
+export function ResetPasswordDialog({
+  open,
+  onClose,
+  slug,
+  email = "",
+}: {
+  open: boolean;
+  onClose: () => void;
+  slug: string;
+  /** The address the login card had typed: the dialog opens with it filled in. */
+  email?: string;
+}) {
   const [fields, setFields] = useState(EMPTY);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the dialog opens, not as the login card's field changes
+  useEffect(() => {
+    if (open && email) setFields((f) => (f.email ? f : { ...f, email }));
+  }, [open]);
   const [otpSent, setOtpSent] = useState(false);
   const [message, setMessage] = useState<FormMessage | null>(null);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  // Cancel and Send OTP again to the same address reaches the code stage with the code already sent.
+  const sentCodes = useSentCodes();
 
   const sendOtp = useAction(() => requestOtp(fields.email, slug, "reset"), {
     onSuccess: (sent) => {
+      sentCodes.record(fields.email, sent);
       setMessage(sent);
       setOtpSent(true);
     },
@@ -35,7 +53,10 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
         "Failed to reset password",
       ),
     {
-      onSuccess: () => setMessage({ text: RESET_SUCCESS, tone: "success" }),
+      onSuccess: () => {
+        sentCodes.forget(fields.email);
+        setMessage({ text: RESET_SUCCESS, tone: "success" });
+      },
       onError: (error) => setMessage({ text: error.message }),
     },
   );
@@ -62,6 +83,11 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
     event.preventDefault();
     if (!otpSent) {
       if (!fields.email.trim()) return setMessage({ text: "Please enter your email address" });
+      const earlier = sentCodes.find(fields.email);
+      if (earlier) {
+        setMessage(earlier.message);
+        return setOtpSent(true);
+      }
       setMessage(null);
       return sendOtp.run();
     }
@@ -104,7 +130,14 @@ export function ResetPasswordDialog({ open, onClose, slug }: { open: boolean; on
         {otpSent && (
           <>
             <OtpField id="reset-otp" label="OTP Code" value={fields.otp} onChange={set("otp")} />
-            <ResendOtpButton email={fields.email} slug={slug} purpose="reset" onResult={setMessage} />
+            <ResendOtpButton
+              email={fields.email}
+              slug={slug}
+              purpose="reset"
+              sentAt={sentCodes.find(fields.email)?.at}
+              onResult={setMessage}
+              onSent={(sent) => sentCodes.record(fields.email, sent)}
+            />
             <NewPasswordFields
               idPrefix="reset"
               labels={["New Password", "Confirm New Password"]}

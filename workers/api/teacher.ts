@@ -71,7 +71,9 @@ export const teacherApi = new Hono<TeacherApiEnv>()
       clientIp: clientIp(c.req.raw),
       userAgent: c.req.header("User-Agent"),
     });
-    if (!result.ok) return c.json({ error: result.error }, result.status);
+    // From the third wrong password, `triesLeft` says how many this device has before its 15-minute pause.
+    if (!result.ok)
+      return c.json({ error: result.error, ...("triesLeft" in result ? { triesLeft: result.triesLeft } : {}) }, result.status);
     // A new token at every login: whatever session this browser had before is ended.
     const previous = readSessionToken(c.req.raw, "teacher");
     if (previous) await revokeSession(db, previous);

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import { otpCodes, rateLimits } from "../db/schema.ts";
 import { verifyPassword } from "./password.ts";
 import { sweepExpiredSessions } from "./sessions.ts";
-import { blockedFor, clearHits, describeWait, recordHit, type ThrottleRule } from "./throttle.ts";
+import { blockedFor, clearHits, describeWait, recordHit } from "./throttle.ts";
 
 /**
  * Failed logins (docs/decisions/0016, after OWASP's authentication guidance: slow the attacker,
@@ -24,6 +24,24 @@ export const LOGIN_THROTTLE = {
 } as const;
 
 export const BAD_CREDENTIALS = "Invalid email or password";
+/** From this many failures of one account from one client, the 401 says how many tries are left. */
+export const WARN_FROM_FAILURES = 3;
+
+/**
+ * The wrong-password answer once a client has failed `failures` times on one account: from the
+ * third failure it says how many tries are left before the pause, and then that the pause began.
+ * It depends only on the count for this e-mail and client, known account or not.
+ */
+export function badCredentials(failures: number): { error: string; triesLeft?: number } {
+  if (failures < WARN_FROM_FAILURES) return { error: BAD_CREDENTIALS };
+  const triesLeft = Math.max(0, LOGIN_THROTTLE.pair.limit - failures);
+  const pause = `${LOGIN_THROTTLE.pair.blockMs / 60_000} minutes`;
+  const error =
+    triesLeft === 0
+      ? `${BAD_CREDENTIALS}. Sign-in from this device is now paused for ${pause}.`
+      : `${BAD_CREDENTIALS}. ${triesLeft} ${triesLeft === 1 ? "try" : "tries"} left before sign-in from this device is paused for ${pause}.`;
+  return { error, triesLeft };
+}
 
 /** A stored hash of a random password: verifying against it costs what a real check costs. */
 const DUMMY_HASH =
@@ -40,7 +58,8 @@ async function failures(db: Db, key: string, windowMs: number, now: number) {
   return { count: row?.count ?? 0, retryAfterMs: row ? row.windowStart + windowMs - now : 0 };
 }
 
-export type LoginCheck = { ok: true } | { ok: false; status: 401 | 429; error: string };
+/** `triesLeft`: on a 401 from the third failure, the tries this client has left on this account before its pause. */
+export type LoginCheck = { ok: true } | { ok: false; status: 401 | 429; error: string; triesLeft?: number };
 
 /**
  * The one password check for teachers and admins: refuses a blocked client or account, verifies
@@ -70,10 +89,10 @@ export async function checkLogin(
   const valid = await verifyPassword(login.password, login.storedHash ?? DUMMY_HASH);
   if (!login.storedHash || !valid) {
     await recordHit(db, keys.client, LOGIN_THROTTLE.client, now);
-    await recordHit(db, keys.pair, LOGIN_THROTTLE.pair, now);
+    const failed = await recordHit(db, keys.pair, LOGIN_THROTTLE.pair, now);
     // The account's count never blocks (blockMs 0 is never reached as a block: the limit is out of reach).
     await recordHit(db, keys.account, { limit: Number.MAX_SAFE_INTEGER, windowMs: LOGIN_THROTTLE.account.windowMs, blockMs: 0 }, now);
-    return { ok: false, status: 401, error: BAD_CREDENTIALS };
+    return { ok: false, status: 401, ...badCredentials(failed) };
   }
   await clearHits(db, keys.pair);
   return { ok: true };

@@ -1,5 +1,5 @@
 import { type FormEvent, useState } from "react";
-import { api, call } from "../../lib/api-client.ts";
+import { ApiError, api, call } from "../../lib/api-client.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
 import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
@@ -20,23 +20,30 @@ export function TeacherLoginCard({
   /** Where a successful login goes: the dashboard, or the school page that sent the teacher here. */
   next: string;
   onRegister?: () => void;
-  onForgotPassword?: () => void;
+  /** Opens the reset dialog, for the e-mail typed here. */
+  onForgotPassword?: (email: string) => void;
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // After a few wrong passwords (the server says how many tries are left) or the pause itself: point to the reset.
+  const [offerReset, setOfferReset] = useState(false);
 
   const login = useAction(() => call(() => api.api.teacher.login.$post({ json: { email, password, slug } }), "Login failed"), {
     onSuccess: ({ teacherName }) => {
       rememberTeacherName(teacherName);
       pageNavigation.go(next);
     },
-    onError: (e) => setError(e.message),
+    onError: (e) => {
+      setError(e.message);
+      setOfferReset(e instanceof ApiError && (e.status === 429 || typeof triesLeft(e.body) === "number"));
+    },
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
+    setOfferReset(false);
     if (!email.trim() || !password) {
       setError("Please enter both email and password");
       return;
@@ -82,13 +89,25 @@ export function TeacherLoginCard({
         <div className="flex justify-end">
           <button
             type="button"
-            onClick={onForgotPassword}
+            onClick={() => onForgotPassword?.(email)}
             className="rounded text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
           >
             Forgot Password?
           </button>
         </div>
         {error && <MessageBox text={error} />}
+        {error && offerReset && (
+          <p className="flex flex-wrap items-center gap-x-2 text-sm text-slate-700 dark:text-slate-300">
+            Reset your password with a code sent to your email:
+            <button
+              type="button"
+              onClick={() => onForgotPassword?.(email)}
+              className="rounded font-semibold text-indigo-600 hover:underline dark:text-indigo-400"
+            >
+              Forgot Password?
+            </button>
+          </p>
+        )}
         <Button type="submit" className="w-full" disabled={login.isPending}>
           {login.isPending ? "Logging in..." : "Login"}
         </Button>
@@ -101,4 +120,9 @@ export function TeacherLoginCard({
       </p>
     </section>
   );
+}
+
+/** The tries left that a refused login's answer carries (from the third wrong password), if any. */
+function triesLeft(body: unknown): number | undefined {
+  return body && typeof body === "object" && "triesLeft" in body && typeof body.triesLeft === "number" ? body.triesLeft : undefined;
 }

@@ -14,6 +14,7 @@ export const TEACHER_PORTAL_ID = "teacher-portal";
  */
 export function TeacherPortal({ slug, schoolName, basePath, next }: TeacherPortalProps) {
   const [dialog, setDialog] = useState<"register" | "reset" | null>(null);
+  const [resetEmail, setResetEmail] = useState("");
   return (
     <>
       <TeacherLoginCard
@@ -21,7 +22,10 @@ export function TeacherPortal({ slug, schoolName, basePath, next }: TeacherPorta
         schoolName={schoolName}
         next={next}
         onRegister={() => setDialog("register")}
-        onForgotPassword={() => setDialog("reset")}
+        onForgotPassword={(email) => {
+          setResetEmail(email);
+          setDialog("reset");
+        }}
       />
       <RegisterDialog
         open={dialog === "register"}
@@ -30,7 +34,7 @@ export function TeacherPortal({ slug, schoolName, basePath, next }: TeacherPorta
         schoolName={schoolName}
         basePath={basePath}
       />
-      <ResetPasswordDialog open={dialog === "reset"} onClose={() => setDialog(null)} slug={slug} />
+      <ResetPasswordDialog open={dialog === "reset"} onClose={() => setDialog(null)} slug={slug} email={resetEmail} />
     </>
   );
 }

@@ -1,3 +1,4 @@
+import { appContext } from "../../workers/http/context.ts";
 import { PublicHeader } from "../components/public/public-header.tsx";
 import { SiteFooter } from "../components/public/site-footer.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
@@ -9,11 +10,14 @@ import type { Route } from "./+types/limit-reached";
 export const meta: Route.MetaFunction = () => [{ title: "Teacher Registration Limit Reached · Lectern" }];
 
 export function loader(args: Route.LoaderArgs) {
-  return requireSchool(args);
+  const found = requireSchool(args);
+  // The way to ask for more places: the school's own contact address (schools have no phone number on record).
+  const email = args.context.get(appContext).tenant.school?.email.trim() || null;
+  return { ...found, contact: { email } };
 }
 
 export default function LimitReached({ loaderData }: Route.ComponentProps) {
-  const { school, basePath } = loaderData;
+  const { school, basePath, contact } = loaderData;
   return (
     <div className="flex min-h-dvh flex-col">
       <PublicHeader />
@@ -45,6 +49,15 @@ export default function LimitReached({ loaderData }: Route.ComponentProps) {
             Teachers who already have an account can still log in. New teachers cannot register until the school administrator raises the
             limit.
           </p>
+          {contact.email && (
+            <p className="mt-4">
+              To ask for a place, contact {school.schoolName} at{" "}
+              <a href={`mailto:${contact.email}`} className="font-medium text-indigo-700 underline dark:text-indigo-300">
+                {contact.email}
+              </a>
+              .
+            </p>
+          )}
         </StatusPanel>
       </main>
       <SiteFooter />

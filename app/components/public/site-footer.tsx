@@ -5,6 +5,19 @@ import { LogoMark, PRODUCT_NAME } from "../ui/logo.tsx";
 /** What the root route's loader gives every page (app/root.tsx). */
 export interface RootData {
   publisher: AppConfig["publisher"];
+  /** The school of a signed-in teacher's page (its name and where its pages live), else null. */
+  school?: { name: string; basePath: string } | null;
+}
+
+/**
+ * The publisher's address without its name in front ("Lectern Press, 1200 Printers Row, ..."), as
+ * the name heads the address already: the footer says it once.
+ */
+export function addressWithoutName(publisher: { name: string; address: string }): string {
+  const name = publisher.name.trim();
+  const address = publisher.address.trim();
+  if (!name || !address.toLowerCase().startsWith(name.toLowerCase())) return address;
+  return address.slice(name.length).replace(/^[\s,;:.-]+/, "");
 }
 
 export function SiteFooter() {
@@ -26,7 +39,7 @@ export function SiteFooter() {
           <>
             <address className="text-sm not-italic text-slate-600 dark:text-slate-400">
               <h2 className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">{publisher.name}</h2>
-              {publisher.address}
+              {addressWithoutName(publisher)}
             </address>
             <div className="text-sm text-slate-600 dark:text-slate-400">
               <h2 className="mb-2 text-sm font-semibold text-slate-900 dark:text-white">Contact</h2>
@@ -51,7 +64,9 @@ export function SiteFooter() {
         )}
       </div>
       <p className="border-t border-slate-200 py-4 text-center text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
-        © {new Date().getFullYear()} {publisher?.name ?? PRODUCT_NAME}. All rights reserved.
+        {/* The publisher's name heads its address above; without a publisher the product's name stands here. */}©{" "}
+        {new Date().getFullYear()}
+        {publisher ? "" : ` ${PRODUCT_NAME}`}. All rights reserved.
       </p>
     </footer>
   );

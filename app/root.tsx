@@ -1,14 +1,11 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteError } from "react-router";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
 import { appContext } from "../workers/http/context.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
-import { NotFoundPage } from "./components/public/not-found-page.tsx";
-import { PublicHeader } from "./components/public/public-header.tsx";
+import { AppErrorBoundary } from "./components/public/app-error-boundary.tsx";
 import type { RootData } from "./components/public/site-footer.tsx";
-import { ButtonLink } from "./components/ui/button-link.tsx";
-import { StatusPanel } from "./components/ui/status-panel.tsx";
 import { islandPropsId } from "./islands/island-props.ts";
 import { useNonce } from "./lib/nonce.tsx";
 import { scriptJson, usePageScripts } from "./lib/page-scripts.ts";
@@ -20,8 +17,10 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export function loader({ context }: Route.LoaderArgs): RootData {
-  const { config } = context.get(appContext);
-  return { publisher: config.publisher };
+  const { config, tenant, teacher } = context.get(appContext);
+  // A signed-in teacher's school: an error the school's own pages could not catch still leads back to it.
+  const school = teacher && tenant.school ? { name: tenant.school.name, basePath: tenant.basePath } : null;
+  return { publisher: config.publisher, school };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
@@ -103,23 +102,4 @@ function NavigationProgress() {
   );
 }
 
-export function ErrorBoundary() {
-  const error = useRouteError();
-  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
-
-  const status = isRouteErrorResponse(error) ? error.status : 500;
-  const detail = isRouteErrorResponse(error) ? error.statusText : null;
-  const stack = import.meta.env.DEV && error instanceof Error ? error.stack : null;
-  return (
-    <div className="flex min-h-dvh flex-col">
-      <PublicHeader />
-      <main className="flex flex-1 items-center px-4 py-16">
-        <StatusPanel title="Unexpected Application Error!" tone="error" actions={<ButtonLink to="/">Go Home</ButtonLink>}>
-          <p className="font-mono text-lg font-semibold text-red-700 dark:text-red-300">{status}</p>
-          <p className="mt-2">{detail || "Something went wrong while loading this page. Please try again in a moment."}</p>
-          {stack && <pre className="mt-4 max-h-64 overflow-auto rounded bg-slate-900 p-3 text-left text-xs text-slate-100">{stack}</pre>}
-        </StatusPanel>
-      </main>
-    </div>
-  );
-}
+export const ErrorBoundary = AppErrorBoundary;

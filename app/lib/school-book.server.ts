@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { findSchoolBook, toTeacherBook } from "../../workers/reading/library.ts";
+import { toTeacherBook } from "../../workers/reading/library.ts";
+import { lookUpSchoolBook } from "../../workers/reading/school-book.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { teacherContext } from "./guards/teacher.server.ts";
 
@@ -9,12 +10,15 @@ type Args = {
   params: Record<string, string | undefined>;
 };
 
-/** The school's book named by the URL, or a 404 that says only "not found / not available". */
+/**
+ * The school's book named by the URL, or a 404 whose `reason` says which: no book has this id
+ * ("not-found"), or it is a book the school was not given ("not-available").
+ */
 export async function loadSchoolBook({ context, params }: Args, param = "bookId") {
   const { school, basePath } = context.get(teacherContext);
   const bookId = parseId(params[param]);
   if (!bookId) throw data({ reason: "not-found" as const }, { status: 404 });
-  const book = await findSchoolBook(context.get(appContext).db, school.id, bookId);
-  if (!book) throw data({ reason: "not-available" as const }, { status: 404 });
+  const { book, reason } = await lookUpSchoolBook(context.get(appContext).db, school.id, bookId);
+  if (!book) throw data({ reason }, { status: 404 });
   return { book: toTeacherBook(book), basePath };
 }

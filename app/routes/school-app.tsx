@@ -1,7 +1,8 @@
-import { Outlet, useLocation, useNavigation } from "react-router";
+import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
 import { BookGridSkeleton } from "../components/school/book-card.tsx";
 import { BookSearch } from "../components/school/book-search.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
+import { SchoolErrorFrame, SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { SchoolShell } from "../components/school/school-shell.tsx";
 import { requireTeacher, teacherContext } from "../lib/guards/teacher.server.ts";
 import type { Route } from "./+types/school-app";
@@ -44,4 +45,26 @@ export default function SchoolApp({ loaderData }: Route.ComponentProps) {
   );
 }
 
-export const ErrorBoundary = SchoolErrorBoundary;
+/**
+ * The school's 404s as before; anything else (a page's data that never arrived, the layout's own)
+ * stays in the school: inside its layout when the layout's data is there, and leads back to the
+ * school's dashboard, never to the publisher's landing page.
+ */
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const layout = useRouteLoaderData("routes/school-app") as Route.ComponentProps["loaderData"] | undefined;
+  const basePath = useSchoolBasePath();
+  if (isRouteErrorResponse(error) && error.status === 404) return <SchoolErrorBoundary />;
+  const panel = <SchoolPageError error={error} basePath={basePath} />;
+  if (!layout) return <SchoolErrorFrame basePath={basePath}>{panel}</SchoolErrorFrame>;
+  return (
+    <SchoolShell
+      school={layout.school}
+      teacherName={layout.teacherName}
+      basePath={layout.basePath}
+      search={<BookSearch slug={layout.school.slug} basePath={layout.basePath} />}
+    >
+      {panel}
+    </SchoolShell>
+  );
+}

@@ -1,5 +1,6 @@
-import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, useRouteError } from "react-router";
 import { BookDetails } from "../components/school/book-details.tsx";
+import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { loadSchoolBook } from "../lib/school-book.server.ts";
@@ -16,12 +17,20 @@ export default function SchoolBook({ loaderData }: Route.ComponentProps) {
   return <BookDetails book={book} readerHref={`${basePath}/dashboard/book/${book.id}/view`} backHref={`${basePath}/dashboard`} />;
 }
 
+/**
+ * 'Book Not Found' for an id that is no book, 'This book is not available for your school' for a
+ * book the school was not given; anything else (offline, a failure) in the school's words.
+ */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const layout = useRouteLoaderData("routes/school-app") as { basePath: string } | undefined;
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  const basePath = useSchoolBasePath();
+  if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
+  const back = <ButtonLink to={`${basePath}/dashboard`}>Back to Books</ButtonLink>;
+  if ((error.data as { reason?: string } | undefined)?.reason === "not-available") {
+    return <StatusPanel title="This book is not available for your school" actions={back} />;
+  }
   return (
-    <StatusPanel title="Book Not Found" actions={<ButtonLink to={`${layout?.basePath ?? ""}/dashboard`}>Back to Books</ButtonLink>}>
+    <StatusPanel title="Book Not Found" actions={back}>
       <p>The requested book could not be found.</p>
     </StatusPanel>
   );

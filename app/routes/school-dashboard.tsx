@@ -1,11 +1,10 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
+import { useRouteError } from "react-router";
 import { coverPath } from "../../workers/books/category.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { summariseShelf, toLibraryBook } from "../../workers/reading/library.ts";
 import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
-import { Button } from "../components/ui/button.tsx";
-import { StatusPanel } from "../components/ui/status-panel.tsx";
+import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
 import { readShelfQuery } from "../lib/shelf-query.ts";
 import type { Route } from "./+types/school-dashboard";
@@ -48,23 +47,8 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function LoadError({ detail = "" }: { detail?: string }) {
-  return (
-    <StatusPanel
-      title="Unable to load books"
-      tone="error"
-      actions={
-        <Button onClick={() => window.location.reload()} className="px-5">
-          Try Again
-        </Button>
-      }
-    >
-      <p>Something went wrong while loading your school's books.{detail}</p>
-    </StatusPanel>
-  );
-}
-
+/** 'Unable to load books' (the spec's error state), saying when the teacher is offline, with 'Try Again'. */
 export function ErrorBoundary() {
   const error = useRouteError();
-  return <LoadError detail={isRouteErrorResponse(error) ? ` (${error.status} ${error.statusText})` : ""} />;
+  return <SchoolPageError error={error} basePath={useSchoolBasePath()} title="Unable to load books" />;
 }

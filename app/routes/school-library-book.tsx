@@ -1,5 +1,6 @@
-import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, useRouteError } from "react-router";
 import { BookDetails, Fact } from "../components/school/book-details.tsx";
+import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { loadSchoolBook } from "../lib/school-book.server.ts";
@@ -26,13 +27,13 @@ export default function SchoolLibraryBook({ loaderData }: Route.ComponentProps) 
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const layout = useRouteLoaderData("routes/school-app") as { basePath: string } | undefined;
-  if (!isRouteErrorResponse(error) || error.status !== 404) throw error;
+  const basePath = useSchoolBasePath();
+  if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
   const notAvailable = (error.data as { reason?: string } | undefined)?.reason === "not-available";
   return (
     <StatusPanel
       title={notAvailable ? "This book is not available for your school" : "Book not found"}
-      actions={<ButtonLink to={`${layout?.basePath ?? ""}/dashboard`}>Back to Dashboard</ButtonLink>}
+      actions={<ButtonLink to={`${basePath}/dashboard`}>Back to Dashboard</ButtonLink>}
     />
   );
 }

@@ -1,10 +1,10 @@
-import { Form, useNavigation } from "react-router";
+import { Form, useNavigation, useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { listSchoolBooks, toTeacherBook } from "../../workers/reading/library.ts";
 import { BOOK_GRID_CLASSES, BookCard, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";
+import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
-import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
 import type { Route } from "./+types/school-library";
@@ -67,6 +67,8 @@ export default function SchoolLibrary({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** 'Unable to load books', saying when the teacher is offline, with 'Try Again' and the way back to the dashboard. */
 export function ErrorBoundary() {
-  return <MessageBox text="Failed to fetch books" />;
+  const error = useRouteError();
+  return <SchoolPageError error={error} basePath={useSchoolBasePath()} title="Unable to load books" />;
 }

@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, useRouteError } from "react-router";
+import { data, isRouteErrorResponse, useParams, useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { listPages, readySet } from "../../workers/page-images/page-reading.ts";
 import { findSchoolBook } from "../../workers/reading/library.ts";
@@ -6,6 +6,7 @@ import { findProgress } from "../../workers/reading/progress.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { ReaderError } from "../components/reader/reader-error.tsx";
 import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
+import { FAILED_TEXT, isOfflineError, OFFLINE_TEXT, OFFLINE_TITLE } from "../components/school/school-page-error.tsx";
 import { requireTeacher } from "../lib/guards/teacher.server.ts";
 import type { PageScripts, PageScriptsHandle } from "../lib/page-scripts.ts";
 import type { Route } from "./+types/school-reader";
@@ -69,9 +70,12 @@ export default function SchoolReader({ loaderData }: Route.ComponentProps) {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const { slug } = useParams();
   if (isRouteErrorResponse(error) && (error.data as ReaderFailure | undefined)?.message) {
     const failure = error.data as ReaderFailure;
     return <ReaderError message={failure.message} backHref={failure.backHref} backLabel={BACK_LABEL} />;
   }
-  throw error;
+  // Anything else (the connection dropped on the way here, a failure) stays in the school: back to its dashboard.
+  const message = isOfflineError(error) ? `${OFFLINE_TITLE}. ${OFFLINE_TEXT}` : FAILED_TEXT;
+  return <ReaderError message={message} backHref={`${slug ? `/schools/${slug}` : ""}/dashboard`} backLabel={BACK_LABEL} />;
 }

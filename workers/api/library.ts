@@ -3,10 +3,11 @@ import { z } from "zod";
 import { readShelfQuery } from "../../app/lib/shelf-query.ts";
 import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
-import { findSchoolBook, listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
+import { listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
+import { lookUpSchoolBook, SCHOOL_BOOK_MISSING } from "../reading/school-book.ts";
 import { parseId } from "../validation/schemas.ts";
 
-const SearchSchema = z.object({ search: z.string().trim().max(200, "at most 200 characters").optional() });
+const SearchSchema = z.object({ search: z.string().trim().max(200, "The search text can have at most 200 characters").optional() });
 // The list's own parameters are read leniently (readShelfQuery), as the page's loader reads its URL.
 const ShelfPageSchema = z.object({
   subject: z.string().optional(),
@@ -24,7 +25,7 @@ const ShelfPageSchema = z.object({
 /** Books per page of the dashboard's list: the page's loader paints the first one. */
 export const SHELF_PAGE = 48;
 
-const QuerySchema = z.object({ query: z.string().trim().max(200, "at most 200 characters").default("") });
+const QuerySchema = z.object({ query: z.string().trim().max(200, "The search text can have at most 200 characters").default("") });
 
 /**
  * A teacher's own school's shelf, mounted at /api/schools/slug/{slug}: the request context reads
@@ -47,9 +48,10 @@ export const libraryApi = new Hono<TeacherApiEnv>()
   })
   .get("/books/:bookId", requireTeacher, async (c) => {
     const bookId = parseId(c.req.param("bookId"));
-    if (!bookId) return c.json({ error: "Book not found" }, 404);
-    const book = await findSchoolBook(c.var.context.db, c.var.teacher.school.id, bookId);
-    if (!book) return c.json({ error: "This book is not available for your school" }, 404);
+    if (!bookId) return c.json({ error: SCHOOL_BOOK_MISSING["not-found"] }, 404);
+    // No book at all, or a book of the catalogue that this school was not given: the spec's two texts.
+    const { book, reason } = await lookUpSchoolBook(c.var.context.db, c.var.teacher.school.id, bookId);
+    if (!book) return c.json({ error: SCHOOL_BOOK_MISSING[reason] }, 404);
     return c.json({ book: toTeacherBook(book) });
   })
   .get("/search-books", requireTeacher, validate("query", QuerySchema), async (c) => {

@@ -1,0 +1,63 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, createBook, createSchool, page, signedInTeacher } from "./helpers.ts";
+
+// An id that is no book at all says 'Book not found'; a book of the catalogue that the school was not
+// given says 'This book is not available for your school' (the spec has both texts).
+let slug: string;
+let cookie: string;
+let assigned: number;
+let unassigned: number;
+let noSuchBook: number;
+
+beforeAll(async () => {
+  const school = await createSchool();
+  slug = school.slug;
+  cookie = (await signedInTeacher(school)).cookie;
+  assigned = (await createBook({ title: "On Our Shelf" }, [school.id])).id;
+  unassigned = (await createBook({ title: "On Another School's Shelf" }, [(await createSchool()).id])).id;
+  noSuchBook = unassigned + 100_000;
+});
+
+describe("a book a teacher cannot open: no such book, or not the school's", () => {
+  it("GET /api/schools/slug/{slug}/books/{id} answers 'Book not found' for an id that is no book", async () => {
+    const response = await api(`/api/schools/slug/${slug}/books/${noSuchBook}`, { cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "Book not found" });
+  });
+
+  it("GET /api/schools/slug/{slug}/books/{id} answers 'This book is not available for your school' for another school's book", async () => {
+    const response = await api(`/api/schools/slug/${slug}/books/${unassigned}`, { cookie });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: "This book is not available for your school" });
+    const own = await api(`/api/schools/slug/${slug}/books/${assigned}`, { cookie });
+    expect(((await own.json()) as { book: { title: string } }).book.title).toBe("On Our Shelf");
+  });
+
+  it("/schools/{slug}/books/{id} says which", async () => {
+    const missing = await page(`/schools/${slug}/books/${noSuchBook}`, { cookie });
+    expect(missing.status).toBe(404);
+    const missingHtml = await missing.text();
+    expect(missingHtml).toContain("Book not found");
+    expect(missingHtml).not.toContain("This book is not available for your school");
+
+    const elsewhere = await page(`/schools/${slug}/books/${unassigned}`, { cookie });
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.text()).toContain("This book is not available for your school");
+  });
+
+  it("/schools/{slug}/dashboard/book/{id} says which, and the loader's data names the reason", async () => {
+    const missing = await page(`/schools/${slug}/dashboard/book/${noSuchBook}`, { cookie });
+    expect(missing.status).toBe(404);
+    const missingHtml = await missing.text();
+    expect(missingHtml).toContain("Book Not Found");
+    expect(missingHtml).toContain("The requested book could not be found.");
+    expect(missingHtml).not.toContain("This book is not available for your school");
+
+    const elsewhere = await page(`/schools/${slug}/dashboard/book/${unassigned}`, { cookie });
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.text()).toContain("This book is not available for your school");
+
+    const data = await page(`/schools/${slug}/dashboard/book/${noSuchBook}.data`, { cookie });
+    expect(await data.text()).toContain("not-found");
+  });
+});

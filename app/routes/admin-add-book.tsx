@@ -29,7 +29,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { admin } = context.get(adminContext);
   const form = await request.formData();
   const input = BookCreateSchema.safeParse(bookCreateInput(form));
-  if (!input.success) return data({ error: describeZodError(input.error) }, { status: 400 });
+  if (!input.success) return data({ error: describeZodError(input.error).error }, { status: 400 });
   const book = await createBook(context.get(appContext).db, { id: admin.id, email: admin.email }, input.data);
   if (formText(form, "next") !== "upload") throw redirect(`/admin/book/${book.id}`);
   return data({ book: { id: book.id } }, { status: 201 });
@@ -87,8 +87,7 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
     form.set("next", "upload");
     setError(null);
     if (!values.title.trim() || !values.author1.trim()) return setError("Please enter the title and the author.");
-    if (values.isbn.trim() && !isValidIsbn(values.isbn))
-      return setError("isbn: This ISBN's check digit is wrong, or it is not 10 or 13 digits.");
+    if (values.isbn.trim() && !isValidIsbn(values.isbn)) return setError("This ISBN's check digit is wrong, or it is not 10 or 13 digits.");
     const controller = new AbortController();
     abort.current = controller;
     let bookId: number | null = null;

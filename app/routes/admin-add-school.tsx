@@ -52,7 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     slug: entered.slug || undefined,
     teacherLimit: entered.teacherLimit,
   });
-  if (!input.success) return refuse(describeZodError(input.error), 400);
+  if (!input.success) return refuse(describeZodError(input.error).error, 400);
   const result = await createSchool(context.get(appContext).db, { id: admin.id, email: admin.email }, input.data);
   if (!result.ok) return refuse(result.error, result.status);
   return redirect(`/admin/school/${result.school.id}`);

@@ -36,7 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const intent = formText(form, "intent");
   if (intent === "assign") {
     const input = GrantAccessSchema.safeParse({ schoolIds: formIds(form, "schoolIds"), bookIds: formIds(form, "bookId") });
-    if (!input.success) return data({ intent, error: describeZodError(input.error) }, { status: 400 });
+    if (!input.success) return data({ intent, error: describeZodError(input.error).error }, { status: 400 });
     const result = await grantAccess(db, actor, input.data);
     if (!result.ok) return data({ intent, error: result.error }, { status: 400 });
     return { intent, created: result.created };

@@ -44,13 +44,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   if (formText(form, "intent") === "unassign") {
     const access = AccessParamSchema.safeParse({ schoolId: params.schoolId, bookId: formText(form, "bookId") });
-    if (!access.success) return data({ intent: "unassign" as const, error: describeZodError(access.error) }, { status: 400 });
+    if (!access.success) return data({ intent: "unassign" as const, error: describeZodError(access.error).error }, { status: 400 });
     const removed = await revokeAccess(db, actor, access.data.schoolId, access.data.bookId);
     if (!removed) return data({ intent: "unassign" as const, error: "That school does not have that book" }, { status: 404 });
     return { intent: "unassign" as const, removed: true };
   }
   const input = AssignBooksSchema.safeParse({ bookIds: form.getAll("bookId").map((value) => Number(value)) });
-  if (!input.success) return data({ intent: "assign" as const, error: describeZodError(input.error) }, { status: 400 });
+  if (!input.success) return data({ intent: "assign" as const, error: describeZodError(input.error).error }, { status: 400 });
   const result = await assignBooksToSchool(db, actor, id.data, input.data.bookIds);
   if (!result.ok) return data({ intent: "assign" as const, error: result.error }, { status: 400 });
   return { intent: "assign" as const, assigned: new Set(input.data.bookIds).size, created: result.created };

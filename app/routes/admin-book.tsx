@@ -51,21 +51,21 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   switch (intent as Intent) {
     case "update": {
       const input = BookUpdateSchema.safeParse(bookUpdateInput(form));
-      if (!input.success) return refuse("update", describeZodError(input.error), 400);
+      if (!input.success) return refuse("update", describeZodError(input.error).error, 400);
       const book = id ? await updateBook(db, actor, id, input.data) : null;
       if (!book) return refuse("update", BOOK_NOT_FOUND, 404);
       return { intent: "update" as const, saved: true };
     }
     case "unassign": {
       const access = AccessParamSchema.safeParse({ schoolId: formText(form, "schoolId"), bookId: params.id });
-      if (!access.success) return refuse("unassign", describeZodError(access.error), 400);
+      if (!access.success) return refuse("unassign", describeZodError(access.error).error, 400);
       const removed = await revokeAccess(db, actor, access.data.schoolId, access.data.bookId);
       if (!removed) return refuse("unassign", "That school does not have that book", 404);
       return { intent: "unassign" as const, removed: true };
     }
     case "assign": {
       const input = GrantAccessSchema.safeParse({ schoolIds: formIds(form, "schoolIds"), bookIds: id ? [id] : [] });
-      if (!input.success) return refuse("assign", describeZodError(input.error), 400);
+      if (!input.success) return refuse("assign", describeZodError(input.error).error, 400);
       const result = await grantAccess(db, actor, input.data);
       if (!result.ok) return refuse("assign", result.error, 400);
       return { intent: "assign" as const, created: result.created };

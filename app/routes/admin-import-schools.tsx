@@ -28,7 +28,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
   const intents = z.enum(["validate", "bulk", "save-generated", "update-duplicates"]);
   const body = ImportBodySchema.extend({ intent: intents }).safeParse(await request.json().catch(() => null));
-  if (!body.success) return data({ error: describeZodError(body.error), rows: undefined }, { status: 400 });
+  if (!body.success) return data({ error: describeZodError(body.error).error, rows: undefined }, { status: 400 });
   const { intent, rows, rowNumbers } = body.data;
   if (intent === "validate") return { validation: await validateImportRows(db, rows, "validate", rowNumbers) };
   if (intent === "update-duplicates") {

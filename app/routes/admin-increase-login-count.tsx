@@ -30,7 +30,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const id = SchoolIdSchema.safeParse(form.get("schoolId"));
   if (!id.success) return data({ error: "School not found" }, { status: 404 });
   const input = IncreaseLoginCountSchema.safeParse({ by: formNumber(form.get("by")) });
-  if (!input.success) return data({ error: describeZodError(input.error) }, { status: 400 });
+  if (!input.success) return data({ error: describeZodError(input.error).error }, { status: 400 });
   const result = await increaseTeacherLimit(context.get(appContext).db, { id: admin.id, email: admin.email }, id.data, input.data);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return { schoolId: id.data, teacherLimit: result.teacherLimit };

@@ -69,14 +69,14 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 
   if (intent === "teacher-limit") {
     const input = IncreaseLoginCountSchema.safeParse({ limit: formNumber(form.get("limit")) });
-    if (!input.success) return refuse(describeZodError(input.error), 400);
+    if (!input.success) return refuse(describeZodError(input.error).error, 400);
     const result = await increaseTeacherLimit(db, actor, id.data, input.data);
     if (!result.ok) return refuse(result.error, result.status);
     return { intent, message: `Teacher limit is now ${result.teacherLimit}.` } satisfies SettingAnswer;
   }
   if (intent === "session-limit") {
     const input = SchoolUpdateSchema.pick({ sessionLimit: true }).safeParse({ sessionLimit: formNumber(form.get("sessionLimit")) });
-    if (!input.success) return refuse(describeZodError(input.error), 400);
+    if (!input.success) return refuse(describeZodError(input.error).error, 400);
     const result = await updateSchool(db, actor, id.data, input.data);
     if (!result.ok) return refuse(result.error, result.status);
     return {

@@ -42,7 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
     admin,
     figures,
     admins,
-    audit: { ...audit, filters, filterError: query.success ? null : describeZodError(query.error), actions: auditActionOptions() },
+    audit: { ...audit, filters, filterError: query.success ? null : describeZodError(query.error).error, actions: auditActionOptions() },
   };
 }
 
@@ -63,14 +63,14 @@ export async function action(args: Route.ActionArgs) {
       password: formText(form, "password"),
       role: formText(form, "role") || undefined,
     });
-    if (!input.success) return data({ intent, error: describeZodError(input.error) }, { status: 400 });
+    if (!input.success) return data({ intent, error: describeZodError(input.error).error }, { status: 400 });
     const result = await createAdmin(db, actor, input.data);
     if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
     return { intent, created: formText(form, "email") };
   }
   if (intent !== "update" && intent !== "delete") return data({ intent: null, error: "Unknown action" }, { status: 400 });
   const id = AdminIdParamSchema.safeParse({ id: formText(form, "id") });
-  if (!id.success) return data({ intent, error: describeZodError(id.error) }, { status: 400 });
+  if (!id.success) return data({ intent, error: describeZodError(id.error).error }, { status: 400 });
   if (intent === "delete") {
     const result = await deleteAdmin(db, actor, id.data.id);
     if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
@@ -80,10 +80,10 @@ export async function action(args: Route.ActionArgs) {
     disabled: form.has("disabled") ? formText(form, "disabled") === "true" : undefined,
     password: form.has("password") ? formText(form, "password") : undefined,
   });
-  if (!input.success) return data({ intent, error: describeZodError(input.error) }, { status: 400 });
+  if (!input.success) return data({ intent, error: describeZodError(input.error).error }, { status: 400 });
   // The reset dialog sends the password twice.
   if (form.has("confirm") && formText(form, "confirm") !== input.data.password) {
-    return data({ intent, error: "confirm: The two passwords do not match" }, { status: 400 });
+    return data({ intent, error: "The two passwords do not match" }, { status: 400 });
   }
   const result = await updateAdmin(db, actor, id.data.id, input.data);
   if (!result.ok) return data({ intent, error: result.error }, { status: result.status });

@@ -54,14 +54,14 @@ describe("the superadmin's reset-password dialog", () => {
     await userEvent.click(screen.getAllByRole("button", { name: "Show password" })[0]!);
     expect(password.type).toBe("text");
     await userEvent.click(screen.getByRole("button", { name: "Set password" }));
-    expect((await screen.findByRole("alert")).textContent).toBe("confirm: The two passwords do not match");
+    expect((await screen.findByRole("alert")).textContent).toBe("The two passwords do not match");
     expect(posted).not.toHaveBeenCalled();
   });
 
   it("shows the server's rule in the dialog, and on success closes and says so", async () => {
     const posted = vi.fn();
     const answers = [
-      { intent: "update", error: "password: This password is too common. Please choose one that is harder to guess." },
+      { intent: "update", error: "This password is too common. Please choose one that is harder to guess." },
       { intent: "update", passwordReset: true },
     ];
     const done = renderReset(() => answers.shift(), posted);

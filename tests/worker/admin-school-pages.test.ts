@@ -185,9 +185,9 @@ describe("Add School's action", () => {
   it("refuses what the API refuses, with its messages, and saves nothing", async () => {
     const cases: [Record<string, string>, number, string][] = [
       [{ schoolName: "", city: "" }, 400, "Please fill in: School name, City"],
-      [{ zipCode: "ABCDE" }, 400, "zipCode: Enter a 5-digit ZIP code"],
-      [{ teacherLimit: "0" }, 400, "teacherLimit: Enter a whole number from 1 to 10000"],
-      [{ slug: "admin" }, 400, "slug: This slug is reserved"],
+      [{ zipCode: "ABCDE" }, 400, "Enter a 5-digit ZIP code"],
+      [{ teacherLimit: "0" }, 400, "The teacher limit must be a whole number from 1 to 10000"],
+      [{ slug: "admin" }, 400, "This slug is reserved"],
     ];
     for (const [overrides, status, message] of cases) {
       const name = overrides.schoolName ?? `Refused ${tag()}`;
@@ -199,7 +199,7 @@ describe("Add School's action", () => {
     const taken = await createSchool();
     const duplicate = await post("/admin/add-school", fields({ slug: taken.slug }));
     expect(duplicate.status).toBe(409);
-    expect(await duplicate.text()).toContain("slug: A school with this slug already exists");
+    expect(await duplicate.text()).toContain("A school with this slug already exists");
   });
 });
 
@@ -217,10 +217,10 @@ describe("the school page's settings", () => {
 
     const below = await post(`/admin/school/${school.id}.data`, { intent: "teacher-limit", limit: "1" });
     expect(below.status).toBe(400);
-    expect(await below.text()).toContain("limit: This school already has 2 registered teachers; the limit cannot be lower");
+    expect(await below.text()).toContain("This school already has 2 registered teachers; the teacher limit cannot be lower");
     const notANumber = await post(`/admin/school/${school.id}`, { intent: "teacher-limit", limit: "many" });
     expect(notANumber.status).toBe(400);
-    expect(await notANumber.text()).toContain("limit: Enter a whole number from 1 to 10000");
+    expect(await notANumber.text()).toContain("The teacher limit must be a whole number from 1 to 10000");
     expect((await schoolRow(school.id))!.teacherLimit).toBe(9);
   });
 
@@ -233,7 +233,7 @@ describe("the school page's settings", () => {
     expect(await audits("school.update", school.id)).toHaveLength(1);
     const refused = await post(`/admin/school/${school.id}`, { intent: "session-limit", sessionLimit: "25" });
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("sessionLimit: Sessions per teacher must be a whole number from 1 to 20");
+    expect(await refused.text()).toContain("Sessions per teacher must be a whole number from 1 to 20");
     expect((await schoolRow(school.id))!.sessionLimit).toBe(4);
   });
 });
@@ -247,7 +247,7 @@ describe("Increase Login Count's action", () => {
     expect(await audits("school.increase-login-count", school.id)).toHaveLength(1);
     const zero = await post("/admin/increase-login-count", { schoolId: String(school.id), by: "0" });
     expect(zero.status).toBe(400);
-    expect(await zero.text()).toContain("by: Enter a whole number from 1 to 10000");
+    expect(await zero.text()).toContain("The number of teachers to add must be a whole number from 1 to 10000");
     const unknown = await post("/admin/increase-login-count", { schoolId: "999999999", by: "3" });
     expect(unknown.status).toBe(404);
     expect((await schoolRow(school.id))!.teacherLimit).toBe(8);
@@ -315,7 +315,7 @@ describe("Import Schools' action", () => {
     expect(refused.status).toBe(400);
     const text = await refused.text();
     expect(text).toContain("1 of 2 rows cannot be added; nothing was saved.");
-    expect(text).toContain("zipCode: Enter a 5-digit ZIP code");
+    expect(text).toContain("Enter a 5-digit ZIP code");
     expect(
       await db()
         .select()
@@ -324,7 +324,7 @@ describe("Import Schools' action", () => {
     ).toHaveLength(0);
     const empty = await postJson("/admin/preview-add-schools.data", { intent: "validate", rows: [] });
     expect(empty.status).toBe(400);
-    expect(await empty.text()).toContain("rows: The file has no rows");
+    expect(await empty.text()).toContain("The file has no rows");
   });
 });
 
@@ -346,10 +346,10 @@ describe("Assign Books' action", () => {
     const school = await createSchool();
     const none = await post(`/admin/assign-books/${school.id}`, {});
     expect(none.status).toBe(400);
-    expect(await none.text()).toContain("bookIds: Choose at least one book");
+    expect(await none.text()).toContain("Choose at least one book");
     const missing = await post(`/admin/assign-books/${school.id}`, { bookId: "999999999" });
     expect(missing.status).toBe(400);
-    expect(await missing.text()).toContain("bookIds: No book with id 999999999");
+    expect(await missing.text()).toContain("No book with id 999999999");
   });
 });
 

@@ -87,21 +87,21 @@ describe("who may call the admin schools API", () => {
 
 describe("POST /api/schools", () => {
   it.each([
-    [{ schoolName: "" }, "schoolName: Please enter the school name"],
-    [{ schoolName: undefined }, "schoolName: Please enter the school name"],
-    [{ zipCode: "6270" }, "zipCode: Enter a 5-digit ZIP code"],
-    [{ email: "not-an-address" }, "email: Please enter a valid email address"],
-    [{ teacherLimit: 0 }, "teacherLimit: Enter a whole number from 1 to 10000"],
-    [{ teacherLimit: 10_001 }, "teacherLimit: Enter a whole number from 1 to 10000"],
-    [{ teacherLimit: 2.5 }, "teacherLimit: Enter a whole number from 1 to 10000"],
-    [{ slug: "admin" }, "slug: This slug is reserved"],
-    [{ slug: "Bad Slug!" }, "slug: Use lower-case letters, digits and single hyphens, not at the start or end"],
-    [{ city: "x".repeat(101) }, "city: The city can have at most 100 characters"],
-  ])("refuses %j with a message naming the field", async (overrides, error) => {
+    [{ schoolName: "" }, "Please enter the school name"],
+    [{ schoolName: undefined }, "Please enter the school name"],
+    [{ zipCode: "6270" }, "Enter a 5-digit ZIP code"],
+    [{ email: "not-an-address" }, "Please enter a valid email address"],
+    [{ teacherLimit: 0 }, "The teacher limit must be a whole number from 1 to 10000"],
+    [{ teacherLimit: 10_001 }, "The teacher limit must be a whole number from 1 to 10000"],
+    [{ teacherLimit: 2.5 }, "The teacher limit must be a whole number from 1 to 10000"],
+    [{ slug: "admin" }, "This slug is reserved"],
+    [{ slug: "Bad Slug!" }, "Use lower-case letters, digits and single hyphens, not at the start or end"],
+    [{ city: "x".repeat(101) }, "The city can have at most 100 characters"],
+  ])("refuses %j with a sentence, and the field apart from it", async (overrides, error) => {
     const input = newSchool(overrides);
     const response = await call("/api/schools", { body: input });
     expect(response.status).toBe(400);
-    expect(await body(response)).toEqual({ error });
+    expect(await body(response)).toEqual({ error, field: Object.keys(overrides)[0] });
     if (typeof input.schoolName === "string" && input.schoolName) {
       expect(await env.DB.prepare("SELECT count(*) AS n FROM schools WHERE name = ?").bind(input.schoolName).first("n")).toBe(0);
     }
@@ -141,7 +141,7 @@ describe("POST /api/schools", () => {
     expect((await call("/api/schools", { body: newSchool({ slug }) })).status).toBe(201);
     const response = await call("/api/schools", { body: newSchool({ slug: slug.toUpperCase() }) });
     expect(response.status).toBe(409);
-    expect(await body(response)).toEqual({ error: "slug: A school with this slug already exists" });
+    expect(await body(response)).toEqual({ error: "A school with this slug already exists" });
   });
 });
 
@@ -170,7 +170,7 @@ describe("PUT /api/schools/{id}", () => {
     const response = await call(`/api/schools/${school.id}`, { method: "PUT", body: { teacherLimit: 1 } });
     expect(response.status).toBe(400);
     expect(await body(response)).toEqual({
-      error: "teacherLimit: This school already has 2 registered teachers; the limit cannot be lower",
+      error: "This school already has 2 registered teachers; the teacher limit cannot be lower",
     });
     expect(await env.DB.prepare("SELECT teacher_limit FROM schools WHERE id = ?").bind(school.id).first("teacher_limit")).toBe(5);
     expect(await auditRows("school.update", school.id)).toEqual([]);
@@ -203,7 +203,7 @@ describe("PUT /api/schools/{id}", () => {
     const taken = await call(`/api/schools/${a.id}`, { method: "PUT", body: { slug: b.slug } });
     expect(taken.status).toBe(409);
     const reserved = await call(`/api/schools/${a.id}`, { method: "PUT", body: { slug: "login" } });
-    expect(await body(reserved)).toEqual({ error: "slug: This slug is reserved" });
+    expect(await body(reserved)).toEqual({ error: "This slug is reserved", field: "slug" });
     expect((await call("/api/schools/99999999", { method: "PUT", body: { city: "X" } })).status).toBe(404);
   });
 });
@@ -302,7 +302,7 @@ describe("GET /api/schools", () => {
   });
 
   it("refuses pages larger than 100 and unknown sorts", async () => {
-    expect(await body(await call("/api/schools?pageSize=101"))).toEqual({ error: "pageSize: pageSize can be at most 100" });
+    expect(await body(await call("/api/schools?pageSize=101"))).toEqual({ error: "The page size can be at most 100", field: "pageSize" });
     expect((await call("/api/schools?sort=password")).status).toBe(400);
   });
 });
@@ -412,11 +412,11 @@ describe("the school login record", () => {
     const lower = await call(path, { body: { limit: 2 } });
     expect(lower.status).toBe(400);
     expect((await body<{ error: string }>(lower)).error).toBe(
-      "limit: This school already has 3 registered teachers; the limit cannot be lower",
+      "This school already has 3 registered teachers; the teacher limit cannot be lower",
     );
     expect((await call(path, { body: { by: 5, limit: 30 } })).status).toBe(400);
     expect((await call(path, { body: { by: 0 } })).status).toBe(400);
-    expect(await body(await call(path, { body: { by: 9_990 } }))).toEqual({ error: "by: The teacher limit can be at most 10000" });
+    expect(await body(await call(path, { body: { by: 9_990 } }))).toEqual({ error: "The teacher limit can be at most 10000" });
     const audits = await auditRows("school.increase-login-count", school.id);
     expect(audits.map((a) => [a.before, a.after])).toEqual([
       [{ teacherLimit: 3 }, { teacherLimit: 8 }],
@@ -428,8 +428,9 @@ describe("the school login record", () => {
     const school = await createSchool({ totalLogins: 7 });
     const path = `/api/schools/logins/${school.id}/increase-total-login`;
     expect(await body(await call(path, { body: { by: 10 } }))).toEqual({ totalLogins: 17 });
-    expect(await body(await call(path, { body: { by: 0 } }))).toEqual({ error: "by: Enter a whole number from 1 to 1000000" });
-    expect(await body(await call(path, { body: { by: 1_000_001 } }))).toEqual({ error: "by: Enter a whole number from 1 to 1000000" });
+    const refused = { error: "The number of logins to add must be a whole number from 1 to 1000000", field: "by" };
+    expect(await body(await call(path, { body: { by: 0 } }))).toEqual(refused);
+    expect(await body(await call(path, { body: { by: 1_000_001 } }))).toEqual(refused);
     expect((await call("/api/schools/logins/99999999/increase-total-login", { body: { by: 1 } })).status).toBe(404);
     const [audit, ...more] = await auditRows("school.increase-total-login", school.id);
     expect(more).toEqual([]);

@@ -89,7 +89,7 @@ describe("GET /api/schools/slug/{slug}/books", () => {
   it("refuses an absurdly long search with a clear 400", async () => {
     const response = await api(`/api/schools/slug/${slug}/books?search=${"a".repeat(201)}`, { cookie });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "search: at most 200 characters" });
+    expect(await response.json()).toEqual({ error: "The search text can have at most 200 characters", field: "search" });
   });
 });
 

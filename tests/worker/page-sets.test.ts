@@ -197,7 +197,7 @@ describe("teacher sessions per school", () => {
     for (const bad of [0, 21, 2.5, "3"]) {
       const refused = await api(`/api/schools/${school.id}`, { cookie, method: "PUT", body: { sessionLimit: bad } });
       expect(refused.status).toBe(400);
-      expect(await refused.json()).toEqual({ error: "sessionLimit: Sessions per teacher must be a whole number from 1 to 20" });
+      expect(await refused.json()).toEqual({ error: "Sessions per teacher must be a whole number from 1 to 20", field: "sessionLimit" });
     }
     expect((await api(`/api/schools/${school.id}`, { cookie, method: "PUT", body: { sessionLimit: 1 } })).status).toBe(200);
     const { hashPassword } = await import("../../workers/auth/password.ts");

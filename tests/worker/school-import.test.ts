@@ -79,20 +79,16 @@ describe("POST /api/schools/validate-import", () => {
       data: { schoolName: `${prefix} Alias` },
       generatedSlug: `${prefix} Alias`.toLowerCase().replaceAll(" ", "-"),
     });
-    expect(result.rows[2]?.errors).toEqual([
-      "city: Please enter the city",
-      "zipCode: Enter a 5-digit ZIP code",
-      "email: Please enter a valid email address",
-    ]);
-    expect(result.rows[3]?.errors).toEqual(["slug: This slug is reserved"]);
+    expect(result.rows[2]?.errors).toEqual(["Please enter the city", "Enter a 5-digit ZIP code", "Please enter a valid email address"]);
+    expect(result.rows[3]?.errors).toEqual(["This slug is reserved"]);
     expect(result.rows[4]?.existingId).toBe(existing.id);
     expect(result.rows[5]?.existingId).toBe(existing.id);
     // Numbered as the preview's Row column: the header is row 1, the first school row 2.
     expect(result.rows.map((r) => r.row)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(result.rows[6]?.errors).toEqual(["slug: Row 8 has the same slug as row 9"]);
-    expect(result.rows[7]?.errors).toEqual(["slug: Row 9 has the same slug as row 8"]);
-    expect(result.rows[8]?.errors).toEqual(["schoolName: Row 10 has the same name and ZIP code as row 11"]);
-    expect(result.rows[9]?.errors).toEqual(["schoolName: Row 11 has the same name and ZIP code as row 10"]);
+    expect(result.rows[6]?.errors).toEqual(["Row 8 has the same slug as row 9"]);
+    expect(result.rows[7]?.errors).toEqual(["Row 9 has the same slug as row 8"]);
+    expect(result.rows[8]?.errors).toEqual(["Row 10 has the same name and ZIP code as row 11"]);
+    expect(result.rows[9]?.errors).toEqual(["Row 11 has the same name and ZIP code as row 10"]);
     expect(await schoolsNamed(prefix)).toEqual([]);
   });
 
@@ -103,8 +99,8 @@ describe("POST /api/schools/validate-import", () => {
     const rows = [1, 2, 3, 4].map((i) => row({ schoolName: `${prefix} ${i}`, slug: `${slug}-${i}` }));
     rows.push(row({ schoolName: `${prefix} 5`, slug }), row({ schoolName: `${prefix} 6`, slug }));
     const result = await body<Validation>(await post("validate-import", rows));
-    expect(result.rows[4]).toMatchObject({ row: 6, status: "invalid", errors: ["slug: Row 6 has the same slug as row 7"] });
-    expect(result.rows[5]).toMatchObject({ row: 7, status: "invalid", errors: ["slug: Row 7 has the same slug as row 6"] });
+    expect(result.rows[4]).toMatchObject({ row: 6, status: "invalid", errors: ["Row 6 has the same slug as row 7"] });
+    expect(result.rows[5]).toMatchObject({ row: 7, status: "invalid", errors: ["Row 7 has the same slug as row 6"] });
   });
 
   it("lists every other row of a group, and three rows sharing a name and ZIP each name the other two", async () => {
@@ -112,10 +108,10 @@ describe("POST /api/schools/validate-import", () => {
     const rows = [row({ schoolName: name }), row(), row({ schoolName: name }), row({ schoolName: name.toUpperCase() })];
     const result = await body<Validation>(await post("validate-import", rows));
     expect(result.rows.map((r) => r.errors)).toEqual([
-      ["schoolName: Row 2 has the same name and ZIP code as rows 4 and 5"],
+      ["Row 2 has the same name and ZIP code as rows 4 and 5"],
       [],
-      ["schoolName: Row 4 has the same name and ZIP code as rows 2 and 5"],
-      ["schoolName: Row 5 has the same name and ZIP code as rows 2 and 4"],
+      ["Row 4 has the same name and ZIP code as rows 2 and 5"],
+      ["Row 5 has the same name and ZIP code as rows 2 and 4"],
     ]);
   });
 
@@ -125,8 +121,8 @@ describe("POST /api/schools/validate-import", () => {
     const check = (rowNumbers: number[]) => api("/api/schools/validate-import", { body: { rows, rowNumbers }, cookie });
     const numbered = await body<Validation>(await check([2, 5, 9]));
     expect(numbered.rows.map((r) => r.row)).toEqual([2, 5, 9]);
-    expect(numbered.rows[0]?.errors).toEqual(["slug: Row 2 has the same slug as row 9"]);
-    expect(numbered.rows[2]?.errors).toEqual(["slug: Row 9 has the same slug as row 2"]);
+    expect(numbered.rows[0]?.errors).toEqual(["Row 2 has the same slug as row 9"]);
+    expect(numbered.rows[2]?.errors).toEqual(["Row 9 has the same slug as row 2"]);
     // A list that does not match the rows is not used.
     const mismatched = await body<Validation>(await check([2, 5]));
     expect(mismatched.rows.map((r) => r.row)).toEqual([2, 3, 4]);
@@ -134,7 +130,7 @@ describe("POST /api/schools/validate-import", () => {
   });
 
   it("refuses an empty file, more than 900 rows (one D1 batch), and rows that are not objects", async () => {
-    expect(await body(await post("validate-import", []))).toEqual({ error: "rows: The file has no rows" });
+    expect(await body(await post("validate-import", []))).toEqual({ error: "The file has no rows", field: "rows" });
     expect(
       await body(
         await post(
@@ -143,7 +139,8 @@ describe("POST /api/schools/validate-import", () => {
         ),
       ),
     ).toEqual({
-      error: "rows: Import at most 900 schools at a time",
+      error: "Import at most 900 schools at a time",
+      field: "rows",
     });
     expect((await post("validate-import", ["a,b,c"])).status).toBe(400);
   });
@@ -194,7 +191,7 @@ describe("POST /api/schools/bulk", () => {
     const response = await post("bulk", [row({ schoolName: `${prefix} A` })]);
     expect(response.status).toBe(400);
     const result = await body<{ rows: Validation }>(response);
-    expect(result.rows.rows[0]?.errors).toEqual(["slug: Enter a slug for this school, or save with generated slugs"]);
+    expect(result.rows.rows[0]?.errors).toEqual(["Enter a slug for this school, or save with generated slugs"]);
 
     const existing = await createSchool();
     const duplicate = await post("bulk", [row({ schoolName: `${prefix} B`, slug: existing.slug })]);
@@ -233,7 +230,7 @@ describe("POST /api/schools/save-generated", () => {
     ]);
     expect(response.status).toBe(400);
     expect((await body<{ rows: Validation }>(response)).rows.rows[1]?.errors).toEqual([
-      "teacherLimit: Enter a whole number from 1 to 10000",
+      "The teacher limit must be a whole number from 1 to 10000",
     ]);
     expect(await schoolsNamed(prefix)).toEqual([]);
   });
@@ -283,7 +280,7 @@ describe("POST /api/schools/update-duplicates", () => {
     const tooLow = await post("update-duplicates", [row({ schoolName: school.name, slug: school.slug, city: "Changed", teacherLimit: 1 })]);
     expect(tooLow.status).toBe(400);
     expect((await body<{ rows: Validation }>(tooLow)).rows.rows[0]?.errors).toEqual([
-      "teacherLimit: The school already has 2 registered teachers; the limit cannot be lower",
+      "The school already has 2 registered teachers; the teacher limit cannot be lower",
     ]);
     expect(await env.DB.prepare("SELECT city FROM schools WHERE id = ?").bind(school.id).first("city")).toBe("Springfield");
   });
@@ -296,10 +293,7 @@ describe("row numbers when saving", () => {
     const bulk = await api("/api/schools/bulk", { body: { rows, rowNumbers: [4, 6] }, cookie });
     expect(bulk.status).toBe(400);
     const refused = await body<{ rows: Validation }>(bulk);
-    expect(refused.rows.rows.map((r) => r.errors)).toEqual([
-      ["slug: Row 4 has the same slug as row 6"],
-      ["slug: Row 6 has the same slug as row 4"],
-    ]);
+    expect(refused.rows.rows.map((r) => r.errors)).toEqual([["Row 4 has the same slug as row 6"], ["Row 6 has the same slug as row 4"]]);
     const school = await createSchool();
     const update = await api("/api/schools/update-duplicates", {
       body: { rows: [row({ schoolName: school.name, slug: school.slug, teacherLimit: "x" })], rowNumbers: [12] },

@@ -66,7 +66,14 @@ describe("registration", () => {
     const school = await createSchool();
     const email = freshEmail();
     expect((await register(school.slug, email)).status).toBe(201);
-    const body = (address: string) => ({ name: "B", mobile: "5551234567", email: address, password: PASSWORD, otp: "123456", slug: school.slug });
+    const body = (address: string) => ({
+      name: "B",
+      mobile: "5551234567",
+      email: address,
+      password: PASSWORD,
+      otp: "123456",
+      slug: school.slug,
+    });
     const known = await api("/api/teacher/register", { body: body(email.toUpperCase()) });
     const unknown = await api("/api/teacher/register", { body: body(freshEmail()) });
     expect(known.status).toBe(400);
@@ -81,19 +88,19 @@ describe("registration", () => {
   });
 
   it.each([
-    [{ mobile: "555123456" }, "mobile: Mobile number must be exactly 10 digits"],
-    [{ mobile: "55512345678" }, "mobile: Mobile number must be exactly 10 digits"],
-    [{ password: "short" }, "password: Password must be at least 8 characters"],
-    [{ password: "x".repeat(129) }, "password: Password must be at most 128 characters"],
-    [{ password: "Password123" }, "password: This password is too common. Please choose one that is harder to guess."],
-    [{ name: "  " }, "name: Please enter your full name"],
-  ])("validates %o", async (override, message) => {
+    [{ mobile: "555123456" }, "Mobile number must be exactly 10 digits"],
+    [{ mobile: "55512345678" }, "Mobile number must be exactly 10 digits"],
+    [{ password: "short" }, "Password must be at least 8 characters"],
+    [{ password: "x".repeat(129) }, "Password must be at most 128 characters"],
+    [{ password: "Password123" }, "This password is too common. Please choose one that is harder to guess."],
+    [{ name: "  " }, "Please enter your full name"],
+  ])("validates %o: a sentence, and the field apart from it", async (override, message) => {
     const school = await createSchool();
     const response = await api("/api/teacher/register", {
       body: { name: "A", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug, ...override },
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: message });
+    expect(await response.json()).toEqual({ error: message, field: Object.keys(override)[0] });
   });
 });
 

@@ -49,7 +49,7 @@ describe("POST /api/teacher/send-otp", () => {
     expect((await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: "no-such-school" } })).status).toBe(404);
     const bad = await api("/api/teacher/send-otp", { body: { email: "not-an-email", slug: "x" } });
     expect(bad.status).toBe(400);
-    expect(await bad.json()).toEqual({ error: "email: Please enter a valid email address" });
+    expect(await bad.json()).toEqual({ error: "Please enter a valid email address", field: "email" });
   });
 
   it("on a school's subdomain only speaks for that school", async () => {

@@ -26,7 +26,7 @@ export async function createAdmin(
   input: { email: string; name: string; password: string; role: "admin" | "superadmin" },
 ) {
   const [existing] = await db.select({ id: admins.id }).from(admins).where(eq(admins.email, input.email));
-  if (existing) return { ok: false, status: 409, error: "email: An account with this e-mail already exists" } as const;
+  if (existing) return { ok: false, status: 409, error: "An account with this e-mail already exists" } as const;
   const passwordHash = await hashPassword(input.password);
   const [created] = await db.batch([
     db.insert(admins).values({ email: input.email, name: input.name, role: input.role, passwordHash }).returning(PUBLIC_ADMIN),

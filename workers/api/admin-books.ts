@@ -25,7 +25,11 @@ import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
 
-const PageCountSchema = z.number().int().min(1, "pageCount must be 1 to 100000").max(100_000, "pageCount must be 1 to 100000");
+const PageCountSchema = z
+  .number()
+  .int()
+  .min(1, "The page count must be a whole number from 1 to 100000")
+  .max(100_000, "The page count must be a whole number from 1 to 100000");
 
 const SearchQuerySchema = z.object({ query: z.string().max(200).default("") });
 const AccessQuerySchema = z
@@ -35,7 +39,7 @@ const AccessQuerySchema = z
   })
   .refine((filter) => filter.schoolId !== undefined || filter.bookId !== undefined, "Give a schoolId, a bookId or both");
 const StartPdfSchema = z.object({
-  size: z.number().int().min(1, "size: The file is empty").max(MAX_PDF_BYTES, "The PDF must be at most 1 GB"),
+  size: z.number().int().min(1, "The file is empty").max(MAX_PDF_BYTES, "The PDF must be at most 1 GB"),
   pageCount: PageCountSchema.nullish(),
 });
 const CompletePdfSchema = z.object({

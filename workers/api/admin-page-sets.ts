@@ -32,7 +32,7 @@ import {
 } from "../page-images/page-sets.ts";
 import { parseId } from "../validation/schemas.ts";
 
-const OpenSchema = z.object({ pageCount: z.number().int().min(1, "pageCount must be at least 1").max(MAX_PAGES) });
+const OpenSchema = z.object({ pageCount: z.number().int().min(1, "The page count must be at least 1").max(MAX_PAGES) });
 const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
 const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;
 
@@ -81,7 +81,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const found = await bookAndSet(c);
     if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
     const n = pageNumber(c);
-    if (n === null) return c.json({ error: "n: The page number must be a whole number from 1" }, 400);
+    if (n === null) return c.json({ error: "The page number must be a whole number from 1" }, 400);
     const length = Number(c.req.header("Content-Length") ?? Number.NaN);
     if (!(length <= MAX_PAGE_BODY)) return c.json({ error: "A page's upload must state its length and be at most 24 MB" }, 413);
     let form: FormData;
@@ -99,10 +99,13 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     try {
       text = JSON.parse(String(form.get("text") ?? ""));
     } catch {
-      return c.json({ error: "text: Send the page's text as JSON" }, 400);
+      return c.json({ error: "Send the page's text as JSON" }, 400);
     }
     const parsedText = PageTextSchema.safeParse(text);
-    if (!parsedText.success) return c.json({ error: `text.${describeZodError(parsedText.error)}` }, 400);
+    if (!parsedText.success) {
+      const refused = describeZodError(parsedText.error);
+      return c.json({ error: refused.error, field: refused.field ? `text.${refused.field}` : "text" }, 400);
+    }
     const stored = await storePage(found.db, c.env.BOOKS, found.set, n, { images, text: parsedText.data });
     if (!stored.ok) return c.json({ error: stored.error }, stored.status);
     return c.json({ n });
@@ -111,7 +114,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const found = await bookAndSet(c);
     if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
     const n = pageNumber(c);
-    if (n === null) return c.json({ error: "n: The page number must be a whole number from 1" }, 400);
+    if (n === null) return c.json({ error: "The page number must be a whole number from 1" }, 400);
     const stored = await storePageFailure(found.db, found.set, n, c.req.valid("json"));
     if (!stored.ok) return c.json({ error: stored.error }, stored.status);
     return c.json({ n });

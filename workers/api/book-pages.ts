@@ -140,7 +140,7 @@ export const bookPagesApi = new Hono<Env>()
     if (found instanceof Response) return found;
     const rawWidth = c.req.query("w");
     if (rawWidth !== undefined && (!WIDTH.test(rawWidth) || Number(rawWidth) > MAX_WIDTH)) {
-      return jsonError(c, 400, `w: The width must be a whole number from 1 to ${MAX_WIDTH}`);
+      return jsonError(c, 400, `The width must be a whole number from 1 to ${MAX_WIDTH}`);
     }
     const page = pageOf(c, found);
     if (page instanceof Response) return page;

@@ -33,7 +33,7 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     if ("refusal" in found) return found.refusal;
     const { page } = c.req.valid("json");
     const { book } = found;
-    if (book.pageCount && page > book.pageCount) return c.json({ error: `page: this book has ${book.pageCount} pages` }, 400);
+    if (book.pageCount && page > book.pageCount) return c.json({ error: `This book has ${book.pageCount} pages` }, 400);
     await saveProgress(found.db, found.teacherId, book.id, page);
     return c.body(null, 204);
   });

@@ -54,9 +54,9 @@ export async function grantAccess(
   const schoolIds = [...new Set(input.schoolIds)];
   const bookIds = [...new Set(input.bookIds)];
   const missingSchools = await missingIds(db, schools, schoolIds);
-  if (missingSchools.length) return { ok: false, error: `schoolIds: No school with id ${missingSchools.join(", ")}` };
+  if (missingSchools.length) return { ok: false, error: `No school with id ${missingSchools.join(", ")}` };
   const missingBooks = await missingIds(db, books, bookIds);
-  if (missingBooks.length) return { ok: false, error: `bookIds: No book with id ${missingBooks.join(", ")}` };
+  if (missingBooks.length) return { ok: false, error: `No book with id ${missingBooks.join(", ")}` };
   const [result] = await runTransaction(db, [
     sql`INSERT INTO ${bookAccess} (school_id, book_id, created_at)
       SELECT s.value, b.value, ${now} FROM json_each(${JSON.stringify(schoolIds)}) AS s, json_each(${JSON.stringify(bookIds)}) AS b

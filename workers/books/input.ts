@@ -26,13 +26,13 @@ const GRADE = "Grade must be 1 to 12";
 
 const BookFields = {
   title: z
-    .string()
+    .string({ error: "Enter a title" })
     .trim()
     .min(1, "Enter a title")
     .max(500, "Keep the title under 500 characters")
     .refine(isPlainLine, CONTROL_CHARS_MESSAGE),
   author1: z
-    .string()
+    .string({ error: "Enter the first author" })
     .trim()
     .min(1, "Enter the first author")
     .max(200, "Keep the author under 200 characters")

@@ -162,7 +162,7 @@ export type PartResult = { ok: true; partNumber: number; etag: string } | { ok: 
 export async function uploadPdfPart(bucket: R2Bucket, upload: Upload, partNumber: number, bytes: Uint8Array | null): Promise<PartResult> {
   const size = declaredSize(upload);
   const expected = expectedPartLength(size, partNumber);
-  if (expected === null) return { ok: false, status: 400, error: `partNumber: This upload has parts 1 to ${partCountFor(size)}` };
+  if (expected === null) return { ok: false, status: 400, error: `This upload has parts 1 to ${partCountFor(size)}` };
   if (bytes?.byteLength !== expected) return { ok: false, status: 400, error: `Part ${partNumber} must be exactly ${expected} bytes` };
   const part = await bucket.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).uploadPart(partNumber, bytes);
   return { ok: true, partNumber: part.partNumber, etag: part.etag };
@@ -192,7 +192,7 @@ export async function completePdfUpload(
   const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
   const count = partCountFor(size);
   if (parts.length !== count || parts.some((part, i) => part.partNumber !== i + 1)) {
-    return { ok: false, status: 400, error: `parts: Send all ${count} parts, numbered 1 to ${count}` };
+    return { ok: false, status: 400, error: `Send all ${count} parts, numbered 1 to ${count}` };
   }
   let object: R2Object;
   try {
@@ -201,7 +201,7 @@ export async function completePdfUpload(
     return {
       ok: false,
       status: 400,
-      error: `parts: The upload could not be completed (${error instanceof Error ? error.message : "unknown error"})`,
+      error: `The upload could not be completed (${error instanceof Error ? error.message : "unknown error"})`,
     };
   }
   if (object.size !== size || !(await looksLikePdf(bucket, upload.objectKey))) {

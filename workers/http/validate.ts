@@ -3,23 +3,30 @@ import type { ValidationTargets } from "hono";
 import type { ZodType } from "zod";
 import { CONTROL_CHARS_MESSAGE, controlCharPath } from "../validation/schemas.ts";
 
-/** First issue of a zod error as one sentence, prefixed with the field it is about. */
-export function describeZodError(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): string {
+/** What a refused input answers: a sentence for people, and the field it is about (for forms and scripts). */
+export type InputError = { error: string; field?: string };
+
+/**
+ * The first issue of a zod error: its message, a sentence shown as it is (never prefixed with a
+ * field name), and separately the path of the field it is about ("email", "rows.2.slug").
+ */
+export function describeZodError(error: { issues: ReadonlyArray<{ path: PropertyKey[]; message: string }> }): InputError {
   const [issue] = error.issues;
-  if (!issue) return "Invalid request";
+  if (!issue) return { error: "Invalid request" };
   const field = issue.path.map(String).join(".");
-  return field ? `${field}: ${issue.message}` : issue.message;
+  return field ? { error: issue.message, field } : { error: issue.message };
 }
 
 /**
- * zod validation for a Hono route; failures answer 400 `{ error }` with a readable message. Every
+ * zod validation for a Hono route; failures answer 400 `{ error, field }`: a sentence, and the
+ * field it is about. Every
  * string in the input is checked for control characters first (NUL, ESC, ...; tabs and line breaks
  * pass), so none is stored whatever the route's schema says.
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) {
   return zValidator(target, schema, (result, c) => {
     const path = controlCharPath(result.data);
-    if (path) return c.json({ error: describeZodError({ issues: [{ path, message: CONTROL_CHARS_MESSAGE }] }) }, 400);
-    if (!result.success) return c.json({ error: describeZodError(result.error) }, 400);
+    if (path) return c.json(describeZodError({ issues: [{ path, message: CONTROL_CHARS_MESSAGE }] }), 400);
+    if (!result.success) return c.json(describeZodError(result.error), 400);
   });
 }

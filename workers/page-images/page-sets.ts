@@ -125,7 +125,7 @@ function checkPageNumber(set: PageSet, n: number): StoreResult | null {
   if (set.status !== "preparing") return { ok: false, status: 409, error: "These pages are already complete" };
   if (set.pageCount === null) return { ok: false, status: 409, error: "Open the page set with its page count first" };
   if (!Number.isSafeInteger(n) || n < 1 || n > set.pageCount)
-    return { ok: false, status: 400, error: `n: Pages are numbered 1 to ${set.pageCount}` };
+    return { ok: false, status: 400, error: `Pages are numbered 1 to ${set.pageCount}` };
   return null;
 }
 

@@ -38,7 +38,7 @@ export async function validateImportRows(
           index,
           row: number,
           status: "invalid",
-          errors: check.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`),
+          errors: check.error.issues.map((i) => i.message),
           data: normalized,
         };
     results.push(result);
@@ -48,12 +48,12 @@ export async function validateImportRows(
   flagInFileDuplicates(
     parsed,
     (row) => row.input.slug,
-    (row, others) => `slug: Row ${row} has the same slug as ${others}`,
+    (row, others) => `Row ${row} has the same slug as ${others}`,
   );
   flagInFileDuplicates(
     parsed,
     (row) => nameKey(row.input),
-    (row, others) => `schoolName: Row ${row} has the same name and ZIP code as ${others}`,
+    (row, others) => `Row ${row} has the same name and ZIP code as ${others}`,
   );
   const valid = parsed.filter((row) => row.result.status !== "invalid");
 
@@ -79,7 +79,7 @@ export async function validateImportRows(
   if (mode === "bulk") {
     for (const row of fresh) {
       row.result.status = "invalid";
-      row.result.errors.push("slug: Enter a slug for this school, or save with generated slugs");
+      row.result.errors.push("Enter a slug for this school, or save with generated slugs");
     }
   } else if (mode !== "update" && fresh.length) {
     const generated = await generateUniqueSlugs(
@@ -107,7 +107,7 @@ async function flagLimitsBelowCounts(db: Db, rows: Parsed[]) {
     const teachers = teachersById.get(row.result.existingId ?? -1) ?? 0;
     if (row.input.teacherLimit >= teachers) continue;
     row.result.status = "invalid";
-    row.result.errors.push(`teacherLimit: The school already has ${teachers} registered teachers; the limit cannot be lower`);
+    row.result.errors.push(`The school already has ${teachers} registered teachers; the teacher limit cannot be lower`);
   }
 }
 

@@ -40,7 +40,7 @@ function optionalText(what: string, max: number) {
 export const SchoolIdSchema = IdTextSchema("Unknown school");
 
 const ZIP_MESSAGE = "Enter a 5-digit ZIP code";
-export const LIMIT_MESSAGE = "Enter a whole number from 1 to 10000";
+export const LIMIT_MESSAGE = "The teacher limit must be a whole number from 1 to 10000";
 export const MAX_TEACHER_LIMIT = 10_000;
 
 export const TeacherLimitSchema = z.preprocess(

@@ -29,9 +29,9 @@ export const schoolRowColumns = {
 export const ListQuerySchema = z.object({
   query: z.string().trim().max(200, "Search for at most 200 characters").default(""),
   page: z.coerce.number().int("Page must be a whole number").min(1, "Page must be 1 or more").max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1, "pageSize must be 1 or more").max(100, "pageSize can be at most 100").default(25),
+  pageSize: z.coerce.number().int().min(1, "The page size must be 1 or more").max(100, "The page size can be at most 100").default(25),
   sort: z.enum(["name", "slug", "createdAt", "teachers"], { error: "Sort by name, slug, createdAt or teachers" }).default("name"),
-  dir: z.enum(["asc", "desc"], { error: "dir is asc or desc" }).default("asc"),
+  dir: z.enum(["asc", "desc"], { error: "The sort direction must be asc or desc" }).default("asc"),
 });
 
 export type ListQuery = z.output<typeof ListQuerySchema>;

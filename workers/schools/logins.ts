@@ -5,6 +5,9 @@ import type { Db } from "../db/client.ts";
 import { loginEvents, schools } from "../db/schema.ts";
 import { auditWhenChanged } from "./audit.ts";
 import { LIMIT_MESSAGE, MAX_TEACHER_LIMIT } from "./input.ts";
+
+const ADD_MESSAGE = `The number of teachers to add must be a whole number from 1 to ${MAX_TEACHER_LIMIT}`;
+
 import { findSchoolRow, teacherCount } from "./list.ts";
 import { guardedTeacherLimit, isLimitGuardError, limitBelowCount, NOT_FOUND, type WriteResult } from "./write-guards.ts";
 
@@ -34,7 +37,7 @@ export async function schoolLoginRecord(db: Db, schoolId: number, now = Date.now
 
 export const IncreaseLoginCountSchema = z
   .object({
-    by: z.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_TEACHER_LIMIT, LIMIT_MESSAGE).optional(),
+    by: z.number({ error: ADD_MESSAGE }).int(ADD_MESSAGE).min(1, ADD_MESSAGE).max(MAX_TEACHER_LIMIT, ADD_MESSAGE).optional(),
     limit: z.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_TEACHER_LIMIT, LIMIT_MESSAGE).optional(),
   })
   .refine((body) => (body.by === undefined) !== (body.limit === undefined), {
@@ -52,10 +55,9 @@ export async function increaseTeacherLimit(
   const before = await findSchoolRow(db, schoolId);
   if (!before) return NOT_FOUND;
   const limit = change.limit ?? before.teacherLimit + change.by!;
-  const field = change.limit === undefined ? "by" : "limit";
-  const tooHigh = { ok: false, status: 400, error: `${field}: The teacher limit can be at most ${MAX_TEACHER_LIMIT}` } as const;
+  const tooHigh = { ok: false, status: 400, error: `The teacher limit can be at most ${MAX_TEACHER_LIMIT}` } as const;
   if (limit > MAX_TEACHER_LIMIT) return tooHigh;
-  if (limit < before.teacherCount) return { ok: false, status: 400, error: limitBelowCount(before.teacherCount, field) };
+  if (limit < before.teacherCount) return { ok: false, status: 400, error: limitBelowCount(before.teacherCount) };
   // "By" adds in SQL, so ten admins adding 1 at once add 10; the audit reads the values the update wrote.
   const current = sql`(SELECT teacher_limit FROM schools WHERE id = ${schoolId})`;
   const next = change.by === undefined ? limit : sql`${schools.teacherLimit} + ${change.by}`;
@@ -84,13 +86,13 @@ export async function increaseTeacherLimit(
     if (isLimitGuardError(error)) {
       const row = await findSchoolRow(db, schoolId);
       if (row && change.by !== undefined && row.teacherLimit + change.by > MAX_TEACHER_LIMIT) return tooHigh;
-      return { ok: false, status: 400, error: limitBelowCount(row?.teacherCount ?? 0, field) };
+      return { ok: false, status: 400, error: limitBelowCount(row?.teacherCount ?? 0) };
     }
     throw error;
   }
 }
 
-const BY_MESSAGE = "Enter a whole number from 1 to 1000000";
+const BY_MESSAGE = "The number of logins to add must be a whole number from 1 to 1000000";
 export const IncreaseTotalLoginSchema = z.object({
   by: z.number({ error: BY_MESSAGE }).int(BY_MESSAGE).min(1, BY_MESSAGE).max(1_000_000, BY_MESSAGE),
 });

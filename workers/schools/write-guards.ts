@@ -21,10 +21,10 @@ function errorText(error: unknown): string {
 
 export const isLimitGuardError = (error: unknown) => errorText(error).includes("NOT NULL constraint failed: schools.teacher_limit");
 export const isUniqueSlugError = (error: unknown) => errorText(error).includes("UNIQUE constraint failed: schools.slug");
-export const DUPLICATE_SLUG = "slug: A school with this slug already exists";
+export const DUPLICATE_SLUG = "A school with this slug already exists";
 
-export const limitBelowCount = (count: number, field = "teacherLimit") =>
-  `${field}: This school already has ${count} registered teacher${count === 1 ? "" : "s"}; the limit cannot be lower`;
+export const limitBelowCount = (count: number) =>
+  `This school already has ${count} registered teacher${count === 1 ? "" : "s"}; the teacher limit cannot be lower`;
 
 export type WriteResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 404 | 409; error: string };
 export const NOT_FOUND = { ok: false, status: 404, error: "School not found" } as const;

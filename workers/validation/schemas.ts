@@ -34,7 +34,12 @@ export const OtpCodeSchema = z
   .trim()
   .regex(/^\d{6}$/, "The OTP is the 6-digit code from your email");
 
-export const SlugParamSchema = z.string().trim().toLowerCase().min(1).max(63);
+export const SlugParamSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .min(1, "Enter the school's slug")
+  .max(63, "A slug can have at most 63 characters");
 
 /** A row id as a URL carries it: decimal digits only (no sign, exponent, spaces or leading zeros), a safe integer. */
 export function parseId(raw: string | null | undefined): number | null {

@@ -20,7 +20,7 @@ export function ResetPasswordDialog({ account, onClose, onDone }: { account: Acc
       fields={{ intent: "update", id: String(account?.id ?? "") }}
       submitLabel="Set password"
       busyLabel="Saving..."
-      check={(form) => (form.get("password") === form.get("confirm") ? null : "confirm: The two passwords do not match")}
+      check={(form) => (form.get("password") === form.get("confirm") ? null : "The two passwords do not match")}
       onDone={() => onDone({ text: `New password set for ${account?.email}. Their sessions were ended.`, tone: "success" })}
     >
       <Field label="New password" htmlFor="reset-password-new" hint={PASSWORD_RULES}>

@@ -71,14 +71,21 @@ export const blankToUndefined = (value: unknown) =>
   value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
 // C0 controls (NUL, ESC, ...), DEL and C1 controls; multi-line text keeps tab, line feed and return.
-const CONTROL = /[\u0000-\u001F\u007F-\u009F]/;
-const CONTROL_EXCEPT_LINES = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const isControl = (code: number) => code < 0x20 || (code >= 0x7f && code <= 0x9f);
+const isLineBreakOrTab = (code: number) => code === 0x09 || code === 0x0a || code === 0x0d;
+function hasControl(text: string, allowLines: boolean): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isControl(code) && !(allowLines && isLineBreakOrTab(code))) return true;
+  }
+  return false;
+}
 export const CONTROL_CHARS_MESSAGE = "Remove the control characters (such as NUL) from this text";
 
 /** Whether a one-line text (a name, an address) is free of control characters. */
-export const isPlainLine = (text: string) => !CONTROL.test(text);
+export const isPlainLine = (text: string) => !hasControl(text, false);
 /** Whether a multi-line text (a description) is free of control characters other than tabs and line breaks. */
-export const isPlainText = (text: string) => !CONTROL_EXCEPT_LINES.test(text);
+export const isPlainText = (text: string) => !hasControl(text, true);
 
 /** The path of the first string in a JSON value that holds a control character (tabs and line breaks allowed), or null. */
 export function controlCharPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null {

@@ -103,7 +103,6 @@ export function AccountMenu({ teacherName, basePath }: { teacherName: string; ba
         ref={button}
         id={buttonId}
         type="button"
-        aria-label={`Account menu for ${teacherName}`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={open ? menuId : undefined}
@@ -112,6 +111,7 @@ export function AccountMenu({ teacherName, basePath }: { teacherName: string; ba
         className="flex h-9 w-9 shrink-0 items-center justify-center rounded-full bg-indigo-100 text-sm font-semibold text-indigo-700 outline-none hover:ring-2 hover:ring-indigo-300 focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-2 dark:bg-indigo-900/60 dark:text-indigo-200 dark:focus-visible:ring-offset-slate-950"
       >
         <span aria-hidden="true">{initials(teacherName)}</span>
+        <span className="sr-only">Account menu for {teacherName}</span>
       </button>
       {open && (
         <div

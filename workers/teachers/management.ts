@@ -5,12 +5,13 @@
  * a repeated or racing request writes no second entry. Every call names the school and the
  * teacher: a teacher of another school is "Teacher not found", like one that does not exist.
  */
-import { and, eq, exists, getTableColumns, inArray, is, SQL, sql } from "drizzle-orm";
+import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { SESSION_LIFETIME } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
-import { auditLog, otpCodes, schools, sessions, teachers } from "../db/schema.ts";
+import { otpCodes, schools, sessions, teachers } from "../db/schema.ts";
 import type { AppConfig } from "../http/config.ts";
+import { auditWhere } from "../schools/audit.ts";
 import { sendTeacherOtp } from "./send-otp.ts";
 
 export const TEACHER_NOT_FOUND = "Teacher not found";
@@ -82,25 +83,8 @@ function teacherAudit(
   condition: SQL,
   now: number,
 ) {
-  const json = (value: unknown) => (is(value, SQL) ? value : value === undefined ? null : JSON.stringify(value));
-  const row: Record<keyof typeof auditLog.$inferSelect, unknown> = {
-    id: null,
-    adminId: actor.id,
-    adminEmail: actor.email,
-    action: entry.action,
-    entityType: "teacher",
-    entityId: String(entry.teacher.id),
-    before: json(entry.before),
-    after: json(entry.after),
-    at: now,
-  };
-  // insert().select() fills every column in the table's order.
-  const columns = Object.keys(getTableColumns(auditLog)) as (keyof typeof row)[];
-  const list = sql.join(
-    columns.map((column) => sql`${row[column]}`),
-    sql`, `,
-  );
-  return db.insert(auditLog).select(sql`SELECT ${list} WHERE ${condition}`);
+  const { action, teacher, before, after } = entry;
+  return auditWhere(db, actor, { action, entityType: "teacher", entityId: teacher.id, before, after }, condition, now);
 }
 
 const named = (t: TeacherIdentity) => ({ name: t.name, email: t.email });

@@ -2,18 +2,8 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { createRoutesStub } from "react-router";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ResetPasswordDialog } from "../../app/components/admin/superadmin/account-dialogs.tsx";
-
-beforeAll(() => {
-  // happy-dom's <dialog> has no showModal; the browser's behaviour is covered end to end.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
 
 /** The dialog, open on the page until it closes itself. */
 function Page({ onDone }: { onDone: (message: { text: string; tone: "success" }) => void }) {

@@ -1,18 +1,9 @@
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { TeacherLoginCard } from "../../app/components/school/teacher-login-card.tsx";
 import { TeacherPortal } from "../../app/components/school/teacher-portal.tsx";
 
-beforeAll(() => {
-  // happy-dom's <dialog> has no showModal; the browser's behaviour is covered end to end.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
 afterEach(() => {
   vi.unstubAllGlobals();
 });

@@ -1,19 +1,10 @@
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { RegisterDialog } from "../../app/components/school/register-dialog.tsx";
 import { ResetPasswordDialog } from "../../app/components/school/reset-password-dialog.tsx";
 
-beforeAll(() => {
-  // happy-dom's <dialog> has no showModal; the browser's behaviour is covered end to end.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.open = true;
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.open = false;
-  };
-});
 afterEach(() => {
   vi.unstubAllGlobals();
 });

@@ -406,7 +406,7 @@ describe("the account page (/schools/{slug}/account and /account on the school's
       for (const text of ["My account", "Ada Lovelace", "5551234567", email, "Firefox on Linux", "This device", "Chrome on Android"])
         expect(html, text).toContain(text);
       expect(html).toContain('aria-label="End the session on Chrome on Android"');
-      expect(html).toContain('aria-label="Account menu for Ada Lovelace"');
+      expect(html).toContain('<span class="sr-only">Account menu for <!-- -->Ada Lovelace</span>');
       expect(html).toContain('href="#main-content"');
       expect(html).toContain('id="main-content"');
     }

@@ -49,8 +49,12 @@ export function LibraryView({ data, continueReading }: { data: LibraryData; cont
   const wantedRef = useRef(wanted);
   wantedRef.current = wanted;
 
+  const leaving = useRef(false);
+  leaving.current = navigation.state !== "idle" && navigation.location.pathname !== location.pathname;
   const update = useCallback(
     (change: Partial<ShelfQuery>) => {
+      // A filter that settles after the teacher opened a book must not pull them back to the list.
+      if (leaving.current) return;
       const next = writeShelfQuery({ ...wantedRef.current, ...change }, new URLSearchParams(location.search));
       setSearchParams(next, { replace: true, preventScrollReset: true });
     },

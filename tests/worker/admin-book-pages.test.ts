@@ -5,9 +5,9 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { admins, auditLog, bookAccess, books } from "../../workers/db/schema.ts";
+import { admins, auditLog, books } from "../../workers/db/schema.ts";
 import { handleApp } from "./entry.ts";
-import { createBook, createSchool, db, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { createBook, createSchool, db, hasAccess, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const location = (response: Response) => response.headers.get("Location");
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
@@ -36,14 +36,6 @@ const auditOf = (adminId: number, action: string) =>
     .from(auditLog)
     .where(and(eq(auditLog.adminId, adminId), eq(auditLog.action, action)))
     .orderBy(desc(auditLog.id));
-
-const hasAccess = async (schoolId: number, bookId: number) =>
-  (
-    await db()
-      .select()
-      .from(bookAccess)
-      .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
-  ).length === 1;
 
 describe("who may open the pages", () => {
   it("sends visitors and teachers to the admin login from every book page, and their posts too", async () => {

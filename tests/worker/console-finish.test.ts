@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deleteAdmin } from "../../workers/admins/superadmin.ts";
 import { admins, auditLog, bookAccess } from "../../workers/db/schema.ts";
-import { api, createBook, createSchool, db, page, signedInAdmin } from "./helpers.ts";
+import { api, createBook, createSchool, db, hasAccess, page, signedInAdmin } from "./helpers.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
@@ -17,13 +17,6 @@ const audits = (action: string, entityId: string) =>
     .select()
     .from(auditLog)
     .where(and(eq(auditLog.action, action), eq(auditLog.entityId, entityId)));
-const hasAccess = async (schoolId: number, bookId: number) =>
-  (
-    await db()
-      .select()
-      .from(bookAccess)
-      .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
-  ).length === 1;
 
 describe("assign to all schools: the count the confirmation names", () => {
   it("the book page and the Assign Book page load how many schools there are", async () => {

@@ -1,4 +1,5 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
 import { getDb } from "../../workers/db/client.ts";
 import { bookAccess, books, schools } from "../../workers/db/schema.ts";
 import { handle, handleApp } from "./entry.ts";
@@ -153,4 +154,13 @@ export async function signedInAdmin(role: "admin" | "superadmin" = "admin", pass
   const session = await prepareSession(db(), { kind: "admin", adminId: admin!.id });
   await session.insert;
   return { admin: admin!, password, cookie: `__Host-lectern_admin=${session.token}` };
+}
+
+/** Whether the school has the book (a row in book_access). */
+export async function hasAccess(schoolId: number, bookId: number): Promise<boolean> {
+  const rows = await db()
+    .select()
+    .from(bookAccess)
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)));
+  return rows.length === 1;
 }

@@ -2,9 +2,9 @@ import { act, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RegisterDialog } from "../../app/components/school/register-dialog.tsx";
 import { ResetPasswordDialog } from "../../app/components/school/reset-password-dialog.tsx";
 import { pageNavigation } from "../../app/lib/page-navigation.ts";
+import { OpenRegister } from "./school-dialogs.tsx";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -26,24 +26,6 @@ function stubApi(replies: Record<string, Reply | Reply[]>) {
     }),
   );
   return calls;
-}
-
-function OpenRegister() {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Open register
-      </button>
-      <RegisterDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        slug="lincoln-high"
-        schoolName="Lincoln High School"
-        basePath="/schools/lincoln-high"
-      />
-    </>
-  );
 }
 
 // The dialogs hydrate on the login page without a router or a query cache (the teacher-portal

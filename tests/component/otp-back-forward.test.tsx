@@ -2,8 +2,8 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { RegisterDialog } from "../../app/components/school/register-dialog.tsx";
 import { ResetPasswordDialog } from "../../app/components/school/reset-password-dialog.tsx";
+import { OpenRegister } from "./school-dialogs.tsx";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -26,24 +26,6 @@ function stubSendOtp() {
     }),
   );
   return sentTo;
-}
-
-function OpenRegister() {
-  const [open, setOpen] = useState(true);
-  return (
-    <>
-      <button type="button" onClick={() => setOpen(true)}>
-        Open register
-      </button>
-      <RegisterDialog
-        open={open}
-        onClose={() => setOpen(false)}
-        slug="lincoln-high"
-        schoolName="Lincoln High School"
-        basePath="/schools/lincoln-high"
-      />
-    </>
-  );
 }
 
 function OpenReset() {

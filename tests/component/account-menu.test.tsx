@@ -4,17 +4,9 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { AccountMenu } from "../../app/components/school/account-menu.tsx";
 import { SchoolShell } from "../../app/components/school/school-shell.tsx";
 import { renderInApp } from "./render.tsx";
+import { LINCOLN_HIGH } from "./school-dialogs.tsx";
 
-const school = {
-  slug: "lincoln-high",
-  schoolName: "Lincoln High School",
-  address1: "1 Main St",
-  address2: null,
-  address3: null,
-  city: "Springfield",
-  state: "IL",
-  zipCode: "62701",
-};
+const school = LINCOLN_HIGH;
 
 function renderMenu() {
   return renderInApp(

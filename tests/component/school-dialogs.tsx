@@ -1,4 +1,4 @@
-// The school's login-page dialogs as a page holds them: open at first, reopened by a button.
+// School fixtures for component tests: a school as pages receive it, and the login page's dialogs.
 import { useState } from "react";
 import { RegisterDialog } from "../../app/components/school/register-dialog.tsx";
 
@@ -19,3 +19,15 @@ export function OpenRegister() {
     </>
   );
 }
+
+/** A school as its pages receive it (PublicSchool). */
+export const LINCOLN_HIGH = {
+  slug: "lincoln-high",
+  schoolName: "Lincoln High School",
+  address1: "1 Main St",
+  address2: null,
+  address3: null,
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+};

@@ -9,22 +9,14 @@ import { ErrorBoundary as BookErrorBoundary } from "../../app/routes/school-book
 import { ErrorBoundary as DashboardErrorBoundary } from "../../app/routes/school-dashboard.tsx";
 import { ErrorBoundary as LibraryErrorBoundary } from "../../app/routes/school-library.tsx";
 import { ErrorBoundary as ReaderErrorBoundary } from "../../app/routes/school-reader.tsx";
+import { LINCOLN_HIGH } from "./school-dialogs.tsx";
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
 const BASE = "/schools/lincoln-high";
-const school = {
-  slug: "lincoln-high",
-  schoolName: "Lincoln High School",
-  address1: "1 Main St",
-  address2: null,
-  address3: null,
-  city: "Springfield",
-  state: "IL",
-  zipCode: "62701",
-};
+const school = LINCOLN_HIGH;
 const publisher = { name: "Lectern Press", address: "1200 Printers Row", phones: [], email: "" };
 function StubLayout() {
   return (

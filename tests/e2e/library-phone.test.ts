@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { execSql, serverHtml, uniqueEmail } from "./support.ts";
+import { execSql, serverHtml, signInTeacher, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -21,17 +21,7 @@ beforeAll(() =>
 );
 
 async function signIn(page: Page) {
-  await page.goto(`${baseURL()}/api/health`);
-  const body = { email, password: inject("demo").teacherPassword, slug: SLUG };
-  const status = await page.evaluate(async (data) => {
-    const response = await fetch("/api/teacher/login", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(data),
-    });
-    return response.status;
-  }, body);
-  expect(status).toBe(200);
+  await signInTeacher(page, baseURL(), SLUG, email, inject("demo").teacherPassword);
 }
 
 /** Waits until React has hydrated the library's controls (its props sit on the DOM nodes). */

@@ -39,8 +39,19 @@ export const uniqueEmail = (label: string) => `${label}-${Date.now().toString(36
  * browser (only Chromium resolves *.localhost by itself, Node does not).
  */
 export async function signInDemoTeacher(page: import("playwright-core").Page, origin: string, slug: string): Promise<void> {
+  await signInTeacher(page, origin, slug, `demo.teacher@${slug}.example.org`, inject("demo").teacherPassword);
+}
+
+/** Signs a teacher in through the real API from the page's own origin, as the login form does. */
+export async function signInTeacher(
+  page: import("playwright-core").Page,
+  origin: string,
+  slug: string,
+  email: string,
+  password: string,
+): Promise<void> {
   await page.goto(`${origin}/api/health`);
-  const body = { email: `demo.teacher@${slug}.example.org`, password: inject("demo").teacherPassword, slug };
+  const body = { email, password, slug };
   const status = await page.evaluate(async (data) => {
     const response = await fetch("/api/teacher/login", {
       method: "POST",
@@ -49,10 +60,37 @@ export async function signInDemoTeacher(page: import("playwright-core").Page, or
     });
     return response.status;
   }, body);
-  if (status !== 200) throw new Error(`Demo login failed: ${status}`);
+  if (status !== 200) throw new Error(`Teacher login failed: ${status}`);
 }
 
 /** A page's HTML as the server sends it, fetched by the browser (so cookies and *.localhost work). */
 export async function serverHtml(page: import("playwright-core").Page, url: string): Promise<string> {
   return page.evaluate(async (u) => (await fetch(u)).text(), url);
+}
+
+/**
+ * Registers a new teacher through the real API from the school's page, reading the code from the
+ * e-mail the catcher received; the page is then signed in as that teacher.
+ */
+export async function registerTeacherByMail(
+  page: import("playwright-core").Page,
+  origin: string,
+  teacher: { slug: string; name: string; email: string; password: string },
+): Promise<void> {
+  await page.goto(`${origin}/schools/${teacher.slug}`);
+  const since = Date.now() - 1000;
+  const post = (path: string, body: object) =>
+    page.evaluate(
+      async ([url, data]) => {
+        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
+        return response.status;
+      },
+      [path, body] as const,
+    );
+  const { slug, name, email, password } = teacher;
+  const sent = await post("/api/teacher/send-otp", { email, slug, purpose: "register" });
+  if (sent !== 200) throw new Error(`send-otp answered ${sent}`);
+  const otp = await codeFromMail(email, since);
+  const registered = await post("/api/teacher/register", { name, mobile: "5551234567", email, password, otp, slug });
+  if (registered !== 201) throw new Error(`register answered ${registered}`);
 }

@@ -5,7 +5,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { codeFromMail, uniqueEmail } from "./support.ts";
+import { registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -18,21 +18,8 @@ const ANDROID_CHROME =
 
 const school = () => `${baseURL()}/schools/${SLUG}`;
 
-/** Registers a new teacher through the real API (the code read from the e-mail); the page is then signed in. */
 async function registerTeacher(page: Page, email: string) {
-  await page.goto(school());
-  const since = Date.now() - 1000;
-  const post = (path: string, body: object) =>
-    page.evaluate(
-      async ([url, data]) => {
-        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
-        return response.status;
-      },
-      [path, body] as const,
-    );
-  expect(await post("/api/teacher/send-otp", { email, slug: SLUG, purpose: "register" })).toBe(200);
-  const otp = await codeFromMail(email, since);
-  expect(await post("/api/teacher/register", { name: NAME, mobile: "5551234567", email, password: PASSWORD, otp, slug: SLUG })).toBe(201);
+  await registerTeacherByMail(page, baseURL(), { slug: SLUG, name: NAME, email, password: PASSWORD });
 }
 
 describe("the teacher's account on a phone", () => {

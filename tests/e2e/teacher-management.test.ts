@@ -6,7 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { codeFromMail, uniqueEmail } from "./support.ts";
+import { registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -15,22 +15,8 @@ const BOOK = "Algebra I";
 const PASSWORD = "maple syrup pancakes";
 const NAME = `Dana Reader ${Date.now().toString(36)}`;
 
-/** Registers a new teacher through the real API (a code e-mailed to the catcher); the page is then signed in. */
 async function registerTeacher(page: Page, email: string) {
-  await page.goto(`${baseURL()}/schools/${SLUG}`);
-  const since = Date.now() - 1000;
-  const post = (path: string, body: object) =>
-    page.evaluate(
-      async ([url, data]) => {
-        const response = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(data) });
-        return response.status;
-      },
-      [path, body] as const,
-    );
-  expect(await post("/api/teacher/send-otp", { email, slug: SLUG, purpose: "register" })).toBe(200);
-  const otp = await codeFromMail(email, since);
-  const body = { name: NAME, mobile: "5551234567", email, password: PASSWORD, otp, slug: SLUG };
-  expect(await post("/api/teacher/register", body)).toBe(201);
+  await registerTeacherByMail(page, baseURL(), { slug: SLUG, name: NAME, email, password: PASSWORD });
 }
 
 async function adminLogin(page: Page) {

@@ -83,8 +83,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
 }
 
-export type BookPageData = Route.ComponentProps["loaderData"];
-export type BookActionData = Route.ComponentProps["actionData"];
+type BookActionData = Route.ComponentProps["actionData"];
 
 /** The message above the details: what the last assign-all, unassign or delete said. */
 function pageMessage(answer: BookActionData): { text: string; tone?: "success" } | null {

@@ -90,9 +90,6 @@ export async function action(args: Route.ActionArgs) {
   return { intent, passwordReset: input.data.password !== undefined };
 }
 
-export type DashboardData = Route.ComponentProps["loaderData"];
-export type DashboardAnswer = Route.ComponentProps["actionData"];
-
 export default function SuperadminDashboard({ loaderData, actionData }: Route.ComponentProps) {
   const { admin, figures, admins, audit } = loaderData;
   const navigate = useNavigate();

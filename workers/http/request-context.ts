@@ -7,24 +7,29 @@ import { type HostTenant, resolveHost, schoolBasePath, slugFromPath } from "./te
 
 const API_SCHOOL_PATH = /^\/api\/schools\/slug\/([^/]+)/;
 
+/** The school an API path names (`/api/schools/slug/{slug}/...`), or null. */
+function apiPathSlug(pathname: string): string | null {
+  const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
+  return segment ? safeDecode(segment).trim().toLowerCase() : null;
+}
+
 /**
  * The slug a request names: the school's own host, else a school page's path (`/{slug}`,
  * `/schools/{slug}/...`) or the API's `/api/schools/slug/{slug}/...`. Requests whose JSON body
- * names the school (the teacher account calls) are bound by `schoolFromBody` in workers/http/guards.ts.
+ * names the school (the teacher account calls) are bound by `schoolNamedByBody` in workers/http/guards.ts.
  */
 export function tenantSlug(host: HostTenant, pathname: string): string | null {
-  const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
-  const apiSlug = segment ? safeDecode(segment).trim().toLowerCase() : null;
   if (host.kind === "school") return host.slug;
   if (host.kind !== "main") return null;
-  if (pathname === "/api" || pathname.startsWith("/api/")) return apiSlug;
+  if (pathname === "/api" || pathname.startsWith("/api/")) return apiPathSlug(pathname);
   return slugFromPath(pathname);
 }
 
 /** An API path naming another school than the school's own host: no school at all. */
 function namesOtherSchool(host: HostTenant, pathname: string): boolean {
-  const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
-  return host.kind === "school" && segment !== undefined && safeDecode(segment).trim().toLowerCase() !== host.slug;
+  if (host.kind !== "school") return false;
+  const named = apiPathSlug(pathname);
+  return named !== null && named !== host.slug;
 }
 
 function safeDecode(segment: string): string {

@@ -127,13 +127,7 @@ export async function increaseTotalLogins(
   return updated ? { ok: true, totalLogins: updated.totalLogins } : NOT_FOUND;
 }
 
-/** Teacher logins per UTC day for the last `days` days (today included), zero days filled in; null for an unknown slug. */
-export async function schoolLoginHistory(db: Db, slug: string, days: number, now = Date.now()) {
-  const [school] = await db.select({ id: schools.id }).from(schools).where(eq(schools.slug, slug));
-  return school ? loginHistory(db, school.id, days, now) : null;
-}
-
-/** The same for a school known by its id (the admin's school page, which has the id already). */
+/** Teacher logins per UTC day for the last `days` days (today included), zero days filled in. */
 export async function loginHistory(db: Db, schoolId: number, days: number, now = Date.now()) {
   const start = Math.floor(now / DAY_MS) * DAY_MS - (days - 1) * DAY_MS;
   const rows = await db

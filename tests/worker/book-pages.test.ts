@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { rateLimits, readingDaily } from "../../workers/db/schema.ts";
+import { rateLimits } from "../../workers/db/schema.ts";
+import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { pageImageKey } from "../../workers/page-images/page-keys.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";

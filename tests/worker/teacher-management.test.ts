@@ -7,7 +7,8 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
-import { auditLog, books, loginEvents, otpCodes, readingDaily, readingProgress, sessions, teachers } from "../../workers/db/schema.ts";
+import { auditLog, books, loginEvents, otpCodes, readingProgress, sessions, teachers } from "../../workers/db/schema.ts";
+import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
 import { api, cookieFrom, createSchool, db, devModeCode, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 

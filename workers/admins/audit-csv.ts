@@ -1,4 +1,5 @@
 import type { Db } from "../db/client.ts";
+import { csvCell } from "../reports/csv.ts";
 import { type AuditEntry, auditEntriesAfter } from "./audit-log.ts";
 import type { AuditFilter } from "./input.ts";
 
@@ -7,17 +8,6 @@ export const AUDIT_CSV_PAGE = 1000;
 export const AUDIT_CSV_MAX_ROWS = 100_000;
 
 const COLUMNS = ["When (UTC)", "Who", "Action", "What", "Target type", "Target id", "Before", "After"];
-
-/**
- * One CSV cell: a text a spreadsheet would read as a formula (starting with = + - @, or a tab or
- * carriage return that some strip first) gets a leading ' so it stays text; quotes, commas and
- * line breaks are quoted as RFC 4180 says.
- */
-export function csvCell(value: string | null | undefined): string {
-  const text = value ?? "";
-  const safe = /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 

@@ -23,7 +23,8 @@ import { findPage, listPages, readingState, readySet, storedWidthFor } from "../
 import { searchPages } from "../page-images/page-search.ts";
 import { stampPage } from "../page-images/stamp.ts";
 import { findSchoolBook } from "../reading/library.ts";
-import { countPageServed, readingLimitMessage, spendPage } from "../reading/page-budget.ts";
+import { readingLimitMessage, spendPage } from "../reading/page-budget.ts";
+import { recordAfterResponse, recordReadingEvent } from "../reading/usage-events.ts";
 import { parseId } from "../validation/schemas.ts";
 
 type Env = ReaderApiEnv;
@@ -105,6 +106,13 @@ function pageOf(c: Context<Env>, found: Found) {
   return page;
 }
 
+/** A usage event for a teacher (docs/decisions/0019): a page served, or the book opened. */
+function recordRead(c: Context<Env>, { reader, db, book }: Found, pages: 0 | 1) {
+  if (reader.kind !== "teacher") return;
+  const event = { schoolId: reader.schoolId, bookId: book.id, teacherId: reader.teacherId, pages };
+  return recordAfterResponse(() => c.executionCtx, recordReadingEvent(db, event));
+}
+
 /** Teachers pay one page of their budget; the 429 when it is spent. */
 async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Refusal | null> {
   const { reader, db, book, set } = found;
@@ -113,14 +121,7 @@ async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Prom
   if (waitMs !== null) {
     return jsonError(c, 429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
   }
-  if (countsAsRead) {
-    const write = countPageServed(db, { schoolId: reader.schoolId, bookId: book.id, teacherId: reader.teacherId });
-    try {
-      c.executionCtx.waitUntil(write);
-    } catch {
-      await write; // no execution context (tests calling app.request directly)
-    }
-  }
+  if (countsAsRead) await recordRead(c, found, 1);
   return null;
 }
 
@@ -133,6 +134,7 @@ export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
+    await recordRead(c, found, 0);
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
   .get("/:id/pages/:n", requireReader, async (c) => {

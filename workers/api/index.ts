@@ -9,6 +9,7 @@ import { bookPagesApi } from "./book-pages.ts";
 import { favouritesApi } from "./favourites.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
+import { reportsApi } from "./reports.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
 import { schoolsApi } from "./schools.ts";
 import { superadminApi } from "./superadmin.ts";
@@ -30,6 +31,7 @@ export const api = new Hono<AppEnv>()
   .route("/books", bookFilesApi)
   .route("/books", favouritesApi)
   .route("/reading-progress", readingProgressApi)
+  .route("/reports", reportsApi)
   .route("/superadmin", superadminApi)
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi);

@@ -5,6 +5,7 @@ import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { findProgress, saveProgress } from "../reading/progress.ts";
+import { recordAfterResponse, recordReadingEvent } from "../reading/usage-events.ts";
 import { parseId } from "../validation/schemas.ts";
 
 const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
@@ -19,7 +20,7 @@ async function teacherBook(c: Context<TeacherApiEnv>) {
   return { db, teacherId: session.teacher.id, book } as const;
 }
 
-/** Where each teacher is in each book: PUT by the reader (debounced), GET to resume. */
+/** Where each teacher is in each book: PUT by the reader (debounced, and a ping while active), GET to resume. */
 export const readingProgressApi = new Hono<TeacherApiEnv>()
   .use(requireSameOrigin, requireTeacher)
   .get("/:bookId", async (c) => {
@@ -35,5 +36,8 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     const { book } = found;
     if (book.pageCount && page > book.pageCount) return c.json({ error: `This book has ${book.pageCount} pages` }, 400);
     await saveProgress(found.db, found.teacherId, book.id, page);
+    // The reader saves on each settled page and pings while the teacher is active: reading time.
+    const event = { schoolId: c.var.teacher.school.id, bookId: book.id, teacherId: found.teacherId, pages: 0 } as const;
+    await recordAfterResponse(() => c.executionCtx, recordReadingEvent(found.db, event));
     return c.body(null, 204);
   });

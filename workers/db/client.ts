@@ -2,7 +2,10 @@ import type { SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { cachedPer } from "./isolate-cache.ts";
-import * as schema from "./schema.ts";
+import * as tables from "./schema.ts";
+import * as usageTables from "./usage-schema.ts";
+
+const schema = { ...tables, ...usageTables };
 
 export type Db = ReturnType<typeof createDb>;
 

@@ -23,9 +23,12 @@ export const schools = sqliteTable(
     sessionLimit: integer("session_limit").notNull().default(3),
     // Admin-adjustable counter of the spec's "total login count"; login_events holds the history.
     totalLogins: integer("total_logins").notNull().default(0),
+    // The last UTC day (YYYY-MM-DD) a teacher of the school read: "no activity in 30 days" walks its index.
+    lastActiveDay: text("last_active_day"),
     createdAt: createdAt(),
   },
   (t) => [
+    index("schools_last_active_idx").on(t.lastActiveDay),
     // The admin list sorts by name (case-insensitively) and pages with LIMIT: an index walk, not a sort of every school.
     index("schools_name_idx").on(sql`${t.name} COLLATE NOCASE`),
   ],
@@ -82,9 +85,11 @@ export const teachers = sqliteTable(
     passwordHash: text("password_hash").notNull(),
     // An admin can disable a teacher: they cannot sign in, and their sessions count as signed out.
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
+    // The last UTC day the teacher read: "active teachers in the last 30 days" counts on its index.
+    lastActiveDay: text("last_active_day"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email)],
+  (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email), index("teachers_last_active_idx").on(t.lastActiveDay)],
 );
 
 export const admins = sqliteTable("admins", {
@@ -289,33 +294,6 @@ export const pageSetPages = sqliteTable(
     error: text("error"),
   },
   (t) => [primaryKey({ columns: [t.setId, t.n] })],
-);
-
-/**
- * Pages served to teachers, one row per day, school, book and teacher: what usage reports read.
- * A deleted teacher's or book's rows go with them.
- */
-export const readingDaily = sqliteTable(
-  "reading_daily",
-  {
-    day: text("day").notNull(),
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
-    teacherId: integer("teacher_id")
-      .notNull()
-      .references(() => teachers.id, { onDelete: "cascade" }),
-    pages: integer("pages").notNull().default(0),
-  },
-  (t) => [
-    primaryKey({ columns: [t.day, t.schoolId, t.bookId, t.teacherId] }),
-    index("reading_daily_school_day_idx").on(t.schoolId, t.day),
-    index("reading_daily_book_day_idx").on(t.bookId, t.day),
-    index("reading_daily_teacher_idx").on(t.teacherId),
-  ],
 );
 
 export type School = typeof schools.$inferSelect;

@@ -4,7 +4,6 @@
  * count one each, so reading a page costs two; the limits let a teacher read the whole book twice an hour
  * and six times a day, with a floor so short books can be leafed through freely.
  */
-import { sql } from "drizzle-orm";
 import { recordAmount } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 
@@ -27,14 +26,6 @@ export async function spendPage(db: Db, teacherId: number, bookId: number, pageC
   ]);
   if (hour.allowed && day.allowed) return null;
   return Math.max(hour.allowed ? 0 : hour.retryAfterMs, day.allowed ? 0 : day.retryAfterMs, 1000);
-}
-
-/** A page served to a teacher, added to the day's rollup that usage reports read. */
-export function countPageServed(db: Db, row: { schoolId: number; bookId: number; teacherId: number }, now = Date.now()) {
-  const day = new Date(now).toISOString().slice(0, 10);
-  return db.run(sql`
-    INSERT INTO reading_daily (day, school_id, book_id, teacher_id, pages) VALUES (${day}, ${row.schoolId}, ${row.bookId}, ${row.teacherId}, 1)
-    ON CONFLICT (day, school_id, book_id, teacher_id) DO UPDATE SET pages = pages + 1`);
 }
 
 export function readingLimitMessage(waitMs: number): string {

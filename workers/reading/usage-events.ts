@@ -1,0 +1,65 @@
+/**
+ * Usage events, counted by the server as it serves a teacher (docs/decisions/0019): a page image
+ * served, a book opened (its page list), and the reader's progress pings. Each event adds to the
+ * day's rollups in one batch (one transaction), so the reports never read raw events and a report
+ * over a year of 10,000 schools reads at most one row a day.
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, runTransaction } from "../db/client.ts";
+
+/** The longest gap between two events of one teacher that still counts as reading time. */
+export const READING_GAP_CAP_MS = 5 * 60_000;
+
+export interface ReadingEvent {
+  schoolId: number;
+  bookId: number;
+  teacherId: number;
+  /** Pages served by this event: 1 for a page image, 0 for an open or a ping. */
+  pages: 0 | 1;
+}
+
+export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
+
+/**
+ * The statements that add one event to every rollup. Reading time is the gap since the teacher's
+ * previous event that day in any book (so two open tabs do not count twice), capped at
+ * READING_GAP_CAP_MS; the day's first event adds none. The rollups are written before the
+ * teacher's row, so their "first of the day" tests see the row as it was.
+ */
+export function readingEventStatements(event: ReadingEvent, now: number): SQL[] {
+  const day = utcDay(now);
+  const { schoolId, bookId, teacherId, pages } = event;
+  const teacherToday = sql`FROM reading_daily WHERE teacher_id = ${teacherId} AND day = ${day}`;
+  const gapSeconds = sql`((coalesce(min(max(${now} - (SELECT max(last_at) ${teacherToday}), 0), ${READING_GAP_CAP_MS}), 0) + 500) / 1000)`;
+  const newTeacherDay = sql`(NOT EXISTS (SELECT 1 ${teacherToday}))`;
+  const newBookDay = sql`(NOT EXISTS (SELECT 1 ${teacherToday} AND school_id = ${schoolId} AND book_id = ${bookId}))`;
+  const add = sql.raw(`active_teachers = active_teachers + excluded.active_teachers, books_opened = books_opened + excluded.books_opened,
+    pages = pages + excluded.pages, seconds = seconds + excluded.seconds`);
+  return [
+    sql`INSERT INTO usage_daily (day, active_teachers, books_opened, pages, seconds)
+      VALUES (${day}, ${newTeacherDay}, ${newBookDay}, ${pages}, ${gapSeconds}) ON CONFLICT (day) DO UPDATE SET ${add}`,
+    sql`INSERT INTO school_usage_daily (school_id, day, active_teachers, books_opened, pages, seconds)
+      VALUES (${schoolId}, ${day}, ${newTeacherDay}, ${newBookDay}, ${pages}, ${gapSeconds}) ON CONFLICT (school_id, day) DO UPDATE SET ${add}`,
+    sql`INSERT INTO reading_daily (day, school_id, book_id, teacher_id, pages, seconds, last_at)
+      VALUES (${day}, ${schoolId}, ${bookId}, ${teacherId}, ${pages}, ${gapSeconds}, ${now})
+      ON CONFLICT (day, school_id, book_id, teacher_id) DO UPDATE SET pages = pages + excluded.pages,
+        seconds = seconds + excluded.seconds, last_at = max(coalesce(last_at, 0), excluded.last_at)`,
+    sql`UPDATE teachers SET last_active_day = ${day} WHERE id = ${teacherId} AND (last_active_day IS NULL OR last_active_day < ${day})`,
+    sql`UPDATE schools SET last_active_day = ${day} WHERE id = ${schoolId} AND (last_active_day IS NULL OR last_active_day < ${day})`,
+  ];
+}
+
+/** Adds one event to the rollups, atomically. */
+export async function recordReadingEvent(db: Db, event: ReadingEvent, now = Date.now()): Promise<void> {
+  await runTransaction(db, readingEventStatements(event, now));
+}
+
+/** Records the event after the response when the platform allows (the reader does not wait for it). */
+export function recordAfterResponse(executionCtx: () => { waitUntil(promise: Promise<unknown>): void }, write: Promise<void>): Promise<void> | undefined {
+  try {
+    executionCtx().waitUntil(write.catch((error) => console.error("usage event not recorded", error)));
+    return undefined;
+  } catch {
+    return write; // no execution context (tests calling app.request directly)
+  }
+}

@@ -1,0 +1,60 @@
+/** Each report as CSV: the columns of every export, and its file name. */
+import type { CsvColumns } from "./csv.ts";
+import type { SchoolReading, StopBucket, TeacherUsage } from "./detail.ts";
+import type { DayRange } from "./range.ts";
+import type { InactiveSchool, Ranked } from "./rankings.ts";
+import type { UsageDay } from "./usage.ts";
+
+export const USAGE_COLUMNS: CsvColumns<UsageDay> = [
+  ["date", (d) => d.date],
+  ["activeTeachers", (d) => d.activeTeachers],
+  ["booksOpened", (d) => d.booksOpened],
+  ["pagesRead", (d) => d.pagesRead],
+  ["readingMinutes", (d) => d.readingMinutes],
+];
+
+export const RANKED_COLUMNS = (idHeader: "bookId" | "schoolId", nameHeader: "title" | "school"): CsvColumns<Ranked> => [
+  [idHeader, (r) => r.id],
+  [nameHeader, (r) => r.name],
+  ["readers", (r) => r.readers],
+  ["pagesRead", (r) => r.pagesRead],
+  ["readingMinutes", (r) => r.readingMinutes],
+];
+
+export const SCHOOLS_READING_COLUMNS: CsvColumns<SchoolReading> = [
+  ["schoolId", (r) => r.id],
+  ["school", (r) => r.name],
+  ["readers", (r) => r.readers],
+  ["pagesRead", (r) => r.pagesRead],
+  ["readingMinutes", (r) => r.readingMinutes],
+];
+
+export const TEACHER_COLUMNS: CsvColumns<TeacherUsage> = [
+  ["teacherId", (t) => t.id],
+  ["name", (t) => t.name],
+  ["email", (t) => t.email],
+  ["status", (t) => (t.disabled ? "disabled" : "active")],
+  ["lastActive", (t) => t.lastActiveDay],
+  ["booksOpened", (t) => t.booksOpened],
+  ["pagesRead", (t) => t.pagesRead],
+  ["readingMinutes", (t) => t.readingMinutes],
+];
+
+export const INACTIVE_COLUMNS: CsvColumns<InactiveSchool> = [
+  ["schoolId", (s) => s.id],
+  ["school", (s) => s.name],
+  ["slug", (s) => s.slug],
+  ["teachers", (s) => s.teachers],
+  ["lastActive", (s) => s.lastActiveDay ?? "never"],
+];
+
+export const STOP_COLUMNS: CsvColumns<StopBucket> = [
+  ["fromPage", (b) => b.from],
+  ["toPage", (b) => b.to],
+  ["readers", (b) => b.readers],
+];
+
+/** `lectern-{what}-{from}-to-{to}.csv`, the subject's id in `what` when there is one. */
+export function exportFileName(what: string, range?: DayRange): string {
+  return `lectern-${what}${range ? `-${range.from}-to-${range.to}` : ""}.csv`;
+}

@@ -1,0 +1,24 @@
+/**
+ * What the scheduled job does for reports (docs/decisions/0019): recompute the stored rankings and
+ * drop what names a teacher once it is older than the retention period.
+ */
+import { sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { utcDay } from "../reading/usage-events.ts";
+import { refreshRankings } from "./rankings.ts";
+
+/** Per-teacher rows and sign-in events are kept 400 days: a 366-day report and a month to spare. */
+export const TEACHER_DATA_RETENTION_DAYS = 400;
+
+export async function pruneTeacherUsage(db: Db, now = Date.now()) {
+  const cutoff = now - TEACHER_DATA_RETENTION_DAYS * 86_400_000;
+  await db.batch([
+    db.run(sql`DELETE FROM reading_daily WHERE day < ${utcDay(cutoff)}`),
+    db.run(sql`DELETE FROM login_events WHERE at < ${cutoff}`),
+  ]);
+}
+
+export async function reportHousekeeping(db: Db, now = Date.now()) {
+  await pruneTeacherUsage(db, now);
+  await refreshRankings(db, now);
+}

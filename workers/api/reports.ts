@@ -22,10 +22,11 @@ import { findSchoolRow } from "../schools/list.ts";
 /** The most rows a ranking export holds. */
 const EXPORT_ROWS = 10_000;
 
-const withSchool = ReportQuerySchema.and(
-  z.object({ schoolId: z.unknown().refine((id) => id !== undefined, { error: "Give the school as schoolId" }) }),
-);
-const withBook = ReportQuerySchema.and(z.object({ bookId: z.unknown().refine((id) => id !== undefined, { error: "Give the book as bookId" }) }));
+const withSchool = ReportQuerySchema.refine((query) => query.schoolId !== undefined, {
+  error: "Give the school as schoolId",
+  path: ["schoolId"],
+});
+const withBook = ReportQuerySchema.refine((query) => query.bookId !== undefined, { error: "Give the book as bookId", path: ["bookId"] });
 const FormatOnly = z.object({ format: z.enum(["json", "csv"], { error: "The format must be json or csv" }).default("json") });
 
 /** 404 for a school or book the query names that does not exist; the book itself when named. */
@@ -64,7 +65,8 @@ export const reportsApi = new Hono<AdminApiEnv>()
     const found = await subjects(c, query);
     if ("refusal" in found) return found.refusal;
     const books = await liveRanking(c.var.context.db, "book", query, EXPORT_ROWS, query.schoolId);
-    if (query.format === "csv") return csvResponse(toCsv(RANKED_COLUMNS("bookId", "title"), books), exportFileName(scopeName("books", query), query));
+    if (query.format === "csv")
+      return csvResponse(toCsv(RANKED_COLUMNS("bookId", "title"), books), exportFileName(scopeName("books", query), query));
     return c.json({ from: query.from, to: query.to, books });
   })
   .get("/schools", validate("query", ReportQuerySchema), async (c) => {
@@ -73,9 +75,14 @@ export const reportsApi = new Hono<AdminApiEnv>()
     if ("refusal" in found) return found.refusal;
     const { db } = c.var.context;
     const schools =
-      query.bookId === undefined ? await liveRanking(db, "school", query, EXPORT_ROWS) : await schoolsReadingBook(db, query.bookId, query, EXPORT_ROWS);
+      query.bookId === undefined
+        ? await liveRanking(db, "school", query, EXPORT_ROWS)
+        : await schoolsReadingBook(db, query.bookId, query, EXPORT_ROWS);
     if (query.format === "csv") {
-      return csvResponse(toCsv(query.bookId === undefined ? RANKED_COLUMNS("schoolId", "school") : SCHOOLS_READING_COLUMNS, schools), exportFileName(scopeName("schools", query), query));
+      return csvResponse(
+        toCsv(query.bookId === undefined ? RANKED_COLUMNS("schoolId", "school") : SCHOOLS_READING_COLUMNS, schools),
+        exportFileName(scopeName("schools", query), query),
+      );
     }
     return c.json({ from: query.from, to: query.to, schools });
   })

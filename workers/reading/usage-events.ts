@@ -30,7 +30,9 @@ export function readingEventStatements(event: ReadingEvent, now: number): SQL[] 
   const day = utcDay(now);
   const { schoolId, bookId, teacherId, pages } = event;
   const teacherToday = sql`FROM reading_daily WHERE teacher_id = ${teacherId} AND day = ${day}`;
-  const gapSeconds = sql`((coalesce(min(max(${now} - (SELECT max(last_at) ${teacherToday}), 0), ${READING_GAP_CAP_MS}), 0) + 500) / 1000)`;
+  // D1 binds JavaScript numbers as REAL: the CAST keeps whole seconds.
+  const gapMs = sql`coalesce(min(max(${now} - (SELECT max(last_at) ${teacherToday}), 0), ${READING_GAP_CAP_MS}), 0)`;
+  const gapSeconds = sql`CAST((${gapMs} + 500) / 1000 AS INTEGER)`;
   const newTeacherDay = sql`(NOT EXISTS (SELECT 1 ${teacherToday}))`;
   const newBookDay = sql`(NOT EXISTS (SELECT 1 ${teacherToday} AND school_id = ${schoolId} AND book_id = ${bookId}))`;
   const add = sql.raw(`active_teachers = active_teachers + excluded.active_teachers, books_opened = books_opened + excluded.books_opened,
@@ -55,7 +57,10 @@ export async function recordReadingEvent(db: Db, event: ReadingEvent, now = Date
 }
 
 /** Records the event after the response when the platform allows (the reader does not wait for it). */
-export function recordAfterResponse(executionCtx: () => { waitUntil(promise: Promise<unknown>): void }, write: Promise<void>): Promise<void> | undefined {
+export function recordAfterResponse(
+  executionCtx: () => { waitUntil(promise: Promise<unknown>): void },
+  write: Promise<void>,
+): Promise<void> | undefined {
   try {
     executionCtx().waitUntil(write.catch((error) => console.error("usage event not recorded", error)));
     return undefined;

@@ -6,7 +6,11 @@ import { activeTeacherCounts, usageReport } from "./usage.ts";
 
 export async function usageOverview(db: Db, days: RangeChoice, now = Date.now()) {
   const range = lastDays(days, now);
-  const [usage, active, inactive] = await Promise.all([usageReport(db, range, {}, now), activeTeacherCounts(db, now), inactiveSchools(db, now)]);
+  const [usage, active, inactive] = await Promise.all([
+    usageReport(db, range, {}, now),
+    activeTeacherCounts(db, now),
+    inactiveSchools(db, now),
+  ]);
   // Books opened in the range is the number of teacher rows a live ranking would sum.
   const rankings = await overviewRankings(db, days, usage.totals.booksOpened, now);
   return { days, usage, active, rankings, inactive };

@@ -51,7 +51,13 @@ async function named(db: Db, kind: Kind, rows: RankRow[]): Promise<Ranked[]> {
   const byId = new Map(names.map((row) => [row.id, row.name]));
   return rows
     .filter((row) => byId.has(row.id))
-    .map((row) => ({ id: row.id, name: byId.get(row.id)!, pagesRead: row.pages, readingMinutes: minutesOf(row.seconds), readers: row.readers }));
+    .map((row) => ({
+      id: row.id,
+      name: byId.get(row.id)!,
+      pagesRead: row.pages,
+      readingMinutes: minutesOf(row.seconds),
+      readers: row.readers,
+    }));
 }
 
 /** A school's (or, live, everyone's) top books or top schools over any range. */

@@ -1,0 +1,272 @@
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { schools, teachers } from "../../workers/db/schema.ts";
+import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usage-schema.ts";
+import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/reading/usage-events.ts";
+import { csvCell } from "../../workers/reports/csv.ts";
+import { api, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
+
+const TEXTS = ["First page.", "Second page.", "Third page."];
+const today = () => utcDay(Date.now());
+
+let schoolA: Awaited<ReturnType<typeof createSchool>>;
+let schoolB: Awaited<ReturnType<typeof createSchool>>;
+let bookId: number;
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+
+beforeAll(async () => {
+  schoolA = await createSchool({ name: "Alder Primary" });
+  schoolB = await createSchool({ name: "Birch College" });
+  bookId = (await preparedBook("Counting Stars", [schoolA.id, schoolB.id], TEXTS)).book.id;
+  admin = await signedInAdmin();
+});
+
+async function schoolDay(schoolId: number, day = today()) {
+  const [row] = await db()
+    .select()
+    .from(schoolUsageDaily)
+    .where(and(eq(schoolUsageDaily.schoolId, schoolId), eq(schoolUsageDaily.day, day)));
+  return row ?? { activeTeachers: 0, booksOpened: 0, pages: 0, seconds: 0 };
+}
+async function allDay(day = today()) {
+  const [row] = await db().select().from(usageDaily).where(eq(usageDaily.day, day));
+  return row ?? { activeTeachers: 0, booksOpened: 0, pages: 0, seconds: 0 };
+}
+const teacherRows = (teacherId: number) => db().select().from(readingDaily).where(eq(readingDaily.teacherId, teacherId));
+
+describe("usage events counted by the server", () => {
+  it("moves the day, school, book and teacher by exactly the pages served, and another school's teacher only theirs", async () => {
+    const reader = await signedInTeacher(schoolA, "Ada Reader");
+    const other = await signedInTeacher(schoolB, "Ben Other");
+    const [beforeA, beforeB, beforeAll] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id), await allDay()];
+
+    expect((await api(`/api/books/${bookId}/pages`, { cookie: reader.cookie })).status).toBe(200);
+    for (const n of [1, 2, 3]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie })).status).toBe(200);
+    // Texts and searches spend the budget but are not pages read.
+    expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(200);
+
+    const [afterA, afterB] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id)];
+    expect(afterA.pages - beforeA.pages).toBe(3);
+    expect(afterA.booksOpened - beforeA.booksOpened).toBe(1);
+    expect(afterA.activeTeachers - beforeA.activeTeachers).toBe(1);
+    expect(afterB).toEqual(beforeB);
+    expect(await teacherRows(reader.teacher.id)).toEqual([
+      expect.objectContaining({ day: today(), schoolId: schoolA.id, bookId, teacherId: reader.teacher.id, pages: 3 }),
+    ]);
+
+    for (const n of [2, 3]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: other.cookie })).status).toBe(200);
+    const [finalA, finalB, finalAll] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id), await allDay()];
+    expect(finalA).toEqual(afterA);
+    expect(finalB.pages - beforeB.pages).toBe(2);
+    expect(finalB.activeTeachers - beforeB.activeTeachers).toBe(1);
+    expect(finalAll.pages - beforeAll.pages).toBe(5);
+    expect(finalAll.activeTeachers - beforeAll.activeTeachers).toBe(2);
+    expect(finalAll.booksOpened - beforeAll.booksOpened).toBe(2);
+    expect(await teacherRows(other.teacher.id)).toEqual([expect.objectContaining({ schoolId: schoolB.id, pages: 2 })]);
+    const [teacherRow] = await db().select({ day: teachers.lastActiveDay }).from(teachers).where(eq(teachers.id, other.teacher.id));
+    const [schoolRow] = await db().select({ day: schools.lastActiveDay }).from(schools).where(eq(schools.id, schoolB.id));
+    expect([teacherRow?.day, schoolRow?.day]).toEqual([today(), today()]);
+  });
+
+  it("does not count an admin's reading", async () => {
+    const before = await allDay();
+    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: admin.cookie })).status).toBe(200);
+    expect(await allDay()).toEqual(before);
+  });
+
+  it("times reading from the gaps between a teacher's events, capped, and once across two open books", async () => {
+    const school = await createSchool();
+    const reader = await signedInTeacher(school);
+    const second = (await preparedBook("Second Book", [school.id], TEXTS)).book.id;
+    const event = (book: number, pages: 0 | 1) => ({ schoolId: school.id, bookId: book, teacherId: reader.teacher.id, pages });
+    const start = Date.parse("2026-03-02T09:00:00Z");
+    await recordReadingEvent(db(), event(bookId, 0), start); // opened: no time yet
+    await recordReadingEvent(db(), event(bookId, 1), start + 40_000); // +40 s
+    await recordReadingEvent(db(), event(second, 1), start + 100_000); // +60 s, in the other book
+    await recordReadingEvent(db(), event(bookId, 1), start + 130_000); // +30 s
+    await recordReadingEvent(db(), event(bookId, 1), start + 130_000 + 3 * 3600_000); // a 3-hour gap counts 5 minutes
+    const rows = await teacherRows(reader.teacher.id);
+    const seconds = (book: number) => rows.find((row) => row.bookId === book)?.seconds;
+    expect(seconds(bookId)).toBe(40 + 30 + READING_GAP_CAP_MS / 1000);
+    expect(seconds(second)).toBe(60);
+    const day = await schoolDay(school.id, "2026-03-02");
+    expect(day).toMatchObject({ activeTeachers: 1, booksOpened: 2, pages: 4, seconds: 40 + 60 + 30 + 300 });
+  });
+
+  it("counts the reader's progress pings as reading time, not pages", async () => {
+    const school = await createSchool();
+    const book = (await preparedBook("Ping Book", [school.id], TEXTS)).book.id;
+    const reader = await signedInTeacher(school);
+    const put = (page: number) => api(`/api/reading-progress/${book}`, { method: "PUT", body: { page }, cookie: reader.cookie });
+    expect((await put(1)).status).toBe(204);
+    expect((await put(1)).status).toBe(204);
+    const [row] = await teacherRows(reader.teacher.id);
+    expect(row).toMatchObject({ pages: 0, bookId: book });
+    expect(row?.lastAt).toBeGreaterThan(Date.now() - 60_000);
+  });
+});
+
+describe("GET /api/reports/usage", () => {
+  let school: Awaited<ReturnType<typeof createSchool>>;
+  let teacherIds: number[];
+  beforeAll(async () => {
+    school = await createSchool({ name: "Cedar Report School" });
+    teacherIds = [(await signedInTeacher(school, "T One")).teacher.id, (await signedInTeacher(school, "T Two")).teacher.id];
+    const at = (day: string, minutes: number) => Date.parse(`${day}T10:00:00Z`) + minutes * 60_000;
+    const read = (teacherId: number, day: string, minutes: number, pages: 0 | 1) =>
+      recordReadingEvent(db(), { schoolId: school.id, bookId, teacherId, pages }, at(day, minutes));
+    // 2025-01-10: teacher one reads 3 pages over 4 minutes; 2025-01-12: both read.
+    for (const [minute, pages] of [
+      [0, 0],
+      [1, 1],
+      [3, 1],
+      [4, 1],
+    ] as const)
+      await read(teacherIds[0]!, "2025-01-10", minute, pages);
+    for (const [minute, pages] of [
+      [0, 1],
+      [2, 1],
+    ] as const)
+      await read(teacherIds[0]!, "2025-01-12", minute, pages);
+    for (const [minute, pages] of [
+      [0, 1],
+      [10, 1],
+    ] as const)
+      await read(teacherIds[1]!, "2025-01-12", minute, pages);
+  });
+
+  const url = (query: string) => `/api/reports/usage?${query}`;
+
+  it("gives an admin every day of the range and the totals", async () => {
+    const response = await api(url(`from=2025-01-09&to=2025-01-12&schoolId=${school.id}`), { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toContain("no-store");
+    const report = (await response.json()) as { days: unknown[]; totals: unknown };
+    expect(report.days).toEqual([
+      { date: "2025-01-09", activeTeachers: 0, booksOpened: 0, pagesRead: 0, readingMinutes: 0 },
+      { date: "2025-01-10", activeTeachers: 1, booksOpened: 1, pagesRead: 3, readingMinutes: 4 },
+      { date: "2025-01-11", activeTeachers: 0, booksOpened: 0, pagesRead: 0, readingMinutes: 0 },
+      { date: "2025-01-12", activeTeachers: 2, booksOpened: 2, pagesRead: 4, readingMinutes: 7 },
+    ]);
+    expect(report.totals).toEqual({ activeTeachers: 2, booksOpened: 3, pagesRead: 7, readingMinutes: 11 });
+    const oneDay = (await (
+      await api(url(`from=2025-01-12&to=2025-01-12&schoolId=${school.id}&bookId=${bookId}`), { cookie: admin.cookie })
+    ).json()) as {
+      totals: unknown;
+    };
+    expect(oneDay.totals).toEqual({ activeTeachers: 2, booksOpened: 2, pagesRead: 4, readingMinutes: 7 });
+  });
+
+  it("includes the school's figures in all schools' and answers the same as CSV", async () => {
+    const all = (await (await api(url("from=2025-01-10&to=2025-01-10"), { cookie: admin.cookie })).json()) as {
+      totals: { pagesRead: number };
+    };
+    expect(all.totals.pagesRead).toBeGreaterThanOrEqual(3);
+    const csv = await api(url(`from=2025-01-10&to=2025-01-11&schoolId=${school.id}&format=csv`), { cookie: admin.cookie });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(csv.headers.get("Content-Disposition")).toBe(
+      `attachment; filename="lectern-usage-school-${school.id}-2025-01-10-to-2025-01-11.csv"`,
+    );
+    const bytes = new Uint8Array(await csv.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toBe(
+      "\uFEFFdate,activeTeachers,booksOpened,pagesRead,readingMinutes\r\n2025-01-10,1,1,3,4\r\n2025-01-11,0,0,0,0\r\n",
+    );
+  });
+
+  it("answers 401 without an admin session, a teacher's included", async () => {
+    const query = url("from=2025-01-01&to=2025-01-31");
+    expect((await api(query)).status).toBe(401);
+    const teacher = await signedInTeacher(school);
+    expect((await api(query, { cookie: teacher.cookie })).status).toBe(401);
+    expect(
+      (await api(`/api/reports/teachers?from=2025-01-01&to=2025-01-31&schoolId=${school.id}`, { cookie: teacher.cookie })).status,
+    ).toBe(401);
+  });
+
+  it("answers 400 for a malformed, impossible, reversed or too long range, and 404 for an unknown school or book", async () => {
+    const cases: Array<[string, RegExp]> = [
+      ["", /from=YYYY-MM-DD/],
+      ["from=2025-01-01", /from=YYYY-MM-DD/],
+      ["from=2025-1-1&to=2025-01-31", /YYYY-MM-DD/],
+      ["from=2025-02-30&to=2025-03-01", /real days/],
+      ["from=2025-01-01&to=2025-13-01", /real days/],
+      ["from=2025-01-01T00:00&to=2025-01-31", /YYYY-MM-DD/],
+      ["from=2025-02-01&to=2025-01-31", /ends before it starts/],
+      ["from=2024-01-01&to=2025-01-01", /at most 366 days/],
+      ["from=2025-01-01&to=2025-01-31&schoolId=abc", /school id/],
+      ["from=2025-01-01&to=2025-01-31&format=xlsx", /json or csv/],
+    ];
+    for (const [query, message] of cases) {
+      const response = await api(url(query), { cookie: admin.cookie });
+      expect(response.status, query).toBe(400);
+      expect(((await response.json()) as { error: string }).error, query).toMatch(message);
+    }
+    // 366 days is allowed (a leap year).
+    expect((await api(url("from=2024-01-01&to=2024-12-31"), { cookie: admin.cookie })).status).toBe(200);
+    expect((await api(url("from=2025-01-01&to=2025-01-31&schoolId=999999"), { cookie: admin.cookie })).status).toBe(404);
+    expect((await api(url("from=2025-01-01&to=2025-01-31&bookId=999999"), { cookie: admin.cookie })).status).toBe(404);
+  });
+
+  it("exports the school's teachers, its books and the book's schools and stop pages", async () => {
+    const range = "from=2025-01-09&to=2025-01-12";
+    const teachersReport = (await (await api(`/api/reports/teachers?${range}&schoolId=${school.id}`, { cookie: admin.cookie })).json()) as {
+      teachers: Array<{ name: string; pagesRead: number; readingMinutes: number; booksOpened: number }>;
+    };
+    expect(teachersReport.teachers.map((t) => [t.name, t.pagesRead, t.readingMinutes, t.booksOpened])).toEqual([
+      ["T One", 5, 6, 2],
+      ["T Two", 2, 5, 1],
+      ["Test Teacher", 0, 0, 0], // signed up in the 401 case, never read: listed with nothing
+    ]);
+    const books = (await (await api(`/api/reports/books?${range}&schoolId=${school.id}`, { cookie: admin.cookie })).json()) as {
+      books: Array<{ id: number; pagesRead: number; readers: number }>;
+    };
+    expect(books.books).toEqual([expect.objectContaining({ id: bookId, pagesRead: 7, readers: 2 })]);
+    const readingSchools = (await (await api(`/api/reports/schools?${range}&bookId=${bookId}`, { cookie: admin.cookie })).json()) as {
+      schools: Array<{ id: number; pagesRead: number }>;
+    };
+    expect(readingSchools.schools).toContainEqual(expect.objectContaining({ id: school.id, pagesRead: 7 }));
+    expect((await api(`/api/reports/teachers?${range}`, { cookie: admin.cookie })).status).toBe(400);
+    expect((await api(`/api/reports/stop-pages?${range}`, { cookie: admin.cookie })).status).toBe(400);
+    const stops = await api(`/api/reports/stop-pages?from=${today()}&to=${today()}&bookId=${bookId}&format=csv`, { cookie: admin.cookie });
+    expect(stops.status).toBe(200);
+    expect((await stops.text()).split("\r\n")[0]).toBe("fromPage,toPage,readers");
+  });
+
+  it("escapes cells a spreadsheet would run as formulas", async () => {
+    expect(["=1+1", "+SUM(A1)", "-2+3", "@cmd", "\tx", "plain", 'say "hi", ok'].map(csvCell)).toEqual([
+      "'=1+1",
+      "'+SUM(A1)",
+      "'-2+3",
+      "'@cmd",
+      "'\tx",
+      "plain",
+      '"say ""hi"", ok"',
+    ]);
+    expect(csvCell(-3)).toBe("-3");
+    const evil = await createSchool({ name: "Evil School" });
+    await signedInTeacher(evil, '=HYPERLINK("http://evil.example","x")');
+    const csv = await (
+      await api(`/api/reports/teachers?from=2025-01-01&to=2025-01-02&schoolId=${evil.id}&format=csv`, { cookie: admin.cookie })
+    ).text();
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
+    expect(csv).not.toMatch(/(^|,)=HYPERLINK/m);
+  });
+});
+
+describe("GET /api/reports/inactive-schools", () => {
+  it("lists schools with no reading in 30 days, but not schools added this month", async () => {
+    const quiet = await createSchool({ name: "Quiet School", createdAt: Date.now() - 90 * 86_400_000 });
+    const fresh = await createSchool({ name: "Fresh School" });
+    const response = await api("/api/reports/inactive-schools", { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { count: number; schools: Array<{ id: number; lastActiveDay: string | null }> };
+    const ids = body.schools.map((s) => s.id);
+    expect(ids).toContain(quiet.id);
+    expect(ids).not.toContain(fresh.id);
+    expect(ids).not.toContain(schoolA.id);
+    expect(body.count).toBe(body.schools.length);
+  });
+});

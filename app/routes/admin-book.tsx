@@ -6,6 +6,8 @@ import { deleteBook, updateBook } from "../../workers/books/editing.ts";
 import { AccessParamSchema, BookUpdateSchema, GrantAccessSchema } from "../../workers/books/input.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
+import { bookReport } from "../../workers/reports/detail.ts";
+import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { countSchools } from "../../workers/schools/list.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -15,6 +17,7 @@ import { EditBook } from "../components/admin/book/edit-book.tsx";
 import { bookUpdateInput, formIds, formText } from "../components/admin/book/form-input.ts";
 import { AdminBookFiles } from "../components/admin/book-files.tsx";
 import { AdminBookPages } from "../components/admin/book-pages.tsx";
+import { BookUsage } from "../components/admin/usage/book-usage.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
@@ -26,12 +29,14 @@ export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" 
 const BOOK_NOT_FOUND = "Book not found";
 
 /** The book, its schools and pages, and how many schools there are (what "assign to all" reaches). */
-export async function loader({ context, params }: Route.LoaderArgs) {
+export async function loader({ context, params, request }: Route.LoaderArgs) {
   const db = context.get(appContext).db;
   const id = parseId(params.id);
+  const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
-  return { ...found, schoolCount };
+  const usage = await bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, lastDays(days));
+  return { ...found, schoolCount, usage: { days, report: usage } };
 }
 
 type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";
@@ -95,7 +100,7 @@ function pageMessage(answer: BookActionData): { text: string; tone?: "success" }
 }
 
 export default function AdminBook({ loaderData, actionData }: Route.ComponentProps) {
-  const { book: b, pages, schoolCount } = loaderData;
+  const { book: b, pages, schoolCount, usage } = loaderData;
   const revalidator = useRevalidator();
   const refresh = () => void revalidator.revalidate();
   // The picker posts through a fetcher: its answer stands until the next form's (or another book).
@@ -141,6 +146,7 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
         schoolCount={schoolCount}
         onAssigned={(count) => setAssigned({ bookId: b.id, count, after: actionData })}
       />
+      <BookUsage bookId={b.id} days={usage.days} report={usage.report} />
     </div>
   );
 }

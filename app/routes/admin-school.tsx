@@ -2,6 +2,8 @@ import { data, Link } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { clientIp } from "../../workers/http/request-guards.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
+import { schoolReport } from "../../workers/reports/detail.ts";
+import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../../workers/schools/detail.ts";
 import { updateSchool } from "../../workers/schools/editing.ts";
 import { SchoolIdSchema, SchoolUpdateSchema } from "../../workers/schools/input.ts";
@@ -21,6 +23,7 @@ import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting, type SettingAnswer } from "../components/admin/school/number-setting.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
+import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { adminContext } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-school";
@@ -30,15 +33,17 @@ export const meta: Route.MetaFunction = () => [{ title: "School · Lectern Admin
 const NOT_FOUND = "School not found";
 const HISTORY_DAYS = 90;
 
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = SchoolIdSchema.safeParse(params.id);
   if (!id.success) throw data(NOT_FOUND, { status: 404 });
   const db = context.get(appContext).db;
-  const [school, books, history, teachers] = await Promise.all([
+  const days = rangeChoice(new URL(request.url).searchParams.get("range"));
+  const [school, books, history, teachers, usage] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
     listSchoolTeachers(db, id.data),
+    schoolReport(db, id.data, lastDays(days)),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   // The teachers come from listSchoolTeachers (with their state and sessions), once.
@@ -48,6 +53,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     teachers: teachers ?? [],
     books: (books ?? []).map(({ id, title, gradeLevel, subject }) => ({ id, title, gradeLevel, subject })),
     history: history.days,
+    usage: { days, report: usage },
   };
 }
 
@@ -111,7 +117,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 const TEACHER_INTENTS = new Set(["teacher-disable", "teacher-enable", "teacher-sign-out", "teacher-send-reset", "teacher-delete"]);
 
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
-  const { school: s, books, history, teachers } = loaderData;
+  const { school: s, books, history, teachers, usage } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -141,9 +147,10 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
           </div>
         ))}
       </div>
+      <SchoolUsage schoolId={s.id} days={usage.days} report={usage.report} />
       <section className={cardClasses} aria-labelledby="logins-title">
         <h2 id="logins-title" className="mb-3 font-semibold">
-          Logins per day
+          Logins per day, last {HISTORY_DAYS} days
         </h2>
         <LoginsChart days={history} />
       </section>

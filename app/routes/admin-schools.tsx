@@ -1,9 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
+import { recordAfterResponse } from "../../workers/reading/usage-events.ts";
+import { usageOverview } from "../../workers/reports/overview.ts";
+import { rangeChoice } from "../../workers/reports/range.ts";
+import { refreshRankings } from "../../workers/reports/rankings.ts";
 import { ListQuerySchema, listSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses, Pager, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
+import { UsageOverview } from "../components/admin/usage/usage-overview.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { useDebounced } from "../lib/use-debounced.ts";
@@ -18,12 +23,19 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const query = ListQuerySchema.shape.query.catch("").parse(params.get("query")?.slice(0, 200) ?? undefined);
   const page = ListQuerySchema.shape.page.catch(1).parse(params.get("page") ?? undefined);
-  const { schools, total } = await listSchools(context.get(appContext).db, { query, page, pageSize: PAGE_SIZE, sort: "name", dir: "asc" });
-  return { schools, total, page, query };
+  const { db, ctx } = context.get(appContext);
+  // The admin home (/admin) opens on the usage overview; the other school lists do not.
+  const home = new URL(request.url).pathname.replace(/\/$/, "") === "/admin";
+  const [{ schools, total }, overview] = await Promise.all([
+    listSchools(db, { query, page, pageSize: PAGE_SIZE, sort: "name", dir: "asc" }),
+    home ? usageOverview(db, rangeChoice(params.get("range"))) : null,
+  ]);
+  if (overview?.rankings.stale) recordAfterResponse(() => ctx, refreshRankings(db));
+  return { schools, total, page, query, overview };
 }
 
 export default function AdminSchools({ loaderData }: Route.ComponentProps) {
-  const { schools, total, page, query } = loaderData;
+  const { schools, total, page, query, overview } = loaderData;
   const [, setSearchParams] = useSearchParams();
   const [input, setInput] = useState(query);
   const settled = useDebounced(input.trim(), 300);
@@ -53,6 +65,7 @@ export default function AdminSchools({ loaderData }: Route.ComponentProps) {
 
   return (
     <div>
+      {overview && <UsageOverview overview={overview} />}
       <AdminPageHeader
         title="All Schools"
         description="Every school on Lectern, its teachers against its limit, and its logins."

@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { z } from "zod";
+import { getDb } from "../../workers/db/client.ts";
 import { generateBookPdf } from "../seed/book-pdf.ts";
+import { seedDemoUsage } from "../seed/demo-usage.ts";
 import { type SeedReport, seedDemo } from "../seed/seed-demo.ts";
 import { renderCover } from "./cover.ts";
 import { ensureDevVars, ROOT } from "./env.ts";
@@ -56,6 +58,8 @@ export async function seedLocal(
       },
       { publisher: env.PUBLISHER_NAME, renderPdf: (book) => generateBookPdf(book), renderCover },
     );
+    const usage = await seedDemoUsage(getDb(storage.DB));
+    if (usage > 0) log(`Made up 90 days of demo reading (${usage} rollup writes).`);
     const pages = await prepareMissingPages(storage, { log });
     return { report, env, pages };
   });

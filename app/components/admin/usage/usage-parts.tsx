@@ -41,11 +41,11 @@ export function RangePicker({ current, search = "" }: { current: number; search?
 
 export function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
   return (
-    <div className={cardClasses}>
-      <p className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</p>
-      <p className="mt-1 text-2xl font-semibold tabular-nums">{value}</p>
-      {note && <p className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{note}</p>}
-    </div>
+    <dl className={cardClasses}>
+      <dt className="text-xs uppercase tracking-wide text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-1 text-2xl font-semibold tabular-nums">{value}</dd>
+      {note && <dd className="mt-0.5 text-xs text-slate-500 dark:text-slate-400">{note}</dd>}
+    </dl>
   );
 }
 

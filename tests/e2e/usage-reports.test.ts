@@ -1,0 +1,119 @@
+// Usage reports end to end (issue #17): a teacher reads three pages; the admin's overview and the
+// school's page count them; the reports download as CSV files that parse.
+
+import { readFileSync } from "node:fs";
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
+import { registerTeacherByMail, uniqueEmail } from "./support.ts";
+
+setupBrowser();
+
+const SLUG = "washington-high";
+const NAME = `Rory Usage ${Date.now().toString(36)}`;
+
+async function adminLogin(page: Page) {
+  await page.goto(`${baseURL()}/admin/login`);
+  await page.getByLabel("Email").fill(inject("demo").adminEmail);
+  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "All Schools" }).waitFor();
+}
+
+/** The figure a card shows under its label, as a number ("4,281" → 4281). */
+async function figure(page: Page, label: string): Promise<number> {
+  const value = await page
+    .locator("dl", { has: page.locator("dt", { hasText: label }) })
+    .first()
+    .locator("dd")
+    .first()
+    .textContent();
+  return Number((value ?? "").replaceAll(",", ""));
+}
+
+/** RFC 4180 rows of a downloaded file (quoted cells, doubled quotes, CRLF), after its byte-order mark. */
+function parseCsv(text: string): string[][] {
+  expect(text.charCodeAt(0)).toBe(0xfeff);
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = "";
+  let quoted = false;
+  for (let i = 1; i < text.length; i++) {
+    const char = text[i]!;
+    if (quoted) {
+      if (char === '"' && text[i + 1] === '"') (cell += '"'), i++;
+      else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ",") row.push(cell), (cell = "");
+    else if (char === "\r" && text[i + 1] === "\n") row.push(cell), rows.push(row), (row = []), (cell = ""), i++;
+    else cell += char;
+  }
+  return rows;
+}
+
+async function download(page: Page, card: string, link = "Download CSV"): Promise<string[][]> {
+  const [file] = await Promise.all([
+    page.waitForEvent("download"),
+    page
+      .locator(`section[aria-labelledby="report-${card.toLowerCase().replaceAll(" ", "-")}"]`)
+      .getByRole("link", { name: link })
+      .click(),
+  ]);
+  return parseCsv(readFileSync((await file.path())!, "utf8"));
+}
+
+describe("usage reports", () => {
+  it("count three pages a teacher reads, on the overview and the school's page, and export them as CSV", { timeout: 120_000 }, async () => {
+    const admin = await openPage({ allowStatus: [401] });
+    await adminLogin(admin);
+    await admin.goto(`${baseURL()}/admin?range=7`);
+    const before = await figure(admin, "Pages read");
+
+    // The teacher reads pages 1 to 3 of their school's first prepared book, as the reader asks for them.
+    const reader = await openPage();
+    await registerTeacherByMail(reader, baseURL(), { slug: SLUG, name: NAME, email: uniqueEmail("usage"), password: "orchard lantern 42" });
+    const served = await reader.evaluate(async (slug) => {
+      const { books } = (await (await fetch(`/api/schools/slug/${slug}/books`)).json()) as { books: { id: number }[] };
+      for (const { id } of books) {
+        if ((await fetch(`/api/books/${id}/pages`)).status !== 200) continue;
+        const statuses = [];
+        for (const n of [1, 2, 3]) statuses.push((await fetch(`/api/books/${id}/pages/${n}?w=1024`)).status);
+        return { id, statuses };
+      }
+      return null;
+    }, SLUG);
+    expect(served?.statuses).toEqual([200, 200, 200]);
+
+    // The overview counts them (the 7-day figure moves by exactly three), with its chart and text summary.
+    await admin.goto(`${baseURL()}/admin?range=7`);
+    expect(await figure(admin, "Pages read")).toBe(before + 3);
+    const chart = admin.locator('section[aria-labelledby="usage-heading"] svg[role="img"]');
+    expect(await chart.getAttribute("aria-label")).toMatch(/^Pages read per day for all schools, .+: [\d,]+ in total/);
+    await chart.hover();
+    await admin.getByRole("status").filter({ hasText: "Pages read:" }).waitFor();
+    await screenshot(admin, "usage-overview-1280");
+    const axe = await new AxeBuilder({ page: admin }).include('section[aria-labelledby="usage-heading"]').analyze();
+    expect(axe.violations.map((v) => v.id)).toEqual([]);
+
+    // The overview's day-by-day CSV: a header and one row per day of the range, today's holding the pages.
+    const days = await download(admin, "Reading per day");
+    expect(days[0]).toEqual(["date", "activeTeachers", "booksOpened", "pagesRead", "readingMinutes"]);
+    expect(days).toHaveLength(8);
+    expect(Number(days.at(-1)![3])).toBeGreaterThanOrEqual(3);
+
+    // The school's page lists the teacher with their three pages; its teachers' CSV says the same.
+    await admin.getByRole("link", { name: "Washington High School" }).first().click();
+    await admin.waitForURL(/\/admin\/school\/\d+/);
+    const row = admin.locator('section[aria-labelledby="report-reading-by-teacher"] tr', { hasText: NAME });
+    await row.waitFor();
+    expect(await row.locator("td").nth(3).textContent()).toBe("3");
+    expect(await row.locator("td").nth(2).textContent()).toBe("1");
+    const teachers = await download(admin, "Reading by teacher");
+    expect(teachers[0]).toEqual(["teacherId", "name", "email", "status", "lastActive", "booksOpened", "pagesRead", "readingMinutes"]);
+    const mine = teachers.find((cells) => cells[1] === NAME);
+    expect(mine?.slice(3, 7)).toEqual(["active", new Date().toISOString().slice(0, 10), "1", "3"]);
+    await screenshot(admin, "usage-school-1280");
+  });
+});

@@ -1,10 +1,14 @@
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { schools, teachers } from "../../workers/db/schema.ts";
+import worker from "../../workers/app.ts";
+import { loginEvents, schools, teachers } from "../../workers/db/schema.ts";
 import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usage-schema.ts";
 import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/reading/usage-events.ts";
 import { csvCell } from "../../workers/reports/csv.ts";
-import { api, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
+import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
+import { api, createSchool, db, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
@@ -268,5 +272,61 @@ describe("GET /api/reports/inactive-schools", () => {
     expect(ids).not.toContain(fresh.id);
     expect(ids).not.toContain(schoolA.id);
     expect(body.count).toBe(body.schools.length);
+  });
+});
+
+describe("rankings, retention and the hourly job", () => {
+  it("stores the rankings the overview reads at scale, and says when they are stale", async () => {
+    const now = Date.now();
+    await refreshRankings(db(), now);
+    const stored = await overviewRankings(db(), 30, LIVE_RANKING_ROWS + 1, now);
+    expect(stored.computedAt).toBe(now);
+    expect(stored.stale).toBe(false);
+    const live = await overviewRankings(db(), 30, 0, now);
+    expect(live.computedAt).toBeNull();
+    expect(stored.books).toEqual(live.books);
+    expect(stored.schools).toEqual(live.schools);
+    expect((await overviewRankings(db(), 30, LIVE_RANKING_ROWS + 1, now + RANKING_MAX_AGE_MS + 1)).stale).toBe(true);
+  });
+
+  it("deletes what names a teacher after 400 days and keeps the school's anonymous days", async () => {
+    const school = await createSchool();
+    const reader = await signedInTeacher(school);
+    const old = Date.now() - (TEACHER_DATA_RETENTION_DAYS + 2) * 86_400_000;
+    await recordReadingEvent(db(), { schoolId: school.id, bookId, teacherId: reader.teacher.id, pages: 1 }, old);
+    await recordReadingEvent(db(), { schoolId: school.id, bookId, teacherId: reader.teacher.id, pages: 1 });
+    await db().insert(loginEvents).values({ kind: "teacher", schoolId: school.id, teacherId: reader.teacher.id, at: old });
+    const ctx = createExecutionContext();
+    worker.scheduled(createScheduledController(), env, ctx);
+    await waitOnExecutionContext(ctx);
+    expect((await teacherRows(reader.teacher.id)).map((row) => row.day)).toEqual([today()]);
+    expect(await db().select().from(loginEvents).where(eq(loginEvents.teacherId, reader.teacher.id))).toEqual([]);
+    expect((await schoolDay(school.id, utcDay(old))).pages).toBe(1);
+  });
+});
+
+describe("the console's report pages", () => {
+  it("puts the usage overview on /admin only, with the chart drawn in the first HTML", async () => {
+    const home = await page("/admin?range=7", { cookie: admin.cookie });
+    expect(home.status).toBe(200);
+    const html = await home.text();
+    expect(html).toContain('id="usage-heading"');
+    expect(html).toMatch(/<svg[^>]*role="img"[^>]*aria-label="Pages read per day for all schools/);
+    expect(html).toMatch(/<rect[^>]*class="visx-bar/);
+    expect(html).toContain('aria-current="page" class="');
+    const list = await (await page("/admin/all-schools", { cookie: admin.cookie })).text();
+    expect(list).not.toContain('id="usage-heading"');
+    expect((await page("/admin?range=nonsense", { cookie: admin.cookie })).status).toBe(200);
+  });
+
+  it("shows a school's usage with its teachers, and a book's schools and stop pages", async () => {
+    const school = await (await page(`/admin/school/${schoolA.id}?range=30`, { cookie: admin.cookie })).text();
+    expect(school).toContain("Reading by teacher");
+    expect(school).toContain("Ada Reader");
+    expect(school).toContain("Logins per day");
+    const book = await (await page(`/admin/book/${bookId}`, { cookie: admin.cookie })).text();
+    expect(book).toContain("Schools reading it");
+    expect(book).toContain("Where readers stop");
+    expect(book).toContain("Alder Primary");
   });
 });

@@ -3,7 +3,7 @@
  * drop what names a teacher once it is older than the retention period.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, runTransaction } from "../db/client.ts";
 import { utcDay } from "../reading/usage-events.ts";
 import { refreshRankings } from "./rankings.ts";
 
@@ -12,9 +12,9 @@ export const TEACHER_DATA_RETENTION_DAYS = 400;
 
 export async function pruneTeacherUsage(db: Db, now = Date.now()) {
   const cutoff = now - TEACHER_DATA_RETENTION_DAYS * 86_400_000;
-  await db.batch([
-    db.run(sql`DELETE FROM reading_daily WHERE day < ${utcDay(cutoff)}`),
-    db.run(sql`DELETE FROM login_events WHERE at < ${cutoff}`),
+  await runTransaction(db, [
+    sql`DELETE FROM reading_daily WHERE day < ${utcDay(cutoff)}`,
+    sql`DELETE FROM login_events WHERE at < ${cutoff}`,
   ]);
 }
 

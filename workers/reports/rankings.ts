@@ -5,7 +5,7 @@
  * `usage_rankings`, which the scheduled job (and a stale overview, in the background) recomputes.
  */
 import { sql } from "drizzle-orm";
-import type { Db } from "../db/client.ts";
+import { type Db, runTransaction } from "../db/client.ts";
 import { utcDay } from "../reading/usage-events.ts";
 import { type DayRange, lastDays, RANGE_CHOICES, type RangeChoice } from "./range.ts";
 import { minutesOf } from "./usage.ts";
@@ -73,7 +73,7 @@ export async function refreshRankings(db: Db, now = Date.now()): Promise<void> {
       SELECT ${days}, ${kind}, row_number() OVER (ORDER BY pages DESC, seconds DESC, id), id, pages, seconds, readers, ${now} FROM (
         SELECT ${column(kind)} AS id, sum(pages) AS pages, sum(seconds) AS seconds, count(DISTINCT teacher_id) AS readers
         FROM reading_daily WHERE day BETWEEN ${range.from} AND ${range.to} GROUP BY 1 ORDER BY pages DESC, seconds DESC, id LIMIT ${TOP_COUNT})`;
-    await db.batch([db.run(sql`DELETE FROM usage_rankings WHERE range_days = ${days}`), db.run(insert("book")), db.run(insert("school"))]);
+    await runTransaction(db, [sql`DELETE FROM usage_rankings WHERE range_days = ${days}`, insert("book"), insert("school")]);
   }
 }
 

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useSearchParams } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
+import { pagePath } from "../../workers/http/tenancy.ts";
 import { recordAfterResponse } from "../../workers/reading/usage-events.ts";
 import { usageOverview } from "../../workers/reports/overview.ts";
 import { rangeChoice } from "../../workers/reports/range.ts";
@@ -25,7 +26,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const page = ListQuerySchema.shape.page.catch(1).parse(params.get("page") ?? undefined);
   const { db, ctx } = context.get(appContext);
   // The admin home (/admin) opens on the usage overview; the other school lists do not.
-  const home = new URL(request.url).pathname.replace(/\/$/, "") === "/admin";
+  // (A client-side visit asks /admin.data: pagePath names the page either way.)
+  const home = pagePath(new URL(request.url).pathname).replace(/\/$/, "") === "/admin";
   const [{ schools, total }, overview] = await Promise.all([
     listSchools(db, { query, page, pageSize: PAGE_SIZE, sort: "name", dir: "asc" }),
     home ? usageOverview(db, rangeChoice(params.get("range"))) : null,

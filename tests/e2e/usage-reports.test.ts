@@ -97,6 +97,14 @@ describe("usage reports", () => {
     const axe = await new AxeBuilder({ page: admin }).include('section[aria-labelledby="usage-heading"]').analyze();
     expect(axe.violations.map((v) => v.id)).toEqual([]);
 
+    // Another range is a client-side visit: the overview follows with the longer range's figures.
+    await admin.getByRole("navigation", { name: "Report range" }).getByRole("link", { name: "30 days" }).click();
+    await admin.waitForURL(/range=30/);
+    await admin.getByRole("link", { name: "30 days", exact: true }).and(admin.locator('[aria-current="page"]')).waitFor();
+    expect(await figure(admin, "Pages read")).toBeGreaterThanOrEqual(before + 3);
+    await admin.getByRole("navigation", { name: "Report range" }).getByRole("link", { name: "7 days" }).click();
+    await admin.waitForURL(/range=7/);
+
     // The overview's day-by-day CSV: a header and one row per day of the range, today's holding the pages.
     const days = await download(admin, "Reading per day");
     expect(days[0]).toEqual(["date", "activeTeachers", "booksOpened", "pagesRead", "readingMinutes"]);

@@ -317,6 +317,10 @@ describe("the console's report pages", () => {
     const list = await (await page("/admin/all-schools", { cookie: admin.cookie })).text();
     expect(list).not.toContain('id="usage-heading"');
     expect((await page("/admin?range=nonsense", { cookie: admin.cookie })).status).toBe(200);
+    // A client-side change of range asks for the data alone: the overview comes with it.
+    const data = await page("/admin.data?range=90", { cookie: admin.cookie });
+    expect(data.status).toBe(200);
+    expect(await data.text()).toContain("rankings");
   });
 
   it("shows a school's usage with its teachers, and a book's schools and stop pages", async () => {

@@ -7,7 +7,10 @@ const puts = () => vi.mocked(fetch).mock.calls.map(([, init]) => JSON.parse(Stri
 describe("the reader's progress pings (reading time is timed on the server)", () => {
   beforeEach(() => {
     vi.useFakeTimers();
-    vi.stubGlobal("fetch", vi.fn(async () => new Response(null, { status: 204 })));
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
   });
   afterEach(() => {
     vi.useRealTimers();

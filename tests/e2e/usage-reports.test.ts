@@ -39,16 +39,27 @@ function parseCsv(text: string): string[][] {
   let row: string[] = [];
   let cell = "";
   let quoted = false;
+  const endCell = () => {
+    row.push(cell);
+    cell = "";
+  };
   for (let i = 1; i < text.length; i++) {
     const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') (cell += '"'), i++;
-      else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ",") row.push(cell), (cell = "");
-    else if (char === "\r" && text[i + 1] === "\n") row.push(cell), rows.push(row), (row = []), (cell = ""), i++;
-    else cell += char;
+    if (quoted && char === '"' && text[i + 1] === '"') {
+      cell += '"';
+      i++;
+    } else if (char === '"') {
+      quoted = !quoted;
+    } else if (!quoted && char === ",") {
+      endCell();
+    } else if (!quoted && char === "\r" && text[i + 1] === "\n") {
+      endCell();
+      rows.push(row);
+      row = [];
+      i++;
+    } else {
+      cell += char;
+    }
   }
   return rows;
 }

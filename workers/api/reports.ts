@@ -5,15 +5,7 @@ import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
 import { csvResponse, toCsv } from "../reports/csv.ts";
 import { schoolsReadingBook, stopPages, teacherUsage } from "../reports/detail.ts";
-import {
-  exportFileName,
-  INACTIVE_COLUMNS,
-  RANKED_COLUMNS,
-  SCHOOLS_READING_COLUMNS,
-  STOP_COLUMNS,
-  TEACHER_COLUMNS,
-  USAGE_COLUMNS,
-} from "../reports/exports.ts";
+import { exportFileName, INACTIVE_COLUMNS, RANKED_COLUMNS, STOP_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
 import { type ReportQuery, ReportQuerySchema } from "../reports/range.ts";
 import { inactiveSchools, liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
@@ -79,10 +71,7 @@ export const reportsApi = new Hono<AdminApiEnv>()
         ? await liveRanking(db, "school", query, EXPORT_ROWS)
         : await schoolsReadingBook(db, query.bookId, query, EXPORT_ROWS);
     if (query.format === "csv") {
-      return csvResponse(
-        toCsv(query.bookId === undefined ? RANKED_COLUMNS("schoolId", "school") : SCHOOLS_READING_COLUMNS, schools),
-        exportFileName(scopeName("schools", query), query),
-      );
+      return csvResponse(toCsv(RANKED_COLUMNS("schoolId", "school"), schools), exportFileName(scopeName("schools", query), query));
     }
     return c.json({ from: query.from, to: query.to, schools });
   })

@@ -13,17 +13,10 @@ export const USAGE_COLUMNS: CsvColumns<UsageDay> = [
   ["readingMinutes", (d) => d.readingMinutes],
 ];
 
-export const RANKED_COLUMNS = (idHeader: "bookId" | "schoolId", nameHeader: "title" | "school"): CsvColumns<Ranked> => [
+/** A ranked book's or school's row (top books, top schools, the schools reading a book). */
+export const RANKED_COLUMNS = (idHeader: "bookId" | "schoolId", nameHeader: "title" | "school"): CsvColumns<Ranked | SchoolReading> => [
   [idHeader, (r) => r.id],
   [nameHeader, (r) => r.name],
-  ["readers", (r) => r.readers],
-  ["pagesRead", (r) => r.pagesRead],
-  ["readingMinutes", (r) => r.readingMinutes],
-];
-
-export const SCHOOLS_READING_COLUMNS: CsvColumns<SchoolReading> = [
-  ["schoolId", (r) => r.id],
-  ["school", (r) => r.name],
   ["readers", (r) => r.readers],
   ["pagesRead", (r) => r.pagesRead],
   ["readingMinutes", (r) => r.readingMinutes],

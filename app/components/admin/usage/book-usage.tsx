@@ -1,9 +1,8 @@
-import { Link } from "react-router";
 import type { bookReport } from "../../../../workers/reports/detail.ts";
 import type { DayRange } from "../../../../workers/reports/range.ts";
 import { BarChart } from "./bar-chart.tsx";
 import { count, hours, longDay } from "./format.ts";
-import { CsvLink, Figure, RangePicker, ReportCard, ReportTable, reportUrl } from "./usage-parts.tsx";
+import { CsvLink, Figure, ReportCard, ReportTable, readingColumns, reportUrl, UsageHeading } from "./usage-parts.tsx";
 import { UsageTrend } from "./usage-trend.tsx";
 
 type Report = Awaited<ReturnType<typeof bookReport>>;
@@ -19,15 +18,7 @@ export function BookUsage({ bookId, days, report }: { bookId: number; days: numb
   const most = stops.reduce((best, bucket) => (bucket.readers > best.readers ? bucket : best), stops[0] ?? { from: 1, to: 1, readers: 0 });
   return (
     <section aria-labelledby="book-usage-heading" className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="book-usage-heading" className="text-lg font-semibold">
-            Usage
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{rangeText} (UTC days)</p>
-        </div>
-        <RangePicker current={days} />
-      </div>
+      <UsageHeading id="book-usage-heading" days={days} {...range} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-4">
         <Figure label="Schools reading" value={count(schools.length)} />
         <Figure label="Readers" value={count(usage.totals.activeTeachers)} note={`opened ${count(usage.totals.booksOpened)} times`} />
@@ -41,19 +32,7 @@ export function BookUsage({ bookId, days, report }: { bookId: number; days: numb
         <ReportCard title="Schools reading it" actions={<CsvLink href={reportUrl("schools", range, { bookId })} />}>
           <ReportTable
             caption={`Schools reading this book, ${rangeText}`}
-            columns={[
-              {
-                name: "School",
-                cell: (row) => (
-                  <Link to={`/admin/school/${row.id}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-                    {row.name}
-                  </Link>
-                ),
-              },
-              { name: "Readers", cell: (row) => count(row.readers), numeric: true },
-              { name: "Pages", cell: (row) => count(row.pagesRead), numeric: true },
-              { name: "Hours", cell: (row) => hours(row.readingMinutes), numeric: true },
-            ]}
+            columns={readingColumns("school")}
             rows={schools}
             rowKey={(row) => row.id}
             empty="No school read this book in this range."

@@ -1,8 +1,7 @@
-import { Link } from "react-router";
 import type { schoolReport } from "../../../../workers/reports/detail.ts";
 import type { DayRange } from "../../../../workers/reports/range.ts";
 import { count, hours, longDay } from "./format.ts";
-import { CsvLink, Figure, RangePicker, ReportCard, ReportTable, reportUrl } from "./usage-parts.tsx";
+import { ActiveFigures, CsvLink, Figure, ReportCard, ReportTable, readingColumns, reportUrl, UsageHeading } from "./usage-parts.tsx";
 import { UsageTrend } from "./usage-trend.tsx";
 
 type Report = Awaited<ReturnType<typeof schoolReport>>;
@@ -14,18 +13,9 @@ export function SchoolUsage({ schoolId, days, report }: { schoolId: number; days
   const rangeText = `${longDay(usage.from)} – ${longDay(usage.to)}`;
   return (
     <section aria-labelledby="school-usage-heading" className="space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="school-usage-heading" className="text-lg font-semibold">
-            Usage
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{rangeText} (UTC days)</p>
-        </div>
-        <RangePicker current={days} />
-      </div>
+      <UsageHeading id="school-usage-heading" days={days} {...range} />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-5">
-        <Figure label="Active teachers" value={count(active.last7Days)} note={`last 7 days, of ${count(active.teachers)}`} />
-        <Figure label="Active teachers" value={count(active.last30Days)} note={`last 30 days, of ${count(active.teachers)}`} />
+        <ActiveFigures active={active} />
         <Figure label="Books opened" value={count(usage.totals.booksOpened)} note={`${count(usage.totals.activeTeachers)} readers`} />
         <Figure label="Pages read" value={count(usage.totals.pagesRead)} />
         <Figure label="Reading hours" value={hours(usage.totals.readingMinutes)} />
@@ -37,19 +27,7 @@ export function SchoolUsage({ schoolId, days, report }: { schoolId: number; days
         <ReportCard title="Top books" actions={<CsvLink href={reportUrl("books", range, { schoolId })} />}>
           <ReportTable
             caption={`The school's top books, ${rangeText}`}
-            columns={[
-              {
-                name: "Book",
-                cell: (row) => (
-                  <Link to={`/admin/book/${row.id}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-                    {row.name}
-                  </Link>
-                ),
-              },
-              { name: "Readers", cell: (row) => count(row.readers), numeric: true },
-              { name: "Pages", cell: (row) => count(row.pagesRead), numeric: true },
-              { name: "Hours", cell: (row) => hours(row.readingMinutes), numeric: true },
-            ]}
+            columns={readingColumns("book")}
             rows={topBooks}
             rowKey={(row) => row.id}
             empty="No book was read in this range."

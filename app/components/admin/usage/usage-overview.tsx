@@ -1,24 +1,8 @@
 import { Link } from "react-router";
 import type { UsageOverview as Overview } from "../../../../workers/reports/overview.ts";
-import type { Ranked } from "../../../../workers/reports/rankings.ts";
 import { count, hours, longDay } from "./format.ts";
-import { CsvLink, Figure, RangePicker, ReportCard, ReportTable, reportUrl } from "./usage-parts.tsx";
+import { ActiveFigures, CsvLink, Figure, ReportCard, ReportTable, readingColumns, reportUrl, UsageHeading } from "./usage-parts.tsx";
 import { UsageTrend } from "./usage-trend.tsx";
-
-const rankedColumns = (kind: "book" | "school") =>
-  [
-    {
-      name: kind === "book" ? "Book" : "School",
-      cell: (row: Ranked) => (
-        <Link to={`/admin/${kind}/${row.id}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
-          {row.name}
-        </Link>
-      ),
-    },
-    { name: "Readers", cell: (row: Ranked) => count(row.readers), numeric: true },
-    { name: "Pages", cell: (row: Ranked) => count(row.pagesRead), numeric: true },
-    { name: "Hours", cell: (row: Ranked) => hours(row.readingMinutes), numeric: true },
-  ] as const;
 
 const time = new Intl.DateTimeFormat("en-US", { hour: "2-digit", minute: "2-digit", timeZone: "UTC", hour12: false });
 
@@ -30,18 +14,9 @@ export function UsageOverview({ overview }: { overview: Overview }) {
   const updated = rankings.computedAt === null ? undefined : `Updated ${time.format(rankings.computedAt)} UTC`;
   return (
     <section aria-labelledby="usage-heading" className="mb-8 space-y-4">
-      <div className="flex flex-wrap items-end justify-between gap-3">
-        <div>
-          <h2 id="usage-heading" className="text-xl font-bold tracking-tight">
-            Usage
-          </h2>
-          <p className="text-sm text-slate-600 dark:text-slate-400">{rangeText} (UTC days)</p>
-        </div>
-        <RangePicker current={days} />
-      </div>
+      <UsageHeading id="usage-heading" days={days} {...range} large />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
-        <Figure label="Active teachers" value={count(active.last7Days)} note={`last 7 days, of ${count(active.teachers)}`} />
-        <Figure label="Active teachers" value={count(active.last30Days)} note={`last 30 days, of ${count(active.teachers)}`} />
+        <ActiveFigures active={active} />
         <Figure label="Books opened" value={count(usage.totals.booksOpened)} note={`${count(usage.totals.activeTeachers)} readers`} />
         <Figure label="Pages read" value={count(usage.totals.pagesRead)} />
         <Figure label="Reading hours" value={hours(usage.totals.readingMinutes)} />
@@ -54,7 +29,7 @@ export function UsageOverview({ overview }: { overview: Overview }) {
         <ReportCard title="Top books" actions={<CsvLink href={reportUrl("books", range)} />}>
           <ReportTable
             caption={`Top books, ${rangeText}`}
-            columns={rankedColumns("book")}
+            columns={readingColumns("book")}
             rows={rankings.books}
             rowKey={(row) => row.id}
             empty="No book was read in this range."
@@ -64,7 +39,7 @@ export function UsageOverview({ overview }: { overview: Overview }) {
         <ReportCard title="Top schools" actions={<CsvLink href={reportUrl("schools", range)} />}>
           <ReportTable
             caption={`Top schools, ${rangeText}`}
-            columns={rankedColumns("school")}
+            columns={readingColumns("school")}
             rows={rankings.schools}
             rowKey={(row) => row.id}
             empty="No school read in this range."

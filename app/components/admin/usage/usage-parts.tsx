@@ -2,6 +2,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { cardClasses } from "../admin-page.tsx";
+import { count, hours, longDay } from "./format.ts";
 
 export const RANGES = [
   { days: 7, label: "7 days" },
@@ -123,4 +124,56 @@ export function reportUrl(what: string, range: { from: string; to: string }, ext
   for (const [key, value] of Object.entries(extra)) params.set(key, String(value));
   params.set("format", "csv");
   return `/api/reports/${what}?${params.toString()}`;
+}
+
+/** A report section's heading: its title, its days, and the range choice. */
+export function UsageHeading({ id, days, from, to, large }: { id: string; days: number; from: string; to: string; large?: boolean }) {
+  return (
+    <div className="flex flex-wrap items-end justify-between gap-3">
+      <div>
+        <h2 id={id} className={large ? "text-xl font-bold tracking-tight" : "text-lg font-semibold"}>
+          Usage
+        </h2>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {longDay(from)} – {longDay(to)} (UTC days)
+        </p>
+      </div>
+      <RangePicker current={days} />
+    </div>
+  );
+}
+
+/** Active teachers in the last 7 and 30 days, of all the teachers in scope. */
+export function ActiveFigures({ active }: { active: { last7Days: number; last30Days: number; teachers: number } }) {
+  return (
+    <>
+      <Figure label="Active teachers" value={count(active.last7Days)} note={`last 7 days, of ${count(active.teachers)}`} />
+      <Figure label="Active teachers" value={count(active.last30Days)} note={`last 30 days, of ${count(active.teachers)}`} />
+    </>
+  );
+}
+
+interface Reading {
+  id: number;
+  name: string;
+  readers: number;
+  pagesRead: number;
+  readingMinutes: number;
+}
+
+/** A ranked book's or school's columns: its name (a link to its page), readers, pages, hours. */
+export function readingColumns<Row extends Reading>(kind: "book" | "school") {
+  return [
+    {
+      name: kind === "book" ? "Book" : "School",
+      cell: (row: Row) => (
+        <Link to={`/admin/${kind}/${row.id}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+          {row.name}
+        </Link>
+      ),
+    },
+    { name: "Readers", cell: (row: Row) => count(row.readers), numeric: true },
+    { name: "Pages", cell: (row: Row) => count(row.pagesRead), numeric: true },
+    { name: "Hours", cell: (row: Row) => hours(row.readingMinutes), numeric: true },
+  ];
 }

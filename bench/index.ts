@@ -1,4 +1,4 @@
-// npm run bench: throughput, scale, page weight, Lighthouse and the reader, in one run and one table.
+// npm run bench: throughput, scale, usage reports, page weight, Lighthouse and the reader, in one run and one table.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { lighthouseRows, planRows, type Row, scaleRows, TARGETS, throughputRows,
 import { ensureScaleState } from "./lib/scale-seed.ts";
 import { measureStampWall, type StampWall } from "./lib/stamp-wall.ts";
 import { LOAD, type LoadResult, type LoadTarget, runLoad, timeSequential } from "./lib/throughput.ts";
+import { timeUsageReports, usageReportRows } from "./lib/usage-reports.ts";
 
 const PORT = { main: 8801, scale: 8802 };
 // The page budget is per teacher and book (max(4 x pages, 200) an hour): the stamped-page load
@@ -178,6 +179,14 @@ for (const plan of plans) {
   for (const line of plan.plan) console.log(`    ${line}`);
 }
 console.log();
+// Issue 17: the overview and a school's report over a year, run in a bench Worker on the demo
+// database (the demo seed's 90 days of reading, and the load test's) and on the scale one's year.
+log(
+  `usage reports on the demo and the scale database (scale year ends ${scaleState.usage.day}, ${scaleState.usage.readingDaily} teacher rows)`,
+);
+const usageTimes = await timeUsageReports({ demo: app.persistTo, scale: scaleState.persistTo });
+const usage = usageReportRows(usageTimes.demo, usageTimes.scale);
+console.table(usage.table);
 const scaleApp = await serveApp({ port: PORT.scale, persistTo: scaleState.persistTo });
 let big: Awaited<ReturnType<typeof timeScalePaths>>;
 try {
@@ -228,6 +237,7 @@ const rows: Row[] = [
   ...throughputRows(load),
   ...planRows(plans, scaleCounts),
   ...scaleRows(small, big),
+  ...usage.rows,
   ...weightRows(weights),
   ...routeChunkRows(routeChunks),
   ...lighthouseRows(lighthouse),
@@ -244,6 +254,7 @@ const report = {
   seconds,
   load: { ...LOAD, pdf: { bookBytes: RANGE_BOOK.sizeBytes }, page: { book: pageBook, n: PAGE_N, teachers: PAGE_TEACHERS }, results: load },
   scale: { counts: scaleCounts, cached: scaleState.cached, buildSeconds: scaleState.seconds, small, big, plans },
+  usageReports: { ...usageTimes, year: scaleState.usage },
   pageWeight: weights,
   routeChunks,
   lighthouse,

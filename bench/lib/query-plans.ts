@@ -8,8 +8,12 @@ import { type Db, getDb } from "../../workers/db/client.ts";
 import { unstarBook } from "../../workers/reading/favourites.ts";
 import { findSchoolBook, listSchoolBooks, listShelfPage, searchSchoolBooks, summariseShelf } from "../../workers/reading/library.ts";
 import { recentReading } from "../../workers/reading/progress.ts";
+import { schoolReport } from "../../workers/reports/detail.ts";
+import { usageOverview } from "../../workers/reports/overview.ts";
+import { lastDays } from "../../workers/reports/range.ts";
 import { listSchools } from "../../workers/schools/list.ts";
 import { findSchoolBySlug } from "../../workers/schools/lookup.ts";
+import { busiestSchool } from "./usage-worker.ts";
 
 export interface QueryPlan {
   query: string;
@@ -25,8 +29,36 @@ export interface QueryPlan {
 
 type Recorded = { sql: string; params: unknown[] };
 
-// A plain `SCAN books` reads every row; `SCAN books USING [COVERING] INDEX x` walks an index.
-const LARGE_TABLES = /^SCAN (books|schools|book_access)(?: AS \w+)?$/;
+// A plain `SCAN books` reads every row; `SCAN books USING [COVERING] INDEX x` walks an index. The
+// usage rollups and teachers grow with the schools too (a year at scale: millions of teacher rows).
+const LARGE_TABLES = /^SCAN (books|schools|book_access|teachers|reading_daily|school_usage_daily|usage_daily|usage_rankings)(?: AS \w+)?$/;
+const NOT_ALIAS = new Set([
+  "where",
+  "on",
+  "left",
+  "inner",
+  "cross",
+  "join",
+  "group",
+  "order",
+  "limit",
+  "using",
+  "natural",
+  "union",
+  "window",
+]);
+
+/**
+ * A plan line names a table by its alias alone (`SCAN t` for `FROM teachers t`): the line with the
+ * table's own name, for LARGE_TABLES.
+ */
+function unaliased(detail: string, statement: string): string {
+  const scan = /^SCAN (\w+)$/.exec(detail);
+  if (!scan) return detail;
+  for (const [, table, alias] of statement.matchAll(/\b(?:from|join)\s+[`"]?(\w+)[`"]?\s+(?:as\s+)?(\w+)/gi))
+    if (alias === scan[1] && !NOT_ALIAS.has(alias!.toLowerCase())) return `SCAN ${table} AS ${alias}`;
+  return detail;
+}
 
 /**
  * An FTS5 scan handed a rowid equality besides its MATCH: FTS5's idxStr then holds `=` (as in
@@ -60,8 +92,11 @@ function recordingD1(real: D1Database, into: Recorded[]): D1Database {
   } as unknown as D1Database;
 }
 
-/** The app's own functions for each hot query, on the school with 1,000 books (or a given one). */
-function hotQueries(db: Db, ids: { school: number; teacher: number; book: number }) {
+/**
+ * The app's own functions for each hot query, on the school with 1,000 books (or a given one); the
+ * usage reports on the school that read the most in the year.
+ */
+function hotQueries(db: Db, ids: { school: number; teacher: number; book: number; readingSchool: number }, now: number) {
   const cookie = (name: string) => new Request("http://bench.test/", { headers: { Cookie: `${name}=bench-token-that-matches-nothing` } });
   return [
     ["school by slug (findSchoolBySlug)", () => findSchoolBySlug(db, "big-library")],
@@ -98,6 +133,9 @@ function hotQueries(db: Db, ids: { school: number; teacher: number; book: number
     ["admin book picker (searchAdminBooks)", () => searchAdminBooks(db, "science")],
     ["admin schools by name", () => listSchools(db, { query: "", page: 1, pageSize: 25, sort: "name", dir: "asc" })],
     ["admin schools by name, page 200", () => listSchools(db, { query: "", page: 200, pageSize: 25, sort: "name", dir: "desc" })],
+    // Issue 17: the admin home's overview over a year, and one school's year (bench/lib/usage-reports.ts times them).
+    ["usage overview, 365 days (usageOverview)", () => usageOverview(db, 365, now)],
+    ["school usage report, 365 days (schoolReport)", () => schoolReport(db, ids.readingSchool, lastDays(365, now), now)],
   ] as const;
 }
 
@@ -114,7 +152,7 @@ export async function explainHotQueries(persistTo: string): Promise<{ plans: Que
     const real = proxy.env.DB;
     const rows = (await real
       .prepare(
-        "SELECT (SELECT count(*) FROM schools) AS schools, (SELECT count(*) FROM books) AS books, (SELECT count(*) FROM book_access) AS book_access, (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM books_fts WHERE books_fts MATCH '\"science\"*') AS fts_matches_science",
+        "SELECT (SELECT count(*) FROM schools) AS schools, (SELECT count(*) FROM books) AS books, (SELECT count(*) FROM book_access) AS book_access, (SELECT count(*) FROM sessions) AS sessions, (SELECT count(*) FROM teachers) AS teachers, (SELECT count(*) FROM reading_daily) AS reading_daily, (SELECT count(*) FROM school_usage_daily) AS school_usage_daily, (SELECT count(*) FROM books_fts WHERE books_fts MATCH '\"science\"*') AS fts_matches_science",
       )
       .first<Record<string, number>>())!;
     const ids = (await real
@@ -122,9 +160,11 @@ export async function explainHotQueries(persistTo: string): Promise<{ plans: Que
         "SELECT s.id AS school, t.id AS teacher, (SELECT book_id FROM book_access WHERE school_id = s.id LIMIT 1) AS book FROM schools s JOIN teachers t ON t.school_id = s.id WHERE s.slug = 'big-library'",
       )
       .first<{ school: number; teacher: number; book: number }>())!;
+    const now = Date.now();
+    const readingSchool = (await busiestSchool(getDb(real), now)).id;
     const plans: QueryPlan[] = [];
     const recorded: Recorded[] = [];
-    for (const [query, run] of hotQueries(getDb(recordingD1(real, recorded)), ids)) {
+    for (const [query, run] of hotQueries(getDb(recordingD1(real, recorded)), { ...ids, readingSchool }, now)) {
       recorded.length = 0;
       await run();
       const reads = recorded.filter((r) => /^\s*(select|with)\b/i.test(r.sql));
@@ -145,7 +185,7 @@ export async function explainHotQueries(persistTo: string): Promise<{ plans: Que
           query,
           sql: statement.sql.replace(/\s+/g, " ").trim(),
           plan,
-          fullScans: details.filter((d) => LARGE_TABLES.test(d) || FTS_PER_ROW.test(d)),
+          fullScans: details.filter((d) => LARGE_TABLES.test(unaliased(d, statement.sql)) || FTS_PER_ROW.test(d)),
           tempBTrees: details.filter((d) => d.startsWith("USE TEMP B-TREE")),
         });
       }

@@ -1,16 +1,24 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getPlatformProxy } from "wrangler";
 import { ROOT } from "../../scripts/lib/env.ts";
+import { utcDay } from "../../workers/reading/usage-events.ts";
 import { seedState } from "./app-server.ts";
 import { addBigSchool } from "./big-school.ts";
+import { addUsageRollups, USAGE, type UsageBuild } from "./usage-seed.ts";
 
 /** Raise when the generated data changes; the migrations' own text is part of the cache key too. */
-const SCALE_VERSION = 1;
+const SCALE_VERSION = 2;
 export const SCALE = { schools: 10_000, books: 100_000, booksPerSchool: 100, teachers: 10_000, sessions: 20_000 } as const;
 export const SCALE_STATE = ".wrangler/bench-scale";
 const MARKER = "bench-scale.json";
+/**
+ * The overview reads the 365 days ending now, so the synthetic year must end near today: older than
+ * this, the rollups alone are generated again (the rest of the database stays). A week keeps every
+ * 7- and 30-day figure of the overview filled and costs a rebuild of the rollups at most weekly.
+ */
+const USAGE_MAX_AGE_DAYS = 7;
 
 const PLACES = ["Lincoln", "Washington", "Oak", "Maple", "River", "Hill", "Lake", "Cedar", "Pine", "Elm", "Park", "Valley"]
   .concat(["Summit", "Harbor", "Meadow", "Forest", "Spring", "Bridge", "Stone", "Willow", "Grant", "Jefferson", "Madison"])
@@ -56,7 +64,7 @@ function pick(list: string[], index: string): string {
 }
 
 function cacheKey(): string {
-  const hash = createHash("sha256").update(String(SCALE_VERSION)).update(JSON.stringify(SCALE));
+  const hash = createHash("sha256").update(String(SCALE_VERSION)).update(JSON.stringify(SCALE)).update(JSON.stringify(USAGE));
   const dir = join(ROOT, "migrations");
   for (const file of readdirSync(dir)
     .filter((f) => f.endsWith(".sql"))
@@ -156,22 +164,47 @@ async function addScaleRows(persistTo: string, log: (line: string) => void): Pro
   }
 }
 
+interface Marker {
+  key: string;
+  usage: UsageBuild;
+}
+
 /**
  * The scale database in its own state folder, built once and reused while the cache key (version,
- * sizes, migrations) matches. Holds the demo seed, big-library (1,000 books) and the bulk rows.
+ * sizes, migrations) matches. Holds the demo seed, big-library (1,000 books), the bulk rows and a
+ * year of usage rollups ending within USAGE_MAX_AGE_DAYS of today.
  */
-export async function ensureScaleState(log: (line: string) => void): Promise<{ persistTo: string; cached: boolean; seconds: number }> {
+export async function ensureScaleState(
+  log: (line: string) => void,
+): Promise<{ persistTo: string; cached: boolean; seconds: number; usage: UsageBuild }> {
   const started = performance.now();
   const persistTo = join(ROOT, SCALE_STATE);
   const key = cacheKey();
   const marker = join(persistTo, MARKER);
-  if (existsSync(marker) && JSON.parse(readFileSync(marker, "utf8")).key === key) return { persistTo, cached: true, seconds: 0 };
+  const found = existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as Partial<Marker>) : null;
+  const seconds = () => +((performance.now() - started) / 1000).toFixed(1);
+  const write = (usage: UsageBuild) =>
+    writeFileSync(
+      marker,
+      `${JSON.stringify({ key, version: SCALE_VERSION, scale: SCALE, usage, seconds: seconds(), date: new Date().toISOString() })}\n`,
+    );
+  if (found?.key === key && found.usage) {
+    const oldest = utcDay(Date.now() - USAGE_MAX_AGE_DAYS * 86_400_000);
+    if (found.usage.day >= oldest) return { persistTo, cached: true, seconds: 0, usage: found.usage };
+    log(`the scale database's usage year ends ${found.usage.day}: generating it again to end today`);
+    // Half-regenerated rollups (their indexes dropped) are no cache: a failure here rebuilds it all next time.
+    rmSync(marker);
+    const usage = await addUsageRollups(persistTo, log);
+    write(usage);
+    return { persistTo, cached: false, seconds: seconds(), usage };
+  }
   log(`building the scale database in ${SCALE_STATE} (key ${key})`);
+  let usage: UsageBuild | undefined;
   await seedState(SCALE_STATE, async (dir) => {
     await addBigSchool(dir, 1000);
     await addScaleRows(dir, log);
+    usage = await addUsageRollups(dir, log);
   });
-  const seconds = +((performance.now() - started) / 1000).toFixed(1);
-  writeFileSync(marker, `${JSON.stringify({ key, version: SCALE_VERSION, scale: SCALE, seconds, date: new Date().toISOString() })}\n`);
-  return { persistTo, cached: false, seconds };
+  write(usage!);
+  return { persistTo, cached: false, seconds: seconds(), usage: usage! };
 }

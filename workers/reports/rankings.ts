@@ -27,14 +27,22 @@ export interface Ranked {
 type Kind = "book" | "school";
 type RankRow = { id: number; pages: number; seconds: number; readers: number };
 
-const column = (kind: Kind) => sql.raw(kind === "book" ? "book_id" : "school_id");
-
-/** The ranking itself, summed from the teacher rows (optionally within one school, for its top books). */
-function rankQuery(db: Db, kind: Kind, range: DayRange, limit: number, schoolId?: number) {
+/**
+ * The ranking itself as SQL. Books sum the teacher rows (optionally within one school, for its top
+ * books); schools sum their own days (`school_usage_daily`, a twentieth of the rows), and count
+ * different readers for the schools that made the list only.
+ */
+function rankingSql(kind: Kind, range: DayRange, limit: number, schoolId?: number) {
+  const days = sql`day BETWEEN ${range.from} AND ${range.to}`;
+  if (kind === "school") {
+    return sql`SELECT id, pages, seconds,
+        (SELECT count(DISTINCT teacher_id) FROM reading_daily WHERE school_id = ranked.id AND ${days}) AS readers
+      FROM (SELECT school_id AS id, sum(pages) AS pages, sum(seconds) AS seconds FROM school_usage_daily WHERE ${days}
+        GROUP BY school_id ORDER BY pages DESC, seconds DESC, id LIMIT ${limit}) AS ranked`;
+  }
   const school = schoolId === undefined ? sql`` : sql`AND school_id = ${schoolId}`;
-  return db.all<RankRow>(sql`SELECT ${column(kind)} AS id, sum(pages) AS pages, sum(seconds) AS seconds, count(DISTINCT teacher_id) AS readers
-    FROM reading_daily WHERE day BETWEEN ${range.from} AND ${range.to} ${school}
-    GROUP BY 1 ORDER BY pages DESC, seconds DESC, id LIMIT ${limit}`);
+  return sql`SELECT book_id AS id, sum(pages) AS pages, sum(seconds) AS seconds, count(DISTINCT teacher_id) AS readers
+    FROM reading_daily WHERE ${days} ${school} GROUP BY book_id ORDER BY pages DESC, seconds DESC, id LIMIT ${limit}`;
 }
 
 async function named(db: Db, kind: Kind, rows: RankRow[]): Promise<Ranked[]> {
@@ -62,7 +70,7 @@ async function named(db: Db, kind: Kind, rows: RankRow[]): Promise<Ranked[]> {
 
 /** A school's (or, live, everyone's) top books or top schools over any range. */
 export async function liveRanking(db: Db, kind: Kind, range: DayRange, limit = TOP_COUNT, schoolId?: number) {
-  return named(db, kind, await rankQuery(db, kind, range, limit, schoolId));
+  return named(db, kind, await db.all<RankRow>(rankingSql(kind, range, limit, schoolId)));
 }
 
 /** Recomputes the stored rankings of every range choice, each range in one batch. */
@@ -70,9 +78,8 @@ export async function refreshRankings(db: Db, now = Date.now()): Promise<void> {
   for (const days of RANGE_CHOICES) {
     const range = lastDays(days, now);
     const insert = (kind: Kind) => sql`INSERT INTO usage_rankings (range_days, kind, rank, entity_id, pages, seconds, readers, computed_at)
-      SELECT ${days}, ${kind}, row_number() OVER (ORDER BY pages DESC, seconds DESC, id), id, pages, seconds, readers, ${now} FROM (
-        SELECT ${column(kind)} AS id, sum(pages) AS pages, sum(seconds) AS seconds, count(DISTINCT teacher_id) AS readers
-        FROM reading_daily WHERE day BETWEEN ${range.from} AND ${range.to} GROUP BY 1 ORDER BY pages DESC, seconds DESC, id LIMIT ${TOP_COUNT})`;
+      SELECT ${days}, ${kind}, row_number() OVER (ORDER BY pages DESC, seconds DESC, id), id, pages, seconds, readers, ${now}
+      FROM (${rankingSql(kind, range, TOP_COUNT)})`;
     await runTransaction(db, [sql`DELETE FROM usage_rankings WHERE range_days = ${days}`, insert("book"), insert("school")]);
   }
 }

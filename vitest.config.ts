@@ -29,7 +29,7 @@ export default defineConfig({
           // The function form sees what tests/worker/global-setup.ts provided (the mail catcher's ports).
           cloudflareTest(({ inject }) => ({
             main: "./tests/worker/entry.ts",
-            wrangler: { configPath: "./wrangler.jsonc" },
+            wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
               bindings: {
                 TEST_MIGRATIONS: migrations,

@@ -1,8 +1,8 @@
 // npm run pages [-- <bookId>] [--persist-to DIR]: prepares the page images and text of every book of
 // the local state whose pages are missing (or of the one book given), with pdf.js under Node.
 import { argValue } from "./lib/env.ts";
+import { DEFAULT_STATE, withLocalState } from "./lib/local-state.ts";
 import { prepareMissingPages } from "./lib/node-pages.ts";
-import { DEFAULT_STATE, withLocalEnv } from "./lib/seed-local.ts";
 
 const persistTo = argValue("--persist-to") ?? DEFAULT_STATE;
 const positional = process.argv.slice(2).filter((arg, i, all) => !arg.startsWith("--") && all[i - 1] !== "--persist-to");
@@ -12,9 +12,7 @@ if (bookId !== undefined && !(Number.isSafeInteger(bookId) && bookId > 0)) {
   process.exit(2);
 }
 
-const reports = await withLocalEnv(persistTo, (env) =>
-  prepareMissingPages(env as unknown as { DB: D1Database; BOOKS: R2Bucket }, { bookId, log: (line) => console.log(line) }),
-);
+const reports = await withLocalState(persistTo, (env) => prepareMissingPages(env, { bookId, log: (line) => console.log(line) }));
 const failed = reports.filter((r) => r.error);
 console.log(
   reports.length

@@ -1,4 +1,4 @@
-// npm start: build, migrate and seed local D1/R2, then serve the built Worker on a fixed port.
+// npm start: build, migrate and seed local D1/R2 (miniflare, scripts/lib/local-state.ts), then serve the built Worker on a fixed port.
 import { spawn } from "node:child_process";
 import { ensureDevVars, ROOT, runOrExit, toolEnv } from "./lib/env.ts";
 import { seedLocal } from "./lib/seed-local.ts";
@@ -8,8 +8,7 @@ const PORT = Number(process.env.PORT ?? 8787);
 
 ensureDevVars();
 if (!process.argv.includes("--no-build")) await runOrExit("react-router", ["build"]);
-await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc"]);
-console.log("Seeding demo data (the first run renders 25 books, their covers and their pages)...");
+console.log("Migrating and seeding demo data (the first run renders 25 books, their covers and their pages)...");
 const { report, env } = await seedLocal(undefined, (line) => console.log(line));
 console.log(
   `Seeded ${report.schools} schools, ${report.books} books, ${report.objects} files, ${report.accounts} accounts (0 = already there).`,

@@ -11,11 +11,10 @@ export async function startApp(options: { port: number; state: string; prepare?:
   return { ...(await serveApp({ port: options.port, persistTo })), env };
 }
 
-/** A state folder emptied, migrated and seeded with the demo data, then handed to `prepare`. */
+/** A state folder emptied, migrated and seeded with the demo data (seedLocal does both), then handed to `prepare`. */
 export async function seedState(state: string, prepare?: (persistTo: string) => Promise<void>) {
   const persistTo = join(ROOT, state);
   rmSync(persistTo, { recursive: true, force: true });
-  await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc", "--persist-to", persistTo]);
   const { env } = await seedLocal(persistTo);
   await prepare?.(persistTo);
   return { persistTo, env };

@@ -1,6 +1,4 @@
-import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
-import { ROOT } from "../../scripts/lib/env.ts";
+import { openLocalState } from "../../scripts/lib/local-state.ts";
 
 /** The address of bench teacher `i` (from 1) of `slug`. */
 export const benchTeacherEmail = (slug: string, i: number) => `bench.teacher${i}@${slug}.example.org`;
@@ -10,10 +8,7 @@ export const benchTeacherEmail = (slug: string, i: number) => `bench.teacher${i}
  * teacher and book, so a load test of page images spreads its requests over them.
  */
 export async function addBenchTeachers(persistTo: string, slug: string, count: number): Promise<void> {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
+  const proxy = await openLocalState(persistTo);
   try {
     const db = proxy.env.DB;
     const insert = db.prepare(

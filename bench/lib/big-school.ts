@@ -1,16 +1,11 @@
-import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
-import { ROOT } from "../../scripts/lib/env.ts";
+import { openLocalState } from "../../scripts/lib/local-state.ts";
 
 /**
  * Adds the school `big-library` with `count` books assigned (rows only; their files are the demo
  * ones) and a demo teacher who shares lincoln-high's password hash.
  */
 export async function addBigSchool(persistTo: string, count: number): Promise<void> {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
+  const proxy = await openLocalState(persistTo);
   const db = proxy.env.DB;
   await db
     .prepare(

@@ -1,7 +1,5 @@
-import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
 import { ALL_BOOKS } from "../../app/lib/shelf-query.ts";
-import { ROOT } from "../../scripts/lib/env.ts";
+import { openLocalState } from "../../scripts/lib/local-state.ts";
 import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
 import { listAdminBooks, searchAdminBooks } from "../../workers/books/list.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
@@ -144,10 +142,7 @@ function hotQueries(db: Db, ids: { school: number; teacher: number; book: number
  * recording the SQL they send, then asks the same binding for EXPLAIN QUERY PLAN of each.
  */
 export async function explainHotQueries(persistTo: string): Promise<{ plans: QueryPlan[]; rows: Record<string, number> }> {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
+  const proxy = await openLocalState(persistTo);
   try {
     const real = proxy.env.DB;
     const rows = (await real

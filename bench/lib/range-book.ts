@@ -1,6 +1,4 @@
-import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
-import { ROOT } from "../../scripts/lib/env.ts";
+import { openLocalState } from "../../scripts/lib/local-state.ts";
 
 export const RANGE_BOOK = { key: "bench/range-target.pdf", sizeBytes: 64 * 1024 * 1024, slug: "lincoln-high" } as const;
 
@@ -9,10 +7,7 @@ export const RANGE_BOOK = { key: "bench/range-target.pdf", sizeBytes: 64 * 1024 
  * lincoln-high, and returns its id. Only admins get its ranges (teachers read page images).
  */
 export async function addRangeBook(persistTo: string): Promise<number> {
-  const proxy = await getPlatformProxy<{ DB: D1Database; BOOKS: R2Bucket }>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
+  const proxy = await openLocalState(persistTo);
   try {
     const { DB, BOOKS } = proxy.env;
     const bytes = new Uint8Array(RANGE_BOOK.sizeBytes);

@@ -7,8 +7,8 @@ import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import { ROOT } from "../../scripts/lib/env.ts";
+import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { prepareMissingPages } from "../../scripts/lib/node-pages.ts";
-import { withLocalEnv } from "../../scripts/lib/seed-local.ts";
 import { generateHeavyPdf } from "./big-pdf.ts";
 
 export const HEAVY = { pages: 500, targetBytes: 100 * 1024 * 1024 };
@@ -39,7 +39,6 @@ export interface PagesReport {
   prepareSeconds: number;
 }
 
-type Env = { DB: D1Database; BOOKS: R2Bucket };
 type RenderLog = Record<string, { pages: number; secondsPerPage: number; date: string }>;
 
 async function countPages(bytes: Uint8Array): Promise<number | null> {
@@ -84,8 +83,7 @@ export async function addReaderBooks(persistTo: string, slug: string, log: (line
   for (const file of files.sort())
     sources.push({ title: file, key: `bench/shared/${file}`, bytes: new Uint8Array(readFileSync(join(SHARED_PDFS, file))), heavy: false });
 
-  return withLocalEnv(persistTo, async (bindings) => {
-    const { DB, BOOKS } = bindings as unknown as Env;
+  return withLocalState(persistTo, async ({ DB, BOOKS }) => {
     const school = await DB.prepare("SELECT id FROM schools WHERE slug = ?").bind(slug).first<{ id: number }>();
     if (!school) throw new Error(`the seed has no school ${slug}`);
     const books: (BenchBook & { hash: string })[] = [];

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runOrExit } from "../../scripts/lib/env.ts";
-import { withLocalEnv } from "../../scripts/lib/seed-local.ts";
+import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { seedState } from "./app-server.ts";
 import { addReaderBooks, type BenchBook, HEAVY, SHARED_PDFS } from "./reader-books.ts";
 
@@ -84,10 +84,10 @@ export async function readerState(state: string, slug: string, log: (line: strin
   const persistTo = join(ROOT, state);
   copyState(cached, persistTo);
   log(`reader state ${fromCache ? "cached" : "built"}; copied in ${Math.round(performance.now() - started)} ms`);
-  const env = await withLocalEnv(persistTo, async (bindings) => ({
-    DEMO_TEACHER_PASSWORD: String(bindings.DEMO_TEACHER_PASSWORD),
-    DEMO_ADMIN_EMAIL: String(bindings.DEMO_ADMIN_EMAIL ?? "admin@lectern.example"),
-    DEMO_ADMIN_PASSWORD: String(bindings.DEMO_ADMIN_PASSWORD),
+  const env = await withLocalState(persistTo, async ({ vars }) => ({
+    DEMO_TEACHER_PASSWORD: String(vars.DEMO_TEACHER_PASSWORD),
+    DEMO_ADMIN_EMAIL: String(vars.DEMO_ADMIN_EMAIL ?? "admin@lectern.example"),
+    DEMO_ADMIN_PASSWORD: String(vars.DEMO_ADMIN_PASSWORD),
   }));
   return { persistTo, books: books!, env };
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
 import { ROOT } from "../../scripts/lib/env.ts";
+import { openLocalState } from "../../scripts/lib/local-state.ts";
 import { utcDay } from "../../workers/reading/usage-events.ts";
 import { seedState } from "./app-server.ts";
 import { addBigSchool } from "./big-school.ts";
@@ -75,10 +75,7 @@ function cacheKey(): string {
 
 /** Bulk rows after the demo seed: schools, books (FTS by trigger), assignments, teachers, sessions. */
 async function addScaleRows(persistTo: string, log: (line: string) => void): Promise<void> {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
+  const proxy = await openLocalState(persistTo);
   const db = proxy.env.DB;
   const step = async (label: string, sql: string, ...binds: unknown[]) => {
     const started = performance.now();

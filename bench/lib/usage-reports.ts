@@ -32,7 +32,7 @@ type Database = "demo" | "scale";
 /** The bench Worker over one state folder, and a GET to it that fails loudly. */
 async function startReports(persistTo: string, now: number) {
   const worker = await unstable_startWorker({
-    config: join(ROOT, "wrangler.jsonc"),
+    config: join(ROOT, "wrangler.toml"),
     entrypoint: join(ROOT, "bench/lib/usage-worker.ts"),
     dev: { persist: persistTo, server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "warn" },
   });

@@ -1,13 +1,4 @@
-/**
- * A year of synthetic usage rollups for the scale database (issue 17): 2,000 schools with 20 reading
- * teachers each, on school days only. The teacher rows are generated in SQL, a school day per batch;
- * the day's school and all-school rows are then summed from them as the write path would have
- * counted them (workers/reading/usage-events.ts): a teacher's first row of a day makes them active,
- * every row is a book opened.
- */
-import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
-import { ROOT } from "../../scripts/lib/env.ts";
+import { openLocalState } from "../../scripts/lib/local-state.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { utcDay } from "../../workers/reading/usage-events.ts";
 import { refreshRankings } from "../../workers/reports/rankings.ts";
@@ -103,10 +94,7 @@ async function readingTeachers(db: D1Database): Promise<Generation> {
  * sets the last-active days and computes the stored rankings (as the hourly job would).
  */
 export async function addUsageRollups(persistTo: string, log: (line: string) => void, now = Date.now()) {
-  const proxy = await getPlatformProxy<{ DB: D1Database }>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
+  const proxy = await openLocalState(persistTo);
   const started = performance.now();
   const took = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
   try {

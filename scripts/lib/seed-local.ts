@@ -1,12 +1,11 @@
-import { join } from "node:path";
-import { getPlatformProxy } from "wrangler";
 import { z } from "zod";
 import { getDb } from "../../workers/db/client.ts";
 import { generateBookPdf } from "../seed/book-pdf.ts";
 import { seedDemoUsage } from "../seed/demo-usage.ts";
 import { type SeedReport, seedDemo } from "../seed/seed-demo.ts";
 import { renderCover } from "./cover.ts";
-import { ensureDevVars, ROOT } from "./env.ts";
+import { ensureDevVars } from "./env.ts";
+import { applyMigrations, DEFAULT_STATE, withLocalState } from "./local-state.ts";
 import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";
 
 const SeedEnvSchema = z.object({
@@ -20,33 +19,21 @@ const SeedEnvSchema = z.object({
 
 export type SeedEnv = z.infer<typeof SeedEnvSchema>;
 
-export const DEFAULT_STATE = join(ROOT, ".wrangler/state");
-
-/** Runs `work` against the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves. */
-export async function withLocalEnv<T>(persistTo: string, work: (env: Record<string, unknown>) => Promise<T>): Promise<T> {
-  ensureDevVars();
-  const proxy = await getPlatformProxy<Record<string, unknown>>({
-    configPath: join(ROOT, "wrangler.jsonc"),
-    persist: { path: join(persistTo, "v3") },
-  });
-  try {
-    return await work(proxy.env);
-  } finally {
-    await proxy.dispose();
-  }
-}
+export { DEFAULT_STATE };
 
 /**
- * Seeds the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves, then prepares the
- * pages of every book that lacks them (the demo books on a first run, and books uploaded since).
+ * Migrates and seeds the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves, then
+ * prepares the pages of every book that lacks them (the demo books on a first run, and books
+ * uploaded since).
  */
 export async function seedLocal(
   persistTo = DEFAULT_STATE,
   log: (line: string) => void = () => {},
 ): Promise<{ report: SeedReport; env: SeedEnv; pages: PrepareReport[] }> {
-  return withLocalEnv(persistTo, async (bindings) => {
-    const env = SeedEnvSchema.parse(bindings);
-    const storage = bindings as unknown as { DB: D1Database; BOOKS: R2Bucket };
+  ensureDevVars();
+  return withLocalState(persistTo, async (storage) => {
+    await applyMigrations(storage.DB, log);
+    const env = SeedEnvSchema.parse(storage.vars);
     const report = await seedDemo(
       storage,
       {

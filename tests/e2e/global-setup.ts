@@ -26,7 +26,6 @@ let mailCatcher: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
 export default async function setup(project: TestProject) {
   if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
   rmSync(PERSIST, { recursive: true, force: true });
-  await runOrExit("wrangler", ["d1", "migrations", "apply", "DB", "--local", "--config", "wrangler.jsonc", "--persist-to", PERSIST]);
   const { env } = await seedLocal(PERSIST);
   // Real e-mail: the app sends its codes over SMTP to a server on loopback that the tests read.
   const mail = await startMailCatcher();

@@ -1,5 +1,6 @@
 import { inject } from "vitest";
-import { runOrExit } from "../../scripts/lib/env.ts";
+import { unstable_splitSqlQuery } from "wrangler";
+import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
 
 /** Waits for the e-mail the app sent to `to` (after `since`) and returns the code in it. */
@@ -17,18 +18,9 @@ export async function codeFromMail(to: string, since = 0): Promise<string> {
 
 /** Runs SQL against the e2e database, for arranging a situation (a full school) a test needs. */
 export async function execSql(sql: string): Promise<void> {
-  await runOrExit("wrangler", [
-    "d1",
-    "execute",
-    "DB",
-    "--local",
-    "--config",
-    "wrangler.jsonc",
-    "--persist-to",
-    inject("persistTo"),
-    "--command",
-    sql,
-  ]);
+  await withLocalState(inject("persistTo"), async ({ DB }) => {
+    await DB.batch(unstable_splitSqlQuery(sql).map((statement) => DB.prepare(statement)));
+  });
 }
 
 let counter = 0;

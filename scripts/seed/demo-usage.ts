@@ -1,6 +1,6 @@
 /**
  * Three months of made-up reading for the demo schools, so the usage reports have something to
- * show on a fresh `npm start`: a few sample teachers per school reading on school days, written
+ * show on a fresh `npm start`: five sample teachers per school (not the demo teacher) reading on school days, written
  * through the same statements the Worker runs for each page served (workers/reading/usage-events.ts),
  * so every rollup agrees. Runs once: skipped when any usage is already recorded.
  */
@@ -50,7 +50,12 @@ export async function seedDemoUsage(db: Db, now = Date.now()): Promise<number> {
         })),
       )
       .onConflictDoNothing();
-    const readers = await db.select({ id: teachers.id }).from(teachers).where(eq(teachers.schoolId, school.id));
+    // Only the sample teachers read: the demo teacher, whom visitors and the e2e tests sign in as,
+    // starts with no reading of their own.
+    const readers = await db
+      .select({ id: teachers.id })
+      .from(teachers)
+      .where(sql`${teachers.schoolId} = ${school.id} AND ${teachers.email} LIKE 'sample.reader%'`);
     const shelf = await db
       .select({ id: books.id, pages: books.pageCount })
       .from(bookAccess)
@@ -66,14 +71,14 @@ export async function seedDemoUsage(db: Db, now = Date.now()): Promise<number> {
         if (next() > chance) continue;
         const book = shelf[Math.floor(next() * shelf.length)]!;
         const bookPages = book.pages ?? 24;
-        let at = dayStart + (8 + next() * 7) * 3600_000;
+        let at = Math.round(dayStart + (8 + next() * 7) * 3600_000);
         const event = { schoolId: school.id, bookId: book.id, teacherId: reader.id, pages: 0 as const };
         statements.push(...readingEventStatements(event, at));
         const key = `${reader.id}:${book.id}`;
         let page = progress.get(key)?.page ?? 1;
         const pages = 2 + Math.floor(next() * 14);
         for (let p = 0; p < pages && page <= bookPages; p++, page++) {
-          at += 20_000 + next() * 130_000;
+          at += Math.round(20_000 + next() * 130_000);
           statements.push(...readingEventStatements({ ...event, pages: 1 }, at));
         }
         progress.set(key, { teacherId: reader.id, bookId: book.id, page: Math.min(page, bookPages), at });

@@ -29,7 +29,15 @@ interface WorkerConfig {
   vars: Record<string, unknown>;
 }
 
+let workerConfig: ReturnType<typeof loadWorkerConfig> | undefined;
+
+/** The configuration, read once per process. */
 function readWorkerConfig() {
+  workerConfig ??= loadWorkerConfig();
+  return workerConfig;
+}
+
+function loadWorkerConfig() {
   const config = unstable_readConfig({ config: CONFIG_PATH }) as unknown as WorkerConfig;
   const database = config.d1_databases.find((db) => db.binding === "DB");
   const bucket = config.r2_buckets.find((b) => b.binding === "BOOKS");
@@ -48,8 +56,8 @@ function readWorkerConfig() {
   };
 }
 
-/** Opens a state folder's D1 and R2 (the same files `wrangler dev --persist-to` reads) until `work` is done. */
-export async function withLocalState<T>(persistTo: string, work: (bindings: LocalBindings) => Promise<T>): Promise<T> {
+/** Opens a state folder's D1 and R2 (the same files `wrangler dev --persist-to` reads); `dispose` closes them. */
+export async function openLocalState(persistTo: string): Promise<{ env: LocalBindings; dispose: () => Promise<void> }> {
   const config = readWorkerConfig();
   // wrangler keeps its local data under {persist-to}/v3; the D1 file is named after the database id.
   const mf = new Miniflare(
@@ -63,9 +71,21 @@ export async function withLocalState<T>(persistTo: string, work: (bindings: Loca
   );
   try {
     const [DB, BOOKS] = await Promise.all([mf.getD1Database("DB"), mf.getR2Bucket("BOOKS")]);
-    return await work({ DB: DB as unknown as D1Database, BOOKS: BOOKS as unknown as R2Bucket, vars: config.vars });
-  } finally {
+    const env = { DB: DB as unknown as D1Database, BOOKS: BOOKS as unknown as R2Bucket, vars: config.vars };
+    return { env, dispose: () => mf.dispose() };
+  } catch (error) {
     await mf.dispose();
+    throw error;
+  }
+}
+
+/** The state folder open while `work` runs. */
+export async function withLocalState<T>(persistTo: string, work: (bindings: LocalBindings) => Promise<T>): Promise<T> {
+  const state = await openLocalState(persistTo);
+  try {
+    return await work(state.env);
+  } finally {
+    await state.dispose();
   }
 }
 
@@ -100,29 +120,3 @@ export async function applyMigrations(db: D1Database, log: (line: string) => voi
   return pending;
 }
 
-/** Migrates a state folder's database. */
-export function migrateLocal(persistTo: string, log?: (line: string) => void): Promise<string[]> {
-  return withLocalState(persistTo, ({ DB }) => applyMigrations(DB, log));
-}
-
-/** A state folder kept open (for code that opens, works in steps and closes); `dispose` closes it. */
-export async function openLocalState(persistTo: string): Promise<{ env: LocalBindings; dispose: () => Promise<void> }> {
-  let release: () => void = () => {};
-  const closed = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let done: Promise<void> = Promise.resolve();
-  const env = await new Promise<LocalBindings>((resolve, reject) => {
-    done = withLocalState(persistTo, async (bindings) => {
-      resolve(bindings);
-      await closed;
-    }).catch(reject);
-  });
-  return {
-    env,
-    dispose: async () => {
-      release();
-      await done;
-    },
-  };
-}

@@ -334,3 +334,39 @@ describe("the console's report pages", () => {
     expect(book).toContain("Alder Primary");
   });
 });
+
+describe("the rules hold against scripts", () => {
+  const headersAScriptForges = {
+    "Sec-Fetch-Site": "same-origin",
+    "Sec-Fetch-Mode": "navigate",
+    "X-Forwarded-For": "10.0.0.1",
+    "X-Requested-With": "XMLHttpRequest",
+    Referer: "https://lectern.test/admin",
+  };
+
+  it("keeps the reports from teachers and anonymous scripts whatever headers they send, and from an admin cookie on a school's host", async () => {
+    const teacher = await signedInTeacher(schoolA);
+    const query = `/api/reports/teachers?from=2025-01-01&to=2025-01-31&schoolId=${schoolA.id}&format=csv`;
+    for (const cookie of [undefined, teacher.cookie, `${teacher.cookie}; lectern_admin=forged-token`]) {
+      const response = await api(query, { cookie, headers: headersAScriptForges });
+      expect(response.status).toBe(401);
+      expect(await response.text()).not.toContain("@");
+    }
+    // A school's own host never carries an admin session (decision 14).
+    const onSchoolHost = await api(`https://${schoolA.slug}.lectern.test${query}`, { cookie: admin.cookie });
+    expect(onSchoolHost.status).toBe(401);
+  });
+
+  it("counts a teacher's events only for their own school's books", async () => {
+    const outsider = await signedInTeacher(schoolB);
+    const otherBook = (await preparedBook("Alder Only", [schoolA.id], TEXTS)).book.id;
+    const put = await api(`/api/reading-progress/${otherBook}`, { method: "PUT", body: { page: 1 }, cookie: outsider.cookie });
+    expect(put.status).toBe(404);
+    for (const path of [`/api/books/${otherBook}/pages`, `/api/books/${otherBook}/pages/1`]) {
+      expect((await api(path, { cookie: outsider.cookie, headers: headersAScriptForges })).status).toBe(404);
+    }
+    expect(await teacherRows(outsider.teacher.id)).toEqual([]);
+    const [row] = await db().select().from(readingDaily).where(eq(readingDaily.bookId, otherBook));
+    expect(row).toBeUndefined();
+  });
+});

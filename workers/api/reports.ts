@@ -1,15 +1,16 @@
+import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { findBook } from "../books/detail.ts";
+import type { Db } from "../db/client.ts";
+import { books, schools } from "../db/schema.ts";
 import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
-import { csvResponse, toCsv } from "../reports/csv.ts";
+import { type CsvColumns, csvResponse, toCsv } from "../reports/csv.ts";
 import { schoolsReadingBook, stopPages, teacherUsage } from "../reports/detail.ts";
 import { exportFileName, INACTIVE_COLUMNS, RANKED_COLUMNS, STOP_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
 import { type ReportQuery, ReportQuerySchema } from "../reports/range.ts";
 import { inactiveSchools, liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
-import { findSchoolRow } from "../schools/list.ts";
 
 /** The most rows a ranking export holds. */
 const EXPORT_ROWS = 10_000;
@@ -21,16 +22,17 @@ const withSchool = ReportQuerySchema.refine((query) => query.schoolId !== undefi
 const withBook = ReportQuerySchema.refine((query) => query.bookId !== undefined, { error: "Give the book as bookId", path: ["bookId"] });
 const FormatOnly = z.object({ format: z.enum(["json", "csv"], { error: "The format must be json or csv" }).default("json") });
 
-/** 404 for a school or book the query names that does not exist; the book itself when named. */
-async function subjects(c: Context<AdminApiEnv>, query: ReportQuery) {
-  const { db } = c.var.context;
-  const [school, book] = await Promise.all([
-    query.schoolId === undefined ? null : findSchoolRow(db, query.schoolId),
-    query.bookId === undefined ? null : findBook(db, query.bookId),
+type Subjects = { book: { id: number; pageCount: number | null } | null };
+
+/** The school and book a query names, looked up by id alone; null for one named that does not exist. */
+async function subjects(db: Db, query: ReportQuery): Promise<Subjects | "School not found" | "Book not found"> {
+  const [[school], [book]] = await Promise.all([
+    query.schoolId === undefined ? [] : db.select({ id: schools.id }).from(schools).where(eq(schools.id, query.schoolId)),
+    query.bookId === undefined ? [] : db.select({ id: books.id, pageCount: books.pageCount }).from(books).where(eq(books.id, query.bookId)),
   ]);
-  if (query.schoolId !== undefined && !school) return { refusal: c.json({ error: "School not found" }, 404) } as const;
-  if (query.bookId !== undefined && !book) return { refusal: c.json({ error: "Book not found" }, 404) } as const;
-  return { book } as const;
+  if (query.schoolId !== undefined && !school) return "School not found";
+  if (query.bookId !== undefined && !book) return "Book not found";
+  return { book: book ?? null };
 }
 
 const scopeName = (what: string, query: ReportQuery) =>
@@ -39,60 +41,64 @@ const scopeName = (what: string, query: ReportQuery) =>
     .join("-");
 
 /**
+ * One report's answer: 404 for a school or book the query names that does not exist, else the
+ * rows `run` computes, as CSV with `format=csv` or as JSON (`json`, by default the range and the
+ * rows under `key`).
+ */
+async function answer<Row>(
+  c: Context<AdminApiEnv>,
+  query: ReportQuery,
+  report: { name: string; key: string; columns: CsvColumns<Row> },
+  run: (db: Db, found: Subjects) => Promise<Row[] | { rows: Row[]; json: object }>,
+) {
+  const { db } = c.var.context;
+  const found = await subjects(db, query);
+  if (typeof found === "string") return c.json({ error: found }, 404);
+  const result = await run(db, found);
+  const { rows, json } = Array.isArray(result) ? { rows: result, json: { from: query.from, to: query.to, [report.key]: result } } : result;
+  if (query.format === "csv") return csvResponse(toCsv(report.columns, rows), exportFileName(scopeName(report.name, query), query));
+  return c.json(json);
+}
+
+/**
  * Usage reports for admins (docs/decisions/0019). Every report answers JSON, or CSV with
  * `format=csv`; ranges are `from`/`to` UTC days, at most 366 of them.
  */
 export const reportsApi = new Hono<AdminApiEnv>()
   .use(requireAdmin)
-  .get("/usage", validate("query", ReportQuerySchema), async (c) => {
+  .get("/usage", validate("query", ReportQuerySchema), (c) => {
     const query = c.req.valid("query");
-    const found = await subjects(c, query);
-    if ("refusal" in found) return found.refusal;
-    const report = await usageReport(c.var.context.db, query, query);
-    if (query.format === "csv") return csvResponse(toCsv(USAGE_COLUMNS, report.days), exportFileName(scopeName("usage", query), query));
-    return c.json(report);
+    return answer(c, query, { name: "usage", key: "days", columns: USAGE_COLUMNS }, async (db) => {
+      const report = await usageReport(db, query, query);
+      return { rows: report.days, json: report };
+    });
   })
-  .get("/books", validate("query", ReportQuerySchema), async (c) => {
+  .get("/books", validate("query", ReportQuerySchema), (c) => {
     const query = c.req.valid("query");
-    const found = await subjects(c, query);
-    if ("refusal" in found) return found.refusal;
-    const books = await liveRanking(c.var.context.db, "book", query, EXPORT_ROWS, query.schoolId);
-    if (query.format === "csv")
-      return csvResponse(toCsv(RANKED_COLUMNS("bookId", "title"), books), exportFileName(scopeName("books", query), query));
-    return c.json({ from: query.from, to: query.to, books });
+    const columns = RANKED_COLUMNS("bookId", "title");
+    return answer(c, query, { name: "books", key: "books", columns }, (db) => liveRanking(db, "book", query, EXPORT_ROWS, query.schoolId));
   })
-  .get("/schools", validate("query", ReportQuerySchema), async (c) => {
+  .get("/schools", validate("query", ReportQuerySchema), (c) => {
     const query = c.req.valid("query");
-    const found = await subjects(c, query);
-    if ("refusal" in found) return found.refusal;
-    const { db } = c.var.context;
-    const schools =
-      query.bookId === undefined
-        ? await liveRanking(db, "school", query, EXPORT_ROWS)
-        : await schoolsReadingBook(db, query.bookId, query, EXPORT_ROWS);
-    if (query.format === "csv") {
-      return csvResponse(toCsv(RANKED_COLUMNS("schoolId", "school"), schools), exportFileName(scopeName("schools", query), query));
-    }
-    return c.json({ from: query.from, to: query.to, schools });
+    const columns = RANKED_COLUMNS("schoolId", "school");
+    return answer(c, query, { name: "schools", key: "schools", columns }, (db) =>
+      query.bookId === undefined ? liveRanking(db, "school", query, EXPORT_ROWS) : schoolsReadingBook(db, query.bookId, query, EXPORT_ROWS),
+    );
   })
-  .get("/teachers", validate("query", withSchool), async (c) => {
+  .get("/teachers", validate("query", withSchool), (c) => {
     const query = c.req.valid("query");
-    const found = await subjects(c, query);
-    if ("refusal" in found) return found.refusal;
-    const teachers = await teacherUsage(c.var.context.db, query.schoolId!, query);
-    if (query.format === "csv") return csvResponse(toCsv(TEACHER_COLUMNS, teachers), exportFileName(scopeName("teachers", query), query));
-    return c.json({ from: query.from, to: query.to, teachers });
+    return answer(c, query, { name: "teachers", key: "teachers", columns: TEACHER_COLUMNS }, (db) =>
+      teacherUsage(db, query.schoolId!, query),
+    );
   })
-  .get("/stop-pages", validate("query", withBook), async (c) => {
+  .get("/stop-pages", validate("query", withBook), (c) => {
     const query = c.req.valid("query");
-    const found = await subjects(c, query);
-    if ("refusal" in found) return found.refusal;
-    const stops = await stopPages(c.var.context.db, query.bookId!, found.book?.pageCount ?? null, query);
-    if (query.format === "csv") return csvResponse(toCsv(STOP_COLUMNS, stops), exportFileName(scopeName("stop-pages", query), query));
-    return c.json({ from: query.from, to: query.to, stops });
+    return answer(c, query, { name: "stop-pages", key: "stops", columns: STOP_COLUMNS }, (db, { book }) =>
+      stopPages(db, query.bookId!, book?.pageCount ?? null, query),
+    );
   })
   .get("/inactive-schools", validate("query", FormatOnly), async (c) => {
-    const { schools, since, count } = await inactiveSchools(c.var.context.db, Date.now(), EXPORT_ROWS);
-    if (c.req.valid("query").format === "csv") return csvResponse(toCsv(INACTIVE_COLUMNS, schools), exportFileName("inactive-schools"));
-    return c.json({ since, count, schools });
+    const { schools: quiet, since, count } = await inactiveSchools(c.var.context.db, Date.now(), EXPORT_ROWS);
+    if (c.req.valid("query").format === "csv") return csvResponse(toCsv(INACTIVE_COLUMNS, quiet), exportFileName("inactive-schools"));
+    return c.json({ since, count, schools: quiet });
   });

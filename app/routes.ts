@@ -27,7 +27,7 @@ export default [
   route("superadmin/login", "routes/superadmin-login.tsx"),
   route("superadmin/dashboard", "routes/superadmin-dashboard.tsx"),
   layout("routes/admin-layout.tsx", [
-    route("admin", "routes/admin-schools.tsx", { id: "admin-home" }),
+    route("admin", "routes/admin-home.tsx", { id: "admin-home" }),
     route("admin/all-schools", "routes/admin-schools.tsx", { id: "admin-all-schools" }),
     route("admin/books", "routes/admin-books.tsx"),
     route("admin/add-school", "routes/admin-add-school.tsx"),

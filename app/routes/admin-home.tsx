@@ -1,0 +1,34 @@
+import { appContext } from "../../workers/http/context.ts";
+import { recordAfterResponse } from "../../workers/reading/usage-events.ts";
+import { usageOverview } from "../../workers/reports/overview.ts";
+import { rangeChoice } from "../../workers/reports/range.ts";
+import { refreshRankings } from "../../workers/reports/rankings.ts";
+import { SchoolPageError } from "../components/admin/school/route-error.tsx";
+import { SchoolsList } from "../components/admin/schools-list.tsx";
+import { UsageOverview } from "../components/admin/usage/usage-overview.tsx";
+import { schoolListPage } from "../lib/school-list.server.ts";
+import type { Route } from "./+types/admin-home";
+
+export const meta: Route.MetaFunction = () => [{ title: "Usage and schools · Lectern Admin" }];
+
+/** The admin home: the usage overview over `?range=` days, above the schools list. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const { db, ctx } = context.get(appContext);
+  const days = rangeChoice(new URL(request.url).searchParams.get("range"));
+  const [list, overview] = await Promise.all([schoolListPage(request, db), usageOverview(db, days)]);
+  if (overview.rankings.stale) recordAfterResponse(() => ctx, refreshRankings(db));
+  return { list, overview };
+}
+
+export default function AdminHome({ loaderData }: Route.ComponentProps) {
+  return (
+    <div>
+      <UsageOverview overview={loaderData.overview} />
+      <SchoolsList {...loaderData.list} />
+    </div>
+  );
+}
+
+export function ErrorBoundary() {
+  return <SchoolPageError fallback="Failed to fetch the usage overview or the schools" title="Usage" />;
+}

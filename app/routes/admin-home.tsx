@@ -1,5 +1,4 @@
 import { appContext } from "../../workers/http/context.ts";
-import { recordAfterResponse } from "../../workers/reading/usage-events.ts";
 import { usageOverview } from "../../workers/reports/overview.ts";
 import { rangeChoice } from "../../workers/reports/range.ts";
 import { refreshRankings } from "../../workers/reports/rankings.ts";
@@ -16,7 +15,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { db, ctx } = context.get(appContext);
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const [list, overview] = await Promise.all([schoolListPage(request, db), usageOverview(db, days)]);
-  if (overview.rankings.stale) recordAfterResponse(() => ctx, refreshRankings(db));
+  // Stale stored rankings are recomputed after this page is sent; this page shows the stored ones.
+  if (overview.rankings.stale) ctx.waitUntil(refreshRankings(db).catch((error) => console.error("Rankings not refreshed", error)));
   return { list, overview };
 }
 

@@ -119,4 +119,3 @@ export async function applyMigrations(db: D1Database, log: (line: string) => voi
   }
   return pending;
 }
-

@@ -24,7 +24,7 @@ import { searchPages } from "../page-images/page-search.ts";
 import { stampPage } from "../page-images/stamp.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { readingLimitMessage, spendPage } from "../reading/page-budget.ts";
-import { recordAfterResponse, recordReadingEvent } from "../reading/usage-events.ts";
+import { recordAfterResponse } from "../reading/usage-events.ts";
 import { parseId } from "../validation/schemas.ts";
 
 type Env = ReaderApiEnv;
@@ -110,7 +110,7 @@ function pageOf(c: Context<Env>, found: Found) {
 function recordRead(c: Context<Env>, { reader, db, book }: Found, pages: 0 | 1) {
   if (reader.kind !== "teacher") return;
   const event = { schoolId: reader.schoolId, bookId: book.id, teacherId: reader.teacherId, pages };
-  return recordAfterResponse(() => c.executionCtx, recordReadingEvent(db, event));
+  recordAfterResponse(c.var.context.ctx, db, event);
 }
 
 /** Teachers pay one page of their budget; the 429 when it is spent. */
@@ -121,7 +121,7 @@ async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Prom
   if (waitMs !== null) {
     return jsonError(c, 429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
   }
-  if (countsAsRead) await recordRead(c, found, 1);
+  if (countsAsRead) recordRead(c, found, 1);
   return null;
 }
 
@@ -134,7 +134,7 @@ export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
-    await recordRead(c, found, 0);
+    recordRead(c, found, 0);
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
   .get("/:id/pages/:n", requireReader, async (c) => {

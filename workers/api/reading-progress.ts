@@ -5,7 +5,7 @@ import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { findProgress, saveProgress } from "../reading/progress.ts";
-import { recordAfterResponse, recordReadingEvent } from "../reading/usage-events.ts";
+import { recordAfterResponse } from "../reading/usage-events.ts";
 import { parseId } from "../validation/schemas.ts";
 
 const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
@@ -38,6 +38,6 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     await saveProgress(found.db, found.teacherId, book.id, page);
     // The reader saves on each settled page and pings while the teacher is active: reading time.
     const event = { schoolId: c.var.teacher.school.id, bookId: book.id, teacherId: found.teacherId, pages: 0 } as const;
-    await recordAfterResponse(() => c.executionCtx, recordReadingEvent(found.db, event));
+    recordAfterResponse(c.var.context.ctx, found.db, event);
     return c.body(null, 204);
   });

@@ -56,15 +56,7 @@ export async function recordReadingEvent(db: Db, event: ReadingEvent, now = Date
   await runTransaction(db, readingEventStatements(event, now));
 }
 
-/** Records the event after the response when the platform allows (the reader does not wait for it). */
-export function recordAfterResponse(
-  executionCtx: () => { waitUntil(promise: Promise<unknown>): void },
-  write: Promise<void>,
-): Promise<void> | undefined {
-  try {
-    executionCtx().waitUntil(write.catch((error) => console.error("usage event not recorded", error)));
-    return undefined;
-  } catch {
-    return write; // no execution context (tests calling app.request directly)
-  }
+/** Adds the event after the response (the reader does not wait for it); a failure is logged, never thrown. */
+export function recordAfterResponse(ctx: ExecutionContext, db: Db, event: ReadingEvent): void {
+  ctx.waitUntil(recordReadingEvent(db, event).catch((error) => console.error("Usage event not recorded", error)));
 }

@@ -40,37 +40,13 @@ export function SchoolShell({
       >
         <SchoolIdentity school={school} />
         <nav aria-label="School" className="flex-1 px-3 py-4">
-          <NavLink
-            to={`${basePath}/dashboard`}
-            className={({ isActive }) =>
-              `flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
-                isActive
-                  ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-200"
-                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-              }`
-            }
-          >
-            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M4 5a2 2 0 0 1 2-2h11v16H6a2 2 0 0 0-2 2zM4 21V5" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
+          <SideLink to={`${basePath}/dashboard`} icon="M4 5a2 2 0 0 1 2-2h11v16H6a2 2 0 0 0-2 2zM4 21V5">
             Dashboard
-          </NavLink>
+          </SideLink>
           {/* The library page (/books: an explicit search over the whole shelf), reachable from every school page. */}
-          <NavLink
-            to={`${basePath}/books`}
-            className={({ isActive }) =>
-              `mt-1 flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
-                isActive
-                  ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-200"
-                  : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-              }`
-            }
-          >
-            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-              <path d="M5 4h4v16H5zM10 4h4v16h-4zM15.5 5l3.8-1 3 14.7-3.8 1z" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
+          <SideLink to={`${basePath}/books`} icon="M5 4h4v16H5zM10 4h4v16h-4zM15.5 5l3.8-1 3 14.7-3.8 1z" className="mt-1">
             Library
-          </NavLink>
+          </SideLink>
         </nav>
         <div className="flex items-center gap-2 border-t border-slate-200 px-5 py-4 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
           <LogoMark className="h-5 w-5" /> Powered by Lectern
@@ -157,5 +133,26 @@ function TeacherMenu({ teacherName, basePath }: { teacherName: string; basePath:
         {signingOut ? "Signing out..." : "Sign out"}
       </button>
     </div>
+  );
+}
+
+/** A sidebar link with its icon (one SVG path), marked while its page is open. */
+function SideLink({ to, icon, className = "", children }: { to: string; icon: string; className?: string; children: ReactNode }) {
+  return (
+    <NavLink
+      to={to}
+      className={({ isActive }) =>
+        `${className} flex items-center gap-3 rounded-lg px-3 py-2 text-sm font-medium ${
+          isActive
+            ? "bg-indigo-50 text-indigo-700 dark:bg-indigo-950/60 dark:text-indigo-200"
+            : "text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+        }`
+      }
+    >
+      <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <path d={icon} strokeLinecap="round" strokeLinejoin="round" />
+      </svg>
+      {children}
+    </NavLink>
   );
 }

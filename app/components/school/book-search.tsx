@@ -17,7 +17,8 @@ type Hit = { id: number; title: string; author1: string; author2: string | null;
  * Results belong to the text in the box: as soon as the text changes, the previous query's
  * results are dropped (the list closes and the box says 'Searching...' until the new answer),
  * and arrows and Enter act only on results for the current text, so a fast Enter never opens a
- * stale hit.
+ * stale hit. Enter opens the highlighted result, else the first; pressed before the answer for
+ * the current text, it opens the first result when that answer arrives, unless the text changed.
  */
 export function BookSearch({ slug, basePath }: { slug: string; basePath: string }) {
   const navigate = useNavigate();
@@ -25,6 +26,8 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const rootRef = useRef<HTMLDivElement>(null);
+  // The text for which Enter was pressed before its answer came in.
+  const pendingEnter = useRef<string | null>(null);
   const listId = useId();
   const query = useDebounced(input.trim(), SEARCH_DEBOUNCE_MS);
   const enabled = query.length >= SEARCH_MIN_CHARS;
@@ -48,16 +51,29 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
   const searching = current.length >= SEARCH_MIN_CHARS && hits === undefined && !(answered && isError);
   const expanded = open && hits !== undefined;
 
+  // Only a new answer acts (then `current` is its text); `choose` is the same each render.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: see above
   useEffect(() => {
-    if (hits) {
-      setOpen(true);
-      setActive(-1);
+    if (!hits) return;
+    const first = pendingEnter.current === current ? hits[0] : undefined;
+    pendingEnter.current = null;
+    if (first) {
+      choose(first);
+      return;
     }
+    setOpen(true);
+    setActive(-1);
   }, [hits]);
 
   useEffect(() => {
+    if (answered && isError) pendingEnter.current = null;
+  }, [answered, isError]);
+
+  useEffect(() => {
     const onPointerDown = (event: PointerEvent) => {
-      if (!rootRef.current?.contains(event.target as Node)) setOpen(false);
+      if (rootRef.current?.contains(event.target as Node)) return;
+      setOpen(false);
+      pendingEnter.current = null;
     };
     document.addEventListener("pointerdown", onPointerDown);
     return () => document.removeEventListener("pointerdown", onPointerDown);
@@ -99,12 +115,25 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
         onChange={(e) => {
           setInput(e.target.value);
           setActive(-1);
+          pendingEnter.current = null;
           if (e.target.value.trim().length < SEARCH_MIN_CHARS) setOpen(false);
         }}
         onFocus={() => hits && setOpen(true)}
         onKeyDown={(event) => {
           if (event.key === "Escape") {
             setOpen(false);
+            pendingEnter.current = null;
+            return;
+          }
+          if (event.key === "Enter") {
+            event.preventDefault();
+            if (hits) {
+              const hit = (expanded && hits[active]) || hits[0];
+              if (hit) choose(hit);
+              else setOpen(true);
+            } else if (searching) {
+              pendingEnter.current = current;
+            }
             return;
           }
           if (!hits?.length) return;
@@ -113,9 +142,6 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
             setOpen(true);
             const step = event.key === "ArrowDown" ? 1 : -1;
             setActive((i) => (i + step + hits.length) % hits.length);
-          } else if (event.key === "Enter" && expanded && active >= 0) {
-            event.preventDefault();
-            choose(hits[active]!);
           }
         }}
         className="block w-full rounded-lg border border-slate-300 bg-white py-2 pr-9 pl-9 text-sm placeholder:text-slate-400 focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none dark:border-slate-700 dark:bg-slate-900"

@@ -9,6 +9,7 @@ import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import { ROOT } from "../../scripts/lib/env.ts";
 import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { prepareMissingPages } from "../../scripts/lib/node-pages.ts";
+import { localPageStore } from "../../scripts/lib/page-stores.ts";
 import { generateHeavyPdf } from "./big-pdf.ts";
 
 export const HEAVY = { pages: 500, targetBytes: 100 * 1024 * 1024 };
@@ -101,7 +102,7 @@ export async function addReaderBooks(persistTo: string, slug: string, log: (line
     }
 
     log(`preparing the pages of ${books.length} book(s) (rendered once, then from .wrangler/page-cache)`);
-    const reports = await prepareMissingPages({ DB, BOOKS }, { log });
+    const reports = await prepareMissingPages(localPageStore({ DB, BOOKS }), { log });
     const renders: RenderLog = existsSync(RENDER_LOG) ? JSON.parse(readFileSync(RENDER_LOG, "utf8")) : {};
     for (const book of books) {
       const report = reports.find((r) => r.bookId === book.id);

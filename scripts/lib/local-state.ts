@@ -56,6 +56,11 @@ function loadWorkerConfig() {
   };
 }
 
+/** The configuration's vars and .dev.vars, as the Worker sees them locally. */
+export function localVars(): Record<string, string> {
+  return readWorkerConfig().vars;
+}
+
 /** Opens a state folder's D1 and R2 (the same files `wrangler dev --persist-to` reads); `dispose` closes them. */
 export async function openLocalState(persistTo: string): Promise<{ env: LocalBindings; dispose: () => Promise<void> }> {
   const config = readWorkerConfig();

@@ -1,5 +1,6 @@
 // Page preparation under Node (npm run pages, the seed): the renderer of app/lib/pages/prepare-pages.ts
-// on worker threads (render-worker.ts), writing through the same server core as the admin API (workers/page-images/).
+// on worker threads (render-worker.ts), writing to a PageStore (page-stores.ts): the local state directly,
+// or the running app through the admin page-set API.
 // Rendered pages are also kept in a local cache keyed by the PDF's hash, so a fresh local state
 // (the e2e suite seeds one every run) does not render the same demo books again.
 
@@ -8,14 +9,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
-import { type Db, getDb } from "../../workers/db/client.ts";
-import { type Book, books, pageSets } from "../../workers/db/schema.ts";
-import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { CompletePageSet, PageText } from "../../workers/page-images/page-content.ts";
-import { findPreparingSet, openPageSet, pageSetProgress, storePage, storePageFailure } from "../../workers/page-images/page-sets.ts";
 import { ROOT } from "./env.ts";
+import type { BookRef, Outcome, PageStore } from "./page-stores.ts";
 import type { FromWorker, ToWorker } from "./render-worker.ts";
 
 const CACHE = join(ROOT, ".wrangler/page-cache");
@@ -30,19 +27,6 @@ export interface PrepareReport {
   failed: { n: number; error: string }[];
   seconds: number;
   error?: string;
-}
-
-type Env = { DB: D1Database; BOOKS: R2Bucket };
-
-/** Books whose pages are missing: a PDF but no ready set, or a set still being prepared. */
-export async function booksNeedingPages(db: Db, bookId?: number): Promise<Book[]> {
-  if (bookId) return db.select().from(books).where(eq(books.id, bookId));
-  const preparing = db.select({ id: pageSets.bookId }).from(pageSets).where(eq(pageSets.status, "preparing"));
-  return db
-    .select()
-    .from(books)
-    .where(or(and(isNotNull(books.pdfKey), isNull(books.pageSetId)), inArray(books.id, preparing)))
-    .orderBy(books.id);
 }
 
 /** Cached books of an earlier rendering (another CACHE_VERSION) are never read again. */
@@ -95,61 +79,54 @@ class RenderThread {
 
 /** Prepares one book's pages: resumes its preparing set, or renders its own PDF into a new one. */
 export async function prepareBook(
-  env: Env,
-  book: Book,
+  store: PageStore,
+  book: BookRef,
   thread: RenderThread,
   log: (line: string) => void = () => {},
 ): Promise<PrepareReport> {
   const started = Date.now();
-  const db = getDb(env.DB);
   const report: PrepareReport = { bookId: book.id, title: book.title, pages: 0, rendered: 0, failed: [], seconds: 0 };
   const finish = () => ({ ...report, seconds: (Date.now() - started) / 1000 });
-  const preparing = await findPreparingSet(db, book.id);
-  const pdfKey = preparing?.pdfKey ?? book.pdfKey;
-  if (!pdfKey) return { ...finish(), error: "no PDF" };
-  const object = await env.BOOKS.get(pdfKey);
-  if (!object) return { ...finish(), error: `PDF object ${pdfKey} is missing` };
-  const data = new Uint8Array(await object.arrayBuffer());
-  const hash = createHash("sha256").update(data).digest("hex").slice(0, 32);
   try {
+    const data = await store.readPdf(book);
+    const hash = createHash("sha256").update(data).digest("hex").slice(0, 32);
     const opened = await thread.exchange({ type: "open", data }, (message) => {
       if (message.type === "error") throw new Error(message.message);
       return message.type === "opened" ? message.pageCount : undefined;
     });
     report.pages = opened;
-    const set = await openPageSet(db, book, opened);
+    const set = await store.openSet(book, opened);
     if (!set.ok) return { ...finish(), error: set.error };
-    const progress = await pageSetProgress(db, set.set);
-    const done = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
+    const done = new Set(set.done);
     const dir = cacheDir(hash);
     // A book rendered before (same PDF bytes) is stored from the local cache without rendering.
     const cached = readCachedBook(dir, opened);
     if (cached) {
       for (const [n, page] of cached.pages) {
         if (done.has(n)) continue;
-        const stored = await storePage(db, env.BOOKS, set.set, n, page);
+        const stored = await store.putPage(book, set.setId, n, page);
         if (!stored.ok) return { ...finish(), error: stored.error };
       }
-      const completed = await completePageSet(db, env.BOOKS, null, book, set.set, cached.complete);
+      const completed = await store.complete(book, set.setId, cached.complete);
       if (!completed.ok) return { ...finish(), error: completed.error };
       return finish();
     }
     const failed = await thread.exchange({ type: "render", done: [...done] }, async (message) => {
       if (message.type === "error") throw new Error(message.message);
       if (message.type === "finished") return message.failed;
-      let result: { ok: true } | { ok: false; error: string; status?: number } = { ok: true };
+      let result: Outcome = { ok: true };
       if (message.type === "put") {
         const images = new Map(message.images);
         writeCached(dir, message.n, images, message.text);
-        result = await storePage(db, env.BOOKS, set.set, message.n, { images, text: message.text });
+        result = await store.putPage(book, set.setId, message.n, { images, text: message.text });
         if (result.ok && ++report.rendered % 50 === 0) log(`  book ${book.id}: ${report.rendered} pages rendered`);
       } else if (message.type === "fail") {
-        result = await storePageFailure(db, set.set, message.n, message.failure);
+        result = await store.failPage(book, set.setId, message.n, message.failure);
       } else if (message.type === "complete") {
-        const completed = await completePageSet(db, env.BOOKS, null, book, set.set, message.input);
+        const completed = await store.complete(book, set.setId, message.input);
         // Only a book that rendered whole, with no failed page, is cached as a whole.
-        if (completed.ok && !completed.book.failed.length) writeFileSync(join(dir, "complete.json"), JSON.stringify(message.input));
-        result = completed;
+        if (completed.ok && !completed.failed.length) writeFileSync(join(dir, "complete.json"), JSON.stringify(message.input));
+        result = completed.ok ? { ok: true } : completed;
       }
       if ("seq" in message) thread.ack(message.seq, result.ok ? undefined : result);
       return undefined;
@@ -191,12 +168,11 @@ function writeCached(dir: string, n: number, images: Map<number, Uint8Array>, te
 
 /** Prepares every book whose pages are missing (or the one given), on up to two render threads. */
 export async function prepareMissingPages(
-  env: Env,
+  store: PageStore,
   options: { bookId?: number; log?: (line: string) => void } = {},
 ): Promise<PrepareReport[]> {
-  const db = getDb(env.DB);
   const log = options.log ?? (() => {});
-  const queue = await booksNeedingPages(db, options.bookId);
+  const queue = await store.booksNeedingPages(options.bookId);
   if (!queue.length) return [];
   dropStaleCache();
   const reports: PrepareReport[] = [];
@@ -208,7 +184,7 @@ export async function prepareMissingPages(
     await Promise.all(
       threads.map(async (thread) => {
         for (let book = queue.shift(); book; book = queue.shift()) {
-          const report = await prepareBook(env, book, thread, log);
+          const report = await prepareBook(store, book, thread, log);
           reports.push(report);
           const failed = report.failed.length ? `, ${report.failed.length} failed (${report.failed.map((f) => f.n).join(", ")})` : "";
           log(

@@ -7,6 +7,7 @@ import { renderCover } from "./cover.ts";
 import { ensureDevVars } from "./env.ts";
 import { applyMigrations, DEFAULT_STATE, withLocalState } from "./local-state.ts";
 import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";
+import { localPageStore } from "./page-stores.ts";
 
 const SeedEnvSchema = z.object({
   PUBLISHER_NAME: z.string().default("Lectern Press"),
@@ -47,7 +48,7 @@ export async function seedLocal(
     );
     const usage = await seedDemoUsage(getDb(storage.DB));
     if (usage > 0) log(`Made up 90 days of demo reading (${usage} rollup writes).`);
-    const pages = await prepareMissingPages(storage, { log });
+    const pages = await prepareMissingPages(localPageStore(storage), { log });
     return { report, env, pages };
   });
 }

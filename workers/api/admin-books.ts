@@ -5,6 +5,7 @@ import { findBook, getAdminBook, getAdminBookDetail } from "../books/detail.ts";
 import { createBook, deleteBook, updateBook } from "../books/editing.ts";
 import { AccessParamSchema, BookCreateSchema, BookListQuerySchema, BookUpdateSchema, GrantAccessSchema } from "../books/input.ts";
 import { listAdminBooks, searchAdminBooks } from "../books/list.ts";
+import { booksNeedingPages } from "../books/pages-status.ts";
 import {
   cancelPdfUpload,
   completePdfUpload,
@@ -32,6 +33,7 @@ const PageCountSchema = z
   .max(100_000, "The page count must be a whole number from 1 to 100000");
 
 const SearchQuerySchema = z.object({ query: z.string().max(200).default("") });
+const AwaitingPagesQuerySchema = z.object({ bookId: z.preprocess(blankToUndefined, IdTextSchema().optional()) });
 const AccessQuerySchema = z
   .object({
     schoolId: z.preprocess(blankToUndefined, IdTextSchema().optional()),
@@ -70,6 +72,10 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
   })
   .get("/search", requireAdmin, validate("query", SearchQuerySchema), async (c) => {
     return c.json({ books: await searchAdminBooks(c.var.context.db, c.req.valid("query").query) });
+  })
+  // What `npm run pages` prepares when it goes through the running app (scripts/lib/page-stores.ts).
+  .get("/awaiting-pages", requireAdmin, validate("query", AwaitingPagesQuerySchema), async (c) => {
+    return c.json({ books: await booksNeedingPages(c.var.context.db, c.req.valid("query").bookId) });
   })
   .get("/access", requireAdmin, validate("query", AccessQuerySchema), async (c) => {
     return c.json({ access: await listAccess(c.var.context.db, c.req.valid("query")) });

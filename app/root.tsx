@@ -16,6 +16,8 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Read the books assigned to your school in the browser, wherever you teach." },
 ];
 
+export { shouldRevalidate } from "./lib/revalidation.ts";
+
 export function loader({ context }: Route.LoaderArgs): RootData {
   const { config, tenant, teacher } = context.get(appContext);
   // A signed-in teacher's school: an error the school's own pages could not catch still leads back to it.

@@ -11,6 +11,20 @@ function schoolPages(prefix: string, suffix: string) {
   ];
 }
 
+/**
+ * Any other page under a school: its 'Page Not Found' inside the school's layout. On the
+ * subdomain a bare `*` would take every host's unknown paths from the site-wide 404, so only
+ * the school's own sections are caught there.
+ */
+function schoolNotFound() {
+  return [
+    route("schools/:slug/*", "routes/school-not-found.tsx", { id: "school-not-found" }),
+    ...["dashboard", "books", "account"].map((section) =>
+      route(`${section}/*`, "routes/school-not-found.tsx", { id: `school-not-found-${section}` }),
+    ),
+  ];
+}
+
 // School pages exist twice: under /schools/{slug} on the main host, and at the root of the
 // school's own subdomain ({slug}.{APP_DOMAIN}), where the Worker resolves the school from the host.
 export default [
@@ -19,7 +33,7 @@ export default [
   route("schools/:slug/limit-reached", "routes/limit-reached.tsx", { id: "limit-reached" }),
   route("limit-reached", "routes/limit-reached.tsx", { id: "limit-reached-subdomain" }),
   // Signed-in teacher pages: the layout's middleware checks the session once per request.
-  layout("routes/school-app.tsx", [...schoolPages("schools/:slug/", ""), ...schoolPages("", "-subdomain")]),
+  layout("routes/school-app.tsx", [...schoolPages("schools/:slug/", ""), ...schoolPages("", "-subdomain"), ...schoolNotFound()]),
   // The reader is full screen, outside the school layout; its loader checks the session itself.
   route("schools/:slug/dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader" }),
   route("dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader-subdomain" }),

@@ -1,18 +1,25 @@
 import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
 import { BookGridSkeleton } from "../components/school/book-card.tsx";
 import { BookSearch } from "../components/school/book-search.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
 import { SchoolErrorFrame, SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { SchoolShell } from "../components/school/school-shell.tsx";
 import { requireTeacher, teacherContext } from "../lib/guards/teacher.server.ts";
+import { notFound } from "../lib/guards/tenant.server.ts";
 import type { Route } from "./+types/school-app";
 
 export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
+    // An unknown page under a school (routes/school-not-found.tsx) is shown in the layout to the
+    // school's teachers only; anyone else gets the site-wide 404, not a login page.
+    if (args.params["*"] !== undefined && !args.context.get(appContext).teacher) notFound("page");
     args.context.set(teacherContext, requireTeacher(args));
     return next();
   },
 ];
+
+export { shouldRevalidate } from "../lib/revalidation.ts";
 
 export function loader({ context }: Route.LoaderArgs) {
   const { teacher, school, basePath } = context.get(teacherContext);

@@ -1,10 +1,11 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { createRoutesStub, Link, Outlet } from "react-router";
+import { createRoutesStub, Link, Outlet, useLoaderData } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { AppErrorBoundary as RootErrorBoundary } from "../../app/components/public/app-error-boundary.tsx";
-import { ErrorBoundary as SchoolAppErrorBoundary } from "../../app/routes/school-app.tsx";
+import { shouldRevalidate as rootShouldRevalidate } from "../../app/lib/revalidation.ts";
+import { shouldRevalidate as layoutShouldRevalidate, ErrorBoundary as SchoolAppErrorBoundary } from "../../app/routes/school-app.tsx";
 import { ErrorBoundary as BookErrorBoundary } from "../../app/routes/school-book.tsx";
 import { ErrorBoundary as DashboardErrorBoundary } from "../../app/routes/school-dashboard.tsx";
 import { ErrorBoundary as LibraryErrorBoundary } from "../../app/routes/school-library.tsx";
@@ -93,6 +94,85 @@ function expectBackToDashboard() {
   expect(screen.queryByText("Unexpected Application Error!")).toBeNull();
   expect(screen.queryByRole("link", { name: /Go Home|Return to Home/ })).toBeNull();
 }
+
+/**
+ * The school area as a client-side visit loads it: one request (`.data`) for every route that
+ * loads again, so while `offline` every one of them fails with the browser's TypeError. The
+ * root and the layout use their real `shouldRevalidate`.
+ */
+function renderDashboard() {
+  const network = { offline: false };
+  const answer = <T,>(value: T) => {
+    if (network.offline) throw dropped();
+    return value;
+  };
+  const Stub = createRoutesStub([
+    {
+      id: "root",
+      path: "/",
+      loader: () => answer({ publisher, school: { name: school.schoolName, basePath: BASE } }),
+      shouldRevalidate: rootShouldRevalidate,
+      Component: Outlet,
+      ErrorBoundary: RootErrorBoundary,
+      children: [
+        {
+          id: "routes/school-app",
+          path: BASE.slice(1),
+          loader: () => answer({ school, teacherName: "Ada Lovelace", basePath: BASE }),
+          shouldRevalidate: layoutShouldRevalidate,
+          Component: StubLayout,
+          ErrorBoundary: SchoolAppErrorBoundary,
+          children: [
+            {
+              path: "dashboard",
+              loader: ({ request }) => answer({ subject: new URL(request.url).searchParams.get("subject") }),
+              Component: StubShelf,
+              ErrorBoundary: DashboardErrorBoundary,
+            },
+          ],
+        },
+      ],
+    },
+  ]);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <Stub initialEntries={[`${BASE}/dashboard?subject=Maths`]} />
+    </QueryClientProvider>,
+  );
+  return network;
+}
+function StubShelf() {
+  const { subject } = useLoaderData() as { subject: string | null };
+  return (
+    <>
+      <h1>{subject ? `Shelf: ${subject}` : "Shelf: all"}</h1>
+      <Link to={`${BASE}/dashboard`}>All Books</Link>
+      <Link to={`${BASE}/dashboard?subject=Maths`}>This shelf again</Link>
+    </>
+  );
+}
+
+describe("a dropped connection on the way to the dashboard", () => {
+  it.each([
+    ["a filter change (the query changes)", "All Books"],
+    ["a link to the page already shown", "This shelf again"],
+  ])("%s says 'Unable to load books' inside the school's layout, and Try Again loads the shelf", async (_, link) => {
+    const network = renderDashboard();
+    expect(await screen.findByRole("heading", { name: "Shelf: Maths" })).toBeTruthy();
+    network.offline = true;
+    await userEvent.click(screen.getByRole("link", { name: link }));
+    expect(await screen.findByRole("heading", { name: "Unable to load books" })).toBeTruthy();
+    expect(screen.getByText("School layout")).toBeTruthy();
+    expect(screen.queryByText("Unexpected Application Error!")).toBeNull();
+    expect(screen.getByRole("alert").textContent).toMatch(/^You appear to be offline\./);
+
+    network.offline = false;
+    await userEvent.click(screen.getByRole("button", { name: "Try Again" }));
+    expect(await screen.findByRole("heading", { name: /^Shelf: / })).toBeTruthy();
+    expect(screen.getByText("School layout")).toBeTruthy();
+  });
+});
 
 describe("a dropped connection inside a school", () => {
   it("a book page says the teacher is offline, inside the layout, and Try Again loads it", async () => {

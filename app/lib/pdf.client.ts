@@ -4,6 +4,7 @@
 // which we do not use: a PDF's JavaScript is never run.
 import { GlobalWorkerOptions, getDocument, PDFDataRangeTransport, type PDFDocumentProxy } from "pdfjs-dist";
 import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
+import { serveRanges } from "./pdf-ranges.ts";
 
 GlobalWorkerOptions.workerSrc = workerUrl;
 
@@ -17,43 +18,8 @@ export const PDFJS_ASSETS = {
   iccUrl: "/pdfjs/iccs/",
 } as const;
 
-/** The server's cap on one range; larger requests from pdf.js are split. */
-const MAX_RANGE = 1024 * 1024;
 /** pdf.js asks for whole chunks: small enough that the first page costs little, large enough to be few requests. */
 const CHUNK = 128 * 1024;
-
-export class PdfAccessError extends Error {
-  constructor(
-    message: string,
-    readonly status: number,
-  ) {
-    super(message);
-  }
-}
-
-/** The HEAD check before display: the file's size, or a PdfAccessError. */
-export async function probePdf(url: string): Promise<number> {
-  const response = await fetch(url, { method: "HEAD", credentials: "same-origin", cache: "no-store" });
-  const length = Number(response.headers.get("Content-Length"));
-  if (!response.ok || !Number.isFinite(length) || length <= 0) {
-    throw new PdfAccessError("Failed to access PDF. The file might not exist or is not accessible.", response.status);
-  }
-  return length;
-}
-
-async function fetchRange(url: string, begin: number, end: number, signal: AbortSignal): Promise<Uint8Array> {
-  const response = await fetch(url, {
-    headers: { Range: `bytes=${begin}-${end - 1}` },
-    credentials: "same-origin",
-    cache: "no-store",
-    signal,
-  });
-  if (response.status !== 206 && response.status !== 200) {
-    const body = (await response.json().catch(() => null)) as { error?: string } | null;
-    throw new PdfAccessError(body?.error ?? `Failed to load the book (${response.status})`, response.status);
-  }
-  return new Uint8Array(await response.arrayBuffer());
-}
 
 export interface OpenedPdf {
   document: Promise<PDFDocumentProxy>;
@@ -62,22 +28,12 @@ export interface OpenedPdf {
 
 /**
  * Opens a PDF through our own range transport: pdf.js never gets the URL, only the bytes we
- * fetch for it, in pieces of at most 1 MiB. Nothing is fetched ahead.
+ * fetch for it (app/lib/pdf-ranges.ts). Nothing is fetched ahead.
  */
 export function openPdf(url: string, length: number, onError: (error: Error) => void): OpenedPdf {
   const controller = new AbortController();
   const transport = new PDFDataRangeTransport(length, null);
-  transport.requestDataRange = (begin: number, end: number) => {
-    for (let start = begin; start < end; start += MAX_RANGE) {
-      const stop = Math.min(end, start + MAX_RANGE);
-      fetchRange(url, start, stop, controller.signal).then(
-        (bytes) => transport.onDataRange(start, bytes),
-        (error: Error) => {
-          if (!controller.signal.aborted) onError(error);
-        },
-      );
-    }
-  };
+  serveRanges(transport, url, controller.signal, onError);
   const task = getDocument({
     range: transport,
     rangeChunkSize: CHUNK,
@@ -95,6 +51,7 @@ export function openPdf(url: string, length: number, onError: (error: Error) => 
 }
 
 export type { PDFDocumentProxy, PDFPageProxy, RenderTask } from "pdfjs-dist";
+export { probePdf } from "./pdf-ranges.ts";
 
 /**
  * Reads a PDF the admin picked, in the browser: its page count, and its first page drawn as a

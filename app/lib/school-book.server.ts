@@ -12,13 +12,15 @@ type Args = {
 
 /**
  * The school's book named by the URL, or a 404 whose `reason` says which: no book has this id
- * ("not-found"), or it is a book the school was not given ("not-available").
+ * ("not-found"), or it is a book the school was not given ("not-available"). The spec tells the
+ * two apart on /books/{id} only; with `tellWhy: false` (the dashboard's book page, where the spec
+ * has 'Book Not Found' alone) every 404 says "not-found".
  */
-export async function loadSchoolBook({ context, params }: Args, param = "bookId") {
+export async function loadSchoolBook({ context, params }: Args, { param = "bookId", tellWhy = true } = {}) {
   const { school, basePath } = context.get(teacherContext);
   const bookId = parseId(params[param]);
   if (!bookId) throw data({ reason: "not-found" as const }, { status: 404 });
   const { book, reason } = await lookUpSchoolBook(context.get(appContext).db, school.id, bookId);
-  if (!book) throw data({ reason }, { status: 404 });
+  if (!book) throw data({ reason: tellWhy ? reason : ("not-found" as const) }, { status: 404 });
   return { book: toTeacherBook(book), basePath };
 }

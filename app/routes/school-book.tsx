@@ -9,7 +9,7 @@ import type { Route } from "./+types/school-book";
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.book.title ?? "Book Not Found"} · Lectern` }];
 
 export function loader(args: Route.LoaderArgs) {
-  return loadSchoolBook(args);
+  return loadSchoolBook(args, { tellWhy: false });
 }
 
 export default function SchoolBook({ loaderData }: Route.ComponentProps) {
@@ -18,19 +18,16 @@ export default function SchoolBook({ loaderData }: Route.ComponentProps) {
 }
 
 /**
- * 'Book Not Found' for an id that is no book, 'This book is not available for your school' for a
- * book the school was not given; anything else (offline, a failure) in the school's words.
+ * 'Book Not Found' for any book the school cannot open here, as the spec has it for this page
+ * (no such book, or one the school was not given); anything else (offline, a failure) in the
+ * school's words.
  */
 export function ErrorBoundary() {
   const error = useRouteError();
   const basePath = useSchoolBasePath();
   if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
-  const back = <ButtonLink to={`${basePath}/dashboard`}>Back to Books</ButtonLink>;
-  if ((error.data as { reason?: string } | undefined)?.reason === "not-available") {
-    return <StatusPanel title="This book is not available for your school" actions={back} />;
-  }
   return (
-    <StatusPanel title="Book Not Found" actions={back}>
+    <StatusPanel title="Book Not Found" actions={<ButtonLink to={`${basePath}/dashboard`}>Back to Books</ButtonLink>}>
       <p>The requested book could not be found.</p>
     </StatusPanel>
   );

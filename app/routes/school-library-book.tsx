@@ -9,7 +9,7 @@ import type { Route } from "./+types/school-library-book";
 export const meta: Route.MetaFunction = ({ loaderData }) => [{ title: `${loaderData?.book.title ?? "Book not found"} · Lectern` }];
 
 export function loader(args: Route.LoaderArgs) {
-  return loadSchoolBook(args, "id");
+  return loadSchoolBook(args, { param: "id" });
 }
 
 export default function SchoolLibraryBook({ loaderData }: Route.ComponentProps) {

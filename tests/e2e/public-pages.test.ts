@@ -35,11 +35,19 @@ describe("landing page", () => {
     await screenshot(page, "landing-1280");
   });
 
-  it("'Learn More' scrolls to Key Features", async () => {
+  it("'Learn More' is a button that does nothing (the spec); the header's 'Features' link scrolls to Key Features", async () => {
     const page = await openPage();
     await page.goto(`${baseURL()}/`);
     expect(await page.evaluate(() => window.scrollY)).toBe(0);
-    await page.getByRole("link", { name: "Learn More" }).click();
+    const learnMore = page.getByRole("button", { name: "Learn More" });
+    await learnMore.focus();
+    await page.keyboard.press("Enter");
+    await learnMore.click();
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(`${baseURL()}/`);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    await page.locator("header").getByRole("link", { name: "Features" }).click();
     // Key Features sits near the end of the page, so "scrolled to" means: its heading is on screen.
     await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(300);
     const heading = page.getByRole("heading", { name: "Key Features" });

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { buttonClasses } from "../ui/button.tsx";
+import { Button } from "../ui/button.tsx";
 import { ButtonLink } from "../ui/button-link.tsx";
 import { PublicHeader } from "./public-header.tsx";
 import { SiteFooter } from "./site-footer.tsx";
@@ -85,10 +85,10 @@ function Hero() {
             <ButtonLink to="/admin" className="px-5 py-3 text-base">
               Admin Dashboard
             </ButtonLink>
-            {/* A plain anchor: the landing page runs no JavaScript, and the stylesheet makes the jump smooth. */}
-            <a href="#features" className={buttonClasses("secondary", "px-5 py-3 text-base")}>
-              Learn More<span className="sr-only"> about Lectern's features</span>
-            </a>
+            {/* The spec: "A 'Learn More' button does nothing" (docs/decisions/0021). The header's 'Features' link leads to Key Features. */}
+            <Button variant="secondary" className="px-5 py-3 text-base">
+              Learn More
+            </Button>
           </div>
         </div>
         <HeroIllustration />

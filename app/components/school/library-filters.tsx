@@ -62,7 +62,7 @@ export function LibraryFilters({
           <input
             id="dashboard-search"
             type="search"
-            placeholder="Filter this list"
+            placeholder="Search books..."
             autoComplete="off"
             maxLength={MAX_FILTER_TEXT}
             className={`${inputClasses} pl-9`}

@@ -196,6 +196,63 @@ describe("search and contents", () => {
     expect(document.activeElement).toBe(screen.getByRole("button", { name: "Search in book" }));
   });
 
+  /** A reader whose every page holds "photosynthesis"; the search finds it on page 2. */
+  async function searchPhotosynthesis() {
+    stubBook((path) =>
+      path === "/api/books/7/search?q=Photosynthesis"
+        ? { body: { query: "Photosynthesis", results: [{ n: 2, snippet: "photosynthesis", highlights: [[0, 14]] }], total: 3 } }
+        : undefined,
+    );
+    renderReader();
+    const first = await screen.findByRole("region", { name: "Page 1 of 3" });
+    await within(first).findByText("photosynthesis");
+    await userEvent.click(screen.getByRole("button", { name: "Search in book" }));
+    const box = screen.getByRole("searchbox", { name: "Search in book" });
+    await userEvent.type(box, "Photosynthesis");
+    await screen.findByText("photosynthesis", { selector: "[data-reader-panel] mark" });
+    return { first, box };
+  }
+
+  const pageMarks = (page: HTMLElement) => [...page.querySelectorAll("[data-search-marks] mark")];
+
+  it("marks the matches on the page image while the search is on, and clears them with the search", async () => {
+    const { first, box } = await searchPhotosynthesis();
+    const group = within(first).getByRole("group", { name: "1 match for “Photosynthesis” on this page" });
+    const [mark] = pageMarks(first) as HTMLElement[];
+    expect(mark?.textContent).toBe("photosynthesis");
+    // The second run of the page: x 72, 14 characters of 6 points.
+    expect([mark?.style.left, mark?.style.width]).toEqual(["72px", "84px"]);
+    expect(group.nextElementSibling?.hasAttribute("data-text-layer")).toBe(true);
+
+    await userEvent.clear(box);
+    expect(pageMarks(first)).toEqual([]);
+    await userEvent.type(box, "Photosynthesis");
+    await waitFor(() => expect(pageMarks(first)).toHaveLength(1));
+    await userEvent.keyboard("{Escape}");
+    expect(screen.queryByRole("searchbox")).toBeNull();
+    expect(pageMarks(first)).toEqual([]);
+  });
+
+  it("keeps the matches marked when a result hides the panel on a narrow screen, and in the Text view", async () => {
+    vi.spyOn(window, "matchMedia").mockImplementation((query) => ({ matches: query === "(max-width: 767px)" }) as MediaQueryList);
+    const { first } = await searchPhotosynthesis();
+    await userEvent.click(screen.getByRole("button", { name: /^Page 2/ }));
+    expect(pageInput().value).toBe("2");
+    expect(screen.queryByRole("searchbox")).toBeNull();
+    expect(pageMarks(first)).toHaveLength(1);
+
+    await userEvent.click(screen.getByRole("button", { name: "Text view" }));
+    const view = await screen.findByLabelText("Text of page 2 of 3");
+    expect((await within(view).findByText("photosynthesis", { selector: "mark" })).closest("p")?.textContent).toBe(
+      "Words of page 2 photosynthesis",
+    );
+    // Opened again, the panel still holds the search; closing it ends the search.
+    await userEvent.click(screen.getByRole("button", { name: "Search in book" }));
+    expect((screen.getByRole("searchbox") as HTMLInputElement).value).toBe("Photosynthesis");
+    await userEvent.click(screen.getByRole("button", { name: "Close search in book" }));
+    expect(within(view).queryByText("photosynthesis", { selector: "mark" })).toBeNull();
+  });
+
   it("offers the contents only for a book with an outline, as nested links to pages", async () => {
     stubBook(
       (path) =>

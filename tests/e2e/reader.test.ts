@@ -142,9 +142,19 @@ describe("the teacher's reader", () => {
     await result.click();
     await expect.poll(() => page.locator("#reader-page").inputValue()).toBe(String(target));
     await rendered(page, target);
+    // The match is marked on the page image too, over the word where the text layer has it.
+    const targetPage = page.locator(`[data-page-number="${target}"]`);
+    const mark = targetPage.locator("[data-search-marks] mark").first();
+    await mark.waitFor({ timeout: 15_000 });
+    expect((await mark.textContent())?.toLowerCase()).toBe(word.toLowerCase());
+    const markBox = await mark.boundingBox();
+    const runBox = await targetPage.locator("[data-text-layer] span", { hasText: word }).first().boundingBox();
+    expect(markBox && runBox && markBox.x >= runBox.x - 2 && markBox.x + markBox.width <= runBox.x + runBox.width + 2).toBe(true);
+    expect(markBox && runBox && markBox.y < runBox.y + runBox.height && markBox.y + markBox.height > runBox.y).toBe(true);
     await screenshot(page, "reader-search-1280");
     await page.getByRole("searchbox", { name: "Search in book" }).fill("zzqxjv");
     await page.getByText("No matches in this book").waitFor();
+    expect(await targetPage.locator("[data-search-marks]").count()).toBe(0);
     await page.keyboard.press("Escape");
 
     // The Text view reads the current page as paragraphs, and turns pages too.

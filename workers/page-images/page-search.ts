@@ -1,9 +1,12 @@
 /**
  * Search inside one book: the pages whose text holds what was typed, with a plain-text snippet
  * and the character ranges of the matches in it (the reader marks them; nothing is HTML). Case,
- * accents and runs of white space are ignored. The whole book's text is one R2 object, read once
- * per search: a 500-page book is a few hundred kB, cheaper than a query per page.
+ * accents and runs of white space are ignored, by the matcher the reader also uses to mark the
+ * matches on the page (app/lib/reader/text-match.ts). The whole book's text is one R2 object,
+ * read once per search: a 500-page book is a few hundred kB, cheaper than a query per page.
  */
+
+import { matchRanges, normaliseQuery } from "../../app/lib/reader/text-match.ts";
 
 export const MAX_SEARCH_RESULTS = 50;
 const SNIPPET_BEFORE = 60;
@@ -15,38 +18,6 @@ export interface SearchResult {
   highlights: [number, number][];
 }
 
-/**
- * Folds a string for matching and keeps, for each folded character, the index of the original
- * character it came from, so matches map back onto the original text.
- */
-function fold(text: string): { folded: string; origin: number[] } {
-  let folded = "";
-  const origin: number[] = [];
-  let lastSpace = false;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (/\s/.test(char)) {
-      if (!lastSpace) {
-        folded += " ";
-        origin.push(i);
-      }
-      lastSpace = true;
-      continue;
-    }
-    lastSpace = false;
-    const base = char.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase();
-    for (const piece of base) {
-      folded += piece;
-      origin.push(i);
-    }
-  }
-  return { folded, origin };
-}
-
-export function normaliseQuery(query: string): string {
-  return fold(query.trim()).folded.trim();
-}
-
 /** Matches of `query` in the pages' texts (page n = index + 1), first `limit` pages with a snippet each. */
 export function searchPages(texts: string[], query: string, limit = MAX_SEARCH_RESULTS): { results: SearchResult[]; total: number } {
   const needle = normaliseQuery(query);
@@ -54,13 +25,10 @@ export function searchPages(texts: string[], query: string, limit = MAX_SEARCH_R
   let total = 0;
   if (!needle) return { results, total };
   texts.forEach((text, index) => {
-    const { folded, origin } = fold(text);
-    const starts: number[] = [];
-    for (let at = folded.indexOf(needle); at !== -1; at = folded.indexOf(needle, at + needle.length)) starts.push(at);
-    if (!starts.length) return;
+    const ranges = matchRanges(text, needle);
+    if (!ranges.length) return;
     total++;
     if (results.length >= limit) return;
-    const ranges = starts.map((start) => [origin[start]!, origin[start + needle.length - 1]! + 1] as const);
     const from = Math.max(0, ranges[0]![0] - SNIPPET_BEFORE);
     const to = Math.min(text.length, from + SNIPPET_LENGTH);
     const raw = text.slice(from, to);

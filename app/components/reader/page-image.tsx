@@ -5,6 +5,7 @@ import type { PageStore } from "../../lib/reader/page-store.ts";
 import { FIRST_PAGE_TIMING, whenPainted } from "../../lib/reader/painted-at.ts";
 import type { PageInfo, PageText } from "../../lib/reader/reader-api.ts";
 import { ReaderApiError } from "../../lib/reader/reader-api.ts";
+import { SearchMarks } from "./search-marks.tsx";
 import { TextLayer } from "./text-layer.tsx";
 
 type Shown = { url: string; width: number };
@@ -29,6 +30,9 @@ export const PageImage = memo(function PageImage({
   fluid,
   firstSrc,
   onLoaded,
+  highlight,
+  reveal,
+  onRevealed,
 }: {
   store: PageStore;
   info: PageInfo;
@@ -40,6 +44,11 @@ export const PageImage = memo(function PageImage({
   fluid: boolean;
   firstSrc?: string;
   onLoaded: (at?: number) => void;
+  /** The search's query while a search is on: its matches are marked on the page. */
+  highlight?: string;
+  /** The page was opened from a search result: bring its first match into view. */
+  reveal?: boolean;
+  onRevealed?: () => void;
 }) {
   const { n } = info;
   const [shown, setShown] = useState<Shown | null>(null);
@@ -151,6 +160,17 @@ export const PageImage = memo(function PageImage({
             onError={() => src === direct && setDirect(null)}
           />
         )
+      )}
+      {text && !failed && highlight && (
+        <SearchMarks
+          runs={text.runs}
+          query={highlight}
+          width={info.width}
+          height={info.height}
+          scale={scale}
+          reveal={reveal}
+          onRevealed={onRevealed}
+        />
       )}
       {text && !failed && <TextLayer runs={text.runs} width={info.width} height={info.height} scale={scale} />}
     </section>

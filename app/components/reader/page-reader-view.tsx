@@ -6,7 +6,7 @@ import { type PageList, pageImageUrl, type ReaderApiError } from "../../lib/read
 import { ContentsPanel } from "./contents-panel.tsx";
 import { PageImage } from "./page-image.tsx";
 import { ReaderSignedOut } from "./reader-error.tsx";
-import { ReaderSearch } from "./reader-search.tsx";
+import { ReaderSearch, useSearchDraft } from "./reader-search.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
 import { TextView } from "./text-view.tsx";
@@ -53,6 +53,10 @@ export function PageReaderView({
   const [customScale, setCustomScale] = useState(1);
   const [textView, setTextView] = useState(false);
   const [panel, setPanel] = useState<Panel>(null);
+  // The search outlives its panel (its matches stay marked on the pages) until the panel is closed.
+  const search = useSearchDraft();
+  const [reveal, setReveal] = useState<number | null>(null);
+  const onRevealed = useCallback(() => setReveal(null), []);
   const [notice, setNotice] = useState<string | null>(null);
 
   // One scale for the whole book, from its first page (as a printed book would be).
@@ -110,7 +114,11 @@ export function PageReaderView({
     const info = pages[page - 1];
     return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, SERVER_IMAGE_WIDTH) } : null;
   });
-  const togglePanel = (next: Exclude<Panel, null>) => setPanel((current) => (current === next ? null : next));
+  const showPanel = (next: Panel) => {
+    if (panel === "search" && next !== "search") search.setDraft("");
+    setPanel(next);
+  };
+  const togglePanel = (next: Exclude<Panel, null>) => showPanel(panel === next ? null : next);
 
   if (stopped?.signedOut) return <ReaderSignedOut loginHref={loginHref ?? backHref} />;
   return (
@@ -174,11 +182,23 @@ export function PageReaderView({
                   fluid={!measured}
                   firstSrc={info.n === first?.n ? first.src : undefined}
                   onLoaded={onLoaded}
+                  highlight={search.marked}
+                  reveal={reveal === info.n}
+                  onRevealed={onRevealed}
                 />
               ))}
             </div>
           </section>
-          {textView && <TextView store={store} page={page} pageCount={pageCount} failed={Boolean(pages[page - 1]?.failed)} onGoTo={goTo} />}
+          {textView && (
+            <TextView
+              store={store}
+              page={page}
+              pageCount={pageCount}
+              failed={Boolean(pages[page - 1]?.failed)}
+              highlight={search.marked}
+              onGoTo={goTo}
+            />
+          )}
           {notice && (
             <p
               role="status"
@@ -188,8 +208,19 @@ export function PageReaderView({
             </p>
           )}
         </main>
-        {panel === "contents" && <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => setPanel(null)} />}
-        {panel === "search" && <ReaderSearch bookId={bookId} onGoTo={goTo} onClose={() => setPanel(null)} />}
+        {panel === "contents" && <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}
+        {panel === "search" && (
+          <ReaderSearch
+            bookId={bookId}
+            search={search}
+            onGoTo={(n) => {
+              goTo(n);
+              setReveal(n);
+            }}
+            onHide={() => setPanel(null)}
+            onClose={() => showPanel(null)}
+          />
+        )}
       </div>
     </div>
   );

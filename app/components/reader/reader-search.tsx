@@ -8,14 +8,48 @@ import { panelCoversPages, ReaderPanel } from "./reader-panel.tsx";
 
 const MAX_QUERY = 100;
 
-/** Search inside the book: the pages that hold a word, with the words highlighted; a result opens its page. */
-export function ReaderSearch({ bookId, onGoTo, onClose }: { bookId: number; onGoTo: (page: number) => void; onClose: () => void }) {
+export interface SearchDraft {
+  /** What is in the search box. */
+  draft: string;
+  setDraft: (draft: string) => void;
+  /** What was searched for: the box, trimmed, once typing paused. */
+  query: string;
+  /** The query whose matches are marked on the pages: none as soon as the box is emptied. */
+  marked: string;
+}
+
+/**
+ * The search box's state, kept by the reader rather than the panel: on a narrow screen the panel
+ * gets out of the way after a jump, and the matches must stay marked on the page it opened.
+ */
+export function useSearchDraft(): SearchDraft {
   const [draft, setDraft] = useState("");
   const query = useDebounced(draft.trim(), 300);
+  return { draft, setDraft, query, marked: draft.trim() ? query : "" };
+}
+
+/**
+ * Search inside the book: the pages that hold a word, with the words highlighted; a result opens
+ * its page, where the reader marks them too. `onHide` lets the pages show (narrow screens) and
+ * keeps the search; `onClose` ends it.
+ */
+export function ReaderSearch({
+  bookId,
+  search: { draft, setDraft, query },
+  onGoTo,
+  onHide,
+  onClose,
+}: {
+  bookId: number;
+  search: SearchDraft;
+  onGoTo: (page: number) => void;
+  onHide: () => void;
+  onClose: () => void;
+}) {
   const search = useFetched(query ? `${bookId}:${query}` : null, (signal) => searchBook(bookId, query, signal));
   const jump = (page: number) => {
     onGoTo(page);
-    if (panelCoversPages()) onClose();
+    if (panelCoversPages()) onHide();
   };
   const results = query && search.data?.query === query ? search.data : null;
   const waiting = draft.trim() !== "" && (draft.trim() !== query || search.fetching);

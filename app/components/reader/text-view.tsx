@@ -1,7 +1,9 @@
 import { useEffect, useMemo, useRef, useState } from "react";
+import { splitHighlights } from "../../lib/reader/highlight.ts";
 import type { PageStore } from "../../lib/reader/page-store.ts";
 import type { PageText } from "../../lib/reader/reader-api.ts";
 import { reflowPageText } from "../../lib/reader/text-lines.ts";
+import { matchRanges, normaliseQuery } from "../../lib/reader/text-match.ts";
 import { Spinner } from "../ui/spinner.tsx";
 
 const pageButton = "rounded-lg px-3 py-2 font-medium text-indigo-700 hover:bg-indigo-50 dark:text-indigo-300 dark:hover:bg-white/10";
@@ -17,12 +19,15 @@ export function TextView({
   page,
   pageCount,
   failed,
+  highlight = "",
   onGoTo,
 }: {
   store: PageStore;
   page: number;
   pageCount: number;
   failed: boolean;
+  /** The search's query while a search is on: its matches are marked in the text. */
+  highlight?: string;
   onGoTo: (page: number) => void;
 }) {
   const [state, setState] = useState<State>({ status: "loading" });
@@ -74,12 +79,12 @@ export function TextView({
             paragraph.heading ? (
               // biome-ignore lint/suspicious/noArrayIndexKey: a page's paragraphs never move
               <h3 key={i} className="mt-6 mb-3 text-2xl leading-snug font-bold">
-                {paragraph.text}
+                <Marked text={paragraph.text} query={highlight} />
               </h3>
             ) : (
               // biome-ignore lint/suspicious/noArrayIndexKey: as above
               <p key={i} className="mb-4">
-                {paragraph.text}
+                <Marked text={paragraph.text} query={highlight} />
               </p>
             ),
           )
@@ -100,5 +105,21 @@ export function TextView({
         </nav>
       </article>
     </section>
+  );
+}
+
+/** A paragraph with the search's matches in <mark>, found as the search finds them. */
+function Marked({ text, query }: { text: string; query: string }) {
+  const needle = normaliseQuery(query);
+  if (!needle) return text;
+  return splitHighlights(text, matchRanges(text, needle)).map((part, i) =>
+    part.match ? (
+      // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one paragraph never move
+      <mark key={i} className="rounded-sm bg-amber-200 text-inherit dark:bg-amber-300/40">
+        {part.text}
+      </mark>
+    ) : (
+      part.text
+    ),
   );
 }

@@ -4,6 +4,7 @@
 // which we do not use: a PDF's JavaScript is never run.
 import { GlobalWorkerOptions, getDocument, PDFDataRangeTransport, type PDFDocumentProxy } from "pdfjs-dist";
 import workerUrl from "pdfjs-dist/build/pdf.worker.min.mjs?url";
+import { openDocument } from "./pages/open-document.ts";
 import { serveRanges } from "./pdf-ranges.ts";
 
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -58,9 +59,9 @@ export { probePdf } from "./pdf-ranges.ts";
  * WebP cover for books uploaded without one. Throws for files pdf.js cannot open.
  */
 export async function inspectLocalPdf(file: File): Promise<{ pageCount: number; cover: Blob | null }> {
-  const task = getDocument({ data: new Uint8Array(await file.arrayBuffer()), ...PDFJS_ASSETS });
+  // Opened as the pages will be prepared (./pages/open-document.ts), so the page count is the same.
+  const { doc, task } = await openDocument(new Uint8Array(await file.arrayBuffer()), (data) => getDocument({ data, ...PDFJS_ASSETS }));
   try {
-    const doc = await task.promise;
     const page = await doc.getPage(1);
     const base = page.getViewport({ scale: 1 });
     const viewport = page.getViewport({ scale: 600 / base.width });

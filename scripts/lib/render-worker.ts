@@ -7,6 +7,7 @@ import { parentPort } from "node:worker_threads";
 import { type Canvas, createCanvas } from "@napi-rs/canvas";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import sharp from "sharp";
+import { type LoadingTask, openDocument } from "../../app/lib/pages/open-document.ts";
 import { type PageSink, preparePages, type RenderKit, SinkError } from "../../app/lib/pages/prepare-pages.ts";
 
 export type ToWorker =
@@ -90,7 +91,9 @@ const sink: PageSink = {
   },
 };
 
-let task: ReturnType<typeof getDocument> | null = null;
+let task: LoadingTask<Awaited<ReturnType<typeof getDocument>["promise"]>> | null = null;
+// Pages of a damaged page tree that the opened document holds only as empty stand-ins.
+let unreadable = new Map<number, string>();
 
 port.on("message", async (message: ToWorker) => {
   try {
@@ -101,22 +104,26 @@ port.on("message", async (message: ToWorker) => {
       else pending?.resolve();
     } else if (message.type === "open") {
       await task?.destroy();
-      task = getDocument({
-        data: message.data,
-        enableXfa: false,
-        standardFontDataUrl: `${PDFJS}/standard_fonts/`,
-        cMapUrl: `${PDFJS}/cmaps/`,
-        cMapPacked: true,
-        wasmUrl: `${PDFJS}/wasm/`,
-        iccUrl: `${PDFJS}/iccs/`,
-        verbosity: 0,
-      });
-      const doc = await task.promise;
+      task = null;
+      const opened = await openDocument(message.data, (data) =>
+        getDocument({
+          data,
+          enableXfa: false,
+          standardFontDataUrl: `${PDFJS}/standard_fonts/`,
+          cMapUrl: `${PDFJS}/cmaps/`,
+          cMapPacked: true,
+          wasmUrl: `${PDFJS}/wasm/`,
+          iccUrl: `${PDFJS}/iccs/`,
+          verbosity: 0,
+        }),
+      );
+      ({ task, unreadable } = opened);
+      const doc = opened.doc;
       port.postMessage({ type: "opened", pageCount: doc.numPages } satisfies FromWorker);
     } else if (message.type === "render") {
       refusal = null;
       const doc = await task!.promise;
-      const result = await preparePages({ doc, done: new Set(message.done), kit, sink });
+      const result = await preparePages({ doc, done: new Set(message.done), unreadable, kit, sink });
       port.postMessage({ type: "finished", failed: result.failed } satisfies FromWorker);
     } else if (message.type === "close") {
       await task?.destroy();

@@ -1,9 +1,10 @@
 import { createRequire } from "node:module";
 import { dirname } from "node:path";
 import { type Canvas, createCanvas } from "@napi-rs/canvas";
-import { PDFDocument, PDFNumber, StandardFonts } from "pdf-lib";
+import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from "pdf-lib";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
+import { openDocument } from "../../app/lib/pages/open-document.ts";
 import { BLANK_DOCUMENT_ERROR, type PageSink, plainText, preparePages, type RenderKit } from "../../app/lib/pages/prepare-pages.ts";
 import type { OutlineItem, PageText } from "../../workers/page-images/page-content.ts";
 
@@ -40,6 +41,11 @@ async function open(bytes: Uint8Array) {
   return getDocument({ data: bytes, standardFontDataUrl: `${PDFJS}/standard_fonts/`, verbosity: 0 }).promise;
 }
 
+/** Opened as the renderers open a PDF: mended where pdf.js would lose pages or ask for a password it does not need. */
+function openMended(bytes: Uint8Array) {
+  return openDocument(bytes, (data) => getDocument({ data, standardFontDataUrl: `${PDFJS}/standard_fonts/`, verbosity: 0 }));
+}
+
 /** Small pages (about a postcard) keep the rendering quick. */
 async function textPdf(pages: string[]) {
   const pdf = await PDFDocument.create();
@@ -73,21 +79,48 @@ describe("preparePages", () => {
     expect(calls.complete?.text).toEqual(["one", "two", "three"]);
   });
 
-  it("reports a page pdf.js cannot render by number, and renders the others", async () => {
-    const pdf = await textPdf(["first", "second", "third"]);
-    // Page 2's dictionary becomes a number: pdf.js cannot even open that page.
-    pdf.context.assign(pdf.getPage(1).ref, PDFNumber.of(42));
-    const { sink, calls } = recordingSink();
-    const doc = await open(await pdf.save({ useObjectStreams: false }));
-    const progress = await preparePages({ doc, done: new Set(), kit, sink });
-    expect(calls.pages.has(1)).toBe(true);
-    expect(calls.failed.get(2)).toMatch(/page|kid/i);
-    // Every page pdf.js counts is accounted for: stored or reported, never skipped.
-    const handled = [...calls.pages.keys(), ...calls.failed.keys()].sort();
-    expect(handled).toEqual(Array.from({ length: doc.numPages }, (_, i) => i + 1));
-    expect(progress.failed.map((f) => f.n)).toContain(2);
-    expect(calls.complete?.text[0]).toBe("first");
-    expect(calls.complete?.text[1]).toBe("");
+  it("keeps the pages after a page-tree entry that is not a page: that one fails under its own number", async () => {
+    const words = ["first", "second", "third", "fourth"];
+    const breakages = {
+      // The second entry of /Kids points at a number: pdf.js lists no page after it.
+      number: (pdf: PDFDocument) => pdf.context.assign(pdf.getPage(1).ref, PDFNumber.of(42)),
+      // A page-tree node without a list of pages (nor a count to skip it by).
+      node: (pdf: PDFDocument) => pdf.context.assign(pdf.getPage(1).ref, pdf.context.obj({ Type: "Pages", Kids: 7 })),
+      // Inside a node of pages 1-3 that pdf.js skips by its /Count: it failed page 3 as well.
+      nested: (pdf: PDFDocument) => {
+        pdf.context.assign(pdf.getPage(1).ref, PDFNumber.of(42));
+        nestPages(pdf, 3);
+      },
+    };
+    for (const [name, breakPageTwo] of Object.entries(breakages)) {
+      const pdf = await textPdf(words);
+      breakPageTwo(pdf);
+      const { doc, task, unreadable } = await openMended(await pdf.save({ useObjectStreams: false }));
+      try {
+        expect(doc.numPages, name).toBe(4);
+        const { sink, calls } = recordingSink();
+        const progress = await preparePages({ doc, done: new Set(), unreadable, kit, sink });
+        expect([...calls.pages.keys()], name).toEqual([1, 3, 4]);
+        expect([...calls.failed.keys()], name).toEqual([2]);
+        expect(calls.failed.get(2), name).toMatch(/page tree .* so there is no page here/);
+        expect(progress, name).toMatchObject({ done: 3, total: 4 });
+        expect(calls.complete?.text, name).toEqual(["first", "", "third", "fourth"]);
+      } finally {
+        await task.destroy();
+      }
+    }
+  });
+
+  it("opens a PDF whose encryption covers only its attachments, and still refuses one whose pages need a password", async () => {
+    const { doc, task } = await openMended(await encryptedPdf("Identity"));
+    try {
+      const { sink, calls } = recordingSink();
+      await preparePages({ doc, done: new Set(), kit, sink });
+      expect(calls.complete?.text).toEqual(["Behind a locked attachment"]);
+    } finally {
+      await task.destroy();
+    }
+    await expect(openMended(await encryptedPdf("StdCF"))).rejects.toMatchObject({ name: "PasswordException" });
   });
 
   it("reports every page of an all-blank (damaged) document as failed, so the PDF is refused", async () => {
@@ -113,3 +146,46 @@ describe("preparePages", () => {
     expect(calls.complete).toBeNull();
   });
 });
+
+/**
+ * A one-page PDF with an attachment and an AES-256 /Encrypt dictionary whose user password is not
+ * empty (so pdf.js asks for one), like /work/shared/pdfs/encrypted-attachment.pdf: with `Identity`
+ * only attachments are encrypted (/EFF), with `StdCF` the pages' streams and strings are too.
+ */
+async function encryptedPdf(pageFilter: "Identity" | "StdCF") {
+  const pdf = await textPdf(["Behind a locked attachment"]);
+  await pdf.attach(new TextEncoder().encode("notes"), "notes.txt", { mimeType: "text/plain" });
+  const bytes = (length: number, byte: number) => PDFHexString.of(byte.toString(16).padStart(2, "0").repeat(length));
+  const encrypt = pdf.context.obj({
+    Filter: "Standard",
+    V: 5,
+    R: 6,
+    Length: 256,
+    P: -4,
+    O: bytes(48, 0x11),
+    U: bytes(48, 0x22),
+    OE: bytes(32, 0x33),
+    UE: bytes(32, 0x44),
+    Perms: bytes(16, 0x55),
+    CF: { StdCF: { CFM: "AESV3", Length: 32 } },
+    StmF: pageFilter,
+    StrF: pageFilter,
+    EFF: "StdCF",
+  });
+  pdf.context.trailerInfo.Encrypt = pdf.context.register(encrypt);
+  pdf.context.trailerInfo.ID = pdf.context.obj([bytes(16, 0x66), bytes(16, 0x66)]);
+  return pdf.save({ useObjectStreams: false });
+}
+
+/** Moves the first `count` pages into a page-tree node of their own, the first entry of the root. */
+function nestPages(pdf: PDFDocument, count: number) {
+  const root = pdf.catalog.Pages();
+  const rootRef = pdf.catalog.get(PDFName.of("Pages"))!;
+  const refs = root.Kids().asArray();
+  const nodeRef = pdf.context.register(pdf.context.obj({ Type: "Pages", Kids: refs.slice(0, count), Count: count, Parent: rootRef }));
+  for (const ref of refs.slice(0, count)) {
+    const page = pdf.context.lookup(ref);
+    if (page instanceof PDFDict) page.set(PDFName.of("Parent"), nodeRef);
+  }
+  root.set(PDFName.of("Kids"), pdf.context.obj([nodeRef, ...refs.slice(count)]));
+}

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { books, pageSetPages, pageSets, sessions } from "../../workers/db/schema.ts";
+import type { PageText } from "../../workers/page-images/page-content.ts";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
 import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { pageImages, pagePng, pageText, preparedBook } from "./page-fixtures.ts";
@@ -96,6 +97,48 @@ describe("preparing pages through the admin API", () => {
     expect(await failed.json()).toMatchObject({ status: "failed" });
     const search = (await (await api(`/api/books/${book.id}/search?q=new`, { cookie: teacher.cookie })).json()) as { total: number };
     expect(search.total).toBe(2);
+  });
+
+  it("keeps a failed page's number: page 2 failed, pages 1 and 3 stored make a 3-page book", async () => {
+    const school = await createSchool();
+    const book = await createBook({ title: "Broken Page Tree" }, [school.id]);
+    const { cookie } = await signedInAdmin();
+    const pdf = `books/${book.id}/broken-tree.pdf`;
+    await env.BOOKS.put(pdf, new TextEncoder().encode("%PDF-1.7 three pages"));
+    const set = await createUploadedPageSet(db(), env.BOOKS, book, { key: pdf, size: 20, pageCount: 3 });
+    const error = "The PDF's page tree holds object 7, a number instead of a page, so there is no page here.";
+    expect((await putPage(cookie, book.id, set.id, 3, pageImages(60), pageText("the third page"))).status).toBe(200);
+    expect((await putPage(cookie, book.id, set.id, 1)).status).toBe(200);
+    const failure = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/2/failure`, {
+      cookie,
+      method: "PUT",
+      body: { width: 612, height: 792, error },
+    });
+    expect(failure.status).toBe(200);
+    const done = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, {
+      cookie,
+      body: { text: ["words of page 1", "", "the third page"], outline: [] },
+    });
+    expect(await done.json()).toEqual({ pageCount: 3, failed: [2] });
+    expect(await bookRow(book.id)).toMatchObject({ pageCount: 3, pageSetId: set.id, pdfKey: pdf });
+
+    const teacher = await signedInTeacher(school);
+    const list = (await (await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).json()) as { pages: unknown[] };
+    expect(list.pages).toEqual([
+      { n: 1, width: 612, height: 120 },
+      { n: 2, width: 612, height: 792, failed: true },
+      { n: 3, width: 612, height: 120 },
+    ]);
+    const second = await api(`/api/books/${book.id}/pages/2`, { cookie: teacher.cookie });
+    expect(second.status).toBe(404);
+    expect(await second.json()).toMatchObject({ error: "This page could not be displayed.", status: "failed" });
+    const third = await api(`/api/books/${book.id}/pages/3?w=1024`, { cookie: teacher.cookie });
+    expect(third.status).toBe(200);
+    expect(third.headers.get("Content-Type")).toBe("image/png");
+    const text = (await (await api(`/api/books/${book.id}/pages/3/text`, { cookie: teacher.cookie })).json()) as PageText;
+    expect(text.runs[0]?.str).toBe("the third page");
+    const admin = (await (await api(`/api/books/${book.id}/page-sets`, { cookie })).json()) as { ready: Progress };
+    expect(admin.ready).toMatchObject({ done: [1, 3], failed: [{ n: 2, error }] });
   });
 
   it("refuses a PDF none of whose pages render, and leaves the book as it was", async () => {

@@ -4,6 +4,7 @@
 import { getDocument } from "pdfjs-dist";
 import { ApiError, api, call, type Ok } from "../api-client.ts";
 import { PDFJS_ASSETS } from "../pdf.client.ts"; // also sets pdf.js's worker
+import { isPasswordRequest, openDocument } from "./open-document.ts";
 import { type PageSink, type PrepareProgress, preparePages, type RenderKit, SinkError } from "./prepare-pages.ts";
 
 const pageSets = api.api.books[":id"]["page-sets"];
@@ -86,23 +87,24 @@ export async function prepareBookPages(
   signal?: AbortSignal,
 ): Promise<PrepareProgress> {
   const data = await loadPdf(source, signal);
-  const task = getDocument({ data, ...PDFJS_ASSETS });
-  try {
-    const doc = await task.promise.catch((error: Error) => {
+  const { doc, task, unreadable } = await openDocument(data, (bytes) => getDocument({ data: bytes, ...PDFJS_ASSETS })).catch(
+    (error: Error) => {
       throw new ApiError(
-        error.name === "PasswordException"
+        isPasswordRequest(error)
           ? "This PDF is password-protected: upload a copy without a password."
           : "This file cannot be opened as a PDF (it may be damaged).",
         0,
         null,
       );
-    });
+    },
+  );
+  try {
     const set = await call(
       () => pageSets.$post({ param: { id: String(bookId) }, json: { pageCount: doc.numPages } }),
       "Failed to start preparing the pages",
     );
     const done = new Set([...set.done, ...set.failed.map((f) => f.n)]);
-    const result = await preparePages({ doc, done, kit, sink: sinkFor(bookId, set.id, signal), onProgress, signal });
+    const result = await preparePages({ doc, done, unreadable, kit, sink: sinkFor(bookId, set.id, signal), onProgress, signal });
     return { ...result, failed: [...set.failed, ...result.failed] };
   } finally {
     void task.destroy();

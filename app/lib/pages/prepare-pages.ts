@@ -161,16 +161,19 @@ function describeFailure(error: unknown): string {
 /**
  * Prepares every page not in `done`, in order, then completes the set with every page's text
  * (pages done earlier are read again for their text only, which is quick) and the outline.
+ * `unreadable` pages (entries of a damaged page tree, from ./open-document.ts) are reported as
+ * failed with their reason, without asking pdf.js for them.
  */
 export async function preparePages<Canvas>(options: {
   doc: PDFDocumentProxy;
   done: Set<number>;
+  unreadable?: Map<number, string>;
   kit: RenderKit<Canvas>;
   sink: PageSink;
   onProgress?: (progress: PrepareProgress) => void;
   signal?: AbortSignal;
 }): Promise<PrepareProgress> {
-  const { doc, done, kit, sink, onProgress, signal } = options;
+  const { doc, done, unreadable, kit, sink, onProgress, signal } = options;
   const progress: PrepareProgress = { done: done.size, failed: [], total: doc.numPages };
   const texts: string[] = [];
   const sizes = new Map<number, { width: number; height: number }>();
@@ -181,6 +184,8 @@ export async function preparePages<Canvas>(options: {
     let page: PDFPageProxy | null = null;
     let size = { width: 612, height: 792 };
     try {
+      const reason = unreadable?.get(n);
+      if (reason !== undefined) throw new Error(reason);
       page = await doc.getPage(n);
       const base = page.getViewport({ scale: 1 });
       size = { width: round(base.width), height: round(base.height) };

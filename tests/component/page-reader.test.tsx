@@ -344,11 +344,11 @@ describe("the teacher reader island", () => {
     return { container, img, recoverable, unmount: () => act(() => root.unmount()) };
   }
 
-  it("renders the page it opens at on the server as a plain image, which hydration keeps: no /pages, no second request", async () => {
+  it("renders a preview of the page it opens at on the server as a plain image, which hydration keeps until the sharp one replaces it", async () => {
     const calls = stubBook();
     const html = renderToString(<TeacherReader {...props} list={list(3)} />);
-    expect(html).toContain('src="/api/books/7/pages/2?w=1024"');
-    expect(html).toMatch(/<img[^>]+width="1024" height="1325"[^>]+fetchPriority="high"/i);
+    expect(html).toContain('src="/api/books/7/pages/2?w=640"');
+    expect(html).toMatch(/<img[^>]+width="640" height="828"[^>]+fetchPriority="high"/i);
     expect(html).not.toContain("Loading the book");
 
     const { container, img, recoverable, unmount } = await hydrateIsland({ complete: false, naturalWidth: 0 });
@@ -360,8 +360,10 @@ describe("the teacher reader island", () => {
     expect(section.getAttribute("data-rendered")).toBe("true");
     expect(Number(container.querySelector("[data-reader]")?.getAttribute("data-first-paint-ms"))).toBeGreaterThan(0);
     await waitFor(() => expect(within(section as HTMLElement).getByText("Words of page 2")).toBeTruthy());
-    expect(calls.filter((path) => path.endsWith("/pages") || path.includes("?w="))).toEqual([]);
-    expect(section.querySelector("img")?.getAttribute("src")).toBe("/api/books/7/pages/2?w=1024");
+    // No /pages (the list came with the HTML); the sharp image once, through the store, then shown in the same element.
+    await waitFor(() => expect(section.querySelector("img")?.getAttribute("src")).toMatch(/^blob:/));
+    expect(section.querySelector("img")).toBe(img);
+    expect(calls.filter((path) => path.endsWith("/pages") || path.includes("?w="))).toEqual(["/api/books/7/pages/2?w=1024"]);
     unmount();
   });
 

@@ -2,7 +2,7 @@
  * Reading a book as pages (docs/decisions/0013), for a teacher of a school that has the book or
  * an admin:
  *   GET /api/books/:id/pages            the page list: sizes, widths, which pages failed
- *   GET /api/books/:id/pages/:n?w=      page n as an image; teachers get it watermarked
+ *   GET /api/books/:id/pages/:n?w=      page n as an image; teachers get it watermarked (below 1024: a 640 px preview)
  *   GET /api/books/:id/pages/:n/text    page n's text runs with positions (the text layer)
  *   GET /api/books/:id/outline          the contents, from the PDF's outline
  *   GET /api/books/:id/search?q=        the pages that hold a word, with snippets
@@ -12,7 +12,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
+import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import type { Db } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";
@@ -146,9 +146,12 @@ export const bookPagesApi = new Hono<Env>()
     }
     const page = pageOf(c, found);
     if (page instanceof Response) return page;
-    const refused = await spend(c, found, true);
+    const requested = rawWidth === undefined ? 1024 : Number(rawWidth);
+    // A preview is followed by the same page's sharp image: it costs budget, but that one is the read.
+    const preview = found.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
+    const refused = await spend(c, found, !preview);
     if (refused) return refused;
-    const width = storedWidthFor(rawWidth === undefined ? 1024 : Number(rawWidth));
+    const width = storedWidthFor(requested);
     const object = await c.env.BOOKS.get(pageImageKey(found.book.id, found.set.id, page.n, width, STORED_PAGE_EXTENSION));
     if (!object) return jsonError(c, 404, "This page could not be displayed.");
     const headers = {
@@ -165,7 +168,11 @@ export const bookPagesApi = new Hono<Env>()
         },
       });
     }
-    const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), found.reader.watermark);
+    const stamped = await stampPage(
+      new Uint8Array(await object.arrayBuffer()),
+      found.reader.watermark,
+      preview ? PREVIEW_WIDTH : undefined,
+    );
     return new Response(stamped.bytes as Uint8Array<ArrayBuffer>, {
       headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
     });

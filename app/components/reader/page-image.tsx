@@ -1,5 +1,5 @@
 import { memo, useEffect, useRef, useState } from "react";
-import { SERVER_IMAGE_WIDTH } from "../../lib/reader/image-width.ts";
+import { PREVIEW_WIDTH } from "../../lib/pages/page-format.ts";
 import { displaySize, fittedBoxStyle } from "../../lib/reader/page-layout.ts";
 import type { PageStore } from "../../lib/reader/page-store.ts";
 import { FIRST_PAGE_TIMING, whenPainted } from "../../lib/reader/painted-at.ts";
@@ -15,10 +15,12 @@ type Shown = { url: string; width: number };
  * near the viewport (`active`), so a 500-page book costs what a few pages cost. While a sharper
  * image loads after zooming, the one already shown stays.
  *
- * The page the reader opens at may come with `firstSrc`: a plain URL of its image, in the server's
- * HTML, so the browser loads it beside the JavaScript. That element is kept through hydration (it
- * may have loaded, or failed, before React was listening); if it fails, the page is asked for once
- * through the store, which has the server's message (the reading limit, a page that failed).
+ * The page the reader opens at may come with `firstSrc`: a plain URL of a quick preview of its
+ * image (PREVIEW_WIDTH, a third of the bytes), in the server's HTML, so the browser loads it beside
+ * the JavaScript. That element is kept through hydration (it may have loaded, or failed, before
+ * React was listening) and shown until the sharp image of the width the screen needs replaces it;
+ * if it fails, the page is asked for through the store, which has the server's message (the
+ * reading limit, a page that failed).
  */
 export const PageImage = memo(function PageImage({
   store,
@@ -75,7 +77,6 @@ export const PageImage = memo(function PageImage({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store and the page are fixed for the page's life
   useEffect(() => {
     if (!active || failed) return;
-    if (direct && imageWidth === SERVER_IMAGE_WIDTH) return; // the server-rendered image is this one
     let cancelled = false;
     store
       .loadImage(n, imageWidth)
@@ -150,8 +151,8 @@ export const PageImage = memo(function PageImage({
             draggable={false}
             // The server-rendered image: its size reserves the page's shape before the CSS arrives.
             {...(src === direct && {
-              width: SERVER_IMAGE_WIDTH,
-              height: Math.round((SERVER_IMAGE_WIDTH * info.height) / info.width),
+              width: PREVIEW_WIDTH,
+              height: Math.round((PREVIEW_WIDTH * info.height) / info.width),
               fetchPriority: "high" as const,
               elementtiming: FIRST_PAGE_TIMING,
             })}

@@ -1,5 +1,6 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { chooseImageWidth, SERVER_IMAGE_WIDTH } from "../../lib/reader/image-width.ts";
+import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { PREVIEW_WIDTH } from "../../lib/pages/page-format.ts";
+import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
 import { type PageList, pageImageUrl, type ReaderApiError } from "../../lib/reader/reader-api.ts";
@@ -24,6 +25,8 @@ export interface PageReaderProps {
   list?: PageList | null;
   /** The school's login, back to this book: where a teacher signed out while reading goes (else `backHref`). */
   loginHref?: string;
+  /** More of the toolbar after the reader's own tools (the admin's PDF view and download). */
+  toolbarExtra?: ReactNode;
 }
 
 type Panel = "contents" | "search" | null;
@@ -38,6 +41,7 @@ export function PageReaderView({
   onPageChange,
   list,
   loginHref,
+  toolbarExtra,
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
@@ -112,7 +116,7 @@ export function PageReaderView({
   const shown = serverRendered && !measured ? pages.slice(page - 1, page + 1) : pages;
   const [first] = useState(() => {
     const info = pages[page - 1];
-    return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, SERVER_IMAGE_WIDTH) } : null;
+    return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, PREVIEW_WIDTH) } : null;
   });
   const showPanel = (next: Panel) => {
     if (panel === "search" && next !== "search") search.setDraft("");
@@ -143,13 +147,16 @@ export function PageReaderView({
         onFit={setFit}
         onFullscreen={fullscreen}
         extra={
-          <ReaderTools
-            hasOutline={list.hasOutline}
-            panel={panel}
-            textView={textView}
-            onTogglePanel={togglePanel}
-            onToggleTextView={() => setTextView((on) => !on)}
-          />
+          <>
+            <ReaderTools
+              hasOutline={list.hasOutline}
+              panel={panel}
+              textView={textView}
+              onTogglePanel={togglePanel}
+              onToggleTextView={() => setTextView((on) => !on)}
+            />
+            {toolbarExtra}
+          </>
         }
       />
       <div className="relative flex min-h-0 flex-1">

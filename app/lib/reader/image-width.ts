@@ -1,9 +1,6 @@
 /** The image widths the server prepares for every page. */
 export const IMAGE_WIDTHS = [1024, 2048] as const;
 
-/** The width of the page image in the server's HTML: the server knows neither the screen nor its pixel ratio. */
-export const SERVER_IMAGE_WIDTH = 1024;
-
 /**
  * Which prepared width to ask for: the smallest that is not stretched by more than half, i.e. the
  * 2048 px image once the page is shown wider than about 1.5 x 1024 device pixels (zoomed from

@@ -85,6 +85,8 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     form.set("next", "upload");
+    // A book added with its PDF is removed again if that PDF's pages are refused (workers/books/input.ts).
+    if (pdf) form.set("provisional", "true");
     setError(null);
     if (!values.title.trim() || !values.author1.trim()) return setError("Please enter the title and the author.");
     if (values.isbn.trim() && !isValidIsbn(values.isbn)) return setError("This ISBN's check digit is wrong, or it is not 10 or 13 digits.");

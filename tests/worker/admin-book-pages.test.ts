@@ -3,7 +3,7 @@
 // entry) from plain form posts and from `.data` posts (how fetchers send them), and refuse what the
 // API refuses, in the API's words.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { admins, auditLog, books } from "../../workers/db/schema.ts";
 import { handleApp } from "./entry.ts";
@@ -230,6 +230,24 @@ describe("the Add Books page", () => {
       .from(books)
       .where(eq(books.title, `${title} Two`));
     expect(await forUpload.text()).toContain(String(second!.id));
+  });
+
+  it("makes the book provisional when the page's script says a PDF follows, and only then", async () => {
+    const { cookie } = await signedInAdmin();
+    const title = `With Pdf ${unique()}`;
+    const post = (fields: Record<string, string>) =>
+      page("/admin/add-books.data", { cookie, method: "POST", body: form({ author1: "Form Author", next: "upload", ...fields }) });
+    expect((await post({ title, provisional: "true" })).status).toBe(201);
+    expect((await post({ title: `${title} Details Only` })).status).toBe(201);
+    const rows = await db()
+      .select({ title: books.title, provisional: books.provisional })
+      .from(books)
+      .where(like(books.title, `${title}%`))
+      .orderBy(books.id);
+    expect(rows).toEqual([
+      { title, provisional: true },
+      { title: `${title} Details Only`, provisional: false },
+    ]);
   });
 
   it("refuses missing details and cross-origin posts", async () => {

@@ -1,11 +1,15 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { BLANK_DOCUMENT_ERROR } from "../../app/lib/pages/prepare-pages.ts";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
+import { completePageSet } from "../../workers/page-images/complete-set.ts";
+import { createUploadedPageSet, storePage } from "../../workers/page-images/page-sets.ts";
 import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { pageImages, pageText } from "./page-fixtures.ts";
 
 const MiB = 1024 * 1024;
 let cookie: string;
@@ -295,5 +299,78 @@ describe("PDF upload in parts", () => {
     expect(await sweepStaleUploads(db(), env.BOOKS, 24 * 60 * 60 * 1000)).toBe(1);
     const left = await db().select({ id: uploads.id }).from(uploads).where(eq(uploads.bookId, book.id));
     expect(left).toEqual([{ id: fresh.uploadId }]);
+  });
+});
+
+describe("adding a book whose PDF is refused", () => {
+  const BLANK = bytesOf("%PDF-1.7\n% two pages that come out blank\n%%EOF");
+
+  /** What the renderer does with a PDF every page of which comes out blank: all failed, then complete. */
+  async function refuseEveryPage(bookId: number) {
+    const opened = await json<{ id: string }>(await api(`/api/books/${bookId}/page-sets`, { cookie, body: { pageCount: 2 } }));
+    for (const n of [1, 2]) {
+      const body = { width: 612, height: 792, error: BLANK_DOCUMENT_ERROR };
+      expect((await api(`/api/books/${bookId}/page-sets/${opened.id}/pages/${n}/failure`, { cookie, method: "PUT", body })).status).toBe(
+        200,
+      );
+    }
+    return api(`/api/books/${bookId}/page-sets/${opened.id}/complete`, { cookie, body: { text: ["", ""], outline: [] } });
+  }
+
+  async function uploadBlankPdf(bookId: number) {
+    const started = await start(bookId, { size: BLANK.length, pageCount: 2 });
+    const completed = await complete(bookId, started.uploadId, { parts: await sendParts(bookId, started, BLANK), pageCount: 2 });
+    expect(completed.status).toBe(200);
+  }
+
+  const REFUSED = `None of the 2 pages of this PDF could be rendered, so it was not added. ${BLANK_DOCUMENT_ERROR}`;
+
+  it("removes the book the Add Books page made for that PDF, in the API's answer, the database, R2 and the audit log", async () => {
+    const title = `Blank Add ${crypto.randomUUID().slice(0, 8)}`;
+    // As the Add Books page does it: the book (provisional, since a PDF follows), its cover, its PDF.
+    const created = await api("/api/books", { cookie, body: { title, author1: "A. Writer", provisional: true } });
+    expect(created.status).toBe(201);
+    const { book } = await json<{ book: AdminBook }>(created);
+    expect((await bookRow(book.id)).provisional).toBe(true);
+    expect((await send(`/api/books/${book.id}/upload/thumbnail`, PNG, { contentType: "image/png" })).status).toBe(200);
+    await uploadBlankPdf(book.id);
+
+    const refused = await refuseEveryPage(book.id);
+    expect(refused.status).toBe(422);
+    expect(await json(refused)).toEqual({ error: `${REFUSED} The book was not added either.`, bookRemoved: true });
+    expect((await api(`/api/books/${book.id}`, { cookie })).status).toBe(404);
+    expect(await db().select().from(books).where(eq(books.id, book.id))).toEqual([]);
+    expect(await db().select().from(pageSets).where(eq(pageSets.bookId, book.id))).toEqual([]);
+    for (const prefix of [`books/${book.id}/`, `covers/${book.id}/`, `pages/${book.id}/`])
+      expect(await keysUnder(prefix), prefix).toEqual([]);
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityId, String(book.id)), eq(auditLog.action, "book.delete")));
+    expect(entry).toMatchObject({ entityType: "book", before: { title, provisional: true }, after: { reason: REFUSED } });
+  });
+
+  it("keeps a book made before its PDF, and a book whose first pages were accepted", async () => {
+    // Made without a PDF (one is added later from its page): it stays, still without a PDF.
+    const created = await api("/api/books", { cookie, body: { title: "Details First", author1: "A. Writer" } });
+    const { book: early } = await json<{ book: AdminBook }>(created);
+    await uploadBlankPdf(early.id);
+    const kept = await refuseEveryPage(early.id);
+    expect(kept.status).toBe(422);
+    expect(await json(kept)).toEqual({ error: REFUSED });
+    expect(await bookRow(early.id)).toMatchObject({ title: "Details First", pdfKey: null, pageSetId: null, provisional: false });
+
+    // Added with a PDF whose pages were accepted: no longer provisional, so a refused replacement leaves it as it was.
+    const added = await createBook({ title: "Accepted Once", provisional: true }, [], { pdf: false });
+    const upload = `books/${added.id}/first.pdf`;
+    await env.BOOKS.put(upload, BLANK);
+    const set = await createUploadedPageSet(db(), env.BOOKS, added, { key: upload, size: BLANK.length, pageCount: 1 });
+    expect((await storePage(db(), env.BOOKS, set, 1, { images: pageImages(), text: pageText("the first page") })).ok).toBe(true);
+    const accepted = await completePageSet(db(), env.BOOKS, null, await bookRow(added.id), set, { outline: [], text: ["the first page"] });
+    expect(accepted.ok).toBe(true);
+    expect(await bookRow(added.id)).toMatchObject({ provisional: false, pageSetId: set.id, pdfKey: upload });
+    await uploadBlankPdf(added.id);
+    expect((await refuseEveryPage(added.id)).status).toBe(422);
+    expect(await bookRow(added.id)).toMatchObject({ pageSetId: set.id, pdfKey: upload, pageCount: 1 });
   });
 });

@@ -5,7 +5,8 @@
  *   GET    /api/books/:id/page-sets/:setId/pdf             the set's PDF, whole, to render from
  *   PUT    /api/books/:id/page-sets/:setId/pages/:n        multipart: `w1024`, `w2048` images, `text` JSON
  *   PUT    /api/books/:id/page-sets/:setId/pages/:n/failure { width, height, error }
- *   POST   /api/books/:id/page-sets/:setId/complete        { outline, text[] }: the book reads this set
+ *   POST   /api/books/:id/page-sets/:setId/complete        { outline, text[] }: the book reads this set;
+ *          422 when every page failed, with `bookRemoved: true` when that deleted a book added with this PDF
  *   DELETE /api/books/:id/page-sets/:setId                 abandon a set still preparing
  * A set of another book answers 404 like one that does not exist.
  */
@@ -123,7 +124,10 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const found = await bookAndSet(c);
     if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
     const result = await completePageSet(found.db, c.env.BOOKS, actorOf(c), found.book, found.set, c.req.valid("json"));
-    if (!result.ok) return c.json({ error: result.error, ...(result.missing ? { missing: result.missing } : {}) }, result.status);
+    if (!result.ok) {
+      const { error, missing, bookRemoved } = result;
+      return c.json({ error, ...(missing ? { missing } : {}), ...(bookRemoved ? { bookRemoved } : {}) }, result.status);
+    }
     return c.json(result.book);
   })
   .delete("/:id/page-sets/:setId", async (c) => {

@@ -1,4 +1,4 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog, books, pageSets, uploads } from "../db/schema.ts";
@@ -50,6 +50,35 @@ export async function updateBook(db: Db, actor: Actor, bookId: number, input: Bo
  * after the commit, so a failure there leaves an orphan object, never a book without its file.
  */
 export async function deleteBook(db: Db, bucket: R2Bucket, actor: Actor, bookId: number, now = Date.now()): Promise<boolean> {
+  return removeBook(db, bucket, actor, bookId, { only: eq(books.id, bookId) }, now);
+}
+
+/**
+ * Deletes a book added with its PDF (`provisional`) whose pages were refused, as deleteBook does,
+ * with the reason in the audit entry: a refused add leaves no empty book. Only while it is still
+ * provisional and reads no pages, checked in the delete itself; false when it no longer is.
+ * `actor` is null for `npm run pages`, which writes no audit entries.
+ */
+export async function discardProvisionalBook(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor | null,
+  bookId: number,
+  reason: string,
+  now = Date.now(),
+): Promise<boolean> {
+  const only = and(eq(books.id, bookId), eq(books.provisional, true), isNull(books.pageSetId))!;
+  return removeBook(db, bucket, actor, bookId, { only, reason }, now);
+}
+
+async function removeBook(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor | null,
+  bookId: number,
+  guard: { only: SQL; reason?: string },
+  now: number,
+): Promise<boolean> {
   const [found, pending, sets] = await db.batch([
     db.select().from(books).where(eq(books.id, bookId)).limit(1),
     db.select().from(uploads).where(eq(uploads.bookId, bookId)),
@@ -57,10 +86,11 @@ export async function deleteBook(db: Db, bucket: R2Bucket, actor: Actor, bookId:
   ]);
   const [before] = found;
   if (!before) return false;
+  const after = guard.reason ? { reason: guard.reason } : undefined;
   // Racing deletes: only the one that removes the row writes the audit entry and cleans up.
   const [deleted] = await db.batch([
-    db.delete(books).where(eq(books.id, bookId)).returning({ id: books.id }),
-    auditWhenChanged(db, actor, { action: "book.delete", entityType: "book", entityId: bookId, before }, now),
+    db.delete(books).where(guard.only).returning({ id: books.id }),
+    ...(actor ? [auditWhenChanged(db, actor, { action: "book.delete", entityType: "book", entityId: bookId, before, after }, now)] : []),
   ]);
   if (!deleted.length) return false;
   await abortUploads(bucket, pending);

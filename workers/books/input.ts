@@ -49,7 +49,12 @@ const BookFields = {
   subject: optionalText(100),
 };
 
-export const BookCreateSchema = z.object(BookFields);
+export const BookCreateSchema = z.object({
+  ...BookFields,
+  // The book comes with its PDF (as the Add Books page adds it): if that PDF's pages are refused,
+  // the book goes too, instead of staying as an empty record. Without it, a book keeps existing.
+  provisional: z.boolean("provisional must be true or false").optional(),
+});
 export const BookUpdateSchema = z
   .object(BookFields)
   .partial()

@@ -51,6 +51,9 @@ export const books = sqliteTable(
     pageCount: integer("page_count"),
     // The ready page set teachers read (page_sets.id); null until the book's first one is complete.
     pageSetId: text("page_set_id"),
+    // Added together with its PDF (the Add Books page): until that PDF's pages are accepted, a
+    // refusal removes the book too, so a refused add leaves no empty book (complete-set.ts).
+    provisional: integer("provisional", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "number" }),
   },

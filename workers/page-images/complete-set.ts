@@ -1,5 +1,6 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
+import { discardProvisionalBook } from "../books/editing.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books, type PageSet, pageSets } from "../db/schema.ts";
 import type { CompletePageSet } from "./page-content.ts";
@@ -8,13 +9,15 @@ import { abandonSet, pageSetProgress } from "./page-sets.ts";
 
 export type CompleteResult =
   | { ok: true; book: { pageCount: number; failed: number[] } }
-  | { ok: false; status: 404 | 409 | 422; error: string; missing?: number[] };
+  | { ok: false; status: 404 | 409 | 422; error: string; missing?: number[]; bookRemoved?: true };
 
 /**
  * Makes a complete set the book's: every page must exist. In one batch the book points at the
  * set and its PDF and the previous set's rows go; the previous objects are deleted afterwards (a
  * failure there leaves orphans, never a book without pages). A set whose every page failed is
- * refused and dropped, with its PDF unless the book already reads that PDF.
+ * refused and dropped, with its PDF unless the book already reads that PDF; a book added with
+ * this PDF (`provisional`) is deleted with it (audited as a deletion, with the reason), so a
+ * refused add leaves no empty book. A book that existed before keeps what it had.
  */
 export async function completePageSet(
   db: Db,
@@ -34,12 +37,13 @@ export async function completePageSet(
     return { ok: false, status: 409, error: `${missing.length} pages are not prepared yet`, missing: missing.slice(0, 50) };
   }
   if (!progress.done.length) {
+    const error =
+      `None of the ${pageCount} pages of this PDF could be rendered, so it was not added. ${progress.failed[0]?.error ?? ""}`.trim();
+    if (book.provisional && (await discardProvisionalBook(db, bucket, actor, book.id, error, now))) {
+      return { ok: false, status: 422, error: `${error} The book was not added either.`, bookRemoved: true };
+    }
     await abandonSet(db, bucket, set, book.pdfKey);
-    return {
-      ok: false,
-      status: 422,
-      error: `None of the ${pageCount} pages of this PDF could be rendered, so it was not added. ${progress.failed[0]?.error ?? ""}`.trim(),
-    };
+    return { ok: false, status: 422, error };
   }
   if (input.text.length !== pageCount) return { ok: false, status: 409, error: `Send the text of all ${pageCount} pages` };
   await Promise.all([
@@ -58,6 +62,7 @@ export async function completePageSet(
     pdfSize: set.pdfSize,
     pageCount,
     pageSetId: set.id,
+    provisional: false,
     updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1),
   };
   const before = { pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount: book.pageCount, pageSetId: book.pageSetId };

@@ -2,9 +2,14 @@ import { useEffect, useRef, useState } from "react";
 import type { PagesStatus } from "../../lib/pages/browser-pages.client.ts";
 import type { PrepareProgress } from "../../lib/pages/prepare-pages.ts";
 import { Button } from "../ui/button.tsx";
+import { ButtonLink } from "../ui/button-link.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 
-type Job = { status: "running"; progress: PrepareProgress } | { status: "error"; message: string } | { status: "idle" };
+type Job =
+  | { status: "running"; progress: PrepareProgress }
+  | { status: "error"; message: string }
+  | { status: "removed"; message: string }
+  | { status: "idle" };
 
 /** A PDF the admin has just uploaded, handed from the upload to this panel so it need not be downloaded again. */
 const uploadedFiles = new Map<number, File>();
@@ -42,17 +47,21 @@ export function AdminBookPages({ bookId, status, onChanged }: { bookId: number; 
       status: "running",
       progress: { done: current.preparing?.done.length ?? 0, failed: [], total: current.preparing?.pageCount ?? 0 },
     });
+    let removed = false;
     try {
       await prepareBookPages(bookId, source, (progress) => setJob({ status: "running", progress }), controller.signal);
       uploadedFiles.delete(bookId);
       setJob({ status: "idle" });
     } catch (error) {
-      if (controller.signal.aborted)
+      // The book was added with this PDF and went with it (BookRemovedError): its page is not reloaded.
+      removed = (error as Error).name === "BookRemovedError";
+      if (removed) setJob({ status: "removed", message: (error as Error).message });
+      else if (controller.signal.aborted)
         setJob({ status: "error", message: "Stopped. The pages prepared so far are kept; continue at any time." });
       else setJob({ status: "error", message: (error as Error).message });
     } finally {
       abort.current = null;
-      onChanged();
+      if (!removed) onChanged();
     }
   }
 
@@ -87,6 +96,14 @@ export function AdminBookPages({ bookId, status, onChanged }: { bookId: number; 
       <FailedPages
         failed={[...(job.status === "running" ? job.progress.failed : []), ...(ready?.failed ?? []), ...(status.preparing?.failed ?? [])]}
       />
+      {job.status === "removed" && (
+        <div className="space-y-2">
+          <MessageBox text={job.message} />
+          <ButtonLink to="/admin/books" variant="secondary">
+            Back to the books
+          </ButtonLink>
+        </div>
+      )}
       {job.status === "error" && (
         <div className="space-y-2">
           <MessageBox text={job.message} />

@@ -33,6 +33,14 @@ const kit: RenderKit<HTMLCanvasElement> = {
 
 type Answer = { ok: boolean; status: number; json(): Promise<unknown> };
 
+/**
+ * Every page was refused and the book went with them: it was added with this PDF
+ * (workers/page-images/complete-set.ts). Its page is gone; reloading it would say "Book not found".
+ */
+export class BookRemovedError extends SinkError {
+  override name = "BookRemovedError";
+}
+
 async function send(request: () => Promise<Answer>, signal?: AbortSignal): Promise<unknown> {
   let response: Answer;
   try {
@@ -41,8 +49,11 @@ async function send(request: () => Promise<Answer>, signal?: AbortSignal): Promi
     if (signal?.aborted) throw error;
     throw new SinkError("Network error: check your connection; the pages prepared so far are kept.");
   }
-  const body = (await response.json().catch(() => null)) as { error?: string } | null;
-  if (!response.ok) throw new SinkError(body?.error ?? `The server refused the page (${response.status})`, response.status);
+  const body = (await response.json().catch(() => null)) as { error?: string; bookRemoved?: boolean } | null;
+  if (!response.ok) {
+    const message = body?.error ?? `The server refused the page (${response.status})`;
+    throw body?.bookRemoved ? new BookRemovedError(message, response.status) : new SinkError(message, response.status);
+  }
   return body;
 }
 

@@ -36,6 +36,8 @@ export function bookCreateInput(form: FormData) {
     ...optional("subject"),
     ...optional("description"),
     gradeLevel: grade ? Number(grade) : null,
+    // The page's script sends it when a PDF follows (workers/books/input.ts).
+    ...(formText(form, "provisional") === "true" ? { provisional: true } : {}),
   };
 }
 

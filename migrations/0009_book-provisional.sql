@@ -1,0 +1,1 @@
+ALTER TABLE `books` ADD `provisional` integer DEFAULT false NOT NULL;

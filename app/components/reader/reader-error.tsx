@@ -61,14 +61,16 @@ export function ReaderSignedOut({ loginHref }: { loginHref: string }) {
 }
 
 /** A book whose pages the server is still preparing: nothing is wrong, it is just not ready. */
-export function ReaderPreparing({ backHref, backLabel }: { backHref: string; backLabel: string }) {
-  return (
-    <ReaderMessage
-      tone="wait"
-      title="Almost ready"
-      message="This book is still being prepared. Please check back in a few minutes."
-      backHref={backHref}
-      backLabel={backLabel}
-    />
-  );
+export function ReaderPreparing({
+  backHref,
+  backLabel,
+  title = "Almost ready",
+  message = "This book is still being prepared. Please check back in a few minutes.",
+}: {
+  backHref: string;
+  backLabel: string;
+  title?: string;
+  message?: string;
+}) {
+  return <ReaderMessage tone="wait" title={title} message={message} backHref={backHref} backLabel={backLabel} />;
 }

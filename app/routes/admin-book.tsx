@@ -117,7 +117,7 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
         description={[b.author1, b.author2].filter(Boolean).join(", ")}
         actions={
           <>
-            {b.pdfPath && (
+            {b.pdfState !== "none" && (
               <ButtonLink to={`/admin/pdf/${b.id}`} variant="secondary">
                 Open in reader
               </ButtonLink>
@@ -135,7 +135,7 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
         <h2 id="files-title" className="mb-3 font-semibold">
           Files
         </h2>
-        <AdminBookFiles bookId={b.id} hasPdf={Boolean(b.pdfPath)} onChanged={refresh} />
+        <AdminBookFiles bookId={b.id} pdfState={b.pdfState} onChanged={refresh} />
         <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
           <AdminBookPages bookId={b.id} status={pages} onChanged={refresh} />
         </div>

@@ -125,10 +125,12 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
                   </td>
                   <td className="py-2 pr-4 font-mono text-xs">{book.isbn ?? "—"}</td>
                   <td className="py-2 pr-4">
-                    {book.pdfPath ? (
+                    {book.pdfState === "ready" ? (
                       <Link to={`/admin/pdf/${book.id}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
                         Open{book.pageCount ? ` (${book.pageCount} p.)` : ""}
                       </Link>
+                    ) : book.pdfState === "preparing" ? (
+                      <span className="text-amber-700 dark:text-amber-300">Preparing pages</span>
                     ) : (
                       <span className="text-slate-500">None</span>
                     )}

@@ -1,6 +1,6 @@
 import { data, isRouteErrorResponse, useParams, useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { listPages, readySet } from "../../workers/page-images/page-reading.ts";
+import { listPages, readingState, readySet } from "../../workers/page-images/page-reading.ts";
 import { findSchoolBook } from "../../workers/reading/library.ts";
 import { findProgress } from "../../workers/reading/progress.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
@@ -41,8 +41,9 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
   const db = args.context.get(appContext).db;
   const book = await findSchoolBook(db, school.id, bookId);
   if (!book) fail(404, { message: "Failed to load book details", backHref });
-  if (!book.pdfKey) fail(404, { message: "This book does not have a PDF file available", backHref });
-  const [progress, set] = await Promise.all([findProgress(db, teacher.id, book.id), readySet(db, book)]);
+  // A PDF uploaded but not yet made into pages is not "no PDF": the reader says it is being prepared.
+  const [state, progress, set] = await Promise.all([readingState(db, book), findProgress(db, teacher.id, book.id), readySet(db, book)]);
+  if (state === "no-pdf") fail(404, { message: "This book does not have a PDF file available", backHref });
   const page = progress ?? 1;
   return {
     bookId: book.id,
@@ -53,7 +54,7 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
     // As the teacher guard's redirect: the school's login, then back to this book.
     loginHref: `${basePath || "/"}?redirectTo=${encodeURIComponent(new URL(args.request.url).pathname.replace(/\.data$/, ""))}`,
     // Until the server has made the book's page images there is nothing to show yet.
-    preparing: book.pageSetId === null,
+    preparing: state === "preparing",
     // The page list rides in the HTML, so the reader asks for no /pages and its first page image
     // can load beside the JavaScript (docs/decisions/0013).
     list: set ? await listPages(db, set) : null,

@@ -2,7 +2,8 @@ import { fireEvent, render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { describe, expect, it, vi } from "vitest";
-import { FileDrop, fileAccepted, formatFileSize } from "../../app/components/ui/file-drop.tsx";
+import { FileDrop, fileAccepted } from "../../app/components/ui/file-drop.tsx";
+import { formatFileSize } from "../../app/lib/format-size.ts";
 
 const COVER = ["image/jpeg", "image/png", "image/webp"];
 
@@ -85,15 +86,11 @@ describe("FileDrop", () => {
 });
 
 describe("fileAccepted and formatFileSize", () => {
-  it("matches MIME types, wildcards and extensions; says sizes in KB, MB and GB", () => {
+  it("matches MIME types, wildcards and extensions; says sizes in B, KB, MB and GB", () => {
     expect(fileAccepted({ name: "a.PDF", type: "" }, ["application/pdf", ".pdf"])).toBe(true);
     expect(fileAccepted({ name: "a.txt", type: "text/plain" }, ["application/pdf", ".pdf"])).toBe(false);
     expect(fileAccepted({ name: "a.gif", type: "image/gif" }, ["image/*"])).toBe(true);
-    expect([formatFileSize(10), formatFileSize(2048), formatFileSize(5 * 1048576), formatFileSize(1.5 * 1073741824)]).toEqual([
-      "1 KB",
-      "2 KB",
-      "5.0 MB",
-      "1.5 GB",
-    ]);
+    const sizes = [10, 1023, 1024, 2048, 1048575, 5 * 1048576, 1.5 * 1073741824];
+    expect(sizes.map(formatFileSize)).toEqual(["10 B", "1023 B", "1 KB", "2 KB", "1.0 MB", "5.0 MB", "1.5 GB"]);
   });
 });

@@ -3,8 +3,9 @@ import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, schools } from "../db/schema.ts";
 import { toTeacherBook } from "../reading/library.ts";
 import { bookPagesStatus } from "./pages-status.ts";
+import { type BookRow, pdfStateOf, preparingPdfSize } from "./pdf-state.ts";
 
-export function toAdminBook(book: Book, schoolCount: number) {
+export function toAdminBook(book: BookRow, schoolCount: number) {
   const { id, title, author1, author2, description, isbn, gradeLevel, subject, thumbnailPath, pageCount, createdAt, readable } =
     toTeacherBook(book);
   return {
@@ -19,8 +20,10 @@ export function toAdminBook(book: Book, schoolCount: number) {
     thumbnailPath,
     // Admins may download the whole file (the spec's admin PDF view).
     pdfPath: book.pdfKey ? `/api/books/${book.id}/pdf` : null,
+    pdfState: pdfStateOf(book),
     pagesReady: readable,
-    pdfSize: book.pdfSize,
+    // The book's own PDF, else the one whose pages are being prepared.
+    pdfSize: book.pdfSize ?? book.preparingPdfSize,
     pageCount,
     createdAt,
     updatedAt: book.updatedAt,
@@ -38,17 +41,21 @@ export async function findBook(db: Db, bookId: number): Promise<Book | null> {
 /** A book with its school count, as lists show it; null when there is no such book. */
 export async function getAdminBook(db: Db, bookId: number): Promise<AdminBook | null> {
   const [row] = await db
-    .select({ book: books, schoolCount: sql<number>`(SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id})` })
+    .select({
+      book: books,
+      preparingPdfSize,
+      schoolCount: sql<number>`(SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id})`,
+    })
     .from(books)
     .where(eq(books.id, bookId))
     .limit(1);
-  return row ? toAdminBook(row.book, row.schoolCount) : null;
+  return row ? toAdminBook({ ...row.book, preparingPdfSize: row.preparingPdfSize }, row.schoolCount) : null;
 }
 
 /** A book's row and every school that has it, in one round trip. */
 async function readBookAndSchools(db: Db, bookId: number) {
   const [found, assigned] = await db.batch([
-    db.select().from(books).where(eq(books.id, bookId)).limit(1),
+    db.select({ book: books, preparingPdfSize }).from(books).where(eq(books.id, bookId)).limit(1),
     db
       .select({ id: schools.id, schoolName: schools.name, slug: schools.slug })
       .from(bookAccess)
@@ -56,8 +63,8 @@ async function readBookAndSchools(db: Db, bookId: number) {
       .where(eq(bookAccess.bookId, bookId))
       .orderBy(asc(schools.name), asc(schools.id)),
   ]);
-  const [book] = found;
-  return book ? { book, assigned } : null;
+  const [row] = found;
+  return row ? { book: { ...row.book, preparingPdfSize: row.preparingPdfSize }, assigned } : null;
 }
 
 /** A book and every school that has it. */

@@ -30,7 +30,7 @@ export async function createBook(db: Db, actor: Actor, input: BookCreate, now = 
       at: now,
     }),
   ]);
-  return toAdminBook(book!, 0);
+  return toAdminBook({ ...book!, preparingPdfSize: null }, 0);
 }
 
 export async function updateBook(db: Db, actor: Actor, bookId: number, input: BookUpdate, now = Date.now()) {

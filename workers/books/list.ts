@@ -1,14 +1,16 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books } from "../db/schema.ts";
-import { toFtsQuery, toTeacherBook } from "../reading/library.ts";
+import { toFtsQuery } from "../reading/library.ts";
+import { coverPath } from "./category.ts";
 import { type AdminBook, toAdminBook } from "./detail.ts";
+import { type BookRow, preparingPdfSize } from "./pdf-state.ts";
 
 // Raw queries name their columns like drizzle's selects, so rows map straight onto Book.
 const BOOK_COLUMNS = sql.raw(
   "books.id, books.title, books.author1, books.author2, books.description, books.isbn, books.grade_level AS gradeLevel, " +
     "books.subject, books.cover_key AS coverKey, books.pdf_key AS pdfKey, books.pdf_size AS pdfSize, " +
-    "books.page_count AS pageCount, books.created_at AS createdAt, books.updated_at AS updatedAt",
+    "books.page_count AS pageCount, books.page_set_id AS pageSetId, books.created_at AS createdAt, books.updated_at AS updatedAt",
 );
 const RANK = sql.raw("bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0)");
 
@@ -98,8 +100,9 @@ export async function listAdminBooks(db: Db, input: BookListQuery) {
       : sql`n AS (SELECT count(*) AS total FROM ${books}),
           page AS MATERIALIZED (SELECT ${books.id} AS id FROM ${books} ORDER BY ${order} LIMIT ${input.pageSize} OFFSET ${offset})`;
   }
-  const rows = await db.all<Book & { schoolCount: number; total: number }>(sql`WITH ${ctes}
-    SELECT ${BOOK_COLUMNS}, (SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id}) AS schoolCount, n.total
+  const rows = await db.all<BookRow & { schoolCount: number; total: number }>(sql`WITH ${ctes}
+    SELECT ${BOOK_COLUMNS}, ${preparingPdfSize.sql} AS preparingPdfSize,
+      (SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id}) AS schoolCount, n.total
     FROM n LEFT JOIN page ON true LEFT JOIN ${books} ON ${books.id} = page.id
     ORDER BY ${order}`);
   return {
@@ -120,7 +123,7 @@ export async function searchAdminBooks(db: Db, query: string) {
     id: book.id,
     title: book.title || "Untitled Book",
     description: book.description,
-    thumbnail: toTeacherBook(book).thumbnailPath,
+    thumbnail: coverPath(book),
     authors: [book.author1, book.author2].filter(Boolean).join(", "),
     isbn: book.isbn,
   }));

@@ -1,11 +1,13 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/shelf-query.ts";
+import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, favourites, readingProgress } from "../db/schema.ts";
 import { recentReading } from "./progress.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
-export function toTeacherBook(book: Book) {
+export function toTeacherBook(book: BookRow) {
+  const pdf = pdfStateOf(book);
   return {
     id: book.id,
     title: book.title,
@@ -17,9 +19,10 @@ export function toTeacherBook(book: Book) {
     subject: book.subject,
     pageCount: book.pageCount,
     thumbnailPath: coverPath(book),
-    // Teachers never get the file's address: they read page images once the pages are ready.
-    hasPdf: Boolean(book.pdfKey),
-    readable: Boolean(book.pageSetId),
+    // Teachers never get the file's address: they read page images once the pages are ready. A
+    // PDF whose pages are still being prepared counts: the book says so rather than "no PDF".
+    hasPdf: pdf !== "none",
+    readable: pdf === "ready",
     createdAt: book.createdAt,
   };
 }
@@ -74,6 +77,7 @@ const BOOK_COLUMNS = sql.raw(
     "pdf_key AS pdfKey",
     "pdf_size AS pdfSize",
     "page_count AS pageCount",
+    "page_set_id AS pageSetId",
     "created_at AS createdAt",
     "updated_at AS updatedAt",
   ]
@@ -108,7 +112,7 @@ export interface ShelfSummary {
 }
 
 /** A book of the shelf with whether this teacher starred it ('My books'). */
-export type ShelfBook = Book & { starred: boolean };
+export type ShelfBook = BookRow & { starred: boolean };
 
 /**
  * The list a shelf query asks for: the school's books (from `book_access` by school, then each book
@@ -125,7 +129,7 @@ function shelfPageQuery(db: Db, schoolId: number, readerId: number, query: Shelf
   const starredBy = and(eq(favourites.teacherId, readerId), eq(favourites.bookId, books.id));
   const readBy = and(eq(readingProgress.teacherId, readerId), eq(readingProgress.bookId, books.id));
   const base = db
-    .select({ book: books, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
+    .select({ book: books, preparingPdfSize, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
     .from(bookAccess)
     .innerJoin(books, eq(books.id, bookAccess.bookId))
     .$dynamic();
@@ -144,7 +148,11 @@ function shelfPageQuery(db: Db, schoolId: number, readerId: number, query: Shelf
     .offset(from);
 }
 
-const toShelfBook = (row: { book: Book; starred: number | boolean }): ShelfBook => ({ ...row.book, starred: Boolean(row.starred) });
+const toShelfBook = (row: { book: Book; preparingPdfSize: number | null; starred: number | boolean }): ShelfBook => ({
+  ...row.book,
+  preparingPdfSize: row.preparingPdfSize,
+  starred: Boolean(row.starred),
+});
 
 /**
  * The counts behind the filters, in one pass over the school's rows: per (subject, grade), every
@@ -212,19 +220,21 @@ export async function listShelfPage(
 }
 
 /** Every book assigned to the school (optionally matching a search), in one query. */
-export async function listSchoolBooks(db: Db, schoolId: number, search?: string): Promise<Book[]> {
+export async function listSchoolBooks(db: Db, schoolId: number, search?: string): Promise<BookRow[]> {
   const match = search ? toFtsQuery(search) : null;
   if (search && !match) return [];
   if (!match) {
     const rows = await db
-      .select({ book: books })
+      .select({ book: books, preparingPdfSize })
       .from(bookAccess)
       .innerJoin(books, eq(books.id, bookAccess.bookId))
       .where(eq(bookAccess.schoolId, schoolId))
       .orderBy(asc(books.title), asc(books.id));
-    return rows.map((r) => r.book);
+    return rows.map((r) => ({ ...r.book, preparingPdfSize: r.preparingPdfSize }));
   }
-  return db.all<Book>(sql`SELECT ${BOOK_COLUMNS} ${schoolMatches(schoolId, match)} ORDER BY ${RANK}, ${books.title}`);
+  return db.all<BookRow>(
+    sql`SELECT ${BOOK_COLUMNS}, ${preparingPdfSize.sql} AS preparingPdfSize ${schoolMatches(schoolId, match)} ORDER BY ${RANK}, ${books.title}`,
+  );
 }
 
 /** The search dropdown: the best few matches among the school's books. */

@@ -1,4 +1,5 @@
 import { useRef, useState } from "react";
+import type { PdfState } from "../../../workers/books/pdf-state.ts";
 import { uploadCover, uploadPdf } from "../../lib/book-upload.client.ts";
 import { inspectLocalPdf } from "../../lib/pdf.client.ts";
 import { Button } from "../ui/button.tsx";
@@ -12,7 +13,7 @@ const MAX_COVER = 2 * 1024 * 1024;
 const MAX_PDF = 1024 * 1024 * 1024;
 
 /** Adds or replaces an existing book's PDF and cover. The old file stays until the new one is in. */
-export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; hasPdf: boolean; onChanged: () => void }) {
+export function AdminBookFiles({ bookId, pdfState, onChanged }: { bookId: number; pdfState: PdfState; onChanged: () => void }) {
   const [progress, setProgress] = useState<number | null>(null);
   const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
   const abort = useRef<AbortController | null>(null);
@@ -30,7 +31,7 @@ export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; 
       await uploadPdf(bookId, file, pageCount, controller.signal, setProgress);
       handOverUploadedPdf(bookId, file);
       setMessage({
-        text: `PDF uploaded (${pageCount} pages). Its pages are being prepared below; ${hasPdf ? "teachers keep the previous pages until then" : "teachers can read it once they are ready"}.`,
+        text: `PDF uploaded (${pageCount} pages). Its pages are being prepared below; ${pdfState === "ready" ? "teachers keep the previous pages until then" : "teachers can read it once they are ready"}.`,
         tone: "success",
       });
       onChanged();
@@ -59,12 +60,12 @@ export function AdminBookFiles({ bookId, hasPdf, onChanged }: { bookId: number; 
       <div className="grid gap-4 sm:grid-cols-2">
         <FileDrop
           id="replace-pdf"
-          label={hasPdf ? "Replace PDF" : "Add PDF"}
+          label={pdfState === "none" ? "Add PDF" : "Replace PDF"}
           accept={PDF_TYPES}
           maxBytes={MAX_PDF}
           typeError="The PDF must be a PDF file."
           sizeError="The PDF must be at most 1 GB."
-          hint={hasPdf ? "Teachers keep the current pages until the new ones are ready." : "Up to 1 GB."}
+          hint={pdfState === "ready" ? "Teachers keep the current pages until the new ones are ready." : "Up to 1 GB."}
           chosen={null}
           disabled={progress !== null}
           onFile={replacePdf}

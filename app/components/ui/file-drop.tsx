@@ -1,11 +1,5 @@
 import { type DragEvent, type ReactNode, useState } from "react";
-
-/** "820 KB", "12.4 MB", "1.2 GB". */
-export function formatFileSize(bytes: number): string {
-  if (bytes < 1024 * 1024) return `${Math.max(1, Math.round(bytes / 1024))} KB`;
-  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1048576).toFixed(1)} MB`;
-  return `${(bytes / 1073741824).toFixed(1)} GB`;
-}
+import { formatFileSize } from "../../lib/format-size.ts";
 
 /** Whether a file matches an accept list of MIME types ("image/png", "image/*") and extensions (".pdf"). */
 export function fileAccepted(file: { name: string; type: string }, accept: readonly string[]): boolean {

@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "react-router";
+import { formatFileSize } from "../../../lib/format-size.ts";
 import type { Route } from "../../../routes/+types/admin-book";
 import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
@@ -15,6 +16,14 @@ const TEXT_FIELDS = [
   ["isbn", "ISBN"],
   ["subject", "Subject"],
 ] as const;
+
+/** "1.2 MB, 24 pages", "1.2 MB · Preparing pages" (an upload whose pages are not ready yet) or "none". */
+function pdfSummary(book: BookPageData["book"]): string {
+  if (book.pdfState === "none") return "none";
+  const size = book.pdfSize === null ? null : formatFileSize(book.pdfSize);
+  if (book.pdfState === "preparing") return [size, "Preparing pages"].filter(Boolean).join(" · ");
+  return [size, `${book.pageCount ?? "?"} pages`].filter(Boolean).join(", ");
+}
 
 /** The book's details, posted to the page's action (intent "update"); a refusal shows under the form. */
 export function EditBook({ book, answer }: { book: BookPageData["book"]; answer: BookActionData }) {
@@ -51,8 +60,7 @@ export function EditBook({ book, answer }: { book: BookPageData["book"]; answer:
         <textarea id="edit-description" name="description" rows={3} className={`${inputClasses} mt-1`} defaultValue={book.description} />
       </label>
       <p className="text-xs text-slate-500 sm:col-span-2">
-        PDF: {book.pdfPath ? `${((book.pdfSize ?? 0) / 1048576).toFixed(1)} MB, ${book.pageCount ?? "?"} pages` : "none"} · Added{" "}
-        <LocalDateTime value={book.createdAt} />
+        PDF: {pdfSummary(book)} · Added <LocalDateTime value={book.createdAt} />
       </p>
       {error && (
         <div className="sm:col-span-2">

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { PDFDocument, PDFNumber, StandardFonts } from "pdf-lib";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
@@ -225,6 +226,27 @@ describe("the admin console", () => {
     await page.getByRole("checkbox", { name: new RegExp(school) }).check();
     await page.getByRole("button", { name: "Assign (1)" }).click();
     await page.getByText('"Counting Creatures" assigned to 1 school(s) (0 new).').waitFor();
+  });
+
+  it("a school's page passes axe on a phone: links in text are underlined, the teachers' reading scrolls by keyboard", async () => {
+    const page = await openPage({ width: 390, height: 844 });
+    await adminLogin(page);
+    const id = await page.evaluate(async () => {
+      const answer = (await (await fetch("/api/schools?query=lincoln-high&pageSize=100")).json()) as {
+        schools: { id: number; slug: string }[];
+      };
+      return answer.schools.find((s) => s.slug === "lincoln-high")!.id;
+    });
+    await page.goto(`${baseURL()}/admin/school/${id}`);
+    await page.getByRole("heading", { name: "Assigned books" }).waitFor();
+    // The demo's sample teachers have read: the table is there, wider than the phone, in a named region.
+    const table = page.getByRole("region", { name: /Each teacher's reading/ });
+    expect(await table.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+    await table.focus();
+    expect(await table.evaluate((element) => element === document.activeElement)).toBe(true);
+    const { violations } = await new AxeBuilder({ page }).analyze();
+    expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await screenshot(page, "admin-school-390");
   });
 
   it("the superadmin sees the figures, the accounts and the audit log", async () => {

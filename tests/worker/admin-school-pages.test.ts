@@ -129,6 +129,18 @@ describe("the admin's school pages: loaders render their data", () => {
     }
   });
 
+  it("lets the keyboard reach the teachers' reading table's scroll, and underlines the book links in the list", async () => {
+    const school = await createSchool({ name: `Narrow School ${tag()}` });
+    await signedInTeacher(school, "Kim Keyboard");
+    const book = await createBook({ title: `Underlined Title ${tag()}`, subject: "History" }, [school.id]);
+    const html = await (await page(`/admin/school/${school.id}`, { cookie })).text();
+    // A phone scrolls the table sideways: axe's scrollable-region-focusable wants the box focusable and named.
+    expect(html).toMatch(/<section aria-label="Each teacher&#x27;s reading, [^"]+" tabindex="0"/);
+    // In a line of text (title · grade · subject) colour alone does not mark a link (axe's link-in-text-block).
+    const link = new RegExp(`<a class="([^"]*)" href="/admin/book/${book.id}"[^>]*>${book.title}</a>`).exec(html);
+    expect(link?.[1]?.split(" ")).toContain("underline");
+  });
+
   it("answers 404 for a school that does not exist", async () => {
     for (const path of ["/admin/school/999999999", "/admin/school/not-a-number", "/admin/assign-books/999999999"]) {
       const response = await page(path, { cookie });

@@ -54,7 +54,16 @@ beforeAll(async () => {
   const book = await createBook({ title: `Freshly Uploaded ${crypto.randomUUID().slice(0, 8)}` }, [school.id], { pdf: false });
   bookId = book.id;
   const bytes = await generateBookPdf(
-    { title: book.title, author1: "A. Writer", author2: null, subject: "Science", gradeLevel: 4, description: "", isbn: null, publisher: "Lectern" },
+    {
+      title: book.title,
+      author1: "A. Writer",
+      author2: null,
+      subject: "Science",
+      gradeLevel: 4,
+      description: "",
+      isbn: null,
+      publisher: "Lectern",
+    },
     { pages: 2 },
   );
   pdfSize = bytes.length;

@@ -8,8 +8,12 @@ import { MessageBox } from "../ui/message-box.tsx";
 type Job =
   | { status: "running"; progress: PrepareProgress }
   | { status: "error"; message: string }
+  | { status: "stopped" }
   | { status: "removed"; message: string }
   | { status: "idle" };
+
+/** What the panel says once the admin pressed Stop: nothing went wrong, so it is a notice, not an error. */
+const STOPPED = "Stopped. The pages prepared so far are kept; continue at any time.";
 
 /** A PDF the admin has just uploaded, handed from the upload to this panel so it need not be downloaded again. */
 const uploadedFiles = new Map<number, File>();
@@ -56,9 +60,7 @@ export function AdminBookPages({ bookId, status, onChanged }: { bookId: number; 
       // The book was added with this PDF and went with it (BookRemovedError): its page is not reloaded.
       removed = (error as Error).name === "BookRemovedError";
       if (removed) setJob({ status: "removed", message: (error as Error).message });
-      else if (controller.signal.aborted)
-        setJob({ status: "error", message: "Stopped. The pages prepared so far are kept; continue at any time." });
-      else setJob({ status: "error", message: (error as Error).message });
+      else setJob(controller.signal.aborted ? { status: "stopped" } : { status: "error", message: (error as Error).message });
     } finally {
       abort.current = null;
       if (!removed) onChanged();
@@ -104,9 +106,9 @@ export function AdminBookPages({ bookId, status, onChanged }: { bookId: number; 
           </ButtonLink>
         </div>
       )}
-      {job.status === "error" && (
+      {(job.status === "error" || job.status === "stopped") && (
         <div className="space-y-2">
-          <MessageBox text={job.message} />
+          {job.status === "error" ? <MessageBox text={job.message} /> : <MessageBox text={STOPPED} tone="info" />}
           {missing && (
             <Button variant="secondary" onClick={() => void run()}>
               Continue preparing pages

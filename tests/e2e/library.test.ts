@@ -149,6 +149,22 @@ describe("teacher library details", () => {
     expect(await tooltip.isVisible()).toBe(false);
   });
 
+  it("the star and the (i) sit below the cover, covering none of it (its corners carry the publisher's name)", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, baseURL(), "lincoln-high");
+    await page.goto(`${baseURL()}/schools/lincoln-high/dashboard`);
+    const card = page.locator("main article").filter({ has: page.getByRole("heading", { name: "Algebra I", exact: true }) });
+    const cover = (await card.getByRole("img", { name: /Algebra I/ }).boundingBox())!;
+    for (const name of ["About Algebra I", /^(Add Algebra I to|Remove Algebra I from) My books$/]) {
+      const button = (await card.getByRole("button", { name }).boundingBox())!;
+      expect(button.y, String(name)).toBeGreaterThanOrEqual(cover.y + cover.height);
+    }
+    // Nor over the book's title and authors.
+    const byline = (await card.getByText("Ruth Adler, Carlos Mendes").boundingBox())!;
+    const star = (await card.getByRole("button", { name: /My books$/ }).boundingBox())!;
+    expect(star.y).toBeGreaterThanOrEqual(byline.y + byline.height);
+  });
+
   it("a broken cover becomes the placeholder icon", async () => {
     const page = await openPage({ allowStatus: [404, 500] });
     await signInDemoTeacher(page, baseURL(), "lincoln-high");

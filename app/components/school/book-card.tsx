@@ -10,13 +10,16 @@ export function authorLine(book: Pick<TeacherBook, "author1" | "author2">): stri
   return [book.author1, book.author2].filter(Boolean).join(", ");
 }
 
-/**
- * One book in the grid. The description shows in a tooltip (InfoTooltip): on hover (closing 300 ms
- * after the pointer leaves, so it can be reached), on keyboard focus, or toggled by a tap.
- */
 /** Cards painted in the first screen on a phone or a laptop: their covers load eagerly. */
 export const FIRST_SCREEN_CARDS = 4;
 
+/**
+ * One book in the grid: the cover and the book's title and authors (one link), then a row with its
+ * category, the (i) description and the star. The buttons sit in that row, never over the cover,
+ * whose corners carry the publisher's name and the cover's own text. The description shows in a
+ * tooltip (InfoTooltip): on hover (closing 300 ms after the pointer leaves, so it can be reached),
+ * on keyboard focus, or toggled by a tap.
+ */
 export function BookCard({
   book,
   href,
@@ -26,7 +29,7 @@ export function BookCard({
   book: TeacherBook;
   href: string;
   priority?: boolean;
-  /** A control over the cover's top-left corner: the dashboard's 'My books' star. */
+  /** A control at the end of the card's bottom row: the dashboard's 'My books' star. */
   star?: ReactNode;
 }) {
   const tooltipId = useId();
@@ -35,25 +38,27 @@ export function BookCard({
     <article className="group relative flex flex-col overflow-visible rounded-xl border border-slate-200 bg-white shadow-sm transition hover:-translate-y-0.5 hover:shadow-md dark:border-slate-800 dark:bg-slate-900">
       <Link to={href} className="flex flex-1 flex-col rounded-xl" aria-describedby={book.description ? tooltipId : undefined}>
         <BookCover src={book.thumbnailPath} title={book.title} priority={priority} className="aspect-[2/3] w-full rounded-t-xl" />
-        <div className="flex flex-1 flex-col gap-1 p-3">
-          <span className="self-start rounded-full bg-indigo-50 px-2 py-0.5 text-[11px] font-semibold text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200">
-            {bookCategory(book)}
-          </span>
+        <div className="flex flex-1 flex-col gap-1 px-3 pt-3">
           <h3 className="line-clamp-2 text-sm font-semibold leading-snug">{book.title}</h3>
           <p className="line-clamp-1 text-xs text-slate-500 dark:text-slate-400">{authorLine(book)}</p>
         </div>
       </Link>
-      {book.description && (
-        <InfoTooltip
-          id={tooltipId}
-          label={`About ${book.title}`}
-          buttonClassName="absolute top-2 right-2 flex h-8 w-8 items-center justify-center rounded-full bg-white/90 text-slate-700 shadow ring-1 ring-slate-900/10 backdrop-blur hover:bg-white dark:bg-slate-900/90 dark:text-slate-200 dark:ring-white/10"
-          tooltipClassName="absolute top-12 right-2 left-2 z-20 rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-xl dark:bg-slate-700"
-        >
-          {book.description}
-        </InfoTooltip>
-      )}
-      {star}
+      <div className="flex items-center gap-1 px-3 pt-2 pb-3">
+        <span className="mr-auto min-w-0 truncate rounded-full bg-indigo-50 px-2 py-0.5 text-[11px] font-semibold text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200">
+          {bookCategory(book)}
+        </span>
+        {book.description && (
+          <InfoTooltip
+            id={tooltipId}
+            label={`About ${book.title}`}
+            buttonClassName="flex size-8 shrink-0 items-center justify-center rounded-full text-slate-600 ring-1 ring-slate-900/10 hover:bg-slate-100 dark:text-slate-300 dark:ring-white/10 dark:hover:bg-slate-800"
+            tooltipClassName="absolute right-2 bottom-14 left-2 z-20 rounded-lg bg-slate-900 p-3 text-xs leading-relaxed text-white shadow-xl dark:bg-slate-700"
+          >
+            {book.description}
+          </InfoTooltip>
+        )}
+        {star}
+      </div>
     </article>
   );
 }
@@ -66,9 +71,9 @@ export function BookCardSkeleton() {
     >
       <div className="aspect-[2/3] w-full bg-slate-200 dark:bg-slate-800" />
       <div className="space-y-2 p-3">
-        <div className="h-3 w-16 rounded-full bg-slate-200 dark:bg-slate-800" />
         <div className="h-3 w-5/6 rounded bg-slate-200 dark:bg-slate-800" />
         <div className="h-3 w-1/2 rounded bg-slate-200 dark:bg-slate-800" />
+        <div className="h-3 w-16 rounded-full bg-slate-200 dark:bg-slate-800" />
       </div>
     </div>
   );

@@ -1,4 +1,4 @@
-/** The star on a book card: adds the book to the teacher's 'My books' or removes it. */
+/** The star in a book card's bottom row: adds the book to the teacher's 'My books' or removes it. */
 export function FavouriteStar({ title, starred, onToggle }: { title: string; starred: boolean; onToggle: () => void }) {
   return (
     <button
@@ -6,7 +6,7 @@ export function FavouriteStar({ title, starred, onToggle }: { title: string; sta
       aria-pressed={starred}
       aria-label={starred ? `Remove ${title} from My books` : `Add ${title} to My books`}
       onClick={onToggle}
-      className={`absolute top-2 left-2 grid size-9 place-items-center rounded-full bg-white/90 shadow ring-1 ring-slate-900/10 dark:bg-slate-900/90 ${
+      className={`grid size-9 shrink-0 place-items-center rounded-full ring-1 ring-slate-900/10 hover:bg-slate-100 dark:ring-white/10 dark:hover:bg-slate-800 ${
         starred ? "text-amber-500" : "text-slate-600 dark:text-slate-300"
       }`}
     >

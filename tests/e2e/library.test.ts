@@ -86,6 +86,35 @@ describe.each([
     expect(await page.getByRole("listbox").count()).toBe(0);
   });
 
+  it("Enter in the header search opens the first book for the typed title, at once or once the list shows it", async () => {
+    const page = await openPage();
+    await signInDemoTeacher(page, origin(), slug);
+    await page.goto(`${base()}/dashboard`);
+    const box = page.getByRole("combobox", { name: "Search books" });
+    // Typed and Enter at once: the book opens when the answer for this text arrives.
+    await box.fill("Chemistry: Matter and Change");
+    await box.press("Enter");
+    await page.waitForURL(/\/dashboard\/book\/\d+$/);
+    await page.getByRole("heading", { level: 1, name: "Chemistry: Matter and Change" }).waitFor();
+    expect(await box.inputValue()).toBe("");
+
+    // Enter after the list shows the match: the first result opens.
+    await box.fill("Algebra I");
+    await page.getByRole("listbox").waitFor();
+    const first = await page.getByRole("option").first().locator("span").first().textContent();
+    expect(first).toBe("Algebra I");
+    await box.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Algebra I", exact: true }).waitFor();
+
+    // Nothing found: Enter opens nothing.
+    const url = page.url();
+    await box.fill("qwxz");
+    await page.getByText("No books found").waitFor();
+    await box.press("Enter");
+    await page.waitForTimeout(300);
+    expect(page.url()).toBe(url);
+  });
+
   it("the book page shows the details and 'View Book'", async () => {
     const page = await openPage();
     await signInDemoTeacher(page, origin(), slug);

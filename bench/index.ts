@@ -156,7 +156,8 @@ try {
       jsBudgetKb: TARGETS.readerRouteJsKb,
       pdfjsAllowed: false,
     },
-    { name: "admin PDF reader", path: `/admin/pdf/${readerBook}`, cookie: cookies.admin, pdfjsAllowed: true },
+    // The PDF view (pdf.js); the admin reader's default is the page images (docs/decisions/0022).
+    { name: "admin PDF reader", path: `/admin/pdf/${readerBook}?view=pdf`, cookie: cookies.admin, pdfjsAllowed: true },
   ];
   for (const page of pages) weights.push(await measurePageWeight(app.origin, page));
 

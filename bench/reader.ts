@@ -1,5 +1,6 @@
 // npm run bench:reader: a teacher's first page in the page-image reader against the admin's range-PDF
-// pdf.js reader (/admin/pdf/{id}), in the same run, on the generated 100 MB, 500-page book and on
+// pdf.js reader (/admin/pdf/{id}?view=pdf: the admin reader's page images are the default since
+// docs/decisions/0022), in the same run, on the generated 100 MB, 500-page book and on
 // each PDF in ../shared/pdfs: time to the first page and every byte the browser received before it.
 // Also what preparing those books' pages cost: render time and R2 bytes per page at both widths.
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -41,7 +42,7 @@ async function signIn(page: Page, origin: string, who: Who, credentials: Credent
 }
 
 const readerUrl = (origin: string, who: Who, bookId: number) =>
-  who === "teacher" ? `${origin}/schools/${SLUG}/dashboard/book/${bookId}/view` : `${origin}/admin/pdf/${bookId}`;
+  who === "teacher" ? `${origin}/schools/${SLUG}/dashboard/book/${bookId}/view` : `${origin}/admin/pdf/${bookId}?view=pdf`;
 
 /** Opens the book cold (fresh context) as `who`, and returns when page 1 was first painted and what came over the wire before it. */
 async function measureReader(browser: Browser, origin: string, who: Who, book: BenchBook, credentials: Credentials) {

@@ -27,10 +27,21 @@ async function openBook(page: Page, origin: string, base: string, slug: string, 
   return Number(/book\/(\d+)\/view/.exec(page.url())?.[1]);
 }
 
-/** How much of a page's canvas is painted (not white), and how much is in the watermark's tone (the admin's pdf.js reader). */
+/**
+ * How much of a page is painted (not white), and how much is in the watermark's tone: its canvas in
+ * the admin's pdf.js view, else its image (drawn onto a canvas to read it).
+ */
 function inspectCanvas(page: Page, n: number) {
   return page.evaluate((pageNumber) => {
-    const canvas = document.querySelector<HTMLCanvasElement>(`[data-page-number="${pageNumber}"] canvas`)!;
+    const shown = document.querySelector(`[data-page-number="${pageNumber}"]`)!;
+    let canvas = shown.querySelector("canvas");
+    if (!canvas) {
+      const image = shown.querySelector("img")!;
+      canvas = document.createElement("canvas");
+      canvas.width = image.naturalWidth;
+      canvas.height = image.naturalHeight;
+      canvas.getContext("2d")!.drawImage(image, 0, 0);
+    }
     const { data } = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height);
     let ink = 0;
     let watermark = 0;
@@ -348,8 +359,14 @@ describe("the admin reader", () => {
         .getAttribute("href")) ?? "",
     )?.[1];
 
+    // The prepared pages, as teachers read them but unstamped, without pdf.js (docs/decisions/0022).
+    const scripts: string[] = [];
+    page.on("request", (request) => {
+      if (request.resourceType() === "script") scripts.push(request.url());
+    });
     await page.goto(`${baseURL()}/admin/pdf-viewer/${bookId}`);
     await page.waitForURL(`${baseURL()}/admin/pdf/${bookId}`);
+    await page.locator("[data-reader][data-first-paint-ms]").waitFor({ timeout: 30_000 });
     await rendered(page, 1);
     expect(await page.getByRole("link", { name: "Back to Books" }).getAttribute("href")).toBe("/admin/books");
     const download = page.getByRole("link", { name: "Download" });
@@ -358,8 +375,18 @@ describe("the admin reader", () => {
     expect(file.status()).toBe(200);
     expect(file.headers()["content-disposition"]).toContain("attachment");
     expect((await file.body()).subarray(0, 5).toString()).toBe("%PDF-");
-    const { watermark } = await inspectCanvas(page, 1);
+    expect((await inspectCanvas(page, 1)).watermark).toBeLessThan(1000);
+    expect(scripts.filter((url) => /pdf\.client|pdf\.worker|pdf-reader/.test(url))).toEqual([]);
+
+    // The PDF itself, in pdf.js, one click away; and back.
+    await page.getByRole("link", { name: "PDF view" }).click();
+    await page.waitForURL(`${baseURL()}/admin/pdf/${bookId}?view=pdf`);
+    await rendered(page, 1);
+    const { ink, watermark } = await inspectCanvas(page, 1);
+    expect(ink).toBeGreaterThan(1000);
     expect(watermark).toBeLessThan(1000);
+    expect(await page.getByRole("link", { name: "Download" }).getAttribute("href")).toBe(`/api/books/${bookId}/pdf`);
+    expect(await page.getByRole("link", { name: "Page view" }).getAttribute("href")).toBe(`/admin/pdf/${bookId}`);
   });
 
   it("answers the spec's errors", async () => {

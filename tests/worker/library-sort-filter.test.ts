@@ -101,6 +101,47 @@ describe("sorting the shelf", () => {
   });
 });
 
+describe("Title (A-Z) as a reader expects it", () => {
+  // Stored in an order SQLite's BINARY sort would keep: capitals, then small letters, then accents.
+  const MIXED = ["Apple Tart", "Banana Bread", "Eclipse Watching", "Zulu Stories", "apple pie", "zebra crossings", "Éclairs at Home"];
+  const COLLATED = ["apple pie", "Apple Tart", "Banana Bread", "Éclairs at Home", "Eclipse Watching", "zebra crossings", "Zulu Stories"];
+  let mixed: Awaited<ReturnType<typeof createSchool>>;
+  let reader: Awaited<ReturnType<typeof signedInTeacher>>;
+
+  beforeAll(async () => {
+    mixed = await createSchool();
+    reader = await signedInTeacher(mixed, "Collation Reader");
+    for (const title of MIXED) await createBook({ title, subject: "Cookery", gradeLevel: 5 }, [mixed.id]);
+  });
+
+  it("puts 'apple' beside 'Apple' and an accented letter beside its plain one, on every page of the list", async () => {
+    const summary = await summariseShelf(db(), mixed.id, 48, reader.teacher.id, ALL_BOOKS);
+    expect(titles(summary.firstBooks)).toEqual(COLLATED);
+    // Page by page ('Show more books'), the same order.
+    const first = await summariseShelf(db(), mixed.id, 3, reader.teacher.id, ALL_BOOKS);
+    const rest = await api(`/api/schools/slug/${mixed.slug}/shelf?from=3`, { cookie: reader.cookie });
+    const more = (await rest.json()) as { books: { title: string }[] };
+    expect([...titles(first.firstBooks), ...titles(more.books)]).toEqual(COLLATED);
+    // A page whose last book SQLite's own order would put elsewhere (the accented one) still has it.
+    const four = await summariseShelf(db(), mixed.id, 4, reader.teacher.id, ALL_BOOKS);
+    expect(titles(four.firstBooks)).toEqual(COLLATED.slice(0, 4));
+  });
+
+  it("orders the unread books of 'Recently read' the same way", async () => {
+    const summary = await summariseShelf(db(), mixed.id, 48, reader.teacher.id, { ...ALL_BOOKS, sort: "read" });
+    expect(titles(summary.firstBooks)).toEqual(COLLATED);
+  });
+
+  it("the library page and its API list the school's books in that order too", async () => {
+    const response = await api(`/api/schools/slug/${mixed.slug}/books`, { cookie: reader.cookie });
+    expect(titles(((await response.json()) as { books: { title: string }[] }).books)).toEqual(COLLATED);
+    const html = await (await page(`/schools/${mixed.slug}/books`, { cookie: reader.cookie })).text();
+    const positions = COLLATED.map((title) => html.indexOf(title.replace("'", "&#x27;")));
+    expect(positions.every((at) => at > 0)).toBe(true);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+  });
+});
+
 describe("filters that combine, and counts that follow them", () => {
   it("narrows by subject and grade together", async () => {
     expect(titles((await shelf({ subject: "Science", grade: 9 })).firstBooks)).toEqual(["Biology Basics", "Zoology Field Guide"]);

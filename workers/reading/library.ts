@@ -1,9 +1,10 @@
-import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/shelf-query.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, favourites, readingProgress } from "../db/schema.ts";
 import { recentReading } from "./progress.ts";
+import { compareTitles, pageOfShelf, type ShelfPlace } from "./shelf-order.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
 export function toTeacherBook(book: BookRow) {
@@ -114,41 +115,102 @@ export interface ShelfSummary {
 /** A book of the shelf with whether this teacher starred it ('My books'). */
 export type ShelfBook = BookRow & { starred: boolean };
 
-/**
- * The list a shelf query asks for: the school's books (from `book_access` by school, then each book
- * by its key), narrowed by subject, grade, the text (the search index, as the header search) and
- * the teacher's stars, in the chosen order, one page of it. Every filter and sort works on the
- * school's own rows, never on the catalogue, so its cost follows the shelf.
- */
-function shelfPageQuery(db: Db, schoolId: number, readerId: number, query: ShelfQuery, from: number, limit: number) {
+/** What the shelf query keeps of the school's books: subject, grade, the text (the search index, as the header search). */
+function shelfConditions(schoolId: number, query: ShelfQuery) {
   const match = toFtsQuery(query.q);
   const conditions = [eq(bookAccess.schoolId, schoolId)];
   if (query.subject) conditions.push(sql`trim(${books.subject}) = ${query.subject}`);
   if (query.grade !== null) conditions.push(eq(books.gradeLevel, query.grade));
   if (match) conditions.push(sql`+${books.id} IN (SELECT rowid FROM books_fts WHERE books_fts MATCH ${match})`);
-  const starredBy = and(eq(favourites.teacherId, readerId), eq(favourites.bookId, books.id));
-  const readBy = and(eq(readingProgress.teacherId, readerId), eq(readingProgress.bookId, books.id));
+  return and(...conditions);
+}
+
+const starredBy = (readerId: number) => and(eq(favourites.teacherId, readerId), eq(favourites.bookId, books.id));
+const readBy = (readerId: number) => and(eq(readingProgress.teacherId, readerId), eq(readingProgress.bookId, books.id));
+
+/**
+ * One page of the list a shelf query asks for: the school's books (from `book_access` by school,
+ * then each book by its key), narrowed by the filters and the teacher's stars, in SQL's order.
+ * 'Recently added' is exact here. Titles SQLite can only approximate (case folded, accents not):
+ * for the orders that compare them this page is a guess, which `shelfPage` checks against the
+ * places and completes. Every filter and sort works on the school's own rows, never on the
+ * catalogue, so its cost follows the shelf.
+ */
+function shelfPageQuery(db: Db, schoolId: number, readerId: number, query: ShelfQuery, from: number, limit: number) {
   const base = db
     .select({ book: books, preparingPdfSize, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
     .from(bookAccess)
     .innerJoin(books, eq(books.id, bookAccess.bookId))
     .$dynamic();
-  const starred = query.mine ? base.innerJoin(favourites, starredBy) : base.leftJoin(favourites, starredBy);
+  const starred = query.mine ? base.innerJoin(favourites, starredBy(readerId)) : base.leftJoin(favourites, starredBy(readerId));
+  // NOCASE, then small letters before capitals: the collator's order for titles of letters, digits and spaces.
+  const byTitle = [sql`${books.title} COLLATE NOCASE`, desc(books.title), asc(books.id)];
   const order =
     query.sort === "added"
       ? [desc(bookAccess.createdAt), desc(books.createdAt), desc(books.id)]
       : query.sort === "read"
-        ? [sql`${readingProgress.updatedAt} IS NULL`, desc(readingProgress.updatedAt), asc(books.title), asc(books.id)]
-        : [asc(books.title), asc(books.id)];
-  const sorted = query.sort === "read" ? starred.leftJoin(readingProgress, readBy) : starred;
+        ? [sql`${readingProgress.updatedAt} IS NULL`, desc(readingProgress.updatedAt), ...byTitle]
+        : byTitle;
+  const sorted = query.sort === "read" ? starred.leftJoin(readingProgress, readBy(readerId)) : starred;
   return sorted
-    .where(and(...conditions))
+    .where(shelfConditions(schoolId, query))
     .orderBy(...order)
     .limit(limit)
     .offset(from);
 }
 
-const toShelfBook = (row: { book: Book; preparingPdfSize: number | null; starred: number | boolean }): ShelfBook => ({
+/**
+ * Where every book the shelf query keeps sits in an order that compares titles: its id, title and
+ * the teacher's last reading. They come as one JSON array in one row (a few bytes a book; a row
+ * per book costs D1 far more), read by `readPlaces`. 'Recently added' needs none: `LIMIT 0`.
+ */
+function shelfPlacesQuery(db: Db, schoolId: number, readerId: number, query: ShelfQuery) {
+  const base = db
+    .select({ places: sql<string>`json_group_array(json_array(${books.id}, ${books.title}, ${readingProgress.updatedAt}))` })
+    .from(bookAccess)
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .leftJoin(readingProgress, readBy(readerId))
+    .$dynamic();
+  const kept = query.mine ? base.innerJoin(favourites, starredBy(readerId)) : base;
+  return kept.where(shelfConditions(schoolId, query)).limit(query.sort === "added" ? 0 : 1);
+}
+
+function readPlaces(rows: { places: string }[]): ShelfPlace[] {
+  const places = JSON.parse(rows[0]?.places ?? "[]") as [number, string, number | null][];
+  return places.map(([id, title, readAt]) => ({ id, title, readAt }));
+}
+
+type ShelfRow = { book: Book; preparingPdfSize: number | null; starred: number | boolean };
+
+/**
+ * The page in the reader's order: SQL's page when the sort is exact there, else the page the
+ * places give (`pageOfShelf`, titles by the collator), from SQL's guess, with any book the guess
+ * missed (a title with an accent, say) read by id: one more query, only then.
+ */
+async function shelfPage(
+  db: Db,
+  schoolId: number,
+  readerId: number,
+  sort: ShelfQuery["sort"],
+  page: { places: ShelfPlace[]; guess: ShelfRow[]; from: number; limit: number },
+): Promise<ShelfBook[]> {
+  if (sort === "added") return page.guess.map(toShelfBook);
+  const ids = pageOfShelf(page.places, sort, page.from, page.limit);
+  const found = new Map(page.guess.map((row) => [row.book.id, toShelfBook(row)]));
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length) {
+    const rows = await db
+      .select({ book: books, preparingPdfSize, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
+      .from(bookAccess)
+      .innerJoin(books, eq(books.id, bookAccess.bookId))
+      .leftJoin(favourites, starredBy(readerId))
+      .where(and(eq(bookAccess.schoolId, schoolId), inArray(bookAccess.bookId, missing)));
+    for (const row of rows) found.set(row.book.id, toShelfBook(row));
+  }
+  return ids.flatMap((id) => found.get(id) ?? []);
+}
+
+const toShelfBook = (row: ShelfRow): ShelfBook => ({
   ...row.book,
   preparingPdfSize: row.preparingPdfSize,
   starred: Boolean(row.starred),
@@ -199,12 +261,14 @@ export async function summariseShelf(
   readerId: number,
   query: ShelfQuery = ALL_BOOKS,
 ): Promise<ShelfSummary> {
-  const [groups, firstRows, reading] = await db.batch([
+  const [groups, guess, places, reading] = await db.batch([
     shelfGroupsQuery(db, schoolId, readerId, query.q),
     shelfPageQuery(db, schoolId, readerId, query, 0, firstPage),
+    shelfPlacesQuery(db, schoolId, readerId, query),
     recentReading(db, readerId, schoolId),
   ]);
-  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks: firstRows.map(toShelfBook), reading };
+  const firstBooks = await shelfPage(db, schoolId, readerId, query.sort, { places: readPlaces(places), guess, from: 0, limit: firstPage });
+  return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks, reading };
 }
 
 /** A further page of the list a shelf query asks for (the dashboard's 'Show more books'). */
@@ -216,7 +280,11 @@ export async function listShelfPage(
   from: number,
   limit: number,
 ): Promise<ShelfBook[]> {
-  return (await shelfPageQuery(db, schoolId, readerId, query, from, limit)).map(toShelfBook);
+  const [guess, places] = await db.batch([
+    shelfPageQuery(db, schoolId, readerId, query, from, limit),
+    shelfPlacesQuery(db, schoolId, readerId, query),
+  ]);
+  return shelfPage(db, schoolId, readerId, query.sort, { places: readPlaces(places), guess, from, limit });
 }
 
 /** Every book assigned to the school (optionally matching a search), in one query. */
@@ -228,9 +296,10 @@ export async function listSchoolBooks(db: Db, schoolId: number, search?: string)
       .select({ book: books, preparingPdfSize })
       .from(bookAccess)
       .innerJoin(books, eq(books.id, bookAccess.bookId))
-      .where(eq(bookAccess.schoolId, schoolId))
-      .orderBy(asc(books.title), asc(books.id));
-    return rows.map((r) => ({ ...r.book, preparingPdfSize: r.preparingPdfSize }));
+      .where(eq(bookAccess.schoolId, schoolId));
+    return rows
+      .map((r) => ({ ...r.book, preparingPdfSize: r.preparingPdfSize }))
+      .sort((a, b) => compareTitles(a.title, b.title) || a.id - b.id);
   }
   return db.all<BookRow>(
     sql`SELECT ${BOOK_COLUMNS}, ${preparingPdfSize.sql} AS preparingPdfSize ${schoolMatches(schoolId, match)} ORDER BY ${RANK}, ${books.title}`,

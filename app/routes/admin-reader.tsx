@@ -9,6 +9,7 @@ import { PageReader } from "../components/reader/page-reader.tsx";
 import { ReaderError, ReaderPreparing } from "../components/reader/reader-error.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { requireAdmin } from "../lib/guards/admin.server.ts";
+import { IMAGE_WIDTHS } from "../lib/reader/image-width.ts";
 import type { Route } from "./+types/admin-reader";
 
 // pdf.js comes only with the PDF view: the prepared pages need none of it.
@@ -54,6 +55,7 @@ export default function AdminReader({ loaderData }: Route.ComponentProps) {
         {...BACK}
         initialPage={1}
         list={list}
+        firstImageWidth={IMAGE_WIDTHS[0]}
         toolbarExtra={<AdminReaderLinks pdfUrl={pdfUrl} otherView={pdfUrl ? { href: `${path}?view=pdf`, label: "PDF view" } : null} />}
       />
     );

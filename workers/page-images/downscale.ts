@@ -71,8 +71,12 @@ function boxTaps(sourceSize: number, size: number, step: number) {
     const whole = shares.map((share) => Math.round(share * 256));
     const largest = whole.indexOf(Math.max(...whole));
     whole[largest] = (whole[largest] as number) + 256 - whole.reduce((sum, w) => sum + w, 0);
-    [taps.at0[i], taps.at1[i], taps.at2[i]] = [0, 1, 2].map((k) => Math.min(first + k, sourceSize - 1) * step);
-    [weights.w0[i], weights.w1[i], weights.w2[i]] = whole;
+    taps.at0[i] = Math.min(first, sourceSize - 1) * step;
+    taps.at1[i] = Math.min(first + 1, sourceSize - 1) * step;
+    taps.at2[i] = Math.min(first + 2, sourceSize - 1) * step;
+    weights.w0[i] = whole[0] as number;
+    weights.w1[i] = whole[1] as number;
+    weights.w2[i] = whole[2] as number;
   }
   return { ...taps, ...weights };
 }

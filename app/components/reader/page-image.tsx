@@ -1,5 +1,4 @@
 import { memo, useEffect, useRef, useState } from "react";
-import { PREVIEW_WIDTH } from "../../lib/pages/page-format.ts";
 import { displaySize, fittedBoxStyle } from "../../lib/reader/page-layout.ts";
 import type { PageStore } from "../../lib/reader/page-store.ts";
 import { FIRST_PAGE_TIMING, whenPainted } from "../../lib/reader/painted-at.ts";
@@ -15,10 +14,10 @@ type Shown = { url: string; width: number };
  * near the viewport (`active`), so a 500-page book costs what a few pages cost. While a sharper
  * image loads after zooming, the one already shown stays.
  *
- * The page the reader opens at may come with `firstSrc`: a plain URL of a quick preview of its
- * image (PREVIEW_WIDTH, a third of the bytes), in the server's HTML, so the browser loads it beside
+ * The page the reader opens at may come with `firstSrc`: a plain URL of its image (for teachers a
+ * quick preview, PREVIEW_WIDTH, a third of the bytes), in the server's HTML, so the browser loads it beside
  * the JavaScript. That element is kept through hydration (it may have loaded, or failed, before
- * React was listening) and shown until the sharp image of the width the screen needs replaces it;
+ * React was listening) and shown until the image of the width the screen needs replaces it;
  * if it fails, the page is asked for through the store, which has the server's message (the
  * reading limit, a page that failed).
  */
@@ -31,6 +30,7 @@ export const PageImage = memo(function PageImage({
   active,
   fluid,
   firstSrc,
+  firstWidth,
   onLoaded,
   highlight,
   reveal,
@@ -45,6 +45,8 @@ export const PageImage = memo(function PageImage({
   /** Sized by CSS to the width, before the scroller is measured (server-rendered HTML). */
   fluid: boolean;
   firstSrc?: string;
+  /** `firstSrc`'s width: a preview is replaced by the sharp image; an image as wide as needed is kept. */
+  firstWidth: number;
   onLoaded: (at?: number) => void;
   /** The search's query while a search is on: its matches are marked on the page. */
   highlight?: string;
@@ -77,6 +79,7 @@ export const PageImage = memo(function PageImage({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store and the page are fixed for the page's life
   useEffect(() => {
     if (!active || failed) return;
+    if (direct && imageWidth === firstWidth) return; // the server-rendered image is this one
     let cancelled = false;
     store
       .loadImage(n, imageWidth)
@@ -151,8 +154,8 @@ export const PageImage = memo(function PageImage({
             draggable={false}
             // The server-rendered image: its size reserves the page's shape before the CSS arrives.
             {...(src === direct && {
-              width: PREVIEW_WIDTH,
-              height: Math.round((PREVIEW_WIDTH * info.height) / info.width),
+              width: firstWidth,
+              height: Math.round((firstWidth * info.height) / info.width),
               fetchPriority: "high" as const,
               elementtiming: FIRST_PAGE_TIMING,
             })}

@@ -27,6 +27,12 @@ export interface PageReaderProps {
   loginHref?: string;
   /** More of the toolbar after the reader's own tools (the admin's PDF view and download). */
   toolbarExtra?: ReactNode;
+  /**
+   * The width of the opening page's image in the server's HTML: a quick preview for teachers, whose
+   * pages are stamped per request (the sharp one follows); admins read the stored page, so theirs is
+   * already the sharp 1024 px one.
+   */
+  firstImageWidth?: number;
 }
 
 type Panel = "contents" | "search" | null;
@@ -42,6 +48,7 @@ export function PageReaderView({
   list,
   loginHref,
   toolbarExtra,
+  firstImageWidth = PREVIEW_WIDTH,
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
@@ -116,7 +123,7 @@ export function PageReaderView({
   const shown = serverRendered && !measured ? pages.slice(page - 1, page + 1) : pages;
   const [first] = useState(() => {
     const info = pages[page - 1];
-    return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, PREVIEW_WIDTH) } : null;
+    return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, firstImageWidth) } : null;
   });
   const showPanel = (next: Panel) => {
     if (panel === "search" && next !== "search") search.setDraft("");
@@ -124,7 +131,7 @@ export function PageReaderView({
   };
   const togglePanel = (next: Exclude<Panel, null>) => showPanel(panel === next ? null : next);
 
-  if (stopped?.signedOut) return <ReaderSignedOut loginHref={loginHref ?? backHref} />;
+  if (stopped?.signedOut) return <ReaderSignedOut loginHref={loginHref ?? backHref} message={stopped.message} />;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: only suppresses the context menu; the reader's controls are the toolbar and keys
     <div
@@ -188,6 +195,7 @@ export function PageReaderView({
                   active={!textView && info.n >= near.from && info.n <= near.to}
                   fluid={!measured}
                   firstSrc={info.n === first?.n ? first.src : undefined}
+                  firstWidth={firstImageWidth}
                   onLoaded={onLoaded}
                   highlight={search.marked}
                   reveal={reveal === info.n}

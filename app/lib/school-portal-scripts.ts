@@ -2,7 +2,7 @@ import type { PublicSchool } from "../../workers/schools/public-school.ts";
 import type { TeacherPortalProps } from "../components/school/teacher-portal.tsx";
 import type { PageScripts, PageScriptsHandle } from "./page-scripts.ts";
 
-type PortalData = { school: PublicSchool; basePath: string; next: string };
+type PortalData = { school: PublicSchool; basePath: string; next: string; notice: string | null };
 const isPortalData = (data: unknown): data is PortalData =>
   typeof data === "object" && data !== null && "school" in data && "basePath" in data && "next" in data;
 
@@ -18,6 +18,7 @@ export const teacherPortalScripts: PageScriptsHandle = {
       schoolName: data.school.schoolName,
       basePath: data.basePath,
       next: data.next,
+      notice: data.notice,
     };
     return { island: "teacher-portal", props };
   },

@@ -385,3 +385,23 @@ describe("the teacher reader island", () => {
     unmount();
   });
 });
+
+describe("a teacher signed out while reading", () => {
+  const DISABLED = "Your account has been disabled. Please contact your school administrator.";
+
+  it("is told their account was disabled when the server says so", async () => {
+    stubBook((path) => (path === "/api/books/7/pages" ? { status: 401, body: { error: DISABLED, disabled: true } } : undefined));
+    renderReader();
+    expect(await screen.findByRole("heading", { name: "Signed out" })).toBeTruthy();
+    expect(screen.getByText(DISABLED)).toBeTruthy();
+    expect(screen.getByRole("link", { name: "Sign in again" })).toBeTruthy();
+  });
+
+  it("is told only that they are signed out otherwise, whatever the answer's text", async () => {
+    stubBook((path) => (path === "/api/books/7/pages" ? { status: 401, body: { error: "Not signed in" } } : undefined));
+    renderReader();
+    expect(await screen.findByRole("heading", { name: "Signed out" })).toBeTruthy();
+    expect(screen.getByText("You have been signed out. Please sign in again.")).toBeTruthy();
+    expect(screen.queryByText(DISABLED)).toBeNull();
+  });
+});

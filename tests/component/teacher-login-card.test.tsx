@@ -27,6 +27,17 @@ describe("TeacherLoginCard", () => {
     expect(screen.getByText("Enter your details to access school books")).toBeTruthy();
   });
 
+  it("says why the teacher is signed out when the page knows (an admin disabled the account), until they try again", async () => {
+    const notice = "Your account has been disabled. Please contact your school administrator.";
+    vi.spyOn(pageNavigation, "go").mockImplementation(() => {});
+    render(
+      <TeacherLoginCard slug="lincoln-high" schoolName="Lincoln High School" next="/schools/lincoln-high/dashboard" notice={notice} />,
+    );
+    expect(screen.getByRole("alert").textContent).toBe(notice);
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    expect(screen.getByRole("alert").textContent).toBe("Please enter both email and password");
+  });
+
   it("asks for both fields before calling the server", async () => {
     const fetchMock = vi.fn();
     vi.stubGlobal("fetch", fetchMock);

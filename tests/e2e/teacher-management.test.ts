@@ -14,6 +14,7 @@ const SLUG = "lincoln-high";
 const BOOK = "Algebra I";
 const PASSWORD = "maple syrup pancakes";
 const NAME = `Dana Reader ${Date.now().toString(36)}`;
+const DISABLED = "Your account has been disabled. Please contact your school administrator.";
 
 async function registerTeacher(page: Page, email: string) {
   await registerTeacherByMail(page, baseURL(), { slug: SLUG, name: NAME, email, password: PASSWORD });
@@ -101,18 +102,24 @@ describe("an admin manages a school's teachers", () => {
         { timeout: 20_000 },
       )
       .toBe(true);
-    expect(await reader.getByRole("alert").textContent()).toContain("You have been signed out. Please sign in again.");
+    // Not only "signed out": the reader says the account was disabled.
+    expect(await reader.getByRole("alert").textContent()).toContain(DISABLED);
     const link = reader.getByRole("link", { name: "Sign in again" });
     expect(await link.getAttribute("href")).toBe(`/schools/${SLUG}?redirectTo=${encodeURIComponent(readerPath)}`);
     await screenshot(reader, "reader-signed-out");
 
-    // Back at the school's login, the right password is refused with the reason.
+    // The school's login says so before anything is typed, and the right password is refused with the reason.
     await link.click();
     await reader.waitForURL((url) => url.pathname === `/schools/${SLUG}`);
+    await reader.getByRole("alert").filter({ hasText: DISABLED }).waitFor();
     await reader.getByLabel("Email").fill(email);
     await reader.getByLabel("Password", { exact: true }).fill(PASSWORD);
-    await reader.getByRole("button", { name: "Login" }).click();
-    await reader.getByRole("alert").filter({ hasText: "Your account has been disabled. Please contact your school." }).waitFor();
+    const [refused] = await Promise.all([
+      reader.waitForResponse((response) => response.url().endsWith("/api/teacher/login")),
+      reader.getByRole("button", { name: "Login" }).click(),
+    ]);
+    expect(refused.status()).toBe(403);
+    await expect.poll(() => reader.getByRole("alert").textContent()).toBe(DISABLED);
 
     // Remove asks first, then the teacher is gone and the answer has the focus.
     await admin.getByRole("button", { name: `Remove ${NAME}` }).click();

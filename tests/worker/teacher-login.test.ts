@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { LOGIN_THROTTLE } from "../../workers/auth/login-guard.ts";
 import { issueOtp } from "../../workers/auth/otp.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
+import { ENDED_SESSION_KEPT_MS } from "../../workers/auth/sessions.ts";
 import { teachers } from "../../workers/db/schema.ts";
 import { loginTeacher } from "../../workers/teachers/accounts.ts";
 import { api, cookieFrom, createSchool, db, devModeCode } from "./helpers.ts";
@@ -172,15 +173,19 @@ describe("POST /api/teacher/reset-password", () => {
 });
 
 describe("sign-in housekeeping", () => {
-  it("a login removes expired sessions and stale throttle counters, and keeps live ones", async () => {
+  it("a login removes sessions that ended over 14 days ago and stale throttle counters, and keeps live ones", async () => {
     const school = await createSchool();
     const email = await teacherAt(school);
     const now = Date.now();
     const teacherId = (await env.DB.prepare("SELECT id FROM teachers WHERE email = ?").bind(email).first<{ id: number }>())!.id;
-    await env.DB.batch([
+    const session = (hash: string, expiresAt: number) =>
       env.DB.prepare(
-        "INSERT INTO sessions (token_hash, kind, teacher_id, school_id, created_at, last_seen_at, expires_at) VALUES ('expired-one', 'teacher', ?, ?, ?, ?, ?)",
-      ).bind(teacherId, school.id, now - 1e7, now - 1e7, now - 1000),
+        "INSERT INTO sessions (token_hash, kind, teacher_id, school_id, created_at, last_seen_at, expires_at) VALUES (?, 'teacher', ?, ?, ?, ?, ?)",
+      ).bind(hash, teacherId, school.id, expiresAt - 1e7, expiresAt - 1e7, expiresAt);
+    await env.DB.batch([
+      session("expired-one", now - ENDED_SESSION_KEPT_MS - 1000),
+      // Ended recently (as disabling ends them): kept a while, so its teacher can be told why.
+      session("ended-recently", now - 1000),
       env.DB.prepare(
         "INSERT INTO rate_limits (key, count, window_start, blocked_until) VALUES ('stale-counter', 3, ?, NULL), ('live-block', 30, ?, ?)",
       ).bind(now - 2 * 86_400_000, now - 2 * 86_400_000, now + 600_000),
@@ -190,7 +195,14 @@ describe("sign-in housekeeping", () => {
     expect(await env.DB.prepare("SELECT key FROM rate_limits WHERE key IN ('stale-counter', 'live-block')").all()).toMatchObject({
       results: [{ key: "live-block" }],
     });
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE teacher_id = ?").bind(teacherId).first("n")).toBe(1);
+    expect(
+      await env.DB.prepare("SELECT token_hash FROM sessions WHERE teacher_id = ? AND expires_at <= ?").bind(teacherId, now).all(),
+    ).toMatchObject({
+      results: [{ token_hash: "ended-recently" }],
+    });
+    expect(
+      await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE teacher_id = ? AND expires_at > ?").bind(teacherId, now).first("n"),
+    ).toBe(1);
   });
 
   it("a login removes one-time codes that expired a day ago, and keeps recent ones (the hourly limit counts them)", async () => {

@@ -4,7 +4,7 @@
 // entry; repeated and racing writes leave one audit entry.
 
 import { env } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { auditLog, books, loginEvents, otpCodes, readingProgress, sessions, teachers } from "../../workers/db/schema.ts";
@@ -13,7 +13,7 @@ import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
 import { api, cookieFrom, createSchool, db, devModeCode, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
-const DISABLED = "Your account has been disabled. Please contact your school.";
+const DISABLED = "Your account has been disabled. Please contact your school administrator.";
 const tag = () => crypto.randomUUID().slice(0, 8);
 
 let admin: { id: number; email: string };
@@ -66,7 +66,14 @@ const audits = (action: string, teacherId: number) =>
     .where(and(eq(auditLog.action, action), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
 
 const verify = (teacherCookie: string) => api("/api/teacher/verify-token", { cookie: teacherCookie });
-const sessionCount = async (teacherId: number) => (await db().select().from(sessions).where(eq(sessions.teacherId, teacherId))).length;
+/** The teacher's sessions that still sign in (an ended one's row stays a while, expired, to tell its teacher why). */
+const sessionCount = async (teacherId: number) =>
+  (
+    await db()
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.teacherId, teacherId), gt(sessions.expiresAt, Date.now())))
+  ).length;
 const body = async (response: Response) => (await response.json()) as Record<string, unknown>;
 
 describe("GET /api/schools/:id/teachers", () => {
@@ -179,14 +186,25 @@ describe("disable and enable", () => {
     });
     expect(await sessionCount(teacher.id)).toBe(0);
     for (const teacherCookie of [first, second]) {
+      // Signed out, and told why: the API, and the school's login page the pages send them to.
       const me = await verify(teacherCookie);
       expect(me.status).toBe(401);
+      expect(await me.json()).toEqual({ error: DISABLED, disabled: true });
       const dashboard = await page(`/schools/${school.slug}/dashboard`, { cookie: teacherCookie });
       expect(dashboard.status).toBe(302);
       expect(dashboard.headers.get("Location")).toBe(
         `/schools/${school.slug}?redirectTo=${encodeURIComponent(`/schools/${school.slug}/dashboard`)}`,
       );
+      const loginPage = await page(dashboard.headers.get("Location")!, { cookie: teacherCookie });
+      expect(loginPage.status).toBe(200);
+      expect(await loginPage.text()).toContain(DISABLED);
+      const onHost = await page(`https://${school.slug}.lectern.test/`, { cookie: teacherCookie });
+      expect(await onHost.text()).toContain(DISABLED);
     }
+    // Anyone else's login page says nothing of it, nor does another school's to this cookie.
+    expect(await (await page(`/schools/${school.slug}`)).text()).not.toContain(DISABLED);
+    const elsewhere = await createSchool();
+    expect(await (await page(`/schools/${elsewhere.slug}`, { cookie: first })).text()).not.toContain(DISABLED);
     const refused = await login(school.slug, email);
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({ error: DISABLED });
@@ -218,8 +236,11 @@ describe("disable and enable", () => {
     const back = await login(school.slug, email);
     expect(back.status).toBe(200);
     expect((await verify(cookieFrom(back))).status).toBe(200);
-    // An old cookie stays ended: its session was deleted, not hidden.
-    expect((await verify(first)).status).toBe(401);
+    // An old cookie stays ended (its session expired, it is not revived), and no longer says disabled.
+    const old = await verify(first);
+    expect(old.status).toBe(401);
+    expect(await old.json()).toEqual({ error: "Not signed in" });
+    expect(await (await page(`/schools/${school.slug}`, { cookie: first })).text()).not.toContain(DISABLED);
     expect(await audits("teacher.enable", teacher.id)).toHaveLength(1);
     expect(await body(await write(school.id, teacher.id, "enable"))).toMatchObject({ changed: false });
     expect(await audits("teacher.enable", teacher.id)).toHaveLength(1);
@@ -235,7 +256,9 @@ describe("disable and enable", () => {
     await late.insert;
     for (const c of [teacherCookie, `__Host-lectern_teacher=${late.token}`]) {
       expect((await verify(c)).status).toBe(401);
-      expect((await api(`/api/schools/slug/${school.slug}/books`, { cookie: c })).status).toBe(401);
+      const books = await api(`/api/schools/slug/${school.slug}/books`, { cookie: c });
+      expect(books.status).toBe(401);
+      expect(await books.json()).toEqual({ error: DISABLED, disabled: true });
     }
   });
 

@@ -116,17 +116,34 @@ export interface TeacherSession {
   school: School;
 }
 
+/** What a request's teacher cookie is: a live session, the session of a teacher an admin disabled, or nothing. */
+export interface TeacherCookie {
+  session: TeacherSession | null;
+  /** The school of the teacher whose session this was, when an admin disabled them; else null. */
+  disabledAt: number | null;
+}
+
 /**
- * The teacher behind this request's cookie, with their school, or null (no cookie, unknown,
- * expired or revoked). The request pipeline calls it once per request (workers/http/request-context.ts).
+ * The teacher behind this request's cookie, with their school (or nothing: no cookie, unknown,
+ * expired or revoked), and whether it was a teacher an admin has disabled, so the school's pages
+ * can tell them why they are signed out. Disabling ends a teacher's sessions by expiring them
+ * (workers/teachers/management.ts): the rows stay until swept, and the lookup reads the teacher's
+ * state before the expiry. The request pipeline calls it once per request (workers/http/request-context.ts).
  */
-export async function getTeacherSession(db: Db, request: Request, now = Date.now()): Promise<TeacherSession | null> {
+export async function readTeacherCookie(db: Db, request: Request, now = Date.now()): Promise<TeacherCookie> {
   const token = readSessionToken(request, "teacher");
-  if (!token) return null;
+  if (!token) return { session: null, disabledAt: null };
   const tokenHash = await sha256Hex(token);
   const [row] = await teacherSessionByHash(db).all({ tokenHash });
-  if (!row || !(await isLive(db, row.session, now))) return null;
-  return { tokenHash, teacher: row.teacher, school: row.school };
+  if (!row) return { session: null, disabledAt: null };
+  if (row.disabled) return { session: null, disabledAt: row.school.id };
+  if (!(await isLive(db, row.session, now))) return { session: null, disabledAt: null };
+  return { session: { tokenHash, teacher: row.teacher, school: row.school }, disabledAt: null };
+}
+
+/** The live teacher session behind this request's cookie, or null. */
+export async function getTeacherSession(db: Db, request: Request, now = Date.now()): Promise<TeacherSession | null> {
+  return (await readTeacherCookie(db, request, now)).session;
 }
 
 const TEACHER_COLUMNS = { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId };
@@ -134,9 +151,9 @@ const TEACHER_COLUMNS = { id: teachers.id, name: teachers.name, email: teachers.
 // Every request with a teacher cookie looks its session up, so the query is prepared once.
 const teacherSessionByHash = preparedQuery((db) =>
   db
-    .select({ session: sessions, teacher: TEACHER_COLUMNS, school: schools })
+    .select({ session: sessions, teacher: TEACHER_COLUMNS, disabled: teachers.disabled, school: schools })
     .from(sessions)
-    .innerJoin(teachers, and(eq(teachers.id, sessions.teacherId), eq(teachers.disabled, false)))
+    .innerJoin(teachers, eq(teachers.id, sessions.teacherId))
     .innerJoin(schools, eq(schools.id, teachers.schoolId))
     .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), eq(sessions.kind, "teacher")))
     .limit(1)
@@ -180,7 +197,13 @@ async function isLive(db: Db, session: typeof sessions.$inferSelect, now: number
   return true;
 }
 
-/** Removes expired sessions; run opportunistically so the table does not grow without bound. */
+/**
+ * How long an ended session's row is kept: a teacher an admin disabled who comes back within it,
+ * cookie in hand, is told that the account was disabled rather than only that they are signed out.
+ */
+export const ENDED_SESSION_KEPT_MS = 14 * 24 * 3600_000;
+
+/** Removes sessions that ended a while ago; run opportunistically so the table does not grow without bound. */
 export function sweepExpiredSessions(db: Db, now = Date.now()) {
-  return db.delete(sessions).where(sql`${sessions.expiresAt} <= ${now}`);
+  return db.delete(sessions).where(sql`${sessions.expiresAt} <= ${now - ENDED_SESSION_KEPT_MS}`);
 }

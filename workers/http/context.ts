@@ -34,6 +34,11 @@ export interface RequestContext {
   teacher: TeacherSession | null;
   /** A live teacher session of another school than the one the request names (null when none). */
   teacherOfOtherSchool: boolean;
+  /**
+   * The request's teacher cookie is the session of a teacher an admin has disabled (of the school
+   * the request names, if it names one): no one is signed in, and the pages say why.
+   */
+  teacherDisabled: boolean;
   /** The signed-in admin or superadmin, checked (live, not disabled); never on a school's host. */
   admin: AdminSession | null;
   /** The CSP nonce of this page's inline scripts; null for API answers and in development. */

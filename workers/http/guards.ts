@@ -7,7 +7,8 @@ import { createMiddleware } from "hono/factory";
 import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
 import type { School } from "../db/schema.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
-import type { AppEnv } from "./context.ts";
+import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
+import type { AppEnv, RequestContext } from "./context.ts";
 
 export type TeacherApiEnv = AppEnv & { Variables: { teacher: TeacherSession } };
 export type AdminApiEnv = AppEnv & { Variables: { admin: AdminSession } };
@@ -20,13 +21,18 @@ export type Reader = { kind: "admin"; admin: AdminSession } | { kind: "teacher";
 const NO_STORE = "private, no-store";
 
 /**
- * A signed-in teacher of the school the request names (or of their own school where it names
- * none), else 401. A teacher of another school gets 404 for the school, like a school that does
- * not exist.
+ * The answer to a request with no signed-in teacher: 404 for a teacher of another school (like a
+ * school that does not exist), else 401, saying when an admin disabled the teacher (`disabled`).
  */
+function noTeacher(c: { json: (body: object, status: 401 | 404) => Response }, context: RequestContext) {
+  if (context.teacherOfOtherSchool) return c.json({ error: "School not found" }, 404);
+  return context.teacherDisabled ? c.json({ error: ACCOUNT_DISABLED, disabled: true }, 401) : c.json({ error: "Not signed in" }, 401);
+}
+
+/** A signed-in teacher of the school the request names (or of their own school where it names none), else `noTeacher`. */
 export const requireTeacher = createMiddleware<TeacherApiEnv>(async (c, next) => {
-  const { teacher, teacherOfOtherSchool } = c.var.context;
-  if (!teacher) return teacherOfOtherSchool ? c.json({ error: "School not found" }, 404) : c.json({ error: "Not signed in" }, 401);
+  const { teacher } = c.var.context;
+  if (!teacher) return noTeacher(c, c.var.context);
   c.set("teacher", teacher);
   c.header("Cache-Control", NO_STORE);
   await next();
@@ -51,12 +57,12 @@ export const requireSuperadmin = createMiddleware<AdminApiEnv>(async (c, next) =
   await next();
 });
 
-/** An admin, or else a teacher (whose school decides which books exist), else 401. */
+/** An admin, or else a teacher (whose school decides which books exist), else `noTeacher`. */
 export const requireReader = createMiddleware<ReaderApiEnv>(async (c, next) => {
-  const { admin, teacher, teacherOfOtherSchool } = c.var.context;
+  const { admin, teacher } = c.var.context;
   if (admin) c.set("reader", { kind: "admin", admin });
   else if (teacher) c.set("reader", { kind: "teacher", teacher });
-  else return teacherOfOtherSchool ? c.json({ error: "School not found" }, 404) : c.json({ error: "Not signed in" }, 401);
+  else return noTeacher(c, c.var.context);
   c.header("Cache-Control", NO_STORE);
   await next();
 });

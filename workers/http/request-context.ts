@@ -1,4 +1,4 @@
-import { getAdminSession, getTeacherSession } from "../auth/sessions.ts";
+import { getAdminSession, readTeacherCookie } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
 import { readConfig } from "./config.ts";
@@ -58,7 +58,7 @@ export async function resolveRequestContext(
   const db = getDb(env.DB);
   const host = resolveHost(url.hostname, config.appDomain);
   const slug = tenantSlug(host, url.pathname);
-  const session = await getTeacherSession(db, request, now);
+  const { session, disabledAt } = await readTeacherCookie(db, request, now);
   const school =
     !slug || namesOtherSchool(host, url.pathname)
       ? null
@@ -76,6 +76,7 @@ export async function resolveRequestContext(
     tenant: { host, slug, school, basePath: slug ? schoolBasePath(host, slug) : "" },
     teacher,
     teacherOfOtherSchool: Boolean(session && !teacher),
+    teacherDisabled: disabledAt !== null && (!slug || disabledAt === school?.id),
     admin,
     nonce,
   };

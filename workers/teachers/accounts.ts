@@ -11,7 +11,7 @@ export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 4
 
 export const LIMIT_REACHED = "limit_reached";
 // Only after the right password (docs/decisions/0015): a stranger learns nothing about the account.
-export const ACCOUNT_DISABLED = "Your account has been disabled. Please contact your school.";
+export const ACCOUNT_DISABLED = "Your account has been disabled. Please contact your school administrator.";
 export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
 
 /**

@@ -5,7 +5,7 @@
  * a repeated or racing request writes no second entry. Every call names the school and the
  * teacher: a teacher of another school is "Teacher not found", like one that does not exist.
  */
-import { and, eq, exists, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, gt, inArray, type SQL, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { SESSION_LIFETIME } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
@@ -91,8 +91,11 @@ const named = (t: TeacherIdentity) => ({ name: t.name, email: t.email });
 
 /**
  * Disables (or enables) a teacher. Disabling also ends every session they have, in the same
- * transaction: the next request of a teacher who is reading finds them signed out. Asking for the
- * state the teacher is already in changes nothing and writes no audit entry.
+ * transaction: the next request of a teacher who is reading finds them signed out. The sessions
+ * end by expiring, not by being deleted: their rows stay a while (ENDED_SESSION_KEPT_MS), so the
+ * school's pages can tell the teacher, cookie in hand, that the account was disabled
+ * (readTeacherCookie); enabling the teacher again revives none of them. Asking for the state the
+ * teacher is already in changes nothing and writes no audit entry.
  */
 export async function setTeacherDisabled(
   db: Db,
@@ -126,7 +129,10 @@ export async function setTeacherDisabled(
   let changed: boolean;
   let after: { disabled: boolean } | undefined;
   if (disabled) {
-    const endSessions = db.delete(sessions).where(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)));
+    const endSessions = db
+      .update(sessions)
+      .set({ expiresAt: now })
+      .where(and(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)), gt(sessions.expiresAt, now)));
     const [updated, , , [row]] = await db.batch([update, audit, endSessions, current]);
     [changed, after] = [updated.length > 0, row];
   } else {
@@ -160,7 +166,8 @@ export async function endTeacherSessions(
   const [ended, , [still]] = await db.batch([
     db
       .delete(sessions)
-      .where(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)))
+      // Sessions that still sign in: one a disable ended already (expired, kept a while) is not one to end.
+      .where(and(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)), gt(sessions.expiresAt, now)))
       .returning({ tokenHash: sessions.tokenHash }),
     // changes(): the sessions the delete just ended, counted inside the same transaction.
     teacherAudit(

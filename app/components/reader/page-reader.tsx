@@ -8,7 +8,7 @@ type State =
   | { status: "loading" }
   | { status: "ready"; list: PageList }
   | { status: "preparing" }
-  | { status: "signed-out" }
+  | { status: "signed-out"; message: string }
   | { status: "error"; message: string };
 
 /**
@@ -28,7 +28,7 @@ export function PageReader(props: PageReaderProps) {
       (error: Error) => {
         if (abort.signal.aborted) return;
         if (error instanceof ReaderApiError && error.status === 409) setState({ status: "preparing" });
-        else if (error instanceof ReaderApiError && error.signedOut) setState({ status: "signed-out" });
+        else if (error instanceof ReaderApiError && error.signedOut) setState({ status: "signed-out", message: error.message });
         else setState({ status: "error", message: error.message });
       },
     );
@@ -37,7 +37,7 @@ export function PageReader(props: PageReaderProps) {
 
   if (state.status === "ready") return <PageReaderView {...props} list={state.list} serverRendered={state.list === list} />;
   if (state.status === "preparing") return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
-  if (state.status === "signed-out") return <ReaderSignedOut loginHref={loginHref ?? backHref} />;
+  if (state.status === "signed-out") return <ReaderSignedOut loginHref={loginHref ?? backHref} message={state.message} />;
   if (state.status === "error") return <ReaderError message={state.message} backHref={backHref} backLabel={backLabel} />;
   return (
     <main

@@ -55,9 +55,12 @@ export function ReaderError({ message, backHref, backLabel }: { message: string;
   return <ReaderMessage tone="error" title="Error Loading PDF" message={message} backHref={backHref} backLabel={backLabel} />;
 }
 
-/** The teacher's session ended while reading (signed out elsewhere, disabled, removed): sign in again. */
-export function ReaderSignedOut({ loginHref }: { loginHref: string }) {
-  return <ReaderMessage tone="error" title="Signed out" message={SIGNED_OUT} backHref={loginHref} backLabel="Sign in again" />;
+/**
+ * The teacher's session ended while reading (signed out elsewhere, disabled, removed): why, as the
+ * server said it (an admin disabled the account), else that they are signed out; and the way to sign in.
+ */
+export function ReaderSignedOut({ loginHref, message = SIGNED_OUT }: { loginHref: string; message?: string }) {
+  return <ReaderMessage tone="error" title="Signed out" message={message} backHref={loginHref} backLabel="Sign in again" />;
 }
 
 /** A book whose pages the server is still preparing: nothing is wrong, it is just not ready. */

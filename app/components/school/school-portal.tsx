@@ -7,7 +7,17 @@ import { TEACHER_PORTAL_ID, TeacherPortal } from "./teacher-portal.tsx";
  * The school's front door: who the school is, and the teacher login. Only the login part is
  * interactive; in a production build it hydrates as an island and the rest stays plain HTML.
  */
-export function SchoolPortal({ school, basePath, next }: { school: PublicSchool; basePath: string; next: string }) {
+export function SchoolPortal({
+  school,
+  basePath,
+  next,
+  notice = null,
+}: {
+  school: PublicSchool;
+  basePath: string;
+  next: string;
+  notice?: string | null;
+}) {
   const address = joinAddress(school);
   return (
     <div className="flex min-h-dvh flex-col">
@@ -55,7 +65,7 @@ export function SchoolPortal({ school, basePath, next }: { school: PublicSchool;
               </ul>
             </div>
             <div id={TEACHER_PORTAL_ID} className="mx-auto w-full max-w-md">
-              <TeacherPortal slug={school.slug} schoolName={school.schoolName} basePath={basePath} next={next} />
+              <TeacherPortal slug={school.slug} schoolName={school.schoolName} basePath={basePath} next={next} notice={notice} />
             </div>
           </div>
         </div>

@@ -12,6 +12,7 @@ export function TeacherLoginCard({
   slug,
   schoolName,
   next,
+  notice = null,
   onRegister,
   onForgotPassword,
 }: {
@@ -19,13 +20,15 @@ export function TeacherLoginCard({
   schoolName: string | null;
   /** Where a successful login goes: the dashboard, or the school page that sent the teacher here. */
   next: string;
+  /** Shown until the teacher tries to log in: why they are signed out (an admin disabled the account). */
+  notice?: string | null;
   onRegister?: () => void;
   /** Opens the reset dialog, for the e-mail typed here. */
   onForgotPassword?: (email: string) => void;
 }) {
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(notice);
   // After a few wrong passwords (the server says how many tries are left) or the pause itself: point to the reset.
   const [offerReset, setOfferReset] = useState(false);
 

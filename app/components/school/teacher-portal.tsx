@@ -3,7 +3,14 @@ import { RegisterDialog } from "./register-dialog.tsx";
 import { ResetPasswordDialog } from "./reset-password-dialog.tsx";
 import { TeacherLoginCard } from "./teacher-login-card.tsx";
 
-export type TeacherPortalProps = { slug: string; schoolName: string; basePath: string; next: string };
+export type TeacherPortalProps = {
+  slug: string;
+  schoolName: string;
+  basePath: string;
+  next: string;
+  /** Why this browser's teacher is signed out, when the server knows (an admin disabled the account). */
+  notice?: string | null;
+};
 
 /** The id of the element the login page's island hydrates (see app/islands/teacher-portal.client.tsx). */
 export const TEACHER_PORTAL_ID = "teacher-portal";
@@ -12,7 +19,7 @@ export const TEACHER_PORTAL_ID = "teacher-portal";
  * The interactive part of a school's login page: the login card and the register and reset
  * dialogs. It uses no router and no query cache, so it can hydrate on its own.
  */
-export function TeacherPortal({ slug, schoolName, basePath, next }: TeacherPortalProps) {
+export function TeacherPortal({ slug, schoolName, basePath, next, notice = null }: TeacherPortalProps) {
   const [dialog, setDialog] = useState<"register" | "reset" | null>(null);
   const [resetEmail, setResetEmail] = useState("");
   return (
@@ -21,6 +28,7 @@ export function TeacherPortal({ slug, schoolName, basePath, next }: TeacherPorta
         slug={slug}
         schoolName={schoolName}
         next={next}
+        notice={notice}
         onRegister={() => setDialog("register")}
         onForgotPassword={(email) => {
           setResetEmail(email);

@@ -1,6 +1,7 @@
 import { createContext, redirect } from "react-router";
 import { appContext } from "../../../workers/http/context.ts";
 import type { PublicSchool } from "../../../workers/schools/public-school.ts";
+import { ACCOUNT_DISABLED } from "../../../workers/teachers/accounts.ts";
 import { redirectTarget } from "../redirect-target.ts";
 import { requireSchool } from "./tenant.server.ts";
 
@@ -36,6 +37,14 @@ export function requireTeacher(args: Args): SignedInTeacher {
  */
 export function loginTarget(request: Request, basePath: string): string {
   return redirectTarget(new URL(request.url).searchParams.get("redirectTo"), basePath, `${basePath}/dashboard`);
+}
+
+/**
+ * What the login page says before anything is typed: that the account was disabled, when this
+ * browser's teacher cookie is the session of a teacher an admin disabled (only its owner has it).
+ */
+export function signedOutNotice(args: Args): string | null {
+  return args.context.get(appContext).teacherDisabled ? ACCOUNT_DISABLED : null;
 }
 
 /** A teacher already signed in to this school skips the login page. */

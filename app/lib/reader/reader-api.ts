@@ -13,7 +13,10 @@ export type PageText = Answer<BookRoutes["pages"][":n"]["text"]["$get"]>;
 export type SearchAnswer = Answer<BookRoutes["search"]["$get"]>;
 export type SearchResult = SearchAnswer["results"][number];
 
-/** What the reader says to a teacher whose session ended while reading (signed out, disabled or removed). */
+/**
+ * What the reader says to a teacher whose session ended while reading (signed out, removed); a
+ * teacher an admin disabled is told so in the server's words instead.
+ */
 export const SIGNED_OUT = "You have been signed out. Please sign in again.";
 
 /** An answer that was not OK, with the server's `error` text and, for 409, whether the pages are still being prepared. */
@@ -39,8 +42,9 @@ export class ReaderApiError extends Error {
 export const bookApi = (bookId: number) => `/api/books/${bookId}`;
 
 async function failure(response: Response, fallback: string): Promise<ReaderApiError> {
-  const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown } | null;
-  const message = response.status === 401 ? SIGNED_OUT : typeof body?.error === "string" ? body.error : fallback;
+  const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown; disabled?: unknown } | null;
+  const said = typeof body?.error === "string" ? body.error : null;
+  const message = response.status === 401 ? (body?.disabled === true && said) || SIGNED_OUT : (said ?? fallback);
   return new ReaderApiError(message, response.status, response.status === 409 && body?.status === "preparing");
 }
 

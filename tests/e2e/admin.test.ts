@@ -197,8 +197,16 @@ describe("the admin console", () => {
 
     await addBookWithPdf(page, `All Blank ${stamp}`, await smallPdf(["", ""]));
     await panel.getByText(/None of the 2 pages of this PDF could be rendered, so it was not added/).waitFor({ timeout: 60_000 });
-    await panel.getByText("No PDF yet: add one to prepare its pages.").waitFor();
+    // A book added with that PDF is not kept: no empty record in the catalogue.
+    await panel.getByText(/The book was not added either\./).waitFor();
     await screenshot(page, "admin-book-refused-pdf-1280");
+    await panel.getByRole("link", { name: "Back to the books" }).click();
+    await page.waitForURL(/\/admin\/books$/);
+    const found = await page.evaluate(async (title) => {
+      const answer = (await (await fetch(`/api/books?query=${encodeURIComponent(title)}`)).json()) as { books: { title: string }[] };
+      return answer.books.map((book) => book.title);
+    }, `All Blank ${stamp}`);
+    expect(found).toEqual([]);
   });
 
   it("the Assign Book page gives one book to the schools picked, and assigning twice adds nothing", async () => {

@@ -5,9 +5,9 @@ import { appContext } from "../../workers/http/context.ts";
 import { listPages, readingState, readySet } from "../../workers/page-images/page-reading.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminReaderLinks } from "../components/reader/admin-reader-links.tsx";
+import { LoadingPdfViewer } from "../components/reader/loading-pdf-viewer.tsx";
 import { PageReader } from "../components/reader/page-reader.tsx";
 import { ReaderError, ReaderPreparing } from "../components/reader/reader-error.tsx";
-import { Spinner } from "../components/ui/spinner.tsx";
 import { requireAdmin } from "../lib/guards/admin.server.ts";
 import { IMAGE_WIDTHS } from "../lib/reader/image-width.ts";
 import type { Route } from "./+types/admin-reader";
@@ -80,18 +80,6 @@ export default function AdminReader({ loaderData }: Route.ComponentProps) {
       backHref={`/admin/book/${bookId}`}
       backLabel="Open the book's page"
     />
-  );
-}
-
-function LoadingPdfViewer() {
-  return (
-    <div
-      data-reader
-      className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-4 bg-slate-900 text-slate-200 print:hidden"
-    >
-      <Spinner label="Loading PDF viewer..." className="h-10 w-10 text-indigo-400" />
-      <p>Loading PDF viewer...</p>
-    </div>
   );
 }
 

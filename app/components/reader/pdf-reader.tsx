@@ -1,6 +1,6 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { type OpenedPdf, openPdf, type PDFDocumentProxy, probePdf } from "../../lib/pdf.client.ts";
-import { Spinner } from "../ui/spinner.tsx";
+import { LoadingPdfViewer } from "./loading-pdf-viewer.tsx";
 import { type PageSize, PdfPage } from "./pdf-page.tsx";
 import { ReaderError } from "./reader-error.tsx";
 import { type FitMode, ReaderToolbar } from "./reader-toolbar.tsx";
@@ -40,17 +40,7 @@ export function PdfReader(props: ReaderProps) {
     };
   }, [props.pdfUrl]);
 
-  if (state.status === "checking") {
-    return (
-      <div
-        data-reader
-        className="fixed inset-0 z-50 flex flex-col items-center justify-center gap-4 bg-slate-900 text-slate-200 print:hidden"
-      >
-        <Spinner label="Loading PDF viewer..." className="h-10 w-10 text-indigo-400" />
-        <p>Loading PDF viewer...</p>
-      </div>
-    );
-  }
+  if (state.status === "checking") return <LoadingPdfViewer />;
   if (state.status === "error") {
     return <ReaderError message={state.message} backHref={props.backHref} backLabel={props.backLabel} />;
   }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { MakeCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { generateBookPdf } from "../seed/book-pdf.ts";
 import { seedDemoUsage } from "../seed/demo-usage.ts";
@@ -8,6 +9,16 @@ import { ensureDevVars } from "./env.ts";
 import { applyMigrations, DEFAULT_STATE, withLocalState } from "./local-state.ts";
 import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";
 import { localPageStore } from "./page-stores.ts";
+import { registerWasmModules } from "./wasm-modules.ts";
+
+// A specifier tsc does not follow: the Node project's types know no .wasm modules.
+const COVER_RENDITIONS: string = "../../workers/books/cover-renditions.ts";
+
+/** The Worker's cover renditions, run in Node with its wasm codecs. */
+async function loadCoverRenditions(): Promise<MakeCoverRenditions> {
+  registerWasmModules();
+  return ((await import(COVER_RENDITIONS)) as { makeCoverRenditions: MakeCoverRenditions }).makeCoverRenditions;
+}
 
 const SeedEnvSchema = z.object({
   PUBLISHER_NAME: z.string().default("Lectern Press"),
@@ -44,7 +55,12 @@ export async function seedLocal(
         superadminPassword: env.DEMO_SUPERADMIN_PASSWORD,
         teacherPassword: env.DEMO_TEACHER_PASSWORD,
       },
-      { publisher: env.PUBLISHER_NAME, renderPdf: (book) => generateBookPdf(book), renderCover },
+      {
+        publisher: env.PUBLISHER_NAME,
+        renderPdf: (book) => generateBookPdf(book),
+        renderCover,
+        makeCoverRenditions: await loadCoverRenditions(),
+      },
     );
     const usage = await seedDemoUsage(getDb(storage.DB));
     if (usage > 0) log(`Made up 90 days of demo reading (${usage} rollup writes).`);

@@ -1,5 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import { hashPassword } from "../../workers/auth/password.ts";
+import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { admins, bookAccess, books, schools, teachers } from "../../workers/db/schema.ts";
 import type { DemoBookInfo } from "./book-pdf.ts";
@@ -19,6 +20,8 @@ export interface SeedAssets {
   publisher: string;
   renderPdf(book: DemoBookInfo): Promise<Uint8Array>;
   renderCover(book: DemoBookInfo): Promise<{ bytes: Uint8Array; contentType: string }>;
+  /** The Worker's own (workers/books/cover-renditions.ts), so the demo's covers are what an upload stores. */
+  makeCoverRenditions: MakeCoverRenditions;
 }
 
 export interface SeedReport {
@@ -36,6 +39,17 @@ function objectKeys(book: DemoBook) {
 
 function bookInfo(book: DemoBook, publisher: string): DemoBookInfo {
   return { ...book, publisher };
+}
+
+/** Makes the renditions of a stored demo cover that lacks them (states seeded before they existed too); how many were stored. */
+async function ensureCoverRenditions(bucket: R2Bucket, coverKey: string, make: MakeCoverRenditions): Promise<number> {
+  if (await hasCoverRenditions(bucket, coverKey)) return 0;
+  const cover = await bucket.get(coverKey);
+  if (!cover) throw new Error(`Demo cover ${coverKey} is missing`);
+  const made = await make(new Uint8Array(await cover.arrayBuffer()), cover.httpMetadata?.contentType ?? "");
+  if (!made.ok) throw new Error(`Demo cover ${coverKey}: ${made.error}`);
+  await putCoverRenditions(bucket, coverKey, made.renditions);
+  return made.renditions.length;
 }
 
 /**
@@ -57,6 +71,7 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
       await env.BOOKS.put(coverKey, cover.bytes, { httpMetadata: { contentType: cover.contentType } });
       report.objects++;
     }
+    report.objects += await ensureCoverRenditions(env.BOOKS, coverKey, assets.makeCoverRenditions);
     if (pdfKey) {
       let head = await env.BOOKS.head(pdfKey);
       if (!head) {

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { DEMO_BOOKS, DEMO_SCHOOLS, demoBooksFor } from "../../scripts/seed/demo-data.ts";
 import { type SeedAssets, seedDemo } from "../../scripts/seed/seed-demo.ts";
+import { COVER_WIDTHS } from "../../workers/books/category.ts";
+import { makeCoverRenditions } from "../../workers/books/cover-renditions.ts";
 
 // A 1x1 PNG: covers are drawn with a Node-only canvas in `npm start`; the seed logic is what is tested here.
 const PNG = Uint8Array.from(atob("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="), (c) =>
@@ -23,6 +25,7 @@ const assets: SeedAssets = {
   // Small PDFs keep the test quick; the full-size generator is checked on its own below.
   renderPdf: (book) => generateBookPdf(book, { pages: 2 }),
   renderCover: async () => ({ bytes: PNG, contentType: "image/png" }),
+  makeCoverRenditions,
 };
 
 async function tableCounts() {
@@ -44,7 +47,8 @@ describe("seedDemo", () => {
       schools: 5,
       books: DEMO_BOOKS.length,
       assignments: expectedAssignments,
-      objects: 2 * DEMO_BOOKS.length - 1,
+      // Per book: a cover and its renditions, and a PDF but for one book.
+      objects: (2 + COVER_WIDTHS.length) * DEMO_BOOKS.length - 1,
       accounts: 7,
     });
     const after = await tableCounts();
@@ -66,6 +70,14 @@ describe("seedDemo", () => {
       "SELECT count(*) AS n FROM books WHERE cover_key IS NULL OR (pdf_key IS NOT NULL AND pdf_size IS NULL)",
     ).first<{ n: number }>();
     expect(missingFiles?.n).toBe(0);
+
+    // A state seeded before covers had renditions gets them on the next run.
+    const { cover_key: coverKey } = (await env.DB.prepare("SELECT cover_key FROM books ORDER BY id LIMIT 1").first<{
+      cover_key: string;
+    }>())!;
+    await env.BOOKS.delete(`${coverKey}.512.webp`);
+    expect(await seedDemo(env, accounts, assets)).toMatchObject({ objects: COVER_WIDTHS.length });
+    expect((await env.BOOKS.head(`${coverKey}.512.webp`))?.httpMetadata?.contentType).toBe("image/webp");
   });
 
   it("gives every school a different, overlapping set of books", () => {

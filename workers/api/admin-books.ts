@@ -1,6 +1,7 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { assignToAllSchools, grantAccess, listAccess, revokeAccess } from "../books/access.ts";
+import { coverType, MAX_COVER_BYTES, replaceCover } from "../books/cover-upload.ts";
 import { findBook, getAdminBook, getAdminBookDetail } from "../books/detail.ts";
 import { createBook, deleteBook, updateBook } from "../books/editing.ts";
 import { AccessParamSchema, BookCreateSchema, BookListQuerySchema, BookUpdateSchema, GrantAccessSchema } from "../books/input.ts";
@@ -9,13 +10,10 @@ import { booksNeedingPages } from "../books/pages-status.ts";
 import {
   cancelPdfUpload,
   completePdfUpload,
-  coverType,
   findPdfUpload,
-  MAX_COVER_BYTES,
   MAX_PDF_BYTES,
   PART_SIZE,
   readLimited,
-  replaceCover,
   STALE_UPLOAD_MS,
   startPdfUpload,
   sweepStaleUploads,

@@ -1,9 +1,13 @@
 import { Hono } from "hono";
+import { z } from "zod";
+import { COVER_WIDTHS } from "../books/category.ts";
+import { openCover } from "../books/cover-renditions.ts";
 import { findBook } from "../books/detail.ts";
 import { pdfError, streamPdf } from "../books/pdf-stream.ts";
 import type { Db } from "../db/client.ts";
 import type { Book } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
+import { validate } from "../http/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { parseId } from "../validation/schemas.ts";
 
@@ -13,15 +17,28 @@ export async function bookForReader(db: Db, reader: Reader, bookId: number): Pro
   return findBook(db, bookId);
 }
 
+/** `?w=`: one of the cover's rendition widths; without it, the cover as uploaded. (`?v=` only versions the URL.) */
+const CoverQuerySchema = z.object({
+  w: z
+    .string()
+    .transform((text, ctx) => {
+      const width = COVER_WIDTHS.find((w) => String(w) === text);
+      if (width) return width;
+      ctx.addIssue({ code: "custom", message: `The cover's width is one of ${COVER_WIDTHS.join(", ")}` });
+      return z.NEVER;
+    })
+    .optional(),
+});
+
 export const bookFilesApi = new Hono<ReaderApiEnv>()
-  .get("/:id/thumbnail", requireReader, async (c) => {
+  .get("/:id/thumbnail", requireReader, validate("query", CoverQuerySchema), async (c) => {
     const { db } = c.var.context;
     const { reader } = c.var;
     const bookId = parseId(c.req.param("id"));
     const book = bookId ? await bookForReader(db, reader, bookId) : null;
     if (!book?.coverKey) return c.json({ error: "Book not found" }, 404);
 
-    const object = await c.env.BOOKS.get(book.coverKey, { onlyIf: c.req.raw.headers });
+    const object = await openCover(c.env.BOOKS, book.coverKey, c.req.valid("query").w ?? null, c.req.raw.headers);
     if (!object) return c.json({ error: "Book not found" }, 404);
     const headers = new Headers({
       ETag: object.httpEtag,

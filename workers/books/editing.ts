@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import { auditLog, books, pageSets, uploads } from "../db/schema.ts";
 import { bookPagesPrefix, deletePrefix } from "../page-images/page-keys.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
+import { coverObjectKeys } from "./cover-store.ts";
 import { type AdminBook, findBook, getAdminBook, toAdminBook } from "./detail.ts";
 import type { BookCreate, BookUpdate } from "./input.ts";
 import { abortUploads } from "./uploads.ts";
@@ -94,7 +95,8 @@ async function removeBook(
   ]);
   if (!deleted.length) return false;
   await abortUploads(bucket, pending);
-  const keys = [before.coverKey, before.pdfKey, ...sets.map((set) => set.pdfKey)].filter((key): key is string => !!key);
+  const covers = before.coverKey ? coverObjectKeys(before.coverKey) : [];
+  const keys = [...covers, before.pdfKey, ...sets.map((set) => set.pdfKey)].filter((key): key is string => !!key);
   if (keys.length) await bucket.delete([...new Set(keys)]);
   await deletePrefix(bucket, bookPagesPrefix(bookId));
   return true;

@@ -1,10 +1,5 @@
 /**
- * Book files: covers in one request, PDFs in parts.
- *
- * Cover: `PUT /api/books/:id/upload/thumbnail`, the raw image as the body, Content-Type
- * image/jpeg, image/png or image/webp, at most 2 MiB (413). The bytes must start like that type
- * (415). Each cover gets a new key `covers/{bookId}/{random}` and the book a new updatedAt, so
- * the versioned thumbnail URL changes; the old object is deleted once the row points elsewhere.
+ * Book files: covers in one request (cover-upload.ts), PDFs in parts.
  *
  * PDF: a Worker takes at most 100 MB per request, books go to 1 GB, so the browser sends parts
  * straight into an R2 multipart upload:
@@ -28,33 +23,16 @@
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, books, uploads } from "../db/schema.ts";
+import { type Book, uploads } from "../db/schema.ts";
 import { createUploadedPageSet } from "../page-images/page-sets.ts";
 
 const MiB = 1024 * 1024;
-export const MAX_COVER_BYTES = 2 * MiB;
 export const MAX_PDF_BYTES = 1024 * MiB;
 export const PART_SIZE = 10 * MiB;
 export const STALE_UPLOAD_MS = 24 * 60 * 60 * 1000;
 
-const COVER_SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {
-  "image/jpeg": (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
-  "image/png": (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte),
-  "image/webp": (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
-};
-
-function ascii(bytes: Uint8Array, start: number, end: number): string {
-  return String.fromCharCode(...bytes.subarray(start, end));
-}
-
-function randomId(): string {
+export function randomId(): string {
   return [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** The cover types we take, from a Content-Type header; null for anything else. */
-export function coverType(contentType: string | undefined): string | null {
-  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
-  return type in COVER_SIGNATURES ? type : null;
 }
 
 /** The whole body if it is at most `max` bytes; null as soon as it is longer. */
@@ -80,38 +58,6 @@ export async function readLimited(body: ReadableStream<Uint8Array> | null, max: 
     offset += chunk.byteLength;
   }
   return bytes;
-}
-
-export type CoverResult = { ok: true } | { ok: false; status: 404 | 415; error: string };
-
-export async function replaceCover(
-  db: Db,
-  bucket: R2Bucket,
-  actor: Actor,
-  book: Book,
-  input: { type: string; bytes: Uint8Array },
-  now = Date.now(),
-): Promise<CoverResult> {
-  if (!COVER_SIGNATURES[input.type]?.(input.bytes))
-    return { ok: false, status: 415, error: `The file is not a ${input.type.slice(6).toUpperCase()} image` };
-  const key = `covers/${book.id}/${randomId()}`;
-  await bucket.put(key, input.bytes, { httpMetadata: { contentType: input.type } });
-  const changes = { coverKey: key, updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1) };
-  const [updated] = await db.batch([
-    db.update(books).set(changes).where(eq(books.id, book.id)).returning({ id: books.id }),
-    auditEntry(
-      db,
-      actor,
-      { action: "book.cover", entityType: "book", entityId: book.id, before: { coverKey: book.coverKey }, after: changes },
-      now,
-    ),
-  ]);
-  if (!updated.length) {
-    await bucket.delete(key);
-    return { ok: false, status: 404, error: "Book not found" };
-  }
-  if (book.coverKey && book.coverKey !== key) await bucket.delete(book.coverKey);
-  return { ok: true };
 }
 
 type Upload = typeof uploads.$inferSelect;

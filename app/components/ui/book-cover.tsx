@@ -1,17 +1,28 @@
 import { useCallback, useState } from "react";
+import { COVER_WIDTHS, coverSrcSet, coverWidthPath } from "../../../workers/books/category.ts";
 
-/** A book's cover, or a placeholder book icon when there is none or it fails to load. */
+const WIDEST = Math.max(...COVER_WIDTHS) as (typeof COVER_WIDTHS)[number];
+
+/**
+ * A book's cover, or a placeholder book icon when there is none or it fails to load. The image
+ * offers the cover's WebP renditions (srcset), and the browser takes the one its box (`sizes`) and
+ * the screen's DPR call for; the box is always 2:3.
+ */
 export function BookCover({
   src,
   title,
   className = "",
   priority = false,
+  sizes = "256px",
 }: {
+  /** The cover's path (coverPath), without a width. */
   src: string | null;
   title: string;
   className?: string;
   /** A cover in the first screen: loaded at once and early, since it is what the page paints last. */
   priority?: boolean;
+  /** How wide the image is drawn, as in `<img sizes>`. The default suits every box up to 256 CSS px (all but the grid). */
+  sizes?: string;
 }) {
   const [broken, setBroken] = useState(false);
   // A server-rendered image can fail before React hydrates, when no onError is listening yet:
@@ -37,7 +48,11 @@ export function BookCover({
   return (
     <img
       ref={watch}
-      src={src}
+      src={coverWidthPath(src, WIDEST)}
+      srcSet={coverSrcSet(src)}
+      sizes={sizes}
+      width={WIDEST}
+      height={(WIDEST * 3) / 2}
       alt={`Cover of ${title}`}
       loading={priority ? "eager" : "lazy"}
       fetchPriority={priority ? "high" : "auto"}

@@ -1,0 +1,70 @@
+/**
+ * A book's cover: `PUT /api/books/:id/upload/thumbnail`, the raw image as the body, Content-Type
+ * image/jpeg, image/png or image/webp, at most 2 MiB (413). The bytes must start like that type
+ * (415) and decode (415; more pixels than the Worker can shrink: 413), since the cover is stored
+ * with its display-sized WebP renditions (cover-renditions.ts, decision 0023). Each cover gets a
+ * new key `covers/{bookId}/{random}` and the book a new updatedAt, so the versioned thumbnail URL
+ * changes; the old cover and its renditions are deleted once the row points elsewhere.
+ */
+import { eq } from "drizzle-orm";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import type { Db } from "../db/client.ts";
+import { type Book, books } from "../db/schema.ts";
+import { makeCoverRenditions } from "./cover-renditions.ts";
+import { deleteCover, putCoverRenditions } from "./cover-store.ts";
+import { randomId } from "./uploads.ts";
+
+export const MAX_COVER_BYTES = 2 * 1024 * 1024;
+
+const COVER_SIGNATURES: Record<string, (bytes: Uint8Array) => boolean> = {
+  "image/jpeg": (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff,
+  "image/png": (b) => [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a].every((byte, i) => b[i] === byte),
+  "image/webp": (b) => ascii(b, 0, 4) === "RIFF" && ascii(b, 8, 12) === "WEBP",
+};
+
+function ascii(bytes: Uint8Array, start: number, end: number): string {
+  return String.fromCharCode(...bytes.subarray(start, end));
+}
+
+/** The cover types we take, from a Content-Type header; null for anything else. */
+export function coverType(contentType: string | undefined): string | null {
+  const type = contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
+  return type in COVER_SIGNATURES ? type : null;
+}
+
+export type CoverResult = { ok: true } | { ok: false; status: 404 | 413 | 415; error: string };
+
+export async function replaceCover(
+  db: Db,
+  bucket: R2Bucket,
+  actor: Actor,
+  book: Book,
+  input: { type: string; bytes: Uint8Array },
+  now = Date.now(),
+): Promise<CoverResult> {
+  if (!COVER_SIGNATURES[input.type]?.(input.bytes))
+    return { ok: false, status: 415, error: `The file is not a ${input.type.slice(6).toUpperCase()} image` };
+  const made = await makeCoverRenditions(input.bytes, input.type);
+  if (!made.ok) return made;
+  const key = `covers/${book.id}/${randomId()}`;
+  await Promise.all([
+    bucket.put(key, input.bytes, { httpMetadata: { contentType: input.type } }),
+    putCoverRenditions(bucket, key, made.renditions),
+  ]);
+  const changes = { coverKey: key, updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1) };
+  const [updated] = await db.batch([
+    db.update(books).set(changes).where(eq(books.id, book.id)).returning({ id: books.id }),
+    auditEntry(
+      db,
+      actor,
+      { action: "book.cover", entityType: "book", entityId: book.id, before: { coverKey: book.coverKey }, after: changes },
+      now,
+    ),
+  ]);
+  if (!updated.length) {
+    await deleteCover(bucket, key);
+    return { ok: false, status: 404, error: "Book not found" };
+  }
+  if (book.coverKey && book.coverKey !== key) await deleteCover(bucket, book.coverKey);
+  return { ok: true };
+}

@@ -24,7 +24,7 @@ const book = {
 const laidOver = (element: Element) => /(^|\s)(absolute|fixed)(\s|$)/.test(element.className);
 
 describe("BookCard", () => {
-  it("puts the star and the (i) below the cover, in the card's bottom row with the category, never over the cover", () => {
+  it("puts the star and the (i) below the cover, in the card's bottom row, never over the cover; the category shows whole", () => {
     renderInApp(
       <BookCard
         book={book}
@@ -44,11 +44,15 @@ describe("BookCard", () => {
       expect(cover.compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
       expect(screen.getByText("Ruth Adler, Carlos Mendes").compareDocumentPosition(button) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     }
-    // One row: the category, then (i), then the star.
+    // One row: the page count, then (i), then the star; the category, whole, above the title.
     const row = star.parentElement!;
     expect(row.contains(info)).toBe(true);
-    expect(row.textContent).toContain("Standard 9");
+    expect(row.textContent).toContain("24 pages");
     expect(laidOver(row)).toBe(false);
+    const category = screen.getByText("Standard 9");
+    expect(link.contains(category)).toBe(true);
+    expect(category.className).not.toContain("truncate");
+    expect(category.compareDocumentPosition(screen.getByText("Algebra I")) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it("the link names the book by its title and authors, and is described by the description", () => {

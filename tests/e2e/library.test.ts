@@ -192,6 +192,9 @@ describe("teacher library details", () => {
     const byline = (await card.getByText("Ruth Adler, Carlos Mendes").boundingBox())!;
     const star = (await card.getByRole("button", { name: /My books$/ }).boundingBox())!;
     expect(star.y).toBeGreaterThanOrEqual(byline.y + byline.height);
+    // The category reads whole ('Standard 9', not 'Standar...').
+    const category = card.getByText(/^Standard \d+$/);
+    expect(await category.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
   });
 
   it("a broken cover becomes the placeholder icon", async () => {

@@ -45,13 +45,16 @@ export function BookCard({
           className="aspect-[2/3] w-full rounded-t-xl"
         />
         <div className="flex flex-1 flex-col gap-1 px-3 pt-3">
+          <span className="self-start rounded-full bg-indigo-50 px-2 py-0.5 text-[11px] font-semibold text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200">
+            {bookCategory(book)}
+          </span>
           <h3 className="line-clamp-2 text-sm font-semibold leading-snug">{book.title}</h3>
           <p className="line-clamp-1 text-xs text-slate-500 dark:text-slate-400">{authorLine(book)}</p>
         </div>
       </Link>
       <div className="flex items-center gap-1 px-3 pt-2 pb-3">
-        <span className="mr-auto min-w-0 truncate rounded-full bg-indigo-50 px-2 py-0.5 text-[11px] font-semibold text-indigo-700 dark:bg-indigo-950/70 dark:text-indigo-200">
-          {bookCategory(book)}
+        <span className="mr-auto min-w-0 truncate text-xs text-slate-500 dark:text-slate-400">
+          {book.pageCount ? `${book.pageCount} pages` : ""}
         </span>
         {book.description && (
           <InfoTooltip

@@ -60,10 +60,14 @@ export async function uploadPdf(
   }
 }
 
-/** Sends the image as the request's body (the route reads it raw, up to 2 MB, typed by its Content-Type). */
-export async function uploadCover(bookId: number, image: Blob): Promise<void> {
-  await call(
+/**
+ * Sends the image as the request's body (the route reads it raw, up to 2 MB, typed by its
+ * Content-Type). Returns the server's notice when it kept the cover without its small versions.
+ */
+export async function uploadCover(bookId: number, image: Blob): Promise<string | null> {
+  const answer = await call(
     () => book.upload.thumbnail.$put({ param: { id: String(bookId) } }, { headers: { "Content-Type": image.type }, init: { body: image } }),
     "Failed to upload the cover",
   );
+  return answer.notice;
 }

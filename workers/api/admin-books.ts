@@ -127,7 +127,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     const db = c.var.context.db;
     const result = await replaceCover(db, c.env.BOOKS, actorOf(c), book, { type, bytes });
     if (!result.ok) return c.json({ error: result.error }, result.status);
-    return c.json({ book: await getAdminBook(db, book.id) });
+    return c.json({ book: await getAdminBook(db, book.id), notice: result.notice });
   })
   .post("/:id/upload/pdf", requireAdmin, requireSameOrigin, validate("json", StartPdfSchema), async (c) => {
     const book = await bookOf(c);

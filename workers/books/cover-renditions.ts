@@ -36,10 +36,16 @@ export const MAX_DECODING_BYTES = 64 * 1024 * 1024;
 export const COVER_WEBP_OPTIONS = { quality: 75, method: 4 } as const;
 
 export const makeCoverRenditions: MakeCoverRenditions = async (bytes, type) => {
-  const unreadable = { ok: false, status: 415, error: `The file is not a readable ${type.slice(6).toUpperCase()} image` } as const;
+  const unreadable = {
+    ok: false,
+    status: 415,
+    error: `The file is not a readable ${type.slice(6).toUpperCase()} image`,
+    unreadable: true,
+  } as const;
   const size = readImageSize(bytes, type);
   if (!size) return unreadable;
-  if (size.components === 4) return { ok: false, status: 415, error: "The JPEG is in CMYK (print) colours: save it in RGB for screens" };
+  if (size.components === 4)
+    return { ok: false, status: 415, error: "The JPEG is in CMYK (print) colours: save it in RGB for screens", unreadable: false };
   const perPixel = decodingBytesPerPixel(size);
   if (size.width * size.height * perPixel > MAX_DECODING_BYTES) {
     const megapixels = Math.floor(MAX_DECODING_BYTES / perPixel / 100_000) / 10;
@@ -47,6 +53,7 @@ export const makeCoverRenditions: MakeCoverRenditions = async (bytes, type) => {
       ok: false,
       status: 413,
       error: `The cover is ${size.width} x ${size.height} pixels: send one of at most ${megapixels} megapixels (2000 x 3000 is plenty)`,
+      unreadable: false,
     };
   }
   let pixels: PagePixels;

@@ -16,7 +16,13 @@ export interface CoverRendition {
 
 /** Makes a cover's renditions (cover-renditions.ts), or says why it cannot: the upload's answer. */
 export type MakeCoverRenditions = (bytes: Uint8Array, type: string) => Promise<MadeRenditions>;
-export type MadeRenditions = { ok: true; renditions: CoverRendition[] } | { ok: false; status: 413 | 415; error: string };
+/**
+ * The renditions, or why there are none: a file that is not a readable image (`unreadable`), or an
+ * image the Worker does not shrink (CMYK, too many pixels to decode), which browsers still show.
+ */
+export type MadeRenditions =
+  | { ok: true; renditions: CoverRendition[] }
+  | { ok: false; status: 413 | 415; error: string; unreadable: boolean };
 
 export function coverRenditionKey(coverKey: string, width: CoverWidth): string {
   return `${coverKey}.${width}.webp`;

@@ -1,8 +1,10 @@
 /**
  * A book's cover: `PUT /api/books/:id/upload/thumbnail`, the raw image as the body, Content-Type
  * image/jpeg, image/png or image/webp, at most 2 MiB (413). The bytes must start like that type
- * (415) and decode (415; more pixels than the Worker can shrink: 413), since the cover is stored
- * with its display-sized WebP renditions (cover-renditions.ts, decision 0023). Each cover gets a
+ * and decode (415), since the cover is stored with its display-sized WebP renditions
+ * (cover-renditions.ts, decision 0023). A cover the Worker does not shrink but browsers show (a
+ * CMYK JPEG, as printers send; more pixels than the Worker decodes) is kept without them: teachers
+ * get the original, and the answer's `notice` says why. Each cover gets a
  * new key `covers/{bookId}/{random}` and the book a new updatedAt, so the versioned thumbnail URL
  * changes; the old cover and its renditions are deleted once the row points elsewhere.
  */
@@ -11,7 +13,7 @@ import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books } from "../db/schema.ts";
 import { makeCoverRenditions } from "./cover-renditions.ts";
-import { deleteCover, putCoverRenditions } from "./cover-store.ts";
+import { deleteCover, markCoverRenditionsUnavailable, putCoverRenditions } from "./cover-store.ts";
 import { randomId } from "./uploads.ts";
 
 export const MAX_COVER_BYTES = 2 * 1024 * 1024;
@@ -32,7 +34,7 @@ export function coverType(contentType: string | undefined): string | null {
   return type in COVER_SIGNATURES ? type : null;
 }
 
-export type CoverResult = { ok: true } | { ok: false; status: 404 | 413 | 415; error: string };
+export type CoverResult = { ok: true; notice: string | null } | { ok: false; status: 404 | 413 | 415; error: string };
 
 export async function replaceCover(
   db: Db,
@@ -45,11 +47,11 @@ export async function replaceCover(
   if (!COVER_SIGNATURES[input.type]?.(input.bytes))
     return { ok: false, status: 415, error: `The file is not a ${input.type.slice(6).toUpperCase()} image` };
   const made = await makeCoverRenditions(input.bytes, input.type);
-  if (!made.ok) return made;
+  if (!made.ok && made.unreadable) return { ok: false, status: made.status, error: made.error };
   const key = `covers/${book.id}/${randomId()}`;
   await Promise.all([
     bucket.put(key, input.bytes, { httpMetadata: { contentType: input.type } }),
-    putCoverRenditions(bucket, key, made.renditions),
+    made.ok ? putCoverRenditions(bucket, key, made.renditions) : markCoverRenditionsUnavailable(bucket, key, made.error),
   ]);
   const changes = { coverKey: key, updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1) };
   const [updated] = await db.batch([
@@ -66,5 +68,5 @@ export async function replaceCover(
     return { ok: false, status: 404, error: "Book not found" };
   }
   if (book.coverKey && book.coverKey !== key) await deleteCover(bucket, book.coverKey);
-  return { ok: true };
+  return { ok: true, notice: made.ok ? null : `${made.error}. The cover is kept as it is; teachers get the file itself.` };
 }

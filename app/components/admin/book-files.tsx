@@ -47,8 +47,8 @@ export function AdminBookFiles({ bookId, pdfState, onChanged }: { bookId: number
   async function replaceCover(file: File) {
     setMessage(null);
     try {
-      await uploadCover(bookId, file);
-      setMessage({ text: "Cover replaced.", tone: "success" });
+      const notice = await uploadCover(bookId, file);
+      setMessage({ text: notice ? `Cover replaced. ${notice}` : "Cover replaced.", tone: "success" });
       onChanged();
     } catch (e) {
       setMessage({ text: (e as Error).message });

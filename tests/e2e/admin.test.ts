@@ -110,10 +110,18 @@ describe("the admin console", () => {
     await page.getByLabel("Grade level (optional)").selectOption("6");
     await page.getByLabel("PDF").setInputFiles(pdfPath);
     await page.getByText("24 pages").waitFor();
-    const progressSeen = page.getByRole("progressbar", { name: "Upload progress" }).waitFor({ timeout: 30_000 });
+    // The bar can be up for a few milliseconds only (a small file on loopback): a watcher in the page
+    // notes that it appeared, rather than a poll that may fall between two frames.
+    await page.evaluate(() => {
+      const seen = window as unknown as { uploadBarSeen: boolean };
+      seen.uploadBarSeen = false;
+      new MutationObserver(() => {
+        if (document.querySelector('[role="progressbar"][aria-label="Upload progress"]')) seen.uploadBarSeen = true;
+      }).observe(document.body, { subtree: true, childList: true, attributes: true });
+    });
     await page.getByRole("button", { name: "Add Book" }).click();
-    await progressSeen;
     await page.waitForURL(/\/admin\/book\/\d+$/);
+    expect(await page.evaluate(() => (window as unknown as { uploadBarSeen: boolean }).uploadBarSeen)).toBe(true);
     await page.getByRole("heading", { name: BOOK_TITLE }).waitFor();
     // The book page prepares the pages in this browser, page by page, then says they are ready.
     await page.getByRole("progressbar", { name: "Pages prepared" }).waitFor({ timeout: 30_000 });

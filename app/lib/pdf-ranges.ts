@@ -1,6 +1,7 @@
 // How the admin's pdf.js reader gets a PDF's bytes: HEAD for the size, then ranges on demand. Kept
 // apart from pdf.client.ts (which loads pdf.js itself) so the node tests can drive it with pdf.js's
 // Node build.
+import { concatBytes } from "./concat-bytes.ts";
 
 /** The most one request asks for: pdf.js's larger requests (a big image) are fetched in parts. */
 export const MAX_RANGE = 1024 * 1024;
@@ -49,14 +50,7 @@ async function fetchRangeInParts(url: string, begin: number, end: number, signal
   const starts: number[] = [];
   for (let start = begin; start < end; start += MAX_RANGE) starts.push(start);
   const parts = await Promise.all(starts.map((start) => fetchRange(url, start, Math.min(end, start + MAX_RANGE), signal)));
-  if (parts.length === 1) return parts[0]!;
-  const whole = new Uint8Array(parts.reduce((sum, part) => sum + part.byteLength, 0));
-  let offset = 0;
-  for (const part of parts) {
-    whole.set(part, offset);
-    offset += part.byteLength;
-  }
-  return whole;
+  return concatBytes(parts);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { inflateSync } from "node:zlib";
+import { concatBytes } from "../../app/lib/concat-bytes.ts";
 
 /**
  * Any PNG as RGBA, 8 bits a sample: grey, RGB, palette, grey + alpha, RGBA; 1 to 16 bits; tRNS;
@@ -46,7 +47,7 @@ export function decodePngPixels(png: Uint8Array): RgbaPixels {
     else if (type === "IEND") break;
     at += 12 + length;
   }
-  const raw = new Uint8Array(inflateSync(concat(idat)));
+  const raw = new Uint8Array(inflateSync(concatBytes(idat)));
   const pixel = pixelReader(colourType as number, depth as number, palette, transparency);
   const bits = channels * (depth as number);
   const step = Math.max(1, bits >> 3);
@@ -68,16 +69,6 @@ export function decodePngPixels(png: Uint8Array): RgbaPixels {
     }
   }
   return { width, height, data: out };
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const whole = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    whole.set(part, at);
-    at += part.length;
-  }
-  return whole;
 }
 
 /** Undoes a scanline's filter in place (PNG spec, 9.2); `step` is the bytes of a whole pixel, at least 1. */

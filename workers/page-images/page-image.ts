@@ -1,4 +1,5 @@
 import { inflateSync } from "node:zlib";
+import { concatBytes } from "../../app/lib/concat-bytes.ts";
 import { MAX_PAGE_HEIGHT, PAGE_WIDTHS, STORED_PAGE_TYPE } from "../../app/lib/pages/page-format.ts";
 
 const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
@@ -117,7 +118,7 @@ function idatData(png: Uint8Array): Uint8Array {
     at = start + length + 4;
     if (at > png.length) throw new Error("page image is truncated");
     if (type === "IDAT") parts.push(png.subarray(start, start + length));
-    if (type === "IEND") return parts.length === 1 ? (parts[0] as Uint8Array) : concat(parts);
+    if (type === "IEND") return concatBytes(parts);
   }
 }
 
@@ -206,16 +207,6 @@ function greyToRgb(grey: Uint8Array, samples: number): Uint8Array {
     rgb[o + 2] = v;
   }
   return rgb;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }
 
 function ascii(bytes: Uint8Array, start: number, length: number): string {

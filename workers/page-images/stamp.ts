@@ -1,6 +1,7 @@
 import { deflateSync } from "node:zlib";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
+import { concatBytes } from "../../app/lib/concat-bytes.ts";
 import { downscalePixels } from "./downscale.ts";
 import { decodePageImage, type PagePixels } from "./page-image.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
@@ -120,17 +121,10 @@ export function encodeGreyPng(page: PagePixels): Uint8Array | null {
 
 /** zlib level 4: measured ~2x faster than the default 6 for ~3% more bytes on text pages (decision 0012). */
 const DEFLATE_LEVEL = 4;
-const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 
 function pngFile(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(PNG_SIGNATURE.length + chunks.reduce((sum, part) => sum + part.length, 0));
-  out.set(PNG_SIGNATURE);
-  let at = PNG_SIGNATURE.length;
-  for (const part of chunks) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concatBytes([PNG_SIGNATURE, ...chunks]);
 }
 
 /** A PNG chunk: length, type, data, CRC-32 of type and data. */

@@ -119,8 +119,8 @@ export interface TeacherSession {
 /** What a request's teacher cookie is: a live session, the session of a teacher an admin disabled, or nothing. */
 export interface TeacherCookie {
   session: TeacherSession | null;
-  /** The school of the teacher whose session this was, when an admin disabled them; else null. */
-  disabledAt: number | null;
+  /** When an admin disabled the teacher whose session this was: that teacher's school; else null. */
+  disabledSchoolId: number | null;
 }
 
 /**
@@ -132,13 +132,13 @@ export interface TeacherCookie {
  */
 export async function readTeacherCookie(db: Db, request: Request, now = Date.now()): Promise<TeacherCookie> {
   const token = readSessionToken(request, "teacher");
-  if (!token) return { session: null, disabledAt: null };
+  if (!token) return { session: null, disabledSchoolId: null };
   const tokenHash = await sha256Hex(token);
   const [row] = await teacherSessionByHash(db).all({ tokenHash });
-  if (!row) return { session: null, disabledAt: null };
-  if (row.disabled) return { session: null, disabledAt: row.school.id };
-  if (!(await isLive(db, row.session, now))) return { session: null, disabledAt: null };
-  return { session: { tokenHash, teacher: row.teacher, school: row.school }, disabledAt: null };
+  if (!row) return { session: null, disabledSchoolId: null };
+  if (row.disabled) return { session: null, disabledSchoolId: row.school.id };
+  if (!(await isLive(db, row.session, now))) return { session: null, disabledSchoolId: null };
+  return { session: { tokenHash, teacher: row.teacher, school: row.school }, disabledSchoolId: null };
 }
 
 /** The live teacher session behind this request's cookie, or null. */

@@ -58,7 +58,7 @@ export async function resolveRequestContext(
   const db = getDb(env.DB);
   const host = resolveHost(url.hostname, config.appDomain);
   const slug = tenantSlug(host, url.pathname);
-  const { session, disabledAt } = await readTeacherCookie(db, request, now);
+  const { session, disabledSchoolId } = await readTeacherCookie(db, request, now);
   const school =
     !slug || namesOtherSchool(host, url.pathname)
       ? null
@@ -76,7 +76,7 @@ export async function resolveRequestContext(
     tenant: { host, slug, school, basePath: slug ? schoolBasePath(host, slug) : "" },
     teacher,
     teacherOfOtherSchool: Boolean(session && !teacher),
-    teacherDisabled: disabledAt !== null && (!slug || disabledAt === school?.id),
+    teacherDisabled: disabledSchoolId !== null && (!slug || disabledSchoolId === school?.id),
     admin,
     nonce,
   };

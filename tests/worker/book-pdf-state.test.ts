@@ -4,12 +4,11 @@
 // prepared, never that it has no PDF.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { books } from "../../workers/db/schema.ts";
 import type { TeacherBook } from "../../workers/reading/library.ts";
 import { api, createBook, createSchool, db, ORIGIN, page, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
-import { preparedBook } from "./page-fixtures.ts";
+import { preparedBook, twoPagePdf } from "./page-fixtures.ts";
 
 const NO_PDF = "does not have a PDF file available";
 
@@ -53,21 +52,9 @@ beforeAll(async () => {
   teacher = (await signedInTeacher(school)).cookie;
   const book = await createBook({ title: `Freshly Uploaded ${crypto.randomUUID().slice(0, 8)}` }, [school.id], { pdf: false });
   bookId = book.id;
-  const bytes = await generateBookPdf(
-    {
-      title: book.title,
-      author1: "A. Writer",
-      author2: null,
-      subject: "Science",
-      gradeLevel: 4,
-      description: "",
-      isbn: null,
-      publisher: "Lectern",
-    },
-    { pages: 2 },
-  );
+  const bytes = await twoPagePdf(book.title, "A. Writer");
   pdfSize = bytes.length;
-  await uploadPdf(book.id, bytes as Uint8Array<ArrayBuffer>, 2);
+  await uploadPdf(book.id, bytes, 2);
 });
 
 describe("a book whose uploaded PDF's pages are being prepared", () => {

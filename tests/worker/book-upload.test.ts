@@ -2,14 +2,13 @@ import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { BLANK_DOCUMENT_ERROR } from "../../app/lib/pages/prepare-pages.ts";
-import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { createUploadedPageSet, storePage } from "../../workers/page-images/page-sets.ts";
 import { api, createBook, db, ORIGIN, request, signedInAdmin } from "./helpers.ts";
-import { pageImages, pagePng, pageText } from "./page-fixtures.ts";
+import { pageImages, pagePng, pageText, twoPagePdf } from "./page-fixtures.ts";
 
 const MiB = 1024 * 1024;
 /** A real PNG (covers are decoded on upload). */
@@ -55,19 +54,7 @@ async function bookRow(id: number) {
 
 /** A real PDF from the demo generator, padded with a comment block before %%EOF to `size` bytes. */
 async function paddedPdf(size: number) {
-  const pdf = await generateBookPdf(
-    {
-      title: "Padded",
-      author1: "P. Adder",
-      author2: null,
-      subject: "Science",
-      gradeLevel: 4,
-      description: "",
-      isbn: null,
-      publisher: "Lectern",
-    },
-    { pages: 2 },
-  );
+  const pdf = await twoPagePdf("Padded", "P. Adder");
   const end = new TextDecoder("latin1").decode(pdf).lastIndexOf("%%EOF");
   const bytes = new Uint8Array(size);
   bytes.set(pdf.subarray(0, end));

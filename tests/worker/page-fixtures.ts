@@ -3,6 +3,7 @@
 import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
+import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { PageText } from "../../workers/page-images/page-content.ts";
 import { openPageSet, storePage } from "../../workers/page-images/page-sets.ts";
@@ -53,4 +54,10 @@ export async function preparedBook(
   const completed = await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline, text: texts });
   if (!completed.ok) throw new Error(completed.error);
   return { book: { ...book, pageSetId: opened.set.id }, setId: opened.set.id };
+}
+
+/** A real two-page PDF from the demo generator, for the upload paths. */
+export function twoPagePdf(title: string, author1: string): Promise<Uint8Array<ArrayBuffer>> {
+  const book = { title, author1, author2: null, subject: "Science", gradeLevel: 4, description: "", isbn: null, publisher: "Lectern" };
+  return generateBookPdf(book, { pages: 2 }) as Promise<Uint8Array<ArrayBuffer>>;
 }

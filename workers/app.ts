@@ -3,6 +3,8 @@ import { getDb } from "./db/client.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
 
+export { School } from "./school/school-object.ts";
+
 const loadBuild = () => import("virtual:react-router/server-build");
 
 /**

@@ -31,7 +31,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const school = id.success ? await findSchoolRow(db, id.data) : null;
   if (!school) return data({ error: "School not found" }, { status: 404 });
   if (form.get("confirm") !== school.slug) return data({ error: `Type ${school.slug} to confirm.` }, { status: 400 });
-  const result = await deleteSchool(db, { id: admin.id, email: admin.email }, school.id);
+  const result = await deleteSchool(db, context.get(appContext).env, { id: admin.id, email: admin.email }, school.id);
   if (!result.ok) return data({ error: result.error }, { status: result.status });
   return { deleted: school.schoolName };
 }

@@ -42,7 +42,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
-    listSchoolTeachers(db, id.data),
+    listSchoolTeachers(db, context.get(appContext).env, id.data),
     schoolReport(db, id.data, lastDays(days)),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
@@ -83,7 +83,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (intent === "session-limit") {
     const input = SchoolUpdateSchema.pick({ sessionLimit: true }).safeParse({ sessionLimit: formNumber(form.get("sessionLimit")) });
     if (!input.success) return refuse(describeZodError(input.error).error, 400);
-    const result = await updateSchool(db, actor, id.data, input.data);
+    const result = await updateSchool(db, context.get(appContext).env, actor, id.data, input.data);
     if (!result.ok) return refuse(result.error, result.status);
     return {
       intent,
@@ -93,7 +93,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (TEACHER_INTENTS.has(intent)) {
     const teacherId = IdTextSchema().safeParse(form.get("teacherId") ?? "");
     if (!teacherId.success) return refuse(TEACHER_NOT_FOUND, 404);
-    const target = [db, actor, id.data, teacherId.data] as const;
+    const target = [db, context.get(appContext).env, actor, id.data, teacherId.data] as const;
     const result =
       intent === "teacher-disable"
         ? await setTeacherDisabled(...target, true)

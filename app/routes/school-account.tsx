@@ -23,14 +23,15 @@ export const meta: Route.MetaFunction = () => [{ title: "My account · Lectern" 
 
 /** The signed-in teacher (the layout's middleware let them in) and this request's session. */
 function signedIn(context: Route.LoaderArgs["context"]) {
-  const { teacher, basePath } = context.get(teacherContext);
-  const { db, teacher: session } = context.get(appContext);
-  return { teacherId: teacher.id, tokenHash: session?.tokenHash ?? "", basePath, db };
+  const { teacher, school, basePath } = context.get(teacherContext);
+  const { db, env, teacher: session } = context.get(appContext);
+  const who = { schoolId: school.id, teacherId: teacher.id };
+  return { teacherId: teacher.id, who, tokenHash: session?.tokenHash ?? "", basePath, db, env };
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { teacherId, tokenHash, db } = signedIn(context);
-  const [account, sessions] = await Promise.all([getTeacherAccount(db, teacherId), listTeacherSessions(db, teacherId, tokenHash)]);
+  const { teacherId, who, tokenHash, db, env } = signedIn(context);
+  const [account, sessions] = await Promise.all([getTeacherAccount(db, teacherId), listTeacherSessions(env, who, tokenHash)]);
   if (!account) throw data("Your account could not be found.", { status: 404 });
   return { account, sessions };
 }
@@ -42,7 +43,7 @@ export async function loader({ context }: Route.LoaderArgs) {
  * /api/teacher/sessions/:id) and `sign-out-everywhere` (then the login page).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { teacherId, tokenHash, basePath, db } = signedIn(context);
+  const { who, tokenHash, basePath, db, env } = signedIn(context);
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
   const text = (name: string) => {
@@ -57,7 +58,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === "profile") {
     const input = AccountUpdateSchema.safeParse({ name: text("name"), mobile: text("mobile") });
     if (!input.success) return refuse(firstMessage(input.error), 400);
-    const result = await updateTeacherAccount(db, teacherId, input.data);
+    const result = await updateTeacherAccount(db, env, who, input.data);
     if (!result.ok) return refuse(result.error, result.status);
     // A form posted as a page (before hydration) has the layout's loader run in this same request,
     // reading the session resolved before this action: it greets the teacher by the new name.
@@ -70,17 +71,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     // The page asks twice; a mismatch is refused before the current password is even checked.
     const confirm = text("confirmPassword");
     if (confirm !== undefined && confirm !== input.data.newPassword) return refuse("Passwords do not match", 400);
-    const result = await changeTeacherPassword(db, { teacherId, keepTokenHash: tokenHash, clientIp: clientIp(request) }, input.data);
+    const result = await changeTeacherPassword(db, env, { ...who, keepTokenHash: tokenHash, clientIp: clientIp(request) }, input.data);
     return result.ok ? done(result.message) : refuse(result.error, result.status);
   }
   if (intent === "end-session") {
-    const result = await endTeacherSession(db, teacherId, text("sessionId") ?? "", tokenHash);
+    const result = await endTeacherSession(env, who, text("sessionId") ?? "", tokenHash);
     if (!result.ok) return refuse(result.error, result.status);
     if (result.current) throw signedOut();
     return done(result.message);
   }
   if (intent === "sign-out-everywhere") {
-    await signOutEverywhere(db, teacherId);
+    await signOutEverywhere(env, who);
     throw signedOut();
   }
   return refuse("Please choose what to do on this page.", 400);

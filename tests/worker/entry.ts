@@ -5,6 +5,8 @@ import { createRequestHandler } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { createApp, type PageRenderer } from "../../workers/http/pipeline.ts";
 
+export { School } from "../../workers/school/school-object.ts";
+
 export const echoTenant: PageRenderer = async (request, context) => {
   const { tenant, nonce, teacher, admin } = context.get(appContext);
   return Response.json({

@@ -103,16 +103,16 @@ export async function devModeCode(response: Response): Promise<string> {
 }
 
 /** A teacher of `school` with a live session; returns the cookie an https request would carry. */
-export async function signedInTeacher(school: { id: number }, name = "Test Teacher") {
-  const { prepareSession } = await import("../../workers/auth/sessions.ts");
+export async function signedInTeacher(school: { id: number; sessionLimit?: number }, name = "Test Teacher") {
+  const { openTeacherSession } = await import("../../workers/auth/sessions.ts");
   const { teachers } = await import("../../workers/db/schema.ts");
   const [teacher] = await db()
     .insert(teachers)
     .values({ schoolId: school.id, name, email: `${crypto.randomUUID()}@school.test`, mobile: "5550000000", passwordHash: "x" })
     .returning();
-  const session = await prepareSession(db(), { kind: "teacher", teacherId: teacher!.id, schoolId: school.id });
-  await session.insert;
-  return { teacher: teacher!, cookie: `__Host-lectern_teacher=${session.token}` };
+  // The session lives in the school's object, as a sign-in opens it.
+  const value = await openTeacherSession(env, { id: school.id, sessionLimit: school.sessionLimit ?? 3 }, teacher!, null);
+  return { teacher: teacher!, cookie: `__Host-lectern_teacher=${value}` };
 }
 
 /** A book with a cover (and a PDF unless `pdf: false`) in R2, assigned to the given schools. */

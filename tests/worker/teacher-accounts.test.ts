@@ -168,15 +168,15 @@ describe("sessions", () => {
     const request = new Request("https://lectern.test/", { headers: { Cookie: cookie } });
     const now = Date.now();
     const { idleMs, absoluteMs } = SESSION_LIFETIME.teacher;
-    expect(await getTeacherSession(db(), request, now + idleMs - 60_000)).not.toBeNull();
+    expect(await getTeacherSession(db(), env, request, now + idleMs - 60_000)).not.toBeNull();
     // Being used keeps it alive past the idle time, but never past the absolute lifetime.
-    expect(await getTeacherSession(db(), request, now + 2 * idleMs - 120_000)).not.toBeNull();
-    expect(await getTeacherSession(db(), request, now + absoluteMs + 1)).toBeNull();
+    expect(await getTeacherSession(db(), env, request, now + 2 * idleMs - 120_000)).not.toBeNull();
+    expect(await getTeacherSession(db(), env, request, now + absoluteMs + 1)).toBeNull();
 
     const idle = cookieFrom(await register(school.slug));
     const idleRequest = new Request("https://lectern.test/", { headers: { Cookie: idle } });
-    expect(await getTeacherSession(db(), idleRequest, Date.now() + idleMs + 1)).toBeNull();
-    expect(await getTeacherSession(db(), idleRequest, Date.now())).toBeNull();
+    expect(await getTeacherSession(db(), env, idleRequest, Date.now() + idleMs + 1)).toBeNull();
+    expect(await getTeacherSession(db(), env, idleRequest, Date.now())).toBeNull();
   });
 
   it("refuses state changes from another origin or without one", async () => {

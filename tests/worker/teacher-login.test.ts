@@ -92,7 +92,7 @@ describe("login throttling", () => {
     expect((await login(school.slug, email, PASSWORD, { ip: "198.51.100.7" })).status).toBe(200);
     // And the block ends.
     const later = Date.now() + LOGIN_THROTTLE.pair.blockMs + 1000;
-    const result = await loginTeacher(db(), { school, email, password: PASSWORD, clientIp: "203.0.113.9" }, later);
+    const result = await loginTeacher(db(), env, { school, email, password: PASSWORD, clientIp: "203.0.113.9" }, later);
     expect(result.ok).toBe(true);
   });
 
@@ -124,7 +124,7 @@ describe("login throttling", () => {
     expect((await login(school.slug, email, PASSWORD, { ip })).status).toBe(429);
     // An hour later the account's window has passed.
     const later = Date.now() + LOGIN_THROTTLE.account.windowMs + 1000;
-    expect((await loginTeacher(db(), { school, email, password: PASSWORD, clientIp: ip }, later)).ok).toBe(true);
+    expect((await loginTeacher(db(), env, { school, email, password: PASSWORD, clientIp: ip }, later)).ok).toBe(true);
   });
 });
 

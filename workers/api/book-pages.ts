@@ -15,21 +15,23 @@ import { z } from "zod";
 import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import type { Db } from "../db/client.ts";
-import type { Book, PageSet } from "../db/schema.ts";
+import type { Book, PageSet, School } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
 import type { OutlineItem, PageText } from "../page-images/page-content.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
-import { findPage, listPages, readingState, readySet, storedWidthFor } from "../page-images/page-reading.ts";
+import { listPages, readingState, storedWidthFor } from "../page-images/page-reading.ts";
 import { searchPages } from "../page-images/page-search.ts";
+import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts";
 import { stampPage } from "../page-images/stamp.ts";
 import { findSchoolBook } from "../reading/library.ts";
-import { readingLimitMessage, spendPage } from "../reading/page-budget.ts";
+import { readingLimitMessage } from "../reading/page-budget.ts";
 import { recordAfterResponse } from "../reading/usage-events.ts";
+import { schoolObject } from "../school/objects.ts";
+import { cachedSchool } from "../schools/school-cache.ts";
+import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
 import { parseId } from "../validation/schemas.ts";
 
 type Env = ReaderApiEnv;
-
-type PageReader = { kind: "admin" } | { kind: "teacher"; teacherId: number; schoolId: number; watermark: string[] };
 
 const NO_STORE = { "Cache-Control": "private, no-store" } as const;
 const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
@@ -57,19 +59,27 @@ function stampDate(now = Date.now()): string {
   return new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 }
 
-function pageReader(reader: Reader): PageReader {
+type PageRow = NonNullable<ReturnType<ReadySet["pages"]["get"]>>;
+
+/**
+ * Who reads: an admin, or a teacher of a school. A teacher's session is checked by the school's
+ * object in the same call that spends the page (`spend`); on a page view (`verified` false) nothing
+ * has checked it before, so every refusal checks it first (`refuse`): a made-up cookie learns
+ * nothing about a school's books.
+ */
+type PageReader = { kind: "admin" } | { kind: "teacher"; schoolId: number; tokenHash: string; school: School | null; verified: boolean };
+
+function pageReader(c: Context<Env>, reader: Reader): PageReader | Promise<PageReader> {
   if (reader.kind === "admin") return { kind: "admin" };
-  const { teacher, school } = reader.teacher;
-  return {
-    kind: "teacher",
-    teacherId: teacher.id,
-    schoolId: school.id,
-    watermark: [teacher.name, teacher.email, school.name, stampDate()],
-  };
+  if (reader.kind === "teacher") {
+    const { school, tokenHash } = reader.teacher;
+    return { kind: "teacher", schoolId: school.id, tokenHash, school, verified: true };
+  }
+  const { schoolId, tokenHash } = reader.viewer;
+  return cachedSchool(c.var.context.db, schoolId).then((school) => ({ kind: "teacher", schoolId, tokenHash, school, verified: false }));
 }
 
-type PageRow = Awaited<ReturnType<typeof findPage>>;
-type Found = { db: Db; reader: PageReader; book: Book; set: PageSet; page: PageRow };
+type Found = { db: Db; reader: PageReader; book: Book; set: PageSet; page: PageRow | null };
 
 /** The `:n` of the URL when it is a well-formed page number, else null. */
 function requestedPage(c: Context<Env>): number | null {
@@ -77,52 +87,85 @@ function requestedPage(c: Context<Env>): number | null {
   return PAGE_NUMBER.test(raw) ? Number(raw) : null;
 }
 
+/** The answer for a teacher whose session the school's object does not hold: 401, saying why. */
+function signedOut(c: Context<Env>, status: "none" | "disabled") {
+  return status === "disabled" ? jsonError(c, 401, ACCOUNT_DISABLED, { disabled: true }) : jsonError(c, 401, "Not signed in");
+}
+
+/** A refusal; for a page viewer whose session no one has checked yet, only once it is checked. */
+async function refuse(c: Context<Env>, reader: PageReader, refusal: () => Refusal): Promise<Refusal> {
+  if (reader.kind === "admin" || reader.verified) return refusal();
+  const check = await schoolObject(c.env, reader.schoolId).checkSession(reader.schoolId, reader.tokenHash);
+  return check.status === "ok" ? refusal() : signedOut(c, check.status);
+}
+
 /**
- * The reader, the book they may read and its readable page set (with page `n`'s row, read in the
- * same round trip as the set: the book names the set); or the answer refusing them.
+ * The reader, the book they may read and its readable page set (with page `n`'s row, from the
+ * set kept in memory: docs/decisions/0024); or the answer refusing them. A teacher's page view
+ * reads one row from D1: their school's book.
  */
 async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Refusal> {
-  const { db } = c.var.context;
-  const reader = pageReader(c.var.reader);
+  const { db, tenant } = c.var.context;
+  const reader = await pageReader(c, c.var.reader);
+  if (reader.kind === "teacher" && (!reader.school || (tenant.slug !== null && reader.school.slug !== tenant.slug))) {
+    // The cookie's school is not the one the request names: like a school that does not exist.
+    return refuse(c, reader, () => jsonError(c, 404, "School not found"));
+  }
   const bookId = parseId(c.req.param("id"));
   const book = !bookId ? null : reader.kind === "teacher" ? await findSchoolBook(db, reader.schoolId, bookId) : await findBook(db, bookId);
-  if (!book) return jsonError(c, 404, "Book not found");
-  const [set, page] = await Promise.all([readySet(db, book), n !== null && book.pageSetId ? findPage(db, book.pageSetId, n) : null]);
-  if (!set) {
+  if (!book) return refuse(c, reader, () => jsonError(c, 404, "Book not found"));
+  const ready = await cachedReadySet(db, book);
+  if (!ready) {
     const state = await readingState(db, book);
-    return state === "preparing"
-      ? jsonError(c, 409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
-      : jsonError(c, 404, "This book does not have a PDF file available", { status: "no-pdf" });
+    return refuse(c, reader, () =>
+      state === "preparing"
+        ? jsonError(c, 409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
+        : jsonError(c, 404, "This book does not have a PDF file available", { status: "no-pdf" }),
+    );
   }
-  return { db, reader, book, set, page };
+  return { db, reader, book, set: ready.set, page: n === null ? null : (ready.pages.get(n) ?? null) };
 }
 
 /** Page `:n` of the set, or the answer refusing it (400 malformed, 404 out of range). */
-function pageOf(c: Context<Env>, found: Found) {
-  if (requestedPage(c) === null) return jsonError(c, 400, "The page number must be a whole number from 1");
-  const { page } = found;
-  if (!page) return jsonError(c, 404, `This book has ${found.set.pageCount} pages`);
-  if (page.error !== null) return jsonError(c, 404, "This page could not be displayed.", { status: "failed" });
+async function pageOf(c: Context<Env>, found: Found): Promise<PageRow | Refusal> {
+  const { page, reader } = found;
+  if (requestedPage(c) === null) return refuse(c, reader, () => jsonError(c, 400, "The page number must be a whole number from 1"));
+  if (!page) return refuse(c, reader, () => jsonError(c, 404, `This book has ${found.set.pageCount} pages`));
+  if (page.error !== null) return refuse(c, reader, () => jsonError(c, 404, "This page could not be displayed.", { status: "failed" }));
   return page;
 }
 
-/** A usage event for a teacher (docs/decisions/0019): a page served, or the book opened. */
-function recordRead(c: Context<Env>, { reader, db, book }: Found, pages: 0 | 1) {
-  if (reader.kind !== "teacher") return;
-  const event = { schoolId: reader.schoolId, bookId: book.id, teacherId: reader.teacherId, pages };
-  recordAfterResponse(c.var.context.ctx, db, event);
+/** A book opened (its page list), for the usage reports (docs/decisions/0019). */
+function recordOpen(c: Context<Env>, { reader, book }: Found) {
+  if (reader.kind !== "teacher" || c.var.reader.kind !== "teacher") return;
+  const { teacher } = c.var.reader.teacher;
+  recordAfterResponse(c.var.context.ctx, c.env, reader.schoolId, { bookId: book.id, teacherId: teacher.id, pages: 0 });
 }
 
-/** Teachers pay one page of their budget; the 429 when it is spent. */
-async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Refusal | null> {
-  const { reader, db, book, set } = found;
-  if (reader.kind !== "teacher") return null;
-  const waitMs = await spendPage(db, reader.teacherId, book.id, set.pageCount ?? 1);
-  if (waitMs !== null) {
+/** The teacher whose page this is, with the lines stamped on it; for an admin, nothing to stamp. */
+type Spent = { watermark: string[] | null };
+
+/**
+ * A teacher's page, in one call to the school's object: the session checked, a page of the
+ * budget spent and, when `countsAsRead`, the page counted (docs/decisions/0024). The 401 when
+ * the session is gone, the 429 when the budget is spent. Admins pay nothing.
+ */
+async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Spent | Refusal> {
+  const { reader, book, set } = found;
+  if (reader.kind !== "teacher") return { watermark: null };
+  const result = await schoolObject(c.env, reader.schoolId).readPage(reader.schoolId, {
+    tokenHash: reader.tokenHash,
+    bookId: book.id,
+    pageCount: set.pageCount ?? 1,
+    countsAsRead,
+  });
+  if (result.status === "none" || result.status === "disabled") return signedOut(c, result.status);
+  if (result.status === "limit") {
+    const { waitMs } = result;
     return jsonError(c, 429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
   }
-  if (countsAsRead) recordRead(c, found, 1);
-  return null;
+  const { teacher } = result;
+  return { watermark: [teacher.name, teacher.email, reader.school?.name ?? "", stampDate()] };
 }
 
 async function readJson(bucket: R2Bucket, key: string): Promise<unknown | null> {
@@ -134,7 +177,7 @@ export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages", requireReader, async (c) => {
     const found = await readableBook(c);
     if (found instanceof Response) return found;
-    recordRead(c, found, 0);
+    recordOpen(c, found);
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
   .get("/:id/pages/:n", requireReader, async (c) => {
@@ -142,15 +185,15 @@ export const bookPagesApi = new Hono<Env>()
     if (found instanceof Response) return found;
     const rawWidth = c.req.query("w");
     if (rawWidth !== undefined && (!WIDTH.test(rawWidth) || Number(rawWidth) > MAX_WIDTH)) {
-      return jsonError(c, 400, `The width must be a whole number from 1 to ${MAX_WIDTH}`);
+      return refuse(c, found.reader, () => jsonError(c, 400, `The width must be a whole number from 1 to ${MAX_WIDTH}`));
     }
-    const page = pageOf(c, found);
+    const page = await pageOf(c, found);
     if (page instanceof Response) return page;
     const requested = rawWidth === undefined ? 1024 : Number(rawWidth);
     // A preview is followed by the same page's sharp image: it costs budget, but that one is the read.
     const preview = found.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
-    const refused = await spend(c, found, !preview);
-    if (refused) return refused;
+    const spent = await spend(c, found, !preview);
+    if (spent instanceof Response) return spent;
     const width = storedWidthFor(requested);
     const object = await c.env.BOOKS.get(pageImageKey(found.book.id, found.set.id, page.n, width, STORED_PAGE_EXTENSION));
     if (!object) return jsonError(c, 404, "This page could not be displayed.");
@@ -159,7 +202,7 @@ export const bookPagesApi = new Hono<Env>()
       "X-Content-Type-Options": "nosniff",
       "Cross-Origin-Resource-Policy": "same-origin",
     };
-    if (found.reader.kind === "admin") {
+    if (!spent.watermark) {
       return new Response(object.body, {
         headers: {
           ...headers,
@@ -168,11 +211,7 @@ export const bookPagesApi = new Hono<Env>()
         },
       });
     }
-    const stamped = await stampPage(
-      new Uint8Array(await object.arrayBuffer()),
-      found.reader.watermark,
-      preview ? PREVIEW_WIDTH : undefined,
-    );
+    const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined);
     return new Response(stamped.bytes as Uint8Array<ArrayBuffer>, {
       headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
     });
@@ -180,10 +219,10 @@ export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages/:n/text", requireReader, async (c) => {
     const found = await readableBook(c, requestedPage(c));
     if (found instanceof Response) return found;
-    const page = pageOf(c, found);
+    const page = await pageOf(c, found);
     if (page instanceof Response) return page;
-    const refused = await spend(c, found, false);
-    if (refused) return refused;
+    const spent = await spend(c, found, false);
+    if (spent instanceof Response) return spent;
     const text = (await readJson(c.env.BOOKS, pageTextKey(found.book.id, found.set.id, page.n))) as PageText | null;
     if (!text) return jsonError(c, 404, "This page has no text.");
     return c.json({ n: page.n, ...text }, 200, NO_STORE);
@@ -202,8 +241,8 @@ export const bookPagesApi = new Hono<Env>()
     const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });
     if (!parsed.success) return jsonError(c, 400, parsed.error.issues[0]?.message ?? "Invalid search");
     // Snippets are text of the book too: a search costs a page of the budget, so queries cannot scrape it.
-    const refused = await spend(c, found, false);
-    if (refused) return refused;
+    const spent = await spend(c, found, false);
+    if (spent instanceof Response) return spent;
     const texts = ((await readJson(c.env.BOOKS, searchTextKey(found.book.id, found.set.id))) as string[] | null) ?? [];
     const { results, total } = searchPages(texts, parsed.data.q);
     return c.json({ query: parsed.data.q, results, total }, 200, NO_STORE);

@@ -37,7 +37,7 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     if (book.pageCount && page > book.pageCount) return c.json({ error: `This book has ${book.pageCount} pages` }, 400);
     await saveProgress(found.db, found.teacherId, book.id, page);
     // The reader saves on each settled page and pings while the teacher is active: reading time.
-    const event = { schoolId: c.var.teacher.school.id, bookId: book.id, teacherId: found.teacherId, pages: 0 } as const;
-    recordAfterResponse(c.var.context.ctx, found.db, event);
+    const event = { bookId: book.id, teacherId: found.teacherId, pages: 0 } as const;
+    recordAfterResponse(c.var.context.ctx, c.env, c.var.teacher.school.id, event);
     return c.body(null, 204);
   });

@@ -42,23 +42,23 @@ export const schoolTeachersApi = new Hono<AdminApiEnv>()
   .get("/:id/teachers", requireAdmin, async (c) => {
     const schoolId = IdText.safeParse(c.req.param("id"));
     if (!schoolId.success) return c.json({ error: SCHOOL_NOT_FOUND }, 404);
-    const teachers = await listSchoolTeachers(c.var.context.db, schoolId.data);
+    const teachers = await listSchoolTeachers(c.var.context.db, c.env, schoolId.data);
     return teachers ? c.json({ teachers }) : c.json({ error: SCHOOL_NOT_FOUND }, 404);
   })
   .post("/:id/teachers/:teacherId/disable", requireAdmin, requireSameOrigin, async (c) => {
     const ids = teacherIds(c);
     if (!ids) return notFound(c);
-    return answer(c, await setTeacherDisabled(c.var.context.db, actorOf(c), ids.schoolId, ids.teacherId, true));
+    return answer(c, await setTeacherDisabled(c.var.context.db, c.env, actorOf(c), ids.schoolId, ids.teacherId, true));
   })
   .post("/:id/teachers/:teacherId/enable", requireAdmin, requireSameOrigin, async (c) => {
     const ids = teacherIds(c);
     if (!ids) return notFound(c);
-    return answer(c, await setTeacherDisabled(c.var.context.db, actorOf(c), ids.schoolId, ids.teacherId, false));
+    return answer(c, await setTeacherDisabled(c.var.context.db, c.env, actorOf(c), ids.schoolId, ids.teacherId, false));
   })
   .post("/:id/teachers/:teacherId/sign-out", requireAdmin, requireSameOrigin, async (c) => {
     const ids = teacherIds(c);
     if (!ids) return notFound(c);
-    return answer(c, await endTeacherSessions(c.var.context.db, actorOf(c), ids.schoolId, ids.teacherId));
+    return answer(c, await endTeacherSessions(c.var.context.db, c.env, actorOf(c), ids.schoolId, ids.teacherId));
   })
   .post("/:id/teachers/:teacherId/send-reset", requireAdmin, requireSameOrigin, async (c) => {
     const ids = teacherIds(c);
@@ -70,5 +70,5 @@ export const schoolTeachersApi = new Hono<AdminApiEnv>()
   .delete("/:id/teachers/:teacherId", requireAdmin, requireSameOrigin, async (c) => {
     const ids = teacherIds(c);
     if (!ids) return notFound(c);
-    return answer(c, await deleteTeacher(c.var.context.db, actorOf(c), ids.schoolId, ids.teacherId));
+    return answer(c, await deleteTeacher(c.var.context.db, c.env, actorOf(c), ids.schoolId, ids.teacherId));
   });

@@ -134,10 +134,10 @@ export const schoolsApi = new Hono<AdminApiEnv>()
     return books ? c.json({ books }) : c.json({ error: "School not found" }, 404);
   })
   .put("/:id", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), validate("json", SchoolUpdateSchema), async (c) => {
-    const result = await updateSchool(c.var.context.db, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
+    const result = await updateSchool(c.var.context.db, c.env, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
     return result.ok ? c.json({ school: result.school }) : refused(c, result);
   })
   .delete("/:id", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), async (c) => {
-    const result = await deleteSchool(c.var.context.db, actorOf(c), c.req.valid("param").id);
+    const result = await deleteSchool(c.var.context.db, c.env, actorOf(c), c.req.valid("param").id);
     return result.ok ? c.json({ ok: true }) : refused(c, result);
   });

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { sessionCookie } from "../auth/sessions.ts";
+import { sessionCookie, type TeacherSession } from "../auth/sessions.ts";
 import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
 import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
@@ -13,6 +13,9 @@ import {
   signOutEverywhere,
   updateTeacherAccount,
 } from "../teachers/account.ts";
+
+/** The teacher a call is about: the checked session's, never the client's word. */
+const refOf = (session: TeacherSession) => ({ schoolId: session.school.id, teacherId: session.teacher.id });
 
 /**
  * The signed-in teacher's own account, for scripts (the account page runs the same core in its
@@ -28,33 +31,32 @@ export const teacherAccountApi = new Hono<TeacherApiEnv>()
     return c.json(account);
   })
   .put("/account", requireSameOrigin, requireTeacher, validate("json", AccountUpdateSchema), async (c) => {
-    const result = await updateTeacherAccount(c.var.context.db, c.var.teacher.teacher.id, c.req.valid("json"));
+    const result = await updateTeacherAccount(c.var.context.db, c.env, refOf(c.var.teacher), c.req.valid("json"));
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ ...result.account, message: result.message });
   })
   .post("/password", requireSameOrigin, requireTeacher, validate("json", PasswordChangeSchema), async (c) => {
-    const { teacher, tokenHash } = c.var.teacher;
+    const { tokenHash } = c.var.teacher;
     const result = await changeTeacherPassword(
       c.var.context.db,
-      { teacherId: teacher.id, keepTokenHash: tokenHash, clientIp: clientIp(c.req.raw) },
+      c.env,
+      { ...refOf(c.var.teacher), keepTokenHash: tokenHash, clientIp: clientIp(c.req.raw) },
       c.req.valid("json"),
     );
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ message: result.message, sessionsEnded: result.sessionsEnded });
   })
   .get("/sessions", requireTeacher, async (c) => {
-    const { teacher, tokenHash } = c.var.teacher;
-    return c.json({ sessions: await listTeacherSessions(c.var.context.db, teacher.id, tokenHash) });
+    return c.json({ sessions: await listTeacherSessions(c.env, refOf(c.var.teacher), c.var.teacher.tokenHash) });
   })
   .delete("/sessions/:id", requireSameOrigin, requireTeacher, async (c) => {
-    const { teacher, tokenHash } = c.var.teacher;
-    const result = await endTeacherSession(c.var.context.db, teacher.id, c.req.param("id"), tokenHash);
+    const result = await endTeacherSession(c.env, refOf(c.var.teacher), c.req.param("id"), c.var.teacher.tokenHash);
     if (!result.ok) return c.json({ error: result.error }, result.status);
     if (result.current) c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
     return c.json({ message: result.message, current: result.current });
   })
   .post("/sign-out-everywhere", requireSameOrigin, requireTeacher, async (c) => {
-    const result = await signOutEverywhere(c.var.context.db, c.var.teacher.teacher.id);
+    const result = await signOutEverywhere(c.env, refOf(c.var.teacher));
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
     return c.json(result);
   });

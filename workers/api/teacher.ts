@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
+import { endTeacherCookieSession, sessionCookie } from "../auth/sessions.ts";
 import { requireTeacher, schoolNamedByBody, type TeacherApiEnv } from "../http/guards.ts";
 import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
 import { schoolBasePath } from "../http/tenancy.ts";
@@ -54,7 +54,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
     const userAgent = c.req.header("User-Agent");
-    const result = await registerTeacher(c.var.context.db, c.var.context.config.authSecret, { school, ...body, userAgent });
+    const result = await registerTeacher(c.var.context.db, c.env, c.var.context.config.authSecret, { school, ...body, userAgent });
     if (!result.ok) return c.json({ error: result.error }, result.status);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.token));
     return c.json({ teacherName: result.teacherName }, 201);
@@ -64,7 +64,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json({ error: "Invalid email or password" }, 401);
     const db = c.var.context.db;
-    const result = await loginTeacher(db, {
+    const result = await loginTeacher(db, c.env, {
       school,
       email: body.email,
       password: body.password,
@@ -75,8 +75,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     if (!result.ok)
       return c.json({ error: result.error, ...("triesLeft" in result ? { triesLeft: result.triesLeft } : {}) }, result.status);
     // A new token at every login: whatever session this browser had before is ended.
-    const previous = readSessionToken(c.req.raw, "teacher");
-    if (previous) await revokeSession(db, previous);
+    await endTeacherCookieSession(db, c.env, c.req.raw);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.token));
     return c.json({ teacherName: result.teacherName });
   })
@@ -84,7 +83,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     const body = c.req.valid("json");
     const school = await schoolNamedByBody(c.var.context, body.slug);
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
-    const result = await resetTeacherPassword(c.var.context.db, c.var.context.config.authSecret, {
+    const result = await resetTeacherPassword(c.var.context.db, c.env, c.var.context.config.authSecret, {
       school,
       email: body.email,
       otp: body.otp,
@@ -102,8 +101,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     });
   })
   .post("/sign-out", async (c) => {
-    const token = readSessionToken(c.req.raw, "teacher");
-    if (token) await revokeSession(c.var.context.db, token);
+    await endTeacherCookieSession(c.var.context.db, c.env, c.req.raw);
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
     return c.json({ ok: true });
   });

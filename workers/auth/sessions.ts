@@ -1,6 +1,7 @@
-import { and, eq, ne, sql } from "drizzle-orm";
-import { type Db, preparedQuery } from "../db/client.ts";
-import { admins, type School, schools, sessions, type Teacher, teachers } from "../db/schema.ts";
+import { and, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { admins, type School, schools, sessions, type Teacher } from "../db/schema.ts";
+import { schoolObject } from "../school/objects.ts";
 import { randomToken, sha256Hex } from "./tokens.ts";
 
 export type SessionKind = "teacher" | "admin";
@@ -49,13 +50,10 @@ export function sessionCookie(request: Request, kind: SessionKind, token: string
   ].join("; ");
 }
 
+/** A new admin session's owner (teachers' sessions live in their school's object: openTeacherSession). */
 export interface NewSession {
-  kind: SessionKind;
-  teacherId?: number;
-  adminId?: number;
-  schoolId?: number;
-  /** What the account page shows for the session ("Chrome on Windows"), from describeDevice. */
-  device?: string | null;
+  kind: "admin";
+  adminId: number;
 }
 
 /** A fresh token for the cookie, and the hash that is all the database keeps of it. */
@@ -70,10 +68,7 @@ export async function prepareSession(db: Db, owner: NewSession, now = Date.now()
   const insert = db.insert(sessions).values({
     tokenHash,
     kind: owner.kind,
-    teacherId: owner.teacherId ?? null,
-    adminId: owner.adminId ?? null,
-    schoolId: owner.schoolId ?? null,
-    device: owner.device ?? null,
+    adminId: owner.adminId,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: now + SESSION_LIFETIME[owner.kind].absoluteMs,
@@ -83,31 +78,6 @@ export async function prepareSession(db: Db, owner: NewSession, now = Date.now()
 
 export async function revokeSession(db: Db, token: string): Promise<void> {
   await db.delete(sessions).where(eq(sessions.tokenHash, await sha256Hex(token)));
-}
-
-/** Signs a teacher out everywhere, except (optionally) the session making the change. */
-export function revokeTeacherSessions(db: Db, teacherId: number, keepTokenHash?: string) {
-  return db
-    .delete(sessions)
-    .where(
-      keepTokenHash ? and(eq(sessions.teacherId, teacherId), ne(sessions.tokenHash, keepTokenHash)) : eq(sessions.teacherId, teacherId),
-    );
-}
-
-/**
- * Ends a teacher's oldest sessions beyond their school's limit (schools.session_limit). It runs in
- * the sign-in's batch after the new session's insert, so the new one is always among those kept.
- */
-export function endSessionsBeyondLimit(db: Db, teacherId: number, schoolId: number) {
-  return db.delete(sessions).where(
-    and(
-      eq(sessions.teacherId, teacherId),
-      sql`${sessions.tokenHash} NOT IN (
-        SELECT token_hash FROM sessions WHERE teacher_id = ${teacherId}
-        ORDER BY created_at DESC, rowid DESC
-        LIMIT (SELECT max(session_limit, 1) FROM schools WHERE id = ${schoolId}))`,
-    ),
-  );
 }
 
 export interface TeacherSession {
@@ -124,41 +94,122 @@ export interface TeacherCookie {
 }
 
 /**
+ * A teacher's cookie names the school whose object holds the session (docs/decisions/0024):
+ * `{schoolId}.{token}`. The object is then found without asking D1; the school id is no secret
+ * (the school's pages name it anyway), and a token is only ever valid in its own school's object.
+ */
+export function teacherCookieValue(schoolId: number, token: string): string {
+  return `${schoolId}.${token}`;
+}
+
+/** The session a teacher cookie names: the school's id and the token's hash; null without one. */
+export interface TeacherCookieRef {
+  schoolId: number;
+  tokenHash: string;
+}
+
+const TEACHER_COOKIE = /^([1-9]\d{0,15})\.([A-Za-z0-9_-]{20,100})$/;
+const LEGACY_TOKEN = /^[A-Za-z0-9_-]{20,100}$/;
+
+/**
+ * The school and token hash of this request's teacher cookie. A cookie from before the school
+ * objects (a bare token) finds its school in D1's sessions table, where those sessions' rows stay
+ * until they expire: one D1 read, for at most a session's lifetime after the change.
+ */
+export async function readTeacherCookieRef(db: Db, request: Request): Promise<TeacherCookieRef | null> {
+  const value = readSessionToken(request, "teacher");
+  if (!value) return null;
+  const match = TEACHER_COOKIE.exec(value);
+  if (match) return { schoolId: Number(match[1]), tokenHash: await sha256Hex(match[2]!) };
+  if (!LEGACY_TOKEN.test(value)) return null;
+  const tokenHash = await sha256Hex(value);
+  const [row] = await db.all<{ schoolId: number }>(
+    sql`SELECT t.school_id AS schoolId FROM sessions s JOIN teachers t ON t.id = s.teacher_id WHERE s.token_hash = ${tokenHash} AND s.kind = 'teacher'`,
+  );
+  return row ? { schoolId: row.schoolId, tokenHash } : null;
+}
+
+/** The token hash of a teacher cookie value (either form), for the sign-out that ends it. */
+export async function teacherTokenHash(value: string): Promise<string> {
+  return sha256Hex(TEACHER_COOKIE.exec(value)?.[2] ?? value);
+}
+
+/**
  * The teacher behind this request's cookie, with their school (or nothing: no cookie, unknown,
  * expired or revoked), and whether it was a teacher an admin has disabled, so the school's pages
- * can tell them why they are signed out. Disabling ends a teacher's sessions by expiring them
- * (workers/teachers/management.ts): the rows stay until swept, and the lookup reads the teacher's
- * state before the expiry. The request pipeline calls it once per request (workers/http/request-context.ts).
+ * can tell them why they are signed out. The session is checked by the school's object; the
+ * school's row comes from `school` when the caller has it already (the request's tenant), else
+ * from D1. The request pipeline calls it once per request (workers/http/request-context.ts).
  */
-export async function readTeacherCookie(db: Db, request: Request, now = Date.now()): Promise<TeacherCookie> {
-  const token = readSessionToken(request, "teacher");
-  if (!token) return { session: null, disabledSchoolId: null };
-  const tokenHash = await sha256Hex(token);
-  const [row] = await teacherSessionByHash(db).all({ tokenHash });
-  if (!row) return { session: null, disabledSchoolId: null };
-  if (row.disabled) return { session: null, disabledSchoolId: row.school.id };
-  if (!(await isLive(db, row.session, now))) return { session: null, disabledSchoolId: null };
-  return { session: { tokenHash, teacher: row.teacher, school: row.school }, disabledSchoolId: null };
+export async function readTeacherCookie(
+  db: Db,
+  hot: HotState,
+  request: Request,
+  now = Date.now(),
+  knownSchool: (id: number) => Promise<School | null> = (id) => findSchoolById(db, id),
+): Promise<TeacherCookie> {
+  const ref = await readTeacherCookieRef(db, request);
+  if (!ref) return { session: null, disabledSchoolId: null };
+  return checkTeacherSession(hot, ref, now, knownSchool);
 }
 
 /** The live teacher session behind this request's cookie, or null. */
-export async function getTeacherSession(db: Db, request: Request, now = Date.now()): Promise<TeacherSession | null> {
-  return (await readTeacherCookie(db, request, now)).session;
+export async function getTeacherSession(db: Db, hot: HotState, request: Request, now = Date.now()): Promise<TeacherSession | null> {
+  return (await readTeacherCookie(db, hot, request, now)).session;
 }
 
-const TEACHER_COLUMNS = { id: teachers.id, name: teachers.name, email: teachers.email, schoolId: teachers.schoolId };
+/** Checks a cookie's session in its school's object; see readTeacherCookie. */
+export async function checkTeacherSession(
+  hot: HotState,
+  ref: TeacherCookieRef,
+  now: number,
+  knownSchool: (id: number) => Promise<School | null>,
+): Promise<TeacherCookie> {
+  const [check, school] = await Promise.all([
+    schoolObject(hot, ref.schoolId).checkSession(ref.schoolId, ref.tokenHash, now),
+    knownSchool(ref.schoolId),
+  ]);
+  if (!school) return { session: null, disabledSchoolId: null };
+  if (check.status === "disabled") return { session: null, disabledSchoolId: school.id };
+  if (check.status !== "ok") return { session: null, disabledSchoolId: null };
+  return { session: { tokenHash: ref.tokenHash, teacher: { ...check.teacher, schoolId: school.id }, school }, disabledSchoolId: null };
+}
 
-// Every request with a teacher cookie looks its session up, so the query is prepared once.
-const teacherSessionByHash = preparedQuery((db) =>
-  db
-    .select({ session: sessions, teacher: TEACHER_COLUMNS, disabled: teachers.disabled, school: schools })
-    .from(sessions)
-    .innerJoin(teachers, eq(teachers.id, sessions.teacherId))
-    .innerJoin(schools, eq(schools.id, teachers.schoolId))
-    .where(and(eq(sessions.tokenHash, sql.placeholder("tokenHash")), eq(sessions.kind, "teacher")))
-    .limit(1)
-    .prepare(),
-);
+/** The school objects' namespace: what every function that reaches a school's hot state takes. */
+export type HotState = Pick<Env, "SCHOOLS">;
+
+/**
+ * Signs a teacher in: a new session in their school's object (which ends their oldest beyond the
+ * school's session limit); the cookie value, or null when the object knows the teacher disabled.
+ */
+export async function openTeacherSession(
+  hot: HotState,
+  school: Pick<School, "id" | "sessionLimit">,
+  teacher: { id: number; name: string; email: string },
+  device: string | null,
+  now = Date.now(),
+): Promise<string | null> {
+  const { token, tokenHash } = await newSessionToken();
+  const opened = await schoolObject(hot, school.id).openSession(school.id, {
+    tokenHash,
+    teacher,
+    device,
+    sessionLimit: school.sessionLimit,
+    now,
+  });
+  return opened.ok ? teacherCookieValue(school.id, token) : null;
+}
+
+/** Signs a teacher cookie out (the sign-out button); nothing when it names no session. */
+export async function endTeacherCookieSession(db: Db, hot: HotState, request: Request): Promise<void> {
+  const ref = await readTeacherCookieRef(db, request);
+  if (ref) await schoolObject(hot, ref.schoolId).endSession(ref.schoolId, ref.tokenHash);
+}
+
+export async function findSchoolById(db: Db, id: number): Promise<School | null> {
+  const [school] = await db.select().from(schools).where(eq(schools.id, id)).limit(1);
+  return school ?? null;
+}
 
 export interface AdminSession {
   tokenHash: string;

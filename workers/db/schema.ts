@@ -25,6 +25,8 @@ export const schools = sqliteTable(
     totalLogins: integer("total_logins").notNull().default(0),
     // The last UTC day (YYYY-MM-DD) a teacher of the school read: "no activity in 30 days" walks its index.
     lastActiveDay: text("last_active_day"),
+    // The last usage batch the school's object flushed (docs/decisions/0024): D1 applies each number once.
+    usageFlushSeq: integer("usage_flush_seq").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

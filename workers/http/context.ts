@@ -1,5 +1,5 @@
 import { createContext } from "react-router";
-import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
+import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import type { School } from "../db/schema.ts";
 import type { AppConfig } from "./config.ts";
@@ -39,6 +39,12 @@ export interface RequestContext {
    * the request names, if it names one): no one is signed in, and the pages say why.
    */
   teacherDisabled: boolean;
+  /**
+   * On a page view (a page image or text, the hot path): the teacher cookie's session, not yet
+   * checked. The page route checks it in the school's object in the same call that spends the
+   * page (docs/decisions/0024); `teacher` is then null and the tenant's school is not looked up.
+   */
+  pageViewer: TeacherCookieRef | null;
   /** The signed-in admin or superadmin, checked (live, not disabled); never on a school's host. */
   admin: AdminSession | null;
   /** The CSP nonce of this page's inline scripts; null for API answers and in development. */

@@ -4,7 +4,7 @@
  * same three in app/lib/guards/, answering with redirects instead of 401.
  */
 import { createMiddleware } from "hono/factory";
-import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
+import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/sessions.ts";
 import type { School } from "../db/schema.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
 import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
@@ -15,8 +15,14 @@ export type AdminApiEnv = AppEnv & { Variables: { admin: AdminSession } };
 export type ReaderApiEnv = AppEnv & { Variables: { reader: Reader } };
 export type SchoolApiEnv = AppEnv & { Variables: { school: School } };
 
-/** Who may read a book: an admin (every book), or a teacher (their school's books). */
-export type Reader = { kind: "admin"; admin: AdminSession } | { kind: "teacher"; teacher: TeacherSession };
+/**
+ * Who may read a book: an admin (every book), or a teacher (their school's books); on a page view,
+ * a teacher cookie whose session the page route checks in the school's object (`viewer`).
+ */
+export type Reader =
+  | { kind: "admin"; admin: AdminSession }
+  | { kind: "teacher"; teacher: TeacherSession }
+  | { kind: "viewer"; viewer: TeacherCookieRef };
 
 const NO_STORE = "private, no-store";
 
@@ -57,11 +63,12 @@ export const requireSuperadmin = createMiddleware<AdminApiEnv>(async (c, next) =
   await next();
 });
 
-/** An admin, or else a teacher (whose school decides which books exist), else `noTeacher`. */
+/** An admin, or else a teacher (whose school decides which books exist), else `noTeacher`. A viewer is checked by the route. */
 export const requireReader = createMiddleware<ReaderApiEnv>(async (c, next) => {
-  const { admin, teacher } = c.var.context;
+  const { admin, teacher, pageViewer } = c.var.context;
   if (admin) c.set("reader", { kind: "admin", admin });
   else if (teacher) c.set("reader", { kind: "teacher", teacher });
+  else if (pageViewer) c.set("reader", { kind: "viewer", viewer: pageViewer });
   else return noTeacher(c, c.var.context);
   c.header("Cache-Control", NO_STORE);
   await next();

@@ -2,10 +2,9 @@
  * How many pages a teacher may take of one book: counted per teacher (not per session, so signing
  * in again resets nothing), per book, per hour and per day. Page images, page texts and searches
  * count one each, so reading a page costs two; the limits let a teacher read the whole book twice an hour
- * and six times a day, with a floor so short books can be leafed through freely.
+ * and six times a day, with a floor so short books can be leafed through freely. The school's
+ * object keeps the counts and spends them (workers/school/school-object.ts).
  */
-import { recordAmount } from "../auth/throttle.ts";
-import type { Db } from "../db/client.ts";
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -15,17 +14,6 @@ export function pageBudget(pageCount: number) {
     hour: { limit: Math.max(2 * 2 * pageCount, 200), windowMs: HOUR },
     day: { limit: Math.max(6 * 2 * pageCount, 600), windowMs: DAY },
   };
-}
-
-/** Counts one page against the teacher's hourly and daily budgets; the milliseconds to wait when spent. */
-export async function spendPage(db: Db, teacherId: number, bookId: number, pageCount: number, now = Date.now()): Promise<number | null> {
-  const budget = pageBudget(pageCount);
-  const [hour, day] = await Promise.all([
-    recordAmount(db, `pages:h:${teacherId}:${bookId}`, 1, budget.hour, now),
-    recordAmount(db, `pages:d:${teacherId}:${bookId}`, 1, budget.day, now),
-  ]);
-  if (hour.allowed && day.allowed) return null;
-  return Math.max(hour.allowed ? 0 : hour.retryAfterMs, day.allowed ? 0 : day.retryAfterMs, 1000);
 }
 
 export function readingLimitMessage(waitMs: number): string {

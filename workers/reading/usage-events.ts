@@ -1,11 +1,16 @@
 /**
  * Usage events, counted by the server as it serves a teacher (docs/decisions/0019): a page image
- * served, a book opened (its page list), and the reader's progress pings. Each event adds to the
- * day's rollups in one batch (one transaction), so the reports never read raw events and a report
- * over a year of 10,000 schools reads at most one row a day.
+ * served, a book opened (its page list), and the reader's progress pings. The school's object
+ * counts them and flushes them to the day's rollups in batches (docs/decisions/0024), so the
+ * reports never read raw events and a page view writes nothing to D1.
+ *
+ * `readingEventStatements` is the same rollup arithmetic as SQL, for writing history straight
+ * into D1 (the demo seed's past days) and for the tests that compare the two.
  */
 import { type SQL, sql } from "drizzle-orm";
+import type { HotState } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
+import { schoolObject } from "../school/objects.ts";
 
 /** The longest gap between two events of one teacher that still counts as reading time. */
 export const READING_GAP_CAP_MS = 5 * 60_000;
@@ -51,12 +56,16 @@ export function readingEventStatements(event: ReadingEvent, now: number): SQL[] 
   ];
 }
 
-/** Adds one event to the rollups, atomically. */
+/** Adds one event to the rollups in D1 directly, atomically (history for the seed; the Worker counts in the school's object). */
 export async function recordReadingEvent(db: Db, event: ReadingEvent, now = Date.now()): Promise<void> {
   await runTransaction(db, readingEventStatements(event, now));
 }
 
-/** Adds the event after the response (the reader does not wait for it); a failure is logged, never thrown. */
-export function recordAfterResponse(ctx: ExecutionContext, db: Db, event: ReadingEvent): void {
-  ctx.waitUntil(recordReadingEvent(db, event).catch((error) => console.error("Usage event not recorded", error)));
+/**
+ * Counts the event in the school's object after the response (the reader does not wait for it);
+ * a failure is logged, never thrown.
+ */
+export function recordAfterResponse(ctx: ExecutionContext, hot: HotState, schoolId: number, event: Omit<ReadingEvent, "schoolId">): void {
+  const recorded = schoolObject(hot, schoolId).record(schoolId, event);
+  ctx.waitUntil(recorded.catch((error) => console.error("Usage event not recorded", error)));
 }

@@ -1,10 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import type { Actor } from "../admins/audit.ts";
+import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
+import { schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "./audit.ts";
 import { type SchoolInput, type SchoolUpdate, toInsertValues, toUpdateValues } from "./input.ts";
 import { findSchoolRow, type SchoolRow } from "./list.ts";
+import { forgetSchool } from "./school-cache.ts";
 import { generateUniqueSlugs, slugTaken } from "./slugs.ts";
 import { DUPLICATE_SLUG, isLimitGuardError, isUniqueSlugError, limitBelowCount, NOT_FOUND, type WriteResult } from "./write-guards.ts";
 
@@ -44,8 +47,15 @@ export async function createSchool(
   }
 }
 
+/**
+ * Saves a school's details. A session limit reaches the school's object after D1: it ends
+ * every teacher's oldest sessions beyond the new limit (should that call fail, they end at the
+ * teacher's next sign-in, as the limit always did). The teacher limit concerns registrations only,
+ * which D1 decides; the object holds nothing that depends on it.
+ */
 export async function updateSchool(
   db: Db,
+  hot: HotState,
   actor: Actor,
   schoolId: number,
   input: SchoolUpdate,
@@ -70,17 +80,33 @@ export async function updateSchool(
       return { ok: false, status: 400, error: limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0) };
     throw error;
   }
+  forgetSchool(schoolId);
+  if (input.sessionLimit !== undefined) {
+    await schoolObject(hot, schoolId).setSessionLimit(schoolId, input.sessionLimit);
+  }
   const school = await findSchoolRow(db, schoolId);
   return school ? { ok: true, school } : NOT_FOUND;
 }
 
-/** Deletes the school; the schema's cascades take its teachers, sessions, codes, shelf, progress and login events. */
-export async function deleteSchool(db: Db, actor: Actor, schoolId: number, now = Date.now()): Promise<WriteResult<object>> {
+/**
+ * Deletes the school: in D1 the schema's cascades take its teachers, codes, shelf, progress and
+ * login events; then its object's data goes (sessions, budgets, unflushed usage). Should that
+ * second step fail, nothing of it can sign anyone in (a session needs its school's row), and the
+ * hourly job empties the objects of schools deleted in the last day (purgeDeletedSchools).
+ */
+export async function deleteSchool(db: Db, hot: HotState, actor: Actor, schoolId: number, now = Date.now()): Promise<WriteResult<object>> {
   const before = await findSchoolRow(db, schoolId);
   if (!before) return NOT_FOUND;
   const [deleted] = await db.batch([
     db.delete(schools).where(eq(schools.id, schoolId)).returning({ id: schools.id }),
     auditWhenChanged(db, actor, { action: "school.delete", entityId: schoolId, before }, now),
   ]);
-  return deleted.length ? { ok: true } : NOT_FOUND;
+  if (!deleted.length) return NOT_FOUND;
+  forgetSchool(schoolId);
+  try {
+    await schoolObject(hot, schoolId).purge();
+  } catch (error) {
+    console.error(`School ${schoolId} deleted; its object will be emptied by the hourly job`, error);
+  }
+  return { ok: true };
 }

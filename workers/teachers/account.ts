@@ -1,11 +1,12 @@
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import { checkLogin } from "../auth/login-guard.ts";
 import { hashPassword } from "../auth/password.ts";
-import { revokeTeacherSessions, SESSION_LIFETIME } from "../auth/sessions.ts";
+import type { HotState } from "../auth/sessions.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
-import { sessions, teachers } from "../db/schema.ts";
+import { teachers } from "../db/schema.ts";
+import { schoolObject } from "../school/objects.ts";
 import { MobileSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
 
 /**
@@ -30,6 +31,12 @@ export type PasswordChange = z.infer<typeof PasswordChangeSchema>;
 
 /** A session id the client may see and send back: not the token hash that is the row's key (see sessionId). */
 export const SessionIdSchema = z.string().regex(/^[0-9a-f]{32}$/, "This session has already ended.");
+
+/** The teacher an account call is about, from the checked session: their school's object holds their sessions. */
+export interface TeacherRef {
+  schoolId: number;
+  teacherId: number;
+}
 
 export type AccountError = { ok: false; status: 400 | 404 | 429; error: string };
 export type AccountResult<T> = ({ ok: true; message: string } & T) | AccountError;
@@ -57,27 +64,33 @@ export async function getTeacherAccount(db: Db, teacherId: number): Promise<Teac
 /** Saves name and mobile (already checked by AccountUpdateSchema: the same rules as registration). */
 export async function updateTeacherAccount(
   db: Db,
-  teacherId: number,
+  hot: HotState,
+  who: TeacherRef,
   input: AccountUpdate,
 ): Promise<AccountResult<{ account: TeacherAccount }>> {
   const [account] = await db
     .update(teachers)
     .set({ name: input.name, mobile: input.mobile })
-    .where(eq(teachers.id, teacherId))
+    .where(eq(teachers.id, who.teacherId))
     .returning({ name: teachers.name, email: teachers.email, mobile: teachers.mobile });
   if (!account) return TEACHER_GONE;
+  // The school's object stamps the name on the teacher's pages.
+  await schoolObject(hot, who.schoolId).updateTeacher(who.schoolId, { id: who.teacherId, name: account.name, email: account.email });
   return { ok: true, account, message: "Your name and mobile number have been saved." };
 }
 
 /**
  * Sets a new password once the current one is right. The current password is checked like a
  * sign-in (checkLogin: the same throttle keys, so the page is no way around the login's limits).
- * On success every other session of the teacher ends, in the same transaction; the session making
- * the change (`keepTokenHash`) stays signed in.
+ * On success every other session of the teacher ends, in the school's object and before D1 is
+ * written (a failure in between leaves the teacher signed out elsewhere with the old password,
+ * never signed in elsewhere with the new one); the session making the change (`keepTokenHash`)
+ * stays signed in.
  */
 export async function changeTeacherPassword(
   db: Db,
-  who: { teacherId: number; keepTokenHash: string; clientIp: string },
+  hot: HotState,
+  who: TeacherRef & { keepTokenHash: string; clientIp: string },
   input: PasswordChange,
   now = Date.now(),
 ): Promise<AccountResult<{ sessionsEnded: number }>> {
@@ -105,17 +118,14 @@ export async function changeTeacherPassword(
   if (input.newPassword === input.currentPassword) return { ok: false, status: 400, error: SAME_PASSWORD };
 
   const passwordHash = await hashPassword(input.newPassword);
-  const [updated, ended] = await db.batch([
-    // Only over the hash just checked: of two changes racing, one wins and the other is told so.
-    db
-      .update(teachers)
-      .set({ passwordHash })
-      .where(and(eq(teachers.id, who.teacherId), eq(teachers.passwordHash, teacher.passwordHash)))
-      .returning({ id: teachers.id }),
-    revokeTeacherSessions(db, who.teacherId, who.keepTokenHash).returning({ tokenHash: sessions.tokenHash }),
-  ]);
+  const n = await schoolObject(hot, who.schoolId).endTeacherSessions(who.schoolId, who.teacherId, who.keepTokenHash);
+  // Only over the hash just checked: of two changes racing, one wins and the other is told so.
+  const updated = await db
+    .update(teachers)
+    .set({ passwordHash })
+    .where(and(eq(teachers.id, who.teacherId), eq(teachers.passwordHash, teacher.passwordHash)))
+    .returning({ id: teachers.id });
   if (!updated.length) return { ok: false, status: 400, error: WRONG_CURRENT_PASSWORD };
-  const n = ended.length;
   const message =
     n === 0
       ? "Your password has been changed."
@@ -144,29 +154,13 @@ export async function sessionId(tokenHash: string): Promise<string> {
 }
 
 /** The teacher's live sessions (not expired, not idle too long), this one first, then the latest seen. */
-async function liveSessions(db: Db, teacherId: number, now: number) {
-  const { idleMs } = SESSION_LIFETIME.teacher;
-  return db
-    .select({ tokenHash: sessions.tokenHash, device: sessions.device, createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
-    .from(sessions)
-    .where(
-      and(
-        eq(sessions.teacherId, teacherId),
-        eq(sessions.kind, "teacher"),
-        gt(sessions.expiresAt, now),
-        gt(sessions.lastSeenAt, now - idleMs),
-      ),
-    )
-    .orderBy(desc(sessions.lastSeenAt), desc(sessions.createdAt));
-}
-
 export async function listTeacherSessions(
-  db: Db,
-  teacherId: number,
+  hot: HotState,
+  who: TeacherRef,
   currentTokenHash: string,
   now = Date.now(),
 ): Promise<AccountSession[]> {
-  const rows = await liveSessions(db, teacherId, now);
+  const rows = await schoolObject(hot, who.schoolId).listSessions(who.schoolId, who.teacherId, now);
   const listed = await Promise.all(
     rows.map(async (row) => ({
       id: await sessionId(row.tokenHash),
@@ -186,8 +180,8 @@ export async function listTeacherSessions(
  * the request (so it clears the cookie and leaves the signed-in pages).
  */
 export async function endTeacherSession(
-  db: Db,
-  teacherId: number,
+  hot: HotState,
+  who: TeacherRef,
   id: string,
   currentTokenHash: string,
   now = Date.now(),
@@ -195,15 +189,12 @@ export async function endTeacherSession(
   const gone: AccountError = { ok: false, status: 404, error: SESSION_GONE };
   if (!SessionIdSchema.safeParse(id).success) return gone;
   let match: { tokenHash: string; device: string | null } | undefined;
-  for (const row of await liveSessions(db, teacherId, now)) {
+  const school = schoolObject(hot, who.schoolId);
+  for (const row of await school.listSessions(who.schoolId, who.teacherId, now)) {
     if ((await sessionId(row.tokenHash)) === id) match = row;
   }
   if (!match) return gone;
-  const ended = await db
-    .delete(sessions)
-    .where(and(eq(sessions.tokenHash, match.tokenHash), eq(sessions.teacherId, teacherId)))
-    .returning({ tokenHash: sessions.tokenHash });
-  if (!ended.length) return gone;
+  if (!(await school.endSession(who.schoolId, match.tokenHash, who.teacherId))) return gone;
   const current = match.tokenHash === currentTokenHash;
   const message = current
     ? "You have been signed out on this device."
@@ -212,7 +203,7 @@ export async function endTeacherSession(
 }
 
 /** Ends every session of the teacher, this one included. */
-export async function signOutEverywhere(db: Db, teacherId: number): Promise<{ sessionsEnded: number; message: string }> {
-  const ended = await revokeTeacherSessions(db, teacherId).returning({ tokenHash: sessions.tokenHash });
-  return { sessionsEnded: ended.length, message: "You have been signed out everywhere." };
+export async function signOutEverywhere(hot: HotState, who: TeacherRef): Promise<{ sessionsEnded: number; message: string }> {
+  const ended = await schoolObject(hot, who.schoolId).endTeacherSessions(who.schoolId, who.teacherId);
+  return { sessionsEnded: ended, message: "You have been signed out everywhere." };
 }

@@ -3,9 +3,10 @@ import { describeDevice } from "../auth/device.ts";
 import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-guard.ts";
 import { checkOtp, OTP_ERRORS } from "../auth/otp.ts";
 import { hashPassword } from "../auth/password.ts";
-import { endSessionsBeyondLimit, newSessionToken, prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
+import { type HotState, openTeacherSession } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
+import { schoolObject } from "../school/objects.ts";
 
 export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 401 | 403 | 409 | 429; error: string };
 
@@ -15,13 +16,14 @@ export const ACCOUNT_DISABLED = "Your account has been disabled. Please contact 
 export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
 
 /**
- * Creates the teacher and signs them in, in one D1 transaction whose statements each guard the
- * next: the insert only happens while the school is under its teacher limit and the code is
- * unused; the code is consumed only if the teacher now exists; the session needs the teacher.
- * D1 runs transactions one at a time, so racing registrations can never exceed the limit.
+ * Creates the teacher in one D1 transaction whose statements each guard the next: the insert only
+ * happens while the school is under its teacher limit and the code is unused; the code is consumed
+ * only if the teacher now exists. D1 runs transactions one at a time, so racing registrations can
+ * never exceed the limit. Then the school's object signs the new teacher in.
  */
 export async function registerTeacher(
   db: Db,
+  hot: HotState,
   secret: string,
   input: { school: School; name: string; mobile: string; email: string; password: string; otp: string; userAgent?: string | null },
   now = Date.now(),
@@ -39,9 +41,9 @@ export async function registerTeacher(
 
   const passwordHash = await hashPassword(input.password);
   const teacherId = sql`(SELECT id FROM teachers WHERE school_id = ${school.id} AND email = ${email})`;
-  const { token, tokenHash } = await newSessionToken();
+  let created: { id: number } | undefined;
   try {
-    const [created] = await runTransaction(db, [
+    const [inserted] = await runTransaction(db, [
       sql`
         INSERT INTO teachers (school_id, name, email, mobile, password_hash, created_at)
         SELECT ${school.id}, ${input.name}, ${email}, ${input.mobile}, ${passwordHash}, ${now}
@@ -50,14 +52,11 @@ export async function registerTeacher(
         RETURNING id`,
       sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL AND ${teacherId} IS NOT NULL`,
       sql`
-        INSERT INTO sessions (token_hash, kind, teacher_id, school_id, device, created_at, last_seen_at, expires_at)
-        SELECT ${tokenHash}, 'teacher', ${teacherId}, ${school.id}, ${describeDevice(input.userAgent)}, ${now}, ${now}, ${now + SESSION_LIFETIME.teacher.absoluteMs}
-        WHERE ${teacherId} IS NOT NULL`,
-      sql`
         INSERT INTO login_events (kind, school_id, teacher_id, at) SELECT 'teacher', ${school.id}, ${teacherId}, ${now}
         WHERE ${teacherId} IS NOT NULL`,
     ]);
-    if (!created?.results.length) {
+    created = inserted?.results[0] as { id: number } | undefined;
+    if (!created) {
       const [otp] = await db.all<{ usedAt: number | null }>(sql`SELECT used_at AS usedAt FROM otp_codes WHERE id = ${check.otpId}`);
       if (otp?.usedAt !== null) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
       return { ok: false, status: 403, error: LIMIT_REACHED };
@@ -67,11 +66,16 @@ export async function registerTeacher(
     if (String(error).includes("UNIQUE")) return { ok: false, status: 409, error: DUPLICATE_EMAIL };
     throw error;
   }
+  const teacher = { id: created.id, name: input.name, email };
+  const token = await openTeacherSession(hot, school, teacher, describeDevice(input.userAgent), now);
+  // Only a teacher the object knows as disabled has no session; a new one cannot be.
+  if (!token) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
   return { ok: true, token, teacherName: input.name };
 }
 
 export async function loginTeacher(
   db: Db,
+  hot: HotState,
   input: { school: School; email: string; password: string; clientIp: string; userAgent?: string | null },
   now = Date.now(),
 ): Promise<AccountResult<{ token: string; teacherName: string }>> {
@@ -90,11 +94,10 @@ export async function loginTeacher(
   if (!teacher) return { ok: false, status: 401, error: BAD_CREDENTIALS };
   if (teacher.disabled) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
 
-  const device = describeDevice(input.userAgent);
-  const session = await prepareSession(db, { kind: "teacher", teacherId: teacher.id, schoolId: school.id, device }, now);
+  // The session first: a teacher whose disable reached the school's object but not D1 stays out.
+  const token = await openTeacherSession(hot, school, { id: teacher.id, name: teacher.name, email }, describeDevice(input.userAgent), now);
+  if (!token) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
   await db.batch([
-    session.insert,
-    endSessionsBeyondLimit(db, teacher.id, school.id),
     db.insert(loginEvents).values({ kind: "teacher", schoolId: school.id, teacherId: teacher.id, at: now }),
     db
       .update(schools)
@@ -102,15 +105,18 @@ export async function loginTeacher(
       .where(eq(schools.id, school.id)),
     ...loginHousekeeping(db, now),
   ]);
-  return { ok: true, token: session.token, teacherName: teacher.name };
+  return { ok: true, token, teacherName: teacher.name };
 }
 
 /**
  * Sets a new password with a reset code and signs the teacher out everywhere. As in
- * registration, the guarded write comes first and the code is consumed after it.
+ * registration, the guarded write comes first and the code is consumed after it. The sessions end
+ * in the school's object before D1 is written: if D1 then fails, the teacher is signed out with the
+ * old password still set (they try again), never signed in with a password they meant to replace.
  */
 export async function resetTeacherPassword(
   db: Db,
+  hot: HotState,
   secret: string,
   input: { school: School; email: string; otp: string; newPassword: string },
   now = Date.now(),
@@ -126,13 +132,13 @@ export async function resetTeacherPassword(
   if (!teacher) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
 
   const passwordHash = await hashPassword(input.newPassword);
+  await schoolObject(hot, school.id).endTeacherSessions(school.id, teacher.id);
   const [updated] = await runTransaction(db, [
     sql`
       UPDATE teachers SET password_hash = ${passwordHash}
       WHERE id = ${teacher.id} AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${check.otpId} AND used_at IS NULL)
       RETURNING id`,
     sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL`,
-    sql`DELETE FROM sessions WHERE teacher_id = ${teacher.id}`,
   ]);
   if (!updated?.results.length) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
   return { ok: true };

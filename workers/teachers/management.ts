@@ -5,12 +5,13 @@
  * a repeated or racing request writes no second entry. Every call names the school and the
  * teacher: a teacher of another school is "Teacher not found", like one that does not exist.
  */
-import { and, eq, exists, gt, inArray, type SQL, sql } from "drizzle-orm";
+import { and, eq, exists, type SQL, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
-import { SESSION_LIFETIME } from "../auth/sessions.ts";
+import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
-import { otpCodes, schools, sessions, teachers } from "../db/schema.ts";
+import { otpCodes, schools, teachers } from "../db/schema.ts";
 import type { AppConfig } from "../http/config.ts";
+import { schoolObject } from "../school/objects.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { sendTeacherOtp } from "./send-otp.ts";
 
@@ -29,12 +30,8 @@ export interface TeacherIdentity {
 }
 
 /** A school's teachers for its admin page and `GET /api/schools/:id/teachers`; null when there is no such school. */
-export async function listSchoolTeachers(db: Db, schoolId: number, now = Date.now()) {
-  const { idleMs } = SESSION_LIFETIME.teacher;
+export async function listSchoolTeachers(db: Db, hot: HotState, schoolId: number, now = Date.now()) {
   const lastLoginAt = sql<number | null>`(SELECT max(at) FROM login_events WHERE login_events.teacher_id = teachers.id)`;
-  // Live sessions only: an expired row is swept later but signs no one in.
-  const liveSessions = sql<number>`(SELECT count(*) FROM sessions WHERE sessions.teacher_id = teachers.id
-    AND sessions.expires_at > ${now} AND sessions.last_seen_at > ${now - idleMs})`;
   const [[school], rows] = await db.batch([
     db.select({ id: schools.id }).from(schools).where(eq(schools.id, schoolId)),
     db
@@ -46,13 +43,19 @@ export async function listSchoolTeachers(db: Db, schoolId: number, now = Date.no
         disabled: teachers.disabled,
         createdAt: teachers.createdAt,
         lastLoginAt,
-        sessions: liveSessions,
       })
       .from(teachers)
       .where(eq(teachers.schoolId, schoolId))
       .orderBy(sql`${teachers.name} COLLATE NOCASE`, teachers.id),
   ]);
-  return school ? rows : null;
+  if (!school) return null;
+  // Live sessions only (the school's object holds them): an ended one signs no one in.
+  const counts = await schoolObject(hot, schoolId).sessionCounts(
+    schoolId,
+    rows.map((row) => row.id),
+    now,
+  );
+  return rows.map((row) => ({ ...row, sessions: counts[row.id] ?? 0 }));
 }
 
 export type ManagedTeacher = NonNullable<Awaited<ReturnType<typeof listSchoolTeachers>>>[number];
@@ -90,15 +93,21 @@ function teacherAudit(
 const named = (t: TeacherIdentity) => ({ name: t.name, email: t.email });
 
 /**
- * Disables (or enables) a teacher. Disabling also ends every session they have, in the same
- * transaction: the next request of a teacher who is reading finds them signed out. The sessions
- * end by expiring, not by being deleted: their rows stay a while (ENDED_SESSION_KEPT_MS), so the
- * school's pages can tell the teacher, cookie in hand, that the account was disabled
- * (readTeacherCookie); enabling the teacher again revives none of them. Asking for the state the
- * teacher is already in changes nothing and writes no audit entry.
+ * Disables (or enables) a teacher: two writes, to the school's object (which holds the sessions
+ * and refuses a disabled teacher new ones) and to D1 (the account, and its audit entry).
+ *
+ * Disabling writes the object first: every session ends at once (the next page request of a
+ * teacher who is reading is a 401) and no new one can open. If D1 then fails, the admin gets an
+ * error and the teacher stays signed out; trying again completes it. Enabling writes D1 first and
+ * the object second: if the object fails, the teacher stays unable to sign in until the admin tries
+ * again. Either way a failure between the two writes leaves no one signed in who should not be.
+ * Ended sessions are kept a while (ENDED_SESSION_KEPT_MS) so the school's pages can tell the
+ * teacher, cookie in hand, that the account was disabled; enabling revives none of them. Asking
+ * for the state the teacher is already in changes nothing and writes no audit entry.
  */
 export async function setTeacherDisabled(
   db: Db,
+  hot: HotState,
   actor: Actor,
   schoolId: number,
   teacherId: number,
@@ -126,19 +135,12 @@ export async function setTeacherDisabled(
     .where(and(target, eq(teachers.disabled, !disabled)))
     .returning({ id: teachers.id });
   const current = db.select({ disabled: teachers.disabled }).from(teachers).where(target);
-  let changed: boolean;
-  let after: { disabled: boolean } | undefined;
-  if (disabled) {
-    const endSessions = db
-      .update(sessions)
-      .set({ expiresAt: now })
-      .where(and(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)), gt(sessions.expiresAt, now)));
-    const [updated, , , [row]] = await db.batch([update, audit, endSessions, current]);
-    [changed, after] = [updated.length > 0, row];
-  } else {
-    const [updated, , [row]] = await db.batch([update, audit, current]);
-    [changed, after] = [updated.length > 0, row];
-  }
+  const object = schoolObject(hot, schoolId);
+  const identity = { id: teacher.id, name: teacher.name, email: teacher.email };
+  if (disabled) await object.setTeacherDisabled(schoolId, identity, true, now);
+  const [updated, , [after]] = await db.batch([update, audit, current]);
+  const changed = updated.length > 0;
+  if (!disabled && after && !after.disabled) await object.setTeacherDisabled(schoolId, identity, false, now);
   // Removed by another admin between the two reads.
   if (!after) return NOT_FOUND;
   const result = { ...teacher, disabled: after.disabled };
@@ -155,6 +157,7 @@ export async function setTeacherDisabled(
 /** Ends every session the teacher has (they stay enabled and may sign in again). */
 export async function endTeacherSessions(
   db: Db,
+  hot: HotState,
   actor: Actor,
   schoolId: number,
   teacherId: number,
@@ -163,37 +166,35 @@ export async function endTeacherSessions(
   const teacher = await findTeacher(db, schoolId, teacherId);
   if (!teacher) return NOT_FOUND;
   const target = ofSchool(schoolId, teacherId);
-  const [ended, , [still]] = await db.batch([
-    db
-      .delete(sessions)
-      // Sessions that still sign in: one a disable ended already (expired, kept a while) is not one to end.
-      .where(and(inArray(sessions.teacherId, db.select({ id: teachers.id }).from(teachers).where(target)), gt(sessions.expiresAt, now)))
-      .returning({ tokenHash: sessions.tokenHash }),
-    // changes(): the sessions the delete just ended, counted inside the same transaction.
+  // Sessions that still sign in: one a disable ended already (kept a while, to say so) is not one to end.
+  const n = await schoolObject(hot, schoolId).endTeacherSessions(schoolId, teacherId);
+  const [, [still]] = await db.batch([
     teacherAudit(
       db,
       actor,
-      { action: "teacher.sign-out", teacher, before: named(teacher), after: sql`json_object('sessionsEnded', changes())` },
+      { action: "teacher.sign-out", teacher, before: named(teacher), after: { sessionsEnded: n } },
       teacherExists(db, schoolId, teacherId),
       now,
     ),
     db.select({ id: teachers.id }).from(teachers).where(target),
   ]);
   if (!still) return NOT_FOUND;
-  const n = ended.length;
   const message = n === 0 ? `${teacher.name} had no sessions to end.` : `Ended ${n} session${n === 1 ? "" : "s"} of ${teacher.name}.`;
   return { ok: true, teacher, sessionsEnded: n, message };
 }
 
 /**
- * Removes the teacher: their row and with it (the schema's cascades) their sessions, reading
- * progress and daily reading counts; their unused one-time codes too. Their login events stay in
+ * Removes the teacher: first their sessions and budgets in the school's object (so a failure after
+ * it leaves the teacher signed out, not signed in without an account), then their row and with it
+ * (the schema's cascades) their reading progress and daily reading counts; their unused one-time
+ * codes too. Their login events stay in
  * the school's history without them (teacher_id set null). The slot is free at once: the school's
  * teacher count is counted from the rows. The audit entry is written only if this batch finds the
  * teacher, so of racing removals exactly one succeeds and writes one entry; the others are 404.
  */
 export async function deleteTeacher(
   db: Db,
+  hot: HotState,
   actor: Actor,
   schoolId: number,
   teacherId: number,
@@ -201,6 +202,7 @@ export async function deleteTeacher(
 ): Promise<ManageResult<{ teacher: TeacherIdentity }>> {
   const teacher = await findTeacher(db, schoolId, teacherId);
   if (!teacher) return NOT_FOUND;
+  await schoolObject(hot, schoolId).removeTeacher(schoolId, teacherId);
   const stillThere = teacherExists(db, schoolId, teacherId);
   const [, , deleted] = await db.batch([
     teacherAudit(db, actor, { action: "teacher.delete", teacher, before: teacher }, stillThere, now),

@@ -1,0 +1,1 @@
+ALTER TABLE `schools` ADD `usage_flush_seq` integer DEFAULT 0 NOT NULL;

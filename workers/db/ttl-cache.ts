@@ -1,0 +1,48 @@
+/**
+ * A small map in isolate memory whose entries live `ttlMs` and of which at most `max` are kept
+ * (the oldest inserted go first). For data a hot path reads on every request and that changes
+ * rarely; what a write in this isolate changes it forgets at once (`forget`), other isolates see
+ * the change within `ttlMs`.
+ */
+export class TtlCache<K, V> {
+  private readonly entries = new Map<K, { value: V; until: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly max: number,
+  ) {}
+
+  get(key: K, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.until > now) return entry.value;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  set(key: K, value: V, now = Date.now()): void {
+    this.entries.delete(key);
+    if (this.entries.size >= this.max) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, { value, until: now + this.ttlMs });
+  }
+
+  /** Reads through: the cached value, else `load`'s (cached unless undefined). */
+  async read(key: K, load: () => Promise<V | undefined>, now = Date.now()): Promise<V | undefined> {
+    const cached = this.get(key, now);
+    if (cached !== undefined) return cached;
+    const value = await load();
+    if (value !== undefined) this.set(key, value, now);
+    return value;
+  }
+
+  forget(key: K): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,585 @@
+/**
+ * One school's hot state, in a Durable Object of its own (docs/decisions/0024): its teachers'
+ * sessions, their reading budgets, and the usage they make until it is flushed to D1. A teacher's
+ * page view is one call here (`readPage`): the session is checked, a page of the budget spent and
+ * the page counted in one single-threaded step, with no D1 statement and no await between them.
+ *
+ * Everything lives in the object's own SQLite storage. Usage leaves in batches: an alarm flushes it
+ * FLUSH_INTERVAL_MS after the first unflushed event, and the reports flush a school on demand. A
+ * flush is one D1 statement carrying a sequence number that D1 applies once (migration 0010), so a
+ * retried alarm, or a flush whose answer was lost, never counts twice.
+ *
+ * Each method takes the school's id first: the object learns it on its first call and, that once,
+ * moves the school's sessions, budgets and today's reading marks over from D1 (`importFromD1`).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { sql } from "drizzle-orm";
+import { ENDED_SESSION_KEPT_MS, SESSION_LIFETIME } from "../auth/sessions.ts";
+import { getDb, runTransaction } from "../db/client.ts";
+import { pageBudget } from "../reading/page-budget.ts";
+import { READING_GAP_CAP_MS, utcDay } from "../reading/usage-events.ts";
+import { flushStatement, type UsageRow } from "./usage-flush.ts";
+
+/** How long usage waits in the object before the alarm sends it to D1. */
+export const FLUSH_INTERVAL_MS = 5 * 60_000;
+/** At most this many rows go in one flush statement; a bigger backlog takes several. */
+const FLUSH_ROWS = 2_000;
+// Writing last-seen on every request would be a storage write per page view; five minutes is enough for idle expiry.
+const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
+
+export interface SessionTeacher {
+  id: number;
+  name: string;
+  email: string;
+}
+
+export type SessionCheck = { status: "ok"; teacher: SessionTeacher } | { status: "disabled" } | { status: "none" };
+export type PageCheck = SessionCheck | { status: "limit"; waitMs: number };
+
+export interface SessionRow {
+  tokenHash: string;
+  device: string | null;
+  createdAt: number;
+  lastSeenAt: number;
+}
+
+export interface ReadingEventInput {
+  teacherId: number;
+  bookId: number;
+  /** 1 for a page image read, 0 for a book opened or a reader's ping. */
+  pages: 0 | 1;
+  now?: number;
+}
+
+const SCHEMA = [
+  "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+  `CREATE TABLE IF NOT EXISTS teachers (id INTEGER PRIMARY KEY, name TEXT NOT NULL, email TEXT NOT NULL,
+    disabled INTEGER NOT NULL DEFAULT 0)`,
+  // ended: null while live; 'disabled' when an admin disabled the teacher (kept a while, to say so).
+  `CREATE TABLE IF NOT EXISTS sessions (token_hash TEXT PRIMARY KEY, teacher_id INTEGER NOT NULL, device TEXT,
+    created_at INTEGER NOT NULL, last_seen_at INTEGER NOT NULL, expires_at INTEGER NOT NULL, ended TEXT)`,
+  "CREATE INDEX IF NOT EXISTS sessions_teacher ON sessions (teacher_id, created_at)",
+  // Fixed windows per teacher and book: 'h' (hour) and 'd' (day), as pageBudget sets them.
+  `CREATE TABLE IF NOT EXISTS budgets (teacher_id INTEGER NOT NULL, book_id INTEGER NOT NULL, window TEXT NOT NULL,
+    count INTEGER NOT NULL, window_start INTEGER NOT NULL, PRIMARY KEY (teacher_id, book_id, window))`,
+  // When each teacher last read each book today and yesterday: first-of-day marks and reading gaps.
+  `CREATE TABLE IF NOT EXISTS reading_days (day TEXT NOT NULL, teacher_id INTEGER NOT NULL, book_id INTEGER NOT NULL,
+    last_at INTEGER NOT NULL, PRIMARY KEY (day, teacher_id, book_id))`,
+  // Usage not yet in D1; seq 0 gathers new events, a flush in flight owns its own seq.
+  `CREATE TABLE IF NOT EXISTS pending (seq INTEGER NOT NULL, day TEXT NOT NULL, book_id INTEGER NOT NULL,
+    teacher_id INTEGER NOT NULL, pages INTEGER NOT NULL, seconds INTEGER NOT NULL, last_at INTEGER NOT NULL,
+    new_teacher INTEGER NOT NULL, new_book INTEGER NOT NULL, PRIMARY KEY (seq, day, book_id, teacher_id))`,
+];
+
+export class School extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+  private schoolId: number | null = null;
+  private schemaMissing = false;
+  private alarmSet: boolean | null = null;
+  private flushing: Promise<number> | null = null;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.createSchema();
+    this.schoolId = this.meta("school_id");
+  }
+
+  private createSchema() {
+    for (const statement of SCHEMA) this.sql.exec(statement);
+  }
+
+  private meta(key: string): number | null {
+    const [row] = this.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = ?", key).toArray();
+    return row?.value ?? null;
+  }
+
+  private setMeta(key: string, value: number) {
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+  }
+
+  /** The school this object is; on the first call ever, what D1 held of its hot state moves in. */
+  private async ready(schoolId: number): Promise<void> {
+    if (this.schoolId === schoolId) return;
+    if (this.schoolId !== null) throw new Error(`School object ${this.schoolId} was called as school ${schoolId}`);
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (this.schoolId !== null) return;
+      if (this.schemaMissing) this.createSchema();
+      this.schemaMissing = false;
+      await this.importFromD1(schoolId);
+      this.setMeta("school_id", schoolId);
+      this.schoolId = schoolId;
+    });
+  }
+
+  /**
+   * Moves the school's teacher sessions, page budgets and today's reading marks from D1, where the
+   * previous design kept them (one batch, once per school). Sessions and budgets stay in D1 unread
+   * (a session's row still tells an old cookie which school it belongs to) until the sweeps take them.
+   */
+  private async importFromD1(schoolId: number) {
+    const db = getDb(this.env.DB);
+    const now = Date.now();
+    // One round trip: four reads in one batch.
+    const results = await runTransaction(db, [
+      sql`
+        SELECT s.token_hash AS tokenHash, s.teacher_id AS teacherId, s.device, s.created_at AS createdAt,
+          s.last_seen_at AS lastSeenAt, s.expires_at AS expiresAt, t.disabled, t.name, t.email
+        FROM sessions s JOIN teachers t ON t.id = s.teacher_id
+        WHERE s.kind = 'teacher' AND t.school_id = ${schoolId} AND s.expires_at > ${now - ENDED_SESSION_KEPT_MS}`,
+      sql`
+        SELECT r.key, r.count, r.window_start AS windowStart FROM rate_limits r
+        WHERE r.key >= 'pages:' AND r.key < 'pages;' AND r.window_start > ${now - 24 * 3600_000}
+          AND CAST(substr(r.key, 9, instr(substr(r.key, 9), ':') - 1) AS INTEGER) IN (SELECT id FROM teachers WHERE school_id = ${schoolId})`,
+      sql`
+        SELECT day, teacher_id AS teacherId, book_id AS bookId, coalesce(last_at, 0) AS lastAt FROM reading_daily
+        WHERE school_id = ${schoolId} AND day >= ${utcDay(now - 24 * 3600_000)}`,
+      sql`SELECT id, name, email FROM teachers WHERE school_id = ${schoolId} AND disabled = 1`,
+    ]);
+    const rows = <T>(i: number) => (results[i]?.results ?? []) as T[];
+    const sessions = rows<{
+      tokenHash: string;
+      teacherId: number;
+      device: string | null;
+      createdAt: number;
+      lastSeenAt: number;
+      expiresAt: number;
+      disabled: number;
+      name: string;
+      email: string;
+    }>(0);
+    const budgets = rows<{ key: string; count: number; windowStart: number }>(1);
+    const days = rows<{ day: string; teacherId: number; bookId: number; lastAt: number }>(2);
+    const disabled = rows<{ id: number; name: string; email: string }>(3);
+    this.ctx.storage.transactionSync(() => {
+      for (const s of sessions) {
+        this.saveTeacher({ id: s.teacherId, name: s.name, email: s.email });
+        this.sql.exec(
+          `INSERT OR IGNORE INTO sessions (token_hash, teacher_id, device, created_at, last_seen_at, expires_at, ended)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+          s.tokenHash,
+          s.teacherId,
+          s.device,
+          s.createdAt,
+          s.lastSeenAt,
+          s.expiresAt,
+          s.disabled ? "disabled" : null,
+        );
+      }
+      for (const b of budgets) {
+        const [, window, teacherId, bookId] = b.key.split(":");
+        if ((window !== "h" && window !== "d") || !teacherId || !bookId) continue;
+        this.sql.exec(
+          "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
+          Number(teacherId),
+          Number(bookId),
+          window,
+          b.count,
+          b.windowStart,
+        );
+      }
+      for (const d of days) {
+        this.sql.exec(
+          "INSERT OR REPLACE INTO reading_days (day, teacher_id, book_id, last_at) VALUES (?, ?, ?, ?)",
+          d.day,
+          d.teacherId,
+          d.bookId,
+          d.lastAt,
+        );
+      }
+      for (const t of disabled) {
+        this.saveTeacher(t);
+        this.sql.exec("UPDATE teachers SET disabled = 1 WHERE id = ?", t.id);
+      }
+    });
+  }
+
+  private saveTeacher(teacher: SessionTeacher) {
+    this.sql.exec(
+      "INSERT INTO teachers (id, name, email) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET name = excluded.name, email = excluded.email",
+      teacher.id,
+      teacher.name,
+      teacher.email,
+    );
+  }
+
+  // ---- Sessions ----------------------------------------------------------------------------
+
+  /**
+   * Signs a teacher in: a new session, and the teacher's oldest beyond the school's session limit
+   * ended. A teacher an admin disabled gets none (D1 said otherwise only if the disable is half done).
+   */
+  async openSession(
+    schoolId: number,
+    input: { tokenHash: string; teacher: SessionTeacher; device: string | null; sessionLimit: number; now?: number },
+  ): Promise<{ ok: true } | { ok: false; reason: "disabled" }> {
+    await this.ready(schoolId);
+    const now = input.now ?? Date.now();
+    const [row] = this.sql.exec<{ disabled: number }>("SELECT disabled FROM teachers WHERE id = ?", input.teacher.id).toArray();
+    if (row?.disabled) return { ok: false, reason: "disabled" };
+    this.ctx.storage.transactionSync(() => {
+      this.saveTeacher(input.teacher);
+      this.sql.exec(
+        `INSERT INTO sessions (token_hash, teacher_id, device, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
+        input.tokenHash,
+        input.teacher.id,
+        input.device,
+        now,
+        now,
+        now + SESSION_LIFETIME.teacher.absoluteMs,
+      );
+      this.endBeyondLimit(input.teacher.id, input.sessionLimit);
+    });
+    return { ok: true };
+  }
+
+  private endBeyondLimit(teacherId: number, limit: number): number {
+    return this.sql.exec(
+      `DELETE FROM sessions WHERE teacher_id = ? AND ended IS NULL AND token_hash NOT IN (
+        SELECT token_hash FROM sessions WHERE teacher_id = ? AND ended IS NULL ORDER BY created_at DESC, rowid DESC LIMIT ?)`,
+      teacherId,
+      teacherId,
+      Math.max(limit, 1),
+    ).rowsWritten;
+  }
+
+  /** The session's teacher when it is live (its last-seen refreshed now and then), else why not. */
+  private check(tokenHash: string, now: number): SessionCheck {
+    const [row] = this.sql
+      .exec<{
+        teacherId: number;
+        name: string;
+        email: string;
+        lastSeenAt: number;
+        expiresAt: number;
+        ended: string | null;
+        disabled: number;
+      }>(
+        `SELECT s.teacher_id AS teacherId, t.name, t.email, s.last_seen_at AS lastSeenAt, s.expires_at AS expiresAt, s.ended, t.disabled
+         FROM sessions s JOIN teachers t ON t.id = s.teacher_id WHERE s.token_hash = ?`,
+        tokenHash,
+      )
+      .toArray();
+    if (!row) return { status: "none" };
+    if (row.disabled || row.ended === "disabled") return { status: "disabled" };
+    if (row.expiresAt <= now || row.lastSeenAt + SESSION_LIFETIME.teacher.idleMs <= now) {
+      this.sql.exec("DELETE FROM sessions WHERE token_hash = ?", tokenHash);
+      return { status: "none" };
+    }
+    if (now - row.lastSeenAt > LAST_SEEN_RESOLUTION_MS) {
+      this.sql.exec("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", now, tokenHash);
+    }
+    return { status: "ok", teacher: { id: row.teacherId, name: row.name, email: row.email } };
+  }
+
+  async checkSession(schoolId: number, tokenHash: string, now = Date.now()): Promise<SessionCheck> {
+    await this.ready(schoolId);
+    return this.check(tokenHash, now);
+  }
+
+  /** Ends one session (sign-out); true when it was live. */
+  async endSession(schoolId: number, tokenHash: string, teacherId?: number): Promise<boolean> {
+    await this.ready(schoolId);
+    const query =
+      teacherId === undefined
+        ? this.sql.exec("DELETE FROM sessions WHERE token_hash = ? AND ended IS NULL", tokenHash)
+        : this.sql.exec("DELETE FROM sessions WHERE token_hash = ? AND teacher_id = ? AND ended IS NULL", tokenHash, teacherId);
+    return query.rowsWritten > 0;
+  }
+
+  /** Signs a teacher out everywhere, except (optionally) one session; how many ended. */
+  async endTeacherSessions(schoolId: number, teacherId: number, keepTokenHash?: string): Promise<number> {
+    await this.ready(schoolId);
+    return this.sql.exec("DELETE FROM sessions WHERE teacher_id = ? AND ended IS NULL AND token_hash != ?", teacherId, keepTokenHash ?? "")
+      .rowsWritten;
+  }
+
+  /** A teacher's live sessions, latest seen first. */
+  async listSessions(schoolId: number, teacherId: number, now = Date.now()): Promise<SessionRow[]> {
+    await this.ready(schoolId);
+    return this.sql
+      .exec<{ tokenHash: string; device: string | null; createdAt: number; lastSeenAt: number }>(
+        `SELECT token_hash AS tokenHash, device, created_at AS createdAt, last_seen_at AS lastSeenAt FROM sessions
+         WHERE teacher_id = ? AND ended IS NULL AND expires_at > ? AND last_seen_at > ?
+         ORDER BY last_seen_at DESC, created_at DESC`,
+        teacherId,
+        now,
+        now - SESSION_LIFETIME.teacher.idleMs,
+      )
+      .toArray();
+  }
+
+  /** How many live sessions each of these teachers has (the teacher list's column). */
+  async sessionCounts(schoolId: number, teacherIds: number[], now = Date.now()): Promise<Record<number, number>> {
+    await this.ready(schoolId);
+    const counts: Record<number, number> = {};
+    if (teacherIds.length === 0) return counts;
+    const rows = this.sql
+      .exec<{ teacherId: number; n: number }>(
+        `SELECT teacher_id AS teacherId, count(*) AS n FROM sessions
+         WHERE ended IS NULL AND expires_at > ? AND last_seen_at > ? AND teacher_id IN (SELECT value FROM json_each(?))
+         GROUP BY teacher_id`,
+        now,
+        now - SESSION_LIFETIME.teacher.idleMs,
+        JSON.stringify(teacherIds),
+      )
+      .toArray();
+    for (const row of rows) counts[row.teacherId] = row.n;
+    return counts;
+  }
+
+  /**
+   * An admin disables (or enables) a teacher. Disabling ends their sessions but keeps them a while
+   * marked 'disabled', so a teacher coming back is told why; the object refuses them new sessions
+   * until enabled again. Returns how many live sessions ended.
+   */
+  async setTeacherDisabled(schoolId: number, teacher: SessionTeacher, disabled: boolean, now = Date.now()): Promise<number> {
+    await this.ready(schoolId);
+    let ended = 0;
+    this.ctx.storage.transactionSync(() => {
+      this.saveTeacher(teacher);
+      this.sql.exec("UPDATE teachers SET disabled = ? WHERE id = ?", disabled ? 1 : 0, teacher.id);
+      if (disabled) {
+        ended = this.sql.exec(
+          "UPDATE sessions SET ended = 'disabled', expires_at = min(expires_at, ?) WHERE teacher_id = ? AND ended IS NULL",
+          now,
+          teacher.id,
+        ).rowsWritten;
+      }
+    });
+    return ended;
+  }
+
+  /** A teacher's name or address changed: the watermark and the account menu show the new one. */
+  async updateTeacher(schoolId: number, teacher: SessionTeacher): Promise<void> {
+    await this.ready(schoolId);
+    this.sql.exec("UPDATE teachers SET name = ?, email = ? WHERE id = ?", teacher.name, teacher.email, teacher.id);
+  }
+
+  /** A teacher deleted: their sessions and budgets go; their unflushed usage still counts for the school. */
+  async removeTeacher(schoolId: number, teacherId: number): Promise<void> {
+    await this.ready(schoolId);
+    this.ctx.storage.transactionSync(() => {
+      this.sql.exec("DELETE FROM sessions WHERE teacher_id = ?", teacherId);
+      this.sql.exec("DELETE FROM budgets WHERE teacher_id = ?", teacherId);
+      this.sql.exec("DELETE FROM teachers WHERE id = ?", teacherId);
+    });
+  }
+
+  /** The school's session limit changed: every teacher's oldest sessions beyond it end. */
+  async setSessionLimit(schoolId: number, limit: number): Promise<number> {
+    await this.ready(schoolId);
+    let ended = 0;
+    this.ctx.storage.transactionSync(() => {
+      const teachers = this.sql.exec<{ id: number }>("SELECT DISTINCT teacher_id AS id FROM sessions WHERE ended IS NULL").toArray();
+      for (const { id } of teachers) ended += this.endBeyondLimit(id, limit);
+    });
+    return ended;
+  }
+
+  // ---- Reading: budgets and usage -----------------------------------------------------------
+
+  /**
+   * A teacher's page view, in one step: the session checked, a page of the teacher's budget for
+   * the book spent (both windows or neither), and, when `countsAsRead`, the page counted.
+   */
+  async readPage(
+    schoolId: number,
+    input: { tokenHash: string; bookId: number; pageCount: number; countsAsRead: boolean; now?: number },
+  ): Promise<PageCheck> {
+    await this.ready(schoolId);
+    const now = input.now ?? Date.now();
+    const session = this.check(input.tokenHash, now);
+    if (session.status !== "ok") return session;
+    const waitMs = this.spend(session.teacher.id, input.bookId, input.pageCount, now);
+    if (waitMs !== null) return { status: "limit", waitMs };
+    if (input.countsAsRead) this.count({ teacherId: session.teacher.id, bookId: input.bookId, pages: 1 }, now);
+    return session;
+  }
+
+  /** Spends one page of the hour's and the day's budget; the wait when either is spent. */
+  private spend(teacherId: number, bookId: number, pageCount: number, now: number): number | null {
+    const budget = pageBudget(pageCount);
+    const windows = [
+      { name: "h", ...budget.hour },
+      { name: "d", ...budget.day },
+    ];
+    let waitMs = 0;
+    const current = windows.map((window) => {
+      const [row] = this.sql
+        .exec<{ count: number; windowStart: number }>(
+          "SELECT count, window_start AS windowStart FROM budgets WHERE teacher_id = ? AND book_id = ? AND window = ?",
+          teacherId,
+          bookId,
+          window.name,
+        )
+        .toArray();
+      const open = row && row.windowStart > now - window.windowMs;
+      const count = open ? row.count : 0;
+      const windowStart = open ? row.windowStart : now;
+      if (count + 1 > window.limit) waitMs = Math.max(waitMs, windowStart + window.windowMs - now, 1000);
+      return { ...window, count, windowStart };
+    });
+    if (waitMs > 0) return waitMs;
+    for (const window of current) {
+      this.sql.exec(
+        "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
+        teacherId,
+        bookId,
+        window.name,
+        window.count + 1,
+        window.windowStart,
+      );
+    }
+    return null;
+  }
+
+  /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */
+  async record(schoolId: number, event: ReadingEventInput): Promise<void> {
+    await this.ready(schoolId);
+    this.count(event, event.now ?? Date.now());
+  }
+
+  /**
+   * Adds one event to the unflushed usage, as the previous design added it to D1's rollups: the
+   * reading time is the gap since the teacher's previous event that day in any book, capped at
+   * READING_GAP_CAP_MS; the day's first event of a teacher (of a teacher and book) marks them active
+   * (the book opened).
+   */
+  private count(event: Omit<ReadingEventInput, "now">, now: number) {
+    const day = utcDay(now);
+    const { teacherId, bookId, pages } = event;
+    const [last] = this.sql
+      .exec<{ lastAt: number | null; thisBook: number }>(
+        "SELECT max(last_at) AS lastAt, max(book_id = ?) AS thisBook FROM reading_days WHERE day = ? AND teacher_id = ?",
+        bookId,
+        day,
+        teacherId,
+      )
+      .toArray();
+    const lastAt = last?.lastAt ?? null;
+    const newTeacher = lastAt === null ? 1 : 0;
+    const newBook = last?.thisBook ? 0 : 1;
+    const gapMs = lastAt === null ? 0 : Math.min(Math.max(now - lastAt, 0), READING_GAP_CAP_MS);
+    const seconds = Math.floor((gapMs + 500) / 1000);
+    this.sql.exec(
+      `INSERT INTO reading_days (day, teacher_id, book_id, last_at) VALUES (?, ?, ?, ?)
+       ON CONFLICT (day, teacher_id, book_id) DO UPDATE SET last_at = max(last_at, excluded.last_at)`,
+      day,
+      teacherId,
+      bookId,
+      now,
+    );
+    this.sql.exec(
+      `INSERT INTO pending (seq, day, book_id, teacher_id, pages, seconds, last_at, new_teacher, new_book)
+       VALUES (0, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (seq, day, book_id, teacher_id) DO UPDATE SET pages = pages + excluded.pages,
+         seconds = seconds + excluded.seconds, last_at = max(last_at, excluded.last_at),
+         new_teacher = new_teacher + excluded.new_teacher, new_book = new_book + excluded.new_book`,
+      day,
+      bookId,
+      teacherId,
+      pages,
+      seconds,
+      now,
+      newTeacher,
+      newBook,
+    );
+    this.scheduleFlush(now);
+  }
+
+  private scheduleFlush(now: number) {
+    if (this.alarmSet) return;
+    this.alarmSet = true;
+    // The alarm is set once per batch: the next flush is at most FLUSH_INTERVAL_MS after this event.
+    void this.ctx.storage.getAlarm().then((at) => {
+      if (at === null) return this.ctx.storage.setAlarm(now + FLUSH_INTERVAL_MS);
+    });
+  }
+
+  // ---- Flushing usage to D1 -----------------------------------------------------------------
+
+  /** Sends the unflushed usage to D1 now (the reports and the tests); how many rows went. */
+  async flush(schoolId: number): Promise<number> {
+    await this.ready(schoolId);
+    return this.flushAll();
+  }
+
+  private async flushAll(): Promise<number> {
+    // One flush at a time: an alarm and a report's flush arriving together wait for each other.
+    while (this.flushing) await this.flushing.catch(() => {});
+    this.flushing = this.flushBatches();
+    try {
+      return await this.flushing;
+    } finally {
+      this.flushing = null;
+    }
+  }
+
+  private async flushBatches(): Promise<number> {
+    const schoolId = this.schoolId;
+    if (schoolId === null) return 0;
+    let sent = 0;
+    for (;;) {
+      const seq = this.claimBatch();
+      if (seq === null) break;
+      const rows = this.sql
+        .exec<UsageRow>(
+          `SELECT day, book_id AS bookId, teacher_id AS teacherId, pages, seconds, last_at AS lastAt,
+             min(new_teacher, 1) AS newTeacher, min(new_book, 1) AS newBook FROM pending WHERE seq = ?`,
+          seq,
+        )
+        .toArray();
+      // One statement; D1 applies a sequence number once, so resending a batch whose answer was lost is harmless.
+      await getDb(this.env.DB).run(flushStatement(schoolId, seq, rows));
+      this.sql.exec("DELETE FROM pending WHERE seq = ?", seq);
+      sent += rows.length;
+    }
+    this.sql.exec("DELETE FROM reading_days WHERE day < ?", utcDay(Date.now() - 24 * 3600_000));
+    return sent;
+  }
+
+  /**
+   * The batch to send next: one a failed flush left behind (sent again under its own number), or
+   * up to FLUSH_ROWS new rows under the next number; null when nothing waits.
+   */
+  private claimBatch(): number | null {
+    const [left] = this.sql.exec<{ seq: number }>("SELECT min(seq) AS seq FROM pending WHERE seq > 0").toArray();
+    if (left?.seq) return left.seq;
+    const [waiting] = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM pending WHERE seq = 0").toArray();
+    if (!waiting?.n) return null;
+    const seq = (this.meta("flush_seq") ?? 0) + 1;
+    this.ctx.storage.transactionSync(() => {
+      this.setMeta("flush_seq", seq);
+      this.sql.exec(
+        `UPDATE pending SET seq = ? WHERE seq = 0 AND rowid IN (SELECT rowid FROM pending WHERE seq = 0 LIMIT ?)`,
+        seq,
+        FLUSH_ROWS,
+      );
+    });
+    return seq;
+  }
+
+  async alarm(): Promise<void> {
+    this.alarmSet = false;
+    // A throw leaves the batch in place and the runtime retries the alarm; the batch keeps its number.
+    await this.flushAll();
+    const [waiting] = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM pending").toArray();
+    if (waiting?.n) {
+      this.alarmSet = true;
+      await this.ctx.storage.setAlarm(Date.now() + FLUSH_INTERVAL_MS);
+    }
+    // Ended sessions are kept a while (to tell a disabled teacher why); then they go.
+    this.sql.exec("DELETE FROM sessions WHERE expires_at <= ?", Date.now() - ENDED_SESSION_KEPT_MS);
+  }
+
+  /** The school was deleted: everything the object holds goes (usage of a deleted school has nowhere to go). */
+  async purge(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.schoolId = null;
+    this.alarmSet = null;
+    // Nothing is left behind; a later call (a stale cookie) starts an empty object again.
+    this.schemaMissing = true;
+  }
+}

@@ -4,6 +4,7 @@ import { clientIp } from "../../workers/http/request-guards.ts";
 import { describeZodError } from "../../workers/http/validate.ts";
 import { schoolReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
+import { flushForReport } from "../../workers/school/objects.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../../workers/schools/detail.ts";
 import { updateSchool } from "../../workers/schools/editing.ts";
 import { SchoolIdSchema, SchoolUpdateSchema } from "../../workers/schools/input.ts";
@@ -36,14 +37,16 @@ const HISTORY_DAYS = 90;
 export async function loader({ params, context, request }: Route.LoaderArgs) {
   const id = SchoolIdSchema.safeParse(params.id);
   if (!id.success) throw data(NOT_FOUND, { status: 404 });
-  const db = context.get(appContext).db;
+  const { db, env } = context.get(appContext);
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
+  const range = lastDays(days);
   const [school, books, history, teachers, usage] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
-    listSchoolTeachers(db, context.get(appContext).env, id.data),
-    schoolReport(db, id.data, lastDays(days)),
+    listSchoolTeachers(db, env, id.data),
+    // The school's usage up to now: its object flushes first.
+    flushForReport(env, id.data, range).then(() => schoolReport(db, id.data, range)),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   // The teachers come from listSchoolTeachers (with their state and sessions), once.

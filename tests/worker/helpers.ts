@@ -164,3 +164,66 @@ export async function hasAccess(schoolId: number, bookId: number): Promise<boole
     .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)));
   return rows.length === 1;
 }
+
+/** The school's Durable Object (sessions, budgets, unflushed usage): docs/decisions/0024. */
+export async function schoolStub(schoolId: number) {
+  const { schoolObject } = await import("../../workers/school/objects.ts");
+  return schoolObject(env, schoolId);
+}
+
+/** Sends the school's unflushed usage to D1, as the alarm (or a report) would; how many rows went. */
+export async function flushUsage(schoolId: number): Promise<number> {
+  return (await schoolStub(schoolId)).flush(schoolId);
+}
+
+/** Sets what a teacher has spent of a book's page budget in one window ('h' or 'd'), as if read. */
+export async function setPagesSpent(
+  school: { id: number },
+  teacherId: number,
+  bookId: number,
+  window: "h" | "d",
+  count: number,
+  windowStart = Date.now(),
+) {
+  const { runInDurableObject } = await import("cloudflare:test");
+  const stub = await schoolStub(school.id);
+  // The object learns its school on its first call.
+  await stub.checkSession(school.id, "none");
+  await runInDurableObject(stub, (_instance, state) => {
+    state.storage.sql.exec(
+      "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
+      teacherId,
+      bookId,
+      window,
+      count,
+      windowStart,
+    );
+  });
+}
+
+/** Every session row the school's object holds (live or ended), as stored. */
+export async function objectSessions(schoolId: number) {
+  const { runInDurableObject } = await import("cloudflare:test");
+  const stub = await schoolStub(schoolId);
+  await stub.checkSession(schoolId, "none");
+  return runInDurableObject(stub, (_instance, state) =>
+    state.storage.sql
+      .exec<{ token_hash: string; teacher_id: number; device: string | null; expires_at: number; ended: string | null }>(
+        "SELECT token_hash, teacher_id, device, expires_at, ended FROM sessions ORDER BY created_at",
+      )
+      .toArray(),
+  );
+}
+
+/** What a teacher has spent of a book's page budget in one window ('h' or 'd'), in the school's object. */
+export async function pagesSpent(school: { id: number }, teacherId: number, bookId: number, window: "h" | "d" = "h"): Promise<number> {
+  const { runInDurableObject } = await import("cloudflare:test");
+  const stub = await schoolStub(school.id);
+  await stub.checkSession(school.id, "none");
+  return runInDurableObject(stub, (_instance, state) => {
+    const [row] = state.storage.sql
+      .exec<{ count: number }>("SELECT count FROM budgets WHERE teacher_id = ? AND book_id = ? AND window = ?", teacherId, bookId, window)
+      .toArray();
+    return row?.count ?? 0;
+  });
+}

@@ -4,10 +4,9 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PREVIEW_WIDTH } from "../../app/lib/pages/page-format.ts";
-import { rateLimits } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { downscalePixels } from "../../workers/page-images/downscale.ts";
-import { api, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, flushUsage, pagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 let school: Awaited<ReturnType<typeof createSchool>>;
@@ -45,15 +44,14 @@ describe("a page preview", () => {
 
   it("costs a page of the budget but is not counted as a page read; the sharp image is", async () => {
     const teacher = await signedInTeacher(school, "Budget Reader");
-    const spent = async () =>
-      (
-        await db()
-          .select()
-          .from(rateLimits)
-          .where(eq(rateLimits.key, `pages:h:${teacher.teacher.id}:${bookId}`))
-      )[0]?.count ?? 0;
-    const read = async () =>
-      (await db().select().from(readingDaily).where(eq(readingDaily.teacherId, teacher.teacher.id))).reduce((n, row) => n + row.pages, 0);
+    const spent = () => pagesSpent(school, teacher.teacher.id, bookId);
+    const read = async () => {
+      await flushUsage(school.id);
+      return (await db().select().from(readingDaily).where(eq(readingDaily.teacherId, teacher.teacher.id))).reduce(
+        (n, row) => n + row.pages,
+        0,
+      );
+    };
     expect((await api(`/api/books/${bookId}/pages/2?w=${PREVIEW_WIDTH}`, { cookie: teacher.cookie })).status).toBe(200);
     expect(await spent()).toBe(1);
     expect(await read()).toBe(0);

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { books, pageSetPages, pageSets, sessions } from "../../workers/db/schema.ts";
+import { books, pageSetPages, pageSets } from "../../workers/db/schema.ts";
 import type { PageText } from "../../workers/page-images/page-content.ts";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
-import { api, createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createBook, createSchool, db, ORIGIN, objectSessions, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { pageImages, pagePng, pageText, preparedBook } from "./page-fixtures.ts";
 
 type Progress = { id: string; pageCount: number | null; done: number[]; failed: { n: number; error: string }[] };
@@ -230,8 +230,7 @@ describe("teacher sessions per school", () => {
     const verify = (cookie: string) => api("/api/teacher/verify-token", { cookie }).then((r) => r.status);
     expect(await verify(cookies[0]!)).toBe(401);
     for (const cookie of cookies.slice(1)) expect(await verify(cookie)).toBe(200);
-    const live = await db().select().from(sessions).where(eq(sessions.schoolId, school.id));
-    expect(live).toHaveLength(3);
+    expect(await objectSessions(school.id)).toHaveLength(3);
   });
 
   it("lets an admin set the limit per school, from 1 to 20", async () => {

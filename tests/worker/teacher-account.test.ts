@@ -4,7 +4,7 @@ import { describeDevice } from "../../workers/auth/device.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { teachers } from "../../workers/db/schema.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, page } from "./helpers.ts";
+import { api, cookieFrom, createSchool, db, devModeCode, objectSessions, page } from "./helpers.ts";
 
 // The teacher's account page and /api/teacher/account, /password, /sessions, /sign-out-everywhere
 // (issue 16, docs/decisions/0017-teacher-account.md).
@@ -100,8 +100,8 @@ describe("the device is recorded at sign-in", () => {
   it("from the login's User-Agent, as a description (the raw header is not kept)", async () => {
     const { school, teacher, email } = await teacherAt();
     await signIn(school.slug, email, UA.safariIphone);
-    const row = await env.DB.prepare("SELECT device FROM sessions WHERE teacher_id = ?").bind(teacher.id).first<string>("device");
-    expect(row).toBe("Safari on iPhone");
+    const [row] = (await objectSessions(school.id)).filter((s) => s.teacher_id === teacher.id);
+    expect(row?.device).toBe("Safari on iPhone");
   });
 
   it("from the registration's User-Agent", async () => {
@@ -113,18 +113,17 @@ describe("the device is recorded at sign-in", () => {
       headers: { "User-Agent": UA.chromeOs },
     });
     expect(response.status).toBe(201);
-    const device = await env.DB.prepare("SELECT s.device FROM sessions s JOIN teachers t ON t.id = s.teacher_id WHERE t.email = ?")
-      .bind(email)
-      .first<string>("device");
-    expect(device).toBe("Chrome on ChromeOS");
+    const sessions = await objectSessions(school.id);
+    expect(sessions.map((s) => s.device)).toEqual(["Chrome on ChromeOS"]);
   });
 
   it("as nothing when the browser sends no User-Agent", async () => {
     const { school, teacher, email } = await teacherAt();
     const response = await api("/api/teacher/login", { body: { email, password: PASSWORD, slug: school.slug }, ip: freshIp() });
     expect(response.status).toBe(200);
-    const row = await env.DB.prepare("SELECT device FROM sessions WHERE teacher_id = ?").bind(teacher.id).first("device");
-    expect(row).toBeNull();
+    const sessions = (await objectSessions(school.id)).filter((s) => s.teacher_id === teacher.id);
+    expect(sessions).toHaveLength(1);
+    expect(sessions[0]!.device).toBeNull();
   });
 });
 
@@ -314,9 +313,7 @@ describe("sessions", () => {
       expect(await verify(victim)).toBe(200);
     }
     // Nor by the token hash, a prefix of it, or anything else that is not an id from this teacher's list.
-    const [hash] = (
-      await env.DB.prepare("SELECT token_hash FROM sessions WHERE teacher_id = ?").bind(theirs.teacher.id).raw()
-    ).flat() as string[];
+    const hash = (await objectSessions(school.id)).find((s) => s.teacher_id === theirs.teacher.id)?.token_hash;
     const token = colleague.split("=")[1]!;
     for (const id of [hash!, hash!.slice(0, 32), hash!.slice(0, 16), await sha256Hex(hash!), token, "1", "%00", "x".repeat(32)]) {
       const response = await api(`/api/teacher/sessions/${encodeURIComponent(id)}`, { method: "DELETE", cookie: here });

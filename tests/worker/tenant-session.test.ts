@@ -1,10 +1,8 @@
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
-import { sessions } from "../../workers/db/schema.ts";
 import { resolveRequestContext } from "../../workers/http/request-context.ts";
-import { api, createSchool, db, ORIGIN, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, ORIGIN, objectSessions, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 // The pipeline resolves tenant and sessions once per request, and checks them there.
 const ctx = { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext;
@@ -79,10 +77,10 @@ describe("the request context", () => {
   it("signs out an expired session when it reads it", async () => {
     const school = await createSchool();
     const { cookie } = await signedInTeacher(school);
-    const tokenHash = await sha256Hex(cookie.split("=")[1]!);
-    const [row] = await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash));
-    const context = await resolve(`/schools/${school.slug}/dashboard`, cookie, row!.expiresAt + 1);
+    const tokenHash = await sha256Hex(cookie.split(".")[1]!);
+    const [row] = (await objectSessions(school.id)).filter((s) => s.token_hash === tokenHash);
+    const context = await resolve(`/schools/${school.slug}/dashboard`, cookie, row!.expires_at + 1);
     expect(context.teacher).toBeNull();
-    expect(await db().select().from(sessions).where(eq(sessions.tokenHash, tokenHash))).toEqual([]);
+    expect(await objectSessions(school.id)).toEqual([]);
   });
 });

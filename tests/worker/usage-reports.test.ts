@@ -8,7 +8,7 @@ import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/re
 import { csvCell } from "../../workers/reports/csv.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
-import { api, createSchool, db, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, flushUsage, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
@@ -37,6 +37,10 @@ async function allDay(day = today()) {
   const [row] = await db().select().from(usageDaily).where(eq(usageDaily.day, day));
   return row ?? { activeTeachers: 0, booksOpened: 0, pages: 0, seconds: 0 };
 }
+const flushBoth = async () => {
+  await flushUsage(schoolA.id);
+  await flushUsage(schoolB.id);
+};
 const teacherRows = (teacherId: number) => db().select().from(readingDaily).where(eq(readingDaily.teacherId, teacherId));
 
 describe("usage events counted by the server", () => {
@@ -49,6 +53,9 @@ describe("usage events counted by the server", () => {
     for (const n of [1, 2, 3]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie })).status).toBe(200);
     // Texts and searches spend the budget but are not pages read.
     expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(200);
+    // The schools' objects count; D1 has it once they flush (the alarm's flush, here on demand).
+    expect(await schoolDay(schoolA.id)).toEqual(beforeA);
+    await flushBoth();
 
     const [afterA, afterB] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id)];
     expect(afterA.pages - beforeA.pages).toBe(3);
@@ -60,6 +67,7 @@ describe("usage events counted by the server", () => {
     ]);
 
     for (const n of [2, 3]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: other.cookie })).status).toBe(200);
+    await flushBoth();
     const [finalA, finalB, finalAll] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id), await allDay()];
     expect(finalA).toEqual(afterA);
     expect(finalB.pages - beforeB.pages).toBe(2);
@@ -83,13 +91,17 @@ describe("usage events counted by the server", () => {
     const school = await createSchool();
     const reader = await signedInTeacher(school);
     const second = (await preparedBook("Second Book", [school.id], TEXTS)).book.id;
-    const event = (book: number, pages: 0 | 1) => ({ schoolId: school.id, bookId: book, teacherId: reader.teacher.id, pages });
+    // Counted by the school's object, as the page route counts them; then flushed.
+    const object = await schoolStub(school.id);
+    const record = (book: number, pages: 0 | 1, now: number) =>
+      object.record(school.id, { bookId: book, teacherId: reader.teacher.id, pages, now });
     const start = Date.parse("2026-03-02T09:00:00Z");
-    await recordReadingEvent(db(), event(bookId, 0), start); // opened: no time yet
-    await recordReadingEvent(db(), event(bookId, 1), start + 40_000); // +40 s
-    await recordReadingEvent(db(), event(second, 1), start + 100_000); // +60 s, in the other book
-    await recordReadingEvent(db(), event(bookId, 1), start + 130_000); // +30 s
-    await recordReadingEvent(db(), event(bookId, 1), start + 130_000 + 3 * 3600_000); // a 3-hour gap counts 5 minutes
+    await record(bookId, 0, start); // opened: no time yet
+    await record(bookId, 1, start + 40_000); // +40 s
+    await record(second, 1, start + 100_000); // +60 s, in the other book
+    await record(bookId, 1, start + 130_000); // +30 s
+    await record(bookId, 1, start + 130_000 + 3 * 3600_000); // a 3-hour gap counts 5 minutes
+    await flushUsage(school.id);
     const rows = await teacherRows(reader.teacher.id);
     const seconds = (book: number) => rows.find((row) => row.bookId === book)?.seconds;
     expect(seconds(bookId)).toBe(40 + 30 + READING_GAP_CAP_MS / 1000);
@@ -105,6 +117,7 @@ describe("usage events counted by the server", () => {
     const put = (page: number) => api(`/api/reading-progress/${book}`, { method: "PUT", body: { page }, cookie: reader.cookie });
     expect((await put(1)).status).toBe(204);
     expect((await put(1)).status).toBe(204);
+    await flushUsage(school.id);
     const [row] = await teacherRows(reader.teacher.id);
     expect(row).toMatchObject({ pages: 0, bookId: book });
     expect(row?.lastAt).toBeGreaterThan(Date.now() - 60_000);

@@ -11,6 +11,7 @@ import { exportFileName, INACTIVE_COLUMNS, RANKED_COLUMNS, STOP_COLUMNS, TEACHER
 import { type ReportQuery, ReportQuerySchema } from "../reports/range.ts";
 import { inactiveSchools, liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
+import { flushForReport } from "../school/objects.ts";
 
 /** The most rows a ranking export holds. */
 const EXPORT_ROWS = 10_000;
@@ -54,6 +55,7 @@ async function answer<Row>(
   const { db } = c.var.context;
   const found = await subjects(db, query);
   if (typeof found === "string") return c.json({ error: found }, 404);
+  if (query.schoolId !== undefined) await flushForReport(c.env, query.schoolId, query);
   const result = await run(db, found);
   const { rows, json } = Array.isArray(result) ? { rows: result, json: { from: query.from, to: query.to, [report.key]: result } } : result;
   if (query.format === "csv") return csvResponse(toCsv(report.columns, rows), exportFileName(scopeName(report.name, query), query));
@@ -62,7 +64,9 @@ async function answer<Row>(
 
 /**
  * Usage reports for admins (docs/decisions/0019). Every report answers JSON, or CSV with
- * `format=csv`; ranges are `from`/`to` UTC days, at most 366 of them.
+ * `format=csv`; ranges are `from`/`to` UTC days, at most 366 of them. A report about one school
+ * flushes that school's object first; the platform-wide ones read what the objects have flushed
+ * (at most FLUSH_INTERVAL_MS behind: docs/decisions/0024).
  */
 export const reportsApi = new Hono<AdminApiEnv>()
   .use(requireAdmin)

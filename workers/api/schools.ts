@@ -1,9 +1,11 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
 import { z } from "zod";
+import { findSchoolById } from "../auth/sessions.ts";
 import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
+import { schoolObject } from "../school/objects.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../schools/detail.ts";
 import { createSchool, deleteSchool, nextSchoolId, updateSchool } from "../schools/editing.ts";
 import { importSchools, updateDuplicateSchools, validateImportRows } from "../schools/import.ts";
@@ -136,6 +138,12 @@ export const schoolsApi = new Hono<AdminApiEnv>()
   .put("/:id", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), validate("json", SchoolUpdateSchema), async (c) => {
     const result = await updateSchool(c.var.context.db, c.env, actorOf(c), c.req.valid("param").id, c.req.valid("json"));
     return result.ok ? c.json({ school: result.school }) : refused(c, result);
+  })
+  // The school's unflushed usage to D1 now (docs/decisions/0024): for a report's "now", and the capacity bench.
+  .post("/:id/usage/flush", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await findSchoolById(c.var.context.db, id))) return c.json({ error: "School not found" }, 404);
+    return c.json({ flushed: await schoolObject(c.env, id).flush(id) });
   })
   .delete("/:id", requireAdmin, requireSameOrigin, validate("param", IdParamSchema), async (c) => {
     const result = await deleteSchool(c.var.context.db, c.env, actorOf(c), c.req.valid("param").id);

@@ -1,4 +1,23 @@
-/** The school's Durable Object (docs/decisions/0024), addressed by the school's id. */
+/**
+ * The school's Durable Object (docs/decisions/0024), addressed by the school's id, and the
+ * flush the reports ask for.
+ */
+import { utcDay } from "../reading/usage-events.ts";
+
 export function schoolObject(env: Pick<Env, "SCHOOLS">, schoolId: number) {
   return env.SCHOOLS.getByName(`school:${schoolId}`);
+}
+
+/**
+ * Sends the school's unflushed usage to D1 before a report over a range that includes today reads
+ * it: a school's own report is up to the minute. A failed flush is logged, not thrown: the report
+ * then shows what D1 has (at most one flush interval behind).
+ */
+export async function flushForReport(env: Pick<Env, "SCHOOLS">, schoolId: number, range: { to: string }): Promise<void> {
+  if (range.to < utcDay(Date.now())) return;
+  try {
+    await schoolObject(env, schoolId).flush(schoolId);
+  } catch (error) {
+    console.error(`School ${schoolId}: usage not flushed for the report`, error);
+  }
 }

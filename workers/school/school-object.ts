@@ -261,7 +261,9 @@ export class School extends DurableObject<Env> {
       )
       .toArray();
     if (!row) return { status: "none" };
-    if (row.disabled || row.ended === "disabled") return { status: "disabled" };
+    // A session a disable ended tells its teacher why while they are disabled; once enabled it is just ended.
+    if (row.disabled) return { status: "disabled" };
+    if (row.ended !== null) return { status: "none" };
     if (row.expiresAt <= now || row.lastSeenAt + SESSION_LIFETIME.teacher.idleMs <= now) {
       this.sql.exec("DELETE FROM sessions WHERE token_hash = ?", tokenHash);
       return { status: "none" };

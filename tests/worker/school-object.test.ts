@@ -1,0 +1,332 @@
+// Each school's hot state in its own Durable Object (issue #24, docs/decisions/0024), with the real
+// objects of the Cloudflare vitest pool: sessions, budgets and usage per school, what an admin's
+// action does to them, the flush to D1, and what a page view costs D1.
+import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { sha256Hex } from "../../workers/auth/tokens.ts";
+import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
+import { pageBudget } from "../../workers/reading/page-budget.ts";
+import { utcDay } from "../../workers/reading/usage-events.ts";
+import {
+  api,
+  createSchool,
+  db,
+  flushUsage,
+  objectSessions,
+  pagesSpent,
+  schoolStub,
+  setPagesSpent,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
+
+const TEXTS = ["One.", "Two.", "Three."];
+const today = () => utcDay(Date.now());
+
+let schoolA: Awaited<ReturnType<typeof createSchool>>;
+let schoolB: Awaited<ReturnType<typeof createSchool>>;
+let bookId: number;
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+
+beforeAll(async () => {
+  schoolA = await createSchool({ name: "Aspen School" });
+  schoolB = await createSchool({ name: "Beech School" });
+  bookId = (await preparedBook("Object Lessons", [schoolA.id, schoolB.id], TEXTS)).book.id;
+  admin = await signedInAdmin();
+});
+
+const pageOf = (cookie: string, n = 1, book = bookId) => api(`/api/books/${book}/pages/${n}`, { cookie });
+/** The same token under another school's id: what a teacher editing their cookie would send. */
+const underSchool = (cookie: string, schoolId: number) => cookie.replace(/=\d+\./, `=${schoolId}.`);
+
+async function schoolDay(schoolId: number) {
+  const [row] = await db()
+    .select()
+    .from(schoolUsageDaily)
+    .where(and(eq(schoolUsageDaily.schoolId, schoolId), eq(schoolUsageDaily.day, today())));
+  return row?.pages ?? 0;
+}
+
+describe("a school's object", () => {
+  it("never sees another school's teachers or sessions", async () => {
+    const a = await signedInTeacher(schoolA, "Ash Teacher");
+    const b = await signedInTeacher(schoolB, "Birch Teacher");
+    expect((await pageOf(a.cookie)).status).toBe(200);
+    // A's token presented to B's object (the cookie's school id changed) is nobody there.
+    const forged = underSchool(a.cookie, schoolB.id);
+    expect((await pageOf(forged)).status).toBe(401);
+    expect((await api("/api/teacher/verify-token", { cookie: forged })).status).toBe(401);
+    const [inA, inB] = [await objectSessions(schoolA.id), await objectSessions(schoolB.id)];
+    expect(inA.map((s) => s.teacher_id)).toContain(a.teacher.id);
+    expect(inA.map((s) => s.teacher_id)).not.toContain(b.teacher.id);
+    expect(inB.map((s) => s.teacher_id)).toEqual([b.teacher.id]);
+    // An object answers only as the school it is.
+    await expect((await schoolStub(schoolA.id)).checkSession(schoolB.id, "x")).rejects.toThrow(/called as school/);
+  });
+
+  it("keeps its sessions, budgets and unflushed usage across a restart", async () => {
+    const school = await createSchool();
+    const reader = await signedInTeacher(school);
+    const book = (await preparedBook("Restart Book", [school.id], TEXTS)).book.id;
+    expect((await pageOf(reader.cookie, 1, book)).status).toBe(200);
+    expect((await pageOf(reader.cookie, 2, book)).status).toBe(200);
+    const stub = await schoolStub(school.id);
+    // The runtime may evict an object at any time: its memory goes, its storage stays.
+    await runInDurableObject(stub, (_instance, state) => state.abort("restart")).catch(() => {});
+    expect((await pageOf(reader.cookie, 3, book)).status).toBe(200);
+    expect(await pagesSpent(school, reader.teacher.id, book)).toBe(3);
+    await flushUsage(school.id);
+    expect(await schoolDay(school.id)).toBe(3);
+  });
+
+  it("serves exactly the pages left in the budget to 30 requests at once", async () => {
+    const reader = await signedInTeacher(schoolA);
+    const { limit } = pageBudget(TEXTS.length).hour;
+    await setPagesSpent(schoolA, reader.teacher.id, bookId, "h", limit - 5);
+    const statuses = (await Promise.all(Array.from({ length: 30 }, (_, i) => pageOf(reader.cookie, (i % 3) + 1)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+    expect(await pagesSpent(schoolA, reader.teacher.id, bookId)).toBe(limit);
+  });
+});
+
+describe("the flush to D1", () => {
+  it("writes nothing to D1 until it runs, and reaches D1 exactly once when a flushed batch is sent again", async () => {
+    const school = await createSchool();
+    const book = (await preparedBook("Flush Book", [school.id], TEXTS)).book.id;
+    const reader = await signedInTeacher(school);
+    for (const n of [1, 2, 3]) expect((await pageOf(reader.cookie, n, book)).status).toBe(200);
+    expect(await schoolDay(school.id)).toBe(0);
+
+    const stub = await schoolStub(school.id);
+    // What the alarm is about to send, kept to send it again as a retry would after a lost answer.
+    const batch = await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT * FROM pending").toArray());
+    expect(batch).toHaveLength(1);
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await schoolDay(school.id)).toBe(3);
+    const rows = () => db().select().from(readingDaily).where(eq(readingDaily.teacherId, reader.teacher.id));
+    expect((await rows()).map((r) => r.pages)).toEqual([3]);
+
+    // The object lost its record of having sent the batch (it was evicted between D1's commit and its own
+    // write): the batch is still there under its number, and the retried alarm sends it again.
+    await runInDurableObject(stub, async (_instance, state) => {
+      const sent = state.storage.sql.exec<{ value: number }>("SELECT value FROM meta WHERE key = 'flush_seq'").one().value;
+      for (const row of batch) {
+        state.storage.sql.exec(
+          "INSERT INTO pending (seq, day, book_id, teacher_id, pages, seconds, last_at, new_teacher, new_book) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          sent,
+          row.day,
+          row.book_id,
+          row.teacher_id,
+          row.pages,
+          row.seconds,
+          row.last_at,
+          row.new_teacher,
+          row.new_book,
+        );
+      }
+      await state.storage.setAlarm(Date.now());
+    });
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    expect(await schoolDay(school.id)).toBe(3);
+    expect((await rows()).map((r) => r.pages)).toEqual([3]);
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.sql.exec("SELECT * FROM pending").toArray())).toEqual([]);
+
+    // New reading after it is a new batch, and counts.
+    expect((await pageOf(reader.cookie, 1, book)).status).toBe(200);
+    await flushUsage(school.id);
+    expect(await schoolDay(school.id)).toBe(4);
+  });
+
+  it("sets its alarm with the first unflushed event, and the report of a school flushes it", async () => {
+    const school = await createSchool();
+    const book = (await preparedBook("Alarm Book", [school.id], TEXTS)).book.id;
+    const reader = await signedInTeacher(school);
+    const stub = await schoolStub(school.id);
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
+    expect((await pageOf(reader.cookie, 1, book)).status).toBe(200);
+    const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    expect(alarm).toBeGreaterThan(Date.now());
+    const report = await api(`/api/reports/teachers?schoolId=${school.id}&from=${today()}&to=${today()}`, { cookie: admin.cookie });
+    expect(report.status).toBe(200);
+    expect(await report.json()).toMatchObject({ teachers: [expect.objectContaining({ id: reader.teacher.id, pagesRead: 1 })] });
+  });
+});
+
+describe("admins' actions reach the object", () => {
+  const write = (schoolId: number, teacherId: number, action: string) =>
+    api(`/api/schools/${schoolId}/teachers/${teacherId}${action ? `/${action}` : ""}`, {
+      method: action ? "POST" : "DELETE",
+      cookie: admin.cookie,
+    });
+
+  it("a disable makes the teacher's next page request 401, and no new session opens", async () => {
+    const reader = await signedInTeacher(schoolA, "Disabled Reader");
+    expect((await pageOf(reader.cookie)).status).toBe(200);
+    expect((await write(schoolA.id, reader.teacher.id, "disable")).status).toBe(200);
+    const refused = await pageOf(reader.cookie, 2);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ disabled: true });
+    const { openTeacherSession } = await import("../../workers/auth/sessions.ts");
+    expect(await openTeacherSession(env, schoolA, reader.teacher, null)).toBeNull();
+  });
+
+  it("the object is written first: a disable whose D1 write fails leaves the teacher signed out", async () => {
+    const reader = await signedInTeacher(schoolA, "Half Disabled");
+    const { setTeacherDisabled } = await import("../../workers/teachers/management.ts");
+    // D1 refuses every write (the object's call goes first and succeeds).
+    const failing = new Proxy(db(), {
+      get(target, key, receiver) {
+        if (key === "batch") return () => Promise.reject(new Error("D1 is unavailable"));
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    await expect(
+      setTeacherDisabled(failing, env, { id: admin.admin.id, email: admin.admin.email }, schoolA.id, reader.teacher.id, true),
+    ).rejects.toThrow(/unavailable/);
+    expect((await pageOf(reader.cookie)).status).toBe(401);
+    const login = await api("/api/teacher/login", { body: { email: reader.teacher.email, password: "x", slug: schoolA.slug } });
+    expect(login.status).not.toBe(200);
+  });
+
+  it("signing a teacher out, removing them and lowering the session limit end sessions at once", async () => {
+    const school = await createSchool();
+    const one = await signedInTeacher(school, "One");
+    const two = await signedInTeacher(school, "Two");
+    const { openTeacherSession } = await import("../../workers/auth/sessions.ts");
+    const extra = await Promise.all([1, 2].map(() => openTeacherSession(env, { id: school.id, sessionLimit: 3 }, two.teacher, null)));
+    expect((await write(school.id, one.teacher.id, "sign-out")).status).toBe(200);
+    expect((await api("/api/teacher/verify-token", { cookie: one.cookie })).status).toBe(401);
+    // Two has three sessions; a limit of 1 keeps only the newest.
+    expect((await api(`/api/schools/${school.id}`, { method: "PUT", cookie: admin.cookie, body: { sessionLimit: 1 } })).status).toBe(200);
+    const live = (await objectSessions(school.id)).filter((s) => s.teacher_id === two.teacher.id);
+    expect(live).toHaveLength(1);
+    expect(live[0]!.token_hash).toBe(await sha256Hex(extra[1]!.split(".")[1]!));
+    expect((await write(school.id, two.teacher.id, "")).status).toBe(200);
+    expect(await objectSessions(school.id)).toEqual([]);
+  });
+
+  it("deleting a school empties its object", async () => {
+    const school = await createSchool();
+    const book = (await preparedBook("Doomed Book", [school.id], TEXTS)).book.id;
+    const reader = await signedInTeacher(school);
+    expect((await pageOf(reader.cookie, 1, book)).status).toBe(200);
+    const stub = await schoolStub(school.id);
+    const tables = () =>
+      runInDurableObject(
+        stub,
+        (_instance, state) =>
+          state.storage.sql
+            .exec<{ n: number }>(
+              "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'",
+            )
+            .one().n,
+      );
+    expect(await tables()).toBeGreaterThan(0);
+    const deleted = await api(`/api/schools/${school.id}`, { method: "DELETE", cookie: admin.cookie });
+    expect(deleted.status).toBe(200);
+    expect(await tables()).toBe(0);
+    expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
+    expect((await pageOf(reader.cookie, 1, book)).status).toBe(401);
+  });
+});
+
+describe("a page view's cost to D1", () => {
+  /** env.DB, counting the statements the Worker sends it. */
+  function probedDb() {
+    const counts = { statements: 0, batches: 0 };
+    const probe = new Proxy(env.DB, {
+      get(target, key) {
+        if (key === "prepare")
+          return (query: string) => {
+            counts.statements++;
+            return target.prepare(query);
+          };
+        if (key === "batch")
+          return (statements: D1PreparedStatement[]) => {
+            counts.batches++;
+            return target.batch(statements);
+          };
+        const value = Reflect.get(target, key);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { probe, counts };
+  }
+
+  it("is one read, and no write: the session, budget and usage are the object's", async () => {
+    const reader = await signedInTeacher(schoolB);
+    const { probe, counts } = probedDb();
+    // The first view fills this isolate's caches (the school, the page set); the next ones are what a reader pays.
+    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: reader.cookie, env: { DB: probe } })).status).toBe(200);
+    counts.statements = 0;
+    for (const n of [2, 3]) {
+      const response = await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie, env: { DB: probe } });
+      expect(response.status).toBe(200);
+    }
+    expect(counts).toEqual({ statements: 2, batches: 0 });
+    // On the school's own host too (the tenant is checked against the cookie's school, not read).
+    const onHost = await api(`https://${schoolB.slug}.lectern.test/api/books/${bookId}/pages/1`, {
+      cookie: reader.cookie,
+      env: { DB: probe },
+    });
+    expect(onHost.status).toBe(200);
+    expect(counts.statements).toBe(3);
+  });
+
+  it("answers a made-up cookie 401 whatever it asks, without telling which books a school has", async () => {
+    const forged = `__Host-lectern_teacher=${schoolA.id}.${"A".repeat(43)}`;
+    for (const path of [
+      `${bookId}/pages/1`,
+      `${bookId}/pages/99`,
+      `${bookId}/pages/0`,
+      `${bookId}/pages/1?w=99999`,
+      "999999/pages/1",
+      `${bookId}/pages/1/text`,
+    ]) {
+      const response = await api(`/api/books/${path}`, { cookie: forged });
+      expect(response.status, path).toBe(401);
+    }
+    // A real teacher of A on B's host: like a school that does not exist.
+    const reader = await signedInTeacher(schoolA);
+    const elsewhere = await api(`https://${schoolB.slug}.lectern.test/api/books/${bookId}/pages/1`, { cookie: reader.cookie });
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toEqual({ error: "School not found" });
+  });
+});
+
+describe("moving the previous design's state into the objects", () => {
+  it("keeps a teacher signed in with their D1 session, and their budget spent, on the object's first use", async () => {
+    const school = await createSchool();
+    const book = (await preparedBook("Legacy Book", [school.id], TEXTS)).book.id;
+    const { teachers } = await import("../../workers/db/schema.ts");
+    const [teacher] = await db()
+      .insert(teachers)
+      .values({ schoolId: school.id, name: "Old Timer", email: "old@school.test", mobile: "5550000000", passwordHash: "x" })
+      .returning();
+    const token = "legacy-token-0123456789abcdefghijklmnopqrstu";
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare(
+        "INSERT INTO sessions (token_hash, kind, teacher_id, school_id, device, created_at, last_seen_at, expires_at) VALUES (?, 'teacher', ?, ?, 'Firefox on Linux', ?, ?, ?)",
+      ).bind(await sha256Hex(token), teacher!.id, school.id, now - 60_000, now - 60_000, now + 86_400_000),
+      env.DB.prepare("INSERT INTO rate_limits (key, count, window_start) VALUES (?, 7, ?)").bind(
+        `pages:h:${teacher!.id}:${book}`,
+        now - 60_000,
+      ),
+    ]);
+    // The cookie from before: a bare token, no school id.
+    const cookie = `__Host-lectern_teacher=${token}`;
+    const me = await api("/api/teacher/verify-token", { cookie });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ teacherName: "Old Timer" });
+    expect((await pageOf(cookie, 1, book)).status).toBe(200);
+    expect(await pagesSpent(school, teacher!.id, book)).toBe(8);
+    expect((await objectSessions(school.id)).map((s) => s.device)).toEqual(["Firefox on Linux"]);
+    // Sign-out ends it in the object, where it now lives.
+    await api("/api/teacher/sign-out", { method: "POST", cookie });
+    expect((await api("/api/teacher/verify-token", { cookie })).status).toBe(401);
+  });
+});

@@ -5,6 +5,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
+import type { School } from "../../workers/school/school-object.ts";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { utcDay } from "../../workers/reading/usage-events.ts";
@@ -63,7 +64,9 @@ describe("a school's object", () => {
     expect(inA.map((s) => s.teacher_id)).not.toContain(b.teacher.id);
     expect(inB.map((s) => s.teacher_id)).toEqual([b.teacher.id]);
     // An object answers only as the school it is.
-    await expect((await schoolStub(schoolA.id)).checkSession(schoolB.id, "x")).rejects.toThrow(/called as school/);
+    await runInDurableObject(await schoolStub(schoolA.id), async (object: School) => {
+      await expect(object.checkSession(schoolB.id, "x")).rejects.toThrow(/called as school/);
+    });
   });
 
   it("keeps its sessions, budgets and unflushed usage across a restart", async () => {

@@ -1,6 +1,6 @@
 import { ALL_BOOKS } from "../../app/lib/shelf-query.ts";
 import { openLocalState } from "../../scripts/lib/local-state.ts";
-import { getAdminSession, getTeacherSession } from "../../workers/auth/sessions.ts";
+import { getAdminSession } from "../../workers/auth/sessions.ts";
 import { listAdminBooks, searchAdminBooks } from "../../workers/books/list.ts";
 import { type Db, getDb } from "../../workers/db/client.ts";
 import { unstarBook } from "../../workers/reading/favourites.ts";
@@ -98,7 +98,6 @@ function hotQueries(db: Db, ids: { school: number; teacher: number; book: number
   const cookie = (name: string) => new Request("http://bench.test/", { headers: { Cookie: `${name}=bench-token-that-matches-nothing` } });
   return [
     ["school by slug (findSchoolBySlug)", () => findSchoolBySlug(db, "big-library")],
-    ["teacher session by token hash (getTeacherSession)", () => getTeacherSession(db, cookie("lectern_teacher"))],
     ["admin session by token hash (getAdminSession)", () => getAdminSession(db, cookie("lectern_admin"))],
     ["dashboard shelf (summariseShelf)", () => summariseShelf(db, ids.school, 48, 0)],
     ["dashboard continue reading (recentReading)", () => recentReading(db, ids.teacher, ids.school)],

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { admins, type School, schools, sessions, type Teacher } from "../db/schema.ts";
-import { schoolObject } from "../school/objects.ts";
+import { type HotState, schoolObject } from "../school/objects.ts";
 import { randomToken, sha256Hex } from "./tokens.ts";
 
 export type SessionKind = "teacher" | "admin";
@@ -175,8 +175,7 @@ export async function checkTeacherSession(
   return { session: { tokenHash: ref.tokenHash, teacher: { ...check.teacher, schoolId: school.id }, school }, disabledSchoolId: null };
 }
 
-/** The school objects' namespace: what every function that reaches a school's hot state takes. */
-export type HotState = Pick<Env, "SCHOOLS">;
+export type { HotState } from "../school/objects.ts";
 
 /**
  * Signs a teacher in: a new session in their school's object (which ends their oldest beyond the

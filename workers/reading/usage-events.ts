@@ -67,5 +67,5 @@ export async function recordReadingEvent(db: Db, event: ReadingEvent, now = Date
  */
 export function recordAfterResponse(ctx: ExecutionContext, hot: HotState, schoolId: number, event: Omit<ReadingEvent, "schoolId">): void {
   const recorded = schoolObject(hot, schoolId).record(schoolId, event);
-  ctx.waitUntil(recorded.catch((error) => console.error("Usage event not recorded", error)));
+  ctx.waitUntil(recorded.catch((error: unknown) => console.error("Usage event not recorded", error)));
 }

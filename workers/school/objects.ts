@@ -3,8 +3,12 @@
  * flush the reports ask for.
  */
 import { utcDay } from "../reading/usage-events.ts";
+import type { School } from "./school-object.ts";
 
-export function schoolObject(env: Pick<Env, "SCHOOLS">, schoolId: number) {
+/** The school objects' namespace (the Worker's `env`): what every function that reaches a school's hot state takes. */
+export type HotState = { SCHOOLS: DurableObjectNamespace<School> };
+
+export function schoolObject(env: HotState, schoolId: number) {
   return env.SCHOOLS.getByName(`school:${schoolId}`);
 }
 
@@ -13,7 +17,7 @@ export function schoolObject(env: Pick<Env, "SCHOOLS">, schoolId: number) {
  * it: a school's own report is up to the minute. A failed flush is logged, not thrown: the report
  * then shows what D1 has (at most one flush interval behind).
  */
-export async function flushForReport(env: Pick<Env, "SCHOOLS">, schoolId: number, range: { to: string }): Promise<void> {
+export async function flushForReport(env: HotState, schoolId: number, range: { to: string }): Promise<void> {
   if (range.to < utcDay(Date.now())) return;
   try {
     await schoolObject(env, schoolId).flush(schoolId);

@@ -71,14 +71,17 @@ const SCHEMA = [
     new_teacher INTEGER NOT NULL, new_book INTEGER NOT NULL, PRIMARY KEY (seq, day, book_id, teacher_id))`,
 ];
 
-export class School extends DurableObject<Env> {
+/** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
+type SchoolEnv = { DB: D1Database };
+
+export class School extends DurableObject<SchoolEnv> {
   private readonly sql: SqlStorage;
   private schoolId: number | null = null;
   private schemaMissing = false;
   private alarmSet: boolean | null = null;
   private flushing: Promise<number> | null = null;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: SchoolEnv) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.createSchema();

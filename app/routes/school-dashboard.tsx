@@ -2,6 +2,7 @@ import { useRouteError } from "react-router";
 import { coverPath } from "../../workers/books/category.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { summariseShelf, toLibraryBook } from "../../workers/reading/library.ts";
+import { unflushedProgress } from "../../workers/reading/progress.ts";
 import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
@@ -22,9 +23,11 @@ export const meta: Route.MetaFunction = () => [{ title: "Books Library · Lecter
 /** The list the URL asks for (`?subject=&grade=&sort=&q=&mine=1`), filtered and sorted in SQL: the first HTML already shows it. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { school, teacher, basePath } = context.get(teacherContext);
-  const db = context.get(appContext).db;
+  const { db, env } = context.get(appContext);
   const query = readShelfQuery(new URL(request.url).searchParams);
-  const shelf = await summariseShelf(db, school.id, PAGE, teacher.id, query);
+  // What the teacher read in the last minutes is in the school's object until its next flush.
+  const unflushed = await unflushedProgress(env, { schoolId: school.id, teacherId: teacher.id });
+  const shelf = await summariseShelf(db, school.id, PAGE, teacher.id, query, unflushed);
   const continueReading = shelf.reading.map((r) => ({
     bookId: r.bookId,
     title: r.title,

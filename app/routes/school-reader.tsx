@@ -38,11 +38,15 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
   const backHref = `${basePath}/dashboard`;
   const bookId = parseId(args.params.bookId);
   if (!bookId) fail(404, { message: "No book ID provided", backHref });
-  const db = args.context.get(appContext).db;
+  const { db, env } = args.context.get(appContext);
   const book = await findSchoolBook(db, school.id, bookId);
   if (!book) fail(404, { message: "Failed to load book details", backHref });
   // A PDF uploaded but not yet made into pages is not "no PDF": the reader says it is being prepared.
-  const [state, progress, set] = await Promise.all([readingState(db, book), findProgress(db, teacher.id, book.id), readySet(db, book)]);
+  const [state, progress, set] = await Promise.all([
+    readingState(db, book),
+    findProgress(db, env, { schoolId: school.id, teacherId: teacher.id }, book.id),
+    readySet(db, book),
+  ]);
   if (state === "no-pdf") fail(404, { message: "This book does not have a PDF file available", backHref });
   const page = progress ?? 1;
   return {

@@ -1,3 +1,4 @@
+import { env } from "cloudflare:test";
 // The teacher's library that sorts and combines filters, and 'My books' (issue 16): the server
 // core, the favourites and shelf APIs, and the dashboard's loader through the real React Router
 // build with the filters in its URL.
@@ -7,7 +8,7 @@ import { ALL_BOOKS, type ShelfQuery, shelfFacets } from "../../app/lib/shelf-que
 import { bookAccess } from "../../workers/db/schema.ts";
 import { summariseShelf } from "../../workers/reading/library.ts";
 import { saveProgress } from "../../workers/reading/progress.ts";
-import { api, createBook, createSchool, db, page, signedInTeacher } from "./helpers.ts";
+import { api, createBook, createSchool, db, flushUsage, page, signedInTeacher } from "./helpers.ts";
 
 let school: Awaited<ReturnType<typeof createSchool>>;
 let teacher: Awaited<ReturnType<typeof signedInTeacher>>;
@@ -45,9 +46,12 @@ beforeAll(async () => {
   const other = await createSchool();
   otherSchoolBook = (await createBook({ title: "Bravo Only Science", subject: "Science", gradeLevel: 9 }, [other.id])).id;
   // This teacher read Chemistry last, Art before it; the colleague read something else, later.
-  await saveProgress(db(), teacher.teacher.id, ids["Art Through the Ages"]!, 3, start + 1000);
-  await saveProgress(db(), teacher.teacher.id, ids["Chemistry Now"]!, 5, start + 2000);
-  await saveProgress(db(), colleague.teacher.id, ids["Zoology Field Guide"]!, 2, start + 9000);
+  const as = (t: typeof teacher) => ({ schoolId: school.id, teacherId: t.teacher.id });
+  await saveProgress(env, as(teacher), ids["Art Through the Ages"]!, 3, start + 1000);
+  await saveProgress(env, as(teacher), ids["Chemistry Now"]!, 5, start + 2000);
+  await saveProgress(env, as(colleague), ids["Zoology Field Guide"]!, 2, start + 9000);
+  // The shelf's "recently read" sorts on D1's rows: the school's object flushes them there.
+  await flushUsage(school.id);
 });
 
 const shelf = (query: Partial<ShelfQuery> = {}, who = teacher) =>

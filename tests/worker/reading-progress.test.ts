@@ -1,6 +1,7 @@
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { recentReading } from "../../workers/reading/progress.ts";
-import { api, createBook, createSchool, db, signedInTeacher } from "./helpers.ts";
+import { recentReading, unflushedProgress } from "../../workers/reading/progress.ts";
+import { api, createBook, createSchool, db, flushUsage, page, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 let teacherId: number;
@@ -27,9 +28,33 @@ describe("reading progress", () => {
     expect((await put(bookId, 7, { cookie })).status).toBe(204);
     expect((await put(bookId, 12, { cookie })).status).toBe(204);
     expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 12 });
-    expect(await recentReading(db(), teacherId, schoolId)).toEqual([
-      expect.objectContaining({ bookId, title: "Progress Book", page: 12, pageCount: 40 }),
+    // Until the school's object flushes, the page is there, not in D1: the dashboard lays it over D1's rows.
+    const who = { schoolId, teacherId };
+    expect(await recentReading(db(), teacherId, schoolId)).toEqual([]);
+    const expected = [expect.objectContaining({ bookId, title: "Progress Book", page: 12, pageCount: 40 })];
+    expect(await recentReading(db(), teacherId, schoolId, await unflushedProgress(env, who))).toEqual(expected);
+    await flushUsage(schoolId);
+    expect(await recentReading(db(), teacherId, schoolId)).toEqual(expected);
+    expect(await unflushedProgress(env, who)).toEqual([]);
+    expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 12 });
+    // A newer save in the object wins over D1's row, in the resume and in the row.
+    expect((await put(bookId, 15, { cookie })).status).toBe(204);
+    expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 15 });
+    expect(await recentReading(db(), teacherId, schoolId, await unflushedProgress(env, who))).toEqual([
+      expect.objectContaining({ bookId, page: 15 }),
     ]);
+  });
+
+  it("shows the book just opened in 'Continue reading' on the dashboard before any flush", async () => {
+    const school = await createSchool();
+    const reader = await signedInTeacher(school);
+    const book = (await createBook({ title: "Fresh Read", pageCount: 40 }, [school.id])).id;
+    expect((await put(book, 9, { cookie: reader.cookie })).status).toBe(204);
+    const dashboard = await page(`/schools/${school.slug}/dashboard`, { cookie: reader.cookie });
+    expect(dashboard.status).toBe(200);
+    const html = await dashboard.text();
+    expect(html).toContain("Continue reading");
+    expect(html).toContain("Fresh Read");
   });
 
   it("refuses pages outside the book, and books outside the school", async () => {

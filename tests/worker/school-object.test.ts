@@ -5,10 +5,10 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
-import type { School } from "../../workers/school/school-object.ts";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { utcDay } from "../../workers/reading/usage-events.ts";
+import type { School } from "../../workers/school/school-object.ts";
 import {
   api,
   createSchool,

@@ -5,7 +5,6 @@ import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { findProgress, saveProgress } from "../reading/progress.ts";
-import { recordAfterResponse } from "../reading/usage-events.ts";
 import { parseId } from "../validation/schemas.ts";
 
 const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
@@ -17,7 +16,7 @@ async function teacherBook(c: Context<TeacherApiEnv>) {
   const bookId = parseId(c.req.param("bookId"));
   const book = bookId ? await findSchoolBook(db, session.school.id, bookId) : null;
   if (!book) return { refusal: c.json({ error: "Book not found" }, 404) } as const;
-  return { db, teacherId: session.teacher.id, book } as const;
+  return { db, who: { schoolId: session.school.id, teacherId: session.teacher.id }, book } as const;
 }
 
 /** Where each teacher is in each book: PUT by the reader (debounced, and a ping while active), GET to resume. */
@@ -27,7 +26,7 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     const found = await teacherBook(c);
     if ("refusal" in found) return found.refusal;
     c.header("Cache-Control", "private, no-store");
-    return c.json({ page: (await findProgress(found.db, found.teacherId, found.book.id)) ?? 1 });
+    return c.json({ page: (await findProgress(found.db, c.env, found.who, found.book.id)) ?? 1 });
   })
   .put("/:bookId", validate("json", ProgressSchema), async (c) => {
     const found = await teacherBook(c);
@@ -35,9 +34,7 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     const { page } = c.req.valid("json");
     const { book } = found;
     if (book.pageCount && page > book.pageCount) return c.json({ error: `This book has ${book.pageCount} pages` }, 400);
-    await saveProgress(found.db, found.teacherId, book.id, page);
-    // The reader saves on each settled page and pings while the teacher is active: reading time.
-    const event = { bookId: book.id, teacherId: found.teacherId, pages: 0 } as const;
-    recordAfterResponse(c.var.context.ctx, c.env, c.var.teacher.school.id, event);
+    // The reader saves on each settled page and pings while the teacher is active: the page, and reading time.
+    await saveProgress(c.env, found.who, book.id, page);
     return c.body(null, 204);
   });

@@ -3,7 +3,7 @@ import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/shelf
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, favourites, readingProgress } from "../db/schema.ts";
-import { recentReading } from "./progress.ts";
+import { recentReading, type UnflushedProgress } from "./progress.ts";
 import { compareTitles, pageOfShelf, type ShelfPlace } from "./shelf-order.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
@@ -251,8 +251,8 @@ function shelfGroupsQuery(db: Db, schoolId: number, readerId: number, q: string)
 
 /**
  * What the dashboard needs to paint, whatever the size of the shelf: the first page of the list the
- * query asks for, the counts behind the filters and the teacher's 'Continue reading' row, as one D1
- * batch (one round trip).
+ * query asks for, the counts behind the filters and the teacher's 'Continue reading' row (with the
+ * saves the school's object has not flushed yet, `unflushed`), as one D1 batch (one round trip).
  */
 export async function summariseShelf(
   db: Db,
@@ -260,12 +260,13 @@ export async function summariseShelf(
   firstPage: number,
   readerId: number,
   query: ShelfQuery = ALL_BOOKS,
+  unflushed: UnflushedProgress = [],
 ): Promise<ShelfSummary> {
   const [groups, guess, places, reading] = await db.batch([
     shelfGroupsQuery(db, schoolId, readerId, query.q),
     shelfPageQuery(db, schoolId, readerId, query, 0, firstPage),
     shelfPlacesQuery(db, schoolId, readerId, query),
-    recentReading(db, readerId, schoolId),
+    recentReading(db, readerId, schoolId, unflushed),
   ]);
   const firstBooks = await shelfPage(db, schoolId, readerId, query.sort, { places: readPlaces(places), guess, from: 0, limit: firstPage });
   return { total: groups.reduce((n, g) => n + g.count, 0), groups, firstBooks, reading };

@@ -1,39 +1,86 @@
+/**
+ * Where each teacher is in each book. The reader saves the page it settles on (and pings with it
+ * while the teacher reads); the school's object keeps it and its flush writes it to D1's
+ * reading_progress (docs/decisions/0024), so a page turn writes nothing to D1. Reads look in the
+ * object first: what it holds is newer than D1's row.
+ */
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, readingProgress } from "../db/schema.ts";
+import { type HotState, schoolObject } from "../school/objects.ts";
 
-/** Saves the last page a teacher read in a book (one row per teacher and book). */
-export function saveProgress(db: Db, teacherId: number, bookId: number, page: number, now = Date.now()) {
-  return db
-    .insert(readingProgress)
-    .values({ teacherId, bookId, page, updatedAt: now })
-    .onConflictDoUpdate({ target: [readingProgress.teacherId, readingProgress.bookId], set: { page, updatedAt: now } });
+export interface TeacherInSchool {
+  schoolId: number;
+  teacherId: number;
 }
 
-export async function findProgress(db: Db, teacherId: number, bookId: number): Promise<number | null> {
-  const [row] = await db
-    .select({ page: readingProgress.page })
-    .from(readingProgress)
-    .where(and(eq(readingProgress.teacherId, teacherId), eq(readingProgress.bookId, bookId)));
-  return row?.page ?? null;
+/** Saves the page a teacher is on (and counts the reading time since their last event). */
+export async function saveProgress(hot: HotState, who: TeacherInSchool, bookId: number, page: number, now = Date.now()): Promise<void> {
+  await schoolObject(hot, who.schoolId).saveProgress(who.schoolId, { teacherId: who.teacherId, bookId, page, now });
 }
 
-/** The books a teacher was last reading that their school still has: the 'Continue reading' row. */
-export function recentReading(db: Db, teacherId: number, schoolId: number, limit = 6) {
+/** The page of the book the teacher was last on: the object's unflushed save, else D1's. */
+export async function findProgress(db: Db, hot: HotState, who: TeacherInSchool, bookId: number): Promise<number | null> {
+  const [unflushed, [row]] = await Promise.all([
+    unflushedProgress(hot, who),
+    db
+      .select({ page: readingProgress.page })
+      .from(readingProgress)
+      .where(and(eq(readingProgress.teacherId, who.teacherId), eq(readingProgress.bookId, bookId))),
+  ]);
+  return unflushed.find((p) => p.bookId === bookId)?.page ?? row?.page ?? null;
+}
+
+export type UnflushedProgress = { bookId: number; page: number; updatedAt: number }[];
+
+/** The teacher's saves the object has not flushed yet (a handful: the books read in the last minutes). */
+export async function unflushedProgress(hot: HotState, who: TeacherInSchool): Promise<UnflushedProgress> {
+  const rows = await schoolObject(hot, who.schoolId).unflushedProgress(who.schoolId, who.teacherId);
+  return rows.map(({ bookId, page, updatedAt }) => ({ bookId, page, updatedAt }));
+}
+
+/**
+ * The books a teacher was last reading that their school still has: the 'Continue reading' row.
+ * D1's rows with the object's newer saves laid over them (`unflushed`); a query builder, so the
+ * dashboard sends it in its one batch.
+ */
+export function recentReading(db: Db, teacherId: number, schoolId: number, unflushed: UnflushedProgress = [], limit = 6) {
+  const columns = {
+    bookId: books.id,
+    title: books.title,
+    coverKey: books.coverKey,
+    updatedAt: books.updatedAt,
+    createdAt: books.createdAt,
+  };
+  const onShelf = and(eq(bookAccess.bookId, books.id), eq(bookAccess.schoolId, schoolId));
+  if (unflushed.length === 0) {
+    return db
+      .select({ ...columns, page: readingProgress.page, pageCount: books.pageCount })
+      .from(readingProgress)
+      .innerJoin(books, eq(books.id, readingProgress.bookId))
+      .innerJoin(bookAccess, onShelf)
+      .where(and(eq(readingProgress.teacherId, teacherId), sql`${books.pdfKey} IS NOT NULL`))
+      .orderBy(desc(readingProgress.updatedAt))
+      .limit(limit);
+  }
+  // The object's saves are newer than D1's rows of the same books (and may name books D1 has no row for yet).
+  const newer = sql`json_each(${JSON.stringify(unflushed.map((p) => [p.bookId, p.page, p.updatedAt]))})`;
+  const newerOf = (index: number) =>
+    sql`(SELECT json_extract(value, ${`$[${index}]`}) FROM ${newer} WHERE json_extract(value, '$[0]') = ${books.id})`;
+  const page = sql<number>`coalesce(${newerOf(1)}, ${readingProgress.page})`.mapWith(Number);
+  const at = sql`coalesce(${newerOf(2)}, ${readingProgress.updatedAt})`;
+  const read = and(eq(readingProgress.teacherId, teacherId), eq(readingProgress.bookId, books.id));
   return db
-    .select({
-      bookId: books.id,
-      title: books.title,
-      coverKey: books.coverKey,
-      updatedAt: books.updatedAt,
-      createdAt: books.createdAt,
-      page: readingProgress.page,
-      pageCount: books.pageCount,
-    })
-    .from(readingProgress)
-    .innerJoin(books, eq(books.id, readingProgress.bookId))
-    .innerJoin(bookAccess, and(eq(bookAccess.bookId, books.id), eq(bookAccess.schoolId, schoolId)))
-    .where(and(eq(readingProgress.teacherId, teacherId), sql`${books.pdfKey} IS NOT NULL`))
-    .orderBy(desc(readingProgress.updatedAt))
+    .select({ ...columns, page, pageCount: books.pageCount })
+    .from(books)
+    .innerJoin(bookAccess, onShelf)
+    .leftJoin(readingProgress, read)
+    .where(
+      and(
+        sql`${books.pdfKey} IS NOT NULL`,
+        sql`(${readingProgress.bookId} IS NOT NULL OR ${books.id} IN (SELECT json_extract(value, '$[0]') FROM ${newer}))`,
+      ),
+    )
+    .orderBy(desc(at))
     .limit(limit);
 }

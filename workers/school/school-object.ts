@@ -4,7 +4,7 @@
  * page view is one call here (`readPage`): the session is checked, a page of the budget spent and
  * the page counted in one single-threaded step, with no D1 statement and no await between them.
  *
- * Everything lives in the object's own SQLite storage. Usage leaves in batches: an alarm flushes it
+ * Everything lives in the object's own SQLite storage. Usage and reading progress leave in batches: an alarm flushes it
  * FLUSH_INTERVAL_MS after the first unflushed event, and the reports flush a school on demand. A
  * flush is one D1 statement carrying a sequence number that D1 applies once (migration 0010), so a
  * retried alarm, or a flush whose answer was lost, never counts twice.
@@ -18,7 +18,7 @@ import { ENDED_SESSION_KEPT_MS, SESSION_LIFETIME } from "../auth/sessions.ts";
 import { getDb, runTransaction } from "../db/client.ts";
 import { pageBudget } from "../reading/page-budget.ts";
 import { READING_GAP_CAP_MS, utcDay } from "../reading/usage-events.ts";
-import { flushStatement, type UsageRow } from "./usage-flush.ts";
+import { flushStatement, type ProgressRow, type UsageRow } from "./usage-flush.ts";
 
 /** How long usage waits in the object before the alarm sends it to D1. */
 export const FLUSH_INTERVAL_MS = 5 * 60_000;
@@ -69,6 +69,9 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS pending (seq INTEGER NOT NULL, day TEXT NOT NULL, book_id INTEGER NOT NULL,
     teacher_id INTEGER NOT NULL, pages INTEGER NOT NULL, seconds INTEGER NOT NULL, last_at INTEGER NOT NULL,
     new_teacher INTEGER NOT NULL, new_book INTEGER NOT NULL, PRIMARY KEY (seq, day, book_id, teacher_id))`,
+  // The page each teacher is on in each book, until flushed to D1's reading_progress (seq as in pending).
+  `CREATE TABLE IF NOT EXISTS progress (seq INTEGER NOT NULL, teacher_id INTEGER NOT NULL, book_id INTEGER NOT NULL,
+    page INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (seq, teacher_id, book_id))`,
 ];
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
@@ -439,6 +442,35 @@ export class School extends DurableObject<SchoolEnv> {
     return null;
   }
 
+  /**
+   * The page a teacher settled on in a book (the reader saves it, and pings with it while they
+   * read): kept here until the next flush writes it to D1, and counted as reading time.
+   */
+  async saveProgress(schoolId: number, input: { teacherId: number; bookId: number; page: number; now?: number }): Promise<void> {
+    await this.ready(schoolId);
+    const now = input.now ?? Date.now();
+    this.sql.exec(
+      `INSERT INTO progress (seq, teacher_id, book_id, page, updated_at) VALUES (0, ?, ?, ?, ?)
+       ON CONFLICT (seq, teacher_id, book_id) DO UPDATE SET page = excluded.page, updated_at = excluded.updated_at`,
+      input.teacherId,
+      input.bookId,
+      input.page,
+      now,
+    );
+    this.count({ teacherId: input.teacherId, bookId: input.bookId, pages: 0 }, now);
+  }
+
+  /** A teacher's progress not yet in D1 (newer than D1's), per book: the reader's resume and the dashboard read it first. */
+  async unflushedProgress(schoolId: number, teacherId: number): Promise<{ bookId: number; page: number; updatedAt: number }[]> {
+    await this.ready(schoolId);
+    return this.sql
+      .exec<{ bookId: number; page: number; updatedAt: number }>(
+        `SELECT book_id AS bookId, page, max(updated_at) AS updatedAt FROM progress WHERE teacher_id = ? GROUP BY book_id`,
+        teacherId,
+      )
+      .toArray();
+  }
+
   /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */
   async record(schoolId: number, event: ReadingEventInput): Promise<void> {
     await this.ready(schoolId);
@@ -535,10 +567,19 @@ export class School extends DurableObject<SchoolEnv> {
           seq,
         )
         .toArray();
+      const progress = this.sql
+        .exec<ProgressRow>(
+          "SELECT teacher_id AS teacherId, book_id AS bookId, page, updated_at AS updatedAt FROM progress WHERE seq = ?",
+          seq,
+        )
+        .toArray();
       // One statement; D1 applies a sequence number once, so resending a batch whose answer was lost is harmless.
-      await getDb(this.env.DB).run(flushStatement(schoolId, seq, rows));
-      this.sql.exec("DELETE FROM pending WHERE seq = ?", seq);
-      sent += rows.length;
+      await getDb(this.env.DB).run(flushStatement(schoolId, seq, rows, progress));
+      this.ctx.storage.transactionSync(() => {
+        this.sql.exec("DELETE FROM pending WHERE seq = ?", seq);
+        this.sql.exec("DELETE FROM progress WHERE seq = ?", seq);
+      });
+      sent += rows.length + progress.length;
     }
     this.sql.exec("DELETE FROM reading_days WHERE day < ?", utcDay(Date.now() - 24 * 3600_000));
     return sent;
@@ -549,9 +590,15 @@ export class School extends DurableObject<SchoolEnv> {
    * up to FLUSH_ROWS new rows under the next number; null when nothing waits.
    */
   private claimBatch(): number | null {
-    const [left] = this.sql.exec<{ seq: number }>("SELECT min(seq) AS seq FROM pending WHERE seq > 0").toArray();
+    const [left] = this.sql
+      .exec<{ seq: number | null }>(
+        "SELECT min(seq) AS seq FROM (SELECT seq FROM pending WHERE seq > 0 UNION ALL SELECT seq FROM progress WHERE seq > 0)",
+      )
+      .toArray();
     if (left?.seq) return left.seq;
-    const [waiting] = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM pending WHERE seq = 0").toArray();
+    const [waiting] = this.sql
+      .exec<{ n: number }>("SELECT (SELECT count(*) FROM pending WHERE seq = 0) + (SELECT count(*) FROM progress WHERE seq = 0) AS n")
+      .toArray();
     if (!waiting?.n) return null;
     const seq = (this.meta("flush_seq") ?? 0) + 1;
     this.ctx.storage.transactionSync(() => {
@@ -561,6 +608,7 @@ export class School extends DurableObject<SchoolEnv> {
         seq,
         FLUSH_ROWS,
       );
+      this.sql.exec("UPDATE progress SET seq = ? WHERE seq = 0", seq);
     });
     return seq;
   }
@@ -569,7 +617,9 @@ export class School extends DurableObject<SchoolEnv> {
     this.alarmSet = false;
     // A throw leaves the batch in place and the runtime retries the alarm; the batch keeps its number.
     await this.flushAll();
-    const [waiting] = this.sql.exec<{ n: number }>("SELECT count(*) AS n FROM pending").toArray();
+    const [waiting] = this.sql
+      .exec<{ n: number }>("SELECT (SELECT count(*) FROM pending) + (SELECT count(*) FROM progress) AS n")
+      .toArray();
     if (waiting?.n) {
       this.alarmSet = true;
       await this.ctx.storage.setAlarm(Date.now() + FLUSH_INTERVAL_MS);

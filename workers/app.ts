@@ -2,6 +2,7 @@ import { createRequestHandler } from "react-router";
 import { getDb } from "./db/client.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
+import { purgeDeletedSchools } from "./school/purge.ts";
 
 export { School } from "./school/school-object.ts";
 
@@ -26,5 +27,7 @@ export default {
   // The cron in the Worker's configuration: report rankings and data retention (docs/decisions/0019).
   scheduled(_controller, env, ctx) {
     ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
+    // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).
+    ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
   },
 } satisfies ExportedHandler<Env>;

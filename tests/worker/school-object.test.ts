@@ -1,9 +1,17 @@
 // Each school's hot state in its own Durable Object (issue #24, docs/decisions/0024), with the real
 // objects of the Cloudflare vitest pool: sessions, budgets and usage per school, what an admin's
 // action does to them, the flush to D1, and what a page view costs D1.
-import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  env,
+  runDurableObjectAlarm,
+  runInDurableObject,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import worker from "../../workers/app.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
@@ -234,29 +242,65 @@ describe("admins' actions reach the object", () => {
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
     expect((await pageOf(reader.cookie, 1, book)).status).toBe(401);
   });
+
+  it("the hourly job empties the object of a school deleted when its object could not be reached", async () => {
+    const school = await createSchool();
+    const reader = await signedInTeacher(school);
+    const stub = await schoolStub(school.id);
+    expect(await objectSessions(school.id)).toHaveLength(1);
+    // The D1 half of a deletion, as deleteSchool writes it, without the object's half.
+    await env.DB.batch([
+      env.DB.prepare("DELETE FROM schools WHERE id = ?").bind(school.id),
+      env.DB.prepare(
+        "INSERT INTO audit_log (admin_email, action, entity_type, entity_id, at) VALUES ('admin@test', 'school.delete', 'school', ?, ?)",
+      ).bind(String(school.id), Date.now()),
+    ]);
+    expect((await api("/api/teacher/verify-token", { cookie: reader.cookie })).status).toBe(401);
+    const ctx = createExecutionContext();
+    worker.scheduled(createScheduledController(), env, ctx);
+    await waitOnExecutionContext(ctx);
+    const tables = await runInDurableObject(
+      stub,
+      (_instance, state) =>
+        state.storage.sql
+          .exec<{ n: number }>(
+            "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'",
+          )
+          .one().n,
+    );
+    expect(tables).toBe(0);
+  });
 });
 
 describe("a page view's cost to D1", () => {
   /** env.DB, counting the statements the Worker sends it. */
   function probedDb() {
-    const counts = { statements: 0, batches: 0 };
-    const probe = new Proxy(env.DB, {
-      get(target, key) {
-        if (key === "prepare")
-          return (query: string) => {
-            counts.statements++;
-            return target.prepare(query);
-          };
-        if (key === "batch")
-          return (statements: D1PreparedStatement[]) => {
-            counts.batches++;
-            return target.batch(statements);
-          };
-        const value = Reflect.get(target, key);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    return { probe, counts };
+    const counts = { statements: 0, batches: 0, sessions: 0 };
+    // The database and the sessions (D1's Sessions API, for replica reads) made from it.
+    const probe = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(inner, key) {
+          const value = Reflect.get(inner, key);
+          if (typeof value !== "function") return value;
+          if (key === "prepare")
+            return (query: string) => {
+              counts.statements++;
+              return value.call(inner, query);
+            };
+          if (key === "batch")
+            return (statements: D1PreparedStatement[]) => {
+              counts.batches++;
+              return value.call(inner, statements);
+            };
+          if (key === "withSession")
+            return (...args: unknown[]) => {
+              counts.sessions++;
+              return probe(value.apply(inner, args));
+            };
+          return value.bind(inner);
+        },
+      });
+    return { probe: probe(env.DB), counts };
   }
 
   it("is one read, and no write: the session, budget and usage are the object's", async () => {
@@ -265,11 +309,13 @@ describe("a page view's cost to D1", () => {
     // The first view fills this isolate's caches (the school, the page set); the next ones are what a reader pays.
     expect((await api(`/api/books/${bookId}/pages/1`, { cookie: reader.cookie, env: { DB: probe } })).status).toBe(200);
     counts.statements = 0;
+    counts.sessions = 0;
     for (const n of [2, 3]) {
       const response = await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie, env: { DB: probe } });
       expect(response.status).toBe(200);
     }
-    expect(counts).toEqual({ statements: 2, batches: 0 });
+    // The one read is the school's book, through a D1 session (a replica may answer it).
+    expect(counts).toEqual({ statements: 2, batches: 0, sessions: 2 });
     // On the school's own host too (the tenant is checked against the cookie's school, not read).
     const onHost = await api(`https://${schoolB.slug}.lectern.test/api/books/${bookId}/pages/1`, {
       cookie: reader.cookie,

@@ -14,7 +14,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
-import type { Db } from "../db/client.ts";
+import { type Db, getReplicaDb } from "../db/client.ts";
 import type { Book, PageSet, School } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
 import type { OutlineItem, PageText } from "../page-images/page-content.ts";
@@ -112,7 +112,12 @@ async function readableBook(c: Context<Env>, n: number | null = null): Promise<F
     return refuse(c, reader, () => jsonError(c, 404, "School not found"));
   }
   const bookId = parseId(c.req.param("id"));
-  const book = !bookId ? null : reader.kind === "teacher" ? await findSchoolBook(db, reader.schoolId, bookId) : await findBook(db, bookId);
+  // A teacher's book may come from a replica near them: an assignment an admin just removed reaches it in moments.
+  const book = !bookId
+    ? null
+    : reader.kind === "teacher"
+      ? await findSchoolBook(getReplicaDb(c.env.DB), reader.schoolId, bookId)
+      : await findBook(db, bookId);
   if (!book) return refuse(c, reader, () => jsonError(c, 404, "Book not found"));
   const ready = await cachedReadySet(db, book);
   if (!ready) {

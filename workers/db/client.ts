@@ -17,6 +17,18 @@ const createDb = (d1: D1Database) => drizzle(d1, { schema });
 export const getDb: (d1: D1Database) => Db = cachedPer(createDb);
 
 /**
+ * A client for one request's reads that may come from a read replica near the Worker (D1's
+ * Sessions API, "first-unconstrained": the first read goes wherever is nearest, the ones after it
+ * see at least what it saw). For reads that may lag an admin's write by a moment: a teacher's page
+ * view reading their school's book (docs/decisions/0024). Without the relational schema, so that
+ * making one per request costs nothing; use it with the query builder only.
+ */
+export function getReplicaDb(d1: D1Database): Db {
+  if (typeof d1.withSession !== "function") return getDb(d1);
+  return drizzle(d1.withSession("first-unconstrained") as unknown as D1Database) as unknown as Db;
+}
+
+/**
  * A query built once per database client and run with placeholders (`sql.placeholder`): the hot
  * lookups that run on every page (school by slug, session by token) skip drizzle's query
  * builder, which was the largest single cost of a signed-in page after rendering.

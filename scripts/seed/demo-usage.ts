@@ -1,8 +1,8 @@
 /**
  * Three months of made-up reading for the demo schools, so the usage reports have something to
  * show on a fresh `npm start`: five sample teachers per school (not the demo teacher) reading on school days, written
- * through the same statements the Worker runs for each page served (workers/reading/usage-events.ts),
- * so every rollup agrees. Runs once: skipped when any usage is already recorded.
+ * straight into D1's rollups with the rollup arithmetic of workers/reading/usage-events.ts (the same
+ * as a school object's flush), so every rollup agrees. Runs once: skipped when any usage is already recorded.
  */
 import { eq, sql } from "drizzle-orm";
 import { type Db, runTransaction } from "../../workers/db/client.ts";

@@ -132,6 +132,11 @@ export const otpCodes = sqliteTable(
   ],
 );
 
+/**
+ * Admins' sessions. Teachers' sessions live in their school's object (docs/decisions/0024); the
+ * teacher rows here are from before it, kept (unread but for the school an old cookie names) until
+ * they expire and the sweep takes them.
+ */
 export const sessions = sqliteTable(
   "sessions",
   {

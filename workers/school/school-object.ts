@@ -624,8 +624,10 @@ export class School extends DurableObject<SchoolEnv> {
       this.alarmSet = true;
       await this.ctx.storage.setAlarm(Date.now() + FLUSH_INTERVAL_MS);
     }
-    // Ended sessions are kept a while (to tell a disabled teacher why); then they go.
-    this.sql.exec("DELETE FROM sessions WHERE expires_at <= ?", Date.now() - ENDED_SESSION_KEPT_MS);
+    // Ended sessions are kept a while (to tell a disabled teacher why); then they go. So do budgets whose windows ended.
+    const now = Date.now();
+    this.sql.exec("DELETE FROM sessions WHERE expires_at <= ?", now - ENDED_SESSION_KEPT_MS);
+    this.sql.exec("DELETE FROM budgets WHERE window_start <= ?", now - 24 * 3600_000);
   }
 
   /** The school was deleted: everything the object holds goes (usage of a deleted school has nowhere to go). */

@@ -23,11 +23,10 @@ import { listPages, readingState, storedWidthFor } from "../page-images/page-rea
 import { searchPages } from "../page-images/page-search.ts";
 import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts";
 import { stampPage } from "../page-images/stamp.ts";
-import { findSchoolBook } from "../reading/library.ts";
+import { findBookForPageView } from "../reading/library.ts";
 import { readingLimitMessage } from "../reading/page-budget.ts";
 import { recordAfterResponse } from "../reading/usage-events.ts";
 import { schoolObject } from "../school/objects.ts";
-import { cachedSchool } from "../schools/school-cache.ts";
 import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
 import { parseId } from "../validation/schemas.ts";
 
@@ -67,19 +66,18 @@ type PageRow = NonNullable<ReturnType<ReadySet["pages"]["get"]>>;
  * has checked it before, so every refusal checks it first (`refuse`): a made-up cookie learns
  * nothing about a school's books.
  */
-type PageReader = { kind: "admin" } | { kind: "teacher"; schoolId: number; tokenHash: string; school: School | null; verified: boolean };
+type PageReader = { kind: "admin" } | { kind: "teacher"; schoolId: number; tokenHash: string; verified: boolean };
 
-function pageReader(c: Context<Env>, reader: Reader): PageReader | Promise<PageReader> {
+function pageReader(reader: Reader): PageReader {
   if (reader.kind === "admin") return { kind: "admin" };
-  if (reader.kind === "teacher") {
-    const { school, tokenHash } = reader.teacher;
-    return { kind: "teacher", schoolId: school.id, tokenHash, school, verified: true };
-  }
-  const { schoolId, tokenHash } = reader.viewer;
-  return cachedSchool(c.var.context.db, schoolId).then((school) => ({ kind: "teacher", schoolId, tokenHash, school, verified: false }));
+  if (reader.kind === "teacher")
+    return { kind: "teacher", schoolId: reader.teacher.school.id, tokenHash: reader.teacher.tokenHash, verified: true };
+  return { kind: "teacher", ...reader.viewer, verified: false };
 }
 
-type Found = { db: Db; reader: PageReader; book: Book; set: PageSet; page: PageRow | null };
+/** What a page view needs of the book: which page set teachers read, whether a PDF is waiting for pages. */
+type ReadableBook = Pick<Book, "id" | "pageSetId" | "pdfKey">;
+type Found = { db: Db; reader: PageReader; book: ReadableBook; schoolName: string | null; set: PageSet; page: PageRow | null };
 
 /** The `:n` of the URL when it is a well-formed page number, else null. */
 function requestedPage(c: Context<Env>): number | null {
@@ -106,18 +104,20 @@ async function refuse(c: Context<Env>, reader: PageReader, refusal: () => Refusa
  */
 async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Refusal> {
   const { db, tenant } = c.var.context;
-  const reader = await pageReader(c, c.var.reader);
-  if (reader.kind === "teacher" && (!reader.school || (tenant.slug !== null && reader.school.slug !== tenant.slug))) {
-    // The cookie's school is not the one the request names: like a school that does not exist.
-    return refuse(c, reader, () => jsonError(c, 404, "School not found"));
-  }
+  const reader = pageReader(c.var.reader);
   const bookId = parseId(c.req.param("id"));
-  // A teacher's book may come from a replica near them: an assignment an admin just removed reaches it in moments.
-  const book = !bookId
-    ? null
-    : reader.kind === "teacher"
-      ? await findSchoolBook(getReplicaDb(c.env.DB), reader.schoolId, bookId)
-      : await findBook(db, bookId);
+  let book: ReadableBook | null = null;
+  let schoolName: string | null = null;
+  if (bookId && reader.kind === "teacher") {
+    // One row, from a replica near the reader: an assignment an admin just removed reaches it in moments.
+    const row = await findBookForPageView(getReplicaDb(c.env.DB), reader.schoolId, bookId);
+    // The cookie's school is not the one the request names: like a school that does not exist.
+    if (row && tenant.slug !== null && row.school.slug !== tenant.slug)
+      return refuse(c, reader, () => jsonError(c, 404, "School not found"));
+    [book, schoolName] = row ? [row.book, row.school.name] : [null, null];
+  } else if (bookId) {
+    book = await findBook(db, bookId);
+  }
   if (!book) return refuse(c, reader, () => jsonError(c, 404, "Book not found"));
   const ready = await cachedReadySet(db, book);
   if (!ready) {
@@ -128,7 +128,7 @@ async function readableBook(c: Context<Env>, n: number | null = null): Promise<F
         : jsonError(c, 404, "This book does not have a PDF file available", { status: "no-pdf" }),
     );
   }
-  return { db, reader, book, set: ready.set, page: n === null ? null : (ready.pages.get(n) ?? null) };
+  return { db, reader, book, schoolName, set: ready.set, page: n === null ? null : (ready.pages.get(n) ?? null) };
 }
 
 /** Page `:n` of the set, or the answer refusing it (400 malformed, 404 out of range). */
@@ -170,7 +170,7 @@ async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Prom
     return jsonError(c, 429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
   }
   const { teacher } = result;
-  return { watermark: [teacher.name, teacher.email, reader.school?.name ?? "", stampDate()] };
+  return { watermark: [teacher.name, teacher.email, found.schoolName ?? "", stampDate()] };
 }
 
 async function readJson(bucket: R2Bucket, key: string): Promise<unknown | null> {

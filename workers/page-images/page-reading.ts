@@ -52,7 +52,7 @@ export function storedWidthFor(requested: number): number {
 }
 
 /** Whether a book has pages to read, is waiting for them, or has no PDF at all. */
-export async function readingState(db: Db, book: Book): Promise<"ready" | "preparing" | "no-pdf"> {
+export async function readingState(db: Db, book: Pick<Book, "id" | "pageSetId" | "pdfKey">): Promise<"ready" | "preparing" | "no-pdf"> {
   if (book.pageSetId) return "ready";
   if (book.pdfKey) return "preparing";
   return (await findPreparingSet(db, book.id)) ? "preparing" : "no-pdf";

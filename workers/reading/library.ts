@@ -2,7 +2,7 @@ import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
 import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/shelf-query.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, bookAccess, books, favourites, readingProgress } from "../db/schema.ts";
+import { type Book, bookAccess, books, favourites, readingProgress, schools } from "../db/schema.ts";
 import { recentReading, type UnflushedProgress } from "./progress.ts";
 import { compareTitles, pageOfShelf, type ShelfPlace } from "./shelf-order.ts";
 
@@ -320,6 +320,25 @@ export async function searchSchoolBooks(db: Db, schoolId: number, query: string,
 }
 
 /** One book, only if it is assigned to the school; any other book is simply not there. */
+/**
+ * A teacher's page view's one D1 read (docs/decisions/0024): of the school's book only what the
+ * view needs (its page set, whether a PDF waits for pages), with the school's slug (the tenant
+ * check) and name (the watermark). Narrow on purpose: the row's size is most of the read's time.
+ */
+export async function findBookForPageView(db: Db, schoolId: number, bookId: number) {
+  const [row] = await db
+    .select({
+      book: { id: books.id, pageSetId: books.pageSetId, pdfKey: books.pdfKey },
+      school: { slug: schools.slug, name: schools.name },
+    })
+    .from(bookAccess)
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .innerJoin(schools, eq(schools.id, bookAccess.schoolId))
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
+    .limit(1);
+  return row ?? null;
+}
+
 export async function findSchoolBook(db: Db, schoolId: number, bookId: number): Promise<Book | null> {
   const [row] = await db
     .select({ book: books })

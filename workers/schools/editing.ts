@@ -7,7 +7,6 @@ import { schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "./audit.ts";
 import { type SchoolInput, type SchoolUpdate, toInsertValues, toUpdateValues } from "./input.ts";
 import { findSchoolRow, type SchoolRow } from "./list.ts";
-import { forgetSchool } from "./school-cache.ts";
 import { generateUniqueSlugs, slugTaken } from "./slugs.ts";
 import { DUPLICATE_SLUG, isLimitGuardError, isUniqueSlugError, limitBelowCount, NOT_FOUND, type WriteResult } from "./write-guards.ts";
 
@@ -80,7 +79,6 @@ export async function updateSchool(
       return { ok: false, status: 400, error: limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0) };
     throw error;
   }
-  forgetSchool(schoolId);
   if (input.sessionLimit !== undefined) {
     await schoolObject(hot, schoolId).setSessionLimit(schoolId, input.sessionLimit);
   }
@@ -102,7 +100,6 @@ export async function deleteSchool(db: Db, hot: HotState, actor: Actor, schoolId
     auditWhenChanged(db, actor, { action: "school.delete", entityId: schoolId, before }, now),
   ]);
   if (!deleted.length) return NOT_FOUND;
-  forgetSchool(schoolId);
   try {
     await schoolObject(hot, schoolId).purge();
   } catch (error) {

@@ -45,7 +45,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (formText(form, "intent") === "unassign") {
     const access = AccessParamSchema.safeParse({ schoolId: params.schoolId, bookId: formText(form, "bookId") });
     if (!access.success) return data({ intent: "unassign" as const, error: describeZodError(access.error).error }, { status: 400 });
-    const removed = await revokeAccess(db, actor, access.data.schoolId, access.data.bookId);
+    const removed = await revokeAccess(db, context.get(appContext).env, actor, access.data.schoolId, access.data.bookId);
     if (!removed) return data({ intent: "unassign" as const, error: "That school does not have that book" }, { status: 404 });
     return { intent: "unassign" as const, removed: true };
   }

@@ -64,7 +64,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     case "unassign": {
       const access = AccessParamSchema.safeParse({ schoolId: formText(form, "schoolId"), bookId: params.id });
       if (!access.success) return refuse("unassign", describeZodError(access.error).error, 400);
-      const removed = await revokeAccess(db, actor, access.data.schoolId, access.data.bookId);
+      const removed = await revokeAccess(db, context.get(appContext).env, actor, access.data.schoolId, access.data.bookId);
       if (!removed) return refuse("unassign", "That school does not have that book", 404);
       return { intent: "unassign" as const, removed: true };
     }

@@ -303,26 +303,59 @@ describe("a page view's cost to D1", () => {
     return { probe: probe(env.DB), counts };
   }
 
-  it("is one read, and no write: the session, budget and usage are the object's", async () => {
+  it("is no D1 statement once the book is in the isolate's memory, one read before; never a write", async () => {
     const reader = await signedInTeacher(schoolB);
+    const book = (await preparedBook("Counted Book", [schoolB.id], TEXTS)).book.id;
     const { probe, counts } = probedDb();
-    // The first view fills this isolate's caches (the school, the page set); the next ones are what a reader pays.
-    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: reader.cookie, env: { DB: probe } })).status).toBe(200);
+    const view = (n: number, host = "lectern.test") =>
+      api(`https://${host}/api/books/${book}/pages/${n}`, { cookie: reader.cookie, env: { DB: probe } });
+    // The first view reads the school's book (one narrow row, through a D1 session: a replica may answer).
+    expect((await view(1)).status).toBe(200);
+    expect(counts.statements).toBe(1 + 2); // + the page set and its pages, once per isolate (a ready set never changes)
+    expect(counts.sessions).toBe(1);
     counts.statements = 0;
-    counts.sessions = 0;
-    for (const n of [2, 3]) {
-      const response = await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie, env: { DB: probe } });
-      expect(response.status).toBe(200);
-    }
-    // The one read is the school's book, through a D1 session (a replica may answer it).
-    expect(counts).toEqual({ statements: 2, batches: 0, sessions: 2 });
-    // On the school's own host too (the tenant is checked against the cookie's school, not read).
-    const onHost = await api(`https://${schoolB.slug}.lectern.test/api/books/${bookId}/pages/1`, {
-      cookie: reader.cookie,
-      env: { DB: probe },
-    });
-    expect(onHost.status).toBe(200);
-    expect(counts.statements).toBe(3);
+    for (const n of [2, 3, 1]) expect((await view(n)).status).toBe(200);
+    // On the school's own host too (the tenant is checked against the remembered school's slug).
+    expect((await view(2, `${schoolB.slug}.lectern.test`)).status).toBe(200);
+    expect(counts).toMatchObject({ statements: 0, batches: 0 });
+  });
+
+  it("stops serving a book from memory as soon as an admin takes it from the school", async () => {
+    const school = await createSchool();
+    const [kept, taken] = [
+      (await preparedBook("Kept Book", [school.id], TEXTS)).book.id,
+      (await preparedBook("Taken Book", [school.id], TEXTS)).book.id,
+    ];
+    const reader = await signedInTeacher(school);
+    for (const book of [kept, taken]) expect((await pageOf(reader.cookie, 1, book)).status).toBe(200);
+    const revoked = await api(`/api/books/access/${school.id}/${taken}`, { method: "DELETE", cookie: admin.cookie });
+    expect(revoked.status).toBe(200);
+    const refused = await pageOf(reader.cookie, 2, taken);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toEqual({ error: "Book not found" });
+    // The school's other books are read again from D1, once; nothing is spent twice.
+    expect((await pageOf(reader.cookie, 2, kept)).status).toBe(200);
+    expect(await pagesSpent(school, reader.teacher.id, kept)).toBe(2);
+    expect(await pagesSpent(school, reader.teacher.id, taken)).toBe(1);
+  });
+
+  it("reads the book again when the page set it remembered was replaced (a new PDF)", async () => {
+    const school = await createSchool();
+    const { book } = await preparedBook("Reissued Book", [school.id], TEXTS);
+    const reader = await signedInTeacher(school);
+    expect((await pageOf(reader.cookie, 1, book.id)).status).toBe(200);
+    // A new rendering replaces the set in D1 and deletes the old set's files from R2.
+    const { openPageSet, storePage } = await import("../../workers/page-images/page-sets.ts");
+    const { completePageSet } = await import("../../workers/page-images/complete-set.ts");
+    const { pageImages, pageText } = await import("./page-fixtures.ts");
+    const opened = await openPageSet(db(), book, 2);
+    if (!opened.ok) throw new Error(opened.error);
+    for (const n of [1, 2]) await storePage(db(), env.BOOKS, opened.set, n, { images: pageImages(200), text: pageText(`New ${n}`) });
+    expect((await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline: [], text: ["New 1", "New 2"] })).ok).toBe(true);
+    const text = await api(`/api/books/${book.id}/pages/1/text`, { cookie: reader.cookie });
+    expect(text.status).toBe(200);
+    expect(await text.json()).toMatchObject({ runs: [expect.objectContaining({ str: "New 1" })] });
+    expect((await pageOf(reader.cookie, 3, book.id)).status).toBe(404);
   });
 
   it("answers a made-up cookie 401 whatever it asks, without telling which books a school has", async () => {

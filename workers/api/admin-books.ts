@@ -85,7 +85,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
   })
   .delete("/access/:schoolId/:bookId", requireAdmin, requireSameOrigin, validate("param", AccessParamSchema), async (c) => {
     const { schoolId, bookId } = c.req.valid("param");
-    const removed = await revokeAccess(c.var.context.db, actorOf(c), schoolId, bookId);
+    const removed = await revokeAccess(c.var.context.db, c.env, actorOf(c), schoolId, bookId);
     if (!removed) return c.json({ error: "That school does not have that book" }, 404);
     return c.json({ ok: true });
   })

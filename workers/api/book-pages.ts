@@ -25,6 +25,7 @@ import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts"
 import { stampPage } from "../page-images/stamp.ts";
 import { findBookForPageView } from "../reading/library.ts";
 import { readingLimitMessage } from "../reading/page-budget.ts";
+import { cachedPageViewBook, forgetPageViewBook, type PageViewBook, rememberPageViewBook } from "../reading/page-view-cache.ts";
 import { recordAfterResponse } from "../reading/usage-events.ts";
 import { schoolObject } from "../school/objects.ts";
 import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
@@ -77,7 +78,20 @@ function pageReader(reader: Reader): PageReader {
 
 /** What a page view needs of the book: which page set teachers read, whether a PDF is waiting for pages. */
 type ReadableBook = Pick<Book, "id" | "pageSetId" | "pdfKey">;
-type Found = { db: Db; reader: PageReader; book: ReadableBook; schoolName: string | null; set: PageSet; page: PageRow | null };
+type Found = {
+  db: Db;
+  reader: PageReader;
+  book: ReadableBook;
+  schoolName: string | null;
+  set: PageSet;
+  page: PageRow | null;
+  /** A teacher's book as read for this view, and the school's catalogue version it was remembered under (none: read from D1 now). */
+  row?: PageViewBook;
+  cachedVersion?: number;
+};
+
+/** The book remembered for a page view was stale (docs/decisions/0024): the route runs again, reading it from D1. */
+const STALE = Symbol("stale");
 
 /** The `:n` of the URL when it is a well-formed page number, else null. */
 function requestedPage(c: Context<Env>): number | null {
@@ -100,17 +114,26 @@ async function refuse(c: Context<Env>, reader: PageReader, refusal: () => Refusa
 /**
  * The reader, the book they may read and its readable page set (with page `n`'s row, from the
  * set kept in memory: docs/decisions/0024); or the answer refusing them. A teacher's page view
- * reads one row from D1: their school's book.
+ * reads their school's book from this isolate's memory (checked by the object call, `spend`), or
+ * one row from D1; `fresh` always reads D1 (opening a book, and the retry of a stale memory).
  */
-async function readableBook(c: Context<Env>, n: number | null = null): Promise<Found | Refusal> {
+async function readableBook(c: Context<Env>, n: number | null, fresh: boolean): Promise<Found | Refusal> {
   const { db, tenant } = c.var.context;
   const reader = pageReader(c.var.reader);
   const bookId = parseId(c.req.param("id"));
   let book: ReadableBook | null = null;
   let schoolName: string | null = null;
+  let teacherRow: PageViewBook | undefined;
+  let cachedVersion: number | undefined;
   if (bookId && reader.kind === "teacher") {
-    // One row, from a replica near the reader: an assignment an admin just removed reaches it in moments.
-    const row = await findBookForPageView(getReplicaDb(c.env.DB), reader.schoolId, bookId);
+    // From this isolate's memory, checked against the school's catalogue version by the object call;
+    // else one row, from a replica near the reader (an assignment removed reaches it in moments).
+    const remembered = cachedPageViewBook(reader.schoolId, bookId);
+    const cached = fresh ? undefined : remembered;
+    const row = cached ?? (await findBookForPageView(getReplicaDb(c.env.DB), reader.schoolId, bookId));
+    // Opening the book (its page list) reads it afresh: a set replaced since is forgotten here at once.
+    if (remembered && remembered.book.pageSetId !== row?.book.pageSetId) forgetPageViewBook(reader.schoolId, bookId);
+    [teacherRow, cachedVersion] = [row ?? undefined, cached?.version];
     // The cookie's school is not the one the request names: like a school that does not exist.
     if (row && tenant.slug !== null && row.school.slug !== tenant.slug)
       return refuse(c, reader, () => jsonError(c, 404, "School not found"));
@@ -128,7 +151,8 @@ async function readableBook(c: Context<Env>, n: number | null = null): Promise<F
         : jsonError(c, 404, "This book does not have a PDF file available", { status: "no-pdf" }),
     );
   }
-  return { db, reader, book, schoolName, set: ready.set, page: n === null ? null : (ready.pages.get(n) ?? null) };
+  const page = n === null ? null : (ready.pages.get(n) ?? null);
+  return { db, reader, book, schoolName, set: ready.set, page, row: teacherRow, cachedVersion };
 }
 
 /** Page `:n` of the set, or the answer refusing it (400 malformed, 404 out of range). */
@@ -155,7 +179,7 @@ type Spent = { watermark: string[] | null };
  * budget spent and, when `countsAsRead`, the page counted (docs/decisions/0024). The 401 when
  * the session is gone, the 429 when the budget is spent. Admins pay nothing.
  */
-async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Spent | Refusal> {
+async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Promise<Spent | Refusal | typeof STALE> {
   const { reader, book, set } = found;
   if (reader.kind !== "teacher") return { watermark: null };
   const result = await schoolObject(c.env, reader.schoolId).readPage(reader.schoolId, {
@@ -163,14 +187,40 @@ async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Prom
     bookId: book.id,
     pageCount: set.pageCount ?? 1,
     countsAsRead,
+    catalogueVersion: found.cachedVersion,
   });
   if (result.status === "none" || result.status === "disabled") return signedOut(c, result.status);
+  if (result.status === "stale") {
+    forgetPageViewBook(reader.schoolId, book.id);
+    return STALE;
+  }
   if (result.status === "limit") {
     const { waitMs } = result;
     return jsonError(c, 429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
   }
+  if (found.row && found.cachedVersion === undefined) rememberPageViewBook(reader.schoolId, found.row, result.catalogueVersion);
   const { teacher } = result;
   return { watermark: [teacher.name, teacher.email, found.schoolName ?? "", stampDate()] };
+}
+
+/**
+ * Runs a page route; when the book it remembered turned out stale (an admin's change: the object
+ * said so before spending anything, or the remembered page set is gone from R2), once more with
+ * the book read from D1.
+ */
+async function withFreshRetry<R>(run: (fresh: boolean) => Promise<R | typeof STALE>): Promise<R> {
+  const first = await run(false);
+  if (first !== STALE) return first;
+  const second = await run(true);
+  if (second === STALE) throw new Error("A book read from D1 cannot be stale");
+  return second;
+}
+
+/** A stored file of a remembered page set is gone: the set was replaced or the book deleted since. */
+function goneFromR2(found: Found): typeof STALE | null {
+  if (found.reader.kind !== "teacher" || found.cachedVersion === undefined) return null;
+  forgetPageViewBook(found.reader.schoolId, found.book.id);
+  return STALE;
 }
 
 async function readJson(bucket: R2Bucket, key: string): Promise<unknown | null> {
@@ -178,77 +228,86 @@ async function readJson(bucket: R2Bucket, key: string): Promise<unknown | null> 
   return object ? object.json() : null;
 }
 
+/** A page as an image: stamped for a teacher (below 1024 px asked: a 640 px preview), as stored for an admin. */
+async function pageImage(c: Context<Env>, fresh: boolean) {
+  const found = await readableBook(c, requestedPage(c), fresh);
+  if (found instanceof Response) return found;
+  const rawWidth = c.req.query("w");
+  if (rawWidth !== undefined && (!WIDTH.test(rawWidth) || Number(rawWidth) > MAX_WIDTH)) {
+    return refuse(c, found.reader, () => jsonError(c, 400, `The width must be a whole number from 1 to ${MAX_WIDTH}`));
+  }
+  const page = await pageOf(c, found);
+  if (page instanceof Response) return page;
+  const requested = rawWidth === undefined ? 1024 : Number(rawWidth);
+  // A preview is followed by the same page's sharp image: it costs budget, but that one is the read.
+  const preview = found.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
+  const spent = await spend(c, found, !preview);
+  if (spent === STALE || spent instanceof Response) return spent;
+  const width = storedWidthFor(requested);
+  const object = await c.env.BOOKS.get(pageImageKey(found.book.id, found.set.id, page.n, width, STORED_PAGE_EXTENSION));
+  if (!object) return goneFromR2(found) ?? jsonError(c, 404, "This page could not be displayed.");
+  const headers = {
+    ...NO_STORE,
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Resource-Policy": "same-origin",
+  };
+  if (!spent.watermark) {
+    return new Response(object.body, {
+      headers: {
+        ...headers,
+        "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
+        "Content-Length": String(object.size),
+      },
+    });
+  }
+  const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined);
+  return new Response(stamped.bytes as Uint8Array<ArrayBuffer>, {
+    headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
+  });
+}
+
+/** A page's text runs with their positions (the text layer). */
+async function pageText(c: Context<Env>, fresh: boolean) {
+  const found = await readableBook(c, requestedPage(c), fresh);
+  if (found instanceof Response) return found;
+  const page = await pageOf(c, found);
+  if (page instanceof Response) return page;
+  const spent = await spend(c, found, false);
+  if (spent === STALE || spent instanceof Response) return spent;
+  const text = (await readJson(c.env.BOOKS, pageTextKey(found.book.id, found.set.id, page.n))) as PageText | null;
+  if (!text) return goneFromR2(found) ?? jsonError(c, 404, "This page has no text.");
+  return c.json({ n: page.n, ...text }, 200, NO_STORE);
+}
+
 export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages", requireReader, async (c) => {
-    const found = await readableBook(c);
+    const found = await readableBook(c, null, true);
     if (found instanceof Response) return found;
     recordOpen(c, found);
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
-  .get("/:id/pages/:n", requireReader, async (c) => {
-    const found = await readableBook(c, requestedPage(c));
-    if (found instanceof Response) return found;
-    const rawWidth = c.req.query("w");
-    if (rawWidth !== undefined && (!WIDTH.test(rawWidth) || Number(rawWidth) > MAX_WIDTH)) {
-      return refuse(c, found.reader, () => jsonError(c, 400, `The width must be a whole number from 1 to ${MAX_WIDTH}`));
-    }
-    const page = await pageOf(c, found);
-    if (page instanceof Response) return page;
-    const requested = rawWidth === undefined ? 1024 : Number(rawWidth);
-    // A preview is followed by the same page's sharp image: it costs budget, but that one is the read.
-    const preview = found.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
-    const spent = await spend(c, found, !preview);
-    if (spent instanceof Response) return spent;
-    const width = storedWidthFor(requested);
-    const object = await c.env.BOOKS.get(pageImageKey(found.book.id, found.set.id, page.n, width, STORED_PAGE_EXTENSION));
-    if (!object) return jsonError(c, 404, "This page could not be displayed.");
-    const headers = {
-      ...NO_STORE,
-      "X-Content-Type-Options": "nosniff",
-      "Cross-Origin-Resource-Policy": "same-origin",
-    };
-    if (!spent.watermark) {
-      return new Response(object.body, {
-        headers: {
-          ...headers,
-          "Content-Type": object.httpMetadata?.contentType ?? "application/octet-stream",
-          "Content-Length": String(object.size),
-        },
-      });
-    }
-    const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined);
-    return new Response(stamped.bytes as Uint8Array<ArrayBuffer>, {
-      headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
-    });
-  })
-  .get("/:id/pages/:n/text", requireReader, async (c) => {
-    const found = await readableBook(c, requestedPage(c));
-    if (found instanceof Response) return found;
-    const page = await pageOf(c, found);
-    if (page instanceof Response) return page;
-    const spent = await spend(c, found, false);
-    if (spent instanceof Response) return spent;
-    const text = (await readJson(c.env.BOOKS, pageTextKey(found.book.id, found.set.id, page.n))) as PageText | null;
-    if (!text) return jsonError(c, 404, "This page has no text.");
-    return c.json({ n: page.n, ...text }, 200, NO_STORE);
-  })
+  .get("/:id/pages/:n", requireReader, (c) => withFreshRetry((fresh) => pageImage(c, fresh)))
+  .get("/:id/pages/:n/text", requireReader, (c) => withFreshRetry((fresh) => pageText(c, fresh)))
   .get("/:id/outline", requireReader, async (c) => {
-    const found = await readableBook(c);
+    const found = await readableBook(c, null, true);
     if (found instanceof Response) return found;
     const outline = found.set.hasOutline
       ? ((await readJson(c.env.BOOKS, outlineKey(found.book.id, found.set.id))) as OutlineItem[] | null)
       : null;
     return c.json({ outline: outline ?? [] }, 200, NO_STORE);
   })
-  .get("/:id/search", requireReader, async (c) => {
-    const found = await readableBook(c);
-    if (found instanceof Response) return found;
-    const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });
-    if (!parsed.success) return jsonError(c, 400, parsed.error.issues[0]?.message ?? "Invalid search");
-    // Snippets are text of the book too: a search costs a page of the budget, so queries cannot scrape it.
-    const spent = await spend(c, found, false);
-    if (spent instanceof Response) return spent;
-    const texts = ((await readJson(c.env.BOOKS, searchTextKey(found.book.id, found.set.id))) as string[] | null) ?? [];
-    const { results, total } = searchPages(texts, parsed.data.q);
-    return c.json({ query: parsed.data.q, results, total }, 200, NO_STORE);
-  });
+  .get("/:id/search", requireReader, (c) => withFreshRetry((fresh) => bookSearch(c, fresh)));
+
+/** The pages that hold a word, with snippets. */
+async function bookSearch(c: Context<Env>, fresh: boolean) {
+  const found = await readableBook(c, null, fresh);
+  if (found instanceof Response) return found;
+  const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });
+  if (!parsed.success) return jsonError(c, 400, parsed.error.issues[0]?.message ?? "Invalid search");
+  // Snippets are text of the book too: a search costs a page of the budget, so queries cannot scrape it.
+  const spent = await spend(c, found, false);
+  if (spent === STALE || spent instanceof Response) return spent;
+  const texts = ((await readJson(c.env.BOOKS, searchTextKey(found.book.id, found.set.id))) as string[] | null) ?? [];
+  const { results, total } = searchPages(texts, parsed.data.q);
+  return c.json({ query: parsed.data.q, results, total }, 200, NO_STORE);
+}

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
+import { type HotState, schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 
 /** Gives the book to every school that lacks it; returns how many new assignments were made. */
@@ -75,7 +76,19 @@ export async function grantAccess(
   return { ok: true, created: result!.meta.changes };
 }
 
-export async function revokeAccess(db: Db, actor: Actor, schoolId: number, bookId: number, now = Date.now()): Promise<boolean> {
+/**
+ * Takes a book from a school. Then the school's object learns its catalogue changed, so no Worker
+ * serves the book's pages from memory any more (workers/reading/page-view-cache.ts); should that
+ * call fail, they stop within BOOK_TTL_MS.
+ */
+export async function revokeAccess(
+  db: Db,
+  hot: HotState,
+  actor: Actor,
+  schoolId: number,
+  bookId: number,
+  now = Date.now(),
+): Promise<boolean> {
   const where = sql`${bookAccess.schoolId} = ${schoolId} AND ${bookAccess.bookId} = ${bookId}`;
   const [before] = await db.select().from(bookAccess).where(where).limit(1);
   if (!before) return false;
@@ -89,5 +102,11 @@ export async function revokeAccess(db: Db, actor: Actor, schoolId: number, bookI
       now,
     ),
   ]);
-  return deleted.length > 0;
+  if (!deleted.length) return false;
+  try {
+    await schoolObject(hot, schoolId).catalogueChanged(schoolId);
+  } catch (error) {
+    console.error(`School ${schoolId}: book ${bookId} taken away; Workers stop serving it from memory within a minute`, error);
+  }
+  return true;
 }

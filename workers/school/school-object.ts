@@ -34,7 +34,13 @@ export interface SessionTeacher {
 }
 
 export type SessionCheck = { status: "ok"; teacher: SessionTeacher } | { status: "disabled" } | { status: "none" };
-export type PageCheck = SessionCheck | { status: "limit"; waitMs: number };
+export type PageCheck =
+  | { status: "ok"; teacher: SessionTeacher; catalogueVersion: number }
+  | { status: "disabled" }
+  | { status: "none" }
+  | { status: "limit"; waitMs: number }
+  /** The book was read under an older catalogue version of the school: nothing spent, read it again. */
+  | { status: "stale"; catalogueVersion: number };
 
 export interface SessionRow {
   tokenHash: string;
@@ -393,16 +399,30 @@ export class School extends DurableObject<SchoolEnv> {
    */
   async readPage(
     schoolId: number,
-    input: { tokenHash: string; bookId: number; pageCount: number; countsAsRead: boolean; now?: number },
+    input: { tokenHash: string; bookId: number; pageCount: number; countsAsRead: boolean; catalogueVersion?: number; now?: number },
   ): Promise<PageCheck> {
     await this.ready(schoolId);
     const now = input.now ?? Date.now();
     const session = this.check(input.tokenHash, now);
     if (session.status !== "ok") return session;
+    const catalogueVersion = this.meta("catalogue_version") ?? 0;
+    // The Worker's memory of the book predates an admin's change to this school's books.
+    if (input.catalogueVersion !== undefined && input.catalogueVersion !== catalogueVersion) return { status: "stale", catalogueVersion };
     const waitMs = this.spend(session.teacher.id, input.bookId, input.pageCount, now);
     if (waitMs !== null) return { status: "limit", waitMs };
     if (input.countsAsRead) this.count({ teacherId: session.teacher.id, bookId: input.bookId, pages: 1 }, now);
-    return session;
+    return { ...session, catalogueVersion };
+  }
+
+  /**
+   * An admin took a book from the school: what Workers remember of the school's books is stale
+   * (workers/reading/page-view-cache.ts). Returns the new version.
+   */
+  async catalogueChanged(schoolId: number): Promise<number> {
+    await this.ready(schoolId);
+    const version = (this.meta("catalogue_version") ?? 0) + 1;
+    this.setMeta("catalogue_version", version);
+    return version;
   }
 
   /** Spends one page of the hour's and the day's budget; the wait when either is spent. */

@@ -14,7 +14,13 @@ export function UsageOverview({ overview }: { overview: Overview }) {
   const updated = rankings.computedAt === null ? undefined : `Updated ${time.format(rankings.computedAt)} UTC`;
   return (
     <section aria-labelledby="usage-heading" className="mb-8 space-y-4">
-      <UsageHeading id="usage-heading" days={days} {...range} large />
+      <UsageHeading
+        id="usage-heading"
+        days={days}
+        {...range}
+        large
+        freshness="Reading reaches these figures within 5 minutes; a school's own page is up to the minute."
+      />
       <div className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
         <ActiveFigures active={active} />
         <Figure label="Books opened" value={count(usage.totals.booksOpened)} note={`${count(usage.totals.activeTeachers)} readers`} />

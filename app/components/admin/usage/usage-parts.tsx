@@ -133,7 +133,22 @@ export function reportUrl(what: string, range: { from: string; to: string }, ext
 }
 
 /** A report section's heading: its title, its days, and the range choice. */
-export function UsageHeading({ id, days, from, to, large }: { id: string; days: number; from: string; to: string; large?: boolean }) {
+export function UsageHeading({
+  id,
+  days,
+  from,
+  to,
+  large,
+  freshness,
+}: {
+  id: string;
+  days: number;
+  from: string;
+  to: string;
+  large?: boolean;
+  /** How current the figures are, when they may lag (the overview: docs/decisions/0024). */
+  freshness?: string;
+}) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-3">
       <div>
@@ -143,6 +158,7 @@ export function UsageHeading({ id, days, from, to, large }: { id: string; days: 
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {longDay(from)} – {longDay(to)} (UTC days)
         </p>
+        {freshness && <p className="text-xs text-slate-500 dark:text-slate-400">{freshness}</p>}
       </div>
       <RangePicker current={days} />
     </div>

@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSyn
 import { join } from "node:path";
 import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { CAPACITY_DIR } from "./capacity-stage.ts";
+import { copyLocalState } from "./state-copy.ts";
 
 /** Raise when what the base holds changes. */
 const BASE_VERSION = 1;
@@ -86,22 +87,10 @@ export async function ensureCapacityBase(beforeDir: string, beforeHash: string, 
 }
 
 /**
- * A copy of the base for one side, with `sourceDir`'s pending migrations applied. R2's blobs are
- * written once and only ever unlinked, so they are hard-linked; the SQLite files are copied.
+ * A copy of the base for one side, with `sourceDir`'s pending migrations applied.
  */
 export async function copyBase(sourceDir: string, to: string): Promise<string[]> {
-  rmSync(to, { recursive: true, force: true });
-  const copy = (source: string, target: string) => {
-    mkdirSync(target, { recursive: true });
-    for (const entry of readdirSync(source, { withFileTypes: true })) {
-      const [a, b] = [join(source, entry.name), join(target, entry.name)];
-      if (entry.isDirectory()) copy(a, b);
-      else if (entry.name === MARKER) continue;
-      else if (entry.name.includes(".sqlite")) copyFileSync(a, b);
-      else linkSync(a, b);
-    }
-  };
-  copy(join(CAPACITY_DIR, "base"), to);
+  copyLocalState(join(CAPACITY_DIR, "base"), to, MARKER);
   const localState = (await import(join(sourceDir, "scripts/lib/local-state.ts"))) as typeof import("../../scripts/lib/local-state.ts");
   return localState.withLocalState(to, ({ DB }) => localState.applyMigrations(DB));
 }

@@ -8,6 +8,7 @@ import { ROOT, runOrExit } from "../../scripts/lib/env.ts";
 import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { seedState } from "./app-server.ts";
 import { addReaderBooks, type BenchBook, HEAVY, SHARED_PDFS } from "./reader-books.ts";
+import { copyLocalState } from "./state-copy.ts";
 
 const CACHED = ".wrangler/bench-reader-cache";
 const MARKER = "bench-reader.json";
@@ -38,25 +39,6 @@ function cacheKey(): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-/**
- * A copy of the state for this run. R2's blobs are written once and only ever unlinked, so they are
- * hard-linked; the SQLite files (D1, R2's index) are copied, since the run writes to them.
- */
-function copyState(from: string, to: string): void {
-  rmSync(to, { recursive: true, force: true });
-  const copy = (source: string, target: string) => {
-    mkdirSync(target, { recursive: true });
-    for (const entry of readdirSync(source, { withFileTypes: true })) {
-      const [a, b] = [join(source, entry.name), join(target, entry.name)];
-      if (entry.isDirectory()) copy(a, b);
-      else if (entry.name === MARKER) continue;
-      else if (entry.name.includes(".sqlite")) copyFileSync(a, b);
-      else linkSync(a, b);
-    }
-  };
-  copy(from, to);
-}
-
 /** The reader state in `state` (built or copied), its books, and the demo accounts' secrets. */
 export async function readerState(state: string, slug: string, log: (line: string) => void) {
   if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
@@ -82,7 +64,7 @@ export async function readerState(state: string, slug: string, log: (line: strin
   }
   const started = performance.now();
   const persistTo = join(ROOT, state);
-  copyState(cached, persistTo);
+  copyLocalState(cached, persistTo, MARKER);
   log(`reader state ${fromCache ? "cached" : "built"}; copied in ${Math.round(performance.now() - started)} ms`);
   const env = await withLocalState(persistTo, async ({ vars }) => ({
     DEMO_TEACHER_PASSWORD: String(vars.DEMO_TEACHER_PASSWORD),

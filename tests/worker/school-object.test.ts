@@ -50,6 +50,18 @@ const pageOf = (cookie: string, n = 1, book = bookId) => api(`/api/books/${book}
 /** The same token under another school's id: what a teacher editing their cookie would send. */
 const underSchool = (cookie: string, schoolId: number) => cookie.replace(/=\d+\./, `=${schoolId}.`);
 
+/** How many tables the object's storage holds (none once emptied). */
+const objectTables = (stub: DurableObjectStub<School>) =>
+  runInDurableObject(
+    stub,
+    (_instance, state) =>
+      state.storage.sql
+        .exec<{ n: number }>(
+          "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'",
+        )
+        .one().n,
+  );
+
 async function schoolDay(schoolId: number) {
   const [row] = await db()
     .select()
@@ -225,20 +237,10 @@ describe("admins' actions reach the object", () => {
     const reader = await signedInTeacher(school);
     expect((await pageOf(reader.cookie, 1, book)).status).toBe(200);
     const stub = await schoolStub(school.id);
-    const tables = () =>
-      runInDurableObject(
-        stub,
-        (_instance, state) =>
-          state.storage.sql
-            .exec<{ n: number }>(
-              "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'",
-            )
-            .one().n,
-      );
-    expect(await tables()).toBeGreaterThan(0);
+    expect(await objectTables(stub)).toBeGreaterThan(0);
     const deleted = await api(`/api/schools/${school.id}`, { method: "DELETE", cookie: admin.cookie });
     expect(deleted.status).toBe(200);
-    expect(await tables()).toBe(0);
+    expect(await objectTables(stub)).toBe(0);
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
     expect((await pageOf(reader.cookie, 1, book)).status).toBe(401);
   });
@@ -259,16 +261,7 @@ describe("admins' actions reach the object", () => {
     const ctx = createExecutionContext();
     worker.scheduled(createScheduledController(), env, ctx);
     await waitOnExecutionContext(ctx);
-    const tables = await runInDurableObject(
-      stub,
-      (_instance, state) =>
-        state.storage.sql
-          .exec<{ n: number }>(
-            "SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'sqlite_%'",
-          )
-          .one().n,
-    );
-    expect(tables).toBe(0);
+    expect(await objectTables(stub)).toBe(0);
   });
 });
 

@@ -5,7 +5,7 @@
  * from the page cache), so it is built once per before commit and copied for each run; each side's
  * copy then gets that side's own pending migrations, as a deploy over the old data would.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { CAPACITY_DIR } from "./capacity-stage.ts";

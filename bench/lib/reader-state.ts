@@ -2,7 +2,7 @@
 // local R2 (minutes, even when every page comes from the page cache), so it is kept in its own
 // folder while nothing that makes it has changed, and each run gets a copy of it.
 import { createHash } from "node:crypto";
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runOrExit } from "../../scripts/lib/env.ts";
 import { withLocalState } from "../../scripts/lib/local-state.ts";

@@ -4,7 +4,7 @@
 // entry; repeated and racing writes leave one audit entry.
 
 import { env } from "cloudflare:test";
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { auditLog, books, loginEvents, otpCodes, readingProgress, teachers } from "../../workers/db/schema.ts";

@@ -243,6 +243,8 @@ describe("admins' actions reach the object", () => {
     expect(await objectTables(stub)).toBe(0);
     expect(await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm())).toBeNull();
     expect((await pageOf(reader.cookie, 1, book)).status).toBe(401);
+    // The stale cookie's request wrote nothing back: D1 has no such school.
+    expect(await objectTables(stub)).toBe(0);
   });
 
   it("the hourly job empties the object of a school deleted when its object could not be reached", async () => {
@@ -349,6 +351,13 @@ describe("a page view's cost to D1", () => {
     expect(text.status).toBe(200);
     expect(await text.json()).toMatchObject({ runs: [expect.objectContaining({ str: "New 1" })] });
     expect((await pageOf(reader.cookie, 3, book.id)).status).toBe(404);
+  });
+
+  it("makes no object that stays for a cookie naming a school that does not exist", async () => {
+    const forged = `__Host-lectern_teacher=987654321.${"B".repeat(43)}`;
+    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: forged })).status).toBe(401);
+    expect((await api("/api/teacher/verify-token", { cookie: forged })).status).toBe(401);
+    expect(await objectTables(await schoolStub(987654321))).toBe(0);
   });
 
   it("answers a made-up cookie 401 whatever it asks, without telling which books a school has", async () => {

@@ -86,15 +86,15 @@ type SchoolEnv = { DB: D1Database };
 export class School extends DurableObject<SchoolEnv> {
   private readonly sql: SqlStorage;
   private schoolId: number | null = null;
-  private schemaMissing = false;
   private alarmSet: boolean | null = null;
   private flushing: Promise<number> | null = null;
 
   constructor(ctx: DurableObjectState, env: SchoolEnv) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
-    this.createSchema();
-    this.schoolId = this.meta("school_id");
+    // An object that has never served its school has no tables yet (and writes none until it does).
+    const started = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
+    this.schoolId = started ? this.meta("school_id") : null;
   }
 
   private createSchema() {
@@ -110,26 +110,35 @@ export class School extends DurableObject<SchoolEnv> {
     this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
   }
 
-  /** The school this object is; on the first call ever, what D1 held of its hot state moves in. */
-  private async ready(schoolId: number): Promise<void> {
-    if (this.schoolId === schoolId) return;
+  /**
+   * The school this object is; on the first call ever, what D1 held of its hot state moves in.
+   * False for a school D1 does not have (a made-up cookie, a deleted school): the object then
+   * writes nothing, so no request can make an object that stays.
+   */
+  private async ready(schoolId: number): Promise<boolean> {
+    if (this.schoolId === schoolId) return true;
     if (this.schoolId !== null) throw new Error(`School object ${this.schoolId} was called as school ${schoolId}`);
-    await this.ctx.blockConcurrencyWhile(async () => {
-      if (this.schoolId !== null) return;
-      if (this.schemaMissing) this.createSchema();
-      this.schemaMissing = false;
-      await this.importFromD1(schoolId);
-      this.setMeta("school_id", schoolId);
+    return this.ctx.blockConcurrencyWhile(async () => {
+      if (this.schoolId !== null) return this.schoolId === schoolId;
+      const found = await this.readFromD1(schoolId);
+      if (!found) return false;
+      this.createSchema();
+      this.ctx.storage.transactionSync(() => {
+        this.moveIn(found);
+        this.setMeta("school_id", schoolId);
+      });
       this.schoolId = schoolId;
+      return true;
     });
   }
 
   /**
-   * Moves the school's teacher sessions, page budgets and today's reading marks from D1, where the
-   * previous design kept them (one batch, once per school). Sessions and budgets stay in D1 unread
-   * (a session's row still tells an old cookie which school it belongs to) until the sweeps take them.
+   * What D1 holds of the school's hot state, from the previous design: teacher sessions, page
+   * budgets, disabled teachers and today's reading marks (one batch, once per school); null when
+   * D1 has no such school. Sessions and budgets stay in D1 unread (a session's row still tells an
+   * old cookie which school it belongs to) until the sweeps take them.
    */
-  private async importFromD1(schoolId: number) {
+  private async readFromD1(schoolId: number) {
     const db = getDb(this.env.DB);
     const now = Date.now();
     // One round trip: four reads in one batch.
@@ -147,6 +156,7 @@ export class School extends DurableObject<SchoolEnv> {
         SELECT day, teacher_id AS teacherId, book_id AS bookId, coalesce(last_at, 0) AS lastAt FROM reading_daily
         WHERE school_id = ${schoolId} AND day >= ${utcDay(now - 24 * 3600_000)}`,
       sql`SELECT id, name, email FROM teachers WHERE school_id = ${schoolId} AND disabled = 1`,
+      sql`SELECT id FROM schools WHERE id = ${schoolId}`,
     ]);
     const rows = <T>(i: number) => (results[i]?.results ?? []) as T[];
     const sessions = rows<{
@@ -163,47 +173,50 @@ export class School extends DurableObject<SchoolEnv> {
     const budgets = rows<{ key: string; count: number; windowStart: number }>(1);
     const days = rows<{ day: string; teacherId: number; bookId: number; lastAt: number }>(2);
     const disabled = rows<{ id: number; name: string; email: string }>(3);
-    this.ctx.storage.transactionSync(() => {
-      for (const s of sessions) {
-        this.saveTeacher({ id: s.teacherId, name: s.name, email: s.email });
-        this.sql.exec(
-          `INSERT OR IGNORE INTO sessions (token_hash, teacher_id, device, created_at, last_seen_at, expires_at, ended)
+    return rows(4).length ? { sessions, budgets, days, disabled } : null;
+  }
+
+  /** Keeps what readFromD1 found (inside the caller's transaction). */
+  private moveIn({ sessions, budgets, days, disabled }: NonNullable<Awaited<ReturnType<School["readFromD1"]>>>) {
+    for (const s of sessions) {
+      this.saveTeacher({ id: s.teacherId, name: s.name, email: s.email });
+      this.sql.exec(
+        `INSERT OR IGNORE INTO sessions (token_hash, teacher_id, device, created_at, last_seen_at, expires_at, ended)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          s.tokenHash,
-          s.teacherId,
-          s.device,
-          s.createdAt,
-          s.lastSeenAt,
-          s.expiresAt,
-          s.disabled ? "disabled" : null,
-        );
-      }
-      for (const b of budgets) {
-        const [, window, teacherId, bookId] = b.key.split(":");
-        if ((window !== "h" && window !== "d") || !teacherId || !bookId) continue;
-        this.sql.exec(
-          "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
-          Number(teacherId),
-          Number(bookId),
-          window,
-          b.count,
-          b.windowStart,
-        );
-      }
-      for (const d of days) {
-        this.sql.exec(
-          "INSERT OR REPLACE INTO reading_days (day, teacher_id, book_id, last_at) VALUES (?, ?, ?, ?)",
-          d.day,
-          d.teacherId,
-          d.bookId,
-          d.lastAt,
-        );
-      }
-      for (const t of disabled) {
-        this.saveTeacher(t);
-        this.sql.exec("UPDATE teachers SET disabled = 1 WHERE id = ?", t.id);
-      }
-    });
+        s.tokenHash,
+        s.teacherId,
+        s.device,
+        s.createdAt,
+        s.lastSeenAt,
+        s.expiresAt,
+        s.disabled ? "disabled" : null,
+      );
+    }
+    for (const b of budgets) {
+      const [, window, teacherId, bookId] = b.key.split(":");
+      if ((window !== "h" && window !== "d") || !teacherId || !bookId) continue;
+      this.sql.exec(
+        "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
+        Number(teacherId),
+        Number(bookId),
+        window,
+        b.count,
+        b.windowStart,
+      );
+    }
+    for (const d of days) {
+      this.sql.exec(
+        "INSERT OR REPLACE INTO reading_days (day, teacher_id, book_id, last_at) VALUES (?, ?, ?, ?)",
+        d.day,
+        d.teacherId,
+        d.bookId,
+        d.lastAt,
+      );
+    }
+    for (const t of disabled) {
+      this.saveTeacher(t);
+      this.sql.exec("UPDATE teachers SET disabled = 1 WHERE id = ?", t.id);
+    }
   }
 
   private saveTeacher(teacher: SessionTeacher) {
@@ -224,8 +237,8 @@ export class School extends DurableObject<SchoolEnv> {
   async openSession(
     schoolId: number,
     input: { tokenHash: string; teacher: SessionTeacher; device: string | null; sessionLimit: number; now?: number },
-  ): Promise<{ ok: true } | { ok: false; reason: "disabled" }> {
-    await this.ready(schoolId);
+  ): Promise<{ ok: true } | { ok: false; reason: "disabled" | "no-school" }> {
+    if (!(await this.ready(schoolId))) return { ok: false, reason: "no-school" };
     const now = input.now ?? Date.now();
     const [row] = this.sql.exec<{ disabled: number }>("SELECT disabled FROM teachers WHERE id = ?", input.teacher.id).toArray();
     if (row?.disabled) return { ok: false, reason: "disabled" };
@@ -287,13 +300,13 @@ export class School extends DurableObject<SchoolEnv> {
   }
 
   async checkSession(schoolId: number, tokenHash: string, now = Date.now()): Promise<SessionCheck> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return { status: "none" };
     return this.check(tokenHash, now);
   }
 
   /** Ends one session (sign-out); true when it was live. */
   async endSession(schoolId: number, tokenHash: string, teacherId?: number): Promise<boolean> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return false;
     const query =
       teacherId === undefined
         ? this.sql.exec("DELETE FROM sessions WHERE token_hash = ? AND ended IS NULL", tokenHash)
@@ -303,14 +316,14 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** Signs a teacher out everywhere, except (optionally) one session; how many ended. */
   async endTeacherSessions(schoolId: number, teacherId: number, keepTokenHash?: string): Promise<number> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return 0;
     return this.sql.exec("DELETE FROM sessions WHERE teacher_id = ? AND ended IS NULL AND token_hash != ?", teacherId, keepTokenHash ?? "")
       .rowsWritten;
   }
 
   /** A teacher's live sessions, latest seen first. */
   async listSessions(schoolId: number, teacherId: number, now = Date.now()): Promise<SessionRow[]> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return [];
     return this.sql
       .exec<{ tokenHash: string; device: string | null; createdAt: number; lastSeenAt: number }>(
         `SELECT token_hash AS tokenHash, device, created_at AS createdAt, last_seen_at AS lastSeenAt FROM sessions
@@ -325,7 +338,7 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** How many live sessions each of these teachers has (the teacher list's column). */
   async sessionCounts(schoolId: number, teacherIds: number[], now = Date.now()): Promise<Record<number, number>> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return {};
     const counts: Record<number, number> = {};
     if (teacherIds.length === 0) return counts;
     const rows = this.sql
@@ -348,7 +361,7 @@ export class School extends DurableObject<SchoolEnv> {
    * until enabled again. Returns how many live sessions ended.
    */
   async setTeacherDisabled(schoolId: number, teacher: SessionTeacher, disabled: boolean, now = Date.now()): Promise<number> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return 0;
     let ended = 0;
     this.ctx.storage.transactionSync(() => {
       this.saveTeacher(teacher);
@@ -366,13 +379,13 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** A teacher's name or address changed: the watermark and the account menu show the new one. */
   async updateTeacher(schoolId: number, teacher: SessionTeacher): Promise<void> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return;
     this.sql.exec("UPDATE teachers SET name = ?, email = ? WHERE id = ?", teacher.name, teacher.email, teacher.id);
   }
 
   /** A teacher deleted: their sessions and budgets go; their unflushed usage still counts for the school. */
   async removeTeacher(schoolId: number, teacherId: number): Promise<void> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return;
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM sessions WHERE teacher_id = ?", teacherId);
       this.sql.exec("DELETE FROM budgets WHERE teacher_id = ?", teacherId);
@@ -382,7 +395,7 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** The school's session limit changed: every teacher's oldest sessions beyond it end. */
   async setSessionLimit(schoolId: number, limit: number): Promise<number> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return 0;
     let ended = 0;
     this.ctx.storage.transactionSync(() => {
       const teachers = this.sql.exec<{ id: number }>("SELECT DISTINCT teacher_id AS id FROM sessions WHERE ended IS NULL").toArray();
@@ -401,7 +414,7 @@ export class School extends DurableObject<SchoolEnv> {
     schoolId: number,
     input: { tokenHash: string; bookId: number; pageCount: number; countsAsRead: boolean; catalogueVersion?: number; now?: number },
   ): Promise<PageCheck> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return { status: "none" };
     const now = input.now ?? Date.now();
     const session = this.check(input.tokenHash, now);
     if (session.status !== "ok") return session;
@@ -419,7 +432,7 @@ export class School extends DurableObject<SchoolEnv> {
    * (workers/reading/page-view-cache.ts). Returns the new version.
    */
   async catalogueChanged(schoolId: number): Promise<number> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return 0;
     const version = (this.meta("catalogue_version") ?? 0) + 1;
     this.setMeta("catalogue_version", version);
     return version;
@@ -467,7 +480,7 @@ export class School extends DurableObject<SchoolEnv> {
    * read): kept here until the next flush writes it to D1, and counted as reading time.
    */
   async saveProgress(schoolId: number, input: { teacherId: number; bookId: number; page: number; now?: number }): Promise<void> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return;
     const now = input.now ?? Date.now();
     this.sql.exec(
       `INSERT INTO progress (seq, teacher_id, book_id, page, updated_at) VALUES (0, ?, ?, ?, ?)
@@ -482,7 +495,7 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** A teacher's progress not yet in D1 (newer than D1's), per book: the reader's resume and the dashboard read it first. */
   async unflushedProgress(schoolId: number, teacherId: number): Promise<{ bookId: number; page: number; updatedAt: number }[]> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return [];
     return this.sql
       .exec<{ bookId: number; page: number; updatedAt: number }>(
         `SELECT book_id AS bookId, page, max(updated_at) AS updatedAt FROM progress WHERE teacher_id = ? GROUP BY book_id`,
@@ -493,7 +506,7 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */
   async record(schoolId: number, event: ReadingEventInput): Promise<void> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return;
     this.count(event, event.now ?? Date.now());
   }
 
@@ -558,7 +571,7 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** Sends the unflushed usage to D1 now (the reports and the tests); how many rows went. */
   async flush(schoolId: number): Promise<number> {
-    await this.ready(schoolId);
+    if (!(await this.ready(schoolId))) return 0;
     return this.flushAll();
   }
 
@@ -656,7 +669,6 @@ export class School extends DurableObject<SchoolEnv> {
     await this.ctx.storage.deleteAll();
     this.schoolId = null;
     this.alarmSet = null;
-    // Nothing is left behind; a later call (a stale cookie) starts an empty object again.
-    this.schemaMissing = true;
+    // Nothing is left behind, and a later call (a stale cookie) writes nothing: D1 has no such school.
   }
 }

@@ -33,7 +33,7 @@ type Database = "demo" | "scale";
 async function startReports(persistTo: string, now: number) {
   const worker = await unstable_startWorker({
     config: join(ROOT, "wrangler.toml"),
-    entrypoint: join(ROOT, "bench/lib/usage-worker.ts"),
+    entrypoint: join(ROOT, "bench/lib/usage-worker-entry.ts"),
     dev: { persist: persistTo, server: { hostname: "127.0.0.1", port: 0 }, inspector: false, watch: false, logLevel: "warn" },
   });
   const origin = await worker.url;

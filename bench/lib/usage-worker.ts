@@ -10,9 +10,6 @@ import { schoolReport } from "../../workers/reports/detail.ts";
 import { usageOverview } from "../../workers/reports/overview.ts";
 import { lastDays } from "../../workers/reports/range.ts";
 
-// The configuration binds the school objects (wrangler.toml); this Worker uses none, but must export their class.
-export { School } from "../../workers/school/school-object.ts";
-
 export interface ReportSchool {
   id: number;
   name: string;

@@ -87,6 +87,22 @@ export const isPlainLine = (text: string) => !hasControl(text, false);
 /** Whether a multi-line text (a description) is free of control characters other than tabs and line breaks. */
 export const isPlainText = (text: string) => !hasControl(text, true);
 
+/** Deeper than any input of the API (an import's rows of cells is 3): more is refused before anything walks it. */
+export const MAX_INPUT_DEPTH = 32;
+export const TOO_DEEP_MESSAGE = "This request is nested too deeply";
+
+/** Whether a JSON value nests arrays and objects more than `max` levels deep (walked without recursion). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [item, depth] = stack.pop()!;
+    if (!item || typeof item !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** The path of the first string in a JSON value that holds a control character (tabs and line breaks allowed), or null. */
 export function controlCharPath(value: unknown, path: PropertyKey[] = []): PropertyKey[] | null {
   if (typeof value === "string") return isPlainText(value) ? null : path;

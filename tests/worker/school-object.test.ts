@@ -115,6 +115,18 @@ describe("a school's object", () => {
   });
 });
 
+describe("a refused page", () => {
+  it("costs nothing: ten requests refused by the hour's limit leave the day's count as it was", async () => {
+    const reader = await signedInTeacher(schoolA);
+    const { hour } = pageBudget(TEXTS.length);
+    await setPagesSpent(schoolA, reader.teacher.id, bookId, "h", hour.limit);
+    await setPagesSpent(schoolA, reader.teacher.id, bookId, "d", 201);
+    for (let i = 0; i < 10; i++) expect((await pageOf(reader.cookie, 1)).status).toBe(429);
+    expect(await pagesSpent(schoolA, reader.teacher.id, bookId, "d")).toBe(201);
+    expect(await pagesSpent(schoolA, reader.teacher.id, bookId, "h")).toBe(hour.limit);
+  });
+});
+
 describe("the flush to D1", () => {
   it("writes nothing to D1 until it runs, and reaches D1 exactly once when a flushed batch is sent again", async () => {
     const school = await createSchool();

@@ -1,4 +1,5 @@
 import { createRequestHandler } from "react-router";
+import { sweepOrphans } from "./books/orphans.ts";
 import { getDb } from "./db/client.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
@@ -29,5 +30,7 @@ export default {
     ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
     // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).
     ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
+    // R2 objects no row names (an upload cut off between its completion and the book's update).
+    ctx.waitUntil(sweepOrphans(getDb(env.DB), env.BOOKS));
   },
 } satisfies ExportedHandler<Env>;

@@ -175,6 +175,17 @@ describe("the flush to D1", () => {
     expect(await schoolDay(school.id)).toBe(4);
   });
 
+  it("flushes on demand for an admin only: a teacher's cookie, no cookie or a forged origin get nothing", async () => {
+    const reader = await signedInTeacher(schoolA);
+    const path = `/api/schools/${schoolA.id}/usage/flush`;
+    expect((await api(path, { method: "POST", cookie: reader.cookie })).status).toBe(401);
+    expect((await api(path, { method: "POST" })).status).toBe(401);
+    expect((await api(path, { method: "POST", cookie: admin.cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect((await api(path, { method: "POST", cookie: admin.cookie, origin: null })).status).toBe(403);
+    expect((await api(`/api/schools/987654321/usage/flush`, { method: "POST", cookie: admin.cookie })).status).toBe(404);
+    expect((await api(path, { method: "POST", cookie: admin.cookie })).status).toBe(200);
+  });
+
   it("sets its alarm with the first unflushed event, and the report of a school flushes it", async () => {
     const school = await createSchool();
     const book = (await preparedBook("Alarm Book", [school.id], TEXTS)).book.id;

@@ -159,7 +159,7 @@ export async function getTeacherSession(db: Db, hot: HotState, request: Request,
 }
 
 /** Checks a cookie's session in its school's object; see readTeacherCookie. */
-export async function checkTeacherSession(
+async function checkTeacherSession(
   hot: HotState,
   ref: TeacherCookieRef,
   now: number,

@@ -41,8 +41,4 @@ export class TtlCache<K, V> {
   forget(key: K): void {
     this.entries.delete(key);
   }
-
-  clear(): void {
-    this.entries.clear();
-  }
 }

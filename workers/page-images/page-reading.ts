@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, type PageSet, pageSetPages } from "../db/schema.ts";
@@ -34,16 +34,6 @@ export async function listPages(db: Db, set: PageSet): Promise<PageList> {
     })),
     hasOutline: set.hasOutline,
   };
-}
-
-/** One page's row of the book's readable set; null when out of range. */
-export async function findPage(db: Db, setId: string, n: number) {
-  const [row] = await db
-    .select()
-    .from(pageSetPages)
-    .where(and(eq(pageSetPages.setId, setId), eq(pageSetPages.n, n)))
-    .limit(1);
-  return row ?? null;
 }
 
 /** The stored width to serve for a requested one: the smallest that is at least as wide, else the largest. */

@@ -151,20 +151,38 @@ describe("stampPage", () => {
     expect(after).toBeGreaterThan(300);
   });
 
-  it("tiles the marks lightly over the page: no longer pure white, yet far from dark", async () => {
+  it("draws names in any script: accented Latin, and a box for each character the font lacks", async () => {
+    const stamped = new Set<string>();
+    for (const name of ["Zoë Núñez", "Łukasz Żółć", "山田 太郎 🙂"]) {
+      const { bytes } = await stampPage(stored, [name, "teacher@lincoln-high.example.org"]);
+      expect(darkPixelsAtFoot(bytes, 60)).toBeGreaterThan(150);
+      stamped.add(bytes.join());
+    }
+    expect(stamped.size).toBe(3);
+  });
+
+  it("tiles the marks over the page as a sparse stipple of text-dark dots: light on average, every dot alone", async () => {
     const { pixels } = decode((await stampPage(stored, DANA)).bytes);
-    let marked = 0;
-    let darkest = 255;
+    const at = (x: number, y: number) => pixels[(y * 1024 + x) * 4] as number;
+    let dots = 0;
+    let grey = 0;
+    let touching = 0;
+    let sum = 0;
     // The band between the top margin and the first block of "text" is white on the stored page.
     for (let y = 0; y < 60; y++) {
       for (let x = 0; x < 1024; x++) {
-        const value = pixels[(y * 1024 + x) * 4] as number;
-        if (value < 245) marked++;
-        darkest = Math.min(darkest, value);
+        const value = at(x, y);
+        sum += value;
+        if (value < 40) {
+          dots++;
+          if ((x + 1 < 1024 && at(x + 1, y) < 40) || at(x, y + 1) < 40) touching++;
+        } else if (value < 255) grey++;
       }
     }
-    expect(marked).toBeGreaterThan(200);
-    expect(darkest).toBeGreaterThan(150);
+    expect(dots).toBeGreaterThan(200);
+    expect(grey).toBe(0);
+    expect(touching).toBe(0);
+    expect(sum / (60 * 1024)).toBeGreaterThan(245);
   });
 
   it("stamps a 2048 px page, and the tallest page (2048 x 4096) as one grey PNG", async () => {

@@ -10,6 +10,7 @@
  * at; a book whose pages are not ready yet is 409 with `status: "preparing"`. Every answer is
  * `private, no-store`. Teachers' images and texts count against their reading budget.
  */
+
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
@@ -17,6 +18,7 @@ import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
 import type { Book, PageSet, School } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
+import { markSignsFor } from "../leaks/mark-key.ts";
 import type { OutlineItem, PageText } from "../page-images/page-content.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
 import { listPages, readingState, storedWidthFor } from "../page-images/page-reading.ts";
@@ -172,7 +174,7 @@ function recordOpen(c: Context<Env>, { reader, book }: Found) {
 }
 
 /** The teacher whose page this is, with the lines stamped on it; for an admin, nothing to stamp. */
-type Spent = { watermark: string[] | null };
+type Spent = { watermark: string[] | null; teacherId?: number };
 
 /**
  * A teacher's page, in one call to the school's object: the session checked, a page of the
@@ -200,7 +202,7 @@ async function spend(c: Context<Env>, found: Found, countsAsRead: boolean): Prom
   }
   if (found.row && found.cachedVersion === undefined) rememberPageViewBook(reader.schoolId, found.row, result.catalogueVersion);
   const { teacher } = result;
-  return { watermark: [teacher.name, teacher.email, found.schoolName ?? "", stampDate()] };
+  return { watermark: [teacher.name, teacher.email, found.schoolName ?? "", stampDate()], teacherId: teacher.id };
 }
 
 /**
@@ -260,7 +262,8 @@ async function pageImage(c: Context<Env>, fresh: boolean) {
       },
     });
   }
-  const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined);
+  const mark = spent.teacherId === undefined ? undefined : await markSignsFor(c.env, spent.teacherId);
+  const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined, mark);
   return new Response(stamped.bytes as Uint8Array<ArrayBuffer>, {
     headers: { ...headers, "Content-Type": stamped.contentType, "Content-Length": String(stamped.bytes.byteLength) },
   });

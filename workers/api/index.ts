@@ -7,6 +7,7 @@ import { adminStatsApi } from "./admin-stats.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
 import { favouritesApi } from "./favourites.ts";
+import { leaksApi } from "./leaks.ts";
 import { libraryApi } from "./library.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
@@ -32,6 +33,7 @@ export const api = new Hono<AppEnv>()
   .route("/books", favouritesApi)
   .route("/reading-progress", readingProgressApi)
   .route("/reports", reportsApi)
+  .route("/leaks", leaksApi)
   .route("/superadmin", superadminApi)
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi);

@@ -58,7 +58,7 @@ export const makeCoverRenditions: MakeCoverRenditions = async (bytes, type) => {
   }
   let pixels: PagePixels;
   try {
-    pixels = onWhite(await decode(bytes, type));
+    pixels = onWhite(await decodeImage(bytes, type));
   } catch {
     return unreadable;
   }
@@ -132,7 +132,8 @@ export async function openCover(
 
 let webpEncoder: Promise<unknown> | undefined;
 
-async function decode(bytes: Uint8Array, type: string): Promise<RgbaPixels> {
+/** A PNG, JPEG (turned upright by EXIF) or WebP as RGBA; the caller has checked its size (readImageSize). */
+export async function decodeImage(bytes: Uint8Array, type: string): Promise<RgbaPixels> {
   if (type === "image/png") return decodePngPixels(bytes);
   const image =
     type === "image/jpeg"

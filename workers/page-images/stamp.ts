@@ -2,6 +2,7 @@ import { deflateSync } from "node:zlib";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import { concatBytes } from "../../app/lib/concat-bytes.ts";
+import { embedMark } from "../leaks/mark.ts";
 import { downscalePixels } from "./downscale.ts";
 import { decodePageImage, type PagePixels } from "./page-image.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
@@ -16,10 +17,17 @@ import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
  * libwebp's wasm is imported as a module (workerd compiles it at upload) and instantiated on the
  * first colour page (once per isolate).
  */
-export async function stampPage(stored: Uint8Array, lines: string[], width?: number): Promise<{ bytes: Uint8Array; contentType: string }> {
+export async function stampPage(
+  stored: Uint8Array,
+  lines: string[],
+  width?: number,
+  mark?: Int8Array,
+): Promise<{ bytes: Uint8Array; contentType: string }> {
   if (!lines.some((line) => line.trim())) throw new Error("a page is never served without a watermark");
   // Narrower than stored: the reader's quick first look at a page (PREVIEW_WIDTH), before the sharp one.
   const page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
+  // The hidden mark first (workers/leaks/mark.ts): it moves the page's own pixels, not the stamp's.
+  if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
   watermarkPixels(page.pixels, page.width, page.height, lines, page.channels);
   const grey = encodeGreyPng(page);
   if (grey) return { bytes: grey, contentType: "image/png" };

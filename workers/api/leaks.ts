@@ -1,0 +1,66 @@
+import { Hono } from "hono";
+import { auditEntry } from "../admins/audit.ts";
+import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
+import { requireSameOrigin } from "../http/request-guards.ts";
+import { MAX_TRACE_BYTES, suspectImage, traceLeak } from "../leaks/trace.ts";
+
+/**
+ * POST /api/leaks/trace (admins): the body is a leaked image itself (PNG, JPEG or WebP, at most
+ * 20 MB, its type in Content-Type). Answers { matches: [{ teacherId, name, email, school, day,
+ * bookId, title, page, confidence }] }, empty when no mark is found. Every trace is audited, found
+ * or not (docs/decisions/0025-leak-trace.md).
+ */
+export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireAdmin, requireSameOrigin, async (c) => {
+  const declared = c.req.header("Content-Length");
+  if (declared !== undefined && Number(declared) > MAX_TRACE_BYTES) return c.json({ error: "The image is larger than 20 MB" }, 413);
+  const type = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const bytes = await readAtMost(c.req.raw, MAX_TRACE_BYTES);
+  if (bytes === null) return c.json({ error: "The image is larger than 20 MB" }, 413);
+  const suspect = await suspectImage(bytes, type);
+  const { db } = c.var.context;
+  const { admin } = c.var.admin;
+  const actor = { id: admin.id, email: admin.email };
+  if ("error" in suspect) {
+    await auditEntry(db, actor, { action: "leak.trace", entityType: "leak", after: { type, bytes: bytes.length, refused: suspect.error } });
+    return c.json({ error: suspect.error }, suspect.status);
+  }
+  const result = await traceLeak(c.env, db, suspect);
+  await auditEntry(db, actor, {
+    action: "leak.trace",
+    entityType: "leak",
+    after: {
+      type,
+      bytes: bytes.length,
+      width: suspect.width,
+      height: suspect.height,
+      found: result.found,
+      matches: result.matches.map(({ teacherId, day, bookId, page, confidence }) => ({ teacherId, day, bookId, page, confidence })),
+    },
+  });
+  return c.json({ matches: result.matches });
+});
+
+/** The body, read up to `limit` bytes: null as soon as it is longer (a missing or false Content-Length changes nothing). */
+async function readAtMost(request: Request, limit: number): Promise<Uint8Array | null> {
+  if (!request.body) return new Uint8Array();
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return out;
+}

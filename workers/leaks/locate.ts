@@ -1,0 +1,506 @@
+/**
+ * Finding a stored page in a suspect image, and where (docs/decisions/0025-leak-trace.md).
+ *
+ * The suspect shows one page, or a quarter of it, maybe scaled, turned by a degree or two, or inside
+ * a screenshot of the reader. The transform from the stored page's frame (its 1024 px rendition)
+ * into the suspect's pixels is a similarity: u = s(x cos t - y sin t) + tx, v = s(x sin t + y cos t) + ty.
+ *
+ * 1. Hypotheses from the suspect's shape: it is the whole page or one of its quarters (turned with
+ *    the canvas grown to fit, or cropped back to size), or a page on the reader's dark background.
+ * 2. Every stored page's 32 px thumbnail is compared with the suspect sampled under each hypothesis
+ *    (cheap: ~1,300 pixels a page); the best few (page, hypothesis) pairs go on.
+ * 3. Each is refined by a pattern search of the four parameters at 128, 256 and 512 px, scoring by
+ *    normalised cross-correlation; the best one is read for the mark in the 1024 px frame.
+ */
+
+export const FRAME_WIDTH = 1024;
+export const THUMB_WIDTH = 64;
+
+/** Grey pixels (luma, 0-255) as floats. */
+export interface Grey {
+  width: number;
+  height: number;
+  data: Float32Array;
+}
+
+export interface Transform {
+  s: number;
+  theta: number;
+  tx: number;
+  ty: number;
+}
+
+/** Luma (r + 2g + b) / 4 of 1 (grey), 2 (grey + alpha), 3 (RGB) or 4 (RGBA) channels; transparency over white. */
+export function greyFromPixels(pixels: ArrayLike<number>, width: number, height: number, channels: number): Grey {
+  const data = new Float32Array(width * height);
+  for (let i = 0, p = 0; i < data.length; i++, p += channels) {
+    let luma: number;
+    let alpha = 255;
+    if (channels <= 2) {
+      luma = pixels[p] as number;
+      if (channels === 2) alpha = pixels[p + 1] as number;
+    } else {
+      luma = ((pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number)) / 4;
+      if (channels === 4) alpha = pixels[p + 3] as number;
+    }
+    data[i] = alpha === 255 ? luma : (luma * alpha + 255 * (255 - alpha)) / 255;
+  }
+  return { width, height, data };
+}
+
+/** Area-average resize to `width` (and the height keeping the aspect, or `height`): for shrinking. */
+export function resizeTo(image: Grey, width: number, height = Math.max(1, Math.round((image.height * width) / image.width))): Grey {
+  const horizontal = resampleRows(image, width);
+  return transpose(resampleRows(transpose(horizontal), height));
+}
+
+function resampleRows(image: Grey, width: number): Grey {
+  const { data, width: from, height } = image;
+  const out = new Float32Array(width * height);
+  const ratio = from / width;
+  for (let x = 0; x < width; x++) {
+    const start = x * ratio;
+    const end = Math.min(from, start + Math.max(ratio, 1));
+    const first = Math.floor(start);
+    const last = Math.min(from - 1, Math.ceil(end) - 1);
+    for (let y = 0; y < height; y++) {
+      const row = y * from;
+      let sum = 0;
+      let weight = 0;
+      for (let i = first; i <= last; i++) {
+        const w = Math.min(end, i + 1) - Math.max(start, i);
+        if (w <= 0) continue;
+        sum += (data[row + i] as number) * w;
+        weight += w;
+      }
+      out[y * width + x] = weight ? sum / weight : (data[row + first] as number);
+    }
+  }
+  return { width, height, data: out };
+}
+
+function transpose({ width, height, data }: Grey): Grey {
+  const out = new Float32Array(width * height);
+  for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) out[x * height + y] = data[y * width + x] as number;
+  return { width: height, height: width, data: out };
+}
+
+/** The image halved again and again down to about 16 px: level k is 2^k times smaller. */
+export function pyramid(image: Grey): Grey[] {
+  const levels = [image];
+  let last = image;
+  while (last.width > 24 && last.height > 24) {
+    last = halve(last);
+    levels.push(last);
+  }
+  return levels;
+}
+
+/** Half the size, each pixel the mean of 2 x 2 (the last row or column of an odd size dropped). */
+export function halve({ width, height, data }: Grey): Grey {
+  const w = width >> 1;
+  const h = height >> 1;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    const top = 2 * y * width;
+    const bottom = top + width;
+    for (let x = 0, o = y * w; x < w; x++, o++) {
+      const i = 2 * x;
+      out[o] =
+        ((data[top + i] as number) + (data[top + i + 1] as number) + (data[bottom + i] as number) + (data[bottom + i + 1] as number)) / 4;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
+/** Bilinear sample at (u, v) in pixel-centre coordinates, NaN outside the image. */
+function sample({ width, height, data }: Grey, u: number, v: number): number {
+  const x = u - 0.5;
+  const y = v - 0.5;
+  if (x < -0.5 || y < -0.5 || x > width - 0.5 || y > height - 0.5) return Number.NaN;
+  const x0 = Math.max(0, Math.min(width - 1, Math.floor(x)));
+  const y0 = Math.max(0, Math.min(height - 1, Math.floor(y)));
+  const x1 = Math.min(width - 1, x0 + 1);
+  const y1 = Math.min(height - 1, y0 + 1);
+  const fx = Math.max(0, Math.min(1, x - x0));
+  const fy = Math.max(0, Math.min(1, y - y0));
+  const a = data[y0 * width + x0] as number;
+  const b = data[y0 * width + x1] as number;
+  const c = data[y1 * width + x0] as number;
+  const d = data[y1 * width + x1] as number;
+  return a + (b - a) * fx + (c - a) * fy + (a - b - c + d) * fx * fy;
+}
+
+/**
+ * The suspect seen in the page's frame at `frameWidth` px (the 1024 px frame scaled): each frame
+ * pixel's centre mapped through the transform, sampled from the suspect's pyramid level whose
+ * pixels are about the frame pixel's size. NaN where the suspect has no pixel.
+ */
+export function warpToFrame(levels: Grey[], t: Transform, frameWidth: number, frameHeight: number, step = 1): Grey {
+  const unit = FRAME_WIDTH / frameWidth; // frame px of the 1024 frame per output px
+  const footprint = t.s * unit; // suspect px per output px
+  const level = Math.max(0, Math.min(levels.length - 1, Math.floor(Math.log2(Math.max(1, footprint / 1.5)))));
+  const image = levels[level] as Grey;
+  const k = 1 / 2 ** level;
+  const cos = Math.cos(t.theta) * t.s * k;
+  const sin = Math.sin(t.theta) * t.s * k;
+  const width = Math.ceil(frameWidth / step);
+  const height = Math.ceil(frameHeight / step);
+  const out = new Float32Array(width * height);
+  for (let j = 0; j < height; j++) {
+    const y = (j * step + 0.5) * unit;
+    for (let i = 0; i < width; i++) {
+      const x = (i * step + 0.5) * unit;
+      out[j * width + i] = sample(image, cos * x - sin * y + t.tx * k, sin * x + cos * y + t.ty * k);
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** Normalised cross-correlation over the pixels both have; -1 when fewer than `minShare` of them overlap. */
+export function ncc(a: Grey, b: Grey, minShare: number): number {
+  let n = 0;
+  let sa = 0;
+  let sb = 0;
+  let saa = 0;
+  let sbb = 0;
+  let sab = 0;
+  const size = Math.min(a.data.length, b.data.length);
+  for (let i = 0; i < size; i++) {
+    const y = b.data[i] as number;
+    if (Number.isNaN(y)) continue;
+    const x = a.data[i] as number;
+    n++;
+    sa += x;
+    sb += y;
+    saa += x * x;
+    sbb += y * y;
+    sab += x * y;
+  }
+  if (n < minShare * size || n < 16) return -1;
+  const va = saa - (sa * sa) / n;
+  const vb = sbb - (sb * sb) / n;
+  if (va <= 1e-6 || vb <= 1e-6) return -1;
+  return (sab - (sa * sb) / n) / Math.sqrt(va * vb);
+}
+
+/**
+ * How well `b` (the suspect) is told by `a` (the page) through any change of greys: the correlation
+ * ratio, sqrt of the share of b's variance that a's grey level explains, corrected for the number
+ * of bins. A threshold, gamma or JPEG keep it near 1 where the two show the same thing; a plain
+ * correlation would not survive the threshold. -1 when fewer than `minShare` of the pixels overlap.
+ */
+export function toneFit(a: Grey, b: Grey, minShare: number, bins = 32): number {
+  const counts = new Float64Array(bins);
+  const sums = new Float64Array(bins);
+  let n = 0;
+  let total = 0;
+  let squares = 0;
+  const size = Math.min(a.data.length, b.data.length);
+  for (let i = 0; i < size; i++) {
+    const y = b.data[i] as number;
+    if (Number.isNaN(y)) continue;
+    const k = Math.min(bins - 1, Math.max(0, Math.floor(((a.data[i] as number) * bins) / 256)));
+    counts[k] = (counts[k] as number) + 1;
+    sums[k] = (sums[k] as number) + y;
+    n++;
+    total += y;
+    squares += y * y;
+  }
+  if (n < minShare * size || n < 4 * bins) return -1;
+  const variance = squares - (total * total) / n;
+  if (variance <= 1e-6) return -1;
+  let explained = 0;
+  let used = 0;
+  for (let k = 0; k < bins; k++) {
+    const c = counts[k] as number;
+    if (!c) continue;
+    used++;
+    explained += ((sums[k] as number) * (sums[k] as number)) / c;
+  }
+  const eta2 = (explained - (total * total) / n) / variance;
+  const adjusted = eta2 - ((used - 1) / Math.max(1, n - used)) * (1 - eta2);
+  return adjusted > 0 ? Math.sqrt(adjusted) : 0;
+}
+
+/** Like `a` subsampled every `step` pixels: the grid warpToFrame uses with the same step. */
+function subsample(a: Grey, step: number): Grey {
+  if (step === 1) return a;
+  const width = Math.ceil(a.width / step);
+  const height = Math.ceil(a.height / step);
+  const data = new Float32Array(width * height);
+  for (let j = 0; j < height; j++) for (let i = 0; i < width; i++) data[j * width + i] = a.data[j * step * a.width + i * step] as number;
+  return { width, height, data };
+}
+
+const DEGREE = Math.PI / 180;
+
+/**
+ * Where the suspect may show the page (1024 px frame, `pageHeight` tall): the hypotheses of step 1.
+ * A screenshot is cropped to the page first (`cropToPage`).
+ */
+export function hypotheses(suspect: Grey, pageHeight: number): Transform[] {
+  const out: Transform[] = [];
+  const W = FRAME_WIDTH;
+  const H = pageHeight;
+  const regions = [
+    { x: 0, y: 0, w: W, h: H },
+    { x: 0, y: 0, w: W / 2, h: H / 2 },
+    { x: W / 2, y: 0, w: W / 2, h: H / 2 },
+    { x: 0, y: H / 2, w: W / 2, h: H / 2 },
+    { x: W / 2, y: H / 2, w: W / 2, h: H / 2 },
+  ];
+  for (let degrees = -2; degrees <= 2; degrees += 0.5) {
+    const theta = degrees * DEGREE;
+    const cos = Math.cos(theta);
+    const sin = Math.abs(Math.sin(theta));
+    for (const region of regions) {
+      for (const grown of degrees === 0 ? [false] : [false, true]) {
+        const s = grown ? suspect.width / (region.w * cos + region.h * sin) : suspect.width / region.w;
+        const expectedHeight = grown ? s * (region.w * sin + region.h * cos) : s * region.h;
+        if (Math.abs(expectedHeight - suspect.height) > 0.12 * suspect.height) continue;
+        out.push(centred(s, theta, region.x + region.w / 2, region.y + region.h / 2, suspect));
+      }
+    }
+  }
+  // A page cut by the suspect's top or bottom edge (a screenshot of a tall page): its top or bottom at the edge.
+  const s = suspect.width / W;
+  if (s * H > suspect.height * 1.12) {
+    out.push({ s, theta: 0, tx: 0, ty: 0 });
+    out.push({ s, theta: 0, tx: 0, ty: suspect.height - s * H });
+  }
+  return out;
+}
+
+/** The transform that puts frame point (cx, cy) at the suspect's centre. */
+function centred(s: number, theta: number, cx: number, cy: number, suspect: Grey): Transform {
+  const cos = Math.cos(theta) * s;
+  const sin = Math.sin(theta) * s;
+  return { s, theta, tx: suspect.width / 2 - (cos * cx - sin * cy), ty: suspect.height / 2 - (sin * cx + cos * cy) };
+}
+
+/**
+ * A page shown on a background of one colour (the reader's dark surround): the box of the columns
+ * and rows that mostly differ from the colour of the image's left and right edges. Null when the
+ * edges are paper-light (the suspect is the page itself) or no such box is found.
+ */
+export function pageBox(image: Grey): { left: number; right: number; top: number; bottom: number } | null {
+  const { width, height, data } = image;
+  const edge: number[] = [];
+  for (let y = 0; y < height; y += 2) edge.push(data[y * width] as number, data[y * width + width - 1] as number);
+  edge.sort((a, b) => a - b);
+  const background = edge[edge.length >> 1] as number;
+  if (background > 200) return null;
+  const differs = (v: number) => Math.abs(v - background) > 16;
+  const column = (x: number, top: number, bottom: number) => {
+    let count = 0;
+    for (let y = top; y < bottom; y++) if (differs(data[y * width + x] as number)) count++;
+    return count / Math.max(1, bottom - top);
+  };
+  const [left, right] = longestRun(width, (x) => column(x, Math.floor(height * 0.15), height) > 0.5);
+  if (right - left < width * 0.2) return null;
+  const row = (y: number) => {
+    let count = 0;
+    for (let x = left; x < right; x++) if (differs(data[y * width + x] as number)) count++;
+    return count / (right - left);
+  };
+  const [top, bottom] = longestRun(height, (y) => row(y) > 0.5);
+  if (bottom - top < height * 0.2) return null;
+  return { left, right, top, bottom };
+}
+
+/** The suspect cut to the page it shows on a dark surround (a screenshot of the reader), else itself. */
+export function cropToPage(image: Grey): Grey {
+  const box = pageBox(image);
+  if (!box) return image;
+  const width = box.right - box.left;
+  const height = box.bottom - box.top;
+  const data = new Float32Array(width * height);
+  for (let y = 0; y < height; y++)
+    data.set(image.data.subarray((box.top + y) * image.width + box.left, (box.top + y) * image.width + box.right), y * width);
+  return { width, height, data };
+}
+
+/**
+ * The longest run [start, end) of indices below `size` where `test` holds, bridging gaps of up to
+ * `gap` indices (a rule or a line of bold text on the page is as dark as the surround).
+ */
+function longestRun(size: number, test: (i: number) => boolean, gap = 6): [number, number] {
+  let best: [number, number] = [0, 0];
+  let start = -1;
+  let last = -1;
+  for (let i = 0; i <= size; i++) {
+    const holds = i < size && test(i);
+    if (holds) {
+      if (start < 0 || i - last > gap + 1) start = i;
+      last = i;
+      if (last + 1 - start > best[1] - best[0]) best = [start, last + 1];
+    }
+  }
+  return best;
+}
+
+/** A page's 32 px thumbnail, slightly blurred so that a degree of turn or a few pixels of shift do not matter. */
+export function thumbnail(page: Grey): Grey {
+  return blur(resizeTo(page, THUMB_WIDTH));
+}
+
+function blur(image: Grey): Grey {
+  const { width, height, data } = image;
+  const out = new Float32Array(data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      let sum = 0;
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          if (xx < 0 || xx >= width) continue;
+          sum += data[yy * width + xx] as number;
+          n++;
+        }
+      }
+      out[y * width + x] = sum / n;
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** The suspect under a hypothesis, as a thumbnail of the page's size (step 2): compared with ncc. */
+export function suspectThumbnail(levels: Grey[], t: Transform, like: Grey): Grey {
+  return blurValid(warpToFrame(levels, t, like.width, like.height));
+}
+
+/** The 3 x 3 blur of `blur`, over the pixels the suspect has (NaN stays NaN). */
+function blurValid(image: Grey): Grey {
+  const { width, height, data } = image;
+  const out = new Float32Array(data.length);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const centre = data[y * width + x] as number;
+      if (Number.isNaN(centre)) {
+        out[y * width + x] = Number.NaN;
+        continue;
+      }
+      let sum = 0;
+      let n = 0;
+      for (let dy = -1; dy <= 1; dy++) {
+        const yy = y + dy;
+        if (yy < 0 || yy >= height) continue;
+        for (let dx = -1; dx <= 1; dx++) {
+          const xx = x + dx;
+          const v = xx < 0 || xx >= width ? Number.NaN : (data[yy * width + xx] as number);
+          if (Number.isNaN(v)) continue;
+          sum += v;
+          n++;
+        }
+      }
+      out[y * width + x] = sum / n;
+    }
+  }
+  return { width, height, data: out };
+}
+
+/** The page rendered at `width` px for the search, from the 1024 px frame. */
+export type PageLevels = Map<number, Grey>;
+
+export function pageLevels(page: Grey): PageLevels {
+  const levels: PageLevels = new Map([[FRAME_WIDTH, page]]);
+  let last = page;
+  for (const width of [512, 256, 128]) {
+    last = halve(last);
+    levels.set(width, last);
+  }
+  return levels;
+}
+
+/** Step 3: the transform refined by a pattern search, with its correlation at 512 px. */
+const REFINE_STEPS = [
+  { width: 128, move: 4, turn: 0.5 * DEGREE, scale: 0.02, rounds: 12 },
+  { width: 256, move: 2, turn: 0.2 * DEGREE, scale: 0.008, rounds: 8 },
+  { width: 512, move: 1, turn: 0.08 * DEGREE, scale: 0.003, rounds: 6 },
+];
+
+/** Step 3 at the given widths of the page (128, 256, 512: coarse to fine). */
+export function refine(
+  page: PageLevels,
+  levels: Grey[],
+  start: Transform,
+  widths: number[] = [128, 256, 512],
+): { transform: Transform; score: number } {
+  const suspect = levels[0] as Grey;
+  let t = { ...start };
+  let score = -1;
+  for (const { width, move, turn, scale, rounds } of REFINE_STEPS.filter((step) => widths.includes(step.width))) {
+    const reference = page.get(width) as Grey;
+    const step = width >= 512 ? 4 : width >= 256 ? 2 : 1;
+    const target = subsample(reference, step);
+    const unit = (FRAME_WIDTH / width) * t.s; // suspect px per level px
+    const evaluate = (candidate: Transform) =>
+      toneFit(target, warpToFrame(levels, candidate, reference.width, reference.height, step), 0.15);
+    score = evaluate(t);
+    let sizes = { move: move * unit, turn, scale };
+    for (let round = 0; round < rounds; round++) {
+      let improved = false;
+      const moves: Array<(x: Transform) => Transform> = [
+        (x) => ({ ...x, tx: x.tx + sizes.move }),
+        (x) => ({ ...x, tx: x.tx - sizes.move }),
+        (x) => ({ ...x, ty: x.ty + sizes.move }),
+        (x) => ({ ...x, ty: x.ty - sizes.move }),
+        (x) => turnAbout(x, sizes.turn, suspect),
+        (x) => turnAbout(x, -sizes.turn, suspect),
+        (x) => scaleAbout(x, 1 + sizes.scale, suspect),
+        (x) => scaleAbout(x, 1 / (1 + sizes.scale), suspect),
+      ];
+      for (const next of moves) {
+        const candidate = next(t);
+        const value = evaluate(candidate);
+        if (value > score) {
+          score = value;
+          t = candidate;
+          improved = true;
+        }
+      }
+      if (!improved) {
+        sizes = { move: sizes.move / 2, turn: sizes.turn / 2, scale: sizes.scale / 2 };
+        if (sizes.move < 0.2 * unit) break;
+      }
+    }
+  }
+  return { transform: t, score };
+}
+
+/** Turned about the page point at the suspect's centre, so that a turn does not also slide what it shows. */
+function turnAbout(t: Transform, by: number, suspect: Grey): Transform {
+  const [cx, cy] = invert(t, suspect.width / 2, suspect.height / 2);
+  return keepPoint(t, { ...t, theta: t.theta + by }, cx, cy);
+}
+
+function scaleAbout(t: Transform, by: number, suspect: Grey): Transform {
+  const [cx, cy] = invert(t, suspect.width / 2, suspect.height / 2);
+  return keepPoint(t, { ...t, s: t.s * by }, cx, cy);
+}
+
+/** `next` moved so that frame point (x, y) lands where `before` put it. */
+function keepPoint(before: Transform, next: Transform, x: number, y: number): Transform {
+  const [u, v] = apply(before, x, y);
+  const [u2, v2] = apply(next, x, y);
+  return { ...next, tx: next.tx + u - u2, ty: next.ty + v - v2 };
+}
+
+/** The frame point a suspect pixel shows. */
+export function invert(t: Transform, u: number, v: number): [number, number] {
+  const cos = Math.cos(t.theta) / t.s;
+  const sin = Math.sin(t.theta) / t.s;
+  const du = u - t.tx;
+  const dv = v - t.ty;
+  return [cos * du + sin * dv, -sin * du + cos * dv];
+}
+
+export function apply(t: Transform, x: number, y: number): [number, number] {
+  const cos = Math.cos(t.theta) * t.s;
+  const sin = Math.sin(t.theta) * t.s;
+  return [cos * x - sin * y + t.tx, sin * x + cos * y + t.ty];
+}

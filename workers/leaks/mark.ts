@@ -1,0 +1,171 @@
+/**
+ * The hidden mark in a teacher's page image (docs/decisions/0025-leak-trace.md).
+ *
+ * The page is cut into square blocks, MARK_COLUMNS across its width whatever the image's width
+ * (16 px at 1024, 32 at 2048, 10 at the 640 px preview), so the pattern is the same in every
+ * rendition. A secret layout gives each block one of the code's CODE_BITS bits and a sign; every
+ * pixel that is not paper-white moves DELTA levels of luma up or down by its block's sign times the
+ * bit. The code is 256 bits of HMAC-SHA256 over (teacher, day) (mark-key.ts), so without the secret
+ * a teacher can neither read it nor write another teacher's.
+ *
+ * Paper stays white: a threshold at any level then keeps the mark where it matters, on the
+ * anti-aliased edges of the text (which span every grey level) and on pictures; JPEG, WebP and
+ * scaling move luma by less than the mark does on average over a block. Reading it (readMark)
+ * compares the suspect image, registered onto the stored page, with the stored page itself.
+ */
+
+export const MARK_COLUMNS = 64;
+export const CODE_BITS = 256;
+/** Rows of blocks the layout covers: pages up to 4 x as tall as wide (MAX_PAGE_ASPECT). */
+export const MARK_ROWS = MARK_COLUMNS * 4 + 1;
+/** How far, in levels of luma, the mark moves a pixel that is not paper. */
+export const DELTA = 10;
+/** Pixels at least this light are paper: never marked (thresholding them would print the mark). */
+export const PAPER = 248;
+/** From here up to PAPER, the mark fades out (anti-aliased edges close to white). */
+const FADE_FROM = 224;
+
+/** Per block (row-major, MARK_COLUMNS wide): which bit of the code it carries, and with which sign. */
+export interface MarkLayout {
+  bits: Uint8Array;
+  signs: Int8Array;
+}
+
+/** The layout from 32 secret bytes: each run of CODE_BITS blocks carries every bit once, in a secret order and with secret signs. */
+export function createLayout(seed: Uint8Array): MarkLayout {
+  const random = xoshiro128(seed);
+  const count = MARK_COLUMNS * MARK_ROWS;
+  const bits = new Uint8Array(count);
+  const signs = new Int8Array(count);
+  const order = Uint8Array.from({ length: CODE_BITS }, (_, i) => i);
+  for (let start = 0; start < count; start += CODE_BITS) {
+    for (let i = CODE_BITS - 1; i > 0; i--) {
+      const j = random() % (i + 1);
+      const t = order[i] as number;
+      order[i] = order[j] as number;
+      order[j] = t;
+    }
+    for (let i = 0; i < CODE_BITS && start + i < count; i++) {
+      bits[start + i] = order[i] as number;
+      signs[start + i] = random() & 1 ? 1 : -1;
+    }
+  }
+  return { bits, signs };
+}
+
+/** A small, well-known PRNG (xoshiro128**), seeded from the secret: the layout must be the same in every isolate. */
+function xoshiro128(seed: Uint8Array): () => number {
+  const view = new DataView(seed.buffer, seed.byteOffset, seed.byteLength);
+  let a = view.getUint32(0) | 1;
+  let b = view.getUint32(4);
+  let c = view.getUint32(8);
+  let d = view.getUint32(12);
+  return () => {
+    const result = Math.imul(rotl(Math.imul(b, 5), 7), 9) >>> 0;
+    const t = b << 9;
+    c ^= a;
+    d ^= b;
+    b ^= c;
+    a ^= d;
+    c ^= t;
+    d = rotl(d, 11);
+    return result;
+  };
+}
+
+function rotl(x: number, k: number): number {
+  return (x << k) | (x >>> (32 - k));
+}
+
+/** The sign (+1 / -1) of each block for one code: the layout's sign times the code's bit. */
+export function blockSigns(layout: MarkLayout, code: Uint8Array): Int8Array {
+  const out = new Int8Array(layout.bits.length);
+  for (let i = 0; i < out.length; i++) {
+    const bit = layout.bits[i] as number;
+    const set = ((code[bit >> 3] as number) >> (bit & 7)) & 1;
+    out[i] = set ? (layout.signs[i] as number) : -(layout.signs[i] as number);
+  }
+  return out;
+}
+
+/** How much of DELTA a pixel of this luma gets: all of it, fading to none toward paper white. */
+const STRENGTH = Int16Array.from({ length: 256 }, (_, luma) =>
+  luma >= PAPER ? 0 : luma <= FADE_FROM ? DELTA : Math.round((DELTA * (PAPER - luma)) / (PAPER - FADE_FROM)),
+);
+
+/** Writes the mark into RGB(A) pixels in place (before the visible stamp and the encoder). */
+export function embedMark(pixels: Uint8Array, width: number, height: number, channels: 3 | 4, signs: Int8Array): void {
+  const columnOf = new Uint8Array(width);
+  for (let x = 0; x < width; x++) columnOf[x] = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
+  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS;
+    for (let x = 0, p = y * width * channels; x < width; x++, p += channels) {
+      if (words !== null && words[p >> 2] === -1) continue;
+      const r = pixels[p] as number;
+      const g = pixels[p + 1] as number;
+      const b = pixels[p + 2] as number;
+      const strength = STRENGTH[(r + 2 * g + b) >> 2] as number;
+      if (strength === 0) continue;
+      const move = strength * (signs[row + (columnOf[x] as number)] as number);
+      pixels[p] = clamp(r + move);
+      pixels[p + 1] = clamp(g + move);
+      pixels[p + 2] = clamp(b + move);
+    }
+  }
+}
+
+function clamp(v: number): number {
+  return Math.max(0, Math.min(255, v));
+}
+
+/**
+ * The mark as read from a suspect image registered onto the stored page: for each bit, the sum
+ * over its blocks of (suspect - what the stored page predicts) times the block's layout sign.
+ * `original` and `suspect` are luma in the stored page's frame (NaN where the suspect has no pixel).
+ */
+export function readMark(original: Uint8Array, suspect: Float32Array, width: number, height: number, layout: MarkLayout): Float64Array {
+  // What the suspect does to each grey of the page (a threshold, JPEG, a screen's gamma): the mean
+  // suspect luma for each original luma, so that only what the mark moved is left.
+  const sums = new Float64Array(256);
+  const counts = new Float64Array(256);
+  for (let i = 0; i < original.length; i++) {
+    const s = suspect[i] as number;
+    if (Number.isNaN(s)) continue;
+    const o = original[i] as number;
+    sums[o] = (sums[o] as number) + s;
+    counts[o] = (counts[o] as number) + 1;
+  }
+  const predicted = new Float64Array(256);
+  for (let v = 0; v < 256; v++) predicted[v] = counts[v] ? (sums[v] as number) / (counts[v] as number) : Number.NaN;
+  const soft = new Float64Array(CODE_BITS);
+  const blockPixels = width / MARK_COLUMNS;
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(MARK_ROWS - 1, Math.floor(y / blockPixels)) * MARK_COLUMNS;
+    for (let x = 0, i = y * width; x < width; x++, i++) {
+      const o = original[i] as number;
+      if (o >= PAPER) continue;
+      const s = suspect[i] as number;
+      if (Number.isNaN(s)) continue;
+      const block = row + Math.min(MARK_COLUMNS - 1, Math.floor(x / blockPixels));
+      const bit = layout.bits[block] as number;
+      soft[bit] = (soft[bit] as number) + (layout.signs[block] as number) * (s - (predicted[o] as number));
+    }
+  }
+  return soft;
+}
+
+/**
+ * How strongly a code is in the soft bits: the correlation, scaled so that a code the image does
+ * not carry scores like a standard normal variable, and a perfect read sqrt(CODE_BITS) = 16.
+ */
+export function codeScore(soft: Float64Array, code: Uint8Array): number {
+  let dot = 0;
+  let norm = 0;
+  for (let bit = 0; bit < CODE_BITS; bit++) {
+    const v = soft[bit] as number;
+    norm += v * v;
+    dot += ((code[bit >> 3] as number) >> (bit & 7)) & 1 ? v : -v;
+  }
+  return norm > 0 ? dot / Math.sqrt(norm) : 0;
+}

@@ -1,0 +1,142 @@
+import {
+  cropToPage,
+  FRAME_WIDTH,
+  type Grey,
+  hypotheses,
+  type PageLevels,
+  pageLevels,
+  pyramid,
+  refine,
+  suspectThumbnail,
+  type Transform,
+  toneFit,
+  warpToFrame,
+} from "./locate.ts";
+import { CODE_BITS, codeScore, type MarkLayout, readMark } from "./mark.ts";
+
+/**
+ * The trace without the platform (docs/decisions/0025-leak-trace.md): which stored page a suspect
+ * image shows, where, and which (teacher, day) codes its hidden mark carries. Used by
+ * POST /api/leaks/trace (trace.ts) and by `npm run bench:trace` in Node.
+ */
+
+/** A stored page the suspect may show: its 32 px thumbnail now, its 1024 px luma when asked. */
+export interface StoredPage {
+  bookId: number;
+  page: number;
+  /** Height of the 1024 px rendition. */
+  height: number;
+  thumb: Grey;
+  load(): Promise<Uint8Array>;
+}
+
+/** A (teacher, day) that may have received the page, with its code under each key. */
+export interface Candidate {
+  teacherId: number;
+  day: string;
+  codes: Uint8Array[];
+}
+
+export interface Found {
+  page: StoredPage;
+  transform: Transform;
+  /** Correlation of the registered suspect with the page at 512 px. */
+  fit: number;
+  matches: Array<{ candidate: Candidate; score: number; confidence: number }>;
+}
+
+/** A code scoring this high (out of 16) is in the image: a code it does not carry scores like N(0, 1). */
+export const MIN_SCORE = 7;
+/** Page hypotheses refined after the thumbnail round. */
+const REFINED = 10;
+/** Below this fit after refining, the suspect does not show the page. */
+const MIN_FIT = 0.3;
+
+/**
+ * Finds the page and reads the mark. `keys` are the layouts of the readable secrets (current first);
+ * `candidatesFor(bookId)` the (teacher, day) pairs that may have read the book, with their codes
+ * under the same keys in the same order.
+ */
+export async function traceImage(
+  image: Grey,
+  pages: StoredPage[],
+  keys: MarkLayout[],
+  candidatesFor: (bookId: number) => Promise<Candidate[]>,
+): Promise<Found | null> {
+  const suspect = cropToPage(image);
+  const levels = pyramid(suspect);
+  // The suspect under each hypothesis, at thumbnail size: one warp per hypothesis and page height, not per page.
+  const views = new Map<number, Array<{ start: Transform; view: Grey }>>();
+  const ranked: Array<{ page: StoredPage; start: Transform; score: number }> = [];
+  for (const page of pages) {
+    let list = views.get(page.height);
+    if (!list) {
+      list = hypotheses(suspect, page.height).map((start) => ({ start, view: suspectThumbnail(levels, start, page.thumb) }));
+      views.set(page.height, list);
+    }
+    for (const { start, view } of list) ranked.push({ page, start, score: toneFit(page.thumb, view, 0.15, 24) });
+  }
+  ranked.sort((a, b) => b.score - a.score);
+  // Coarse registration (128 px) of the best few pages, then the two best refined to 512 px.
+  const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
+  // Up to two hypotheses a page: a page seen in a screenshot may fit its top or its bottom first.
+  const tried = new Map<StoredPage, { luma: Uint8Array; frame: PageLevels; count: number }>();
+  for (const { page, start } of ranked) {
+    if (coarse.length >= REFINED) break;
+    let seen = tried.get(page);
+    if (seen && seen.count >= 2) continue;
+    if (!seen) {
+      const luma = await page.load();
+      seen = { luma, frame: pageLevels(greyOf(luma, FRAME_WIDTH, page.height)), count: 0 };
+      tried.set(page, seen);
+    }
+    seen.count++;
+    const { luma, frame } = seen;
+    const { transform, score } = refine(frame, levels, start, [128]);
+    coarse.push({ page, luma, frame, transform, fit: score });
+  }
+  coarse.sort((a, b) => b.fit - a.fit);
+  let winner: (typeof coarse)[number] | null = null;
+  for (const candidate of coarse.slice(0, 2)) {
+    const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256, 512]);
+    if (!winner || score > winner.fit) winner = { ...candidate, transform, fit: score };
+  }
+  if (!winner || winner.fit < MIN_FIT) return null;
+  const { page, luma, transform, fit } = winner;
+  const warped = warpToFrame(levels, transform, FRAME_WIDTH, page.height);
+  const softs = keys.map((layout) => readMark(luma, warped.data, FRAME_WIDTH, page.height, layout));
+  const candidates = await candidatesFor(page.bookId);
+  const matches: Found["matches"] = [];
+  for (const candidate of candidates) {
+    let score = Number.NEGATIVE_INFINITY;
+    candidate.codes.forEach((code, k) => {
+      score = Math.max(score, codeScore(softs[k] as Float64Array, code));
+    });
+    if (score >= MIN_SCORE) matches.push({ candidate, score, confidence: confidence(score, candidates.length * keys.length) });
+  }
+  matches.sort((a, b) => b.score - a.score);
+  return { page, transform, fit, matches };
+}
+
+function greyOf(luma: Uint8Array, width: number, height: number): Grey {
+  return { width, height, data: Float32Array.from(luma) };
+}
+
+/**
+ * How sure: one minus the chance that any of `tried` codes the image does not carry scores this
+ * high (each like a standard normal variable), never shown as certain.
+ */
+export function confidence(score: number, tried: number): number {
+  const falseAlarm = Math.min(1, tried * normalTail(score));
+  return Math.min(0.999999, Math.max(0, 1 - falseAlarm));
+}
+
+/** P(Z > z) for a standard normal Z (Abramowitz and Stegun 7.1.26 via erfc). */
+function normalTail(z: number): number {
+  const x = z / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * Math.abs(x));
+  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
+  return x >= 0 ? erfc / 2 : 1 - erfc / 2;
+}
+
+export { CODE_BITS };

@@ -1,0 +1,273 @@
+/**
+ * POST /api/leaks/trace behind the route (docs/decisions/0025-leak-trace.md): the suspect image
+ * checked and decoded, every ready page set's thumbnail index read (built on first use and kept in
+ * R2), the page found and the mark read (trace-core.ts), and the (teacher, day) pairs that may have
+ * received the page named from D1.
+ */
+import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
+import { decodeImage } from "../books/cover-renditions.ts";
+import { readImageSize } from "../books/image-size.ts";
+import type { Db } from "../db/client.ts";
+import { bookAccess, books, pageSetPages, pageSets, schools, teachers } from "../db/schema.ts";
+import { readingDaily } from "../db/usage-schema.ts";
+import { decodePageImage } from "../page-images/page-image.ts";
+import { pageImageKey, pageSetPrefix } from "../page-images/page-keys.ts";
+import { FRAME_WIDTH, type Grey, greyFromPixels, THUMB_WIDTH, thumbnail } from "./locate.ts";
+import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "./mark-key.ts";
+import { type Candidate, type StoredPage, traceImage } from "./trace-core.ts";
+
+export const TRACE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
+export const MAX_TRACE_BYTES = 20 * 1024 * 1024;
+/** Pixels decoded at most: RGBA plus the decoder's copy plus luma as floats, well inside a Worker's 128 MB. */
+export const MAX_TRACE_PIXELS = 10_000_000;
+
+export type TraceInputError = { status: 400 | 413 | 415; error: string };
+
+/** The suspect's luma, or why it cannot be traced. */
+export async function suspectImage(bytes: Uint8Array, type: string): Promise<Grey | TraceInputError> {
+  if (!(TRACE_TYPES as readonly string[]).includes(type)) {
+    return {
+      status: 415,
+      error: "Send the image itself as PNG, JPEG or WebP, with its Content-Type (image/png, image/jpeg or image/webp)",
+    };
+  }
+  if (bytes.length === 0) return { status: 400, error: "The request has no image: send the image file as the body" };
+  const size = readImageSize(bytes, type);
+  const name = type.slice(6).toUpperCase();
+  if (!size) return { status: 400, error: `The file is not a readable ${name} image` };
+  if (size.components === 4) return { status: 400, error: "The JPEG is in CMYK (print) colours: save it in RGB" };
+  if (size.width * size.height > MAX_TRACE_PIXELS) {
+    return { status: 413, error: `The image is ${size.width} x ${size.height} pixels: send one of at most 10 megapixels` };
+  }
+  if (size.width < 32 || size.height < 32) return { status: 400, error: "The image is too small to hold a page (at least 32 x 32 pixels)" };
+  try {
+    const { width, height, data } = await decodeImage(bytes, type);
+    return greyFromPixels(data, width, height, 4);
+  } catch {
+    return { status: 400, error: `The file is not a readable ${name} image` };
+  }
+}
+
+/** One stored page's entry in a set's index: number, height at 1024 px, thumbnail. */
+interface IndexEntry {
+  n: number;
+  height: number;
+  thumb: Grey;
+}
+
+const INDEX_MAGIC = 0x4c544931; // "LTI1"
+const indexKey = (bookId: number, setId: string) => `${pageSetPrefix(bookId, setId)}trace-index.bin`;
+const isolateIndexes = new Map<string, IndexEntry[]>();
+
+/** A ready set's thumbnails: from this isolate, else from R2, else built from the stored pages and kept. */
+async function setIndex(bucket: R2Bucket, bookId: number, setId: string, pages: number[]): Promise<IndexEntry[]> {
+  const key = indexKey(bookId, setId);
+  const remembered = isolateIndexes.get(key);
+  if (remembered) return remembered;
+  const stored = await bucket.get(key);
+  let entries = stored ? readIndex(new Uint8Array(await stored.arrayBuffer())) : null;
+  if (!entries) {
+    entries = [];
+    for (const n of pages) {
+      const luma = await loadPageLuma(bucket, bookId, setId, n);
+      if (!luma) continue;
+      entries.push({ n, height: luma.height, thumb: thumbnail(greyFromPixels(luma.data, FRAME_WIDTH, luma.height, 1)) });
+    }
+    await bucket.put(key, writeIndex(entries));
+  }
+  isolateIndexes.set(key, entries);
+  if (isolateIndexes.size > 2000) isolateIndexes.delete(isolateIndexes.keys().next().value as string);
+  return entries;
+}
+
+function writeIndex(entries: IndexEntry[]): Uint8Array {
+  const size = 8 + entries.reduce((sum, e) => sum + 10 + e.thumb.data.length, 0);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, INDEX_MAGIC);
+  view.setUint32(4, entries.length);
+  let at = 8;
+  for (const { n, height, thumb } of entries) {
+    view.setUint32(at, n);
+    view.setUint16(at + 4, height);
+    view.setUint16(at + 6, thumb.width);
+    view.setUint16(at + 8, thumb.height);
+    at += 10;
+    for (const v of thumb.data) out[at++] = Math.round(v);
+  }
+  return out;
+}
+
+function readIndex(bytes: Uint8Array): IndexEntry[] | null {
+  if (bytes.length < 8) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0) !== INDEX_MAGIC) return null;
+  const entries: IndexEntry[] = [];
+  let at = 8;
+  for (let i = view.getUint32(4); i > 0; i--) {
+    const width = view.getUint16(at + 6);
+    const height = view.getUint16(at + 8);
+    if (width !== THUMB_WIDTH) return null; // an index of another thumbnail size: built again
+    const data = Float32Array.from(bytes.subarray(at + 10, at + 10 + width * height));
+    entries.push({ n: view.getUint32(at), height: view.getUint16(at + 4), thumb: { width, height, data } });
+    at += 10 + width * height;
+  }
+  return entries;
+}
+
+/** A stored page's luma at 1024 px (the frame the trace works in), or null when it is not stored. */
+async function loadPageLuma(
+  bucket: R2Bucket,
+  bookId: number,
+  setId: string,
+  n: number,
+): Promise<{ data: Uint8Array; height: number } | null> {
+  const object = await bucket.get(pageImageKey(bookId, setId, n, FRAME_WIDTH, STORED_PAGE_EXTENSION));
+  if (!object) return null;
+  const page = decodePageImage(new Uint8Array(await object.arrayBuffer()));
+  if (page.width !== FRAME_WIDTH) return null;
+  const { pixels, channels } = page;
+  const data = new Uint8Array(page.width * page.height);
+  for (let i = 0, p = 0; i < data.length; i++, p += channels) {
+    data[i] = ((pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number)) >> 2;
+  }
+  return { data, height: page.height };
+}
+
+export interface TraceMatch {
+  teacherId: number;
+  name: string;
+  email: string;
+  school: string;
+  day: string;
+  bookId: number;
+  title: string;
+  page: number;
+  confidence: number;
+}
+
+export interface TraceResult {
+  matches: TraceMatch[];
+  /** For the audit and the console: the page found (null when none), how well it fits, the best score. */
+  found: { bookId: number; page: number; fit: number; score: number | null } | null;
+}
+
+/** Days back a (teacher, day) is looked for in the reports' rows; today's and yesterday's also from the teachers of schools with the book. */
+const RECENT_DAYS = 1;
+const MAX_CANDIDATES = 50_000;
+
+export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, suspect: Grey, now = Date.now()): Promise<TraceResult> {
+  // Every ready set's rendered pages, in one read: the pages a teacher can have received.
+  const rows = await db
+    .select({ bookId: books.id, setId: pageSets.id, n: pageSetPages.n })
+    .from(books)
+    .innerJoin(pageSets, and(eq(pageSets.id, books.pageSetId), eq(pageSets.status, "ready")))
+    .innerJoin(pageSetPages, and(eq(pageSetPages.setId, pageSets.id), isNull(pageSetPages.error)))
+    .where(isNotNull(books.pageSetId));
+  const sets = new Map<string, { bookId: number; pages: number[] }>();
+  for (const { bookId, setId, n } of rows) {
+    const set = sets.get(setId) ?? { bookId, pages: [] };
+    set.pages.push(n);
+    sets.set(setId, set);
+  }
+  const stored: StoredPage[] = [];
+  for (const [setId, { bookId, pages }] of sets) {
+    const entries = await setIndex(
+      env.BOOKS,
+      bookId,
+      setId,
+      pages.sort((a, b) => a - b),
+    );
+    for (const entry of entries) {
+      stored.push({
+        bookId,
+        page: entry.n,
+        height: entry.height,
+        thumb: entry.thumb,
+        load: async () =>
+          (await loadPageLuma(env.BOOKS, bookId, setId, entry.n))?.data ?? new Uint8Array(FRAME_WIDTH * entry.height).fill(255),
+      });
+    }
+  }
+  const keys = await readableMarkKeys(env);
+  const found = await traceImage(
+    suspect,
+    stored,
+    keys.map((key) => key.layout),
+    async (bookId) => {
+      const pairs = await candidatePairs(db, bookId, now);
+      const out: Candidate[] = [];
+      for (const { teacherId, day } of pairs)
+        out.push({ teacherId, day, codes: await Promise.all(keys.map((key) => markCode(key, teacherId, day))) });
+      return out;
+    },
+  );
+  if (!found) return { matches: [], found: null };
+  const best = found.matches[0];
+  const summary = { bookId: found.page.bookId, page: found.page.page, fit: round(found.fit, 3), score: best ? round(best.score, 2) : null };
+  // A code scoring far below the best is a coincidence of the best one's pattern, never a second reader.
+  const shown = found.matches.filter((m) => m.score >= 0.5 * (best?.score ?? 0));
+  if (!shown.length) return { matches: [], found: summary };
+  const ids = [...new Set(shown.map((m) => m.candidate.teacherId))];
+  const people = await db
+    .select({ id: teachers.id, name: teachers.name, email: teachers.email, school: schools.name })
+    .from(teachers)
+    .innerJoin(schools, eq(schools.id, teachers.schoolId))
+    .where(inArray(teachers.id, ids));
+  const [book] = await db.select({ title: books.title }).from(books).where(eq(books.id, found.page.bookId));
+  const byId = new Map(people.map((p) => [p.id, p]));
+  const matches: TraceMatch[] = [];
+  for (const m of shown) {
+    const person = byId.get(m.candidate.teacherId);
+    if (!person) continue;
+    matches.push({
+      teacherId: person.id,
+      name: person.name,
+      email: person.email,
+      school: person.school,
+      day: m.candidate.day,
+      bookId: found.page.bookId,
+      title: book?.title ?? "",
+      page: found.page.page,
+      confidence: round(m.confidence, 6),
+    });
+  }
+  return { matches, found: summary };
+}
+
+/**
+ * The (teacher, day) pairs that may have received a page of the book: every day a teacher read it
+ * (the reports' rows), and today and yesterday for every teacher of a school that has it (usage not
+ * yet flushed from the school's object).
+ */
+async function candidatePairs(db: Db, bookId: number, now: number): Promise<Array<{ teacherId: number; day: string }>> {
+  const read = await db
+    .selectDistinct({ teacherId: readingDaily.teacherId, day: readingDaily.day })
+    .from(readingDaily)
+    .where(eq(readingDaily.bookId, bookId))
+    .limit(MAX_CANDIDATES);
+  const recent = await db
+    .select({ teacherId: teachers.id })
+    .from(teachers)
+    .innerJoin(bookAccess, eq(bookAccess.schoolId, teachers.schoolId))
+    .where(eq(bookAccess.bookId, bookId))
+    .limit(MAX_CANDIDATES);
+  const days = Array.from({ length: RECENT_DAYS + 1 }, (_, i) => markDay(now - i * 86_400_000));
+  const seen = new Set<string>();
+  const out: Array<{ teacherId: number; day: string }> = [];
+  const add = (teacherId: number, day: string) => {
+    const key = `${teacherId}:${day}`;
+    if (seen.has(key) || out.length >= MAX_CANDIDATES) return;
+    seen.add(key);
+    out.push({ teacherId, day });
+  };
+  for (const { teacherId, day } of read) add(teacherId, day);
+  for (const { teacherId } of recent) for (const day of days) add(teacherId, day);
+  return out;
+}
+
+function round(v: number, digits: number): number {
+  const f = 10 ** digits;
+  return Math.round(v * f) / f;
+}

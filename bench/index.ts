@@ -15,6 +15,7 @@ import { lighthouseRows, planRows, type Row, scaleRows, TARGETS, throughputRows,
 import { ensureScaleState } from "./lib/scale-seed.ts";
 import { measureStampWall, type StampWall } from "./lib/stamp-wall.ts";
 import { LOAD, type LoadResult, type LoadTarget, runLoad, timeSequential } from "./lib/throughput.ts";
+import { type TraceReport, traceRows } from "./lib/trace-report.ts";
 import { timeUsageReports, usageReportRows } from "./lib/usage-reports.ts";
 
 const PORT = { main: 8801, scale: 8802 };
@@ -58,8 +59,17 @@ async function timeScalePaths(origin: string, cookies: Cookies) {
 }
 
 function runReaderBench(): Promise<number> {
+  return runChild("bench/reader.ts", {});
+}
+
+/** npm run bench:trace with fewer samples (its own run prints the full table): the leak-trace rows. */
+function runTraceBench(): Promise<number> {
+  return runChild("bench/trace.ts", { TRACE_SAMPLES: "30", TRACE_PAIR_SAMPLES: "4", TRACE_FALSE: "100" });
+}
+
+function runChild(script: string, extra: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn("node", ["bench/reader.ts"], { cwd: ROOT, env: toolEnv(), stdio: "inherit" });
+    const child = spawn("node", [script], { cwd: ROOT, env: { ...toolEnv(), ...extra }, stdio: "inherit" });
     child.on("error", reject);
     child.on("exit", (code) => resolve(code ?? 1));
   });
@@ -233,6 +243,12 @@ const readerJson = existsSync(readerFile) ? (JSON.parse(readFileSync(readerFile,
 // A report from an earlier run is not this run's.
 const reader = readerJson && Date.parse(readerJson.date) >= startedAt ? readerJson : null;
 
+log("leak trace benchmark (npm run bench:trace, 30 images per attack)");
+const traceExit = await runTraceBench();
+const traceFile = join(ROOT, "bench/results/trace.json");
+const traceJson = existsSync(traceFile) ? (JSON.parse(readFileSync(traceFile, "utf8")) as TraceReport) : null;
+const trace = traceJson && Date.parse(traceJson.date) >= startedAt ? traceJson : null;
+
 // ---- The table, the JSON, the verdict.
 const rows: Row[] = [
   ...throughputRows(load),
@@ -245,6 +261,7 @@ const rows: Row[] = [
   ...stampRows(stampNode, stampWall, `page ${PAGE_N} of "${pageBook.title}"`),
   ...preparationRows(reader),
   ...readerRows(reader, readerExit),
+  ...traceRows(trace, traceExit),
 ];
 const missed = rows.filter((r) => r.status === "MISSED").map((r) => `${r.section}: ${r.item}: ${r.result} (target ${r.target})`);
 const seconds = +((performance.now() - started) / 1000).toFixed(1);
@@ -261,6 +278,7 @@ const report = {
   lighthouse,
   stamp: { node: stampNode, wall: stampWall },
   reader,
+  trace,
   table: rows,
   missed,
 };

@@ -174,6 +174,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?
 const minSingle = Math.min(...singles.map((r) => r.right / r.n));
 const minPair = Math.min(...pairs.map((r) => r.right / r.n));
 const summary = {
+  date: new Date().toISOString(),
   pages: pages.length,
   blank: pages.length - inked.length,
   singles,

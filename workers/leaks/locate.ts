@@ -96,6 +96,27 @@ export function pyramid(image: Grey): Grey[] {
   return levels;
 }
 
+/** Half the size, each pixel the mean of the pixels of its 2 x 2 that are not NaN (NaN when none is). */
+export function halveValid({ width, height, data }: Grey): Grey {
+  const w = width >> 1;
+  const h = height >> 1;
+  const out = new Float32Array(w * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < w; x++) {
+      let sum = 0;
+      let n = 0;
+      for (const i of [2 * y * width + 2 * x, 2 * y * width + 2 * x + 1, (2 * y + 1) * width + 2 * x, (2 * y + 1) * width + 2 * x + 1]) {
+        const v = data[i] as number;
+        if (Number.isNaN(v)) continue;
+        sum += v;
+        n++;
+      }
+      out[y * w + x] = n ? sum / n : Number.NaN;
+    }
+  }
+  return { width: w, height: h, data: out };
+}
+
 /** Half the size, each pixel the mean of 2 x 2 (the last row or column of an odd size dropped). */
 export function halve({ width, height, data }: Grey): Grey {
   const w = width >> 1;
@@ -250,7 +271,7 @@ export function hypotheses(suspect: Grey, pageHeight: number): Transform[] {
     { x: 0, y: H / 2, w: W / 2, h: H / 2 },
     { x: W / 2, y: H / 2, w: W / 2, h: H / 2 },
   ];
-  for (let degrees = -2; degrees <= 2; degrees += 0.5) {
+  for (let degrees = -2; degrees <= 2; degrees += 1) {
     const theta = degrees * DEGREE;
     const cos = Math.cos(theta);
     const sin = Math.abs(Math.sin(theta));
@@ -263,11 +284,16 @@ export function hypotheses(suspect: Grey, pageHeight: number): Transform[] {
       }
     }
   }
-  // A page cut by the suspect's top or bottom edge (a screenshot of a tall page): its top or bottom at the edge.
-  const s = suspect.width / W;
-  if (s * H > suspect.height * 1.12) {
-    out.push({ s, theta: 0, tx: 0, ty: 0 });
-    out.push({ s, theta: 0, tx: 0, ty: suspect.height - s * H });
+  // The suspect's corner at a corner of the page, showing its whole width or half of it: a page
+  // cut by the suspect's edges (a screenshot of a tall page, a quarter of a screenshot).
+  for (const share of [1, 0.5]) {
+    const s = suspect.width / (share * W);
+    if (s * H * (share === 1 ? 1 : 0.5) < suspect.height * 1.12 && share === 1) continue;
+    for (const right of share === 1 ? [false] : [false, true]) {
+      const tx = right ? suspect.width - s * W : 0;
+      out.push({ s, theta: 0, tx, ty: 0 });
+      out.push({ s, theta: 0, tx, ty: suspect.height - s * H });
+    }
   }
   return out;
 }
@@ -435,7 +461,7 @@ export function refine(
   let score = -1;
   for (const { width, move, turn, scale, rounds } of REFINE_STEPS.filter((step) => widths.includes(step.width))) {
     const reference = page.get(width) as Grey;
-    const step = width >= 512 ? 4 : width >= 256 ? 2 : 1;
+    const step = width >= 512 ? 4 : 2;
     const target = subsample(reference, step);
     const unit = (FRAME_WIDTH / width) * t.s; // suspect px per level px
     const evaluate = (candidate: Transform) =>

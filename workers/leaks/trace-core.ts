@@ -2,6 +2,7 @@ import {
   cropToPage,
   FRAME_WIDTH,
   type Grey,
+  halveValid,
   hypotheses,
   type PageLevels,
   pageLevels,
@@ -48,7 +49,9 @@ export interface Found {
 /** A code scoring this high (out of 16) is in the image: a code it does not carry scores like N(0, 1). */
 export const MIN_SCORE = 7;
 /** Page hypotheses refined after the thumbnail round. */
-const REFINED = 10;
+const REFINED = 8;
+/** (page, hypothesis) pairs scored again at full thumbnail size. */
+const SHORTLIST = 60;
 /** Below this fit after refining, the suspect does not show the page. */
 const MIN_FIT = 0.3;
 
@@ -65,17 +68,29 @@ export async function traceImage(
 ): Promise<Found | null> {
   const suspect = cropToPage(image);
   const levels = pyramid(suspect);
-  // The suspect under each hypothesis, at thumbnail size: one warp per hypothesis and page height, not per page.
-  const views = new Map<number, Array<{ start: Transform; view: Grey }>>();
-  const ranked: Array<{ page: StoredPage; start: Transform; score: number }> = [];
+  // The suspect under each hypothesis at thumbnail size: one warp per hypothesis and page height,
+  // not per page. Every (page, hypothesis) is scored at half the thumbnail's size first, the best
+  // SHORTLIST again at full thumbnail size.
+  const views = new Map<number, Array<{ start: Transform; small: Grey; view: Grey }>>();
+  const first: Array<{ page: StoredPage; hypothesis: { start: Transform; small: Grey; view: Grey }; score: number }> = [];
   for (const page of pages) {
     let list = views.get(page.height);
     if (!list) {
-      list = hypotheses(suspect, page.height).map((start) => ({ start, view: suspectThumbnail(levels, start, page.thumb) }));
+      list = hypotheses(suspect, page.height).map((start) => {
+        const view = suspectThumbnail(levels, start, page.thumb);
+        return { start, view, small: halveValid(view) };
+      });
       views.set(page.height, list);
     }
-    for (const { start, view } of list) ranked.push({ page, start, score: toneFit(page.thumb, view, 0.15, 24) });
+    const small = halveValid(page.thumb);
+    for (const hypothesis of list) first.push({ page, hypothesis, score: toneFit(small, hypothesis.small, 0.15, 16) });
   }
+  first.sort((a, b) => b.score - a.score);
+  const ranked = first.slice(0, SHORTLIST).map(({ page, hypothesis }) => ({
+    page,
+    start: hypothesis.start,
+    score: toneFit(page.thumb, hypothesis.view, 0.15, 24),
+  }));
   ranked.sort((a, b) => b.score - a.score);
   // Coarse registration (128 px) of the best few pages, then the two best refined to 512 px.
   const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];

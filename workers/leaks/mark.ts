@@ -115,27 +115,51 @@ export function markWeight(luma: ArrayLike<number>, width: number, height: numbe
   return Math.round(Math.min(1, activity / ACTIVE) * fade * 256);
 }
 
-/** Writes the mark into RGB(A) pixels in place (before the visible stamp and the encoder). */
+/**
+ * Writes the mark into RGB(A) pixels in place (before the visible stamp and the encoder). The
+ * activity is read from the green channel of the rows above, at and below, as they were before
+ * the mark (two rows are kept aside): no full-page luma copy, white pixels skipped a word at a time.
+ */
 export function embedMark(pixels: Uint8Array, width: number, height: number, channels: 3 | 4, signs: Int8Array): void {
   const columnOf = new Uint8Array(width);
   for (let x = 0; x < width; x++) columnOf[x] = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
-  // Luma of the page as it is before the mark: the weights must not see the mark's own steps.
-  const luma = new Uint8Array(width * height);
-  for (let i = 0, p = 0; i < luma.length; i++, p += channels) {
-    luma[i] = ((pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number)) >> 2;
-  }
+  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  const rowBytes = width * channels;
+  let above = new Uint8Array(width);
+  let here = new Uint8Array(width);
+  const greens = (y: number, into: Uint8Array) => {
+    for (let x = 0, p = y * rowBytes + 1; x < width; x++, p += channels) into[x] = pixels[p] as number;
+  };
+  greens(0, here);
+  above.set(here);
   for (let y = 0; y < height; y++) {
     const row = Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS;
-    for (let x = 0, i = y * width, p = i * channels; x < width; x++, i++, p += channels) {
-      if ((luma[i] as number) >= PAPER) continue;
-      const weight = markWeight(luma, width, height, x, y);
-      if (weight === 0) continue;
-      const move = Math.round((DELTA * weight * (signs[row + (columnOf[x] as number)] as number)) / 256);
+    const below = y + 1 < height ? (y + 1) * rowBytes + 1 : y * rowBytes + 1; // green of the next row, not yet marked
+    const belowFrom = y + 1 < height ? pixels : null;
+    for (let x = 0, p = y * rowBytes; x < width; x++, p += channels) {
+      if (words !== null && words[p >> 2] === -1) continue;
+      const r = pixels[p] as number;
+      const g = here[x] as number;
+      const b = pixels[p + 2] as number;
+      const luma = (r + 2 * g + b) >> 2;
+      if (luma >= PAPER) continue;
+      const left = x > 0 ? (here[x - 1] as number) : g;
+      const right = x < width - 1 ? (here[x + 1] as number) : g;
+      const down = belowFrom ? (pixels[below + x * channels] as number) : g;
+      const activity = Math.abs(right - left) + Math.abs(down - (above[x] as number));
+      if (activity === 0) continue;
+      const strength = ((STRENGTH[luma] as number) * Math.min(ACTIVE, activity)) / ACTIVE;
+      const move = Math.round(strength * (signs[row + (columnOf[x] as number)] as number));
       if (move === 0) continue;
-      pixels[p] = clamp((pixels[p] as number) + move);
-      pixels[p + 1] = clamp((pixels[p + 1] as number) + move);
-      pixels[p + 2] = clamp((pixels[p + 2] as number) + move);
+      pixels[p] = clamp(r + move);
+      pixels[p + 1] = clamp(g + move);
+      pixels[p + 2] = clamp(b + move);
     }
+    // This row as it was becomes the row above; the next row is read before it is marked.
+    const spare = above;
+    above = here;
+    here = spare;
+    if (y + 1 < height) greens(y + 1, here);
   }
 }
 

@@ -56,6 +56,7 @@ export default [
     route("admin/books/:id", "routes/admin-book.tsx", { id: "admin-books-id" }),
     route("admin/school/:id", "routes/admin-school.tsx", { id: "admin-school" }),
     route("admin/school/:id/info", "routes/admin-school.tsx", { id: "admin-school-info" }),
+    route("admin/leaks", "routes/admin-leaks.tsx"),
   ]),
   route("admin/pdf/:id", "routes/admin-reader.tsx"),
   route("admin/pdf-viewer/:id?", "routes/admin-pdf-viewer.tsx"),

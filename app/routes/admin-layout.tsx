@@ -26,6 +26,7 @@ const NAV = [
   { to: "/admin/add-books", label: "Add Books" },
   { to: "/admin/assign-book", label: "Assign Book" },
   { to: "/admin/books", label: "Books" },
+  { to: "/admin/leaks", label: "Trace a leak" },
 ];
 
 const MORE = [

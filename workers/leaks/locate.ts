@@ -317,6 +317,10 @@ export function pageBox(image: Grey): { left: number; right: number; top: number
   edge.sort((a, b) => a - b);
   const background = edge[edge.length >> 1] as number;
   if (background > 200) return null;
+  // A surround is one colour all down both sides; a page's own dark band (a cover's full-bleed
+  // colour above white paper) is not.
+  const even = edge.filter((v) => Math.abs(v - background) <= 8).length;
+  if (even < 0.9 * edge.length) return null;
   const differs = (v: number) => Math.abs(v - background) > 16;
   const column = (x: number, top: number, bottom: number) => {
     let count = 0;
@@ -324,7 +328,7 @@ export function pageBox(image: Grey): { left: number; right: number; top: number
     return count / Math.max(1, bottom - top);
   };
   const [left, right] = longestRun(width, (x) => column(x, Math.floor(height * 0.15), height) > 0.5);
-  if (right - left < width * 0.2) return null;
+  if (right - left < width * 0.2 || left < 2 || right > width - 2) return null;
   const row = (y: number) => {
     let count = 0;
     for (let x = left; x < right; x++) if (differs(data[y * width + x] as number)) count++;

@@ -34,11 +34,15 @@ function scaleBy(factor: number): Attack {
 export const scale50 = scaleBy(0.5);
 export const scale150 = scaleBy(1.5);
 
+/** The quarter the last crop kept (0 top left, 1 top right, 2 bottom left, 3 bottom right): the bench asks whether any of the page is in it. */
+export const lastCrop = { quarter: -1 };
+
 export const cropQuarter: Attack = {
   name: "crop to a quarter",
   run: async (image, random) => {
     const { width = 2, height = 2 } = await sharp(image).metadata();
     const q = Math.floor(random() * 4);
+    lastCrop.quarter = q;
     const w = Math.floor(width / 2);
     const h = Math.floor(height / 2);
     return png(sharp(image).extract({ left: q % 2 ? width - w : 0, top: q >= 2 ? height - h : 0, width: w, height: h }));

@@ -22,13 +22,13 @@ export const MAX_TRACE_BYTES = 20 * 1024 * 1024;
 /** Pixels decoded at most: RGBA plus the decoder's copy plus luma as floats, well inside a Worker's 128 MB. */
 export const MAX_TRACE_PIXELS = 10_000_000;
 
-export type TraceInputError = { status: 400 | 413 | 415; error: string };
+export type TraceInputError = { status: 400 | 413; error: string };
 
-/** The suspect's luma, or why it cannot be traced. */
+/** The suspect's luma, or why it cannot be traced: 400 for what is not a PNG, JPEG or WebP image (whatever its Content-Type), 413 for too many pixels. */
 export async function suspectImage(bytes: Uint8Array, type: string): Promise<Grey | TraceInputError> {
   if (!(TRACE_TYPES as readonly string[]).includes(type)) {
     return {
-      status: 415,
+      status: 400,
       error: "Send the image itself as PNG, JPEG or WebP, with its Content-Type (image/png, image/jpeg or image/webp)",
     };
   }

@@ -19,7 +19,7 @@ import { greyFromPixels, thumbnail } from "../workers/leaks/locate.ts";
 import { PAPER } from "../workers/leaks/mark.ts";
 import { currentMarkKey, markCode } from "../workers/leaks/mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "../workers/leaks/trace-core.ts";
-import { type Attack, closeBrowser, cropQuarter, decodeGrey, lastCrop, SINGLE_ATTACKS } from "./lib/trace-attacks.ts";
+import { type Attack, closeBrowser, decodeGrey, resetGeometry, SINGLE_ATTACKS, visiblePart } from "./lib/trace-attacks.ts";
 import { benchPages } from "./lib/trace-pages.ts";
 
 registerWasmModules();
@@ -101,17 +101,17 @@ interface Row {
   right: number;
   pageRight: number;
   medianScore: number;
-  /** Samples left out: the quarter a crop kept holds none of the page (under MIN_INK of it): nothing leaked. */
+  /** Samples left out: the part of the page the attacked image shows (a crop's quarter, a screenshot's top) is blank (under MIN_INK): nothing of the book leaked. */
   blank: number;
 }
 
-function inkShare(page: Sample["page"], quarter: number): number {
+/** The share of not-white pixels in the part of the page an attacked image still shows. */
+function inkShare(page: Sample["page"], [left, top, right, bottom]: [number, number, number, number]): number {
   const { width, height, luma } = page;
-  const [x0, y0] = [quarter % 2 ? width >> 1 : 0, quarter >= 2 ? height >> 1 : 0];
+  const [x0, x1, y0, y1] = [Math.round(left * width), Math.round(right * width), Math.round(top * height), Math.round(bottom * height)];
   let ink = 0;
-  for (let y = y0; y < y0 + (height >> 1); y++)
-    for (let x = x0; x < x0 + (width >> 1); x++) if ((luma[y * width + x] as number) < PAPER) ink++;
-  return ink / ((width >> 1) * (height >> 1));
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((luma[y * width + x] as number) < PAPER) ink++;
+  return ink / Math.max(1, (x1 - x0) * (y1 - y0));
 }
 
 async function measure(name: string, attacks: Attack[], n: number): Promise<Row> {
@@ -122,8 +122,9 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
   for (let done = 0; done < n; ) {
     const s = await sample();
     let image = s.image;
+    resetGeometry(s.page.width, s.page.height);
     for (const attack of attacks) image = await attack.run(image, random);
-    if (attacks.includes(cropQuarter) && inkShare(s.page, lastCrop.quarter) < MIN_INK) {
+    if (inkShare(s.page, visiblePart()) < MIN_INK) {
       blank++;
       continue;
     }
@@ -136,7 +137,7 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
   }
   scores.sort((a, b) => a - b);
   const row = { attack: name, n, right, pageRight, medianScore: scores[scores.length >> 1] ?? 0, blank };
-  const left = blank ? `, ${blank} blank quarters left out` : "";
+  const left = blank ? `, ${blank} showing a blank part of the page left out` : "";
   console.log(
     `${name.padEnd(60)} ${pct(right, n).padStart(7)}  (page ${pct(pageRight, n)}, median score ${row.medianScore.toFixed(1)}${left})`,
   );

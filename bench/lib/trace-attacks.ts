@@ -8,6 +8,24 @@ export type Attack = { name: string; run: (image: Buffer, random: () => number) 
 
 const png = (s: Sharp) => s.png({ compressionLevel: 1 }).toBuffer();
 
+/**
+ * Where the page is in the image the last attack gave back (its rectangle in the image's pixels):
+ * the bench asks how much of the page an attacked image still shows (a quarter of a page's blank
+ * margin, or the top of a page whose text starts lower, shows none of it).
+ */
+export const geometry = { imageWidth: 0, imageHeight: 0, x: 0, y: 0, w: 0, h: 0 };
+
+export function resetGeometry(width: number, height: number): void {
+  Object.assign(geometry, { imageWidth: width, imageHeight: height, x: 0, y: 0, w: width, h: height });
+}
+
+/** The part of the page the image shows, in fractions of the page (left, top, right, bottom). */
+export function visiblePart(): [number, number, number, number] {
+  const { imageWidth, imageHeight, x, y, w, h } = geometry;
+  const clip = (v: number) => Math.max(0, Math.min(1, v));
+  return [clip(-x / w), clip(-y / h), clip((imageWidth - x) / w), clip((imageHeight - y) / h)];
+}
+
 export const threshold: Attack = {
   name: "threshold (any level)",
   // Every pixel lighter than T white, the rest black: T drawn from 40 to 230.
@@ -27,7 +45,11 @@ function scaleBy(factor: number): Attack {
     name: `scale ${factor * 100} %`,
     run: async (image) => {
       const { width = 1 } = await sharp(image).metadata();
-      return png(sharp(image).resize({ width: Math.max(1, Math.round(width * factor)) }));
+      const to = Math.max(1, Math.round(width * factor));
+      const k = to / width;
+      const { imageWidth, imageHeight, x, y, w, h } = geometry;
+      Object.assign(geometry, { imageWidth: imageWidth * k, imageHeight: imageHeight * k, x: x * k, y: y * k, w: w * k, h: h * k });
+      return png(sharp(image).resize({ width: to }));
     },
   };
 }
@@ -45,7 +67,9 @@ export const cropQuarter: Attack = {
     lastCrop.quarter = q;
     const w = Math.floor(width / 2);
     const h = Math.floor(height / 2);
-    return png(sharp(image).extract({ left: q % 2 ? width - w : 0, top: q >= 2 ? height - h : 0, width: w, height: h }));
+    const [left, top] = [q % 2 ? width - w : 0, q >= 2 ? height - h : 0];
+    Object.assign(geometry, { imageWidth: w, imageHeight: h, x: geometry.x - left, y: geometry.y - top });
+    return png(sharp(image).extract({ left, top, width: w, height: h }));
   },
 };
 
@@ -73,7 +97,18 @@ function screenshotAt(deviceScaleFactor: number): Attack {
   return {
     name: `screenshot of the reader, DPR ${deviceScaleFactor}`,
     run: async (image) => {
-      const { format } = await sharp(image).metadata();
+      const { format, width = 1 } = await sharp(image).metadata();
+      // The image laid out 1248 CSS px wide at (16, 64), in a 1280 x 800 viewport.
+      const k = (1248 * deviceScaleFactor) / width;
+      const { x, y, w, h } = geometry;
+      Object.assign(geometry, {
+        imageWidth: 1280 * deviceScaleFactor,
+        imageHeight: 800 * deviceScaleFactor,
+        x: 16 * deviceScaleFactor + x * k,
+        y: 64 * deviceScaleFactor + y * k,
+        w: w * k,
+        h: h * k,
+      });
       const context = await (await launched()).newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor });
       try {
         const page = await context.newPage();

@@ -19,7 +19,7 @@ import { greyFromPixels, thumbnail } from "../workers/leaks/locate.ts";
 import { PAPER } from "../workers/leaks/mark.ts";
 import { currentMarkKey, markCode } from "../workers/leaks/mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "../workers/leaks/trace-core.ts";
-import { type Attack, closeBrowser, decodeGrey, resetGeometry, SINGLE_ATTACKS, visiblePart } from "./lib/trace-attacks.ts";
+import { type Attack, closeBrowser, decodeGrey, geometry, resetGeometry, SINGLE_ATTACKS, visiblePart } from "./lib/trace-attacks.ts";
 import { benchPages } from "./lib/trace-pages.ts";
 
 registerWasmModules();
@@ -105,12 +105,17 @@ interface Row {
   blank: number;
 }
 
-/** The share of not-white pixels in the part of the page an attacked image still shows. */
-function inkShare(page: Sample["page"], [left, top, right, bottom]: [number, number, number, number]): number {
+/**
+ * The share of the page's ink in the part of the page an attacked image still shows: pixels not
+ * paper-white, or after a threshold the pixels at or below its level (a cover's colour above the
+ * level turns white with the paper).
+ */
+function inkShare(page: Sample["page"], [left, top, right, bottom]: [number, number, number, number], level: number): number {
   const { width, height, luma } = page;
+  const dark = Math.min(PAPER - 1, level);
   const [x0, x1, y0, y1] = [Math.round(left * width), Math.round(right * width), Math.round(top * height), Math.round(bottom * height)];
   let ink = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((luma[y * width + x] as number) < PAPER) ink++;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((luma[y * width + x] as number) <= dark) ink++;
   return ink / Math.max(1, (x1 - x0) * (y1 - y0));
 }
 
@@ -124,7 +129,7 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
     let image = s.image;
     resetGeometry(s.page.width, s.page.height);
     for (const attack of attacks) image = await attack.run(image, random);
-    if (inkShare(s.page, visiblePart()) < MIN_INK) {
+    if (inkShare(s.page, visiblePart(), geometry.threshold) < MIN_INK) {
       blank++;
       continue;
     }

@@ -13,10 +13,10 @@ const png = (s: Sharp) => s.png({ compressionLevel: 1 }).toBuffer();
  * the bench asks how much of the page an attacked image still shows (a quarter of a page's blank
  * margin, or the top of a page whose text starts lower, shows none of it).
  */
-export const geometry = { imageWidth: 0, imageHeight: 0, x: 0, y: 0, w: 0, h: 0 };
+export const geometry = { imageWidth: 0, imageHeight: 0, x: 0, y: 0, w: 0, h: 0, threshold: 255 };
 
 export function resetGeometry(width: number, height: number): void {
-  Object.assign(geometry, { imageWidth: width, imageHeight: height, x: 0, y: 0, w: width, h: height });
+  Object.assign(geometry, { imageWidth: width, imageHeight: height, x: 0, y: 0, w: width, h: height, threshold: 255 });
 }
 
 /** The part of the page the image shows, in fractions of the page (left, top, right, bottom). */
@@ -29,12 +29,12 @@ export function visiblePart(): [number, number, number, number] {
 export const threshold: Attack = {
   name: "threshold (any level)",
   // Every pixel lighter than T white, the rest black: T drawn from 40 to 230.
-  run: async (image, random) =>
-    png(
-      sharp(image)
-        .greyscale()
-        .threshold(Math.round(40 + random() * 190)),
-    ),
+  run: async (image, random) => {
+    const level = Math.round(40 + random() * 190);
+    // What of the page a threshold keeps: the pixels at or below the level (the rest turns white).
+    geometry.threshold = Math.min(geometry.threshold, level);
+    return png(sharp(image).greyscale().threshold(level));
+  },
 };
 
 export const jpeg40: Attack = { name: "JPEG q40", run: (image) => sharp(image).jpeg({ quality: 40 }).toBuffer() };

@@ -8,6 +8,7 @@ import {
   pageLevels,
   pyramid,
   refine,
+  resizeTo,
   suspectThumbnail,
   type Transform,
   toneFit,
@@ -49,9 +50,11 @@ export interface Found {
 /** A code scoring this high (out of 16) is in the image: a code it does not carry scores like N(0, 1). */
 export const MIN_SCORE = 7;
 /** Page hypotheses refined after the thumbnail round. */
-const REFINED = 8;
-/** (page, hypothesis) pairs scored again at full thumbnail size. */
-const SHORTLIST = 60;
+const REFINED = 12;
+/** Of those, refined to 512 px (and read when the best carries no mark). */
+const FINE = 6;
+/** Pages whose every hypothesis is scored again at full thumbnail size. */
+const SHORTLIST = 40;
 /** Below this fit after refining, the suspect does not show the page. */
 const MIN_FIT = 0.3;
 
@@ -85,12 +88,19 @@ export async function traceImage(
     const small = halveValid(page.thumb);
     for (const hypothesis of list) first.push({ page, hypothesis, score: toneFit(small, hypothesis.small, 0.15, 16) });
   }
-  first.sort((a, b) => b.score - a.score);
-  const ranked = first.slice(0, SHORTLIST).map(({ page, hypothesis }) => ({
-    page,
-    start: hypothesis.start,
-    score: toneFit(page.thumb, hypothesis.view, 0.15, 24),
-  }));
+  // The best pages at 32 px (each by its best hypothesis), then every hypothesis of those pages at
+  // 64 px: at 32 px a binarised quarter of a page can rank its own hypothesis below others of the page.
+  const bestOf = new Map<StoredPage, number>();
+  for (const { page, score } of first) bestOf.set(page, Math.max(score, bestOf.get(page) ?? -1));
+  const shortlisted = new Set(
+    [...bestOf]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, SHORTLIST)
+      .map(([page]) => page),
+  );
+  const ranked = first
+    .filter(({ page }) => shortlisted.has(page))
+    .map(({ page, hypothesis }) => ({ page, start: hypothesis.start, score: toneFit(page.thumb, hypothesis.view, 0.15, 24) }));
   ranked.sort((a, b) => b.score - a.score);
   // Coarse registration (128 px) of the best few pages, then the two best refined to 512 px.
   const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
@@ -111,15 +121,41 @@ export async function traceImage(
     coarse.push({ page, luma, frame, transform, fit: score });
   }
   coarse.sort((a, b) => b.fit - a.fit);
-  let winner: (typeof coarse)[number] | null = null;
-  for (const candidate of coarse.slice(0, 2)) {
+  const fine: Array<(typeof coarse)[number]> = [];
+  for (const candidate of coarse.slice(0, FINE)) {
     const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256, 512]);
-    if (!winner || score > winner.fit) winner = { ...candidate, transform, fit: score };
+    if (score >= MIN_FIT) fine.push({ ...candidate, transform, fit: score });
   }
-  if (!winner || winner.fit < MIN_FIT) return null;
-  const { page, luma, transform, fit } = winner;
-  const warped = warpToFrame(levels, transform, FRAME_WIDTH, page.height);
-  const softs = keys.map((layout) => readMark(luma, warped.data, FRAME_WIDTH, page.height, layout));
+  if (!fine.length) return null;
+  fine.sort((a, b) => b.fit - a.fit);
+  // The best fit is read first; a page that fits almost as well (two pages of one template, a
+  // binarised quarter) is read too when the first carries no mark: the mark decides between them.
+  let best: Found | null = null;
+  for (const candidate of fine) {
+    if (best && candidate.fit < best.fit - 0.3) break;
+    const found = await readFound(candidate, levels, keys, candidatesFor);
+    if (found.matches.length) return found;
+    best ??= found;
+  }
+  return best;
+}
+
+async function readFound(
+  { page, luma, transform, fit }: { page: StoredPage; luma: Uint8Array; transform: Transform; fit: number },
+  levels: Grey[],
+  keys: MarkLayout[],
+  candidatesFor: (bookId: number) => Promise<Candidate[]>,
+): Promise<Found> {
+  // The mark is read at the suspect's own resolution of the page (never above 1024 px): compared
+  // with a sharp page, a page scaled down and up again differs most at the edges, where the mark is.
+  const readWidth = Math.max(128, Math.min(FRAME_WIDTH, Math.round(FRAME_WIDTH * transform.s)));
+  const readHeight = Math.max(1, Math.round((page.height * readWidth) / FRAME_WIDTH));
+  const original =
+    readWidth === FRAME_WIDTH
+      ? luma
+      : Uint8Array.from(resizeTo(greyOf(luma, FRAME_WIDTH, page.height), readWidth, readHeight).data, Math.round);
+  const warped = warpToFrame(levels, transform, readWidth, readHeight);
+  const softs = keys.map((layout) => readMark(original, warped.data, readWidth, readHeight, layout));
   const candidates = await candidatesFor(page.bookId);
   const matches: Found["matches"] = [];
   for (const candidate of candidates) {

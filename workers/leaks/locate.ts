@@ -322,21 +322,46 @@ export function pageBox(image: Grey): { left: number; right: number; top: number
   const even = edge.filter((v) => Math.abs(v - background) <= 8).length;
   if (even < 0.9 * edge.length) return null;
   const differs = (v: number) => Math.abs(v - background) > 16;
-  const column = (x: number, top: number, bottom: number) => {
-    let count = 0;
-    for (let y = top; y < bottom; y++) if (differs(data[y * width + x] as number)) count++;
-    return count / Math.max(1, bottom - top);
-  };
-  const [left, right] = longestRun(width, (x) => column(x, Math.floor(height * 0.15), height) > 0.5);
+  // The page's edges: in each row the first and the last pixel that is not the surround, in each
+  // column between them the first and the last; the medians, so that the page's own dark parts (a
+  // black chart, a bold rule, ink as dark as the surround) do not move them.
+  const lefts: number[] = [];
+  const rights: number[] = [];
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    let x = 0;
+    while (x < width && !differs(data[row + x] as number)) x++;
+    if (x === width) continue;
+    let end = width - 1;
+    while (end > x && !differs(data[row + end] as number)) end--;
+    lefts.push(x);
+    rights.push(end + 1);
+  }
+  if (lefts.length < height * 0.2) return null;
+  const left = median(lefts);
+  const right = median(rights);
   if (right - left < width * 0.2 || left < 2 || right > width - 2) return null;
-  const row = (y: number) => {
-    let count = 0;
-    for (let x = left; x < right; x++) if (differs(data[y * width + x] as number)) count++;
-    return count / (right - left);
-  };
-  const [top, bottom] = longestRun(height, (y) => row(y) > 0.5);
+  const tops: number[] = [];
+  const bottoms: number[] = [];
+  for (let x = left; x < right; x++) {
+    let y = 0;
+    while (y < height && !differs(data[y * width + x] as number)) y++;
+    if (y === height) continue;
+    let end = height - 1;
+    while (end > y && !differs(data[end * width + x] as number)) end--;
+    tops.push(y);
+    bottoms.push(end + 1);
+  }
+  if (tops.length < (right - left) * 0.5) return null;
+  const top = median(tops);
+  const bottom = median(bottoms);
   if (bottom - top < height * 0.2) return null;
   return { left, right, top, bottom };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[sorted.length >> 1] as number;
 }
 
 /** The suspect cut to the page it shows on a dark surround (a screenshot of the reader), else itself. */
@@ -349,25 +374,6 @@ export function cropToPage(image: Grey): Grey {
   for (let y = 0; y < height; y++)
     data.set(image.data.subarray((box.top + y) * image.width + box.left, (box.top + y) * image.width + box.right), y * width);
   return { width, height, data };
-}
-
-/**
- * The longest run [start, end) of indices below `size` where `test` holds, bridging gaps of up to
- * `gap` indices (a rule or a line of bold text on the page is as dark as the surround).
- */
-function longestRun(size: number, test: (i: number) => boolean, gap = 6): [number, number] {
-  let best: [number, number] = [0, 0];
-  let start = -1;
-  let last = -1;
-  for (let i = 0; i <= size; i++) {
-    const holds = i < size && test(i);
-    if (holds) {
-      if (start < 0 || i - last > gap + 1) start = i;
-      last = i;
-      if (last + 1 - start > best[1] - best[0]) best = [start, last + 1];
-    }
-  }
-  return best;
 }
 
 /** A page's 64 px thumbnail, slightly blurred so that a degree of turn or a few pixels of shift do not matter. */

@@ -22,7 +22,7 @@ const pct = (row: TraceRow) => `${((100 * row.right) / Math.max(1, row.n)).toFix
 
 export function traceRows(report: TraceReport | null, exit: number): Row[] {
   const section = "leak trace (bench:trace, reduced)";
-  if (!report || !report.singles.length || !report.pairs.length) {
+  if (!report?.singles.length || !report.pairs.length) {
     return [{ section, item: "bench:trace", result: `no result (exit ${exit})`, target: "a result", status: "MISSED" }];
   }
   const worstSingle = report.singles.reduce((a, b) => (b.right / b.n < a.right / a.n ? b : a));

@@ -132,11 +132,25 @@ describe("the hidden mark", () => {
     const t: Transform = { s: 1.21875, theta: 0, tx: 16, ty: 64 };
     const shown = transformed(page, t, 1280, 800);
     for (let v = 64; v < 800; v++) for (let u = 16; u < 1264; u++) shot.data[v * 1280 + u] = shown.data[v * 1280 + u] as number;
-    expect(pageBox(shot)).toEqual({ left: 16, right: 1264, top: 64, bottom: 800 });
+    expect(pageBox(shot)).toMatchObject({
+      left: 16,
+      right: 1264,
+      top: 64,
+      bottom: 800,
+      cut: { left: false, right: false, top: false, bottom: true },
+    });
     const found = await traced(shot);
     expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([21]);
     const [u, v] = apply(found?.transform as Transform, 0, 0);
-    expect(Math.abs(u) + Math.abs(v)).toBeLessThan(3); // the page's corner at the cut box's corner
+    expect(Math.abs(u - 16) + Math.abs(v - 64)).toBeLessThan(3); // the page's corner where the reader shows it
+
+    // Its top right quarter: the page's right and top edges on the surround, its scale unknown.
+    const quarter: Grey = { width: 640, height: 400, data: new Float32Array(640 * 400) };
+    for (let y = 0; y < 400; y++) quarter.data.set(shot.data.subarray(y * 1280 + 640, y * 1280 + 1280), y * 640);
+    expect(pageBox(quarter)?.cut).toEqual({ left: true, right: false, top: false, bottom: true });
+    const inQuarter = await traced(quarter);
+    expect(inQuarter?.matches.map((m) => m.candidate.teacherId)).toEqual([21]);
+    expect(inQuarter?.transform.s).toBeCloseTo(1.21875, 1);
   });
 
   it("scores a code the image does not carry like noise, far below the match threshold", async () => {

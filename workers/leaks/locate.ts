@@ -258,9 +258,9 @@ const DEGREE = Math.PI / 180;
 
 /**
  * Where the suspect may show the page (1024 px frame, `pageHeight` tall): the hypotheses of step 1.
- * A screenshot is cropped to the page first (`cropToPage`).
+ * `box`: where a screenshot shows the page on its surround (pageBox), when it does.
  */
-export function hypotheses(suspect: Grey, pageHeight: number): Transform[] {
+export function hypotheses(suspect: Grey, pageHeight: number, box: PageBox | null = null): Transform[] {
   const out: Transform[] = [];
   const W = FRAME_WIDTH;
   const H = pageHeight;
@@ -295,6 +295,29 @@ export function hypotheses(suspect: Grey, pageHeight: number): Transform[] {
       out.push({ s, theta: 0, tx, ty: suspect.height - s * H });
     }
   }
+  if (box) out.push(...boxHypotheses(box, W, H));
+  return out;
+}
+
+/**
+ * A page seen on a surround: its visible edges give where it is. With both side edges visible
+ * their distance gives the scale; with one of them cut (a quarter of a screenshot) the scale is
+ * searched, 5 % apart, from the corner that is visible.
+ */
+function boxHypotheses(box: PageBox, W: number, H: number): Transform[] {
+  const out: Transform[] = [];
+  const { left, right, top, bottom, cut } = box;
+  const place = (s: number, tx: number) => {
+    if (!cut.top) out.push({ s, theta: 0, tx, ty: top });
+    if (!cut.bottom) out.push({ s, theta: 0, tx, ty: bottom - s * H });
+  };
+  if (!cut.left && !cut.right) {
+    const s = (right - left) / W;
+    place(s, left);
+    return out;
+  }
+  if (cut.left && cut.right) return out;
+  for (let s = 0.25; s <= 3; s *= 1.03) place(s, cut.left ? right - s * W : left);
   return out;
 }
 
@@ -305,26 +328,37 @@ function centred(s: number, theta: number, cx: number, cy: number, suspect: Grey
   return { s, theta, tx: suspect.width / 2 - (cos * cx - sin * cy), ty: suspect.height / 2 - (sin * cx + cos * cy) };
 }
 
+/** Where a screenshot shows the page on its surround; `cut` says which of its edges the image cuts off. */
+export interface PageBox {
+  left: number;
+  right: number;
+  top: number;
+  bottom: number;
+  cut: { left: boolean; right: boolean; top: boolean; bottom: boolean };
+}
+
 /**
- * A page shown on a background of one colour (the reader's dark surround): the box of the columns
- * and rows that mostly differ from the colour of the image's left and right edges. Null when the
- * edges are paper-light (the suspect is the page itself) or no such box is found.
+ * A page shown on a surround of one dark colour (the reader's): the surround runs along at least
+ * one whole side of the image; the page's edges are the medians of each row's and column's first
+ * and last pixel that is not the surround, so that the page's own dark parts (a black chart, a
+ * bold rule, ink as dark as the surround) do not move them. Null for a light surround (the suspect
+ * is the page itself) or no such page. A wrong box costs nothing but a few hypotheses: the
+ * suspect's own shape is tried too.
  */
-export function pageBox(image: Grey): { left: number; right: number; top: number; bottom: number } | null {
+export function pageBox(image: Grey): PageBox | null {
   const { width, height, data } = image;
-  const edge: number[] = [];
-  for (let y = 0; y < height; y += 2) edge.push(data[y * width] as number, data[y * width + width - 1] as number);
-  edge.sort((a, b) => a - b);
-  const background = edge[edge.length >> 1] as number;
+  const sides = [
+    Array.from({ length: height }, (_, y) => data[y * width] as number),
+    Array.from({ length: height }, (_, y) => data[y * width + width - 1] as number),
+    Array.from(data.subarray(0, width)),
+    Array.from(data.subarray((height - 1) * width, height * width)),
+  ];
+  const border = sides.flat().sort((a, b) => a - b);
+  const background = border[border.length >> 1] as number;
   if (background > 200) return null;
-  // A surround is one colour all down both sides; a page's own dark band (a cover's full-bleed
-  // colour above white paper) is not.
-  const even = edge.filter((v) => Math.abs(v - background) <= 8).length;
-  if (even < 0.9 * edge.length) return null;
+  const uniform = (side: number[]) => side.filter((v) => Math.abs(v - background) <= 8).length >= 0.9 * side.length;
+  if (!sides.some(uniform)) return null;
   const differs = (v: number) => Math.abs(v - background) > 16;
-  // The page's edges: in each row the first and the last pixel that is not the surround, in each
-  // column between them the first and the last; the medians, so that the page's own dark parts (a
-  // black chart, a bold rule, ink as dark as the surround) do not move them.
   const lefts: number[] = [];
   const rights: number[] = [];
   for (let y = 0; y < height; y++) {
@@ -340,7 +374,7 @@ export function pageBox(image: Grey): { left: number; right: number; top: number
   if (lefts.length < height * 0.2) return null;
   const left = median(lefts);
   const right = median(rights);
-  if (right - left < width * 0.2 || left < 2 || right > width - 2) return null;
+  if (right - left < width * 0.2) return null;
   const tops: number[] = [];
   const bottoms: number[] = [];
   for (let x = left; x < right; x++) {
@@ -356,24 +390,14 @@ export function pageBox(image: Grey): { left: number; right: number; top: number
   const top = median(tops);
   const bottom = median(bottoms);
   if (bottom - top < height * 0.2) return null;
-  return { left, right, top, bottom };
+  const cut = { left: left < 2, right: right > width - 2, top: top < 2, bottom: bottom > height - 2 };
+  if (cut.left && cut.right && cut.top && cut.bottom) return null;
+  return { left, right, top, bottom, cut };
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[sorted.length >> 1] as number;
-}
-
-/** The suspect cut to the page it shows on a dark surround (a screenshot of the reader), else itself. */
-export function cropToPage(image: Grey): Grey {
-  const box = pageBox(image);
-  if (!box) return image;
-  const width = box.right - box.left;
-  const height = box.bottom - box.top;
-  const data = new Float32Array(width * height);
-  for (let y = 0; y < height; y++)
-    data.set(image.data.subarray((box.top + y) * image.width + box.left, (box.top + y) * image.width + box.right), y * width);
-  return { width, height, data };
 }
 
 /** A page's 64 px thumbnail, slightly blurred so that a degree of turn or a few pixels of shift do not matter. */
@@ -478,7 +502,7 @@ export function refine(
     const target = subsample(reference, step);
     const unit = (FRAME_WIDTH / width) * t.s; // suspect px per level px
     const evaluate = (candidate: Transform) =>
-      toneFit(target, warpToFrame(levels, candidate, reference.width, reference.height, step), 0.15);
+      toneFit(target, warpToFrame(levels, candidate, reference.width, reference.height, step), 0.06);
     score = evaluate(t);
     let sizes = { move: move * unit, turn, scale };
     for (let round = 0; round < rounds; round++) {

@@ -1,10 +1,10 @@
 import {
-  cropToPage,
   FRAME_WIDTH,
   type Grey,
   halveValid,
   hypotheses,
   type PageLevels,
+  pageBox,
   pageLevels,
   pyramid,
   refine,
@@ -53,6 +53,10 @@ export const MIN_SCORE = 7;
 const REFINED = 12;
 /** Of those, refined to 512 px (and read when the best carries no mark). */
 const FINE = 6;
+/** Hypotheses of one page registered at most (its top or its bottom in a screenshot, scales of a cut page). */
+const PER_PAGE = 3;
+/** The least of a page a suspect must show to be compared with it: a quarter of a screenshot shows a tenth. */
+const MIN_SHARE = 0.06;
 /** Pages whose every hypothesis is scored again at full thumbnail size. */
 const SHORTLIST = 40;
 /** Below this fit after refining, the suspect does not show the page. */
@@ -69,7 +73,8 @@ export async function traceImage(
   keys: MarkLayout[],
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
-  const suspect = cropToPage(image);
+  const suspect = image;
+  const box = pageBox(suspect);
   const levels = pyramid(suspect);
   // The suspect under each hypothesis at thumbnail size: one warp per hypothesis and page height,
   // not per page. Every (page, hypothesis) is scored at half the thumbnail's size first, the best
@@ -79,14 +84,14 @@ export async function traceImage(
   for (const page of pages) {
     let list = views.get(page.height);
     if (!list) {
-      list = hypotheses(suspect, page.height).map((start) => {
+      list = hypotheses(suspect, page.height, box).map((start) => {
         const view = suspectThumbnail(levels, start, page.thumb);
         return { start, view, small: halveValid(view) };
       });
       views.set(page.height, list);
     }
     const small = halveValid(page.thumb);
-    for (const hypothesis of list) first.push({ page, hypothesis, score: toneFit(small, hypothesis.small, 0.15, 16) });
+    for (const hypothesis of list) first.push({ page, hypothesis, score: toneFit(small, hypothesis.small, MIN_SHARE, 16) });
   }
   // The best pages at 32 px (each by its best hypothesis), then every hypothesis of those pages at
   // 64 px: at 32 px a binarised quarter of a page can rank its own hypothesis below others of the page.
@@ -100,7 +105,7 @@ export async function traceImage(
   );
   const ranked = first
     .filter(({ page }) => shortlisted.has(page))
-    .map(({ page, hypothesis }) => ({ page, start: hypothesis.start, score: toneFit(page.thumb, hypothesis.view, 0.15, 24) }));
+    .map(({ page, hypothesis }) => ({ page, start: hypothesis.start, score: toneFit(page.thumb, hypothesis.view, MIN_SHARE, 24) }));
   ranked.sort((a, b) => b.score - a.score);
   // Coarse registration (128 px) of the best few pages, then the two best refined to 512 px.
   const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
@@ -109,7 +114,7 @@ export async function traceImage(
   for (const { page, start } of ranked) {
     if (coarse.length >= REFINED) break;
     let seen = tried.get(page);
-    if (seen && seen.count >= 2) continue;
+    if (seen && seen.count >= PER_PAGE) continue;
     if (!seen) {
       const luma = await page.load();
       seen = { luma, frame: pageLevels(greyOf(luma, FRAME_WIDTH, page.height)), count: 0 };

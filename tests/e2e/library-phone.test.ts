@@ -91,7 +91,10 @@ describe("the library on a phone", () => {
     await page.waitForURL(/\?subject=Science&grade=3&mine=1$/);
 
     // Open it from My books, then Back: the same filters, the same list.
-    await page.locator("main article").getByRole("link", { name: /Plants and Seeds/ }).tap();
+    await page
+      .locator("main article")
+      .getByRole("link", { name: /Plants and Seeds/ })
+      .tap();
     await page.getByRole("heading", { level: 1, name: "Plants and Seeds" }).waitFor();
     await page.goBack();
     await page.waitForURL(/\/dashboard\?subject=Science&grade=3&mine=1$/);

@@ -251,7 +251,10 @@ describe("teacher library details", () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
         await expectAccessible(page);
         await screenshot(page, `dashboard-${theme}-${width}`);
-        await page.locator("main article").getByRole("link", { name: /Pre-Algebra Foundations/ }).click();
+        await page
+          .locator("main article")
+          .getByRole("link", { name: /Pre-Algebra Foundations/ })
+          .click();
         await page.getByRole("heading", { level: 1, name: "Pre-Algebra Foundations" }).waitFor();
         await expectAccessible(page);
         await screenshot(page, `book-${theme}-${width}`);

@@ -6,6 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { decodePngPixels } from "../../workers/books/png-pixels.ts";
 import { auditLog } from "../../workers/db/schema.ts";
+import type { TraceMatch } from "../../workers/leaks/trace.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { openPageSet, storePage } from "../../workers/page-images/page-sets.ts";
 import { createBook, createSchool, db, ORIGIN, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
@@ -98,17 +99,7 @@ async function quarterAsWebp(png: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await encodeWebp({ data: out, width: w, height: h, colorSpace: "srgb" } as ImageData, { quality: 50 }));
 }
 
-interface Match {
-  teacherId: number;
-  name: string;
-  email: string;
-  school: string;
-  day: string;
-  bookId: number;
-  title: string;
-  page: number;
-  confidence: number;
-}
+type Match = TraceMatch;
 
 describe("POST /api/leaks/trace", () => {
   let school: Awaited<ReturnType<typeof createSchool>>;

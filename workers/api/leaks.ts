@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { auditEntry } from "../admins/audit.ts";
+import { readLimited } from "../books/uploads.ts";
 import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { MAX_TRACE_BYTES, suspectImage, traceLeak } from "../leaks/trace.ts";
@@ -14,7 +15,7 @@ export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireAdmin, req
   const declared = c.req.header("Content-Length");
   if (declared !== undefined && Number(declared) > MAX_TRACE_BYTES) return c.json({ error: "The image is larger than 20 MB" }, 413);
   const type = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-  const bytes = await readAtMost(c.req.raw, MAX_TRACE_BYTES);
+  const bytes = await readLimited(c.req.raw.body, MAX_TRACE_BYTES);
   if (bytes === null) return c.json({ error: "The image is larger than 20 MB" }, 413);
   const suspect = await suspectImage(bytes, type);
   const { db } = c.var.context;
@@ -39,28 +40,3 @@ export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireAdmin, req
   });
   return c.json({ matches: result.matches });
 });
-
-/** The body, read up to `limit` bytes: null as soon as it is longer (a missing or false Content-Length changes nothing). */
-async function readAtMost(request: Request, limit: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
-}

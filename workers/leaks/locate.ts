@@ -178,33 +178,6 @@ export function warpToFrame(levels: Grey[], t: Transform, frameWidth: number, fr
   return { width, height, data: out };
 }
 
-/** Normalised cross-correlation over the pixels both have; -1 when fewer than `minShare` of them overlap. */
-export function ncc(a: Grey, b: Grey, minShare: number): number {
-  let n = 0;
-  let sa = 0;
-  let sb = 0;
-  let saa = 0;
-  let sbb = 0;
-  let sab = 0;
-  const size = Math.min(a.data.length, b.data.length);
-  for (let i = 0; i < size; i++) {
-    const y = b.data[i] as number;
-    if (Number.isNaN(y)) continue;
-    const x = a.data[i] as number;
-    n++;
-    sa += x;
-    sb += y;
-    saa += x * x;
-    sbb += y * y;
-    sab += x * y;
-  }
-  if (n < minShare * size || n < 16) return -1;
-  const va = saa - (sa * sa) / n;
-  const vb = sbb - (sb * sb) / n;
-  if (va <= 1e-6 || vb <= 1e-6) return -1;
-  return (sab - (sa * sb) / n) / Math.sqrt(va * vb);
-}
-
 /**
  * How well `b` (the suspect) is told by `a` (the page) through any change of greys: the correlation
  * ratio, sqrt of the share of b's variance that a's grey level explains, corrected for the number
@@ -405,38 +378,15 @@ export function thumbnail(page: Grey): Grey {
   // A 1024 px page halves four times to exactly 64 px: 2 x 2 means, far cheaper than a general resize.
   let small = page;
   while (small.width >= 2 * THUMB_WIDTH && small.width % 2 === 0) small = halve(small);
-  return blur(small.width === THUMB_WIDTH ? small : resizeTo(small, THUMB_WIDTH));
+  return blurValid(small.width === THUMB_WIDTH ? small : resizeTo(small, THUMB_WIDTH));
 }
 
-function blur(image: Grey): Grey {
-  const { width, height, data } = image;
-  const out = new Float32Array(data.length);
-  for (let y = 0; y < height; y++) {
-    for (let x = 0; x < width; x++) {
-      let sum = 0;
-      let n = 0;
-      for (let dy = -1; dy <= 1; dy++) {
-        const yy = y + dy;
-        if (yy < 0 || yy >= height) continue;
-        for (let dx = -1; dx <= 1; dx++) {
-          const xx = x + dx;
-          if (xx < 0 || xx >= width) continue;
-          sum += data[yy * width + xx] as number;
-          n++;
-        }
-      }
-      out[y * width + x] = sum / n;
-    }
-  }
-  return { width, height, data: out };
-}
-
-/** The suspect under a hypothesis, as a thumbnail of the page's size (step 2): compared with ncc. */
+/** The suspect under a hypothesis, as a thumbnail of the page's size (step 2): compared with toneFit. */
 export function suspectThumbnail(levels: Grey[], t: Transform, like: Grey): Grey {
   return blurValid(warpToFrame(levels, t, like.width, like.height));
 }
 
-/** The 3 x 3 blur of `blur`, over the pixels the suspect has (NaN stays NaN). */
+/** A 3 x 3 mean over the pixels there are (NaN, where a suspect has no pixel, stays NaN and is left out). */
 function blurValid(image: Grey): Grey {
   const { width, height, data } = image;
   const out = new Float32Array(data.length);

@@ -68,12 +68,11 @@ const MIN_FIT = 0.3;
  * under the same keys in the same order.
  */
 export async function traceImage(
-  image: Grey,
+  suspect: Grey,
   pages: StoredPage[],
   keys: MarkLayout[],
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
-  const suspect = image;
   const box = pageBox(suspect);
   const levels = pyramid(suspect);
   // The suspect under each hypothesis at thumbnail size: one warp per hypothesis and page height,

@@ -41,6 +41,9 @@ async function shoot(page: Page, name: string) {
 }
 
 async function expectAccessible(page: Page) {
+  // Colours ease in over 150 ms (Tailwind's transition-colors): axe measured mid-transition reads a
+  // button half-way between themes (a CI run failed so on .bg-indigo-600, dark theme).
+  await page.waitForTimeout(400);
   const { violations } = await new AxeBuilder({ page }).analyze();
   const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
   expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);

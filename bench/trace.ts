@@ -15,7 +15,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
-import { greyFromPixels, thumbnail } from "../workers/leaks/locate.ts";
+import { blurValid, greyFromPixels, pageDetail, thumbnailOf } from "../workers/leaks/locate.ts";
 import { PAPER } from "../workers/leaks/mark.ts";
 import { currentMarkKey, markCode } from "../workers/leaks/mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "../workers/leaks/trace-core.ts";
@@ -55,13 +55,17 @@ const inked = pages.filter((p) => p.luma.reduce((n, v) => n + (v < PAPER ? 1 : 0
 console.log(
   `${pages.length} pages (${pages.length - inked.length} blank, not sampled) rendered in ${((Date.now() - started) / 1000).toFixed(0)} s`,
 );
-const stored: StoredPage[] = pages.map((p) => ({
-  bookId: p.bookId,
-  page: p.page,
-  height: p.height,
-  thumb: thumbnail(greyFromPixels(p.luma, p.width, p.height, 1)),
-  load: async () => p.luma,
-}));
+const stored: StoredPage[] = pages.map((p) => {
+  const detail = pageDetail(greyFromPixels(p.luma, p.width, p.height, 1));
+  return {
+    bookId: p.bookId,
+    page: p.page,
+    height: p.height,
+    thumb: thumbnailOf(detail),
+    detail: () => blurValid(detail),
+    load: async () => p.luma,
+  };
+});
 const env = { MARK_SECRET: "bench-mark-secret-0123456789abcdef", AUTH_SECRET: "unused" };
 const key = await currentMarkKey(env);
 const candidates: Candidate[] = [];

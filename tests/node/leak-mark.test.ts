@@ -1,5 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { apply, type Grey, greyFromPixels, pageBox, type Transform, thumbnail } from "../../workers/leaks/locate.ts";
+import {
+  apply,
+  blurValid,
+  type Grey,
+  greyFromPixels,
+  pageBox,
+  pageDetail,
+  type Transform,
+  thumbnailOf,
+  withoutSurround,
+} from "../../workers/leaks/locate.ts";
 import { blockSigns, createLayout, embedMark } from "../../workers/leaks/mark.ts";
 import { type Candidate, MIN_SCORE, type StoredPage, traceImage } from "../../workers/leaks/trace-core.ts";
 
@@ -45,7 +55,8 @@ const lumaOf = (rgb: Uint8Array) => greyFromPixels(rgb, WIDTH, HEIGHT, 3);
 const pages: StoredPage[] = originals.map((rgb, i) => {
   const grey = lumaOf(rgb);
   const luma = Uint8Array.from(grey.data, (v) => Math.round(v));
-  return { bookId: 1, page: i + 1, height: HEIGHT, thumb: thumbnail(grey), load: async () => luma };
+  const detail = pageDetail(grey);
+  return { bookId: 1, page: i + 1, height: HEIGHT, thumb: thumbnailOf(detail), detail: () => blurValid(detail), load: async () => luma };
 });
 
 function marked(page: number, teacher: number): Grey {
@@ -126,31 +137,81 @@ describe("the hidden mark", () => {
     expect(found?.transform.theta).toBeCloseTo(theta, 2);
   });
 
-  it("finds a page shown inside a dark surround (a screenshot of the reader), top of the page at the toolbar", async () => {
-    const page = marked(2, 21);
+  /** A 1280 x 800 screenshot of the reader: the page 1248 px wide at (16, 64) on a dark surround, `scrolled` frame px down. */
+  function screenshot(page: Grey, scrolled = 0): Grey {
     const shot: Grey = { width: 1280, height: 800, data: new Float32Array(1280 * 800).fill(22) };
-    const t: Transform = { s: 1.21875, theta: 0, tx: 16, ty: 64 };
+    const t: Transform = { s: 1.21875, theta: 0, tx: 16, ty: 64 - 1.21875 * scrolled };
     const shown = transformed(page, t, 1280, 800);
-    for (let v = 64; v < 800; v++) for (let u = 16; u < 1264; u++) shot.data[v * 1280 + u] = shown.data[v * 1280 + u] as number;
-    expect(pageBox(shot)).toMatchObject({
-      left: 16,
-      right: 1264,
-      top: 64,
-      bottom: 800,
-      cut: { left: false, right: false, top: false, bottom: true },
-    });
+    const top = Math.max(64, Math.ceil(t.ty));
+    for (let v = top; v < 800; v++) for (let u = 16; u < 1264; u++) shot.data[v * 1280 + u] = shown.data[v * 1280 + u] as number;
+    return shot;
+  }
+
+  function quarterOf(image: Grey, right: boolean, bottom: boolean): Grey {
+    const w = image.width / 2;
+    const h = image.height / 2;
+    const out: Grey = { width: w, height: h, data: new Float32Array(w * h) };
+    for (let y = 0; y < h; y++) {
+      const from = (y + (bottom ? h : 0)) * image.width + (right ? w : 0);
+      out.data.set(image.data.subarray(from, from + w), y * w);
+    }
+    return out;
+  }
+
+  it("finds a page shown inside a dark surround (a screenshot of the reader), top of the page at the toolbar", async () => {
+    const shot = screenshot(marked(2, 21));
+    const box = pageBox(shot);
+    expect(box).toMatchObject({ left: { a: 16, b: 0 }, right: { a: 1264, b: 0 }, top: { a: 64, b: 0 }, theta: 0 });
+    expect(box?.bottom).toBeUndefined();
     const found = await traced(shot);
     expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([21]);
     const [u, v] = apply(found?.transform as Transform, 0, 0);
     expect(Math.abs(u - 16) + Math.abs(v - 64)).toBeLessThan(3); // the page's corner where the reader shows it
 
     // Its top right quarter: the page's right and top edges on the surround, its scale unknown.
-    const quarter: Grey = { width: 640, height: 400, data: new Float32Array(640 * 400) };
-    for (let y = 0; y < 400; y++) quarter.data.set(shot.data.subarray(y * 1280 + 640, y * 1280 + 1280), y * 640);
-    expect(pageBox(quarter)?.cut).toEqual({ left: true, right: false, top: false, bottom: true });
+    const quarter = quarterOf(shot, true, false);
+    expect(pageBox(quarter)).toMatchObject({ right: { a: 624 }, top: { a: 64 } });
     const inQuarter = await traced(quarter);
     expect(inQuarter?.matches.map((m) => m.candidate.teacherId)).toEqual([21]);
     expect(inQuarter?.transform.s).toBeCloseTo(1.21875, 1);
+  });
+
+  it("finds a screenshot turned by 1.5 degrees on a canvas grown to fit (its corners white): the turn from the page's edges", async () => {
+    const shot = screenshot(marked(3, 8));
+    const theta = (-1.5 * Math.PI) / 180;
+    const [sin, cos] = [Math.abs(Math.sin(theta)), Math.cos(theta)];
+    const width = Math.ceil(1280 * cos + 800 * sin);
+    const height = Math.ceil(1280 * sin + 800 * cos);
+    // Turned about its centre into the grown canvas.
+    const [cu, cv] = apply({ s: 1, theta, tx: 0, ty: 0 }, 640, 400);
+    const centred = transformed(shot, { s: 1, theta, tx: width / 2 - cu, ty: height / 2 - cv }, width, height);
+    const box = pageBox(centred);
+    expect(box?.theta).toBeCloseTo(theta, 3);
+    const found = await traced(centred);
+    expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([8]);
+    expect(found?.transform.theta).toBeCloseTo(theta, 2);
+  });
+
+  it("leaves a binarised screenshot's black surround out of the comparison", async () => {
+    const shot = threshold(screenshot(marked(1, 4)), 120);
+    const box = pageBox(shot);
+    expect(box?.left?.a).toBeCloseTo(16, 0);
+    const masked = withoutSurround(shot, box);
+    expect(masked.data[10 * 1280 + 600]).toBeNaN(); // the toolbar
+    expect(masked.data[400 * 1280 + 600]).not.toBeNaN(); // the page
+    const found = await traced(shot);
+    expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([4]);
+  });
+
+  it("finds a page scrolled past the screenshot's top and bottom along its one visible side edge (a lower quarter)", async () => {
+    const shot = screenshot(marked(2, 17), 300);
+    const quarter = quarterOf(shot, false, true);
+    const box = pageBox(quarter);
+    expect(box).toMatchObject({ left: { a: 16, b: 0 } });
+    expect(box?.top ?? box?.bottom ?? box?.right).toBeUndefined();
+    const found = await traced(quarter);
+    expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([17]);
+    expect(found?.transform.s).toBeCloseTo(1.21875, 1);
   });
 
   it("scores a code the image does not carry like noise, far below the match threshold", async () => {

@@ -6,11 +6,15 @@
  * into the suspect's pixels is a similarity: u = s(x cos t - y sin t) + tx, v = s(x sin t + y cos t) + ty.
  *
  * 1. Hypotheses from the suspect's shape: it is the whole page or one of its quarters (turned with
- *    the canvas grown to fit, or cropped back to size), or a page on the reader's dark background.
- * 2. Every stored page's 64 px thumbnail is compared with the suspect sampled under each hypothesis,
- *    first at 32 px (~1,300 pixels a page), the best again at 64; the best few pairs go on.
+ *    the canvas grown to fit, or cropped back to size), or a page on the reader's dark surround,
+ *    whose straight edges give its turn and, with the corners they meet at, its place (pageBox).
+ *    With neither the page's top nor its bottom on the surround, the page slides along its side
+ *    edge (pageSlides): where is searched per page.
+ * 2. Every stored page's 64 px thumbnail is compared with the suspect sampled under each hypothesis
+ *    (the surround left out); each page's best few are compared again at 128 px, for as many pages
+ *    as the suspect's share of a page allows for the cost of one page; the best few pairs go on.
  * 3. Each is refined by a pattern search of the four parameters at 128, 256 and 512 px, scoring by
- *    the correlation ratio (toneFit); the best one is read for the mark in the 1024 px frame.
+ *    the correlation ratio (toneFit); the best one is read for the mark.
  */
 
 export const FRAME_WIDTH = 1024;
@@ -184,24 +188,35 @@ export function warpToFrame(levels: Grey[], t: Transform, frameWidth: number, fr
  * of bins. A threshold, gamma or JPEG keep it near 1 where the two show the same thing; a plain
  * correlation would not survive the threshold. -1 when fewer than `minShare` of the pixels overlap.
  */
-export function toneFit(a: Grey, b: Grey, minShare: number, bins = 32): number {
-  const counts = new Float64Array(bins);
-  const sums = new Float64Array(bins);
+/** toneFit's bins, reused: it runs hundreds of thousands of times a trace. */
+const COUNTS = new Float64Array(256);
+const SUMS = new Float64Array(256);
+
+export function toneFit(a: Grey, b: Grey, minShare: number, bins = 32, shift = 0, rows: [number, number] = [0, b.height]): number {
+  const counts = COUNTS.fill(0, 0, bins);
+  const sums = SUMS.fill(0, 0, bins);
   let n = 0;
   let total = 0;
   let squares = 0;
-  const size = Math.min(a.data.length, b.data.length);
-  for (let i = 0; i < size; i++) {
-    const y = b.data[i] as number;
-    if (Number.isNaN(y)) continue;
-    const k = Math.min(bins - 1, Math.max(0, Math.floor(((a.data[i] as number) * bins) / 256)));
-    counts[k] = (counts[k] as number) + 1;
-    sums[k] = (sums[k] as number) + y;
-    n++;
-    total += y;
-    squares += y * y;
+  const width = a.width;
+  const scale = bins / 256;
+  // Row j of `a` against row j + shift of `b` (the same width): a page slid along a strip of the suspect.
+  // `rows`: where b has pixels at all (validRows), so that a small suspect costs what it shows.
+  for (let j = Math.max(0, -shift, rows[0] - shift), last = Math.min(a.height, rows[1] - shift); j < last; j++) {
+    const rowA = j * width;
+    const rowB = (j + shift) * width;
+    for (let i = 0; i < width; i++) {
+      const y = b.data[rowB + i] as number;
+      if (Number.isNaN(y)) continue;
+      const k = Math.min(bins - 1, Math.max(0, Math.floor((a.data[rowA + i] as number) * scale)));
+      counts[k] = (counts[k] as number) + 1;
+      sums[k] = (sums[k] as number) + y;
+      n++;
+      total += y;
+      squares += y * y;
+    }
   }
-  if (n < minShare * size || n < 4 * bins) return -1;
+  if (n < minShare * a.data.length || n < 4 * bins) return -1;
   const variance = squares - (total * total) / n;
   if (variance <= 1e-6) return -1;
   let explained = 0;
@@ -215,6 +230,19 @@ export function toneFit(a: Grey, b: Grey, minShare: number, bins = 32): number {
   const eta2 = (explained - (total * total) / n) / variance;
   const adjusted = eta2 - ((used - 1) / Math.max(1, n - used)) * (1 - eta2);
   return adjusted > 0 ? Math.sqrt(adjusted) : 0;
+}
+
+/** The rows of an image that have a pixel (not NaN): [first, last + 1). */
+export function validRows({ width, height, data }: Grey): [number, number] {
+  let first = 0;
+  let last = height;
+  const empty = (j: number) => {
+    for (let i = j * width, end = i + width; i < end; i++) if (!Number.isNaN(data[i] as number)) return false;
+    return true;
+  };
+  while (first < last && empty(first)) first++;
+  while (last > first && empty(last - 1)) last--;
+  return [first, last];
 }
 
 /** Like `a` subsampled every `step` pixels: the grid warpToFrame uses with the same step. */
@@ -273,25 +301,74 @@ export function hypotheses(suspect: Grey, pageHeight: number, box: PageBox | nul
 }
 
 /**
- * A page seen on a surround: its visible edges give where it is. With both side edges visible
- * their distance gives the scale; with one of them cut (a quarter of a screenshot) the scale is
- * searched, 5 % apart, from the corner that is visible.
+ * A page seen on a surround: its visible edges give where it is, and how it is turned. With both
+ * side edges visible their distance gives the scale; with one of them cut off (a quarter of a
+ * screenshot) the scale is searched, 3 % apart, from the visible corner. With neither the top nor
+ * the bottom edge visible (a page taller than the screen, scrolled), where the page is along its
+ * side edge is not known: that is a slide (pageSlides), searched per page by the trace.
  */
 function boxHypotheses(box: PageBox, W: number, H: number): Transform[] {
   const out: Transform[] = [];
-  const { left, right, top, bottom, cut } = box;
-  const place = (s: number, tx: number) => {
-    if (!cut.top) out.push({ s, theta: 0, tx, ty: top });
-    if (!cut.bottom) out.push({ s, theta: 0, tx, ty: bottom - s * H });
-  };
-  if (!cut.left && !cut.right) {
-    const s = (right - left) / W;
-    place(s, left);
-    return out;
+  const { left, right, top, bottom, theta } = box;
+  const side = left ?? right;
+  if (!side) return out;
+  const scale = left && right ? sideDistance(left, right, theta) / W : null;
+  // The corner a side and the top or bottom edge meet at, and which corner of the page it is.
+  const corners: Array<{ at: [number, number]; x: number; y: number }> = [];
+  for (const [edge, x] of [
+    [left, 0],
+    [right, W],
+  ] as const) {
+    if (!edge) continue;
+    if (top) corners.push({ at: meet(edge, top), x, y: 0 });
+    if (bottom) corners.push({ at: meet(edge, bottom), x, y: H });
   }
-  if (cut.left && cut.right) return out;
-  for (let s = 0.25; s <= 3; s *= 1.03) place(s, cut.left ? right - s * W : left);
+  for (const corner of corners) {
+    const place = (s: number) => {
+      const [u, v] = apply({ s, theta, tx: 0, ty: 0 }, corner.x, corner.y);
+      out.push({ s, theta, tx: corner.at[0] - u, ty: corner.at[1] - v });
+    };
+    if (scale) place(scale);
+    else for (let s = 0.25; s <= 3; s *= 1.03) place(s);
+  }
   return out;
+}
+
+/**
+ * Where along its visible side edge a page may be, when the suspect shows neither its top nor its
+ * bottom: for each scale, the transform that puts the page's corner (0, 0) (or (W, 0) for a right
+ * edge) on the edge line at the suspect's top row; the page then slides along the edge (`along`, a
+ * unit step in frame y moves the page by `along` suspect pixels).
+ */
+export interface Slide {
+  starts: Transform[];
+  along: [number, number];
+}
+
+export function pageSlides(box: PageBox | null, width: number): Slide | null {
+  if (!box || box.top || box.bottom) return null;
+  const { left, right, theta } = box;
+  const side = left ?? right;
+  if (!side) return null;
+  const W = FRAME_WIDTH;
+  const scales: number[] = [];
+  if (left && right) scales.push(sideDistance(left, right, theta) / W);
+  else {
+    // The page reaches past the image on its cut side: at least as wide as what is seen of it.
+    const least = Math.max(0.25, (left ? width - side.a : side.a) / W);
+    for (let s = least; s <= 4 * least; s *= 1.04) scales.push(s);
+  }
+  const x = left ? 0 : W;
+  const starts = scales.map((s) => {
+    const [u, v] = apply({ s, theta, tx: 0, ty: 0 }, x, 0);
+    return { s, theta, tx: side.a - u, ty: -v };
+  });
+  return { starts, along: [-Math.sin(theta), Math.cos(theta)] };
+}
+
+/** The transform moved along the page's y axis by `dy` frame pixels. */
+export function slid(t: Transform, dy: number): Transform {
+  return { ...t, tx: t.tx - Math.sin(t.theta) * t.s * dy, ty: t.ty + Math.cos(t.theta) * t.s * dy };
 }
 
 /** The transform that puts frame point (cx, cy) at the suspect's centre. */
@@ -301,71 +378,169 @@ function centred(s: number, theta: number, cx: number, cy: number, suspect: Grey
   return { s, theta, tx: suspect.width / 2 - (cos * cx - sin * cy), ty: suspect.height / 2 - (sin * cx + cos * cy) };
 }
 
-/** Where a screenshot shows the page on its surround; `cut` says which of its edges the image cuts off. */
+/** The distance between two side edges, across them. */
+function sideDistance(left: Edge, right: Edge, theta: number): number {
+  return Math.abs(right.a - left.a) * Math.cos(theta);
+}
+
+/** Where a side edge (x = a + b y) meets a top or bottom edge (y = a + b x). */
+function meet(side: Edge, across: Edge): [number, number] {
+  const x = (side.a + side.b * across.a) / (1 - side.b * across.b);
+  return [x, across.a + across.b * x];
+}
+
+/** A straight edge of the page in the suspect: x = a + b y for a side, y = a + b x for the top or bottom. */
+export interface Edge {
+  a: number;
+  b: number;
+}
+
+/** Where a screenshot shows the page on its surround: its visible edges (missing where the image cuts it off) and its turn. */
 export interface PageBox {
-  left: number;
-  right: number;
-  top: number;
-  bottom: number;
-  cut: { left: boolean; right: boolean; top: boolean; bottom: boolean };
+  left?: Edge;
+  right?: Edge;
+  top?: Edge;
+  bottom?: Edge;
+  theta: number;
+}
+
+/** How dark a surround is at most (the reader's is about 26). */
+const SURROUND_MAX = 80;
+
+/**
+ * A page shown on a dark surround of one colour (the reader's), maybe turned, maybe on a canvas
+ * grown to fit the turn: each row is scanned from either end for a run of the surround that starts
+ * near the image's edge and ends where the page begins, each column likewise; a straight line
+ * through most of a side's points (fitted robustly, so that the page's own dark parts, a chart or a
+ * bold rule, do not move it) is that edge of the page. Null for no such page (the suspect is the
+ * page itself). A wrong box costs nothing but a few hypotheses: the suspect's own shape is tried too.
+ */
+export function pageBox(image: Grey): PageBox | null {
+  const { width, height } = image;
+  const scans = {
+    left: edgePoints(image, false, false),
+    right: edgePoints(image, false, true),
+    top: edgePoints(image, true, false),
+    bottom: edgePoints(image, true, true),
+  };
+  // The surround's colour: that of the side with the most points (a chart's edge is not the surround).
+  const most = Object.values(scans).reduce((x, y) => (y.length > x.length ? y : x));
+  if (most.length < 0.1 * Math.min(width, height)) return null;
+  const surround = median(most.map((p) => p.colour));
+  const box: PageBox = { theta: 0 };
+  const angles: Array<{ theta: number; weight: number }> = [];
+  for (const side of ["left", "right", "top", "bottom"] as const) {
+    const points = scans[side].filter((p) => Math.abs(p.colour - surround) <= 12);
+    const lines = side === "left" || side === "right" ? height : width;
+    const edge = fitLine(points, lines);
+    if (!edge) continue;
+    box[side] = edge;
+    angles.push({ theta: side === "left" || side === "right" ? -Math.atan(edge.b) : Math.atan(edge.b), weight: edge.n });
+  }
+  if (!angles.length) return null;
+  const weight = angles.reduce((sum, x) => sum + x.weight, 0);
+  box.theta = angles.reduce((sum, x) => sum + x.theta * x.weight, 0) / weight;
+  if (box.left && box.right && sideDistance(box.left, box.right, box.theta) < 0.2 * width) return null;
+  for (const side of ["left", "right", "top", "bottom"] as const) if (box[side]) box[side] = { a: box[side].a, b: box[side].b };
+  return box;
 }
 
 /**
- * A page shown on a surround of one dark colour (the reader's): the surround runs along at least
- * one whole side of the image; the page's edges are the medians of each row's and column's first
- * and last pixel that is not the surround, so that the page's own dark parts (a black chart, a
- * bold rule, ink as dark as the surround) do not move them. Null for a light surround (the suspect
- * is the page itself) or no such page. A wrong box costs nothing but a few hypotheses: the
- * suspect's own shape is tried too.
+ * The suspect with its surround left out (NaN): only the page is compared with the stored pages.
+ * A surround, and a toolbar on it, is dark and flat; compared, a binarised screenshot's black
+ * surround fits a page's dark band anywhere (a wrong page, at five times the scale, fitting 0.99).
  */
-export function pageBox(image: Grey): PageBox | null {
-  const { width, height, data } = image;
-  const sides = [
-    Array.from({ length: height }, (_, y) => data[y * width] as number),
-    Array.from({ length: height }, (_, y) => data[y * width + width - 1] as number),
-    Array.from(data.subarray(0, width)),
-    Array.from(data.subarray((height - 1) * width, height * width)),
-  ];
-  const border = sides.flat().sort((a, b) => a - b);
-  const background = border[border.length >> 1] as number;
-  if (background > 200) return null;
-  const uniform = (side: number[]) => side.filter((v) => Math.abs(v - background) <= 8).length >= 0.9 * side.length;
-  if (!sides.some(uniform)) return null;
-  const differs = (v: number) => Math.abs(v - background) > 16;
-  const lefts: number[] = [];
-  const rights: number[] = [];
+export function withoutSurround(image: Grey, box: PageBox | null): Grey {
+  if (!box) return image;
+  const { width, height } = image;
+  const data = Float32Array.from(image.data);
+  const { left, right, top, bottom } = box;
   for (let y = 0; y < height; y++) {
-    const row = y * width;
-    let x = 0;
-    while (x < width && !differs(data[row + x] as number)) x++;
-    if (x === width) continue;
-    let end = width - 1;
-    while (end > x && !differs(data[row + end] as number)) end--;
-    lefts.push(x);
-    rights.push(end + 1);
+    for (let x = 0; x < width; x++) {
+      const outside =
+        (left && x + 0.5 < left.a + left.b * y) ||
+        (right && x + 0.5 > right.a + right.b * y) ||
+        (top && y + 0.5 < top.a + top.b * x) ||
+        (bottom && y + 0.5 > bottom.a + bottom.b * x);
+      if (outside) data[y * width + x] = Number.NaN;
+    }
   }
-  if (lefts.length < height * 0.2) return null;
-  const left = median(lefts);
-  const right = median(rights);
-  if (right - left < width * 0.2) return null;
-  const tops: number[] = [];
-  const bottoms: number[] = [];
-  for (let x = left; x < right; x++) {
-    let y = 0;
-    while (y < height && !differs(data[y * width + x] as number)) y++;
-    if (y === height) continue;
-    let end = height - 1;
-    while (end > y && !differs(data[end * width + x] as number)) end--;
-    tops.push(y);
-    bottoms.push(end + 1);
+  return { width, height, data };
+}
+
+interface EdgePoint {
+  line: number;
+  at: number;
+  colour: number;
+}
+
+/**
+ * For each row (or column) scanned from its start (or end): a run of at least three pixels of one
+ * dark colour that begins within the first 8 % of the line (after whatever a turn's grown canvas
+ * put there) and is followed by a pixel clearly lighter (the page's edge, at the first lighter pixel).
+ */
+function edgePoints({ width, height, data }: Grey, columns: boolean, fromEnd: boolean): EdgePoint[] {
+  const lines = columns ? width : height;
+  const length = columns ? height : width;
+  const at = (line: number, i: number) => {
+    const k = fromEnd ? length - 1 - i : i;
+    return data[columns ? k * width + line : line * width + k] as number;
+  };
+  const reach = Math.max(4, Math.round(0.08 * length));
+  const out: EdgePoint[] = [];
+  for (let line = 0; line < lines; line++) {
+    let i = 0;
+    while (i < reach && at(line, i) > SURROUND_MAX) i++;
+    if (i >= reach) continue;
+    const colour = at(line, i);
+    let end = i;
+    while (end < length && Math.abs(at(line, end) - colour) <= 10) end++;
+    if (end - i < 3 || end >= length - 1) continue;
+    // The page begins: lighter than the surround, here or within a pixel of antialiasing.
+    const next = Math.max(at(line, end), at(line, end + 1));
+    if (next < colour + 24) continue;
+    const position = fromEnd ? length - end : end;
+    out.push({ line, at: position, colour });
   }
-  if (tops.length < (right - left) * 0.5) return null;
-  const top = median(tops);
-  const bottom = median(bottoms);
-  if (bottom - top < height * 0.2) return null;
-  const cut = { left: left < 2, right: right > width - 2, top: top < 2, bottom: bottom > height - 2 };
-  if (cut.left && cut.right && cut.top && cut.bottom) return null;
-  return { left, right, top, bottom, cut };
+  return out;
+}
+
+/**
+ * The line through most of the points (at = a + b * line), robust to a minority of others: the
+ * slope is the median of slopes between points half the list apart, the offset the median
+ * residual, then a least-squares fit of the points within 2 px. Null when fewer than a sixth of the
+ * lines have a point on it, or fewer than half of the points are.
+ */
+function fitLine(points: EdgePoint[], lines: number): (Edge & { n: number }) | null {
+  if (points.length < Math.max(12, lines / 6)) return null;
+  const half = points.length >> 1;
+  const slopes: number[] = [];
+  for (let i = 0; i + half < points.length; i++) {
+    const p = points[i] as EdgePoint;
+    const q = points[i + half] as EdgePoint;
+    if (q.line !== p.line) slopes.push((q.at - p.at) / (q.line - p.line));
+  }
+  if (!slopes.length) return null;
+  let b = median(slopes);
+  let a = median(points.map((p) => p.at - b * p.line));
+  const inliers = points.filter((p) => Math.abs(p.at - (a + b * p.line)) <= 2);
+  if (inliers.length < Math.max(12, points.length / 2, lines / 6)) return null;
+  const n = inliers.length;
+  const mx = inliers.reduce((s, p) => s + p.line, 0) / n;
+  const my = inliers.reduce((s, p) => s + p.at, 0) / n;
+  let sxx = 0;
+  let sxy = 0;
+  for (const p of inliers) {
+    sxx += (p.line - mx) ** 2;
+    sxy += (p.line - mx) * (p.at - my);
+  }
+  if (sxx > 0) {
+    b = sxy / sxx;
+    a = my - b * mx;
+  }
+  // Nearly straight, as a page is: more than 5 degrees is not the page's edge.
+  if (Math.abs(b) > 0.09) return null;
+  return { a, b, n };
 }
 
 function median(values: number[]): number {
@@ -373,12 +548,25 @@ function median(values: number[]): number {
   return sorted[sorted.length >> 1] as number;
 }
 
-/** A page's 64 px thumbnail, slightly blurred so that a degree of turn or a few pixels of shift do not matter. */
-export function thumbnail(page: Grey): Grey {
-  // A 1024 px page halves four times to exactly 64 px: 2 x 2 means, far cheaper than a general resize.
+/** Width of a page's detail, the stage between the thumbnail and the registration. */
+export const DETAIL_WIDTH = 128;
+
+/** A 1024 px page at 128 px, unblurred: what the trace index keeps of each page (as bytes). */
+export function pageDetail(page: Grey): Grey {
+  // A 1024 px page halves three times to exactly 128 px: 2 x 2 means, far cheaper than a general resize.
   let small = page;
-  while (small.width >= 2 * THUMB_WIDTH && small.width % 2 === 0) small = halve(small);
-  return blurValid(small.width === THUMB_WIDTH ? small : resizeTo(small, THUMB_WIDTH));
+  while (small.width >= 2 * DETAIL_WIDTH && small.width % 2 === 0) small = halve(small);
+  return small.width === DETAIL_WIDTH ? small : resizeTo(small, DETAIL_WIDTH);
+}
+
+/** The 64 px thumbnail of a page's detail, slightly blurred so that a degree of turn or a few pixels of shift do not matter. */
+export function thumbnailOf(detail: Grey): Grey {
+  return blurValid(halve(detail));
+}
+
+/** A page's 64 px thumbnail (thumbnailOf its detail). */
+export function thumbnail(page: Grey): Grey {
+  return thumbnailOf(pageDetail(page));
 }
 
 /** The suspect under a hypothesis, as a thumbnail of the page's size (step 2): compared with toneFit. */
@@ -387,7 +575,7 @@ export function suspectThumbnail(levels: Grey[], t: Transform, like: Grey): Grey
 }
 
 /** A 3 x 3 mean over the pixels there are (NaN, where a suspect has no pixel, stays NaN and is left out). */
-function blurValid(image: Grey): Grey {
+export function blurValid(image: Grey): Grey {
   const { width, height, data } = image;
   const out = new Float32Array(data.length);
   for (let y = 0; y < height; y++) {

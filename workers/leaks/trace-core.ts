@@ -1,4 +1,5 @@
 import {
+  blurValid,
   FRAME_WIDTH,
   type Grey,
   halveValid,
@@ -6,13 +7,19 @@ import {
   type PageLevels,
   pageBox,
   pageLevels,
+  pageSlides,
   pyramid,
   refine,
   resizeTo,
+  type Slide,
+  slid,
   suspectThumbnail,
+  THUMB_WIDTH,
   type Transform,
   toneFit,
+  validRows,
   warpToFrame,
+  withoutSurround,
 } from "./locate.ts";
 import { CODE_BITS, codeScore, type MarkLayout, readMark } from "./mark.ts";
 
@@ -28,7 +35,10 @@ export interface StoredPage {
   page: number;
   /** Height of the 1024 px rendition. */
   height: number;
+  /** 64 px wide, blurred (locate.ts, thumbnail). */
   thumb: Grey;
+  /** 128 px wide, blurred (locate.ts, detail): made when the page is shortlisted. */
+  detail(): Grey;
   load(): Promise<Uint8Array>;
 }
 
@@ -57,8 +67,12 @@ const FINE = 6;
 const PER_PAGE = 3;
 /** The least of a page a suspect must show to be compared with it: a quarter of a screenshot shows a tenth. */
 const MIN_SHARE = 0.06;
-/** Pages whose every hypothesis is scored again at full thumbnail size. */
+/** Pages whose best hypotheses are scored again at 128 px. */
 const SHORTLIST = 40;
+/** Hypotheses a page keeps from the 64 px round. */
+const PER_PAGE_KEPT = 6;
+/** Places along a slide a page keeps from the 32 px scan. */
+const SLIDE_KEPT = 6;
 /** Below this fit after refining, the suspect does not show the page. */
 const MIN_FIT = 0.3;
 
@@ -74,41 +88,57 @@ export async function traceImage(
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
   const box = pageBox(suspect);
-  const levels = pyramid(suspect);
-  // The suspect under each hypothesis at thumbnail size: one warp per hypothesis and page height,
-  // not per page. Every (page, hypothesis) is scored at half the thumbnail's size first, the best
-  // SHORTLIST again at full thumbnail size.
-  const views = new Map<number, Array<{ start: Transform; small: Grey; view: Grey }>>();
-  const first: Array<{ page: StoredPage; hypothesis: { start: Transform; small: Grey; view: Grey }; score: number }> = [];
+  const levels = pyramid(withoutSurround(suspect, box));
+  // Every (page, hypothesis) at thumbnail size (64 px): the suspect warped once per hypothesis and
+  // page height, not per page; the hypotheses of a slide (a page scrolled past the screenshot's
+  // top and bottom) placed per page. Each page keeps its best few.
+  const views = new Map<number, Array<{ start: Transform; view: Grey }>>();
+  const perPage = new Map<StoredPage, Array<{ start: Transform; score: number }>>();
+  const keep = (page: StoredPage, start: Transform, score: number) => {
+    if (score < 0) return;
+    const list = perPage.get(page) ?? [];
+    list.push({ start, score });
+    list.sort((x, y) => y.score - x.score);
+    if (list.length > PER_PAGE_KEPT) list.pop();
+    perPage.set(page, list);
+  };
   for (const page of pages) {
     let list = views.get(page.height);
     if (!list) {
-      list = hypotheses(suspect, page.height, box).map((start) => {
-        const view = suspectThumbnail(levels, start, page.thumb);
-        return { start, view, small: halveValid(view) };
-      });
+      list = hypotheses(suspect, page.height, box).map((start) => ({ start, view: suspectThumbnail(levels, start, page.thumb) }));
       views.set(page.height, list);
     }
-    const small = halveValid(page.thumb);
-    for (const hypothesis of list) first.push({ page, hypothesis, score: toneFit(small, hypothesis.small, MIN_SHARE, 16) });
+    for (const { start, view } of list) keep(page, start, toneFit(page.thumb, view, MIN_SHARE, 24));
   }
-  // The best pages at 32 px (each by its best hypothesis), then every hypothesis of those pages at
-  // 64 px: at 32 px a binarised quarter of a page can rank its own hypothesis below others of the page.
-  const bestOf = new Map<StoredPage, number>();
-  for (const { page, score } of first) bestOf.set(page, Math.max(score, bestOf.get(page) ?? -1));
-  const shortlisted = new Set(
-    [...bestOf]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, SHORTLIST)
-      .map(([page]) => page),
-  );
-  const ranked = first
-    .filter(({ page }) => shortlisted.has(page))
-    .map(({ page, hypothesis }) => ({ page, start: hypothesis.start, score: toneFit(page.thumb, hypothesis.view, MIN_SHARE, 24) }));
-  ranked.sort((a, b) => b.score - a.score);
+  for (const { page, start, score } of slideHypotheses(levels, pageSlides(box, suspect.width), pages)) keep(page, start, score);
+  // The best pages at 64 px, their hypotheses scored again at 128 px: at 64 px the pages of one
+  // template (a novel's, a generated book's) look alike when the suspect shows a part of one. The
+  // less of a page the suspect shows, the more pages go on: a 128 px comparison costs what the
+  // suspect shows of the page, so the round costs about the same for a quarter as for a page.
+  const byBest = [...perPage].sort((x, y) => (y[1][0]?.score ?? -1) - (x[1][0]?.score ?? -1));
+  const lead = byBest[0]?.[1][0];
+  const shown = lead ? Math.min(1, (suspect.width * suspect.height) / (lead.start.s ** 2 * FRAME_WIDTH * (byBest[0]?.[0].height ?? 1))) : 1;
+  const shortlisted = byBest.slice(0, Math.ceil(SHORTLIST / Math.max(shown, 0.05)));
+  const ranked: Array<{ page: StoredPage; start: Transform; score: number }> = [];
+  const detailViews = new Map<string, { view: Grey; rows: [number, number] }>();
+  for (const [page, list] of shortlisted) {
+    const detail = page.detail();
+    for (const { start } of list) {
+      // One warp per hypothesis and page height here too.
+      const key = `${page.height}:${start.s}:${start.theta}:${start.tx}:${start.ty}`;
+      let seen = detailViews.get(key);
+      if (!seen) {
+        const view = suspectThumbnail(levels, start, detail);
+        seen = { view, rows: validRows(view) };
+        detailViews.set(key, seen);
+      }
+      ranked.push({ page, start, score: toneFit(detail, seen.view, MIN_SHARE, 32, 0, seen.rows) });
+    }
+  }
+  ranked.sort((x, y) => y.score - x.score);
   // Coarse registration (128 px) of the best few pages, then the two best refined to 512 px.
   const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
-  // Up to two hypotheses a page: a page seen in a screenshot may fit its top or its bottom first.
+  // Up to PER_PAGE hypotheses a page: a page seen in a screenshot may fit its top or its bottom first.
   const tried = new Map<StoredPage, { luma: Uint8Array; frame: PageLevels; count: number }>();
   for (const { page, start } of ranked) {
     if (coarse.length >= REFINED) break;
@@ -142,6 +172,51 @@ export async function traceImage(
     best ??= found;
   }
   return best;
+}
+
+/**
+ * A page along a slide (locate.ts, pageSlides): a screenshot shows neither the page's top nor its
+ * bottom, so where the page is along its visible side edge is searched, for each page and scale:
+ * the suspect is warped once per scale into a strip of the page's width in the page's frame, and
+ * each page's 32 px thumbnail is slid along it a row at a time, then placed to the half row at 64 px.
+ * One hypothesis a page, its best, scored at 64 px as the other hypotheses are.
+ */
+function slideHypotheses(levels: Grey[], slide: Slide | null, pages: StoredPage[]) {
+  const out: Array<{ page: StoredPage; start: Transform; score: number }> = [];
+  if (!slide) return out;
+  const suspect = levels[0] as Grey;
+  const unit = FRAME_WIDTH / THUMB_WIDTH;
+  const strips = slide.starts.map((start) => {
+    // The strip covers the suspect's height in the frame and a turn's slant, from `pad` above the start.
+    const pad = FRAME_WIDTH * Math.abs(Math.sin(start.theta)) + unit;
+    const origin = slid(start, -pad);
+    const rows = Math.ceil((suspect.height / (start.s * Math.cos(start.theta)) + 2 * pad) / unit);
+    const fine = blurValid(warpToFrame(levels, origin, THUMB_WIDTH, rows));
+    return { origin, fine, coarse: halveValid(fine) };
+  });
+  for (const page of pages) {
+    const small = halveValid(page.thumb);
+    // Along each scale's strip the best place at 32 px, then to the half row at 64 px (the row
+    // found, or one either side); the page keeps its best few places by their 64 px score.
+    const best: Array<{ start: Transform; score: number }> = [];
+    for (const strip of strips) {
+      let found = { score: -1, shift: 0 };
+      for (let shift = 1 - small.height; shift < strip.coarse.height; shift++) {
+        const score = toneFit(small, strip.coarse, MIN_SHARE, 16, shift);
+        if (score > found.score) found = { score, shift };
+      }
+      if (found.score < 0) continue;
+      let place = { score: -1, shift: 2 * found.shift };
+      for (const shift of [2 * found.shift - 1, 2 * found.shift, 2 * found.shift + 1]) {
+        const score = toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift);
+        if (score > place.score) place = { score, shift };
+      }
+      best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
+    }
+    best.sort((x, y) => y.score - x.score);
+    for (const { start, score } of best.slice(0, SLIDE_KEPT)) out.push({ page, start, score });
+  }
+  return out;
 }
 
 async function readFound(

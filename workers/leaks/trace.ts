@@ -13,7 +13,7 @@ import { bookAccess, books, pageSetPages, pageSets, schools, teachers } from "..
 import { readingDaily } from "../db/usage-schema.ts";
 import { decodePageImage } from "../page-images/page-image.ts";
 import { pageImageKey, pageSetPrefix } from "../page-images/page-keys.ts";
-import { FRAME_WIDTH, type Grey, greyFromPixels, THUMB_WIDTH, thumbnail } from "./locate.ts";
+import { blurValid, DETAIL_WIDTH, FRAME_WIDTH, type Grey, greyFromPixels, pageDetail, thumbnailOf } from "./locate.ts";
 import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "./mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "./trace-core.ts";
 
@@ -49,22 +49,30 @@ export async function suspectImage(bytes: Uint8Array, type: string): Promise<Gre
   }
 }
 
-/** One stored page's entry in a set's index: number, height at 1024 px, thumbnail. */
+/** One stored page's entry in a set's index: number, height at 1024 px, its detail (128 px wide, luma bytes). */
 interface IndexEntry {
   n: number;
   height: number;
-  thumb: Grey;
+  detail: { width: number; height: number; data: Uint8Array };
 }
 
-const INDEX_MAGIC = 0x4c544931; // "LTI1"
+const INDEX_MAGIC = 0x4c544932; // "LTI2": 128 px details (LTI1 held 64 px thumbnails, built again)
 const indexKey = (bookId: number, setId: string) => `${pageSetPrefix(bookId, setId)}trace-index.bin`;
 const isolateIndexes = new Map<string, IndexEntry[]>();
+/** Pages whose details an isolate keeps between traces (about 32 MB of its 128 MB). */
+const MEMORY_PAGES = 1500;
+let rememberedPages = 0;
 
 /** A ready set's thumbnails: from this isolate, else from R2, else built from the stored pages and kept. */
 async function setIndex(bucket: R2Bucket, bookId: number, setId: string, pages: number[]): Promise<IndexEntry[]> {
   const key = indexKey(bookId, setId);
   const remembered = isolateIndexes.get(key);
-  if (remembered) return remembered;
+  if (remembered) {
+    // Most recently used last: the oldest is dropped first.
+    isolateIndexes.delete(key);
+    isolateIndexes.set(key, remembered);
+    return remembered;
+  }
   const stored = await bucket.get(key);
   let entries = stored ? readIndex(new Uint8Array(await stored.arrayBuffer())) : null;
   if (!entries) {
@@ -72,29 +80,41 @@ async function setIndex(bucket: R2Bucket, bookId: number, setId: string, pages: 
     for (const n of pages) {
       const luma = await loadPageLuma(bucket, bookId, setId, n);
       if (!luma) continue;
-      entries.push({ n, height: luma.height, thumb: thumbnail(greyFromPixels(luma.data, FRAME_WIDTH, luma.height, 1)) });
+      const detail = pageDetail(greyFromPixels(luma.data, FRAME_WIDTH, luma.height, 1));
+      entries.push({ n, height: luma.height, detail: { ...detail, data: Uint8Array.from(detail.data, Math.round) } });
     }
     await bucket.put(key, writeIndex(entries));
   }
   isolateIndexes.set(key, entries);
-  if (isolateIndexes.size > 2000) isolateIndexes.delete(isolateIndexes.keys().next().value as string);
+  // About 21 kB a page: the isolate keeps the most recently read sets up to MEMORY_PAGES pages.
+  rememberedPages += entries.length;
+  while (rememberedPages > MEMORY_PAGES && isolateIndexes.size > 1) {
+    const [oldest, dropped] = isolateIndexes.entries().next().value as [string, IndexEntry[]];
+    isolateIndexes.delete(oldest);
+    rememberedPages -= dropped.length;
+  }
   return entries;
 }
 
+function detailGrey({ detail }: IndexEntry): Grey {
+  return { width: detail.width, height: detail.height, data: Float32Array.from(detail.data) };
+}
+
 function writeIndex(entries: IndexEntry[]): Uint8Array {
-  const size = 8 + entries.reduce((sum, e) => sum + 10 + e.thumb.data.length, 0);
+  const size = 8 + entries.reduce((sum, e) => sum + 10 + e.detail.data.length, 0);
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   view.setUint32(0, INDEX_MAGIC);
   view.setUint32(4, entries.length);
   let at = 8;
-  for (const { n, height, thumb } of entries) {
+  for (const { n, height, detail } of entries) {
     view.setUint32(at, n);
     view.setUint16(at + 4, height);
-    view.setUint16(at + 6, thumb.width);
-    view.setUint16(at + 8, thumb.height);
+    view.setUint16(at + 6, detail.width);
+    view.setUint16(at + 8, detail.height);
     at += 10;
-    for (const v of thumb.data) out[at++] = Math.round(v);
+    out.set(detail.data, at);
+    at += detail.data.length;
   }
   return out;
 }
@@ -108,9 +128,9 @@ function readIndex(bytes: Uint8Array): IndexEntry[] | null {
   for (let i = view.getUint32(4); i > 0; i--) {
     const width = view.getUint16(at + 6);
     const height = view.getUint16(at + 8);
-    if (width !== THUMB_WIDTH) return null; // an index of another thumbnail size: built again
-    const data = Float32Array.from(bytes.subarray(at + 10, at + 10 + width * height));
-    entries.push({ n: view.getUint32(at), height: view.getUint16(at + 4), thumb: { width, height, data } });
+    if (width !== DETAIL_WIDTH) return null; // an index of another size: built again
+    const data = bytes.slice(at + 10, at + 10 + width * height);
+    entries.push({ n: view.getUint32(at), height: view.getUint16(at + 4), detail: { width, height, data } });
     at += 10 + width * height;
   }
   return entries;
@@ -184,7 +204,8 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
         bookId,
         page: entry.n,
         height: entry.height,
-        thumb: entry.thumb,
+        thumb: thumbnailOf(detailGrey(entry)),
+        detail: () => blurValid(detailGrey(entry)),
         load: async () =>
           (await loadPageLuma(env.BOOKS, bookId, setId, entry.n))?.data ?? new Uint8Array(FRAME_WIDTH * entry.height).fill(255),
       });

@@ -10,7 +10,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { parseCsvRows, schoolCsvTemplate } from "../lib/csv.ts";
+import { CsvFormatError, parseCsvRows, schoolCsvTemplate } from "../lib/csv.ts";
 import { adminContext } from "../lib/guards/admin.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
@@ -73,7 +73,13 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
     setMessage(null);
     setValidation(null);
     if (!picked) return;
-    const parsed = parseCsvRows(await picked.text());
+    let parsed: ReturnType<typeof parseCsvRows>;
+    try {
+      parsed = parseCsvRows(await picked.text());
+    } catch (error) {
+      if (error instanceof CsvFormatError) return setMessage({ text: error.message });
+      throw error;
+    }
     const count = parsed.rows.length;
     if (count === 0) return setMessage({ text: "The file has no rows under its header." });
     if (count > maxRows) return setMessage({ text: `At most ${maxRows} schools per file; this one has ${count}.` });

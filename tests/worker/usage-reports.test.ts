@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { csvCell } from "../../app/lib/csv.ts";
 import worker from "../../workers/app.ts";
 import { loginEvents, schools, teachers } from "../../workers/db/schema.ts";
 import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usage-schema.ts";
 import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/reading/usage-events.ts";
-import { csvCell } from "../../workers/reports/csv.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
 import { api, createSchool, db, flushUsage, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";

@@ -1,5 +1,5 @@
+import { CSV_BOM, type CsvValue, csvLines } from "../../app/lib/csv.ts";
 import type { Db } from "../db/client.ts";
-import { csvCell } from "../reports/csv.ts";
 import { type AuditEntry, auditEntriesAfter } from "./audit-log.ts";
 import type { AuditFilter } from "./input.ts";
 
@@ -11,8 +11,8 @@ const COLUMNS = ["When (UTC)", "Who", "Action", "What", "Target type", "Target i
 
 const json = (value: unknown) => (value === null || value === undefined ? "" : JSON.stringify(value));
 
-function csvLine(entry: AuditEntry): string {
-  const cells = [
+function cells(entry: AuditEntry): CsvValue[] {
+  return [
     new Date(entry.at).toISOString(),
     entry.adminEmail,
     entry.action,
@@ -22,7 +22,6 @@ function csvLine(entry: AuditEntry): string {
     json(entry.before),
     json(entry.after),
   ];
-  return `${cells.map(csvCell).join(",")}\r\n`;
 }
 
 /**
@@ -39,12 +38,12 @@ export function auditCsvStream(db: Db, filter: AuditFilter, limits = { page: AUD
     async pull(controller) {
       if (!started) {
         started = true;
-        controller.enqueue(encoder.encode(`\uFEFF${COLUMNS.map(csvCell).join(",")}\r\n`));
+        controller.enqueue(encoder.encode(`${CSV_BOM}${csvLines([COLUMNS])}`));
         return;
       }
       const limit = Math.min(limits.page, limits.max - sent);
       const rows = limit > 0 ? await auditEntriesAfter(db, filter, after, limit) : [];
-      if (rows.length) controller.enqueue(encoder.encode(rows.map(csvLine).join("")));
+      if (rows.length) controller.enqueue(encoder.encode(csvLines(rows.map(cells))));
       sent += rows.length;
       const last = rows.at(-1);
       if (!last || rows.length < limit || sent >= limits.max) return controller.close();

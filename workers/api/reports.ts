@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { type CsvColumns, toCsv } from "../../app/lib/csv.ts";
 import type { Db } from "../db/client.ts";
 import { books, schools } from "../db/schema.ts";
 import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
-import { type CsvColumns, csvResponse, toCsv } from "../reports/csv.ts";
+import { csvResponse } from "../reports/csv.ts";
 import { schoolsReadingBook, stopPages, teacherUsage } from "../reports/detail.ts";
 import { exportFileName, INACTIVE_COLUMNS, RANKED_COLUMNS, STOP_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
 import { type ReportQuery, ReportQuerySchema } from "../reports/range.ts";

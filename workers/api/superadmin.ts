@@ -6,6 +6,7 @@ import { createAdmin, deleteAdmin, globalFigures, listAdmins, updateAdmin } from
 import { type AdminApiEnv, actorOf, requireSuperadmin } from "../http/guards.ts";
 import { requireSameOrigin } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
+import { csvResponse } from "../reports/csv.ts";
 
 /** /api/superadmin: accounts, audit log and global figures; superadmins only. */
 export const superadminApi = new Hono<AdminApiEnv>()
@@ -30,9 +31,6 @@ export const superadminApi = new Hono<AdminApiEnv>()
   // The filtered log as a file (?who=&what=&from=&to=, as /audit takes them; no paging).
   .get("/audit.csv", validate("query", AuditQuerySchema), (c) => {
     const { page: _page, pageSize: _size, ...filter } = c.req.valid("query");
-    return c.body(auditCsvStream(c.var.context.db, filter), 200, {
-      "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="${auditCsvFileName(filter)}"`,
-    });
+    return csvResponse(auditCsvStream(c.var.context.db, filter), auditCsvFileName(filter));
   })
   .get("/stats", async (c) => c.json(await globalFigures(c.var.context.db)));

@@ -437,7 +437,23 @@ export function pageBox(image: Grey): PageBox | null {
     box[side] = edge;
     angles.push({ theta: side === "left" || side === "right" ? -Math.atan(edge.b) : Math.atan(edge.b), weight: edge.n });
   }
-  if (!angles.length) return null;
+  // A page on a surround shows a side edge (a lone top or bottom edge is more likely a dark band of
+  // the page itself, and places nothing without a side).
+  if (!box.left && !box.right) return null;
+  // The page is most of a screenshot and lighter than its surround: a dark cover's edge found near
+  // the image's border (everything else "surround") is not a page box.
+  const [x0, x1] = [box.left?.a ?? 0, box.right?.a ?? width];
+  const [y0, y1] = [box.top?.a ?? 0, box.bottom?.a ?? height];
+  if (x1 - x0 < 0.3 * width || y1 - y0 < 0.3 * height || (x1 - x0) * (y1 - y0) < 0.3 * width * height) return null;
+  let sum = 0;
+  let n = 0;
+  for (let y = Math.ceil(y0); y < Math.floor(y1); y += 4) {
+    for (let x = Math.ceil(x0); x < Math.floor(x1); x += 4) {
+      sum += image.data[y * width + x] as number;
+      n++;
+    }
+  }
+  if (!n || sum / n < surround + 40) return null;
   const weight = angles.reduce((sum, x) => sum + x.weight, 0);
   box.theta = angles.reduce((sum, x) => sum + x.theta * x.weight, 0) / weight;
   if (box.left && box.right && sideDistance(box.left, box.right, box.theta) < 0.2 * width) return null;

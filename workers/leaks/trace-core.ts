@@ -88,7 +88,10 @@ export async function traceImage(
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
   const box = pageBox(suspect);
-  const levels = pyramid(withoutSurround(suspect, box));
+  // The page is looked for with the surround left out; the mark is read from the suspect as it is
+  // (the page's frame holds no surround when the box is right, and loses nothing when it is not).
+  const whole = pyramid(suspect);
+  const levels = box ? pyramid(withoutSurround(suspect, box)) : whole;
   // Every (page, hypothesis) at thumbnail size (64 px): the suspect warped once per hypothesis and
   // page height, not per page; the hypotheses of a slide (a page scrolled past the screenshot's
   // top and bottom) placed per page. Each page keeps its best few.
@@ -167,7 +170,7 @@ export async function traceImage(
   let best: Found | null = null;
   for (const candidate of fine) {
     if (best && candidate.fit < best.fit - 0.3) break;
-    const found = await readFound(candidate, levels, keys, candidatesFor);
+    const found = await readFound(candidate, whole, keys, candidatesFor);
     if (found.matches.length) return found;
     best ??= found;
   }

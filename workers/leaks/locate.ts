@@ -281,7 +281,7 @@ export function hypotheses(suspect: Grey, pageHeight: number, box: PageBox | nul
         const s = grown ? suspect.width / (region.w * cos + region.h * sin) : suspect.width / region.w;
         const expectedHeight = grown ? s * (region.w * sin + region.h * cos) : s * region.h;
         if (Math.abs(expectedHeight - suspect.height) > 0.12 * suspect.height) continue;
-        out.push(centred(s, theta, region.x + region.w / 2, region.y + region.h / 2, suspect));
+        out.push(pinned(s, theta, region.x + region.w / 2, region.y + region.h / 2, [suspect.width / 2, suspect.height / 2]));
       }
     }
   }
@@ -324,32 +324,26 @@ function boxHypotheses(box: PageBox, W: number, H: number): Transform[] {
     if (bottom) corners.push({ at: meet(edge, bottom), x, y: H });
   }
   for (const corner of corners) {
-    const place = (s: number) => {
-      const [u, v] = apply({ s, theta, tx: 0, ty: 0 }, corner.x, corner.y);
-      out.push({ s, theta, tx: corner.at[0] - u, ty: corner.at[1] - v });
-    };
-    if (scale) place(scale);
-    else for (let s = 0.25; s <= 3; s *= 1.03) place(s);
+    if (scale) out.push(pinned(scale, theta, corner.x, corner.y, corner.at));
+    else for (let s = 0.25; s <= 3; s *= 1.03) out.push(pinned(s, theta, corner.x, corner.y, corner.at));
   }
   return out;
 }
 
 /**
- * Where along its visible side edge a page may be, when the suspect shows neither its top nor its
- * bottom: for each scale, the transform that puts the page's corner (0, 0) (or (W, 0) for a right
- * edge) on the edge line at the suspect's top row; the page then slides along the edge (`along`, a
- * unit step in frame y moves the page by `along` suspect pixels).
+ * Where along its visible side edge a page may be, when the suspect may show neither its top nor
+ * its bottom: for each scale, the transform that puts the page's corner (0, 0) (or (W, 0) for a right
+ * edge) on the edge line at the suspect's top row; the page then slides along the edge (slid).
+ * Empty when the box places the page otherwise (or there is no box).
  */
-export interface Slide {
-  starts: Transform[];
-  along: [number, number];
-}
-
-export function pageSlides(box: PageBox | null, width: number): Slide | null {
-  if (!box || box.top || box.bottom) return null;
+export function pageSlides(box: PageBox | null, width: number): Transform[] {
+  if (!box) return [];
   const { left, right, theta } = box;
   const side = left ?? right;
-  if (!side) return null;
+  // A top or bottom edge may be where the screen cuts a scrolled page (under the reader's toolbar),
+  // not the page's own: with both sides seen (one scale, cheap) the page slides anyway; with one
+  // side the scale is unknown too, and the corner's hypotheses stand alone.
+  if (!side || (!(left && right) && (box.top || box.bottom))) return [];
   const W = FRAME_WIDTH;
   const scales: number[] = [];
   if (left && right) scales.push(sideDistance(left, right, theta) / W);
@@ -358,12 +352,7 @@ export function pageSlides(box: PageBox | null, width: number): Slide | null {
     const least = Math.max(0.25, (left ? width - side.a : side.a) / W);
     for (let s = least; s <= 4 * least; s *= 1.04) scales.push(s);
   }
-  const x = left ? 0 : W;
-  const starts = scales.map((s) => {
-    const [u, v] = apply({ s, theta, tx: 0, ty: 0 }, x, 0);
-    return { s, theta, tx: side.a - u, ty: -v };
-  });
-  return { starts, along: [-Math.sin(theta), Math.cos(theta)] };
+  return scales.map((s) => pinned(s, theta, left ? 0 : W, 0, [side.a, 0]));
 }
 
 /** The transform moved along the page's y axis by `dy` frame pixels. */
@@ -371,11 +360,10 @@ export function slid(t: Transform, dy: number): Transform {
   return { ...t, tx: t.tx - Math.sin(t.theta) * t.s * dy, ty: t.ty + Math.cos(t.theta) * t.s * dy };
 }
 
-/** The transform that puts frame point (cx, cy) at the suspect's centre. */
-function centred(s: number, theta: number, cx: number, cy: number, suspect: Grey): Transform {
-  const cos = Math.cos(theta) * s;
-  const sin = Math.sin(theta) * s;
-  return { s, theta, tx: suspect.width / 2 - (cos * cx - sin * cy), ty: suspect.height / 2 - (sin * cx + cos * cy) };
+/** The transform of scale `s` and turn `theta` that puts frame point (x, y) at suspect point `at`. */
+function pinned(s: number, theta: number, x: number, y: number, at: [number, number]): Transform {
+  const [u, v] = apply({ s, theta, tx: 0, ty: 0 }, x, y);
+  return { s, theta, tx: at[0] - u, ty: at[1] - v };
 }
 
 /** The distance between two side edges, across them. */
@@ -462,14 +450,16 @@ export function pageBox(image: Grey): PageBox | null {
 }
 
 /**
- * The suspect with its surround left out (NaN): only the page is compared with the stored pages.
- * A surround, and a toolbar on it, is dark and flat; compared, a binarised screenshot's black
- * surround fits a page's dark band anywhere (a wrong page, at five times the scale, fitting 0.99).
+ * The suspect's surround left out (NaN, in place: a 10 MP suspect has no room for a copy), so that
+ * only the page is compared with the stored pages and read. A surround, and a toolbar on it, is
+ * dark and flat; compared, a binarised screenshot's black surround fits a page's dark band anywhere
+ * (a wrong page, at five times the scale, fitting 0.99). pageBox accepts a box only where it is
+ * plausible (a side edge, most of the image inside, lighter than the surround), so a page's own
+ * dark band at its edge is not taken for a surround and hidden.
  */
-export function withoutSurround(image: Grey, box: PageBox | null): Grey {
+export function leaveOutSurround(image: Grey, box: PageBox | null): Grey {
   if (!box) return image;
-  const { width, height } = image;
-  const data = Float32Array.from(image.data);
+  const { width, height, data } = image;
   const { left, right, top, bottom } = box;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -481,7 +471,7 @@ export function withoutSurround(image: Grey, box: PageBox | null): Grey {
       if (outside) data[y * width + x] = Number.NaN;
     }
   }
-  return { width, height, data };
+  return image;
 }
 
 interface EdgePoint {
@@ -702,9 +692,7 @@ function scaleAbout(t: Transform, by: number, suspect: Grey): Transform {
 
 /** `next` moved so that frame point (x, y) lands where `before` put it. */
 function keepPoint(before: Transform, next: Transform, x: number, y: number): Transform {
-  const [u, v] = apply(before, x, y);
-  const [u2, v2] = apply(next, x, y);
-  return { ...next, tx: next.tx + u - u2, ty: next.ty + v - v2 };
+  return pinned(next.s, next.theta, x, y, apply(before, x, y));
 }
 
 /** The frame point a suspect pixel shows. */

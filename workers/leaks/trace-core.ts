@@ -4,6 +4,7 @@ import {
   type Grey,
   halveValid,
   hypotheses,
+  leaveOutSurround,
   type PageLevels,
   pageBox,
   pageLevels,
@@ -11,7 +12,6 @@ import {
   pyramid,
   refine,
   resizeTo,
-  type Slide,
   slid,
   suspectThumbnail,
   THUMB_WIDTH,
@@ -19,7 +19,6 @@ import {
   toneFit,
   validRows,
   warpToFrame,
-  withoutSurround,
 } from "./locate.ts";
 import { CODE_BITS, codeScore, type MarkLayout, readMark } from "./mark.ts";
 
@@ -71,6 +70,12 @@ const MIN_SHARE = 0.06;
 const SHORTLIST = 40;
 /** Hypotheses a page keeps from the 64 px round. */
 const PER_PAGE_KEPT = 6;
+/**
+ * What a slide's place gives up at 64 px when the page's top or bottom edge may be in view (only
+ * there: the 128 px round scores it as it is). Smaller, a binarised screenshot's strip fits wrong
+ * pages' places well enough to crowd its own page out (2 of 16 lost at 0.05 and 0.15).
+ */
+const SLIDE_DOUBT = 0.3;
 /** Places along a slide a page keeps from the 32 px scan. */
 const SLIDE_KEPT = 6;
 /** Below this fit after refining, the suspect does not show the page. */
@@ -79,7 +84,7 @@ const MIN_FIT = 0.3;
 /**
  * Finds the page and reads the mark. `keys` are the layouts of the readable secrets (current first);
  * `candidatesFor(bookId)` the (teacher, day) pairs that may have read the book, with their codes
- * under the same keys in the same order.
+ * under the same keys in the same order. The suspect's surround is overwritten (NaN) in place.
  */
 export async function traceImage(
   suspect: Grey,
@@ -88,10 +93,7 @@ export async function traceImage(
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
   const box = pageBox(suspect);
-  // The page is looked for with the surround left out; the mark is read from the suspect as it is
-  // (the page's frame holds no surround when the box is right, and loses nothing when it is not).
-  const whole = pyramid(suspect);
-  const levels = box ? pyramid(withoutSurround(suspect, box)) : whole;
+  const levels = pyramid(leaveOutSurround(suspect, box));
   // Every (page, hypothesis) at thumbnail size (64 px): the suspect warped once per hypothesis and
   // page height, not per page; the hypotheses of a slide (a page scrolled past the screenshot's
   // top and bottom) placed per page. Each page keeps its best few.
@@ -100,6 +102,12 @@ export async function traceImage(
   const keep = (page: StoredPage, start: Transform, score: number) => {
     if (score < 0) return;
     const list = perPage.get(page) ?? [];
+    // The same place found twice (a corner of the box and a slide's row) keeps one slot.
+    const twin = list.findIndex((other) => sameish(other.start, start));
+    if (twin >= 0) {
+      if ((list[twin] as { score: number }).score >= score) return;
+      list.splice(twin, 1);
+    }
     list.push({ start, score });
     list.sort((x, y) => y.score - x.score);
     if (list.length > PER_PAGE_KEPT) list.pop();
@@ -113,7 +121,10 @@ export async function traceImage(
     }
     for (const { start, view } of list) keep(page, start, toneFit(page.thumb, view, MIN_SHARE, 24));
   }
-  for (const { page, start, score } of slideHypotheses(levels, pageSlides(box, suspect.width), pages)) keep(page, start, score);
+  // Where a top or bottom edge is seen, the page's own edge is the simpler story than a scrolled
+  // page cut there: a slide's place must then fit clearly better to take a page's slot.
+  const doubt = box?.top || box?.bottom ? SLIDE_DOUBT : 0;
+  for (const { page, start, score } of slideHypotheses(levels, pageSlides(box, suspect.width), pages)) keep(page, start, score - doubt);
   // The best pages at 64 px, their hypotheses scored again at 128 px: at 64 px the pages of one
   // template (a novel's, a generated book's) look alike when the suspect shows a part of one. The
   // less of a page the suspect shows, the more pages go on: a 128 px comparison costs what the
@@ -139,7 +150,7 @@ export async function traceImage(
     }
   }
   ranked.sort((x, y) => y.score - x.score);
-  // Coarse registration (128 px) of the best few pages, then the two best refined to 512 px.
+  // Coarse registration (128 px) of the best REFINED, then the FINE best refined to 512 px.
   const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
   // Up to PER_PAGE hypotheses a page: a page seen in a screenshot may fit its top or its bottom first.
   const tried = new Map<StoredPage, { luma: Uint8Array; frame: PageLevels; count: number }>();
@@ -170,7 +181,7 @@ export async function traceImage(
   let best: Found | null = null;
   for (const candidate of fine) {
     if (best && candidate.fit < best.fit - 0.3) break;
-    const found = await readFound(candidate, whole, keys, candidatesFor);
+    const found = await readFound(candidate, levels, keys, candidatesFor);
     if (found.matches.length) return found;
     best ??= found;
   }
@@ -182,14 +193,14 @@ export async function traceImage(
  * bottom, so where the page is along its visible side edge is searched, for each page and scale:
  * the suspect is warped once per scale into a strip of the page's width in the page's frame, and
  * each page's 32 px thumbnail is slid along it a row at a time, then placed to the half row at 64 px.
- * One hypothesis a page, its best, scored at 64 px as the other hypotheses are.
+ * A page keeps its SLIDE_KEPT best places, scored at 64 px as the other hypotheses are.
  */
-function slideHypotheses(levels: Grey[], slide: Slide | null, pages: StoredPage[]) {
+function slideHypotheses(levels: Grey[], starts: Transform[], pages: StoredPage[]) {
   const out: Array<{ page: StoredPage; start: Transform; score: number }> = [];
-  if (!slide) return out;
+  if (!starts.length) return out;
   const suspect = levels[0] as Grey;
   const unit = FRAME_WIDTH / THUMB_WIDTH;
-  const strips = slide.starts.map((start) => {
+  const strips = starts.map((start) => {
     // The strip covers the suspect's height in the frame and a turn's slant, from `pad` above the start.
     const pad = FRAME_WIDTH * Math.abs(Math.sin(start.theta)) + unit;
     const origin = slid(start, -pad);
@@ -200,26 +211,40 @@ function slideHypotheses(levels: Grey[], slide: Slide | null, pages: StoredPage[
   for (const page of pages) {
     const small = halveValid(page.thumb);
     // Along each scale's strip the best place at 32 px, then to the half row at 64 px (the row
-    // found, or one either side); the page keeps its best few places by their 64 px score.
+    // found, or one either side); the page keeps its best few places by their 64 px score. With
+    // one scale (both side edges seen) every half row is tried at 64 px: it costs what a scale scan
+    // does, and at 32 px a binarised strip fits wrong places as well as its own.
     const best: Array<{ start: Transform; score: number }> = [];
     for (const strip of strips) {
-      let found = { score: -1, shift: 0 };
-      for (let shift = 1 - small.height; shift < strip.coarse.height; shift++) {
-        const score = toneFit(small, strip.coarse, MIN_SHARE, 16, shift);
-        if (score > found.score) found = { score, shift };
+      let shifts: number[] = [];
+      if (strips.length === 1) {
+        for (let shift = 1 - page.thumb.height; shift < strip.fine.height; shift++) shifts.push(shift);
+      } else {
+        let found = { score: -1, shift: 0 };
+        for (let shift = 1 - small.height; shift < strip.coarse.height; shift++) {
+          const score = toneFit(small, strip.coarse, MIN_SHARE, 16, shift);
+          if (score > found.score) found = { score, shift };
+        }
+        if (found.score < 0) continue;
+        shifts = [2 * found.shift - 1, 2 * found.shift, 2 * found.shift + 1];
       }
-      if (found.score < 0) continue;
-      let place = { score: -1, shift: 2 * found.shift };
-      for (const shift of [2 * found.shift - 1, 2 * found.shift, 2 * found.shift + 1]) {
-        const score = toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift);
-        if (score > place.score) place = { score, shift };
+      const places = shifts.map((shift) => ({ shift, score: toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift) }));
+      places.sort((x, y) => y.score - x.score);
+      for (const place of places.slice(0, strips.length === 1 ? SLIDE_KEPT : 1)) {
+        if (place.score >= 0) best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
       }
-      best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
     }
     best.sort((x, y) => y.score - x.score);
     for (const { start, score } of best.slice(0, SLIDE_KEPT)) out.push({ page, start, score });
   }
   return out;
+}
+
+/** Two hypotheses that place the page within half a thumbnail pixel (8 frame px) of each other. */
+function sameish(a: Transform, b: Transform): boolean {
+  return (
+    Math.abs(a.s / b.s - 1) < 0.01 && Math.abs(a.theta - b.theta) < 0.002 && Math.hypot(a.tx - b.tx, a.ty - b.ty) < 8 * Math.min(a.s, b.s)
+  );
 }
 
 async function readFound(

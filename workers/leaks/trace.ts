@@ -49,17 +49,37 @@ export async function suspectImage(bytes: Uint8Array, type: string): Promise<Gre
   }
 }
 
-/** One stored page's entry in a set's index: number, height at 1024 px, its detail (128 px wide, luma bytes). */
+/** Luma as bytes: what an isolate keeps of a page (a quarter of the floats' memory). */
+interface Bytes {
+  width: number;
+  height: number;
+  data: Uint8Array;
+}
+
+/**
+ * One stored page's entry in a set's index: number, height at 1024 px, its detail (128 px wide;
+ * what R2 keeps) and its thumbnail (made from the detail once, when the entry is read).
+ */
 interface IndexEntry {
   n: number;
   height: number;
-  detail: { width: number; height: number; data: Uint8Array };
+  detail: Bytes;
+  thumb: Bytes;
+}
+
+function indexEntry(n: number, height: number, detail: Bytes): IndexEntry {
+  const thumb = thumbnailOf(asGrey(detail));
+  return { n, height, detail, thumb: { ...thumb, data: Uint8Array.from(thumb.data, Math.round) } };
+}
+
+function asGrey({ width, height, data }: Bytes): Grey {
+  return { width, height, data: Float32Array.from(data) };
 }
 
 const INDEX_MAGIC = 0x4c544932; // "LTI2": 128 px details (LTI1 held 64 px thumbnails, built again)
 const indexKey = (bookId: number, setId: string) => `${pageSetPrefix(bookId, setId)}trace-index.bin`;
 const isolateIndexes = new Map<string, IndexEntry[]>();
-/** Pages whose details an isolate keeps between traces (about 32 MB of its 128 MB). */
+/** Pages an isolate keeps between traces (about 26 kB each: 40 MB of its 128 MB). */
 const MEMORY_PAGES = 1500;
 let rememberedPages = 0;
 
@@ -81,12 +101,12 @@ async function setIndex(bucket: R2Bucket, bookId: number, setId: string, pages: 
       const luma = await loadPageLuma(bucket, bookId, setId, n);
       if (!luma) continue;
       const detail = pageDetail(greyFromPixels(luma.data, FRAME_WIDTH, luma.height, 1));
-      entries.push({ n, height: luma.height, detail: { ...detail, data: Uint8Array.from(detail.data, Math.round) } });
+      entries.push(indexEntry(n, luma.height, { ...detail, data: Uint8Array.from(detail.data, Math.round) }));
     }
     await bucket.put(key, writeIndex(entries));
   }
   isolateIndexes.set(key, entries);
-  // About 21 kB a page: the isolate keeps the most recently read sets up to MEMORY_PAGES pages.
+  // The isolate keeps the most recently read sets up to MEMORY_PAGES pages.
   rememberedPages += entries.length;
   while (rememberedPages > MEMORY_PAGES && isolateIndexes.size > 1) {
     const [oldest, dropped] = isolateIndexes.entries().next().value as [string, IndexEntry[]];
@@ -94,10 +114,6 @@ async function setIndex(bucket: R2Bucket, bookId: number, setId: string, pages: 
     rememberedPages -= dropped.length;
   }
   return entries;
-}
-
-function detailGrey({ detail }: IndexEntry): Grey {
-  return { width: detail.width, height: detail.height, data: Float32Array.from(detail.data) };
 }
 
 function writeIndex(entries: IndexEntry[]): Uint8Array {
@@ -130,7 +146,7 @@ function readIndex(bytes: Uint8Array): IndexEntry[] | null {
     const height = view.getUint16(at + 8);
     if (width !== DETAIL_WIDTH) return null; // an index of another size: built again
     const data = bytes.slice(at + 10, at + 10 + width * height);
-    entries.push({ n: view.getUint32(at), height: view.getUint16(at + 4), detail: { width, height, data } });
+    entries.push(indexEntry(view.getUint32(at), view.getUint16(at + 4), { width, height, data }));
     at += 10 + width * height;
   }
   return entries;
@@ -204,8 +220,8 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
         bookId,
         page: entry.n,
         height: entry.height,
-        thumb: thumbnailOf(detailGrey(entry)),
-        detail: () => blurValid(detailGrey(entry)),
+        thumb: asGrey(entry.thumb),
+        detail: () => blurValid(asGrey(entry.detail)),
         load: async () =>
           (await loadPageLuma(env.BOOKS, bookId, setId, entry.n))?.data ?? new Uint8Array(FRAME_WIDTH * entry.height).fill(255),
       });

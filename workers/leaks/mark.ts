@@ -117,49 +117,58 @@ export function markWeight(luma: ArrayLike<number>, width: number, height: numbe
 
 /**
  * Writes the mark into RGB(A) pixels in place (before the visible stamp and the encoder). The
- * activity is read from the green channel of the rows above, at and below, as they were before
- * the mark (two rows are kept aside): no full-page luma copy, white pixels skipped a word at a time.
+ * activity is read from the rows above, at and below as they were before the mark (two rows are
+ * kept aside, copied whole): no full-page luma copy, and a run of white pixels (most of a text
+ * page) skipped 12 bytes at a time (4 RGB or 3 RGBA pixels).
  */
 export function embedMark(pixels: Uint8Array, width: number, height: number, channels: 3 | 4, signs: Int8Array): void {
   const columnOf = new Uint8Array(width);
   for (let x = 0; x < width; x++) columnOf[x] = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
-  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
   const rowBytes = width * channels;
-  let above = new Uint8Array(width);
-  let here = new Uint8Array(width);
-  const greens = (y: number, into: Uint8Array) => {
-    for (let x = 0, p = y * rowBytes + 1; x < width; x++, p += channels) into[x] = pixels[p] as number;
-  };
-  greens(0, here);
+  const words =
+    pixels.byteOffset % 4 === 0 && rowBytes % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  const run = 12 / channels;
+  let above = new Uint8Array(rowBytes);
+  let here = new Uint8Array(rowBytes);
+  here.set(pixels.subarray(0, rowBytes));
   above.set(here);
   for (let y = 0; y < height; y++) {
     const row = Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS;
-    const below = y + 1 < height ? (y + 1) * rowBytes + 1 : y * rowBytes + 1; // green of the next row, not yet marked
-    const belowFrom = y + 1 < height ? pixels : null;
-    for (let x = 0, p = y * rowBytes; x < width; x++, p += channels) {
-      if (words !== null && words[p >> 2] === -1) continue;
-      const r = pixels[p] as number;
-      const g = here[x] as number;
-      const b = pixels[p + 2] as number;
+    const start = y * rowBytes;
+    const last = y + 1 >= height;
+    for (let x = 0, q = 0; x < width; x++, q += channels) {
+      if (words !== null && q % 12 === 0 && x + run <= width) {
+        const w = (start + q) >> 2;
+        if (((words[w] as number) & (words[w + 1] as number) & (words[w + 2] as number)) === -1) {
+          x += run - 1;
+          q += 12 - channels;
+          continue;
+        }
+      }
+      const r = here[q] as number;
+      const g = here[q + 1] as number;
+      const b = here[q + 2] as number;
       const luma = (r + 2 * g + b) >> 2;
       if (luma >= PAPER) continue;
-      const left = x > 0 ? (here[x - 1] as number) : g;
-      const right = x < width - 1 ? (here[x + 1] as number) : g;
-      const down = belowFrom ? (pixels[below + x * channels] as number) : g;
-      const activity = Math.abs(right - left) + Math.abs(down - (above[x] as number));
+      const left = x > 0 ? (here[q - channels + 1] as number) : g;
+      const right = x < width - 1 ? (here[q + channels + 1] as number) : g;
+      // The next row is not marked yet: read in place.
+      const down = last ? g : (pixels[start + rowBytes + q + 1] as number);
+      const activity = Math.abs(right - left) + Math.abs(down - (above[q + 1] as number));
       if (activity === 0) continue;
       const strength = ((STRENGTH[luma] as number) * Math.min(ACTIVE, activity)) / ACTIVE;
       const move = Math.round(strength * (signs[row + (columnOf[x] as number)] as number));
       if (move === 0) continue;
+      const p = start + q;
       pixels[p] = clamp(r + move);
       pixels[p + 1] = clamp(g + move);
       pixels[p + 2] = clamp(b + move);
     }
-    // This row as it was becomes the row above; the next row is read before it is marked.
+    // This row as it was becomes the row above; the next row is copied before it is marked.
     const spare = above;
     above = here;
     here = spare;
-    if (y + 1 < height) greens(y + 1, here);
+    if (!last) here.set(pixels.subarray(start + rowBytes, start + 2 * rowBytes));
   }
 }
 

@@ -96,28 +96,42 @@ export function encodeGreyPng(page: PagePixels): Uint8Array | null {
   const { width, height, channels, pixels } = page;
   const rowBytes = 1 + Math.ceil(width / 2);
   const rows = new Uint8Array(rowBytes * height);
-  // Most of a text page is white: with RGBA, one 32-bit compare settles a white pixel (-1: all bits set).
-  const words = channels === 4 && pixels.byteOffset % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length / 4) : null;
-  for (let y = 0, p = 0; y < height; y++) {
+  const stride = width * channels;
+  // Most of a text page is white: four white pixels (12 bytes of RGB, 16 of RGBA) are settled with
+  // three or four 32-bit compares (-1: all bits set) and written as two bytes.
+  const words =
+    pixels.byteOffset % 4 === 0 && stride % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  for (let y = 0; y < height; y++) {
     let at = y * rowBytes + 1;
-    let pair = 0;
-    for (let x = 0; x < width; x++, p += channels) {
-      let sample = 15;
-      if (words === null || words[p >> 2] !== -1) {
-        const r = pixels[p] as number;
-        const g = pixels[p + 1] as number;
-        const b = pixels[p + 2] as number;
-        let luma = g;
-        if (r !== g || g !== b) {
-          if (isColour(r, g, b)) return null;
-          luma = (r + 2 * g + b) >> 2;
+    for (let x = 0, p = y * stride; x < width; ) {
+      if (words !== null && (x & 3) === 0 && x + 4 <= width) {
+        const w = p >> 2;
+        let all = (words[w] as number) & (words[w + 1] as number) & (words[w + 2] as number);
+        if (channels === 4) all &= words[w + 3] as number;
+        if (all === -1) {
+          rows[at++] = 0xff;
+          rows[at++] = 0xff;
+          x += 4;
+          p += 4 * channels;
+          continue;
         }
-        sample = GREY_SAMPLE[luma] as number;
       }
-      if (x & 1) rows[at++] = pair | sample;
-      else pair = sample << 4;
+      const r = pixels[p] as number;
+      const g = pixels[p + 1] as number;
+      const b = pixels[p + 2] as number;
+      let luma = g;
+      if (r !== g || g !== b) {
+        if (isColour(r, g, b)) return null;
+        luma = (r + 2 * g + b) >> 2;
+      }
+      const sample = GREY_SAMPLE[luma] as number;
+      if (x & 1) {
+        rows[at] = (rows[at] as number) | sample;
+        at++;
+      } else rows[at] = sample << 4;
+      x++;
+      p += channels;
     }
-    if (width & 1) rows[at] = pair;
   }
   const ihdr = new Uint8Array(13);
   const view = new DataView(ihdr.buffer);

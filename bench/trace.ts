@@ -172,6 +172,9 @@ for (let i = 0; PARTS.has("pairs") && i < SINGLE_ATTACKS.length; i++) {
 }
 
 let falseMatches = 0;
+/** The highest score a code the image does not carry reached, and the score a name needed. */
+let falseBest = Number.NEGATIVE_INFINITY;
+let falseNeeded = 0;
 let unmarkedTried = 0;
 let othersTried = 0;
 for (let i = 0; PARTS.has("false") && i < FALSE_SAMPLES; i++) {
@@ -184,8 +187,11 @@ for (let i = 0; PARTS.has("false") && i < FALSE_SAMPLES; i++) {
   if (unmarked) unmarkedTried++;
   else othersTried++;
   falseMatches += found?.matches.length ?? 0;
+  if (found && found.best > falseBest) [falseBest, falseNeeded] = [found.best, found.needed];
 }
 console.log(`false matches: ${falseMatches} in ${unmarkedTried} unmarked and ${othersTried} other teachers' images (target 0)`);
+if (unmarkedTried + othersTried)
+  console.log(`highest score of a code the image does not carry: ${falseBest.toFixed(2)} (a name needs ${falseNeeded.toFixed(2)})`);
 
 // Stamp CPU: a text page at 1024 px, with and without the hidden mark.
 const stampMs = { marked: [] as number[], unmarked: [] as number[] };
@@ -218,6 +224,8 @@ const summary = {
   pairs,
   falseMatches,
   falseTried: unmarkedTried + othersTried,
+  falseBestScore: Number.isFinite(falseBest) ? falseBest : null,
+  falseScoreNeeded: falseNeeded || null,
   traceMedianMs: median(traceMs),
   stampMedianMs: { marked: median(stampMs.marked), unmarked: median(stampMs.unmarked) },
   targets: {

@@ -11,7 +11,7 @@ import {
   thumbnailOf,
 } from "../../workers/leaks/locate.ts";
 import { blockSigns, createLayout, embedMark } from "../../workers/leaks/mark.ts";
-import { type Candidate, MIN_SCORE, type StoredPage, traceImage } from "../../workers/leaks/trace-core.ts";
+import { type Candidate, confidence, FALSE_ALARM, type StoredPage, scoreNeeded, traceImage } from "../../workers/leaks/trace-core.ts";
 
 // The hidden mark and the trace's core (docs/decisions/0025), on generated print-like pages and
 // attacks done here in plain code; the Worker's whole path is tests/worker/leak-trace.test.ts, the
@@ -230,7 +230,13 @@ describe("the hidden mark", () => {
     const pool = await traceImage(marked(1, 5), pages, [layout], async () => others);
     expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([5]);
     expect(pool?.matches).toEqual([]);
-    expect(MIN_SCORE).toBeGreaterThanOrEqual(7);
+  });
+
+  it("names a code only past the score where any of the codes tried could reach it once in a million traces", () => {
+    expect(scoreNeeded(40)).toBeCloseTo(5.92, 2);
+    expect(scoreNeeded(100_000)).toBeCloseTo(7.12, 2);
+    // At the threshold the bound on a false name is FALSE_ALARM, and the confidence shown says so.
+    for (const tried of [1, 40, 100_000]) expect(1 - confidence(scoreNeeded(tried), tried)).toBeCloseTo(FALSE_ALARM, 9);
   });
 
   it("leaves paper white and moves no pixel of a flat field", () => {

@@ -54,10 +54,28 @@ export interface Found {
   /** Correlation of the registered suspect with the page at 512 px. */
   fit: number;
   matches: Array<{ candidate: Candidate; score: number; confidence: number }>;
+  /** The best score of any code tried, named or not, and the score a code needed (scoreNeeded). */
+  best: number;
+  needed: number;
 }
 
-/** A code scoring this high (out of 16) is in the image: a code it does not carry scores like N(0, 1). */
-export const MIN_SCORE = 7;
+/**
+ * The chance a trace may name someone whose code the image does not carry, whatever the number of
+ * codes it tries: one in a million traces.
+ */
+export const FALSE_ALARM = 1e-6;
+
+/**
+ * The score (out of 16) a code needs to be named, when `tried` codes were scored. A code the image
+ * does not carry scores a sum of the soft bits with random signs, divided by their norm: whatever
+ * the bits (a sparse page gives a few large ones), Hoeffding's bound holds for it, P(score > z) <=
+ * exp(-z^2 / 2), so any of `tried` reaches z with a chance of at most tried * exp(-z^2 / 2). The
+ * threshold is where that is FALSE_ALARM: 5.9 for 40 codes, 7.0 for 50,000 (trace.ts's cap of candidates), 7.1
+ * for 100,000 (that cap under two keys).
+ */
+export function scoreNeeded(tried: number): number {
+  return Math.sqrt(2 * Math.log(Math.max(1, tried) / FALSE_ALARM));
+}
 /** Page hypotheses refined after the thumbnail round. */
 const REFINED = 12;
 /** Of those, refined to 512 px (and read when the best carries no mark). */
@@ -265,15 +283,19 @@ async function readFound(
   const softs = keys.map((layout) => readMark(original, warped.data, readWidth, readHeight, layout));
   const candidates = await candidatesFor(page.bookId);
   const matches: Found["matches"] = [];
+  const tried = candidates.length * keys.length;
+  const needed = scoreNeeded(tried);
+  let best = Number.NEGATIVE_INFINITY;
   for (const candidate of candidates) {
     let score = Number.NEGATIVE_INFINITY;
     candidate.codes.forEach((code, k) => {
       score = Math.max(score, codeScore(softs[k] as Float64Array, code));
     });
-    if (score >= MIN_SCORE) matches.push({ candidate, score, confidence: confidence(score, candidates.length * keys.length) });
+    best = Math.max(best, score);
+    if (score >= needed) matches.push({ candidate, score, confidence: confidence(score, tried) });
   }
   matches.sort((a, b) => b.score - a.score);
-  return { page, transform, fit, matches };
+  return { page, transform, fit, matches, best, needed };
 }
 
 function greyOf(luma: Uint8Array, width: number, height: number): Grey {
@@ -281,20 +303,12 @@ function greyOf(luma: Uint8Array, width: number, height: number): Grey {
 }
 
 /**
- * How sure: one minus the chance that any of `tried` codes the image does not carry scores this
- * high (each like a standard normal variable), never shown as certain.
+ * How sure: one minus the bound (scoreNeeded) on the chance that any of `tried` codes the image does
+ * not carry scores this high, never shown as certain.
  */
 export function confidence(score: number, tried: number): number {
-  const falseAlarm = Math.min(1, tried * normalTail(score));
+  const falseAlarm = Math.min(1, Math.max(1, tried) * Math.exp((-score * score) / 2));
   return Math.min(0.999999, Math.max(0, 1 - falseAlarm));
-}
-
-/** P(Z > z) for a standard normal Z (Abramowitz and Stegun 7.1.26 via erfc). */
-function normalTail(z: number): number {
-  const x = z / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * Math.abs(x));
-  const erfc = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429)))) * Math.exp(-x * x);
-  return x >= 0 ? erfc / 2 : 1 - erfc / 2;
 }
 
 export { CODE_BITS };

@@ -242,7 +242,14 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
   );
   if (!found) return { matches: [], found: null };
   const best = found.matches[0];
-  const summary = { bookId: found.page.bookId, page: found.page.page, fit: round(found.fit, 3), score: best ? round(best.score, 2) : null };
+  // The audit keeps how close the best code came to a name when none was found.
+  const summary = {
+    bookId: found.page.bookId,
+    page: found.page.page,
+    fit: round(found.fit, 3),
+    score: Number.isFinite(found.best) ? round(found.best, 2) : null,
+    needed: round(found.needed, 2),
+  };
   // A code scoring far below the best is a coincidence of the best one's pattern, never a second reader.
   const shown = found.matches.filter((m) => m.score >= 0.5 * (best?.score ?? 0));
   if (!shown.length) return { matches: [], found: summary };

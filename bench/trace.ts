@@ -10,8 +10,9 @@
 //
 // TRACE_SAMPLES (default 200) images per single attack, TRACE_PAIR_SAMPLES (default 24) per pair,
 // TRACE_FALSE (default 1000) for false matches. Results: bench/results/trace.json (TRACE_OUT).
+// TRACE_MISSES=<folder> keeps every missed sample there (image + misses.jsonl) to look at.
 // TRACE_PARTS=singles | pairs,false splits the run over two processes (one a core).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
@@ -37,6 +38,8 @@ const FALSE_SAMPLES = Number(process.env.TRACE_FALSE ?? 1000);
 /** Which parts to run (singles, pairs, false; all by default) and where to write: two processes can share the work. */
 const PARTS = new Set((process.env.TRACE_PARTS ?? "singles,pairs,false").split(","));
 const OUT = process.env.TRACE_OUT ?? "trace.json";
+/** A folder to keep each missed sample in (its image, and a line of misses.jsonl saying what it was and what was found). */
+const MISSES = process.env.TRACE_MISSES;
 const TEACHERS = 40;
 const DAYS = ["2026-11-20", "2026-11-23", "2026-11-24"];
 /** A page with less ink than this (share of pixels not paper-white) carries no mark to speak of: a blank page leaks nothing. */
@@ -143,6 +146,7 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
     if (top && top.candidate.teacherId === s.teacher && top.candidate.day === s.day) right++;
     if (found && found.page.bookId === s.page.bookId && found.page.page === s.page.page) pageRight++;
     scores.push(top?.score ?? 0);
+    if (MISSES && !(top && top.candidate.teacherId === s.teacher && top.candidate.day === s.day)) keepMiss(name, image, s, found);
   }
   scores.sort((a, b) => a - b);
   const row = { attack: name, n, right, pageRight, medianScore: scores[scores.length >> 1] ?? 0, blank };
@@ -151,6 +155,32 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
     `${name.padEnd(60)} ${pct(right, n).padStart(7)}  (page ${pct(pageRight, n)}, median score ${row.medianScore.toFixed(1)}${left})`,
   );
   return row;
+}
+
+let missCount = 0;
+function keepMiss(attack: string, image: Buffer, s: Sample, found: Awaited<ReturnType<typeof trace>>) {
+  const dir = MISSES as string;
+  mkdirSync(dir, { recursive: true });
+  const name = `miss-${process.pid}-${missCount++}.png`;
+  writeFileSync(join(dir, name), image);
+  const seen = found && {
+    bookId: found.page.bookId,
+    page: found.page.page,
+    fit: found.fit,
+    best: found.best,
+    needed: found.needed,
+    transform: found.transform,
+  };
+  const line = {
+    name,
+    combo: attack,
+    pageIndex: pages.indexOf(s.page),
+    teacher: s.teacher,
+    day: s.day,
+    geometry: { ...geometry },
+    found: seen,
+  };
+  appendFileSync(join(dir, "misses.jsonl"), `${JSON.stringify(line)}\n`);
 }
 
 const pct = (k: number, n: number) => `${((100 * k) / Math.max(1, n)).toFixed(1)} %`;

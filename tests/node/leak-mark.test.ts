@@ -222,6 +222,9 @@ describe("the hidden mark", () => {
     const found = await traced(quarter);
     expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([17]);
     expect(found?.transform.s).toBeCloseTo(1.21875, 1);
+    // The registration keeps what the edge measured: the page's left side stays on it, untilted.
+    expect(found?.transform.theta).toBe(0);
+    expect(apply(found?.transform as Transform, 0, 300)[0]).toBeCloseTo(16, 0);
   });
 
   it("scores a code the image does not carry like noise, far below the match threshold", async () => {

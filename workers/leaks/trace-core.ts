@@ -12,6 +12,7 @@ import {
   pyramid,
   refine,
   resizeTo,
+  seenEdges,
   slid,
   suspectThumbnail,
   THUMB_WIDTH,
@@ -76,8 +77,9 @@ export const FALSE_ALARM = 1e-6;
 export function scoreNeeded(tried: number): number {
   return Math.sqrt(2 * Math.log(Math.max(1, tried) / FALSE_ALARM));
 }
-/** Page hypotheses refined after the thumbnail round. */
+/** Page hypotheses refined after the thumbnail round, for a suspect showing a whole page; up to MAX_REFINED for a quarter of one. */
 const REFINED = 12;
+const MAX_REFINED = 48;
 /** Of those, refined to 512 px (and read when the best carries no mark). */
 const FINE = 6;
 /** Hypotheses of one page registered at most (its top or its bottom in a screenshot, scales of a cut page). */
@@ -170,10 +172,14 @@ export async function traceImage(
   ranked.sort((x, y) => y.score - x.score);
   // Coarse registration (128 px) of the best REFINED, then the FINE best refined to 512 px.
   const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
+  // A suspect that shows less of its page leaves more pages fitting about as well at 128 px (the
+  // pages of one template): more of them are registered.
+  const refined = Math.min(MAX_REFINED, Math.ceil(REFINED / Math.max(shown, 0.25)));
+  const edges = seenEdges(box);
   // Up to PER_PAGE hypotheses a page: a page seen in a screenshot may fit its top or its bottom first.
   const tried = new Map<StoredPage, { luma: Uint8Array; frame: PageLevels; count: number }>();
   for (const { page, start } of ranked) {
-    if (coarse.length >= REFINED) break;
+    if (coarse.length >= refined) break;
     let seen = tried.get(page);
     if (seen && seen.count >= PER_PAGE) continue;
     if (!seen) {
@@ -183,13 +189,13 @@ export async function traceImage(
     }
     seen.count++;
     const { luma, frame } = seen;
-    const { transform, score } = refine(frame, levels, start, [128]);
+    const { transform, score } = refine(frame, levels, start, [128], edges);
     coarse.push({ page, luma, frame, transform, fit: score });
   }
   coarse.sort((a, b) => b.fit - a.fit);
   const fine: Array<(typeof coarse)[number]> = [];
   for (const candidate of coarse.slice(0, FINE)) {
-    const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256, 512]);
+    const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256, 512], edges);
     if (score >= MIN_FIT) fine.push({ ...candidate, transform, fit: score });
   }
   if (!fine.length) return null;

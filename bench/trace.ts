@@ -11,7 +11,8 @@
 // TRACE_SAMPLES (default 200) images per single attack, TRACE_PAIR_SAMPLES (default 24) per pair,
 // TRACE_FALSE (default 1000) for false matches. Results: bench/results/trace.json (TRACE_OUT).
 // TRACE_MISSES=<folder> keeps every missed sample there (image + misses.jsonl) to look at.
-// TRACE_PARTS=singles | pairs,false splits the run over two processes (one a core).
+// TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
+// stretch goal, a simulated photo of the screen, reported without a target (50 images each).
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,7 +21,16 @@ import { blurValid, greyFromPixels, pageDetail, thumbnailOf } from "../workers/l
 import { PAPER } from "../workers/leaks/mark.ts";
 import { currentMarkKey, markCode } from "../workers/leaks/mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "../workers/leaks/trace-core.ts";
-import { type Attack, closeBrowser, decodeGrey, geometry, resetGeometry, SINGLE_ATTACKS, visiblePart } from "./lib/trace-attacks.ts";
+import {
+  type Attack,
+  closeBrowser,
+  decodeGrey,
+  geometry,
+  PHOTO_ATTACKS,
+  resetGeometry,
+  SINGLE_ATTACKS,
+  visiblePart,
+} from "./lib/trace-attacks.ts";
 import { benchPages } from "./lib/trace-pages.ts";
 
 registerWasmModules();
@@ -35,8 +45,8 @@ const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SAMPLES = Number(process.env.TRACE_SAMPLES ?? 200);
 const PAIR_SAMPLES = Number(process.env.TRACE_PAIR_SAMPLES ?? 24);
 const FALSE_SAMPLES = Number(process.env.TRACE_FALSE ?? 1000);
-/** Which parts to run (singles, pairs, false; all by default) and where to write: two processes can share the work. */
-const PARTS = new Set((process.env.TRACE_PARTS ?? "singles,pairs,false").split(","));
+/** Which parts to run (singles, pairs, false, photos; all by default) and where to write: two processes can share the work. */
+const PARTS = new Set((process.env.TRACE_PARTS ?? "singles,pairs,false,photos").split(","));
 const OUT = process.env.TRACE_OUT ?? "trace.json";
 /** A folder to keep each missed sample in (its image, and a line of misses.jsonl saying what it was and what was found). */
 const MISSES = process.env.TRACE_MISSES;
@@ -190,6 +200,9 @@ if (PARTS.has("singles")) {
   singles.push(await measure("none", [], Math.min(SAMPLES, 50)));
   for (const attack of SINGLE_ATTACKS) singles.push(await measure(attack.name, [attack], SAMPLES));
 }
+// The stretch goal: a photo of the screen, reported without a target.
+const photos: Row[] = [];
+for (const attack of PARTS.has("photos") ? PHOTO_ATTACKS : []) photos.push(await measure(attack.name, [attack], Math.min(SAMPLES, 50)));
 const pairs: Row[] = [];
 for (let i = 0; PARTS.has("pairs") && i < SINGLE_ATTACKS.length; i++) {
   for (let j = i + 1; j < SINGLE_ATTACKS.length; j++) {
@@ -252,6 +265,7 @@ const summary = {
   blank: pages.length - inked.length,
   singles,
   pairs,
+  photos,
   falseMatches,
   falseTried: unmarkedTried + othersTried,
   falseBestScore: Number.isFinite(falseBest) ? falseBest : null,

@@ -140,3 +140,102 @@ export async function decodeGrey(image: Buffer): Promise<{ width: number; height
     channels: info.channels,
   };
 }
+
+/**
+ * A photo of the reader on a screen (the issue's stretch goal), simulated: the DPR 1 screenshot as
+ * the screen shows it (its black lifted to 28 and white dimmed to 228, a display gamma), seen by a
+ * camera from slightly off-axis (a perspective: each corner of the screen moved by up to `tilt` of
+ * the photo's size), a little out of focus, with the sensor's noise, light falling off to the
+ * corners, and saved as a phone saves it (JPEG q85). No moire: that needs the screen's subpixels.
+ * The trace models no perspective: this says how far a similarity registration gets.
+ */
+function photoOfScreen(tilt: number): Attack {
+  return {
+    name: `photo of the screen (simulated, corners moved up to ${tilt * 100} %)`,
+    run: async (image, random) => {
+      const shot = await screenshot1.run(image, random);
+      const { data, info } = await sharp(shot).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+      const [sw, sh, c] = [info.width, info.height, info.channels];
+      const [pw, ph] = [Math.round(sw * 1.25), Math.round(sh * 1.25)];
+      const margin = 0.05;
+      const jitter = () => (random() * 2 - 1) * tilt;
+      const corners: Array<[number, number]> = [
+        [margin, margin],
+        [1 - margin, margin],
+        [1 - margin, 1 - margin],
+        [margin, 1 - margin],
+      ].map(([x, y]) => [((x as number) + jitter()) * pw, ((y as number) + jitter()) * ph]);
+      // Photo pixel -> screen pixel.
+      const toScreen = homography(corners, [
+        [0, 0],
+        [sw, 0],
+        [sw, sh],
+        [0, sh],
+      ]);
+      const out = Buffer.alloc(pw * ph * 3);
+      const gauss = () => Math.sqrt(-2 * Math.log(random() || 1e-12)) * Math.cos(2 * Math.PI * random());
+      for (let y = 0; y < ph; y++) {
+        for (let x = 0; x < pw; x++) {
+          const [u, v] = toScreen(x + 0.5, y + 0.5);
+          const r2 = ((x / pw - 0.5) ** 2 + (y / ph - 0.5) ** 2) / 0.5;
+          const light = 1 - 0.15 * r2;
+          for (let k = 0; k < 3; k++) {
+            let value = 20; // the screen's bezel
+            if (u >= 0 && v >= 0 && u < sw - 1 && v < sh - 1) {
+              const [x0, y0] = [Math.floor(u - 0.5), Math.floor(v - 0.5)];
+              const [fx, fy] = [u - 0.5 - x0, v - 0.5 - y0];
+              const at = (xx: number, yy: number) =>
+                data[(Math.max(0, Math.min(sh - 1, yy)) * sw + Math.max(0, Math.min(sw - 1, xx))) * c + k] as number;
+              const s =
+                (at(x0, y0) * (1 - fx) + at(x0 + 1, y0) * fx) * (1 - fy) + (at(x0, y0 + 1) * (1 - fx) + at(x0 + 1, y0 + 1) * fx) * fy;
+              value = 28 + 200 * (s / 255) ** 1.1;
+            }
+            out[(y * pw + x) * 3 + k] = Math.max(0, Math.min(255, Math.round(value * light + 3 * gauss())));
+          }
+        }
+      }
+      // Where the page is, roughly (the bench asks only whether the part shown is blank).
+      const k = (pw * (1 - 2 * margin)) / sw;
+      const { x, y, w, h } = geometry;
+      Object.assign(geometry, { imageWidth: pw, imageHeight: ph, x: margin * pw + x * k, y: margin * ph + y * k, w: w * k, h: h * k });
+      return sharp(out, { raw: { width: pw, height: ph, channels: 3 } })
+        .blur(0.8)
+        .jpeg({ quality: 85 })
+        .toBuffer();
+    },
+  };
+}
+
+/** The projective map taking the four points `from` to the four points `to`. */
+function homography(from: Array<[number, number]>, to: Array<[number, number]>): (x: number, y: number) => [number, number] {
+  // h (8 unknowns, h8 = 1): u = (h0 x + h1 y + h2) / (h6 x + h7 y + 1), v = (h3 x + h4 y + h5) / (...).
+  const rows: number[][] = [];
+  for (let i = 0; i < 4; i++) {
+    const [x, y] = from[i] as [number, number];
+    const [u, v] = to[i] as [number, number];
+    rows.push([x, y, 1, 0, 0, 0, -u * x, -u * y, u]);
+    rows.push([0, 0, 0, x, y, 1, -v * x, -v * y, v]);
+  }
+  for (let col = 0; col < 8; col++) {
+    let pivot = col;
+    for (let r = col + 1; r < 8; r++)
+      if (Math.abs((rows[r] as number[])[col] as number) > Math.abs((rows[pivot] as number[])[col] as number)) pivot = r;
+    [rows[col], rows[pivot]] = [rows[pivot] as number[], rows[col] as number[]];
+    const p = rows[col] as number[];
+    for (let r = 0; r < 8; r++) {
+      if (r === col) continue;
+      const row = rows[r] as number[];
+      const f = (row[col] as number) / (p[col] as number);
+      for (let k = col; k < 9; k++) row[k] = (row[k] as number) - f * (p[k] as number);
+    }
+  }
+  const h = rows.map((row, i) => (row[8] as number) / (row[i] as number));
+  const [h0, h1, h2, h3, h4, h5, h6, h7] = h as [number, number, number, number, number, number, number, number];
+  return (x, y) => {
+    const d = h6 * x + h7 * y + 1;
+    return [(h0 * x + h1 * y + h2) / d, (h3 * x + h4 * y + h5) / d];
+  };
+}
+
+/** The stretch goal's attacks: measured and reported, with no target. */
+export const PHOTO_ATTACKS: Attack[] = [photoOfScreen(0.01), photoOfScreen(0.03)];

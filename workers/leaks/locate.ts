@@ -638,18 +638,40 @@ const REFINE_STEPS = [
 export interface SeenEdges {
   side: number;
   both: boolean;
+  /** The top and bottom edges seen: kept when the hypothesis being refined puts the page's own top (or bottom) there. */
+  top?: Edge;
+  bottom?: Edge;
 }
 
 export function seenEdges(box: PageBox | null): SeenEdges | null {
   if (!box?.left && !box?.right) return null;
-  return { side: box.left ? 0 : FRAME_WIDTH, both: Boolean(box.left && box.right) };
+  return { side: box.left ? 0 : FRAME_WIDTH, both: Boolean(box.left && box.right), top: box.top, bottom: box.bottom };
+}
+
+/**
+ * Which of the page's corners on the seen side (frame y 0 or `height`) the hypothesis puts on a
+ * seen top or bottom edge (within 2 px): the page's own corner, kept. Null for none (a slide: the
+ * edge is where the screen cuts a scrolled page).
+ */
+function keptCorner(t: Transform, seen: SeenEdges, height: number): number | null {
+  for (const [edge, y] of [
+    [seen.top, 0],
+    [seen.bottom, height],
+  ] as const) {
+    if (!edge) continue;
+    const [u, v] = apply(t, seen.side, y);
+    if (Math.abs(v - (edge.a + edge.b * u)) <= 2) return y;
+  }
+  return null;
 }
 
 /**
  * Step 3 at the given widths of the page (128, 256, 512: coarse to fine). With `seen` edges the
- * search keeps them: the page moves along its side and scales about it, and does not turn. Left
- * free, a quarter of a screenshot showing two lines of text drifted 1.7 degrees, or 4 px off the
- * edge it was placed on, to a place that fits the text as well and reads no mark.
+ * search keeps them: the page moves along its side and scales about it, and does not turn; where
+ * the hypothesis puts the page's corner on a seen top or bottom edge, it stays there too and only
+ * the scale is searched (about that corner). Left free, a quarter of a screenshot showing two lines
+ * of text drifted 1.7 degrees, or 4 px off the edge it was placed on, to a place that fits the
+ * text as well and reads no mark.
  */
 export function refine(
   page: PageLevels,
@@ -661,6 +683,7 @@ export function refine(
   const suspect = levels[0] as Grey;
   let t = { ...start };
   let score = -1;
+  const corner = seen ? keptCorner(start, seen, (page.get(FRAME_WIDTH) as Grey).height) : null;
   for (const { width, move, turn, scale, rounds } of REFINE_STEPS.filter((step) => widths.includes(step.width))) {
     const reference = page.get(width) as Grey;
     const step = width >= 512 ? 4 : 2;
@@ -672,10 +695,12 @@ export function refine(
     let sizes = { move: move * unit, turn, scale };
     for (let round = 0; round < rounds; round++) {
       let improved = false;
-      const moves: Array<(x: Transform) => Transform> = [
-        (x) => ({ ...x, ty: x.ty + sizes.move }),
-        (x) => ({ ...x, ty: x.ty - sizes.move }),
-      ];
+      const moves: Array<(x: Transform) => Transform> = [];
+      if (corner === null)
+        moves.push(
+          (x) => ({ ...x, ty: x.ty + sizes.move }),
+          (x) => ({ ...x, ty: x.ty - sizes.move }),
+        );
       if (!seen) {
         moves.push(
           (x) => ({ ...x, tx: x.tx + sizes.move }),
@@ -686,8 +711,8 @@ export function refine(
       }
       if (!seen?.both) {
         moves.push(
-          (x) => scaleAbout(x, 1 + sizes.scale, suspect, seen?.side),
-          (x) => scaleAbout(x, 1 / (1 + sizes.scale), suspect, seen?.side),
+          (x) => scaleAbout(x, 1 + sizes.scale, suspect, seen?.side, corner),
+          (x) => scaleAbout(x, 1 / (1 + sizes.scale), suspect, seen?.side, corner),
         );
       }
       for (const next of moves) {
@@ -714,10 +739,10 @@ function turnAbout(t: Transform, by: number, suspect: Grey): Transform {
   return keepPoint(t, { ...t, theta: t.theta + by }, cx, cy);
 }
 
-/** Scaled about the page point at the suspect's centre, or about the point level with it on the page's side at frame x `side`. */
-function scaleAbout(t: Transform, by: number, suspect: Grey, side?: number): Transform {
+/** Scaled about the page point at the suspect's centre, or about the point level with it (or at frame y `y`) on the page's side at frame x `side`. */
+function scaleAbout(t: Transform, by: number, suspect: Grey, side?: number, y: number | null = null): Transform {
   const [cx, cy] = invert(t, suspect.width / 2, suspect.height / 2);
-  return keepPoint(t, { ...t, s: t.s * by }, side ?? cx, cy);
+  return keepPoint(t, { ...t, s: t.s * by }, side ?? cx, y ?? cy);
 }
 
 /** `next` moved so that frame point (x, y) lands where `before` put it. */

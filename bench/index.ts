@@ -64,7 +64,12 @@ function runReaderBench(): Promise<number> {
 
 /** npm run bench:trace with fewer samples (its own run prints the full table): the leak-trace rows. */
 function runTraceBench(): Promise<number> {
-  return runChild("bench/trace.ts", { TRACE_SAMPLES: "30", TRACE_PAIR_SAMPLES: "4", TRACE_FALSE: "100", TRACE_PARTS: "singles,pairs,false" });
+  return runChild("bench/trace.ts", {
+    TRACE_SAMPLES: "30",
+    TRACE_PAIR_SAMPLES: "4",
+    TRACE_FALSE: "100",
+    TRACE_PARTS: "singles,pairs,false",
+  });
 }
 
 function runChild(script: string, extra: Record<string, string>): Promise<number> {

@@ -14,6 +14,8 @@
  * compares the suspect image, registered onto the stored page, with the stored page itself.
  */
 
+import { pixelWords, whiteWords } from "../page-images/page-image.ts";
+
 export const MARK_COLUMNS = 64;
 export const CODE_BITS = 256;
 /** Rows of blocks the layout covers: pages up to 4 x as tall as wide (MAX_PAGE_ASPECT). */
@@ -125,8 +127,7 @@ export function embedMark(pixels: Uint8Array, width: number, height: number, cha
   const columnOf = new Uint8Array(width);
   for (let x = 0; x < width; x++) columnOf[x] = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
   const rowBytes = width * channels;
-  const words =
-    pixels.byteOffset % 4 === 0 && rowBytes % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  const words = pixelWords({ pixels, width, height, channels });
   const run = 12 / channels;
   let above = new Uint8Array(rowBytes);
   let here = new Uint8Array(rowBytes);
@@ -138,8 +139,7 @@ export function embedMark(pixels: Uint8Array, width: number, height: number, cha
     const last = y + 1 >= height;
     for (let x = 0, q = 0; x < width; x++, q += channels) {
       if (words !== null && q % 12 === 0 && x + run <= width) {
-        const w = (start + q) >> 2;
-        if (((words[w] as number) & (words[w + 1] as number) & (words[w + 2] as number)) === -1) {
+        if (whiteWords(words, (start + q) >> 2, 3)) {
           x += run - 1;
           q += 12 - channels;
           continue;

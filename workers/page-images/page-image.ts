@@ -69,6 +69,23 @@ export interface PagePixels {
  * photon, decision 0012), then the scanlines are unfiltered and packed in that same buffer, so an
  * RGB or RGBA page costs one buffer of its decoded size (32 MiB for the tallest RGBA page, 2048 x 4096).
  */
+/**
+ * A page's pixels as 32-bit words, for settling runs of white (most of a text page) a word at a
+ * time: null when its rows do not start on a word (then every pixel is looked at).
+ */
+export function pixelWords({ pixels, width, channels }: PagePixels): Int32Array | null {
+  return pixels.byteOffset % 4 === 0 && (width * channels) % 4 === 0
+    ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
+    : null;
+}
+
+/** Whether `count` words from word `at` are all white (every bit set). */
+export function whiteWords(words: Int32Array, at: number, count: number): boolean {
+  let all = -1;
+  for (let i = 0; i < count; i++) all &= words[at + i] as number;
+  return all === -1;
+}
+
 export function decodePageImage(png: Uint8Array): PagePixels {
   const header = readPngHeader(png);
   if (!header) throw new Error("not a stored page image (PNG expected)");

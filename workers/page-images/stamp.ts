@@ -4,7 +4,7 @@ import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import { concatBytes } from "../../app/lib/concat-bytes.ts";
 import { embedMark } from "../leaks/mark.ts";
 import { downscalePixels } from "./downscale.ts";
-import { decodePageImage, type PagePixels } from "./page-image.ts";
+import { decodePageImage, type PagePixels, pixelWords, whiteWords } from "./page-image.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
 
 /**
@@ -99,16 +99,12 @@ export function encodeGreyPng(page: PagePixels): Uint8Array | null {
   const stride = width * channels;
   // Most of a text page is white: four white pixels (12 bytes of RGB, 16 of RGBA) are settled with
   // three or four 32-bit compares (-1: all bits set) and written as two bytes.
-  const words =
-    pixels.byteOffset % 4 === 0 && stride % 4 === 0 ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2) : null;
+  const words = pixelWords(page);
   for (let y = 0; y < height; y++) {
     let at = y * rowBytes + 1;
     for (let x = 0, p = y * stride; x < width; ) {
       if (words !== null && (x & 3) === 0 && x + 4 <= width) {
-        const w = p >> 2;
-        let all = (words[w] as number) & (words[w + 1] as number) & (words[w + 2] as number);
-        if (channels === 4) all &= words[w + 3] as number;
-        if (all === -1) {
+        if (whiteWords(words, p >> 2, channels)) {
           rows[at++] = 0xff;
           rows[at++] = 0xff;
           x += 4;

@@ -696,10 +696,16 @@ export function refine(
     for (let round = 0; round < rounds; round++) {
       let improved = false;
       const moves: Array<(x: Transform) => Transform> = [];
-      if (corner === null)
+      // Up and down the image, or with a seen side along that side (a turned page's edge slants).
+      if (corner === null && !seen)
         moves.push(
           (x) => ({ ...x, ty: x.ty + sizes.move }),
           (x) => ({ ...x, ty: x.ty - sizes.move }),
+        );
+      if (corner === null && seen)
+        moves.push(
+          (x) => slid(x, sizes.move / x.s),
+          (x) => slid(x, -sizes.move / x.s),
         );
       if (!seen) {
         moves.push(

@@ -227,6 +227,36 @@ describe("the hidden mark", () => {
     expect(apply(found?.transform as Transform, 0, 300)[0]).toBeCloseTo(16, 0);
   });
 
+  it("finds a page of black bands in a screenshot: the page is darker than the surround, and the box is still used", async () => {
+    // Black bands with thin white lines between them (rims half grey), as a printed chart or a dark
+    // design page: at 64 px a grey blur that places anywhere fit as well as its own.
+    const rgb = new Uint8Array(WIDTH * HEIGHT * 3).fill(255);
+    for (let y = 0; y < HEIGHT; y++) {
+      const phase = (y + 27) % 33;
+      rgb.fill(phase < 25 ? 0 : phase === 25 || phase === 32 ? 128 : 255, y * WIDTH * 3, (y + 1) * WIDTH * 3);
+    }
+    const grey = lumaOf(rgb);
+    const luma = Uint8Array.from(grey.data, (v) => Math.round(v));
+    const detail = pageDetail(grey);
+    const dark: StoredPage = {
+      bookId: 2,
+      page: 1,
+      height: HEIGHT,
+      thumb: thumbnailOf(detail),
+      detail: () => blurValid(detail),
+      load: async () => luma,
+    };
+    embedMark(rgb, WIDTH, HEIGHT, 3, blockSigns(layout, codeOf(12)));
+    const shot = screenshot(lumaOf(rgb));
+    const box = pageBox(shot);
+    expect(box).toMatchObject({ left: { a: 16 }, right: { a: 1264 }, top: { a: 64 }, doubtful: true });
+    const found = await traceImage({ ...shot, data: shot.data.slice() }, [...pages, dark], [layout], async () => candidates);
+    expect(found?.page).toBe(dark);
+    expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([12]);
+    const [u, v] = apply(found?.transform as Transform, 0, 0);
+    expect(Math.abs(u - 16) + Math.abs(v - 64)).toBeLessThan(3);
+  });
+
   it("scores a code the image does not carry like noise, far below the match threshold", async () => {
     const found = await traced(marked(1, 5));
     const others = candidates.filter((c) => c.teacherId !== 5);

@@ -307,7 +307,7 @@ export function hypotheses(suspect: Grey, pageHeight: number, box: PageBox | nul
  * the bottom edge visible (a page taller than the screen, scrolled), where the page is along its
  * side edge is not known: that is a slide (pageSlides), searched per page by the trace.
  */
-function boxHypotheses(box: PageBox, W: number, H: number): Transform[] {
+export function boxHypotheses(box: PageBox, W: number, H: number): Transform[] {
   const out: Transform[] = [];
   const { left, right, top, bottom, theta } = box;
   const side = left ?? right;
@@ -390,6 +390,8 @@ export interface PageBox {
   top?: Edge;
   bottom?: Edge;
   theta: number;
+  /** The page inside is not lighter than the surround: maybe a page's own dark band, not a surround. */
+  doubtful?: boolean;
 }
 
 /** How dark a surround is at most (the reader's is about 26). */
@@ -441,7 +443,12 @@ export function pageBox(image: Grey): PageBox | null {
       n++;
     }
   }
-  if (!n || sum / n < surround + 40) return null;
+  // A page darker than that (a page of black bands, a dark photograph) may still be on the reader's
+  // surround: with two edges seen the box is kept, marked doubtful, and the trace tries the suspect
+  // without it first (trace-core.ts).
+  const doubtful = !n || sum / n < surround + 40;
+  if (doubtful && [box.left, box.right, box.top, box.bottom].filter(Boolean).length < 2) return null;
+  if (doubtful) box.doubtful = true;
   const weight = angles.reduce((sum, x) => sum + x.weight, 0);
   box.theta = angles.reduce((sum, x) => sum + x.theta * x.weight, 0) / weight;
   if (box.left && box.right && sideDistance(box.left, box.right, box.theta) < 0.2 * width) return null;

@@ -1,10 +1,12 @@
 import {
   blurValid,
+  boxHypotheses,
   FRAME_WIDTH,
   type Grey,
   halveValid,
   hypotheses,
   leaveOutSurround,
+  type PageBox,
   type PageLevels,
   pageBox,
   pageLevels,
@@ -113,6 +115,21 @@ export async function traceImage(
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
   const box = pageBox(suspect);
+  if (!box?.doubtful) return traceWith(suspect, box, pages, keys, candidatesFor);
+  // A dark page may be on the reader's surround, or the surround may be the page's own dark band:
+  // the suspect as it is first (leaving nothing out), then without what the box calls surround.
+  const whole = await traceWith(suspect, null, pages, keys, candidatesFor);
+  if (whole?.matches.length) return whole;
+  return (await traceWith(suspect, box, pages, keys, candidatesFor)) ?? whole;
+}
+
+async function traceWith(
+  suspect: Grey,
+  box: PageBox | null,
+  pages: StoredPage[],
+  keys: MarkLayout[],
+  candidatesFor: (bookId: number) => Promise<Candidate[]>,
+): Promise<Found | null> {
   const levels = pyramid(leaveOutSurround(suspect, box));
   // Every (page, hypothesis) at thumbnail size (64 px): the suspect warped once per hypothesis and
   // page height, not per page; the hypotheses of a slide (a page scrolled past the screenshot's
@@ -155,9 +172,17 @@ export async function traceImage(
   const shortlisted = byBest.slice(0, Math.ceil(SHORTLIST / Math.max(shown, 0.05)));
   const ranked: Array<{ page: StoredPage; start: Transform; score: number }> = [];
   const detailViews = new Map<string, { view: Grey; rows: [number, number] }>();
+  // With both side edges and the top or bottom seen, the box places the page exactly: its places
+  // go on to 128 px for every page shortlisted, whatever they scored at 64 px (a page of fine
+  // stripes is a grey blur there, and places anywhere fit it as well as its own).
+  const exact = box?.left && box.right && (box.top || box.bottom) ? box : null;
   for (const [page, list] of shortlisted) {
     const detail = page.detail();
-    for (const { start } of list) {
+    const starts = list.map(({ start }) => start);
+    if (exact)
+      for (const start of boxHypotheses(exact, FRAME_WIDTH, page.height))
+        if (!starts.some((other) => sameish(other, start))) starts.push(start);
+    for (const start of starts) {
       // One warp per hypothesis and page height here too.
       const key = `${page.height}:${start.s}:${start.theta}:${start.tx}:${start.ty}`;
       let seen = detailViews.get(key);
@@ -171,7 +196,7 @@ export async function traceImage(
   }
   ranked.sort((x, y) => y.score - x.score);
   // Coarse registration (128 px) of the best REFINED, then the FINE best refined to 512 px.
-  const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; transform: Transform; fit: number }> = [];
+  const coarse: Array<{ page: StoredPage; luma: Uint8Array; frame: PageLevels; start: Transform; transform: Transform; fit: number }> = [];
   // A suspect that shows less of its page leaves more pages fitting about as well at 128 px (the
   // pages of one template): more of them are registered.
   const refined = Math.min(MAX_REFINED, Math.ceil(REFINED / Math.max(shown, 0.25)));
@@ -190,7 +215,7 @@ export async function traceImage(
     seen.count++;
     const { luma, frame } = seen;
     const { transform, score } = refine(frame, levels, start, [128], edges);
-    coarse.push({ page, luma, frame, transform, fit: score });
+    coarse.push({ page, luma, frame, start, transform, fit: score });
   }
   coarse.sort((a, b) => b.fit - a.fit);
   const fine: Array<(typeof coarse)[number]> = [];
@@ -272,7 +297,7 @@ function sameish(a: Transform, b: Transform): boolean {
 }
 
 async function readFound(
-  { page, luma, transform, fit }: { page: StoredPage; luma: Uint8Array; transform: Transform; fit: number },
+  { page, luma, start, transform, fit }: { page: StoredPage; luma: Uint8Array; start: Transform; transform: Transform; fit: number },
   levels: Grey[],
   keys: MarkLayout[],
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
@@ -285,23 +310,33 @@ async function readFound(
     readWidth === FRAME_WIDTH
       ? luma
       : Uint8Array.from(resizeTo(greyOf(luma, FRAME_WIDTH, page.height), readWidth, readHeight).data, Math.round);
-  const warped = warpToFrame(levels, transform, readWidth, readHeight);
-  const softs = keys.map((layout) => readMark(original, warped.data, readWidth, readHeight, layout));
+  // Read where the registration put the page and, when the hypothesis it started from is within a
+  // few pixels of that, there too: a hypothesis from the image's own shape (a quarter, half the
+  // size) is exact for an exact crop or scale, and the registration, at 512 px, can leave it by a
+  // pixel at the page's far side (0.5 % of scale), which the mark, riding on edges, does not survive.
+  // Each place read counts as codes tried.
+  const places = sameish(start, transform) && !same(start, transform) ? [transform, start] : [transform];
+  const softs = places.flatMap((place) => {
+    const warped = warpToFrame(levels, place, readWidth, readHeight);
+    return keys.map((layout, key) => ({ key, soft: readMark(original, warped.data, readWidth, readHeight, layout) }));
+  });
   const candidates = await candidatesFor(page.bookId);
   const matches: Found["matches"] = [];
-  const tried = candidates.length * keys.length;
+  const tried = candidates.length * softs.length;
   const needed = scoreNeeded(tried);
   let best = Number.NEGATIVE_INFINITY;
   for (const candidate of candidates) {
     let score = Number.NEGATIVE_INFINITY;
-    candidate.codes.forEach((code, k) => {
-      score = Math.max(score, codeScore(softs[k] as Float64Array, code));
-    });
+    for (const { key, soft } of softs) score = Math.max(score, codeScore(soft, candidate.codes[key] as Uint8Array));
     best = Math.max(best, score);
     if (score >= needed) matches.push({ candidate, score, confidence: confidence(score, tried) });
   }
   matches.sort((a, b) => b.score - a.score);
   return { page, transform, fit, matches, best, needed };
+}
+
+function same(a: Transform, b: Transform): boolean {
+  return a.s === b.s && a.theta === b.theta && a.tx === b.tx && a.ty === b.ty;
 }
 
 function greyOf(luma: Uint8Array, width: number, height: number): Grey {

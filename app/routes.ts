@@ -1,4 +1,5 @@
 import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
+import { SCHOOLS } from "../workers/http/tenancy.ts";
 
 /** The signed-in school pages, once under `prefix` with route ids ending in `suffix`. */
 function schoolPages(prefix: string, suffix: string) {
@@ -18,7 +19,7 @@ function schoolPages(prefix: string, suffix: string) {
  */
 function schoolNotFound() {
   return [
-    route("schools/:slug/*", "routes/school-not-found.tsx", { id: "school-not-found" }),
+    route(`${SCHOOLS}/:slug/*`, "routes/school-not-found.tsx", { id: "school-not-found" }),
     ...["dashboard", "books", "account"].map((section) =>
       route(`${section}/*`, "routes/school-not-found.tsx", { id: `school-not-found-${section}` }),
     ),
@@ -29,13 +30,13 @@ function schoolNotFound() {
 // school's own subdomain ({slug}.{APP_DOMAIN}), where the Worker resolves the school from the host.
 export default [
   index("routes/home.tsx"),
-  route("schools/:slug", "routes/school-portal.tsx", { id: "school-portal" }),
-  route("schools/:slug/limit-reached", "routes/limit-reached.tsx", { id: "limit-reached" }),
+  route(`${SCHOOLS}/:slug`, "routes/school-portal.tsx", { id: "school-portal" }),
+  route(`${SCHOOLS}/:slug/limit-reached`, "routes/limit-reached.tsx", { id: "limit-reached" }),
   route("limit-reached", "routes/limit-reached.tsx", { id: "limit-reached-subdomain" }),
   // Signed-in teacher pages: the layout's middleware checks the session once per request.
-  layout("routes/school-app.tsx", [...schoolPages("schools/:slug/", ""), ...schoolPages("", "-subdomain"), ...schoolNotFound()]),
+  layout("routes/school-app.tsx", [...schoolPages(`${SCHOOLS}/:slug/`, ""), ...schoolPages("", "-subdomain"), ...schoolNotFound()]),
   // The reader is full screen, outside the school layout; its loader checks the session itself.
-  route("schools/:slug/dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader" }),
+  route(`${SCHOOLS}/:slug/dashboard/book/:bookId/view`, "routes/school-reader.tsx", { id: "school-reader" }),
   route("dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader-subdomain" }),
   route("admin/login", "routes/admin-login.tsx"),
   route("superadmin/login", "routes/superadmin-login.tsx"),

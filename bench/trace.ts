@@ -14,7 +14,7 @@
 // TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
 // stretch goal, a simulated photo of the screen, reported without a target (50 images each).
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
 import { blurValid, greyFromPixels, pageDetail, thumbnailOf } from "../workers/leaks/locate.ts";
@@ -291,5 +291,5 @@ console.log(
 );
 console.log(`| one trace (median, Node) | ${summary.traceMedianMs.toFixed(0)} ms over ${pages.length} pages | |`);
 mkdirSync(join(ROOT, "bench/results"), { recursive: true });
-writeFileSync(join(ROOT, "bench/results", OUT), JSON.stringify(summary, null, 2));
+writeFileSync(isAbsolute(OUT) ? OUT : join(ROOT, "bench/results", OUT), JSON.stringify(summary, null, 2));
 console.log(`trace bench took ${((Date.now() - started) / 1000).toFixed(0)} s`);

@@ -167,3 +167,6 @@ export function matchesFilterText(
   );
   return wanted.every((word) => haystack.some((token) => token.startsWith(word)));
 }
+
+/** Search as you type starts at this many characters, in the search box and in the API that answers it. */
+export const SEARCH_MIN_CHARS = 3;

@@ -1,10 +1,7 @@
 import { type FormEvent, useRef, useState } from "react";
 import { data, Form, redirect, useNavigate } from "react-router";
-import { createBook } from "../../workers/books/editing.ts";
-import { BookCreateSchema } from "../../workers/books/input.ts";
+import { createBookCommand } from "../../workers/books/commands.ts";
 import { isValidIsbn } from "../../workers/books/isbn.ts";
-import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { bookCreateInput, formText } from "../components/admin/book/form-input.ts";
 import { answerError, useActionCall } from "../components/admin/book/use-action-call.ts";
@@ -15,8 +12,8 @@ import { FileDrop } from "../components/ui/file-drop.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
-import { adminContext } from "../lib/guards/admin.server.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Admin" }];
@@ -26,11 +23,10 @@ export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Ad
  * script asks for the book instead (`next=upload`), to upload its files before it goes there.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
   const form = await request.formData();
-  const input = BookCreateSchema.safeParse(bookCreateInput(form));
-  if (!input.success) return data({ error: describeZodError(input.error).error }, { status: 400 });
-  const book = await createBook(context.get(appContext).db, { id: admin.id, email: admin.email }, input.data);
+  const outcome = await runCommand({ context, request }, createBookCommand, bookCreateInput(form));
+  if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+  const { book } = outcome.value;
   if (formText(form, "next") !== "upload") throw redirect(`/admin/book/${book.id}`);
   return data({ book: { id: book.id } }, { status: 201 });
 }

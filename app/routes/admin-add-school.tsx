@@ -1,16 +1,15 @@
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
-import { createSchool, nextSchoolId } from "../../workers/schools/editing.ts";
-import { SchoolInputSchema } from "../../workers/schools/input.ts";
+import { createSchoolCommand } from "../../workers/schools/commands.ts";
+import { nextSchoolId } from "../../workers/schools/editing.ts";
 import { slugFromName as suggestSlug } from "../../workers/schools/slug-from-name.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { SlugField } from "../components/admin/slug-field.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add School · Lectern Admin" }];
@@ -37,7 +36,6 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** As POST /api/schools: the same schema, the same refusals, the same audit entry; then the new school's page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
   const form = await request.formData().catch(() => new FormData());
   const text = (name: string) => {
     const value = form.get(name);
@@ -47,15 +45,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const refuse = (error: string, status: number) => data({ error, entered }, { status });
   const missing = FIELDS.filter((f) => f.required && !entered[f.key].trim()).map((f) => f.label);
   if (missing.length) return refuse(`Please fill in: ${missing.join(", ")}`, 400);
-  const input = SchoolInputSchema.safeParse({
+  const outcome = await runCommand({ context, request }, createSchoolCommand, {
     ...Object.fromEntries(FIELDS.map((f) => [f.key, entered[f.key]]).filter(([, v]) => v?.trim() !== "")),
     slug: entered.slug || undefined,
     teacherLimit: entered.teacherLimit,
   });
-  if (!input.success) return refuse(describeZodError(input.error).error, 400);
-  const result = await createSchool(context.get(appContext).db, { id: admin.id, email: admin.email }, input.data);
-  if (!result.ok) return refuse(result.error, result.status);
-  return redirect(`/admin/school/${result.school.id}`);
+  if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+  return redirect(`/admin/school/${outcome.value.school.id}`);
 }
 
 export default function AdminAddSchool({ loaderData, actionData }: Route.ComponentProps) {

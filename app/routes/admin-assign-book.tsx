@@ -1,13 +1,9 @@
 import { useState } from "react";
 import { data } from "react-router";
-import { assignToAllSchools, grantAccess } from "../../workers/books/access.ts";
-import { findBook } from "../../workers/books/detail.ts";
-import { GrantAccessSchema } from "../../workers/books/input.ts";
+import { assignToAllSchoolsCommand, grantAccessCommand } from "../../workers/books/commands.ts";
 import { listAdminBooks } from "../../workers/books/list.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
 import { countSchools } from "../../workers/schools/list.ts";
-import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignToAllSchools } from "../components/admin/book/assign-all.tsx";
 import { formIds, formText } from "../components/admin/book/form-input.ts";
@@ -15,7 +11,7 @@ import { answerError, useActionCall } from "../components/admin/book/use-action-
 import { type BookOption, BookPicker, PICKER_LIST } from "../components/admin/book-picker.tsx";
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Book · Lectern Admin" }];
@@ -29,23 +25,20 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** Assign the book to the schools picked (intent "assign"), or to every school (intent "assign-all"). */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { db } = context.get(appContext);
-  const { admin } = context.get(adminContext);
-  const actor = { id: admin.id, email: admin.email };
   const form = await request.formData();
   const intent = formText(form, "intent");
   if (intent === "assign") {
-    const input = GrantAccessSchema.safeParse({ schoolIds: formIds(form, "schoolIds"), bookIds: formIds(form, "bookId") });
-    if (!input.success) return data({ intent, error: describeZodError(input.error).error }, { status: 400 });
-    const result = await grantAccess(db, actor, input.data);
-    if (!result.ok) return data({ intent, error: result.error }, { status: 400 });
-    return { intent, created: result.created };
+    const outcome = await runCommand({ context, request }, grantAccessCommand, {
+      schoolIds: formIds(form, "schoolIds"),
+      bookIds: formIds(form, "bookId"),
+    });
+    if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+    return { intent, created: outcome.value.created };
   }
   if (intent === "assign-all") {
-    const id = parseId(formText(form, "bookId"));
-    const book = id ? await findBook(db, id) : null;
-    if (!book) return data({ intent, error: "Book not found" }, { status: 404 });
-    return { intent, assigned: await assignToAllSchools(db, actor, book.id) };
+    const outcome = await runCommand({ context, request }, assignToAllSchoolsCommand, { id: formText(form, "bookId") });
+    if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+    return { intent, assigned: outcome.value.assigned };
   }
   return data({ intent: null, error: "Unknown action" }, { status: 400 });
 }

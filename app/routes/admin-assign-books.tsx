@@ -1,10 +1,9 @@
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
-import { revokeAccess } from "../../workers/books/access.ts";
-import { AccessParamSchema } from "../../workers/books/input.ts";
+import { assignBooksCommand, revokeAccessCommand } from "../../workers/books/commands.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
-import { AssignBooksSchema, assignBooksToSchool, schoolBooks } from "../../workers/schools/books.ts";
+import { parseInput } from "../../workers/http/validate.ts";
+import { schoolBooks } from "../../workers/schools/books.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -15,7 +14,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Books · Lectern Admin" }];
@@ -25,8 +24,8 @@ const NOT_FOUND = "School not found";
 /** The school and the books it has already (listed, and marked in the picker). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const db = context.get(appContext).db;
-  const id = SchoolIdSchema.safeParse(params.schoolId);
-  const school = id.success ? await findSchoolRow(db, id.data) : null;
+  const id = parseInput(SchoolIdSchema, params.schoolId);
+  const school = id.ok ? await findSchoolRow(db, id.data) : null;
   if (!school) throw data(NOT_FOUND, { status: 404 });
   return { school: { id: school.id, schoolName: school.schoolName }, assigned: await schoolBooks(db, school.id) };
 }
@@ -36,24 +35,21 @@ export async function loader({ params, context }: Route.LoaderArgs) {
  * "unassign": as DELETE /api/books/access/:schoolId/:bookId. The same checks, messages and audit entries.
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
-  const actor = { id: admin.id, email: admin.email };
-  const db = context.get(appContext).db;
-  const id = SchoolIdSchema.safeParse(params.schoolId);
-  if (!id.success) return data({ intent: null, error: NOT_FOUND }, { status: 404 });
+  const id = parseInput(SchoolIdSchema, params.schoolId);
+  if (!id.ok) return data({ intent: null, error: NOT_FOUND }, { status: 404 });
   const form = await request.formData().catch(() => new FormData());
   if (formText(form, "intent") === "unassign") {
-    const access = AccessParamSchema.safeParse({ schoolId: params.schoolId, bookId: formText(form, "bookId") });
-    if (!access.success) return data({ intent: "unassign" as const, error: describeZodError(access.error).error }, { status: 400 });
-    const removed = await revokeAccess(db, context.get(appContext).env, actor, access.data.schoolId, access.data.bookId);
-    if (!removed) return data({ intent: "unassign" as const, error: "That school does not have that book" }, { status: 404 });
+    const outcome = await runCommand({ context, request }, revokeAccessCommand, {
+      schoolId: params.schoolId,
+      bookId: formText(form, "bookId"),
+    });
+    if (!outcome.ok) return data({ intent: "unassign" as const, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
     return { intent: "unassign" as const, removed: true };
   }
-  const input = AssignBooksSchema.safeParse({ bookIds: form.getAll("bookId").map((value) => Number(value)) });
-  if (!input.success) return data({ intent: "assign" as const, error: describeZodError(input.error).error }, { status: 400 });
-  const result = await assignBooksToSchool(db, actor, id.data, input.data.bookIds);
-  if (!result.ok) return data({ intent: "assign" as const, error: result.error }, { status: 400 });
-  return { intent: "assign" as const, assigned: new Set(input.data.bookIds).size, created: result.created };
+  const bookIds = form.getAll("bookId").map((value) => Number(value));
+  const outcome = await runCommand({ context, request }, assignBooksCommand, { schoolId: params.schoolId, bookIds });
+  if (!outcome.ok) return data({ intent: "assign" as const, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+  return { intent: "assign" as const, ...outcome.value };
 }
 
 /** Many books to one school; the books it has already are listed first, each with Unassign. */

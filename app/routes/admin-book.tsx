@@ -1,11 +1,14 @@
 import { useState } from "react";
 import { data, isRouteErrorResponse, redirect, useRevalidator, useRouteError } from "react-router";
-import { assignToAllSchools, grantAccess, revokeAccess } from "../../workers/books/access.ts";
-import { findBook, getAdminBookPage } from "../../workers/books/detail.ts";
-import { deleteBook, updateBook } from "../../workers/books/editing.ts";
-import { AccessParamSchema, BookUpdateSchema, GrantAccessSchema } from "../../workers/books/input.ts";
+import {
+  assignToAllSchoolsCommand,
+  deleteBookCommand,
+  grantAccessCommand,
+  revokeAccessCommand,
+  updateBookCommand,
+} from "../../workers/books/commands.ts";
+import { getAdminBookPage } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { countSchools } from "../../workers/schools/list.ts";
@@ -21,7 +24,7 @@ import { BookUsage } from "../components/admin/usage/book-usage.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" }];
@@ -46,43 +49,40 @@ const refuse = (intent: Intent, error: string, status: number) => data({ intent,
 
 /** The page's forms: edit the details, assign and unassign schools, delete the book. */
 export async function action({ request, context, params }: Route.ActionArgs) {
-  const { db, env } = context.get(appContext);
-  const { admin } = context.get(adminContext);
-  const actor = { id: admin.id, email: admin.email };
   const form = await request.formData();
   const intent = formText(form, "intent");
   if (!INTENTS.includes(intent)) return data({ intent: null, error: "Unknown action" }, { status: 400 });
   const id = parseId(params.id);
   switch (intent as Intent) {
     case "update": {
-      const input = BookUpdateSchema.safeParse(bookUpdateInput(form));
-      if (!input.success) return refuse("update", describeZodError(input.error).error, 400);
-      const book = id ? await updateBook(db, actor, id, input.data) : null;
-      if (!book) return refuse("update", BOOK_NOT_FOUND, 404);
+      const outcome = await runCommand({ context, request }, updateBookCommand, { ...bookUpdateInput(form), id: params.id });
+      if (!outcome.ok) return refuse("update", outcome.failure.error, failureStatus(outcome.failure));
       return { intent: "update" as const, saved: true };
     }
     case "unassign": {
-      const access = AccessParamSchema.safeParse({ schoolId: formText(form, "schoolId"), bookId: params.id });
-      if (!access.success) return refuse("unassign", describeZodError(access.error).error, 400);
-      const removed = await revokeAccess(db, context.get(appContext).env, actor, access.data.schoolId, access.data.bookId);
-      if (!removed) return refuse("unassign", "That school does not have that book", 404);
+      const outcome = await runCommand({ context, request }, revokeAccessCommand, {
+        schoolId: formText(form, "schoolId"),
+        bookId: params.id,
+      });
+      if (!outcome.ok) return refuse("unassign", outcome.failure.error, failureStatus(outcome.failure));
       return { intent: "unassign" as const, removed: true };
     }
     case "assign": {
-      const input = GrantAccessSchema.safeParse({ schoolIds: formIds(form, "schoolIds"), bookIds: id ? [id] : [] });
-      if (!input.success) return refuse("assign", describeZodError(input.error).error, 400);
-      const result = await grantAccess(db, actor, input.data);
-      if (!result.ok) return refuse("assign", result.error, 400);
-      return { intent: "assign" as const, created: result.created };
+      const outcome = await runCommand({ context, request }, grantAccessCommand, {
+        schoolIds: formIds(form, "schoolIds"),
+        bookIds: id ? [id] : [],
+      });
+      if (!outcome.ok) return refuse("assign", outcome.failure.error, failureStatus(outcome.failure));
+      return { intent: "assign" as const, created: outcome.value.created };
     }
     case "assign-all": {
-      const book = id ? await findBook(db, id) : null;
-      if (!book) return refuse("assign-all", BOOK_NOT_FOUND, 404);
-      return { intent: "assign-all" as const, assigned: await assignToAllSchools(db, actor, book.id) };
+      const outcome = await runCommand({ context, request }, assignToAllSchoolsCommand, { id: params.id });
+      if (!outcome.ok) return refuse("assign-all", outcome.failure.error, failureStatus(outcome.failure));
+      return { intent: "assign-all" as const, assigned: outcome.value.assigned };
     }
     case "delete": {
-      const deleted = id ? await deleteBook(db, env.BOOKS, actor, id) : false;
-      if (!deleted) return refuse("delete", BOOK_NOT_FOUND, 404);
+      const outcome = await runCommand({ context, request }, deleteBookCommand, { id: params.id });
+      if (!outcome.ok) return refuse("delete", outcome.failure.error, failureStatus(outcome.failure));
       throw redirect("/admin/books");
     }
   }

@@ -3,6 +3,7 @@ import { Form, Link, useSearchParams } from "react-router";
 import { BookListQuerySchema } from "../../workers/books/input.ts";
 import { listAdminBooks } from "../../workers/books/list.ts";
 import { appContext } from "../../workers/http/context.ts";
+import { parseInput } from "../../workers/http/validate.ts";
 import { AdminPageHeader, cardClasses, Pager, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
@@ -18,13 +19,13 @@ type Sort = keyof typeof SORTS;
 /** One page of the catalogue: `?query=` (a search), `?sort=` (title, createdAt: newest first, grade) and `?page=`. */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url).searchParams;
-  const parsed = BookListQuerySchema.safeParse({
+  const parsed = parseInput(BookListQuerySchema, {
     query: url.get("query")?.trim() ?? undefined,
     page: url.get("page") ?? undefined,
     sort: url.get("sort") ?? undefined,
   });
   // A URL the page did not make (a page number too far, an unknown sort) shows the first page by title.
-  const { query = "", page, sort = "title" } = parsed.success ? parsed.data : { page: 1 };
+  const { query = "", page, sort = "title" } = parsed.ok ? parsed.data : { page: 1 };
   const dir = sort === "createdAt" ? "desc" : "asc";
   const list = await listAdminBooks(context.get(appContext).db, { query, page, pageSize: PAGE_SIZE, sort, dir });
   return { books: list.books, total: list.total, page, query, sort };

@@ -2,7 +2,8 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { deleteSchool } from "../../workers/schools/editing.ts";
+import { parseInput } from "../../workers/http/validate.ts";
+import { deleteSchoolCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow, listSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -11,7 +12,7 @@ import { type SchoolChoice, SchoolSelect } from "../components/admin/school-sele
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-delete-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Delete School · Lectern Admin" }];
@@ -24,15 +25,14 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** As DELETE /api/schools/:id (audited), once the posted slug matches the school's: the page's confirmation, checked here too. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
   const db = context.get(appContext).db;
   const form = await request.formData().catch(() => new FormData());
-  const id = SchoolIdSchema.safeParse(form.get("schoolId"));
-  const school = id.success ? await findSchoolRow(db, id.data) : null;
+  const id = parseInput(SchoolIdSchema, form.get("schoolId"));
+  const school = id.ok ? await findSchoolRow(db, id.data) : null;
   if (!school) return data({ error: "School not found" }, { status: 404 });
   if (form.get("confirm") !== school.slug) return data({ error: `Type ${school.slug} to confirm.` }, { status: 400 });
-  const result = await deleteSchool(db, context.get(appContext).env, { id: admin.id, email: admin.email }, school.id);
-  if (!result.ok) return data({ error: result.error }, { status: result.status });
+  const outcome = await runCommand({ context, request }, deleteSchoolCommand, { id: String(school.id) });
+  if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
   return { deleted: school.schoolName };
 }
 

@@ -1,17 +1,22 @@
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { z } from "zod";
-import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
-import { importSchools, updateDuplicateSchools, validateImportRows } from "../../workers/schools/import.ts";
-import { ImportBodySchema, type ImportValidation, MAX_IMPORT_ROWS } from "../../workers/schools/import-rows.ts";
+import type { Failure } from "../../workers/http/command.ts";
+import { parseInput } from "../../workers/http/validate.ts";
+import {
+  importSchoolsCommand,
+  saveGeneratedSchoolsCommand,
+  updateDuplicatesCommand,
+  validateImportCommand,
+} from "../../workers/schools/commands.ts";
+import { type ImportValidation, MAX_IMPORT_ROWS } from "../../workers/schools/import-rows.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { CsvFormatError, parseCsvRows, schoolCsvTemplate } from "../lib/csv.ts";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Schools · Lectern Admin" }];
@@ -20,23 +25,34 @@ export function loader() {
   return { maxRows: MAX_IMPORT_ROWS };
 }
 
+const IntentSchema = z.object({ intent: z.enum(["validate", "bulk", "save-generated", "update-duplicates"]) });
+
 /** As the API's validate-import, bulk, save-generated and update-duplicates: the same checks, all or nothing, audited. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
-  const actor = { id: admin.id, email: admin.email };
-  const db = context.get(appContext).db;
   // The file is read in the browser; its rows come as JSON, with what to do with them.
-  const intents = z.enum(["validate", "bulk", "save-generated", "update-duplicates"]);
-  const body = ImportBodySchema.extend({ intent: intents }).safeParse(await request.json().catch(() => null));
-  if (!body.success) return data({ error: describeZodError(body.error).error, rows: undefined }, { status: 400 });
-  const { intent, rows, rowNumbers } = body.data;
-  if (intent === "validate") return { validation: await validateImportRows(db, rows, "validate", rowNumbers) };
-  if (intent === "update-duplicates") {
-    const result = await updateDuplicateSchools(db, actor, rows, rowNumbers);
-    return result.ok ? { updated: result.updated } : data({ error: result.error, rows: result.rows }, { status: result.status });
+  const body = await request.json().catch(() => null);
+  const chosen = parseInput(IntentSchema, body);
+  if (!chosen.ok) return data({ error: chosen.error, rows: undefined }, { status: 400 });
+  const refuse = (failure: Failure) =>
+    data(
+      { error: failure.error, rows: "rows" in failure ? (failure.rows as ImportValidation | undefined) : undefined },
+      { status: failureStatus(failure) },
+    );
+  const { intent } = chosen.data;
+  if (intent === "validate") {
+    const outcome = await runCommand({ context, request }, validateImportCommand, body);
+    return outcome.ok ? { validation: outcome.value } : refuse(outcome.failure);
   }
-  const result = await importSchools(db, actor, rows, { generateSlugs: intent === "save-generated", rowNumbers });
-  return result.ok ? { created: result.created } : data({ error: result.error, rows: result.rows }, { status: result.status });
+  if (intent === "update-duplicates") {
+    const outcome = await runCommand({ context, request }, updateDuplicatesCommand, body);
+    return outcome.ok ? { updated: outcome.value.updated } : refuse(outcome.failure);
+  }
+  const outcome = await runCommand(
+    { context, request },
+    intent === "save-generated" ? saveGeneratedSchoolsCommand : importSchoolsCommand,
+    body,
+  );
+  return outcome.ok ? { created: outcome.value.created } : refuse(outcome.failure);
 }
 
 /** Schools from a CSV file: validated row by row on the server, previewed, then saved all or nothing. */

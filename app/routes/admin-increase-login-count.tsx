@@ -2,17 +2,17 @@ import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
+import { parseInput } from "../../workers/http/validate.ts";
+import { increaseTeacherLimitCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { listSchools } from "../../workers/schools/list.ts";
-import { IncreaseLoginCountSchema, increaseTeacherLimit } from "../../workers/schools/logins.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { formNumber, type Notice } from "../components/admin/school/form-values.ts";
 import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-increase-login-count";
 
 export const meta: Route.MetaFunction = () => [{ title: "Increase Login Count · Lectern Admin" }];
@@ -25,15 +25,15 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 /** As POST /api/schools/logins/:id/increase-login-count with `by`: the same schema, refusals and audit entry. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
   const form = await request.formData().catch(() => new FormData());
-  const id = SchoolIdSchema.safeParse(form.get("schoolId"));
-  if (!id.success) return data({ error: "School not found" }, { status: 404 });
-  const input = IncreaseLoginCountSchema.safeParse({ by: formNumber(form.get("by")) });
-  if (!input.success) return data({ error: describeZodError(input.error).error }, { status: 400 });
-  const result = await increaseTeacherLimit(context.get(appContext).db, { id: admin.id, email: admin.email }, id.data, input.data);
-  if (!result.ok) return data({ error: result.error }, { status: result.status });
-  return { schoolId: id.data, teacherLimit: result.teacherLimit };
+  const id = parseInput(SchoolIdSchema, form.get("schoolId"));
+  if (!id.ok) return data({ error: "School not found" }, { status: 404 });
+  const outcome = await runCommand({ context, request }, increaseTeacherLimitCommand, {
+    id: String(id.data),
+    by: formNumber(form.get("by")),
+  });
+  if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+  return { schoolId: id.data, teacherLimit: outcome.value.teacherLimit };
 }
 
 /** Raise how many teachers a school may register (the spec's "login count"). */

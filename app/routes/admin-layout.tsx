@@ -5,12 +5,13 @@ import { LogoMark } from "../components/ui/logo.tsx";
 import { ThemeToggle } from "../components/ui/theme-toggle.tsx";
 import { clearAdminFlag, markAdminSignedIn } from "../lib/admin-flag.ts";
 import { api, call } from "../lib/api-client.ts";
-import { adminContext, requireAdmin } from "../lib/guards/admin.server.ts";
+import { adminContext } from "../lib/guards/admin.server.ts";
+import { requireRole } from "../lib/guards/role.server.ts";
 import type { Route } from "./+types/admin-layout";
 
 export const middleware: Route.MiddlewareFunction[] = [
   async (args, next) => {
-    args.context.set(adminContext, requireAdmin(args));
+    args.context.set(adminContext, requireRole("admin", args));
     return next();
   },
 ];

@@ -8,7 +8,7 @@ import { AdminReaderLinks } from "../components/reader/admin-reader-links.tsx";
 import { LoadingPdfViewer } from "../components/reader/loading-pdf-viewer.tsx";
 import { PageReader } from "../components/reader/page-reader.tsx";
 import { ReaderError, ReaderPreparing } from "../components/reader/reader-error.tsx";
-import { requireAdmin } from "../lib/guards/admin.server.ts";
+import { requireRole } from "../lib/guards/role.server.ts";
 import { IMAGE_WIDTHS } from "../lib/reader/image-width.ts";
 import type { Route } from "./+types/admin-reader";
 
@@ -25,7 +25,7 @@ const BACK = { backHref: "/admin/books", backLabel: "Back to Books" } as const;
  * itself in pdf.js instead (docs/decisions/0022).
  */
 export async function loader(args: Route.LoaderArgs) {
-  requireAdmin(args);
+  requireRole("admin", args);
   const bookId = parseId(args.params.id);
   if (!bookId) throw data({ message: "No book ID provided" }, { status: 404 });
   const db = args.context.get(appContext).db;

@@ -1,23 +1,21 @@
 import { data, Link } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { clientIp } from "../../workers/http/request-guards.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
+import { parseInput } from "../../workers/http/validate.ts";
 import { schoolReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { flushForReport } from "../../workers/school/objects.ts";
+import { increaseTeacherLimitCommand, updateSchoolCommand } from "../../workers/schools/commands.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../../workers/schools/detail.ts";
-import { updateSchool } from "../../workers/schools/editing.ts";
-import { SchoolIdSchema, SchoolUpdateSchema } from "../../workers/schools/input.ts";
-import { IncreaseLoginCountSchema, increaseTeacherLimit, loginHistory } from "../../workers/schools/logins.ts";
+import { SchoolIdSchema } from "../../workers/schools/input.ts";
+import { loginHistory } from "../../workers/schools/logins.ts";
 import {
-  deleteTeacher,
-  endTeacherSessions,
-  listSchoolTeachers,
-  sendTeacherReset,
-  setTeacherDisabled,
-  TEACHER_NOT_FOUND,
-} from "../../workers/teachers/management.ts";
-import { IdTextSchema } from "../../workers/validation/schemas.ts";
+  deleteTeacherCommand,
+  disableTeacherCommand,
+  enableTeacherCommand,
+  endTeacherSessionsCommand,
+  sendTeacherResetCommand,
+} from "../../workers/teachers/commands.ts";
+import { listSchoolTeachers } from "../../workers/teachers/management.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
 import { formNumber } from "../components/admin/school/form-values.ts";
@@ -26,7 +24,7 @@ import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
-import { adminContext } from "../lib/guards/admin.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "School · Lectern Admin" }];
@@ -35,8 +33,8 @@ const NOT_FOUND = "School not found";
 const HISTORY_DAYS = 90;
 
 export async function loader({ params, context, request }: Route.LoaderArgs) {
-  const id = SchoolIdSchema.safeParse(params.id);
-  if (!id.success) throw data(NOT_FOUND, { status: 404 });
+  const id = parseInput(SchoolIdSchema, params.id);
+  if (!id.ok) throw data(NOT_FOUND, { status: 404 });
   const { db, env } = context.get(appContext);
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
@@ -67,57 +65,47 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
  * /api/schools/:id/teachers/:teacherId/...).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const { admin } = context.get(adminContext);
-  const actor = { id: admin.id, email: admin.email };
-  const db = context.get(appContext).db;
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
   const refuse = (error: string, status: number) => data({ intent, error } satisfies SettingAnswer, { status });
-  const id = SchoolIdSchema.safeParse(params.id);
-  if (!id.success) return refuse(NOT_FOUND, 404);
+  const id = parseInput(SchoolIdSchema, params.id);
+  if (!id.ok) return refuse(NOT_FOUND, 404);
 
   if (intent === "teacher-limit") {
-    const input = IncreaseLoginCountSchema.safeParse({ limit: formNumber(form.get("limit")) });
-    if (!input.success) return refuse(describeZodError(input.error).error, 400);
-    const result = await increaseTeacherLimit(db, actor, id.data, input.data);
-    if (!result.ok) return refuse(result.error, result.status);
-    return { intent, message: `Teacher limit is now ${result.teacherLimit}.` } satisfies SettingAnswer;
+    const outcome = await runCommand({ context, request }, increaseTeacherLimitCommand, {
+      id: params.id,
+      limit: formNumber(form.get("limit")),
+    });
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    return { intent, message: `Teacher limit is now ${outcome.value.teacherLimit}.` } satisfies SettingAnswer;
   }
   if (intent === "session-limit") {
-    const input = SchoolUpdateSchema.pick({ sessionLimit: true }).safeParse({ sessionLimit: formNumber(form.get("sessionLimit")) });
-    if (!input.success) return refuse(describeZodError(input.error).error, 400);
-    const result = await updateSchool(db, context.get(appContext).env, actor, id.data, input.data);
-    if (!result.ok) return refuse(result.error, result.status);
+    const sessionLimit = formNumber(form.get("sessionLimit"));
+    const outcome = await runCommand({ context, request }, updateSchoolCommand, { id: params.id, sessionLimit });
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
     return {
       intent,
-      message: `Each teacher may now be signed in on ${input.data.sessionLimit} device(s) at once.`,
+      message: `Each teacher may now be signed in on ${sessionLimit} device(s) at once.`,
     } satisfies SettingAnswer;
   }
   if (TEACHER_INTENTS.has(intent)) {
-    const teacherId = IdTextSchema().safeParse(form.get("teacherId") ?? "");
-    if (!teacherId.success) return refuse(TEACHER_NOT_FOUND, 404);
-    const target = [db, context.get(appContext).env, actor, id.data, teacherId.data] as const;
-    const result =
-      intent === "teacher-disable"
-        ? await setTeacherDisabled(...target, true)
-        : intent === "teacher-enable"
-          ? await setTeacherDisabled(...target, false)
-          : intent === "teacher-sign-out"
-            ? await endTeacherSessions(...target)
-            : intent === "teacher-delete"
-              ? await deleteTeacher(...target)
-              : await sendTeacherReset(db, context.get(appContext).config, actor, id.data, teacherId.data, {
-                  ip: clientIp(request),
-                  origin: new URL(request.url).origin,
-                });
-    if (!result.ok) return refuse(result.error, result.status);
-    return { intent, message: result.message } satisfies SettingAnswer;
+    const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
+    const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    return { intent, message: outcome.value.message } satisfies SettingAnswer;
   }
   return refuse("Unknown action", 400);
 }
 
-/** The teachers table's intents, each calling the same server core as its API route. */
-const TEACHER_INTENTS = new Set(["teacher-disable", "teacher-enable", "teacher-sign-out", "teacher-send-reset", "teacher-delete"]);
+/** The teachers table's intents, each running the command its API route runs. */
+const TEACHER_COMMANDS = {
+  "teacher-disable": disableTeacherCommand,
+  "teacher-enable": enableTeacherCommand,
+  "teacher-sign-out": endTeacherSessionsCommand,
+  "teacher-send-reset": sendTeacherResetCommand,
+  "teacher-delete": deleteTeacherCommand,
+};
+const TEACHER_INTENTS = new Set(Object.keys(TEACHER_COMMANDS));
 
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
   const { school: s, books, history, teachers, usage } = loaderData;

@@ -2,6 +2,7 @@ import { data, redirect } from "react-router";
 import { sessionCookie } from "../../workers/auth/sessions.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { clientIp } from "../../workers/http/request-guards.ts";
+import { parseInput } from "../../workers/http/validate.ts";
 import {
   AccountUpdateSchema,
   changeTeacherPassword,
@@ -56,8 +57,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const signedOut = () => redirect(basePath || "/", { headers: { "Set-Cookie": sessionCookie(request, "teacher", null) } });
 
   if (intent === "profile") {
-    const input = AccountUpdateSchema.safeParse({ name: text("name"), mobile: text("mobile") });
-    if (!input.success) return refuse(firstMessage(input.error), 400);
+    const input = parseInput(AccountUpdateSchema, { name: text("name"), mobile: text("mobile") });
+    if (!input.ok) return refuse(input.error, 400);
     const result = await updateTeacherAccount(db, env, who, input.data);
     if (!result.ok) return refuse(result.error, result.status);
     // A form posted as a page (before hydration) has the layout's loader run in this same request,
@@ -66,8 +67,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return done(result.message);
   }
   if (intent === "password") {
-    const input = PasswordChangeSchema.safeParse({ currentPassword: text("currentPassword"), newPassword: text("newPassword") });
-    if (!input.success) return refuse(firstMessage(input.error), 400);
+    const input = parseInput(PasswordChangeSchema, { currentPassword: text("currentPassword"), newPassword: text("newPassword") });
+    if (!input.ok) return refuse(input.error, 400);
     // The page asks twice; a mismatch is refused before the current password is even checked.
     const confirm = text("confirmPassword");
     if (confirm !== undefined && confirm !== input.data.newPassword) return refuse("Passwords do not match", 400);
@@ -88,10 +89,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** A zod error as the sentence it carries (no field names: the form shows which field is which). */
-function firstMessage(error: { issues: ReadonlyArray<{ message: string }> }): string {
-  return error.issues[0]?.message ?? "Please check the form and try again.";
-}
-
 export default function SchoolAccount({ loaderData }: Route.ComponentProps) {
   const { account, sessions } = loaderData;
   return (

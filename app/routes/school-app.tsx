@@ -5,7 +5,8 @@ import { BookSearch } from "../components/school/book-search.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
 import { SchoolErrorFrame, SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { SchoolShell } from "../components/school/school-shell.tsx";
-import { requireTeacher, teacherContext } from "../lib/guards/teacher.server.ts";
+import { requireRole } from "../lib/guards/role.server.ts";
+import { teacherContext } from "../lib/guards/teacher.server.ts";
 import { notFound } from "../lib/guards/tenant.server.ts";
 import type { Route } from "./+types/school-app";
 
@@ -14,7 +15,7 @@ export const middleware: Route.MiddlewareFunction[] = [
     // An unknown page under a school (routes/school-not-found.tsx) is shown in the layout to the
     // school's teachers only; anyone else gets the site-wide 404, not a login page.
     if (args.params["*"] !== undefined && !args.context.get(appContext).teacher) notFound("page");
-    args.context.set(teacherContext, requireTeacher(args));
+    args.context.set(teacherContext, requireRole("teacher", args));
     return next();
   },
 ];

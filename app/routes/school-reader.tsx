@@ -7,7 +7,7 @@ import { parseId } from "../../workers/validation/schemas.ts";
 import { ReaderError } from "../components/reader/reader-error.tsx";
 import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
 import { FAILED_TEXT, isOfflineError, OFFLINE_TEXT, OFFLINE_TITLE } from "../components/school/school-page-error.tsx";
-import { requireTeacher } from "../lib/guards/teacher.server.ts";
+import { requireRole } from "../lib/guards/role.server.ts";
 import type { PageScripts, PageScriptsHandle } from "../lib/page-scripts.ts";
 import type { Route } from "./+types/school-reader";
 
@@ -34,7 +34,7 @@ function fail(status: number, failure: ReaderFailure): never {
 }
 
 export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps> {
-  const { teacher, school, basePath } = requireTeacher(args);
+  const { teacher, school, basePath } = requireRole("teacher", args);
   const backHref = `${basePath}/dashboard`;
   const bookId = parseId(args.params.bookId);
   if (!bookId) fail(404, { message: "No book ID provided", backHref });

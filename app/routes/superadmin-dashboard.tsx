@@ -1,9 +1,11 @@
-import { data, redirect, useNavigate } from "react-router";
+import { data, useNavigate } from "react-router";
 import { auditActionOptions, auditPage } from "../../workers/admins/audit-log.ts";
-import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema, AuditQuerySchema } from "../../workers/admins/input.ts";
-import { createAdmin, deleteAdmin, globalFigures, listAdmins, updateAdmin } from "../../workers/admins/superadmin.ts";
+import { createAdminCommand, deleteAdminCommand, updateAdminCommand } from "../../workers/admins/commands.ts";
+import { AuditQuerySchema } from "../../workers/admins/input.ts";
+import { globalFigures, listAdmins } from "../../workers/admins/superadmin.ts";
+import type { Failure } from "../../workers/http/command.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { describeZodError } from "../../workers/http/validate.ts";
+import { parseInput } from "../../workers/http/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { formText } from "../components/admin/book/form-input.ts";
 import { AdminAccounts } from "../components/admin/superadmin/admin-accounts.tsx";
@@ -11,7 +13,8 @@ import { AuditLog } from "../components/admin/superadmin/audit-log.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { clearAdminFlag } from "../lib/admin-flag.ts";
 import { api, call } from "../lib/api-client.ts";
-import { requireAdmin } from "../lib/guards/admin.server.ts";
+import { requireRole } from "../lib/guards/role.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/superadmin-dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Superadmin · Lectern" }];
@@ -20,29 +23,23 @@ const AUDIT_PAGE_SIZE = 25;
 const FILTERS = ["who", "what", "from", "to"] as const;
 
 /** The signed-in superadmin; a plain admin is sent to the superadmin login, from the page and its forms alike. */
-function requireSuperadmin(args: Route.LoaderArgs | Route.ActionArgs) {
-  const session = requireAdmin(args);
-  if (session.admin.role !== "superadmin") throw redirect("/superadmin/login");
-  return session;
-}
-
 /**
  * The figures, every admin account, and one page of the audit log, newest first, filtered by the
  * URL's ?who=&what=&from=&to= (filters it cannot read are named, and the whole log is shown).
  */
 export async function loader(args: Route.LoaderArgs) {
-  const { admin } = requireSuperadmin(args);
+  const { admin } = requireRole("superadmin", args);
   const db = args.context.get(appContext).db;
   const params = new URL(args.request.url).searchParams;
   const filters = Object.fromEntries(FILTERS.map((key) => [key, params.get(key) ?? ""])) as Record<(typeof FILTERS)[number], string>;
-  const query = AuditQuerySchema.safeParse({ ...filters, page: params.get("page") ?? undefined, pageSize: AUDIT_PAGE_SIZE });
-  const { page, pageSize, ...filter } = query.success ? query.data : { page: 1, pageSize: AUDIT_PAGE_SIZE };
+  const query = parseInput(AuditQuerySchema, { ...filters, page: params.get("page") ?? undefined, pageSize: AUDIT_PAGE_SIZE });
+  const { page, pageSize, ...filter } = query.ok ? query.data : { page: 1, pageSize: AUDIT_PAGE_SIZE };
   const [figures, admins, audit] = await Promise.all([globalFigures(db), listAdmins(db), auditPage(db, filter, page, pageSize)]);
   return {
     admin,
     figures,
     admins,
-    audit: { ...audit, filters, filterError: query.success ? null : describeZodError(query.error).error, actions: auditActionOptions() },
+    audit: { ...audit, filters, filterError: query.ok ? null : query.error, actions: auditActionOptions() },
   };
 }
 
@@ -51,43 +48,36 @@ export async function loader(args: Route.LoaderArgs) {
  * "update", the reset with its confirmation); delete one (intent "delete").
  */
 export async function action(args: Route.ActionArgs) {
-  const { admin } = requireSuperadmin(args);
-  const actor = { id: admin.id, email: admin.email };
-  const db = args.context.get(appContext).db;
+  requireRole("superadmin", args);
   const form = await args.request.formData();
   const intent = formText(form, "intent");
+  const refuse = (failure: Failure) => data({ intent, error: failure.error }, { status: failureStatus(failure) });
   if (intent === "create") {
-    const input = AdminCreateSchema.safeParse({
+    const outcome = await runCommand(args, createAdminCommand, {
       name: formText(form, "name"),
       email: formText(form, "email"),
       password: formText(form, "password"),
       role: formText(form, "role") || undefined,
     });
-    if (!input.success) return data({ intent, error: describeZodError(input.error).error }, { status: 400 });
-    const result = await createAdmin(db, actor, input.data);
-    if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
-    return { intent, created: formText(form, "email") };
+    return outcome.ok ? { intent, created: formText(form, "email") } : refuse(outcome.failure);
   }
-  if (intent !== "update" && intent !== "delete") return data({ intent: null, error: "Unknown action" }, { status: 400 });
-  const id = AdminIdParamSchema.safeParse({ id: formText(form, "id") });
-  if (!id.success) return data({ intent, error: describeZodError(id.error).error }, { status: 400 });
   if (intent === "delete") {
-    const result = await deleteAdmin(db, actor, id.data.id);
-    if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
-    return { intent, deleted: result.value.email };
+    const outcome = await runCommand(args, deleteAdminCommand, { id: formText(form, "id") });
+    return outcome.ok ? { intent, deleted: outcome.value.email } : refuse(outcome.failure);
   }
-  const input = AdminUpdateSchema.safeParse({
+  if (intent !== "update") return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  const change = {
+    id: formText(form, "id"),
     disabled: form.has("disabled") ? formText(form, "disabled") === "true" : undefined,
     password: form.has("password") ? formText(form, "password") : undefined,
-  });
-  if (!input.success) return data({ intent, error: describeZodError(input.error).error }, { status: 400 });
-  // The reset dialog sends the password twice.
-  if (form.has("confirm") && formText(form, "confirm") !== input.data.password) {
+  };
+  // The reset dialog sends the password twice: a mismatch is refused once the input is valid.
+  const checked = parseInput(updateAdminCommand.input, change);
+  if (checked.ok && form.has("confirm") && formText(form, "confirm") !== checked.data.password) {
     return data({ intent, error: "The two passwords do not match" }, { status: 400 });
   }
-  const result = await updateAdmin(db, actor, id.data.id, input.data);
-  if (!result.ok) return data({ intent, error: result.error }, { status: result.status });
-  return { intent, passwordReset: input.data.password !== undefined };
+  const outcome = await runCommand(args, updateAdminCommand, change);
+  return outcome.ok ? { intent, passwordReset: change.password !== undefined } : refuse(outcome.failure);
 }
 
 export default function SuperadminDashboard({ loaderData, actionData }: Route.ComponentProps) {

@@ -7,6 +7,11 @@ export interface Actor {
   email: string;
 }
 
+/** The actor the audit log records for a signed-in admin: built here only, from the session. */
+export function adminActor(session: { admin: { id: number; email: string } }): Actor {
+  return { id: session.admin.id, email: session.admin.email };
+}
+
 /**
  * The audit row for an admin write: who, what, when, before and after. Returned unexecuted so
  * the caller puts it in the same D1 batch as the write: no change without its record. The id may

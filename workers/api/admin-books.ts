@@ -1,10 +1,17 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { assignToAllSchools, grantAccess, listAccess, revokeAccess } from "../books/access.ts";
+import { listAccess } from "../books/access.ts";
+import {
+  assignToAllSchoolsCommand,
+  createBookCommand,
+  deleteBookCommand,
+  grantAccessCommand,
+  revokeAccessCommand,
+  updateBookCommand,
+} from "../books/commands.ts";
 import { coverType, MAX_COVER_BYTES, replaceCover } from "../books/cover-upload.ts";
 import { findBook, getAdminBook, getAdminBookDetail } from "../books/detail.ts";
-import { createBook, deleteBook, updateBook } from "../books/editing.ts";
-import { AccessParamSchema, BookCreateSchema, BookListQuerySchema, BookUpdateSchema, GrantAccessSchema } from "../books/input.ts";
+import { BookListQuerySchema } from "../books/input.ts";
 import { listAdminBooks, searchAdminBooks } from "../books/list.ts";
 import { booksNeedingPages } from "../books/pages-status.ts";
 import {
@@ -19,8 +26,8 @@ import {
   sweepStaleUploads,
   uploadPdfPart,
 } from "../books/uploads.ts";
-import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
-import { requireSameOrigin } from "../http/request-guards.ts";
+import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
+import { runJson } from "../http/run-command.ts";
 import { validate } from "../http/validate.ts";
 import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
 
@@ -65,57 +72,56 @@ async function bookOf(c: Context<AdminApiEnv>) {
  * Literal paths come before /:id.
  */
 export const adminBooksApi = new Hono<AdminApiEnv>()
-  .get("/", requireAdmin, validate("query", BookListQuerySchema), async (c) => {
+  .get("/", requireRole("admin"), validate("query", BookListQuerySchema), async (c) => {
     return c.json(await listAdminBooks(c.var.context.db, c.req.valid("query")));
   })
-  .get("/search", requireAdmin, validate("query", SearchQuerySchema), async (c) => {
+  .get("/search", requireRole("admin"), validate("query", SearchQuerySchema), async (c) => {
     return c.json({ books: await searchAdminBooks(c.var.context.db, c.req.valid("query").query) });
   })
   // What `npm run pages` prepares when it goes through the running app (scripts/lib/page-stores.ts).
-  .get("/awaiting-pages", requireAdmin, validate("query", AwaitingPagesQuerySchema), async (c) => {
+  .get("/awaiting-pages", requireRole("admin"), validate("query", AwaitingPagesQuerySchema), async (c) => {
     return c.json({ books: await booksNeedingPages(c.var.context.db, c.req.valid("query").bookId) });
   })
-  .get("/access", requireAdmin, validate("query", AccessQuerySchema), async (c) => {
+  .get("/access", requireRole("admin"), validate("query", AccessQuerySchema), async (c) => {
     return c.json({ access: await listAccess(c.var.context.db, c.req.valid("query")) });
   })
-  .post("/access", requireAdmin, requireSameOrigin, validate("json", GrantAccessSchema), async (c) => {
-    const result = await grantAccess(c.var.context.db, actorOf(c), c.req.valid("json"));
-    if (!result.ok) return c.json({ error: result.error }, 400);
-    return c.json({ created: result.created });
-  })
-  .delete("/access/:schoolId/:bookId", requireAdmin, requireSameOrigin, validate("param", AccessParamSchema), async (c) => {
-    const { schoolId, bookId } = c.req.valid("param");
-    const removed = await revokeAccess(c.var.context.db, c.env, actorOf(c), schoolId, bookId);
-    if (!removed) return c.json({ error: "That school does not have that book" }, 404);
-    return c.json({ ok: true });
-  })
-  .post("/", requireAdmin, requireSameOrigin, validate("json", BookCreateSchema), async (c) => {
-    return c.json({ book: await createBook(c.var.context.db, actorOf(c), c.req.valid("json")) }, 201);
-  })
-  .get("/:id", requireAdmin, async (c) => {
+  .post(
+    "/access",
+    requireRole("admin"),
+    runJson(grantAccessCommand, (c, { created }) => c.json({ created })),
+  )
+  .delete(
+    "/access/:schoolId/:bookId",
+    requireRole("admin"),
+    runJson(revokeAccessCommand, (c) => c.json({ ok: true }), { params: ["schoolId", "bookId"], body: false }),
+  )
+  .post(
+    "/",
+    requireRole("admin"),
+    runJson(createBookCommand, (c, { book }) => c.json({ book }, 201)),
+  )
+  .get("/:id", requireRole("admin"), async (c) => {
     const id = parseId(c.req.param("id"));
     const book = id ? await getAdminBookDetail(c.var.context.db, id) : null;
     if (!book) return c.json(NOT_FOUND, 404);
     return c.json({ book });
   })
-  .put("/:id", requireAdmin, requireSameOrigin, validate("json", BookUpdateSchema), async (c) => {
-    const id = parseId(c.req.param("id"));
-    const book = id ? await updateBook(c.var.context.db, actorOf(c), id, c.req.valid("json")) : null;
-    if (!book) return c.json(NOT_FOUND, 404);
-    return c.json({ book });
-  })
-  .delete("/:id", requireAdmin, requireSameOrigin, async (c) => {
-    const id = parseId(c.req.param("id"));
-    const deleted = id ? await deleteBook(c.var.context.db, c.env.BOOKS, actorOf(c), id) : false;
-    if (!deleted) return c.json(NOT_FOUND, 404);
-    return c.json({ ok: true });
-  })
-  .post("/:id/assign-all-schools", requireAdmin, requireSameOrigin, async (c) => {
-    const book = await bookOf(c);
-    if (!book) return c.json(NOT_FOUND, 404);
-    return c.json({ assigned: await assignToAllSchools(c.var.context.db, actorOf(c), book.id) });
-  })
-  .put("/:id/upload/thumbnail", requireAdmin, requireSameOrigin, async (c) => {
+  .put(
+    "/:id",
+    requireRole("admin"),
+    runJson(updateBookCommand, (c, { book }) => c.json({ book }), { params: ["id"] }),
+  )
+  .delete(
+    "/:id",
+    requireRole("admin"),
+    runJson(deleteBookCommand, (c) => c.json({ ok: true }), { params: ["id"], body: false }),
+  )
+  .post(
+    "/:id/assign-all-schools",
+    requireRole("admin"),
+    runJson(assignToAllSchoolsCommand, (c, { assigned }) => c.json({ assigned }), { params: ["id"], body: false }),
+  )
+  .put("/:id/upload/thumbnail", requireRole("admin"), async (c) => {
     const book = await bookOf(c);
     if (!book) return c.json(NOT_FOUND, 404);
     const type = coverType(c.req.header("Content-Type"));
@@ -129,7 +135,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ book: await getAdminBook(db, book.id), notice: result.notice });
   })
-  .post("/:id/upload/pdf", requireAdmin, requireSameOrigin, validate("json", StartPdfSchema), async (c) => {
+  .post("/:id/upload/pdf", requireRole("admin"), validate("json", StartPdfSchema), async (c) => {
     const book = await bookOf(c);
     if (!book) return c.json(NOT_FOUND, 404);
     const db = c.var.context.db;
@@ -138,7 +144,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     );
     return c.json(await startPdfUpload(db, c.env.BOOKS, book.id, c.req.valid("json")));
   })
-  .put("/:id/upload/pdf/:uploadId/:partNumber", requireAdmin, requireSameOrigin, async (c) => {
+  .put("/:id/upload/pdf/:uploadId/:partNumber", requireRole("admin"), async (c) => {
     const bookId = parseId(c.req.param("id"));
     const upload = bookId ? await findPdfUpload(c.var.context.db, bookId, c.req.param("uploadId")) : null;
     if (!upload) return c.json(UPLOAD_NOT_FOUND, 404);
@@ -149,7 +155,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ partNumber: result.partNumber, etag: result.etag });
   })
-  .post("/:id/upload/pdf/:uploadId/complete", requireAdmin, requireSameOrigin, validate("json", CompletePdfSchema), async (c) => {
+  .post("/:id/upload/pdf/:uploadId/complete", requireRole("admin"), validate("json", CompletePdfSchema), async (c) => {
     const db = c.var.context.db;
     const book = await bookOf(c);
     const upload = book ? await findPdfUpload(db, book.id, c.req.param("uploadId")) : null;
@@ -158,7 +164,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ book: await getAdminBook(db, book.id), pageSet: result.pageSet });
   })
-  .delete("/:id/upload/pdf/:uploadId", requireAdmin, requireSameOrigin, async (c) => {
+  .delete("/:id/upload/pdf/:uploadId", requireRole("admin"), async (c) => {
     const db = c.var.context.db;
     const bookId = parseId(c.req.param("id"));
     const upload = bookId ? await findPdfUpload(db, bookId, c.req.param("uploadId")) : null;

@@ -16,9 +16,8 @@ import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { bookPagesStatus } from "../books/pages-status.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";
-import { type AdminApiEnv, actorOf, requireAdmin } from "../http/guards.ts";
-import { requireSameOrigin } from "../http/request-guards.ts";
-import { describeZodError, validate } from "../http/validate.ts";
+import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
+import { parseInput, validate } from "../http/validate.ts";
 import { completePageSet } from "../page-images/complete-set.ts";
 import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
 import {
@@ -56,8 +55,8 @@ function pageNumber(c: Context<AdminApiEnv>): number | null {
 }
 
 export const adminPageSetsApi = new Hono<AdminApiEnv>()
-  .use("/:id/page-sets/*", requireAdmin, requireSameOrigin)
-  .use("/:id/page-sets", requireAdmin, requireSameOrigin)
+  .use("/:id/page-sets/*", requireRole("admin"))
+  .use("/:id/page-sets", requireRole("admin"))
   .get("/:id/page-sets", async (c) => {
     const found = await bookAndSet(c);
     if (!found) return c.json(BOOK_NOT_FOUND, 404);
@@ -102,11 +101,8 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     } catch {
       return c.json({ error: "Send the page's text as JSON" }, 400);
     }
-    const parsedText = PageTextSchema.safeParse(text);
-    if (!parsedText.success) {
-      const refused = describeZodError(parsedText.error);
-      return c.json({ error: refused.error, field: refused.field ? `text.${refused.field}` : "text" }, 400);
-    }
+    const parsedText = parseInput(PageTextSchema, text);
+    if (!parsedText.ok) return c.json({ error: parsedText.error, field: parsedText.field ? `text.${parsedText.field}` : "text" }, 400);
     const stored = await storePage(found.db, c.env.BOOKS, found.set, n, { images, text: parsedText.data });
     if (!stored.ok) return c.json({ error: stored.error }, stored.status);
     return c.json({ n });

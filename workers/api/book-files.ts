@@ -6,7 +6,7 @@ import { findBook } from "../books/detail.ts";
 import { pdfError, streamPdf } from "../books/pdf-stream.ts";
 import type { Db } from "../db/client.ts";
 import type { Book } from "../db/schema.ts";
-import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
+import { type Reader, type ReaderApiEnv, requireRole } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { parseId } from "../validation/schemas.ts";
@@ -32,7 +32,7 @@ const CoverQuerySchema = z.object({
 });
 
 export const bookFilesApi = new Hono<ReaderApiEnv>()
-  .get("/:id/thumbnail", requireReader, validate("query", CoverQuerySchema), async (c) => {
+  .get("/:id/thumbnail", requireRole("reader"), validate("query", CoverQuerySchema), async (c) => {
     const { db } = c.var.context;
     const { reader } = c.var;
     const bookId = parseId(c.req.param("id"));

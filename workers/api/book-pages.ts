@@ -1,3 +1,4 @@
+import { parseInput } from "../http/validate.ts";
 /**
  * Reading a book as pages (docs/decisions/0013), for a teacher of a school that has the book or
  * an admin:
@@ -16,8 +17,8 @@ import { z } from "zod";
 import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
-import type { Book, PageSet, School } from "../db/schema.ts";
-import { type Reader, type ReaderApiEnv, requireReader } from "../http/guards.ts";
+import type { Book, PageSet } from "../db/schema.ts";
+import { type Reader, type ReaderApiEnv, requireRole } from "../http/guards.ts";
 import { markSignsFor } from "../leaks/mark-key.ts";
 import type { OutlineItem, PageText } from "../page-images/page-content.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
@@ -283,15 +284,15 @@ async function pageText(c: Context<Env>, fresh: boolean) {
 }
 
 export const bookPagesApi = new Hono<Env>()
-  .get("/:id/pages", requireReader, async (c) => {
+  .get("/:id/pages", requireRole("reader"), async (c) => {
     const found = await readableBook(c, null, true);
     if (found instanceof Response) return found;
     recordOpen(c, found);
     return c.json(await listPages(found.db, found.set), 200, NO_STORE);
   })
-  .get("/:id/pages/:n", requireReader, (c) => withFreshRetry((fresh) => pageImage(c, fresh)))
-  .get("/:id/pages/:n/text", requireReader, (c) => withFreshRetry((fresh) => pageText(c, fresh)))
-  .get("/:id/outline", requireReader, async (c) => {
+  .get("/:id/pages/:n", requireRole("reader"), (c) => withFreshRetry((fresh) => pageImage(c, fresh)))
+  .get("/:id/pages/:n/text", requireRole("reader"), (c) => withFreshRetry((fresh) => pageText(c, fresh)))
+  .get("/:id/outline", requireRole("reader"), async (c) => {
     const found = await readableBook(c, null, true);
     if (found instanceof Response) return found;
     const outline = found.set.hasOutline
@@ -299,14 +300,14 @@ export const bookPagesApi = new Hono<Env>()
       : null;
     return c.json({ outline: outline ?? [] }, 200, NO_STORE);
   })
-  .get("/:id/search", requireReader, (c) => withFreshRetry((fresh) => bookSearch(c, fresh)));
+  .get("/:id/search", requireRole("reader"), (c) => withFreshRetry((fresh) => bookSearch(c, fresh)));
 
 /** The pages that hold a word, with snippets. */
 async function bookSearch(c: Context<Env>, fresh: boolean) {
   const found = await readableBook(c, null, fresh);
   if (found instanceof Response) return found;
-  const parsed = SearchQuerySchema.safeParse({ q: c.req.query("q") ?? "" });
-  if (!parsed.success) return jsonError(c, 400, parsed.error.issues[0]?.message ?? "Invalid search");
+  const parsed = parseInput(SearchQuerySchema, { q: c.req.query("q") ?? "" });
+  if (!parsed.ok) return jsonError(c, 400, parsed.error);
   // Snippets are text of the book too: a search costs a page of the budget, so queries cannot scrape it.
   const spent = await spend(c, found, false);
   if (spent === STALE || spent instanceof Response) return spent;

@@ -1,6 +1,5 @@
 import { type Context, Hono } from "hono";
-import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
-import { requireSameOrigin } from "../http/request-guards.ts";
+import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { starBook, unstarBook } from "../reading/favourites.ts";
 import { parseId } from "../validation/schemas.ts";
 
@@ -20,6 +19,6 @@ async function change(c: Context<TeacherApiEnv>, apply: Change, starred: boolean
  * school exactly as for a book that does not exist.
  */
 export const favouritesApi = new Hono<TeacherApiEnv>()
-  .use("/:id/favourite", requireSameOrigin, requireTeacher)
+  .use("/:id/favourite", requireRole("teacher"))
   .put("/:id/favourite", (c) => change(c, starBook, true))
   .delete("/:id/favourite", (c) => change(c, unstarBook, false));

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../http/context.ts";
+import { API_BASE, API_SCHOOL_BY_SLUG } from "../http/tenancy.ts";
 import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
 import { adminPageSetsApi } from "./admin-page-sets.ts";
@@ -18,11 +19,11 @@ import { teacherApi } from "./teacher.ts";
 import { teacherAccountApi } from "./teacher-account.ts";
 
 export const api = new Hono<AppEnv>()
-  .basePath("/api")
+  .basePath(API_BASE)
   .get("/health", (c) => c.json({ ok: true }))
   .route("/admin/stats", adminStatsApi)
   .route("/admin", adminAuthApi)
-  .route("/schools/slug/:slug", libraryApi)
+  .route(`${API_SCHOOL_BY_SLUG}/:slug`, libraryApi)
   .route("/schools", schoolsApi)
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)

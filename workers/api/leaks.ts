@@ -1,8 +1,7 @@
 import { Hono } from "hono";
 import { auditEntry } from "../admins/audit.ts";
 import { readLimited } from "../books/uploads.ts";
-import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
-import { requireSameOrigin } from "../http/request-guards.ts";
+import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
 import { MAX_TRACE_BYTES, suspectImage, traceLeak } from "../leaks/trace.ts";
 
 /**
@@ -11,7 +10,7 @@ import { MAX_TRACE_BYTES, suspectImage, traceLeak } from "../leaks/trace.ts";
  * bookId, title, page, confidence }] }, empty when no mark is found. Every trace is audited, found
  * or not (docs/decisions/0025-leak-trace.md).
  */
-export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireAdmin, requireSameOrigin, async (c) => {
+export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireRole("admin"), async (c) => {
   const declared = c.req.header("Content-Length");
   if (declared !== undefined && Number(declared) > MAX_TRACE_BYTES) return c.json({ error: "The image is larger than 20 MB" }, 413);
   const type = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
@@ -19,8 +18,7 @@ export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireAdmin, req
   if (bytes === null) return c.json({ error: "The image is larger than 20 MB" }, 413);
   const suspect = await suspectImage(bytes, type);
   const { db } = c.var.context;
-  const { admin } = c.var.admin;
-  const actor = { id: admin.id, email: admin.email };
+  const actor = actorOf(c);
   if ("error" in suspect) {
     await auditEntry(db, actor, { action: "leak.trace", entityType: "leak", after: { type, bytes: bytes.length, refused: suspect.error } });
     return c.json({ error: suspect.error }, suspect.status);

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { readShelfQuery } from "../../app/lib/shelf-query.ts";
-import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
+import { readShelfQuery, SEARCH_MIN_CHARS } from "../../app/lib/shelf-query.ts";
+import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
 import { listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
 import { lookUpSchoolBook, SCHOOL_BOOK_MISSING } from "../reading/school-book.ts";
@@ -33,20 +33,20 @@ const QuerySchema = z.object({ query: z.string().trim().max(200, "The search tex
  * a sub-app `use()` would also catch the public /api/schools/slug/{slug} itself.
  */
 export const libraryApi = new Hono<TeacherApiEnv>()
-  .get("/books", requireTeacher, validate("query", SearchSchema), async (c) => {
+  .get("/books", requireRole("teacher"), validate("query", SearchSchema), async (c) => {
     const { search } = c.req.valid("query");
     const books = await listSchoolBooks(c.var.context.db, c.var.teacher.school.id, search || undefined);
     return c.json({ books: books.map(toTeacherBook) });
   })
   // The dashboard's list past its first page, for the same query as its URL (?subject=&grade=&sort=&q=&mine=1).
-  .get("/shelf", requireTeacher, validate("query", ShelfPageSchema), async (c) => {
+  .get("/shelf", requireRole("teacher"), validate("query", ShelfPageSchema), async (c) => {
     const { from } = c.req.valid("query");
     const query = readShelfQuery(new URL(c.req.url).searchParams);
     const { teacher, school } = c.var.teacher;
     const books = await listShelfPage(c.var.context.db, school.id, teacher.id, query, from, SHELF_PAGE);
     return c.json({ books: books.map(toLibraryBook) });
   })
-  .get("/books/:bookId", requireTeacher, async (c) => {
+  .get("/books/:bookId", requireRole("teacher"), async (c) => {
     const bookId = parseId(c.req.param("bookId"));
     if (!bookId) return c.json({ error: SCHOOL_BOOK_MISSING["not-found"] }, 404);
     // No book at all, or a book of the catalogue that this school was not given: the spec's two texts.
@@ -54,9 +54,9 @@ export const libraryApi = new Hono<TeacherApiEnv>()
     if (!book) return c.json({ error: SCHOOL_BOOK_MISSING[reason] }, 404);
     return c.json({ book: toTeacherBook(book) });
   })
-  .get("/search-books", requireTeacher, validate("query", QuerySchema), async (c) => {
+  .get("/search-books", requireRole("teacher"), validate("query", QuerySchema), async (c) => {
     const { query } = c.req.valid("query");
-    if (query.length < 3) return c.json({ books: [] });
+    if (query.length < SEARCH_MIN_CHARS) return c.json({ books: [] });
     const books = await searchSchoolBooks(c.var.context.db, c.var.teacher.school.id, query);
     return c.json({ books });
   });

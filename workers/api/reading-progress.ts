@@ -1,7 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
-import { requireSameOrigin } from "../http/request-guards.ts";
+import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { findProgress, saveProgress } from "../reading/progress.ts";
@@ -21,7 +20,7 @@ async function teacherBook(c: Context<TeacherApiEnv>) {
 
 /** Where each teacher is in each book: PUT by the reader (debounced, and a ping while active), GET to resume. */
 export const readingProgressApi = new Hono<TeacherApiEnv>()
-  .use(requireSameOrigin, requireTeacher)
+  .use(requireRole("teacher"))
   .get("/:bookId", async (c) => {
     const found = await teacherBook(c);
     if ("refusal" in found) return found.refusal;

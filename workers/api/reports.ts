@@ -4,7 +4,7 @@ import { z } from "zod";
 import { type CsvColumns, toCsv } from "../../app/lib/csv.ts";
 import type { Db } from "../db/client.ts";
 import { books, schools } from "../db/schema.ts";
-import { type AdminApiEnv, requireAdmin } from "../http/guards.ts";
+import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { schoolsReadingBook, stopPages, teacherUsage } from "../reports/detail.ts";
@@ -70,7 +70,7 @@ async function answer<Row>(
  * (at most FLUSH_INTERVAL_MS behind: docs/decisions/0024).
  */
 export const reportsApi = new Hono<AdminApiEnv>()
-  .use(requireAdmin)
+  .use(requireRole("admin"))
   .get("/usage", validate("query", ReportQuerySchema), (c) => {
     const query = c.req.valid("query");
     return answer(c, query, { name: "usage", key: "days", columns: USAGE_COLUMNS }, async (db) => {

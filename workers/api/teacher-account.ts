@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { sessionCookie, type TeacherSession } from "../auth/sessions.ts";
-import { requireTeacher, type TeacherApiEnv } from "../http/guards.ts";
-import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
+import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
+import { clientIp } from "../http/request-guards.ts";
 import { validate } from "../http/validate.ts";
 import {
   AccountUpdateSchema,
@@ -25,17 +25,17 @@ const refOf = (session: TeacherSession) => ({ schoolId: session.school.id, teach
  * sign-in routes.
  */
 export const teacherAccountApi = new Hono<TeacherApiEnv>()
-  .get("/account", requireTeacher, async (c) => {
+  .get("/account", requireRole("teacher"), async (c) => {
     const account = await getTeacherAccount(c.var.context.db, c.var.teacher.teacher.id);
     if (!account) return c.json({ error: "Your account could not be found." }, 404);
     return c.json(account);
   })
-  .put("/account", requireSameOrigin, requireTeacher, validate("json", AccountUpdateSchema), async (c) => {
+  .put("/account", requireRole("teacher"), validate("json", AccountUpdateSchema), async (c) => {
     const result = await updateTeacherAccount(c.var.context.db, c.env, refOf(c.var.teacher), c.req.valid("json"));
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ ...result.account, message: result.message });
   })
-  .post("/password", requireSameOrigin, requireTeacher, validate("json", PasswordChangeSchema), async (c) => {
+  .post("/password", requireRole("teacher"), validate("json", PasswordChangeSchema), async (c) => {
     const { tokenHash } = c.var.teacher;
     const result = await changeTeacherPassword(
       c.var.context.db,
@@ -46,16 +46,16 @@ export const teacherAccountApi = new Hono<TeacherApiEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ message: result.message, sessionsEnded: result.sessionsEnded });
   })
-  .get("/sessions", requireTeacher, async (c) => {
+  .get("/sessions", requireRole("teacher"), async (c) => {
     return c.json({ sessions: await listTeacherSessions(c.env, refOf(c.var.teacher), c.var.teacher.tokenHash) });
   })
-  .delete("/sessions/:id", requireSameOrigin, requireTeacher, async (c) => {
+  .delete("/sessions/:id", requireRole("teacher"), async (c) => {
     const result = await endTeacherSession(c.env, refOf(c.var.teacher), c.req.param("id"), c.var.teacher.tokenHash);
     if (!result.ok) return c.json({ error: result.error }, result.status);
     if (result.current) c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
     return c.json({ message: result.message, current: result.current });
   })
-  .post("/sign-out-everywhere", requireSameOrigin, requireTeacher, async (c) => {
+  .post("/sign-out-everywhere", requireRole("teacher"), async (c) => {
     const result = await signOutEverywhere(c.env, refOf(c.var.teacher));
     c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", null));
     return c.json(result);

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { endTeacherCookieSession, sessionCookie } from "../auth/sessions.ts";
-import { requireTeacher, schoolNamedByBody, type TeacherApiEnv } from "../http/guards.ts";
-import { clientIp, requireSameOrigin } from "../http/request-guards.ts";
+import { requireRole, schoolNamedByBody, type TeacherApiEnv } from "../http/guards.ts";
+import { clientIp } from "../http/request-guards.ts";
 import { schoolBasePath } from "../http/tenancy.ts";
 import { validate } from "../http/validate.ts";
 import { loginTeacher, registerTeacher, resetTeacherPassword } from "../teachers/accounts.ts";
@@ -33,7 +33,6 @@ const ResetSchema = z.object({ email: EmailSchema, otp: OtpCodeSchema, newPasswo
 const SCHOOL_NOT_FOUND = { error: "School not found" } as const;
 
 export const teacherApi = new Hono<TeacherApiEnv>()
-  .use(requireSameOrigin)
   .post("/send-otp", validate("json", SendOtpSchema), async (c) => {
     const body = c.req.valid("json");
     const school = await schoolNamedByBody(c.var.context, body.slug);
@@ -92,7 +91,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ message: "Password reset successful! You can now log in with your new password." });
   })
-  .get("/verify-token", requireTeacher, async (c) => {
+  .get("/verify-token", requireRole("teacher"), async (c) => {
     const session = c.var.teacher;
     return c.json({
       teacherName: session.teacher.name,

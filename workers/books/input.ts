@@ -24,7 +24,7 @@ const optionalText = (max: number) =>
 
 const GRADE = "Grade must be 1 to 12";
 
-const BookFields = {
+export const BookFields = {
   title: z
     .string({ error: "Enter a title" })
     .trim()
@@ -55,10 +55,15 @@ export const BookCreateSchema = z.object({
   // the book goes too, instead of staying as an empty record. Without it, a book keeps existing.
   provisional: z.boolean("provisional must be true or false").optional(),
 });
+/** An update names at least one field (an id beside them does not count). */
+export const someBookField = [
+  ({ id: _id, ...fields }: Record<string, unknown>) => Object.values(fields).some((value) => value !== undefined),
+  "Send at least one field to change",
+] as const;
 export const BookUpdateSchema = z
   .object(BookFields)
   .partial()
-  .refine((fields) => Object.values(fields).some((value) => value !== undefined), "Send at least one field to change");
+  .refine(...someBookField);
 
 export type BookCreate = z.infer<typeof BookCreateSchema>;
 export type BookUpdate = z.infer<typeof BookUpdateSchema>;

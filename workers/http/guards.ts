@@ -3,7 +3,9 @@
  * (workers/http/request-context.ts); none looks a session up again. React Router's pages have the
  * same three in app/lib/guards/, answering with redirects instead of 401.
  */
+import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
+import { adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/sessions.ts";
 import type { School } from "../db/schema.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
@@ -36,7 +38,7 @@ function noTeacher(c: { json: (body: object, status: 401 | 404) => Response }, c
 }
 
 /** A signed-in teacher of the school the request names (or of their own school where it names none), else `noTeacher`. */
-export const requireTeacher = createMiddleware<TeacherApiEnv>(async (c, next) => {
+const teacherGuard = createMiddleware<TeacherApiEnv>(async (c, next) => {
   const { teacher } = c.var.context;
   if (!teacher) return noTeacher(c, c.var.context);
   c.set("teacher", teacher);
@@ -45,7 +47,7 @@ export const requireTeacher = createMiddleware<TeacherApiEnv>(async (c, next) =>
 });
 
 /** A signed-in admin or superadmin (a teacher's session is not one), else 401. */
-export const requireAdmin = createMiddleware<AdminApiEnv>(async (c, next) => {
+const adminGuard = createMiddleware<AdminApiEnv>(async (c, next) => {
   const { admin } = c.var.context;
   if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
   c.set("admin", admin);
@@ -54,7 +56,7 @@ export const requireAdmin = createMiddleware<AdminApiEnv>(async (c, next) => {
 });
 
 /** A signed-in superadmin: 401 without an admin session, 403 for a plain admin. */
-export const requireSuperadmin = createMiddleware<AdminApiEnv>(async (c, next) => {
+const superadminGuard = createMiddleware<AdminApiEnv>(async (c, next) => {
   const { admin } = c.var.context;
   if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
   if (admin.admin.role !== "superadmin") return c.json({ error: "Superadmin access required" }, 403);
@@ -64,7 +66,7 @@ export const requireSuperadmin = createMiddleware<AdminApiEnv>(async (c, next) =
 });
 
 /** An admin, or else a teacher (whose school decides which books exist), else `noTeacher`. A viewer is checked by the route. */
-export const requireReader = createMiddleware<ReaderApiEnv>(async (c, next) => {
+const readerGuard = createMiddleware<ReaderApiEnv>(async (c, next) => {
   const { admin, teacher, pageViewer } = c.var.context;
   if (admin) c.set("reader", { kind: "admin", admin });
   else if (teacher) c.set("reader", { kind: "teacher", teacher });
@@ -73,6 +75,18 @@ export const requireReader = createMiddleware<ReaderApiEnv>(async (c, next) => {
   c.header("Cache-Control", NO_STORE);
   await next();
 });
+
+/**
+ * The API's one guard, by role: "teacher" (a signed-in teacher of the school the request names),
+ * "admin" (an admin or superadmin), "superadmin", or "reader" (who may read a book: an admin, a
+ * teacher, or a page viewer the route checks). Each sets its session on `c.var` for the handler.
+ */
+export function requireRole(role: "teacher"): MiddlewareHandler<TeacherApiEnv>;
+export function requireRole(role: "admin" | "superadmin"): MiddlewareHandler<AdminApiEnv>;
+export function requireRole(role: "reader"): MiddlewareHandler<ReaderApiEnv>;
+export function requireRole(role: "teacher" | "admin" | "superadmin" | "reader"): MiddlewareHandler {
+  return { teacher: teacherGuard, admin: adminGuard, superadmin: superadminGuard, reader: readerGuard }[role] as MiddlewareHandler;
+}
 
 /**
  * The school a teacher account call names in its JSON body (send-otp, register, login, reset on the
@@ -87,8 +101,7 @@ export async function schoolNamedByBody(context: AppEnv["Variables"]["context"],
   return findSchoolBySlug(context.db, slug);
 }
 
-/** The actor the audit log records for an admin request. Use after requireAdmin. */
+/** The actor the audit log records for an admin request. Use after requireRole("admin"). */
 export function actorOf(c: { var: { admin: AdminSession } }) {
-  const { admin } = c.var.admin;
-  return { id: admin.id, email: admin.email };
+  return adminActor(c.var.admin);
 }

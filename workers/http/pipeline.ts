@@ -7,15 +7,13 @@ import { type AppEnv, appContext } from "./context.ts";
 import { resolveRequestContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
-import { pagePath, resolveHost } from "./tenancy.ts";
+import { API_BASE, type HostTenant, isApiPath, pagePath, resolveHost } from "./tenancy.ts";
 
 export type PageRenderer = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
-type PipelineEnv = AppEnv & { Variables: { nonce: string | null } };
+type PipelineEnv = AppEnv & { Variables: { nonce: string | null; host: HostTenant } };
 
 const ADMIN_HOST_PASSTHROUGH = /^\/(admin|superadmin|api|assets|__manifest)(\/|$)/;
-
-const isApiPath = (pathname: string) => pathname === "/api" || pathname.startsWith("/api/");
 
 function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionContext {
   try {
@@ -30,10 +28,10 @@ function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionCon
  * The Worker's one request pipeline (docs/decisions/0014):
  *   1. security headers on every answer (a CSP nonce per page);
  *   2. the admin host keeps to the admin area;
- *   3. the request context, resolved once: host, tenant, teacher and admin sessions (checked), db;
- *   4. /api to the Hono routes, reading it as `c.var.context`;
- *   5. every other path to React Router, reading it as `context.get(appContext)`; a POST to a page
- *      (an action) must come from our own origin, as the API's state-changing calls must.
+ *   3. a state-changing request (an API call or a page's action) must come from our own origin;
+ *   4. the request context, resolved once: host, tenant, teacher and admin sessions (checked), db;
+ *   5. /api to the Hono routes, reading it as `c.var.context`;
+ *   6. every other path to React Router, reading it as `context.get(appContext)`.
  * `renderPage` is React Router's request handler; tests may pass their own.
  */
 export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
@@ -52,23 +50,26 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   app.use(async (c, next) => {
     const url = new URL(c.req.url);
     const host = resolveHost(url.hostname, readConfig(c.env as unknown as Record<string, unknown>).appDomain);
+    c.set("host", host);
     if (host.kind === "admin" && !ADMIN_HOST_PASSTHROUGH.test(pagePath(url.pathname))) {
       return c.redirect(new URL(`/admin${url.pathname === "/" ? "" : url.pathname}${url.search}`, url).toString(), 302);
     }
     await next();
   });
 
+  // Every state change, an API call or a page's action, must come from our own origin: one check
+  // for both, before any route and before a session is looked up.
+  app.use(requireSameOrigin);
+
   app.use(async (c, next) => {
-    c.set("context", await resolveRequestContext(c.req.raw, c.env, executionContextOf(c), c.var.nonce));
+    c.set("context", await resolveRequestContext(c.req.raw, c.env, executionContextOf(c), c.var.nonce, Date.now(), c.var.host));
     await next();
   });
 
   app.route("/", api);
-  app.all("/api/*", (c) => c.json({ error: "Not found" }, 404));
-  app.all("/api", (c) => c.json({ error: "Not found" }, 404));
+  app.all(`${API_BASE}/*`, (c) => c.json({ error: "Not found" }, 404));
+  app.all(API_BASE, (c) => c.json({ error: "Not found" }, 404));
 
-  // Pages' actions: a form post another site made the browser send is refused like the API's.
-  app.use("*", requireSameOrigin);
   app.all("*", async (c) => {
     const context = new RouterContextProvider();
     context.set(appContext, c.var.context);

@@ -3,15 +3,7 @@ import { getDb } from "../db/client.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
 import { readConfig } from "./config.ts";
 import type { RequestContext } from "./context.ts";
-import { type HostTenant, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
-
-const API_SCHOOL_PATH = /^\/api\/schools\/slug\/([^/]+)/;
-
-/** The school an API path names (`/api/schools/slug/{slug}/...`), or null. */
-function apiPathSlug(pathname: string): string | null {
-  const segment = API_SCHOOL_PATH.exec(pathname)?.[1];
-  return segment ? safeDecode(segment).trim().toLowerCase() : null;
-}
+import { apiPathSlug, type HostTenant, isApiPath, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
 
 /**
  * The slug a request names: the school's own host, else a school page's path (`/{slug}`,
@@ -21,7 +13,7 @@ function apiPathSlug(pathname: string): string | null {
 export function tenantSlug(host: HostTenant, pathname: string): string | null {
   if (host.kind === "school") return host.slug;
   if (host.kind !== "main") return null;
-  if (pathname === "/api" || pathname.startsWith("/api/")) return apiPathSlug(pathname);
+  if (isApiPath(pathname)) return apiPathSlug(pathname);
   return slugFromPath(pathname);
 }
 
@@ -30,14 +22,6 @@ function namesOtherSchool(host: HostTenant, pathname: string): boolean {
   if (host.kind !== "school") return false;
   const named = apiPathSlug(pathname);
   return named !== null && named !== host.slug;
-}
-
-function safeDecode(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
 }
 
 /**
@@ -55,11 +39,13 @@ export async function resolveRequestContext(
   ctx: ExecutionContext,
   nonce: string | null,
   now = Date.now(),
+  /** The host as the pipeline resolved it (once per request). */
+  resolved?: HostTenant,
 ): Promise<RequestContext> {
   const url = new URL(request.url);
   const config = readConfig(env as unknown as Record<string, unknown>);
   const db = getDb(env.DB);
-  const host = resolveHost(url.hostname, config.appDomain);
+  const host = resolved ?? resolveHost(url.hostname, config.appDomain);
   const slug = tenantSlug(host, url.pathname);
   const tenant = (school: RequestContext["tenant"]["school"]) => ({ host, slug, school, basePath: slug ? schoolBasePath(host, slug) : "" });
   // Admins work on the main and admin hosts only: a school's host never carries an admin.

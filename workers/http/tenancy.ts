@@ -1,5 +1,27 @@
 import { isValidSlug } from "../schools/slug.ts";
 
+/**
+ * Where the tenancy lives in a URL, defined once: app/routes.ts mounts the school pages under
+ * `/{SCHOOLS}/:slug`, the API mounts its routes under API_BASE and a school's under
+ * `{API_BASE}{API_SCHOOL_BY_SLUG}/:slug`, and the request context reads the school from the same.
+ */
+export const API_BASE = "/api";
+export const SCHOOLS = "schools";
+export const API_SCHOOL_BY_SLUG = `/${SCHOOLS}/slug` as const;
+
+/** A path the API answers (JSON), not a page. */
+export function isApiPath(pathname: string): boolean {
+  return pathname === API_BASE || pathname.startsWith(`${API_BASE}/`);
+}
+
+/** The school an API path names (`/api/schools/slug/{slug}/...`), or null. */
+export function apiPathSlug(pathname: string): string | null {
+  const prefix = `${API_BASE}${API_SCHOOL_BY_SLUG}/`;
+  if (!pathname.startsWith(prefix)) return null;
+  const segment = pathname.slice(prefix.length).split("/")[0];
+  return segment ? safeDecode(segment).trim().toLowerCase() : null;
+}
+
 export type HostTenant =
   | { kind: "main" }
   | { kind: "admin" }
@@ -38,7 +60,7 @@ export function pagePath(pathname: string): string {
 export function slugFromPath(pathname: string): string | null {
   const segments = pagePath(pathname).split("/").filter(Boolean);
   const [first, second] = segments;
-  if (first === "schools") return second ? safeDecode(second).toLowerCase() : null;
+  if (first === SCHOOLS) return second ? safeDecode(second).toLowerCase() : null;
   if (first && segments.length === 1) {
     const slug = safeDecode(first).toLowerCase();
     return isValidSlug(slug) ? slug : null;
@@ -46,7 +68,8 @@ export function slugFromPath(pathname: string): string | null {
   return null;
 }
 
-function safeDecode(segment: string): string {
+/** A path segment decoded, or as it is when it is not valid percent-encoding. */
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -56,5 +79,5 @@ function safeDecode(segment: string): string {
 
 /** Where a school's pages live for the visitor: '' on its subdomain, `/schools/{slug}` on the main host. */
 export function schoolBasePath(host: HostTenant, slug: string): string {
-  return host.kind === "school" ? "" : `/schools/${slug}`;
+  return host.kind === "school" ? "" : `/${SCHOOLS}/${slug}`;
 }

@@ -1,6 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
-import type { ZodType } from "zod";
+import type { ZodType, z } from "zod";
 import { CONTROL_CHARS_MESSAGE, controlCharPath, MAX_INPUT_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../validation/schemas.ts";
 
 /** What a refused input answers: a sentence for people, and the field it is about (for forms and scripts). */
@@ -17,19 +17,37 @@ export function describeZodError(error: { issues: ReadonlyArray<{ path: Property
   return field ? { error: issue.message, field } : { error: issue.message };
 }
 
+/** Input parsed by parseInput: the schema's output, or why not (a sentence and the field). */
+export type Parsed<T> = { ok: true; data: T } | ({ ok: false } & InputError);
+
 /**
- * zod validation for a Hono route; failures answer 400 `{ error, field }`: a sentence, and the
- * field it is about. Every
- * string in the input is checked for control characters first (NUL, ESC, ...; tabs and line breaks
- * pass), so none is stored whatever the route's schema says; input nested deeper than
- * MAX_INPUT_DEPTH is refused before that.
+ * The one way input is parsed, for API routes (validate, below) and page actions alike: nesting
+ * deeper than MAX_INPUT_DEPTH is refused before anything walks it, then every string is checked for
+ * control characters (NUL, ESC, ...; tabs and line breaks pass), whatever the schema says, then
+ * the schema. A refusal is a sentence and the field it is about.
+ */
+export function parseInput<Schema extends ZodType>(schema: Schema, raw: unknown): Parsed<z.output<Schema>> {
+  const generic = genericRefusal(raw);
+  if (generic) return { ok: false, ...generic };
+  const result = schema.safeParse(raw);
+  return result.success ? { ok: true, data: result.data } : { ok: false, ...describeZodError(result.error) };
+}
+
+function genericRefusal(raw: unknown): InputError | null {
+  // Ten thousand levels of brackets fit in 20 kB: refused before the walks below recurse into them.
+  if (nestedDeeperThan(raw, MAX_INPUT_DEPTH)) return { error: TOO_DEEP_MESSAGE };
+  const path = controlCharPath(raw);
+  return path ? describeZodError({ issues: [{ path, message: CONTROL_CHARS_MESSAGE }] }) : null;
+}
+
+/**
+ * zod validation for a Hono route (parseInput's checks); failures answer 400 `{ error, field }`:
+ * a sentence, and the field it is about.
  */
 export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) {
   return zValidator(target, schema, (result, c) => {
-    // Ten thousand levels of brackets fit in 20 kB: refused before the walks below recurse into them.
-    if (nestedDeeperThan(result.data, MAX_INPUT_DEPTH)) return c.json({ error: TOO_DEEP_MESSAGE }, 400);
-    const path = controlCharPath(result.data);
-    if (path) return c.json(describeZodError({ issues: [{ path, message: CONTROL_CHARS_MESSAGE }] }), 400);
+    const generic = genericRefusal(result.data);
+    if (generic) return c.json(generic, 400);
     if (!result.success) return c.json(describeZodError(result.error), 400);
   });
 }

@@ -28,7 +28,7 @@ export async function cachedReadySet(db: Db, book: Pick<Book, "id" | "pageSetId"
       readySet(db, book),
       db.select().from(pageSetPages).where(eq(pageSetPages.setId, book.pageSetId!)),
     ]);
-    if (!set || set.status !== "ready") return undefined;
+    if (set?.status !== "ready") return undefined;
     return { set, pages: new Map(rows.map((row) => [row.n, row])) };
   });
   return found ?? null;

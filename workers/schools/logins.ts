@@ -35,14 +35,16 @@ export async function schoolLoginRecord(db: Db, schoolId: number, now = Date.now
   return row ?? null;
 }
 
-export const IncreaseLoginCountSchema = z
-  .object({
-    by: z.number({ error: ADD_MESSAGE }).int(ADD_MESSAGE).min(1, ADD_MESSAGE).max(MAX_TEACHER_LIMIT, ADD_MESSAGE).optional(),
-    limit: z.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_TEACHER_LIMIT, LIMIT_MESSAGE).optional(),
-  })
-  .refine((body) => (body.by === undefined) !== (body.limit === undefined), {
-    error: "Give either by (how many more) or limit (the new limit)",
-  });
+/** A teacher-limit change: `by` (how many more) or `limit` (the new limit), exactly one of them. */
+export const LoginCountChangeShape = {
+  by: z.number({ error: ADD_MESSAGE }).int(ADD_MESSAGE).min(1, ADD_MESSAGE).max(MAX_TEACHER_LIMIT, ADD_MESSAGE).optional(),
+  limit: z.number({ error: LIMIT_MESSAGE }).int(LIMIT_MESSAGE).min(1, LIMIT_MESSAGE).max(MAX_TEACHER_LIMIT, LIMIT_MESSAGE).optional(),
+};
+export const oneLoginCountChange = [
+  (body: { by?: number; limit?: number }) => (body.by === undefined) !== (body.limit === undefined),
+  { error: "Give either by (how many more) or limit (the new limit)" },
+] as const;
+export const IncreaseLoginCountSchema = z.object(LoginCountChangeShape).refine(...oneLoginCountChange);
 
 /** Raises the teacher limit by `by`, or sets it to `limit`; either way never below the registered teachers. */
 export async function increaseTeacherLimit(

@@ -2,9 +2,9 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { bookCategory } from "../../../workers/books/category.ts";
+import { SEARCH_MIN_CHARS } from "../../lib/shelf-query.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 
-export const SEARCH_MIN_CHARS = 3;
 export const SEARCH_DEBOUNCE_MS = 300;
 
 type Hit = { id: number; title: string; author1: string; author2: string | null; subject: string | null; gradeLevel: number | null };

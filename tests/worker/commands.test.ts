@@ -1,0 +1,74 @@
+import { env } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { createAdminCommand } from "../../workers/admins/commands.ts";
+import { admins, schools } from "../../workers/db/schema.ts";
+import { execute, failureStatus } from "../../workers/http/command.ts";
+import { resolveRequestContext } from "../../workers/http/request-context.ts";
+import { createSchoolCommand } from "../../workers/schools/commands.ts";
+import { db, ORIGIN, signedInAdmin } from "./helpers.ts";
+
+// A command (docs/decisions/0027) parses its input, names its actor from the request context and
+// checks who may run it by itself, whichever adapter runs it.
+
+const ctx = { waitUntil() {}, passThroughOnException() {} } as unknown as ExecutionContext;
+const requestWith = (cookie?: string) =>
+  new Request(`${ORIGIN}/admin/add-school`, { method: "POST", headers: cookie ? { Cookie: cookie, Origin: ORIGIN } : { Origin: ORIGIN } });
+const contextOf = (request: Request) => resolveRequestContext(request, env, ctx, null);
+
+const school = (slug: string) => ({
+  schoolName: "Command School",
+  slug,
+  address1: "1 Main Street",
+  city: "Springfield",
+  state: "IL",
+  zipCode: "62701",
+  email: "office@command.example",
+  teacherLimit: 5,
+});
+
+describe("a command", () => {
+  it("creates with the signed-in admin as its actor", async () => {
+    const { admin, cookie } = await signedInAdmin();
+    const request = requestWith(cookie);
+    const slug = `command-${crypto.randomUUID().slice(0, 8)}`;
+    const outcome = await execute(createSchoolCommand, await contextOf(request), school(slug), request);
+    expect(outcome.ok && outcome.value.school.slug).toBe(slug);
+    const audit = await env.DB.prepare("SELECT admin_id FROM audit_log WHERE action = 'school.create' ORDER BY id DESC LIMIT 1").first<{
+      admin_id: number;
+    }>();
+    expect(audit?.admin_id).toBe(admin.id);
+  });
+
+  it("refuses to run without a signed-in admin, whatever a route's guard did, and writes nothing", async () => {
+    const request = requestWith();
+    const slug = `command-${crypto.randomUUID().slice(0, 8)}`;
+    const outcome = await execute(createSchoolCommand, await contextOf(request), school(slug), request);
+    expect(outcome).toEqual({ ok: false, failure: { kind: "refused", error: "Admin sign-in required" } });
+    expect(await db().select().from(schools).where(eq(schools.slug, slug))).toEqual([]);
+  });
+
+  it("runs a superadmin's command only for a superadmin", async () => {
+    const { cookie } = await signedInAdmin("admin");
+    const request = requestWith(cookie);
+    const email = `made-${crypto.randomUUID().slice(0, 8)}@lectern.test`;
+    const input = { name: "Made By Admin", email, password: "a long enough passphrase", role: "admin" };
+    const outcome = await execute(createAdminCommand, await contextOf(request), input, request);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect([outcome.failure.kind, failureStatus(outcome.failure)]).toEqual(["refused", 403]);
+    expect(await db().select().from(admins).where(eq(admins.email, email))).toEqual([]);
+  });
+
+  it("parses its input with the generic checks: a control character in any field is refused, with the field", async () => {
+    const { cookie } = await signedInAdmin();
+    const request = requestWith(cookie);
+    const outcome = await execute(
+      createSchoolCommand,
+      await contextOf(request),
+      { ...school("ctl-school"), city: "Spring\u0000field" },
+      request,
+    );
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.failure).toMatchObject({ kind: "invalid", field: "city" });
+  });
+});

@@ -1,0 +1,126 @@
+import type { ZodType, z } from "zod";
+import { type Actor, adminActor } from "../admins/audit.ts";
+import type { RequestContext } from "./context.ts";
+import { clientIp } from "./request-guards.ts";
+import { parseInput } from "./validate.ts";
+
+/**
+ * A write, decided once (docs/decisions/0027-commands.md): its input schema and what it does. The
+ * API route and the page action that perform it are adapters (`runJson` in
+ * workers/http/run-command.ts, `runCommand` in app/lib/run-command.server.ts): they hand over the
+ * raw input, and `execute` parses it (parseInput: depth, control characters, the schema), takes
+ * the actor from the request context and runs the command. A command answers a value or one of
+ * the typed failures, which each side maps in one place.
+ */
+export interface AdminCommand<Schema extends ZodType, Value> {
+  input: Schema;
+  /** Who may run it: any admin, or only a superadmin (checked here too, whatever the route's guard). */
+  role: "admin" | "superadmin";
+  run(context: AdminCommandContext, input: z.output<Schema>): Promise<Outcome<Value>>;
+}
+
+/**
+ * What an admin command runs with: the request's context, the admin as the audit log names them,
+ * and the client (its address for throttles, the origin links in e-mails point to).
+ */
+export type AdminCommandContext = RequestContext & { actor: Actor; client: { ip: string; origin: string } };
+
+/**
+ * Why a command did not do its work. `invalid`: the input (with the field it is about, and rows
+ * for an import); `not-found`: what it names does not exist; `conflict`: it clashes with what
+ * exists (a taken slug); `refused`: allowed input, but not by this actor (403) or not now (429);
+ * `unavailable`: a service it needs failed (the mail server: 502, 503).
+ */
+export type Failure =
+  | { kind: "invalid"; error: string; field?: string; rows?: unknown }
+  | { kind: "not-found"; error: string }
+  | { kind: "conflict"; error: string; rows?: unknown }
+  | { kind: "refused"; error: string; status?: 403 | 429 }
+  | { kind: "unavailable"; error: string; status: 502 | 503 };
+
+export type Outcome<Value> = { ok: true; value: Value } | { ok: false; failure: Failure };
+
+/** The one mapping of a failure to an HTTP status, for both sides. */
+export function failureStatus(failure: Failure): 400 | 403 | 404 | 409 | 429 | 502 | 503 {
+  switch (failure.kind) {
+    case "invalid":
+      return 400;
+    case "not-found":
+      return 404;
+    case "conflict":
+      return 409;
+    case "refused":
+      return failure.status ?? 403;
+    case "unavailable":
+      return failure.status;
+  }
+}
+
+/** A failure's body as both sides answer it: `{ error }`, with the field or rows it is about. */
+export function failureBody(failure: Failure): { error: string; field?: string; rows?: unknown } {
+  const { kind: _kind, ...body } = failure;
+  if ("status" in body) {
+    const { status: _status, ...rest } = body;
+    return rest;
+  }
+  return body;
+}
+
+export function adminCommand<Schema extends ZodType, Value>(
+  input: Schema,
+  run: (context: AdminCommandContext, input: z.output<Schema>) => Promise<Outcome<Value>>,
+  role: "admin" | "superadmin" = "admin",
+): AdminCommand<Schema, Value> {
+  return { input, run, role };
+}
+
+export const done = <Value>(value: Value): Outcome<Value> => ({ ok: true, value });
+export const failed = (failure: Failure): { ok: false; failure: Failure } => ({ ok: false, failure });
+
+/**
+ * Runs an admin command for a request whose guard admitted an admin: the input parsed once, the
+ * actor from the context. Without an admin (a guard left out) it refuses rather than write
+ * anything unattributed.
+ */
+export async function execute<Schema extends ZodType, Value>(
+  command: AdminCommand<Schema, Value>,
+  context: RequestContext,
+  raw: unknown,
+  request: Request,
+): Promise<Outcome<Value>> {
+  if (!context.admin) return failed({ kind: "refused", error: "Admin sign-in required" });
+  if (command.role === "superadmin" && context.admin.admin.role !== "superadmin")
+    return failed({ kind: "refused", error: "Superadmin access required" });
+  const parsed = parseInput(command.input, raw);
+  if (!parsed.ok) return failed({ kind: "invalid", error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
+  const client = { ip: clientIp(request), origin: new URL(request.url).origin };
+  return command.run({ ...context, actor: adminActor(context.admin), client }, parsed.data);
+}
+
+/**
+ * A domain write's answer (`{ ok: true, ...value }` or `{ ok: false, status, error }`, the shape the
+ * school and teacher writes return) as an outcome.
+ */
+/** A domain write's refusal, as the school, admin and teacher writes return it. */
+export type WriteRefusal = { ok: false; status: 400 | 403 | 404 | 409 | 429 | 502 | 503; error: string; rows?: unknown };
+
+export function fromWrite<Value extends object>(result: ({ ok: true } & Value) | WriteRefusal): Outcome<Value> {
+  if (result.ok) {
+    const { ok: _ok, ...value } = result;
+    return done(value as unknown as Value);
+  }
+  const { status, error } = result;
+  const rows = "rows" in result ? { rows: result.rows } : {};
+  if (status === 404) return failed({ kind: "not-found", error });
+  if (status === 409) return failed({ kind: "conflict", error, ...rows });
+  if (status === 403 || status === 429) return failed({ kind: "refused", error, status });
+  if (status === 502 || status === 503) return failed({ kind: "unavailable", error, status });
+  return failed({ kind: "invalid", error, ...rows });
+}
+
+/** A write answered as `{ ok: true, value }` or `{ ok: false, status, error }` (the admin accounts' shape) as an outcome. */
+export function fromValue<Value>(
+  result: { ok: true; value: Value } | { ok: false; status: 400 | 404 | 409; error: string },
+): Outcome<Value> {
+  return result.ok ? done(result.value) : fromWrite<never>(result);
+}

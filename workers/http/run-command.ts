@@ -1,0 +1,39 @@
+import type { Context } from "hono";
+import type { ZodType } from "zod";
+import { type AdminCommand, execute, type Failure, failureBody, failureStatus } from "./command.ts";
+import type { AdminApiEnv } from "./guards.ts";
+
+/**
+ * The API's one adapter for a command (docs/decisions/0027-commands.md): the JSON body, with the
+ * path's parameters named in `params` laid over it (a body cannot retarget the path's id), run
+ * through `execute`; the value answered by `respond`, a failure by `failureResponse`.
+ */
+export function runJson<Schema extends ZodType, Value, Answer extends Response>(
+  command: AdminCommand<Schema, Value>,
+  respond: (c: Context<AdminApiEnv>, value: Value) => Answer,
+  options: { params?: string[]; body?: boolean } = {},
+) {
+  const { params = [], body: hasBody = true } = options;
+  return async (c: Context<AdminApiEnv>) => {
+    let input: unknown = {};
+    if (hasBody) {
+      try {
+        input = await c.req.json();
+      } catch {
+        return c.json({ error: "Send the request's body as JSON" }, 400);
+      }
+    }
+    if (params.length) {
+      if (typeof input !== "object" || input === null || Array.isArray(input)) return c.json({ error: "Send a JSON object" }, 400);
+      const fromPath = Object.fromEntries(params.map((name) => [name, c.req.param(name)]));
+      input = Object.assign({ ...fromPath }, input, fromPath);
+    }
+    const outcome = await execute(command, c.var.context, input, c.req.raw);
+    return outcome.ok ? respond(c, outcome.value) : failureResponse(c, outcome.failure);
+  };
+}
+
+/** A failure as the API answers it: its status, and `{ error }` with the field or rows it is about. */
+export function failureResponse(c: Context<AdminApiEnv>, failure: Failure) {
+  return c.json(failureBody(failure), failureStatus(failure));
+}

@@ -1,0 +1,51 @@
+import { z } from "zod";
+import { type AdminCommandContext, adminCommand, failed, fromWrite, type WriteRefusal } from "../http/command.ts";
+import { IdTextSchema } from "../validation/schemas.ts";
+import {
+  deleteTeacher,
+  endTeacherSessions,
+  sendTeacherReset,
+  setTeacherDisabled,
+  TEACHER_NOT_FOUND,
+  type TeacherIdentity,
+} from "./management.ts";
+
+/**
+ * The admins' actions on a school's teacher, each once (docs/decisions/0027-commands.md): the
+ * API's /api/schools/:id/teachers/:teacherId routes and the school page's teachers table run these.
+ * A malformed id names no teacher: 404, as a teacher of another school is.
+ */
+
+const TeacherRef = z.object({ id: z.unknown(), teacherId: z.unknown() });
+const IdText = IdTextSchema();
+const NO_TEACHER = { kind: "not-found", error: TEACHER_NOT_FOUND } as const;
+
+/** What every action answers: the teacher it was about and a sentence for the admin. */
+type Done<Extra> = { message: string; teacher: TeacherIdentity } & Extra;
+
+function teacherCommand<Extra extends object>(
+  act: (context: AdminCommandContext, schoolId: number, teacherId: number) => Promise<({ ok: true } & Done<Extra>) | WriteRefusal>,
+) {
+  return adminCommand(TeacherRef, async (context, { id, teacherId }) => {
+    const school = IdText.safeParse(id);
+    const teacher = IdText.safeParse(teacherId);
+    if (!school.success || !teacher.success) return failed(NO_TEACHER);
+    return fromWrite<Done<Extra>>(await act(context, school.data, teacher.data));
+  });
+}
+
+export const disableTeacherCommand = teacherCommand<{ changed: boolean }>(({ db, env, actor }, schoolId, teacherId) =>
+  setTeacherDisabled(db, env, actor, schoolId, teacherId, true),
+);
+export const enableTeacherCommand = teacherCommand<{ changed: boolean }>(({ db, env, actor }, schoolId, teacherId) =>
+  setTeacherDisabled(db, env, actor, schoolId, teacherId, false),
+);
+export const endTeacherSessionsCommand = teacherCommand<{ sessionsEnded: number }>(({ db, env, actor }, schoolId, teacherId) =>
+  endTeacherSessions(db, env, actor, schoolId, teacherId),
+);
+export const sendTeacherResetCommand = teacherCommand<object>(({ db, config, actor, client }, schoolId, teacherId) =>
+  sendTeacherReset(db, config, actor, schoolId, teacherId, client),
+);
+export const deleteTeacherCommand = teacherCommand<object>(({ db, env, actor }, schoolId, teacherId) =>
+  deleteTeacher(db, env, actor, schoolId, teacherId),
+);

@@ -48,7 +48,7 @@ export default defineConfig({
           name: "worker",
           include: ["tests/worker/**/*.test.ts"],
           globalSetup: ["./tests/worker/global-setup.ts"],
-          setupFiles: ["./tests/worker/apply-migrations.ts"],
+          setupFiles: ["./tests/worker/apply-migrations.ts", "./tests/worker/console-guard.ts"],
           // A file's first page() compiles the route modules through Vite: on a fresh clone (cold
           // cache) a test of several page renders took just over the default 5 s in CI.
           testTimeout: 20_000,

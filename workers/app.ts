@@ -1,6 +1,7 @@
 import { createRequestHandler } from "react-router";
 import { sweepOrphans } from "./books/orphans.ts";
 import { getDb } from "./db/client.ts";
+import { withRequestId } from "./http/log.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
 import { purgeDeletedSchools } from "./school/purge.ts";
@@ -27,10 +28,13 @@ export default {
   fetch: app.fetch,
   // The cron in the Worker's configuration: report rankings and data retention (docs/decisions/0019).
   scheduled(_controller, env, ctx) {
-    ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
-    // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).
-    ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
-    // R2 objects no row names (an upload cut off between its completion and the book's update).
-    ctx.waitUntil(sweepOrphans(getDb(env.DB), env.BOOKS));
+    // Its log lines carry an id of their own, as a request's do (http/log.ts).
+    withRequestId(`scheduled-${crypto.randomUUID()}`, () => {
+      ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
+      // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).
+      ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
+      // R2 objects no row names (an upload cut off between its completion and the book's update).
+      ctx.waitUntil(sweepOrphans(getDb(env.DB), env.BOOKS));
+    });
   },
 } satisfies ExportedHandler<Env>;

@@ -27,6 +27,7 @@ import {
   uploadPdfPart,
 } from "../books/uploads.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
+import { log } from "../http/log.ts";
 import { runJson } from "../http/run-command.ts";
 import { validate } from "../http/validate.ts";
 import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
@@ -140,7 +141,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     if (!book) return c.json(NOT_FOUND, 404);
     const db = c.var.context.db;
     c.executionCtx.waitUntil(
-      sweepStaleUploads(db, c.env.BOOKS, STALE_UPLOAD_MS).catch((error) => console.warn("Upload sweep failed", error)),
+      sweepStaleUploads(db, c.env.BOOKS, STALE_UPLOAD_MS).catch((error) => log.warn("Upload sweep failed", { error })),
     );
     return c.json(await startPdfUpload(db, c.env.BOOKS, book.id, c.req.valid("json")));
   })

@@ -2,6 +2,7 @@ import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
+import { log } from "../http/log.ts";
 import { type HotState, schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 
@@ -106,7 +107,7 @@ export async function revokeAccess(
   try {
     await schoolObject(hot, schoolId).catalogueChanged(schoolId);
   } catch (error) {
-    console.error(`School ${schoolId}: book ${bookId} taken away; Workers stop serving it from memory within a minute`, error);
+    log.error("Book taken away; Workers stop serving it from memory within a minute", { schoolId, bookId, error });
   }
   return true;
 }

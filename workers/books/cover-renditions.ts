@@ -5,6 +5,7 @@ import createWebpDecoder from "@jsquash/webp/codec/dec/webp_dec.js";
 import webpDecoderWasm from "@jsquash/webp/codec/dec/webp_dec.wasm";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
+import { log } from "../http/log.ts";
 import { downscalePixels } from "../page-images/downscale.ts";
 import type { PagePixels } from "../page-images/page-image.ts";
 import { COVER_WIDTHS, type CoverWidth } from "./category.ts";
@@ -93,7 +94,7 @@ export async function backfillCoverRenditions(bucket: R2Bucket, coverKey: string
     const made = await makeCoverRenditions(new Uint8Array(await original.arrayBuffer()), original.httpMetadata?.contentType ?? "");
     if (made.ok) await putCoverRenditions(bucket, coverKey, made.renditions);
     else {
-      console.warn("Cover renditions unavailable", coverKey, made.error);
+      log.warn("Cover renditions unavailable", { coverKey, reason: made.error });
       await markCoverRenditionsUnavailable(bucket, coverKey, made.error);
     }
     return made.ok;

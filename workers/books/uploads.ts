@@ -24,6 +24,7 @@ import { and, eq, inArray, lt } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, uploads } from "../db/schema.ts";
+import { log } from "../http/log.ts";
 import { createUploadedPageSet } from "../page-images/page-sets.ts";
 
 const MiB = 1024 * 1024;
@@ -187,7 +188,7 @@ export async function abortUploads(bucket: R2Bucket, rows: Pick<Upload, "objectK
       try {
         await bucket.resumeMultipartUpload(row.objectKey, row.r2UploadId).abort();
       } catch (error) {
-        console.warn("Could not abort upload", row.objectKey, error instanceof Error ? error.message : error);
+        log.warn("Could not abort upload", { objectKey: row.objectKey, error: error instanceof Error ? error.message : String(error) });
       }
     }),
   );

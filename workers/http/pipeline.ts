@@ -4,6 +4,7 @@ import { RouterContextProvider } from "react-router";
 import { api } from "../api/index.ts";
 import { readConfig } from "./config.ts";
 import { type AppEnv, appContext } from "./context.ts";
+import { log, withRequestId } from "./log.ts";
 import { resolveRequestContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
@@ -36,6 +37,20 @@ function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionCon
  */
 export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   const app = new Hono<PipelineEnv>();
+
+  // A request id on every request and every log line of it (log.ts): Cloudflare's ray id where
+  // there is one, answered as X-Request-Id so a teacher's report of an error can be matched.
+  app.use(async (c, next) => {
+    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    await withRequestId(requestId, next);
+    try {
+      c.res.headers.set("X-Request-Id", requestId);
+    } catch {
+      // A response whose headers are immutable (one passed through from a fetch): copied.
+      c.res = new Response(c.res.body, c.res);
+      c.res.headers.set("X-Request-Id", requestId);
+    }
+  });
 
   app.use(async (c, next) => {
     const page = !isApiPath(c.req.path);
@@ -92,7 +107,7 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
       const message = "That already exists: someone saved the same thing a moment ago. Reload to see it.";
       return isApiPath(c.req.path) ? c.json({ error: message }, 409) : c.text(message, 409);
     }
-    console.error("Request failed", c.req.method, c.req.path, error);
+    log.error("Request failed", { method: c.req.method, path: c.req.path, error });
     if (isApiPath(c.req.path)) return c.json({ error: "Something went wrong on our side. Please try again." }, 500);
     return c.text("Something went wrong on our side. Please try again.", 500);
   });

@@ -10,6 +10,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { HotState } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
+import { log } from "../http/log.ts";
 import { schoolObject } from "../school/objects.ts";
 
 /** The longest gap between two events of one teacher that still counts as reading time. */
@@ -67,5 +68,5 @@ export async function recordReadingEvent(db: Db, event: ReadingEvent, now = Date
  */
 export function recordAfterResponse(ctx: ExecutionContext, hot: HotState, schoolId: number, event: Omit<ReadingEvent, "schoolId">): void {
   const recorded = schoolObject(hot, schoolId).record(schoolId, event);
-  ctx.waitUntil(recorded.catch((error: unknown) => console.error("Usage event not recorded", error)));
+  ctx.waitUntil(recorded.catch((error: unknown) => log.error("Usage event not recorded", { error })));
 }

@@ -1,3 +1,4 @@
+import { log } from "../http/log.ts";
 /**
  * The school's Durable Object (docs/decisions/0024), addressed by the school's id, and the
  * flush the reports ask for.
@@ -22,6 +23,6 @@ export async function flushForReport(env: HotState, schoolId: number, range: { t
   try {
     await schoolObject(env, schoolId).flush(schoolId);
   } catch (error) {
-    console.error(`School ${schoolId}: usage not flushed for the report`, error);
+    log.error("Usage not flushed for the report", { schoolId, error });
   }
 }

@@ -5,6 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { log } from "../http/log.ts";
 import { type HotState, schoolObject } from "./objects.ts";
 
 const LOOK_BACK_MS = 26 * 3600_000;
@@ -20,7 +21,7 @@ export async function purgeDeletedSchools(db: Db, hot: HotState, now = Date.now(
       await schoolObject(hot, id).purge();
       purged++;
     } catch (error) {
-      console.error(`School ${id}: object not emptied`, error);
+      log.error("School object not emptied", { schoolId: id, error });
     }
   }
   return purged;

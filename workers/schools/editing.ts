@@ -3,6 +3,7 @@ import type { Actor } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
+import { log } from "../http/log.ts";
 import { schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "./audit.ts";
 import { type SchoolInput, type SchoolUpdate, toInsertValues, toUpdateValues } from "./input.ts";
@@ -103,7 +104,7 @@ export async function deleteSchool(db: Db, hot: HotState, actor: Actor, schoolId
   try {
     await schoolObject(hot, schoolId).purge();
   } catch (error) {
-    console.error(`School ${schoolId} deleted; its object will be emptied by the hourly job`, error);
+    log.error("School deleted; its object will be emptied by the hourly job", { schoolId, error });
   }
   return { ok: true };
 }

@@ -4,6 +4,7 @@ import { describeWait, recordAmount } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { type School, teachers } from "../db/schema.ts";
 import type { AppConfig } from "../http/config.ts";
+import { log } from "../http/log.ts";
 import { accountExistsEmail, noAccountEmail, otpEmail } from "../mail/otp-email.ts";
 import { sendSmtp } from "../mail/smtp.ts";
 import { LIMIT_REACHED } from "./accounts.ts";
@@ -63,7 +64,7 @@ export async function sendTeacherOtp(
   }
 
   if (!config.mail) {
-    console.log(`[Development Mode] OTP for ${email} at ${school.slug} (${purpose}): ${issued.code}`);
+    log.info(`[Development Mode] OTP for ${email} at ${school.slug} (${purpose}): ${issued.code}`);
     return {
       status: 200,
       body: { error: `Development Mode: email delivery is not configured, so here is your OTP: ${issued.code}` },
@@ -82,7 +83,7 @@ export async function sendTeacherOtp(
   try {
     await sendSmtp(config.mail.smtpUrl, { from: config.mail.from, to: email, ...content });
   } catch (error) {
-    console.error("OTP e-mail failed", school.slug, error instanceof Error ? error.message : error);
+    log.error("OTP e-mail failed", { school: school.slug, error: error instanceof Error ? error.message : String(error) });
     return { status: 502, body: { error: "We could not send the email right now. Please try again in a few minutes." } };
   }
   return { status: 200, body: { message: OTP_SENT } };

@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { currentRequestId, log, withRequestId } from "../../workers/http/log.ts";
+import { api } from "./helpers.ts";
+
+// One logger for the Worker (workers/http/log.ts): a JSON line per event, with the id of the
+// request it belongs to; every answer names that id.
+
+afterEach(() => vi.restoreAllMocks());
+
+describe("the request id and the log", () => {
+  it("answers every request with its id, Cloudflare's ray id where the request has one", async () => {
+    const plain = await api("/api/health");
+    expect(plain.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+    const other = await api("/api/health");
+    expect(other.headers.get("X-Request-Id")).not.toBe(plain.headers.get("X-Request-Id"));
+    const rayed = await api("/api/nothing-here", { headers: { "cf-ray": "8f1e2d3c4b5a6978-LHR" } });
+    expect(rayed.status).toBe(404);
+    expect(rayed.headers.get("X-Request-Id")).toBe("8f1e2d3c4b5a6978-LHR");
+  });
+
+  it("writes one JSON line an event, with the request's id and the error described", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((text: string) => void lines.push(text));
+    await withRequestId("req-1", async () => {
+      await Promise.resolve();
+      expect(currentRequestId()).toBe("req-1");
+      log.error("Usage event not recorded", { schoolId: 7, error: new Error("D1 is away") });
+    });
+    expect(currentRequestId()).toBeUndefined();
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] as string)).toMatchObject({
+      level: "error",
+      message: "Usage event not recorded",
+      requestId: "req-1",
+      schoolId: 7,
+      error: { name: "Error", message: "D1 is away" },
+    });
+  });
+});

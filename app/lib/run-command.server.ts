@@ -1,6 +1,6 @@
 import type { RouterContextProvider } from "react-router";
 import type { ZodType } from "zod";
-import { type AdminCommand, execute, type Outcome } from "../../workers/http/command.ts";
+import { type Command, execute, type Outcome } from "../../workers/http/command.ts";
 import { appContext } from "../../workers/http/context.ts";
 
 export { failureStatus } from "../../workers/http/command.ts";
@@ -12,7 +12,7 @@ export { failureStatus } from "../../workers/http/command.ts";
  */
 export function runCommand<Schema extends ZodType, Value>(
   { context, request }: { context: Readonly<RouterContextProvider>; request: Request },
-  command: AdminCommand<Schema, Value>,
+  command: Command<Schema, Value>,
   raw: unknown,
 ): Promise<Outcome<Value>> {
   return execute(command, context.get(appContext), raw, request);

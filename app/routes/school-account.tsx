@@ -1,23 +1,20 @@
 import { data, redirect } from "react-router";
 import { sessionCookie } from "../../workers/auth/sessions.ts";
 import { appContext } from "../../workers/http/context.ts";
-import { clientIp } from "../../workers/http/request-guards.ts";
 import { parseInput } from "../../workers/http/validate.ts";
+import { getTeacherAccount, listTeacherSessions } from "../../workers/teachers/account.ts";
 import {
-  AccountUpdateSchema,
-  changeTeacherPassword,
-  endTeacherSession,
-  getTeacherAccount,
-  listTeacherSessions,
-  PasswordChangeSchema,
-  signOutEverywhere,
-  updateTeacherAccount,
-} from "../../workers/teachers/account.ts";
+  changePasswordCommand,
+  endSessionCommand,
+  signOutEverywhereCommand,
+  updateAccountCommand,
+} from "../../workers/teachers/account-commands.ts";
 import { AccountDetails } from "../components/school/account/account-details.tsx";
 import type { AccountAnswer } from "../components/school/account/answer.ts";
 import { ChangePassword } from "../components/school/account/change-password.tsx";
 import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/school-account";
 
 export const meta: Route.MetaFunction = () => [{ title: "My account · Lectern" }];
@@ -44,7 +41,7 @@ export async function loader({ context }: Route.LoaderArgs) {
  * /api/teacher/sessions/:id) and `sign-out-everywhere` (then the login page).
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const { who, tokenHash, basePath, db, env } = signedIn(context);
+  const { basePath } = signedIn(context);
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
   const text = (name: string) => {
@@ -57,32 +54,32 @@ export async function action({ request, context }: Route.ActionArgs) {
   const signedOut = () => redirect(basePath || "/", { headers: { "Set-Cookie": sessionCookie(request, "teacher", null) } });
 
   if (intent === "profile") {
-    const input = parseInput(AccountUpdateSchema, { name: text("name"), mobile: text("mobile") });
-    if (!input.ok) return refuse(input.error, 400);
-    const result = await updateTeacherAccount(db, env, who, input.data);
-    if (!result.ok) return refuse(result.error, result.status);
+    const outcome = await runCommand({ context, request }, updateAccountCommand, { name: text("name"), mobile: text("mobile") });
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
     // A form posted as a page (before hydration) has the layout's loader run in this same request,
     // reading the session resolved before this action: it greets the teacher by the new name.
-    context.get(teacherContext).teacher.name = result.account.name;
-    return done(result.message);
+    context.get(teacherContext).teacher.name = outcome.value.account.name;
+    return done(outcome.value.message);
   }
   if (intent === "password") {
-    const input = parseInput(PasswordChangeSchema, { currentPassword: text("currentPassword"), newPassword: text("newPassword") });
-    if (!input.ok) return refuse(input.error, 400);
-    // The page asks twice; a mismatch is refused before the current password is even checked.
+    const change = { currentPassword: text("currentPassword"), newPassword: text("newPassword") };
+    // The page asks twice; a mismatch is refused before the current password is even checked
+    // (once the two fields themselves are valid, so their own messages come first).
+    const checked = parseInput(changePasswordCommand.input, change);
     const confirm = text("confirmPassword");
-    if (confirm !== undefined && confirm !== input.data.newPassword) return refuse("Passwords do not match", 400);
-    const result = await changeTeacherPassword(db, env, { ...who, keepTokenHash: tokenHash, clientIp: clientIp(request) }, input.data);
-    return result.ok ? done(result.message) : refuse(result.error, result.status);
+    if (checked.ok && confirm !== undefined && confirm !== checked.data.newPassword) return refuse("Passwords do not match", 400);
+    const outcome = await runCommand({ context, request }, changePasswordCommand, change);
+    return outcome.ok ? done(outcome.value.message) : refuse(outcome.failure.error, failureStatus(outcome.failure));
   }
   if (intent === "end-session") {
-    const result = await endTeacherSession(env, who, text("sessionId") ?? "", tokenHash);
-    if (!result.ok) return refuse(result.error, result.status);
-    if (result.current) throw signedOut();
-    return done(result.message);
+    const outcome = await runCommand({ context, request }, endSessionCommand, { id: text("sessionId") ?? "" });
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    if (outcome.value.current) throw signedOut();
+    return done(outcome.value.message);
   }
   if (intent === "sign-out-everywhere") {
-    await signOutEverywhere(env, who);
+    const outcome = await runCommand({ context, request }, signOutEverywhereCommand, {});
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
     throw signedOut();
   }
   return refuse("Please choose what to do on this page.", 400);

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import { Hono } from "hono";
+import type { AppEnv } from "../http/context.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
 import { parseInput } from "../http/validate.ts";
@@ -19,7 +20,7 @@ const IdText = IdTextSchema();
 const TEACHER = { params: ["id", "teacherId"], body: false };
 
 /** What an action answers: the sentence for the admin, the teacher, and what changed. */
-const answer = <Value extends object>(c: Context<AdminApiEnv>, value: Value) => c.json(value);
+const answer = <Value extends object>(c: Context<AppEnv>, value: Value) => c.json(value);
 
 /**
  * /api/schools/:id/teachers: a school's teachers for admins (docs/decisions/0015). Mounted after

@@ -1,5 +1,6 @@
 import type { ZodType, z } from "zod";
 import { type Actor, adminActor } from "../admins/audit.ts";
+import type { TeacherSession } from "../auth/sessions.ts";
 import type { RequestContext } from "./context.ts";
 import { clientIp } from "./request-guards.ts";
 import { parseInput } from "./validate.ts";
@@ -17,6 +18,29 @@ export interface AdminCommand<Schema extends ZodType, Value> {
   /** Who may run it: any admin, or only a superadmin (checked here too, whatever the route's guard). */
   role: "admin" | "superadmin";
   run(context: AdminCommandContext, input: z.output<Schema>): Promise<Outcome<Value>>;
+}
+
+/** A teacher's write to their own account: run for the signed-in teacher of the request, never another. */
+export interface TeacherCommand<Schema extends ZodType, Value> {
+  input: Schema;
+  role: "teacher";
+  run(context: TeacherCommandContext, input: z.output<Schema>): Promise<Outcome<Value>>;
+}
+
+/** What a teacher's command runs with: the request's context, the checked session, who it is, the client. */
+export type TeacherCommandContext = RequestContext & {
+  session: TeacherSession;
+  who: { schoolId: number; teacherId: number };
+  client: { ip: string; origin: string };
+};
+
+export type Command<Schema extends ZodType, Value> = AdminCommand<Schema, Value> | TeacherCommand<Schema, Value>;
+
+export function teacherCommand<Schema extends ZodType, Value>(
+  input: Schema,
+  run: (context: TeacherCommandContext, input: z.output<Schema>) => Promise<Outcome<Value>>,
+): TeacherCommand<Schema, Value> {
+  return { input, run, role: "teacher" };
 }
 
 /**
@@ -83,27 +107,35 @@ export const failed = (failure: Failure): { ok: false; failure: Failure } => ({ 
  * anything unattributed.
  */
 export async function execute<Schema extends ZodType, Value>(
-  command: AdminCommand<Schema, Value>,
+  command: Command<Schema, Value>,
   context: RequestContext,
   raw: unknown,
   request: Request,
 ): Promise<Outcome<Value>> {
+  const client = { ip: clientIp(request), origin: new URL(request.url).origin };
+  if (command.role === "teacher") {
+    const session = context.teacher;
+    if (!session) return failed({ kind: "refused", error: "Not signed in" });
+    const parsed = parseInput(command.input, raw);
+    if (!parsed.ok) return failed({ kind: "invalid", error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
+    const who = { schoolId: session.school.id, teacherId: session.teacher.id };
+    return command.run({ ...context, session, who, client }, parsed.data);
+  }
   if (!context.admin) return failed({ kind: "refused", error: "Admin sign-in required" });
   if (command.role === "superadmin" && context.admin.admin.role !== "superadmin")
     return failed({ kind: "refused", error: "Superadmin access required" });
   const parsed = parseInput(command.input, raw);
   if (!parsed.ok) return failed({ kind: "invalid", error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
-  const client = { ip: clientIp(request), origin: new URL(request.url).origin };
   return command.run({ ...context, actor: adminActor(context.admin), client }, parsed.data);
 }
+
+/** A domain write's refusal, as the school, admin and teacher writes return it. */
+export type WriteRefusal = { ok: false; status: 400 | 403 | 404 | 409 | 429 | 502 | 503; error: string; rows?: unknown };
 
 /**
  * A domain write's answer (`{ ok: true, ...value }` or `{ ok: false, status, error }`, the shape the
  * school and teacher writes return) as an outcome.
  */
-/** A domain write's refusal, as the school, admin and teacher writes return it. */
-export type WriteRefusal = { ok: false; status: 400 | 403 | 404 | 409 | 429 | 502 | 503; error: string; rows?: unknown };
-
 export function fromWrite<Value extends object>(result: ({ ok: true } & Value) | WriteRefusal): Outcome<Value> {
   if (result.ok) {
     const { ok: _ok, ...value } = result;

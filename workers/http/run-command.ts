@@ -1,20 +1,20 @@
 import type { Context } from "hono";
 import type { ZodType } from "zod";
-import { type AdminCommand, execute, type Failure, failureBody, failureStatus } from "./command.ts";
-import type { AdminApiEnv } from "./guards.ts";
+import { type Command, execute, type Failure, failureBody, failureStatus } from "./command.ts";
+import type { AppEnv } from "./context.ts";
 
 /**
  * The API's one adapter for a command (docs/decisions/0027-commands.md): the JSON body, with the
  * path's parameters named in `params` laid over it (a body cannot retarget the path's id), run
  * through `execute`; the value answered by `respond`, a failure by `failureResponse`.
  */
-export function runJson<Schema extends ZodType, Value, Answer extends Response>(
-  command: AdminCommand<Schema, Value>,
-  respond: (c: Context<AdminApiEnv>, value: Value) => Answer,
+export function runJson<Env extends AppEnv, Schema extends ZodType, Value, Answer extends Response>(
+  command: Command<Schema, Value>,
+  respond: (c: Context<Env>, value: Value) => Answer,
   options: { params?: string[]; body?: boolean } = {},
 ) {
   const { params = [], body: hasBody = true } = options;
-  return async (c: Context<AdminApiEnv>) => {
+  return async (c: Context<Env>) => {
     let input: unknown = {};
     if (hasBody) {
       try {
@@ -34,6 +34,6 @@ export function runJson<Schema extends ZodType, Value, Answer extends Response>(
 }
 
 /** A failure as the API answers it: its status, and `{ error }` with the field or rows it is about. */
-export function failureResponse(c: Context<AdminApiEnv>, failure: Failure) {
+export function failureResponse<Env extends AppEnv>(c: Context<Env>, failure: Failure) {
   return c.json(failureBody(failure), failureStatus(failure));
 }

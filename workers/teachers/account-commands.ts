@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { done, fromWrite, teacherCommand } from "../http/command.ts";
+import {
+  AccountUpdateSchema,
+  changeTeacherPassword,
+  endTeacherSession,
+  PasswordChangeSchema,
+  signOutEverywhere,
+  type TeacherAccount,
+  updateTeacherAccount,
+} from "./account.ts";
+
+/**
+ * A teacher's writes to their own account, each once (docs/decisions/0027-commands.md): the API's
+ * /api/teacher/account, /password, /sessions/:id and /sign-out-everywhere and the account page's
+ * forms run these, always for the signed-in teacher of the request.
+ */
+
+export const updateAccountCommand = teacherCommand(AccountUpdateSchema, async ({ db, env, who }, input) =>
+  fromWrite<{ message: string; account: TeacherAccount }>(await updateTeacherAccount(db, env, who, input)),
+);
+
+/** The teacher's other sessions end; this one stays. */
+export const changePasswordCommand = teacherCommand(PasswordChangeSchema, async ({ db, env, who, session, client }, input) =>
+  fromWrite<{ message: string; sessionsEnded: number }>(
+    await changeTeacherPassword(db, env, { ...who, keepTokenHash: session.tokenHash, clientIp: client.ip }, input),
+  ),
+);
+
+/** One session ended by its id (as the sessions list names it); `current` when it was this one. */
+export const endSessionCommand = teacherCommand(z.object({ id: z.string().max(200) }), async ({ env, who, session }, { id }) =>
+  fromWrite<{ message: string; current: boolean }>(await endTeacherSession(env, who, id, session.tokenHash)),
+);
+
+export const signOutEverywhereCommand = teacherCommand(z.object({}), async ({ env, who }) => done(await signOutEverywhere(env, who)));

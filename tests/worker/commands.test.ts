@@ -2,11 +2,12 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createAdminCommand } from "../../workers/admins/commands.ts";
-import { admins, schools } from "../../workers/db/schema.ts";
+import { admins, schools, teachers } from "../../workers/db/schema.ts";
 import { execute, failureStatus } from "../../workers/http/command.ts";
 import { resolveRequestContext } from "../../workers/http/request-context.ts";
 import { createSchoolCommand } from "../../workers/schools/commands.ts";
-import { db, ORIGIN, signedInAdmin } from "./helpers.ts";
+import { updateAccountCommand } from "../../workers/teachers/account-commands.ts";
+import { createSchool, db, ORIGIN, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 // A command (docs/decisions/0027) parses its input, names its actor from the request context and
 // checks who may run it by itself, whichever adapter runs it.
@@ -70,5 +71,27 @@ describe("a command", () => {
     );
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.failure).toMatchObject({ kind: "invalid", field: "city" });
+  });
+
+  it("runs a teacher's command for the signed-in teacher only: an id in the input names no one else", async () => {
+    const school = await createSchool();
+    const { teacher, cookie } = await signedInTeacher(school, "Own Name");
+    const { teacher: other } = await signedInTeacher(school, "Other Name");
+    const request = new Request(`${ORIGIN}/schools/${school.slug}/account`, {
+      method: "POST",
+      headers: { Cookie: cookie, Origin: ORIGIN },
+    });
+    const input = { name: "Renamed Self", mobile: "5551234567", teacherId: other.id, schoolId: school.id + 1 };
+    const outcome = await execute(updateAccountCommand, await contextOf(request), input, request);
+    expect(outcome.ok ? null : outcome.failure).toBeNull();
+    const names = await db().select({ id: teachers.id, name: teachers.name }).from(teachers).where(eq(teachers.schoolId, school.id));
+    expect(names.find((t) => t.id === teacher.id)?.name).toBe("Renamed Self");
+    expect(names.find((t) => t.id === other.id)?.name).toBe("Other Name");
+    // Without a teacher's session nothing runs.
+    const anonymous = new Request(`${ORIGIN}/schools/${school.slug}/account`, { method: "POST", headers: { Origin: ORIGIN } });
+    expect(await execute(updateAccountCommand, await contextOf(anonymous), input, anonymous)).toEqual({
+      ok: false,
+      failure: { kind: "refused", error: "Not signed in" },
+    });
   });
 });

@@ -16,6 +16,9 @@ describe("the request id and the log", () => {
     const rayed = await api("/api/nothing-here", { headers: { "cf-ray": "8f1e2d3c4b5a6978-LHR" } });
     expect(rayed.status).toBe(404);
     expect(rayed.headers.get("X-Request-Id")).toBe("8f1e2d3c4b5a6978-LHR");
+    // A client's own "cf-ray" that is not one is not echoed into our headers and logs.
+    const forged = await api("/api/health", { headers: { "cf-ray": "<script>alert(1)</script>" } });
+    expect(forged.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("writes one JSON line an event, with the request's id and the error described", async () => {

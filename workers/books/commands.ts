@@ -2,7 +2,7 @@ import { z } from "zod";
 import { adminCommand, done, failed } from "../http/command.ts";
 import { AssignBooksSchema } from "../schools/books.ts";
 import { SchoolIdSchema } from "../schools/input.ts";
-import { parseId } from "../validation/schemas.ts";
+import { idFrom } from "../validation/schemas.ts";
 import { assignToAllSchools, grantAccess, revokeAccess } from "./access.ts";
 import { findBook } from "./detail.ts";
 import { createBook, deleteBook, updateBook } from "./editing.ts";
@@ -16,8 +16,8 @@ import { AccessParamSchema, BookCreateSchema, BookFields, GrantAccessSchema, som
 
 const BOOK_NOT_FOUND = { kind: "not-found", error: "Book not found" } as const;
 const NOT_ASSIGNED = { kind: "not-found", error: "That school does not have that book" } as const;
-/** A book's id as the URL or the form carries it: anything malformed is a book that does not exist. */
-const BookRef = z.string().optional();
+/** A book's id as the URL or the form carries it: anything malformed is a book that does not exist (idFrom). */
+const BookRef = z.unknown();
 
 export const createBookCommand = adminCommand(BookCreateSchema, async ({ db, actor }, input) =>
   done({ book: await createBook(db, actor, input) }),
@@ -26,14 +26,14 @@ export const createBookCommand = adminCommand(BookCreateSchema, async ({ db, act
 export const updateBookCommand = adminCommand(
   z.object({ id: BookRef, ...z.object(BookFields).partial().shape }).refine(...someBookField),
   async ({ db, actor }, { id, ...change }) => {
-    const bookId = parseId(id);
+    const bookId = idFrom(id);
     const book = bookId ? await updateBook(db, actor, bookId, change) : null;
     return book ? done({ book }) : failed(BOOK_NOT_FOUND);
   },
 );
 
 export const deleteBookCommand = adminCommand(z.object({ id: BookRef }), async ({ db, env, actor }, { id }) => {
-  const bookId = parseId(id);
+  const bookId = idFrom(id);
   return bookId && (await deleteBook(db, env.BOOKS, actor, bookId)) ? done({}) : failed(BOOK_NOT_FOUND);
 });
 
@@ -59,7 +59,7 @@ export const revokeAccessCommand = adminCommand(AccessParamSchema, async ({ db, 
 );
 
 export const assignToAllSchoolsCommand = adminCommand(z.object({ id: BookRef }), async ({ db, actor }, { id }) => {
-  const bookId = parseId(id);
+  const bookId = idFrom(id);
   const book = bookId ? await findBook(db, bookId) : null;
   return book ? done({ assigned: await assignToAllSchools(db, actor, book.id) }) : failed(BOOK_NOT_FOUND);
 });

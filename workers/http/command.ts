@@ -1,6 +1,6 @@
 import type { ZodType, z } from "zod";
 import { type Actor, adminActor } from "../admins/audit.ts";
-import type { TeacherSession } from "../auth/sessions.ts";
+import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
 import type { RequestContext } from "./context.ts";
 import { clientIp } from "./request-guards.ts";
 import { parseInput } from "./validate.ts";
@@ -102,9 +102,9 @@ export const done = <Value>(value: Value): Outcome<Value> => ({ ok: true, value 
 export const failed = (failure: Failure): { ok: false; failure: Failure } => ({ ok: false, failure });
 
 /**
- * Runs an admin command for a request whose guard admitted an admin: the input parsed once, the
- * actor from the context. Without an admin (a guard left out) it refuses rather than write
- * anything unattributed.
+ * Runs a command for the request: who may run it checked first (an admin, a superadmin, or the
+ * signed-in teacher; a refusal rather than a write no one is named for, should a route's guard be
+ * left out), then the input parsed once, then the command with its actor or teacher.
  */
 export async function execute<Schema extends ZodType, Value>(
   command: Command<Schema, Value>,
@@ -113,20 +113,19 @@ export async function execute<Schema extends ZodType, Value>(
   request: Request,
 ): Promise<Outcome<Value>> {
   const client = { ip: clientIp(request), origin: new URL(request.url).origin };
-  if (command.role === "teacher") {
-    const session = context.teacher;
-    if (!session) return failed({ kind: "refused", error: "Not signed in" });
-    const parsed = parseInput(command.input, raw);
-    if (!parsed.ok) return failed({ kind: "invalid", error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
-    const who = { schoolId: session.school.id, teacherId: session.teacher.id };
-    return command.run({ ...context, session, who, client }, parsed.data);
-  }
-  if (!context.admin) return failed({ kind: "refused", error: "Admin sign-in required" });
-  if (command.role === "superadmin" && context.admin.admin.role !== "superadmin")
+  const { teacher, admin } = context;
+  if (command.role === "teacher" && !teacher) return failed({ kind: "refused", error: "Not signed in" });
+  if (command.role !== "teacher" && !admin) return failed({ kind: "refused", error: "Admin sign-in required" });
+  if (command.role === "superadmin" && admin?.admin.role !== "superadmin")
     return failed({ kind: "refused", error: "Superadmin access required" });
   const parsed = parseInput(command.input, raw);
   if (!parsed.ok) return failed({ kind: "invalid", error: parsed.error, ...(parsed.field ? { field: parsed.field } : {}) });
-  return command.run({ ...context, actor: adminActor(context.admin), client }, parsed.data);
+  if (command.role === "teacher") {
+    const session = teacher as TeacherSession;
+    const who = { schoolId: session.school.id, teacherId: session.teacher.id };
+    return command.run({ ...context, session, who, client }, parsed.data);
+  }
+  return command.run({ ...context, actor: adminActor(admin as AdminSession), client }, parsed.data);
 }
 
 /** A domain write's refusal, as the school, admin and teacher writes return it. */

@@ -24,7 +24,12 @@ type Fields = Record<string, unknown>;
 function line(level: "info" | "warn" | "error", message: string, fields: Fields = {}): string {
   const entry: Fields = { level, message, requestId: currentRequestId() ?? null };
   for (const [key, value] of Object.entries(fields)) entry[key] = value instanceof Error ? describeError(value) : value;
-  return JSON.stringify(entry);
+  try {
+    return JSON.stringify(entry);
+  } catch {
+    // A field that cannot be written as JSON (a cycle, a BigInt) must not turn a log line into an error.
+    return JSON.stringify({ level, message, requestId: entry.requestId, fields: String(Object.keys(fields)) });
+  }
 }
 
 function describeError(error: Error): Fields {

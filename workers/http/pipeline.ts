@@ -14,7 +14,10 @@ export type PageRenderer = (request: Request, context: RouterContextProvider) =>
 
 type PipelineEnv = AppEnv & { Variables: { nonce: string | null; host: HostTenant } };
 
-const ADMIN_HOST_PASSTHROUGH = /^\/(admin|superadmin|api|assets|__manifest)(\/|$)/;
+const ADMIN_HOST_PASSTHROUGH = new RegExp(`^/(admin|superadmin|${API_BASE.slice(1)}|assets|__manifest)(/|$)`);
+
+/** Cloudflare's ray id (16 hex digits and the colo); anything else a client sent is not used. */
+const RAY_ID = /^[0-9a-f]{16}(-[A-Z]{3})?$/;
 
 function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionContext {
   try {
@@ -41,7 +44,8 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   // A request id on every request and every log line of it (log.ts): Cloudflare's ray id where
   // there is one, answered as X-Request-Id so a teacher's report of an error can be matched.
   app.use(async (c, next) => {
-    const requestId = c.req.header("cf-ray") ?? crypto.randomUUID();
+    const ray = c.req.header("cf-ray");
+    const requestId = ray && RAY_ID.test(ray) ? ray : crypto.randomUUID();
     await withRequestId(requestId, next);
     try {
       c.res.headers.set("X-Request-Id", requestId);

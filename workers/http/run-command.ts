@@ -25,8 +25,9 @@ export function runJson<Env extends AppEnv, Schema extends ZodType, Value, Answe
     }
     if (params.length) {
       if (typeof input !== "object" || input === null || Array.isArray(input)) return c.json({ error: "Send a JSON object" }, 400);
+      // Spread, not assigned: a body's own "__proto__" key stays a plain (ignored) key.
       const fromPath = Object.fromEntries(params.map((name) => [name, c.req.param(name)]));
-      input = Object.assign({ ...fromPath }, input, fromPath);
+      input = { ...fromPath, ...input, ...fromPath };
     }
     const outcome = await execute(command, c.var.context, input, c.req.raw);
     return outcome.ok ? respond(c, outcome.value) : failureResponse(c, outcome.failure);

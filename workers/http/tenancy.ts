@@ -69,7 +69,7 @@ export function slugFromPath(pathname: string): string | null {
 }
 
 /** A path segment decoded, or as it is when it is not valid percent-encoding. */
-export function safeDecode(segment: string): string {
+function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

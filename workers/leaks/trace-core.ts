@@ -115,12 +115,14 @@ export async function traceImage(
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
   const box = pageBox(suspect);
-  if (!box?.doubtful) return traceWith(suspect, box, pages, keys, candidatesFor);
+  if (!box?.doubtful) return traceWith(suspect, box, pages, keys, candidatesFor, 1);
   // A dark page may be on the reader's surround, or the surround may be the page's own dark band:
   // the suspect as it is first (leaving nothing out), then without what the box calls surround.
-  const whole = await traceWith(suspect, null, pages, keys, candidatesFor);
+  // Both passes read the codes, so each counts them twice (scoreNeeded): the one-in-a-million
+  // bound holds for the trace, not for each pass.
+  const whole = await traceWith(suspect, null, pages, keys, candidatesFor, 2);
   if (whole?.matches.length) return whole;
-  return (await traceWith(suspect, box, pages, keys, candidatesFor)) ?? whole;
+  return (await traceWith(suspect, box, pages, keys, candidatesFor, 2)) ?? whole;
 }
 
 async function traceWith(
@@ -129,6 +131,8 @@ async function traceWith(
   pages: StoredPage[],
   keys: MarkLayout[],
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
+  /** How many passes of the trace read codes for this suspect (each reads them all). */
+  passes: number,
 ): Promise<Found | null> {
   const levels = pyramid(leaveOutSurround(suspect, box));
   // Every (page, hypothesis) at thumbnail size (64 px): the suspect warped once per hypothesis and
@@ -230,7 +234,7 @@ async function traceWith(
   let best: Found | null = null;
   for (const candidate of fine) {
     if (best && candidate.fit < best.fit - 0.3) break;
-    const found = await readFound(candidate, levels, keys, candidatesFor);
+    const found = await readFound(candidate, levels, keys, candidatesFor, passes);
     if (found.matches.length) return found;
     best ??= found;
   }
@@ -301,6 +305,7 @@ async function readFound(
   levels: Grey[],
   keys: MarkLayout[],
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
+  passes: number,
 ): Promise<Found> {
   // The mark is read at the suspect's own resolution of the page (never above 1024 px): compared
   // with a sharp page, a page scaled down and up again differs most at the edges, where the mark is.
@@ -314,7 +319,7 @@ async function readFound(
   // few pixels of that, there too: a hypothesis from the image's own shape (a quarter, half the
   // size) is exact for an exact crop or scale, and the registration, at 512 px, can leave it by a
   // pixel at the page's far side (0.5 % of scale), which the mark, riding on edges, does not survive.
-  // Each place read counts as codes tried.
+  // Each place read (and each pass of the trace) counts as codes tried.
   const places = sameish(start, transform) && !same(start, transform) ? [transform, start] : [transform];
   const softs = places.flatMap((place) => {
     const warped = warpToFrame(levels, place, readWidth, readHeight);
@@ -322,7 +327,7 @@ async function readFound(
   });
   const candidates = await candidatesFor(page.bookId);
   const matches: Found["matches"] = [];
-  const tried = candidates.length * softs.length;
+  const tried = candidates.length * softs.length * passes;
   const needed = scoreNeeded(tried);
   let best = Number.NEGATIVE_INFINITY;
   for (const candidate of candidates) {

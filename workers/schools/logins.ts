@@ -44,7 +44,6 @@ export const oneLoginCountChange = [
   (body: { by?: number; limit?: number }) => (body.by === undefined) !== (body.limit === undefined),
   { error: "Give either by (how many more) or limit (the new limit)" },
 ] as const;
-export const IncreaseLoginCountSchema = z.object(LoginCountChangeShape).refine(...oneLoginCountChange);
 
 /** Raises the teacher limit by `by`, or sets it to `limit`; either way never below the registered teachers. */
 export async function increaseTeacherLimit(

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { type AdminCommandContext, adminCommand, failed, fromWrite, type WriteRefusal } from "../http/command.ts";
-import { IdTextSchema } from "../validation/schemas.ts";
+import { idFrom } from "../validation/schemas.ts";
 import {
   deleteTeacher,
   endTeacherSessions,
@@ -17,7 +17,6 @@ import {
  */
 
 const TeacherRef = z.object({ id: z.unknown(), teacherId: z.unknown() });
-const IdText = IdTextSchema();
 const NO_TEACHER = { kind: "not-found", error: TEACHER_NOT_FOUND } as const;
 
 /** What every action answers: the teacher it was about and a sentence for the admin. */
@@ -27,10 +26,9 @@ function teacherCommand<Extra extends object>(
   act: (context: AdminCommandContext, schoolId: number, teacherId: number) => Promise<({ ok: true } & Done<Extra>) | WriteRefusal>,
 ) {
   return adminCommand(TeacherRef, async (context, { id, teacherId }) => {
-    const school = IdText.safeParse(id);
-    const teacher = IdText.safeParse(teacherId);
-    if (!school.success || !teacher.success) return failed(NO_TEACHER);
-    return fromWrite<Done<Extra>>(await act(context, school.data, teacher.data));
+    const [schoolId, teacher] = [idFrom(id), idFrom(teacherId)];
+    if (!schoolId || !teacher) return failed(NO_TEACHER);
+    return fromWrite<Done<Extra>>(await act(context, schoolId, teacher));
   });
 }
 

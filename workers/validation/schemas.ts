@@ -48,6 +48,11 @@ export function parseId(raw: string | null | undefined): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
+/** parseId of whatever a form or a path gave (a File, a number, nothing: no id). */
+export function idFrom(raw: unknown): number | null {
+  return typeof raw === "string" ? parseId(raw) : null;
+}
+
 /** An id in a URL path or query, read strictly (parseId); `message` is the 400's text. */
 export const IdTextSchema = (message = "Not a valid id") =>
   z.string({ error: message }).transform((raw, ctx) => {

@@ -30,10 +30,9 @@ import {
   storePage,
   storePageFailure,
 } from "../page-images/page-sets.ts";
-import { parseId } from "../validation/schemas.ts";
+import { PageNumberTextSchema, PageSetIdSchema, paramOrNull, parseId } from "../validation/schemas.ts";
 
 const OpenSchema = z.object({ pageCount: z.number().int().min(1, "The page count must be at least 1").max(MAX_PAGES) });
-const PAGE_NUMBER = /^[1-9]\d{0,5}$/;
 const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;
 
 const BOOK_NOT_FOUND = { error: "Book not found" } as const;
@@ -44,14 +43,13 @@ async function bookAndSet(c: Context<AdminApiEnv>) {
   const bookId = parseId(c.req.param("id"));
   const book = bookId ? await findBook(db, bookId) : null;
   if (!book) return null;
-  const setId = c.req.param("setId");
-  const set = setId && /^[0-9a-f]{24}$/.test(setId) ? await findPageSet(db, book.id, setId) : null;
+  const setId = paramOrNull(PageSetIdSchema, c.req.param("setId"));
+  const set = setId ? await findPageSet(db, book.id, setId) : null;
   return { db, book, set };
 }
 
 function pageNumber(c: Context<AdminApiEnv>): number | null {
-  const raw = c.req.param("n") ?? "";
-  return PAGE_NUMBER.test(raw) ? Number(raw) : null;
+  return paramOrNull(PageNumberTextSchema, c.req.param("n"));
 }
 
 export const adminPageSetsApi = new Hono<AdminApiEnv>()

@@ -64,6 +64,29 @@ export const IdTextSchema = (message = "Not a valid id") =>
     return id;
   });
 
+/** A page number in a URL path (`/pages/:n`): 1 to 999,999, digits only. */
+export const PageNumberTextSchema = z
+  .string()
+  .regex(/^[1-9]\d{0,5}$/, "The page number must be a whole number from 1")
+  .transform(Number);
+
+/** A page image's width in a query (`?w=`): a whole number from 1 to `max`. */
+export const WidthTextSchema = (max: number) =>
+  z
+    .string()
+    .regex(/^[1-9]\d{0,4}$/, `The width must be a whole number from 1 to ${max}`)
+    .transform(Number)
+    .refine((width) => width <= max, `The width must be a whole number from 1 to ${max}`);
+
+/** A page set's id in a URL path: 24 lower-case hex digits. */
+export const PageSetIdSchema = z.string().regex(/^[0-9a-f]{24}$/, "Not a valid page set id");
+
+/** A path or query value read by `schema`, or null when it does not fit (the caller decides what that answers, and when). */
+export function paramOrNull<Schema extends z.ZodType>(schema: Schema, raw: unknown): z.output<Schema> | null {
+  const result = schema.safeParse(raw);
+  return result.success ? result.data : null;
+}
+
 /** An id in a JSON body: a positive safe integer. */
 export const IdSchema = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 

@@ -2,6 +2,7 @@ import type { ClientResponse } from "hono/client";
 import { hc } from "hono/client";
 import type { SuccessStatusCode } from "hono/utils/http-status";
 import type { Api } from "../../workers/api/index.ts";
+import { errorText } from "./error-text.ts";
 
 /**
  * The Worker's API, typed from its routes (workers/api/index.ts): request and response types come
@@ -41,8 +42,7 @@ export async function call<R extends ClientResponse<unknown, number, string>>(re
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
-    const text = body && typeof body === "object" && "error" in body && typeof body.error === "string" ? body.error : fallback;
-    throw new ApiError(text, response.status, body);
+    throw new ApiError(errorText(body) ?? fallback, response.status, body);
   }
   return body as Ok<R>;
 }

@@ -1,6 +1,6 @@
-import type { PublicSchool } from "../../workers/schools/public-school.ts";
 import type { TeacherPortalProps } from "../components/school/teacher-portal.tsx";
 import type { PageScripts, PageScriptsHandle } from "./page-scripts.ts";
+import type { PublicSchool } from "./rules/public-school.ts";
 
 type PortalData = { school: PublicSchool; basePath: string; next: string; notice: string | null };
 const isPortalData = (data: unknown): data is PortalData =>

@@ -1,10 +1,9 @@
 import { type FormEvent, useRef, useState } from "react";
 import { data, Form, redirect, useNavigate } from "react-router";
 import { createBookCommand } from "../../workers/books/commands.ts";
-import { isValidIsbn } from "../../workers/books/isbn.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { bookCreateInput, formText } from "../components/admin/book/form-input.ts";
-import { answerError, useActionCall } from "../components/admin/book/use-action-call.ts";
+import { useActionCall } from "../components/admin/book/use-action-call.ts";
 import { handOverUploadedPdf } from "../components/admin/book-pages.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
@@ -12,7 +11,9 @@ import { FileDrop } from "../components/ui/file-drop.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
+import { errorText } from "../lib/error-text.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
+import { isValidIsbn } from "../lib/rules/isbn.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-book";
 
@@ -92,7 +93,7 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
     try {
       setStage({ kind: "busy", label: "Saving the book...", progress: null });
       const answer = await create.submit(form);
-      if (!answer || !("book" in answer)) throw new Error(answerError(answer) ?? "Failed to save the book");
+      if (!answer || !("book" in answer)) throw new Error(errorText(answer) ?? "Failed to save the book");
       const { book } = answer;
       bookId = book.id;
       const image = cover ?? pdf?.firstPage;

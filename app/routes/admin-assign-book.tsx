@@ -7,10 +7,11 @@ import { countSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignToAllSchools } from "../components/admin/book/assign-all.tsx";
 import { formIds, formText } from "../components/admin/book/form-input.ts";
-import { answerError, useActionCall } from "../components/admin/book/use-action-call.ts";
+import { useActionCall } from "../components/admin/book/use-action-call.ts";
 import { type BookOption, BookPicker, PICKER_LIST } from "../components/admin/book-picker.tsx";
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
+import { errorText } from "../lib/error-text.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
@@ -78,7 +79,7 @@ export default function AdminAssignBook({ loaderData, actionData }: Route.Compon
             actionLabel="Assign"
             onPick={async (schoolIds) => {
               const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(","), bookId: book.id });
-              const error = answerError(answer);
+              const error = errorText(answer);
               if (error) throw new Error(error);
               const created = answer && "created" in answer ? answer.created : 0;
               setPicked({

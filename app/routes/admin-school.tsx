@@ -19,7 +19,7 @@ import { listSchoolTeachers } from "../../workers/teachers/management.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
 import { formNumber } from "../components/admin/school/form-values.ts";
-import { NumberSetting, type SettingAnswer } from "../components/admin/school/number-setting.tsx";
+import { NumberSetting } from "../components/admin/school/number-setting.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
@@ -67,7 +67,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
-  const refuse = (error: string, status: number) => data({ intent, error } satisfies SettingAnswer, { status });
+  const refuse = (error: string, status: number) => data({ intent, error }, { status });
   const id = parseInput(SchoolIdSchema, params.id);
   if (!id.ok) return refuse(NOT_FOUND, 404);
 
@@ -77,7 +77,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       limit: formNumber(form.get("limit")),
     });
     if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return { intent, message: `Teacher limit is now ${outcome.value.teacherLimit}.` } satisfies SettingAnswer;
+    return { intent, message: `Teacher limit is now ${outcome.value.teacherLimit}.` };
   }
   if (intent === "session-limit") {
     const sessionLimit = formNumber(form.get("sessionLimit"));
@@ -86,13 +86,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return {
       intent,
       message: `Each teacher may now be signed in on ${sessionLimit} device(s) at once.`,
-    } satisfies SettingAnswer;
+    };
   }
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
     const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });
     if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return { intent, message: outcome.value.message } satisfies SettingAnswer;
+    return { intent, message: outcome.value.message };
   }
   return refuse("Unknown action", 400);
 }

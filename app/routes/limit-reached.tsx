@@ -3,6 +3,7 @@ import { PublicHeader } from "../components/public/public-header.tsx";
 import { SiteFooter } from "../components/public/site-footer.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
+import { Icon } from "../components/ui/icon.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { requireSchool } from "../lib/guards/tenant.server.ts";
 import type { Route } from "./+types/limit-reached";
@@ -26,13 +27,13 @@ export default function LimitReached({ loaderData }: Route.ComponentProps) {
           title="Teacher Registration Limit Reached"
           icon={
             <span className="flex h-14 w-14 items-center justify-center rounded-full bg-amber-100 text-amber-700 dark:bg-amber-900/50 dark:text-amber-300">
-              <svg viewBox="0 0 24 24" className="h-7 w-7" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <Icon className="h-7 w-7">
                 <path
                   d="M12 9v4M12 17h.01M10.3 3.9 1.8 18a2 2 0 0 0 1.7 3h17a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0z"
                   strokeLinecap="round"
                   strokeLinejoin="round"
                 />
-              </svg>
+              </Icon>
             </span>
           }
           actions={

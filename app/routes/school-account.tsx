@@ -10,7 +10,6 @@ import {
   updateAccountCommand,
 } from "../../workers/teachers/account-commands.ts";
 import { AccountDetails } from "../components/school/account/account-details.tsx";
-import type { AccountAnswer } from "../components/school/account/answer.ts";
 import { ChangePassword } from "../components/school/account/change-password.tsx";
 import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
@@ -48,8 +47,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
   };
-  const refuse = (error: string, status: number) => data({ intent, error } satisfies AccountAnswer, { status });
-  const done = (message: string) => ({ intent, message }) satisfies AccountAnswer;
+  const refuse = (error: string, status: number) => data({ intent, error }, { status });
+  const done = (message: string) => ({ intent, message });
   // Off to the login page with the cookie cleared: this browser's session has ended.
   const signedOut = () => redirect(basePath || "/", { headers: { "Set-Cookie": sessionCookie(request, "teacher", null) } });
 

@@ -60,7 +60,7 @@ export default function SchoolApp({ loaderData }: Route.ComponentProps) {
  */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const layout = useRouteLoaderData("routes/school-app") as Route.ComponentProps["loaderData"] | undefined;
+  const layout = useRouteLoaderData<typeof loader>("routes/school-app");
   const basePath = useSchoolBasePath();
   if (isRouteErrorResponse(error) && error.status === 404) return <SchoolErrorBoundary />;
   const panel = <SchoolPageError error={error} basePath={basePath} />;

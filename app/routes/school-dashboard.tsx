@@ -1,5 +1,4 @@
 import { useRouteError } from "react-router";
-import { coverPath } from "../../workers/books/category.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { summariseShelf, toLibraryBook } from "../../workers/reading/library.ts";
 import { unflushedProgress } from "../../workers/reading/progress.ts";
@@ -7,7 +6,8 @@ import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
-import { readShelfQuery } from "../lib/shelf-query.ts";
+import { coverPath } from "../lib/rules/book-category.ts";
+import { readShelfQuery } from "../lib/rules/shelf-query.ts";
 import type { Route } from "./+types/school-dashboard";
 
 /**

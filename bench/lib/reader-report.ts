@@ -1,6 +1,7 @@
 // The table's rows for reading books as page images: the readers, preparing pages, the readers'
 // JS, and what stamping a page costs.
 import type { RouteChunks } from "./page-weight.ts";
+import type { PagesReport } from "./reader-books.ts";
 import { n, type Row, TARGETS, verdict } from "./report.ts";
 import type { StampWall } from "./stamp-wall.ts";
 
@@ -20,14 +21,7 @@ export interface ReaderReport {
     fileBytes: number;
     heavy: boolean;
     pageCount: number | null;
-    pages: {
-      error: string | null;
-      failed: number;
-      renderSecondsPerPage: number | null;
-      renderedAt: string | null;
-      fromCache: boolean;
-      r2BytesPerPage: Record<number, number>;
-    };
+    pages: Omit<PagesReport, "prepareSeconds">;
     teacher: ReaderMeasure;
     admin: ReaderMeasure;
   }[];

@@ -11,7 +11,7 @@ import { PhotonImage } from "@cf-wasm/photon";
 import webpEncode, { init as initWebpEncode } from "@jsquash/webp/encode.js";
 import { type Canvas, createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
+import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "../../workers/page-images/watermark.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));

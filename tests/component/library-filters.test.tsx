@@ -13,7 +13,7 @@ import {
   type ShelfQuery,
   shelfFacets,
   writeShelfQuery,
-} from "../../app/lib/shelf-query.ts";
+} from "../../app/lib/rules/shelf-query.ts";
 import type { LibraryBook } from "../../workers/reading/library.ts";
 
 afterEach(() => {

@@ -1,6 +1,6 @@
 // Issue #25 item 5: the books list said `pagesReady: false` for every book, while the book's own answer said true.
 import { describe, expect, it } from "vitest";
-import { api, createBook, createSchool, signedInAdmin } from "./helpers.ts";
+import { client, createBook, createSchool, okBody, signedInAdmin } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 describe("GET /api/books", () => {
@@ -13,17 +13,17 @@ describe("GET /api/books", () => {
       [ready, true],
       [waiting, false],
     ] as const) {
-      const own = (await (await api(`/api/books/${book.id}`, { cookie })).json()) as { book: { pagesReady: boolean } };
+      const own = await okBody(client({ cookie }).api.books[":id"].$get({ param: { id: String(book.id) } }));
       expect(own.book.pagesReady).toBe(expected);
-      for (const list of [
-        "/api/books?pageSize=100",
-        `/api/books?sort=title&dir=desc&page=1&pageSize=100`,
-        `/api/books?query=${encodeURIComponent(book.title)}`,
-        `/api/books?query=${encodeURIComponent(book.title)}&sort=title`,
-        `/api/books?sort=createdAt&dir=desc&page=1&pageSize=100`,
-      ]) {
-        const { books } = (await (await api(list, { cookie })).json()) as { books: { id: number; pagesReady: boolean }[] };
-        expect(books.find((b) => b.id === book.id)?.pagesReady, list).toBe(expected);
+      for (const query of [
+        { pageSize: "100" },
+        { sort: "title", dir: "desc", page: "1", pageSize: "100" },
+        { query: book.title },
+        { query: book.title, sort: "title" },
+        { sort: "createdAt", dir: "desc", page: "1", pageSize: "100" },
+      ] as const) {
+        const { books } = await okBody(client({ cookie }).api.books.$get({ query }));
+        expect(books.find((b) => b.id === book.id)?.pagesReady, JSON.stringify(query)).toBe(expected);
       }
     }
   });

@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { auditLog, bookAccess, books, readingProgress, schools, uploads } from "../../workers/db/schema.ts";
-import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, errorBody, jsonOf, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
 let cookie: string;
@@ -13,9 +15,17 @@ beforeAll(async () => {
   cookie = admin.cookie;
 });
 
-async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
-  return (await response.json()) as T;
-}
+/** The typed client, as the signed-in admin. */
+const asAdmin = () => client({ cookie });
+type ListQuery = InferRequestType<ReturnType<typeof asAdmin>["api"]["books"]["$get"]>["query"];
+/** GET /api/books, typed. */
+const listBooks = async (query: ListQuery) => okBody(asAdmin().api.books.$get({ query }));
+/** GET /api/books/search (the picker), typed. */
+const pick = async (query: string) => okBody(asAdmin().api.books.search.$get({ query: { query } }));
+/** A created or changed book as POST and PUT /api/books answer it (their routes declare no body, so hc cannot type them); all its keys kept. */
+const BookAnswer = z.object({ book: z.object({ id: z.number(), updatedAt: z.number().nullable() }).loose() }) satisfies z.ZodType<{
+  book: Pick<AdminBook, "id" | "updatedAt">;
+}>;
 
 async function auditFor(entityType: string, entityId: string | number) {
   return db()
@@ -49,7 +59,7 @@ describe("admin books: who may call", () => {
       for (const who of [null, teacher.cookie]) {
         const response = await api(path, { method, body, cookie: who });
         expect(response.status, `${method} ${path}`).toBe(401);
-        expect(await json(response)).toEqual({ error: "Admin sign-in required" });
+        expect(await response.json()).toEqual({ error: "Admin sign-in required" });
       }
     }
     expect(await db().select().from(books).where(eq(books.title, VALID.title))).toEqual([]);
@@ -90,7 +100,7 @@ describe("POST /api/books validation", () => {
   it.each(cases)("refuses %j: a sentence, and the field apart from it", async (body, field, error) => {
     const response = await api("/api/books", { body, cookie });
     expect(response.status).toBe(400);
-    const refused = await json<{ error: string; field: string }>(response);
+    const refused = await errorBody(response);
     expect(refused.error).toContain(error);
     expect(refused.error).not.toContain(":");
     expect(refused.field).toBe(field);
@@ -100,7 +110,7 @@ describe("POST /api/books validation", () => {
     for (const gradeLevel of [0, 2.5, "3"]) {
       const response = await api("/api/books", { body: { ...VALID, gradeLevel }, cookie });
       expect(response.status).toBe(400);
-      expect((await json<{ field: string }>(response)).field).toBe("gradeLevel");
+      expect((await errorBody(response)).field).toBe("gradeLevel");
     }
   });
 
@@ -108,7 +118,7 @@ describe("POST /api/books validation", () => {
     for (const isbn of ["0-8044-2957-X", "  978-0-306-40615-7 ", "9780306406157"]) {
       const response = await api("/api/books", { body: { ...VALID, isbn, gradeLevel: 12 }, cookie });
       expect(response.status).toBe(201);
-      expect((await json<{ book: AdminBook }>(response)).book).toMatchObject({ isbn: isbn.trim(), gradeLevel: 12 });
+      expect((await jsonOf(response, BookAnswer)).book).toMatchObject({ isbn: isbn.trim(), gradeLevel: 12 });
     }
   });
 });
@@ -128,7 +138,7 @@ describe("book CRUD", () => {
       },
     });
     expect(created.status).toBe(201);
-    const { book } = await json<{ book: AdminBook }>(created);
+    const { book } = await jsonOf(created, BookAnswer);
     expect(book).toMatchObject({
       title: "Deep Oceans",
       author1: "Mara Finn",
@@ -150,7 +160,7 @@ describe("book CRUD", () => {
     const school = await createSchool({ name: "Aardvark Academy" });
     await db().insert(bookAccess).values({ schoolId: school.id, bookId: book.id });
     const read = await api(`/api/books/${book.id}`, { cookie });
-    expect(await json(read)).toEqual({
+    expect(await read.json()).toEqual({
       book: { ...book, schoolCount: 1, schools: [{ id: school.id, schoolName: "Aardvark Academy", slug: school.slug }] },
     });
 
@@ -160,7 +170,7 @@ describe("book CRUD", () => {
       body: { subject: "Geography", gradeLevel: null, isbn: "" },
     });
     expect(updated.status).toBe(200);
-    const after = (await json<{ book: AdminBook }>(updated)).book;
+    const after = (await jsonOf(updated, BookAnswer)).book;
     expect(after).toMatchObject({ title: "Deep Oceans", subject: "Geography", gradeLevel: null, isbn: null, schoolCount: 1 });
     expect(after.updatedAt).toBeGreaterThan(0);
     const [updateAudit] = await auditFor("book", book.id);
@@ -169,11 +179,11 @@ describe("book CRUD", () => {
     expect(updateAudit!.after).toMatchObject({ subject: "Geography", gradeLevel: null });
 
     const badUpdate = await api(`/api/books/${book.id}`, { method: "PUT", cookie, body: { isbn: "0-8044-2957-1" } });
-    expect(await json(badUpdate)).toEqual({ error: "This ISBN's check digit is wrong", field: "isbn" });
+    expect(await badUpdate.json()).toEqual({ error: "This ISBN's check digit is wrong", field: "isbn" });
     expect((await api(`/api/books/${book.id}`, { method: "PUT", cookie, body: {} })).status).toBe(400);
 
     const deleted = await api(`/api/books/${book.id}`, { method: "DELETE", cookie });
-    expect(await json(deleted)).toEqual({ ok: true });
+    expect(await deleted.json()).toEqual({ ok: true });
     expect(await db().select().from(books).where(eq(books.id, book.id))).toEqual([]);
     const [deleteAudit] = await auditFor("book", book.id);
     expect(deleteAudit).toMatchObject({ action: "book.delete" });
@@ -190,7 +200,7 @@ describe("book CRUD", () => {
     ] as const) {
       const response = await api(path, { method, body, cookie });
       expect(response.status, `${method} ${path}`).toBe(404);
-      expect(await json(response)).toEqual({ error: "Book not found" });
+      expect(await response.json()).toEqual({ error: "Book not found" });
     }
   });
 
@@ -199,7 +209,7 @@ describe("book CRUD", () => {
     const { teacher } = await signedInTeacher(school);
     const book = await createBook({ title: "Doomed Volume" }, [school.id]);
     await db().insert(readingProgress).values({ teacherId: teacher.id, bookId: book.id, page: 4, updatedAt: Date.now() });
-    const started = await json<{ uploadId: string }>(await api(`/api/books/${book.id}/upload/pdf`, { cookie, body: { size: 1000 } }));
+    const started = await okBody(asAdmin().api.books[":id"].upload.pdf.$post({ param: { id: String(book.id) }, json: { size: 1000 } }));
     const [upload] = await db().select().from(uploads).where(eq(uploads.id, started.uploadId));
     expect(upload).toBeDefined();
 
@@ -238,28 +248,26 @@ describe("GET /api/books and /api/books/search", () => {
     ids = (await db().select({ id: books.id }).from(books).where(eq(books.author1, "Writer 0"))).map((row) => row.id);
   });
 
-  type Page = { books: AdminBook[]; total: number; page: number; pageSize: number };
-  const list = async (query: string) => json<Page>(await api(`/api/books?${query}`, { cookie }));
-
   it("pages a search by title", async () => {
-    const first = await list(`query=${token}&sort=title&pageSize=25`);
+    const first = await listBooks({ query: token, sort: "title", pageSize: "25" });
     expect(first).toMatchObject({ total: COUNT, page: 1, pageSize: 25 });
     expect(first.books.map((b) => b.title)).toEqual(Array.from({ length: 25 }, (_, i) => `${token} Volume ${String(i).padStart(3, "0")}`));
-    const third = await list(`query=${token}&sort=title&page=3&pageSize=25`);
+    const third = await listBooks({ query: token, sort: "title", page: "3", pageSize: "25" });
     expect(third.books[0]!.title).toBe(`${token} Volume 050`);
-    const last = await list(`query=${token}&sort=title&dir=desc&page=12&pageSize=25`);
+    const last = await listBooks({ query: token, sort: "title", dir: "desc", page: "12", pageSize: "25" });
     expect(last.books.map((b) => b.title).at(-1)).toBe(`${token} Volume 000`);
-    expect((await list(`query=${token}&page=13&pageSize=25`)).books).toEqual([]);
+    expect((await listBooks({ query: token, page: "13", pageSize: "25" })).books).toEqual([]);
   });
 
   it("sorts by creation time and by grade", async () => {
-    const newest = await list(`query=${token}&sort=createdAt&dir=desc&pageSize=100`);
+    const newest = await listBooks({ query: token, sort: "createdAt", dir: "desc", pageSize: "100" });
     const times = newest.books.map((b) => b.createdAt);
     expect(times).toEqual([...times].sort((a, b) => b - a));
     expect(times[0]).toBe(1_700_000_000_000 + (COUNT - 1) * 1000);
 
     const all: AdminBook[] = [];
-    for (let page = 1; page <= 3; page++) all.push(...(await list(`query=${token}&sort=grade&page=${page}&pageSize=100`)).books);
+    for (let page = 1; page <= 3; page++)
+      all.push(...(await listBooks({ query: token, sort: "grade", page: String(page), pageSize: "100" })).books);
     expect(new Set(all.map((b) => b.id)).size).toBe(COUNT);
     const grades = all.map((b) => b.gradeLevel);
     const graded = grades.filter((g): g is number => g !== null);
@@ -274,32 +282,32 @@ describe("GET /api/books and /api/books/search", () => {
       .insert(bookAccess)
       .values([school1, school2].map((school) => ({ schoolId: school.id, bookId: ids[0]! })));
     const expected = await db().select({ id: books.id }).from(books).orderBy(books.title, books.id).limit(25).offset(25);
-    const page = await list("page=2&pageSize=25&sort=title&dir=asc");
+    const page = await listBooks({ page: "2", pageSize: "25", sort: "title", dir: "asc" });
     expect(page.total).toBe((await db().$count(books)) as number);
     expect(page.books.map((b) => b.id)).toEqual(expected.map((row) => row.id));
-    const counted = await list(`query=${encodeURIComponent(`${token} Volume 000`)}`);
+    const counted = await listBooks({ query: `${token} Volume 000` });
     expect(counted.total).toBe(1);
     expect(counted.books.find((b) => b.id === ids[0])?.schoolCount).toBe(2);
   });
 
   it("finds by author through FTS and nothing for junk", async () => {
-    const found = await list(`query=${encodeURIComponent(`${token} writer 42`)}`);
+    const found = await listBooks({ query: `${token} writer 42` });
     expect(found.total).toBe(1);
     expect(found.books[0]!.author1).toBe("Writer 42");
-    expect(await list("query=%22%28%2A")).toEqual({ books: [], total: 0, page: 1, pageSize: 25 });
-    expect((await list("query=nothingmatchesthiszz")).total).toBe(0);
+    expect(await listBooks({ query: '"(*' })).toEqual({ books: [], total: 0, page: 1, pageSize: 25 });
+    expect((await listBooks({ query: "nothingmatchesthiszz" })).total).toBe(0);
     expect((await api("/api/books?pageSize=500", { cookie })).status).toBe(400);
     expect((await api("/api/books?sort=isbn", { cookie })).status).toBe(400);
   });
 
   it("searches with at most 20 results in the picker's shape", async () => {
-    const response = await json<{ books: Record<string, unknown>[] }>(await api(`/api/books/search?query=${token}`, { cookie }));
+    const response = await pick(token);
     expect(response.books).toHaveLength(20);
     const [book] = await db()
       .insert(books)
       .values({ title: "", author1: `${token}untitled`, author2: "Second Hand", isbn: "0-8044-2957-X" })
       .returning();
-    const untitled = await json<{ books: unknown[] }>(await api(`/api/books/search?query=${token}untitled`, { cookie }));
+    const untitled = await pick(`${token}untitled`);
     expect(untitled.books).toEqual([
       {
         id: book!.id,
@@ -323,9 +331,6 @@ describe("GET /api/books?query=: relevance, paging and sorts on a search", () =>
   const NAMES = ["Delta", "Alpha", "Echo", "Charlie", "Bravo", "Golf", "Foxtrot"];
   let maxId = 0;
   const rareIds: Record<"title" | "author" | "description", number> = { title: 0, author: 0, description: 0 };
-
-  type Page = { books: AdminBook[]; total: number; page: number; pageSize: number };
-  const list = async (query: string) => json<Page>(await api(`/api/books?${query}`, { cookie }));
 
   beforeAll(async () => {
     // Where the word sits (title, author, description or subject) sets the rank; within one place
@@ -378,11 +383,11 @@ describe("GET /api/books?query=: relevance, paging and sorts on a search", () =>
   }
 
   /** Every page of a listing, and one past the last, each checked for the total. */
-  async function walkPages(query: string, pageSize: number, total: number) {
+  async function walkPages(query: ListQuery, pageSize: number, total: number) {
     const seen: number[] = [];
     const pages = Math.ceil(total / pageSize);
     for (let page = 1; page <= pages + 1; page++) {
-      const body = await list(`${query}&page=${page}&pageSize=${pageSize}`);
+      const body = await listBooks({ ...query, page: String(page), pageSize: String(pageSize) });
       expect(body.total, `total on page ${page}`).toBe(total);
       expect(body.books.length, `size of page ${page}`).toBe(page <= pages ? Math.min(pageSize, total - (page - 1) * pageSize) : 0);
       seen.push(...body.books.map((book) => book.id));
@@ -392,15 +397,15 @@ describe("GET /api/books?query=: relevance, paging and sorts on a search", () =>
 
   it("ranks a title match above an author match above a description-only one, in the list and the picker", async () => {
     const ranked = [rareIds.title, rareIds.author, rareIds.description];
-    const page = await list(`query=${rare}`);
+    const page = await listBooks({ query: rare });
     expect(page.total).toBe(3);
     expect(page.books.map((book) => book.id)).toEqual(ranked);
-    const picker = await json<{ books: { id: number }[] }>(await api(`/api/books/search?query=${rare}`, { cookie }));
+    const picker = await pick(rare);
     expect(picker.books.map((book) => book.id)).toEqual(ranked);
   });
 
   it("breaks relevance ties by title, then id", async () => {
-    const page = await list(`query=${common}&pageSize=20`);
+    const page = await listBooks({ query: common, pageSize: "20" });
     const inTitle = page.books.slice(0, COMMON / 4);
     expect(inTitle.every((book) => book.title.startsWith(common))).toBe(true);
     const byTitle = [...inTitle].sort((a, b) => (a.title < b.title ? -1 : a.title > b.title ? 1 : a.id - b.id));
@@ -411,8 +416,8 @@ describe("GET /api/books?query=: relevance, paging and sorts on a search", () =>
   it("pages through every hit by relevance with no duplicates or gaps, ties split across pages", async () => {
     const expected = await expectedOrder(common, "bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0), books.title, books.id");
     expect(expected).toHaveLength(COMMON);
-    expect(await walkPages(`query=${common}`, 7, COMMON)).toEqual(expected);
-    const picker = await json<{ books: { id: number }[] }>(await api(`/api/books/search?query=${common}`, { cookie }));
+    expect(await walkPages({ query: common }, 7, COMMON)).toEqual(expected);
+    const picker = await pick(common);
     expect(picker.books.map((book) => book.id)).toEqual(expected.slice(0, 20));
   });
 
@@ -434,7 +439,7 @@ describe("GET /api/books?query=: relevance, paging and sorts on a search", () =>
     ] as const) {
       const expected = await expectedOrder(term, orderBy);
       expect(expected).toHaveLength(total);
-      expect(await walkPages(`query=${term}&sort=${sort}&dir=${dir}`, pageSize, total), term).toEqual(expected);
+      expect(await walkPages({ query: term, sort, dir }, pageSize, total), term).toEqual(expected);
     }
   });
 });
@@ -446,10 +451,10 @@ describe("assignments", () => {
     const book = await createBook({ title: "For Everyone" }, [school.id]);
     const schoolCount = (await db().$count(schools)) as number;
     const first = await api(`/api/books/${book.id}/assign-all-schools`, { method: "POST", cookie });
-    expect(await json(first)).toEqual({ assigned: schoolCount - 1 });
+    expect(await first.json()).toEqual({ assigned: schoolCount - 1 });
     expect(await db().$count(bookAccess, eq(bookAccess.bookId, book.id))).toBe(schoolCount);
     const again = await api(`/api/books/${book.id}/assign-all-schools`, { method: "POST", cookie });
-    expect(await json(again)).toEqual({ assigned: 0 });
+    expect(await again.json()).toEqual({ assigned: 0 });
     const [audit, earlier] = await auditFor("book", book.id);
     expect(audit).toMatchObject({ action: "book.assign_all", after: { assigned: 0 } });
     expect(earlier).toMatchObject({ action: "book.assign_all", after: { assigned: schoolCount - 1 } });
@@ -462,17 +467,17 @@ describe("assignments", () => {
 
     const missing = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, 999_998, 999_999], bookIds: [x.id] } });
     expect(missing.status).toBe(400);
-    expect(await json(missing)).toEqual({ error: "No school with id 999998, 999999" });
+    expect(await missing.json()).toEqual({ error: "No school with id 999998, 999999" });
     const missingBook = await api("/api/books/access", { cookie, body: { schoolIds: [a.id], bookIds: [999_999] } });
-    expect(await json(missingBook)).toEqual({ error: "No book with id 999999" });
+    expect(await missingBook.json()).toEqual({ error: "No book with id 999999" });
     const tooMany = await api("/api/books/access", {
       cookie,
       body: { schoolIds: Array.from({ length: 501 }, (_, i) => i + 1), bookIds: [x.id] },
     });
-    expect(await json(tooMany)).toEqual({ error: "Choose at most 500 schools at a time", field: "schoolIds" });
+    expect(await tooMany.json()).toEqual({ error: "Choose at most 500 schools at a time", field: "schoolIds" });
 
     const granted = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, b.id], bookIds: [x.id, y.id, y.id] } });
-    expect(await json(granted)).toEqual({ created: 3 });
+    expect(await granted.json()).toEqual({ created: 3 });
     const grantAudit = await db()
       .select()
       .from(auditLog)
@@ -481,21 +486,21 @@ describe("assignments", () => {
       .limit(1);
     expect(grantAudit[0]!.after).toEqual({ schoolIds: [a.id, b.id], bookIds: [x.id, y.id], created: 3 });
     const again = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, b.id], bookIds: [x.id, y.id] } });
-    expect(await json(again)).toEqual({ created: 0 });
+    expect(await again.json()).toEqual({ created: 0 });
 
-    const bySchool = await json<{ access: unknown[] }>(await api(`/api/books/access?schoolId=${a.id}`, { cookie }));
+    const bySchool = await okBody(asAdmin().api.books.access.$get({ query: { schoolId: String(a.id) } }));
     expect(bySchool.access).toEqual([
       { schoolId: a.id, bookId: x.id, schoolName: "Alpha School", slug: a.slug, title: "Xylophones" },
       { schoolId: a.id, bookId: y.id, schoolName: "Alpha School", slug: a.slug, title: "Yachts" },
     ]);
-    const byBook = await json<{ access: { schoolId: number }[] }>(await api(`/api/books/access?bookId=${y.id}`, { cookie }));
+    const byBook = await okBody(asAdmin().api.books.access.$get({ query: { bookId: String(y.id) } }));
     expect(byBook.access.map((row) => row.schoolId)).toEqual([a.id, b.id]);
-    const pair = await json<{ access: unknown[] }>(await api(`/api/books/access?schoolId=${b.id}&bookId=${x.id}`, { cookie }));
+    const pair = await okBody(asAdmin().api.books.access.$get({ query: { schoolId: String(b.id), bookId: String(x.id) } }));
     expect(pair.access).toHaveLength(1);
     expect((await api("/api/books/access", { cookie })).status).toBe(400);
 
     const revoked = await api(`/api/books/access/${b.id}/${x.id}`, { method: "DELETE", cookie });
-    expect(await json(revoked)).toEqual({ ok: true });
+    expect(await revoked.json()).toEqual({ ok: true });
     expect(await db().$count(bookAccess, and(eq(bookAccess.schoolId, b.id), eq(bookAccess.bookId, x.id)))).toBe(0);
     const [revokeAudit] = await auditFor("book_access", `${b.id}:${x.id}`);
     expect(revokeAudit).toMatchObject({ action: "book_access.revoke", before: { schoolId: b.id, bookId: x.id } });

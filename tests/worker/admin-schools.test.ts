@@ -1,9 +1,11 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { schools } from "../../workers/db/schema.ts";
 import { guardedTeacherLimit, isLimitGuardError } from "../../workers/schools/write-guards.ts";
-import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, errorOf, jsonOf, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 let adminEmail: string;
@@ -16,8 +18,11 @@ beforeAll(async () => {
 
 const DAY = 86_400_000;
 const tag = () => crypto.randomUUID().slice(0, 8);
-const body = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
 const call = (path: string, init: { method?: string; body?: unknown } = {}) => api(path, { ...init, cookie });
+/** The typed client, as the signed-in admin. */
+const admin = () => client({ cookie });
+/** A created or changed school as POST and PUT /api/schools answer it (their routes declare no body, so hc cannot type them). */
+const SchoolAnswer = z.object({ school: z.object({ id: z.number(), slug: z.string() }).loose() });
 
 const newSchool = (overrides: Record<string, unknown> = {}) => ({
   schoolName: `Lincoln High ${tag()}`,
@@ -68,7 +73,7 @@ describe("who may call the admin schools API", () => {
     for (const session of [null, teacher.cookie, teacher.cookie.replace("teacher", "admin")]) {
       const response = await api(path, { method, body: payload, cookie: session });
       expect(response.status).toBe(401);
-      expect(await body(response)).toEqual({ error: "Admin sign-in required" });
+      expect(await response.json()).toEqual({ error: "Admin sign-in required" });
     }
   });
 
@@ -81,7 +86,7 @@ describe("who may call the admin schools API", () => {
     const school = await createSchool();
     const response = await api(`/api/schools/slug/${school.slug}`);
     expect(response.status).toBe(200);
-    expect(await body(response)).toMatchObject({ slug: school.slug, schoolName: school.name });
+    expect(await response.json()).toMatchObject({ slug: school.slug, schoolName: school.name });
   });
 });
 
@@ -101,7 +106,7 @@ describe("POST /api/schools", () => {
     const input = newSchool(overrides);
     const response = await call("/api/schools", { body: input });
     expect(response.status).toBe(400);
-    expect(await body(response)).toEqual({ error, field: Object.keys(overrides)[0] });
+    expect(await response.json()).toEqual({ error, field: Object.keys(overrides)[0] });
     if (typeof input.schoolName === "string" && input.schoolName) {
       expect(await env.DB.prepare("SELECT count(*) AS n FROM schools WHERE name = ?").bind(input.schoolName).first("n")).toBe(0);
     }
@@ -111,7 +116,7 @@ describe("POST /api/schools", () => {
     const name = `Saint Mary's Académie ${tag()}`;
     const response = await call("/api/schools", { body: newSchool({ schoolName: name, address2: "", zipCode: "62701-1234" }) });
     expect(response.status).toBe(201);
-    const { school } = await body<{ school: Record<string, unknown> & { id: number; slug: string } }>(response);
+    const { school } = await jsonOf(response, SchoolAnswer);
     expect(school).toMatchObject({
       schoolName: name,
       slug: name.toLowerCase().replace("'", "").replace("é", "e").replaceAll(" ", "-"),
@@ -126,14 +131,14 @@ describe("POST /api/schools", () => {
     const [audit] = await auditRows("school.create", school.id);
     expect(audit).toMatchObject({ admin_email: adminEmail, after: { slug: school.slug, name } });
 
-    const again = await body<{ school: { slug: string } }>(await call("/api/schools", { body: newSchool({ schoolName: name }) }));
+    const again = await jsonOf(call("/api/schools", { body: newSchool({ schoolName: name }) }), SchoolAnswer);
     expect(again.school.slug).toBe(`${school.slug}-2`);
   });
 
   it("never generates a reserved slug", async () => {
     const response = await call("/api/schools", { body: newSchool({ schoolName: "Admin" }) });
     expect(response.status).toBe(201);
-    expect((await body<{ school: { slug: string } }>(response)).school.slug).toMatch(/^admin-\d+$/);
+    expect((await jsonOf(response, SchoolAnswer)).school.slug).toMatch(/^admin-\d+$/);
   });
 
   it("answers 409 for a slug that is taken", async () => {
@@ -141,7 +146,7 @@ describe("POST /api/schools", () => {
     expect((await call("/api/schools", { body: newSchool({ slug }) })).status).toBe(201);
     const response = await call("/api/schools", { body: newSchool({ slug: slug.toUpperCase() }) });
     expect(response.status).toBe(409);
-    expect(await body(response)).toEqual({ error: "A school with this slug already exists" });
+    expect(await response.json()).toEqual({ error: "A school with this slug already exists" });
   });
 });
 
@@ -151,7 +156,7 @@ describe("PUT /api/schools/{id}", () => {
     const slug = `renamed-${tag()}`;
     const response = await call(`/api/schools/${school.id}`, { method: "PUT", body: { city: "Shelbyville", slug, principal: "" } });
     expect(response.status).toBe(200);
-    expect((await body(response)).school).toMatchObject({
+    expect((await jsonOf(response, SchoolAnswer)).school).toMatchObject({
       id: school.id,
       slug,
       city: "Shelbyville",
@@ -169,7 +174,7 @@ describe("PUT /api/schools/{id}", () => {
     await signedInTeacher(school, "Two");
     const response = await call(`/api/schools/${school.id}`, { method: "PUT", body: { teacherLimit: 1 } });
     expect(response.status).toBe(400);
-    expect(await body(response)).toEqual({
+    expect(await response.json()).toEqual({
       error: "This school already has 2 registered teachers; the teacher limit cannot be lower",
     });
     expect(await env.DB.prepare("SELECT teacher_limit FROM schools WHERE id = ?").bind(school.id).first("teacher_limit")).toBe(5);
@@ -203,7 +208,7 @@ describe("PUT /api/schools/{id}", () => {
     const taken = await call(`/api/schools/${a.id}`, { method: "PUT", body: { slug: b.slug } });
     expect(taken.status).toBe(409);
     const reserved = await call(`/api/schools/${a.id}`, { method: "PUT", body: { slug: "login" } });
-    expect(await body(reserved)).toEqual({ error: "This slug is reserved", field: "slug" });
+    expect(await reserved.json()).toEqual({ error: "This slug is reserved", field: "slug" });
     expect((await call("/api/schools/99999999", { method: "PUT", body: { city: "X" } })).status).toBe(404);
   });
 });
@@ -220,7 +225,7 @@ describe("DELETE /api/schools/{id}", () => {
 
     const response = await call(`/api/schools/${school.id}`, { method: "DELETE" });
     expect(response.status).toBe(200);
-    expect(await body(response)).toEqual({ ok: true });
+    expect(await response.json()).toEqual({ ok: true });
     for (const [table, column] of [
       ["schools", "id"],
       ["teachers", "school_id"],
@@ -239,12 +244,7 @@ describe("DELETE /api/schools/{id}", () => {
 });
 
 describe("GET /api/schools", () => {
-  type Page = {
-    schools: { id: number; schoolName: string; slug: string; teacherCount: number; bookCount: number }[];
-    total: number;
-    page: number;
-    pageSize: number;
-  };
+  type Query = Omit<InferRequestType<ReturnType<typeof admin>["api"]["schools"]["$get"]>["query"], "query">;
   let group: string;
   let ids: number[];
 
@@ -265,26 +265,27 @@ describe("GET /api/schools", () => {
     await createBook({ title: `Shelf ${group}` }, [ids[3]!]);
   });
 
-  const list = async (params: string) => {
-    const response = await call(`/api/schools?query=${group}&${params}`);
+  const list = async (params: Query) => {
+    const response = await admin().api.schools.$get({ query: { query: group, ...params } });
     expect(response.status).toBe(200);
-    return body<Page>(response);
+    return okBody(response);
   };
-  const numbers = (page: Page) => page.schools.map((school) => Number(school.schoolName.slice(-2)));
+  const total = async (query: string) => (await okBody(admin().api.schools.$get({ query: { query } }))).total;
+  const numbers = (page: { schools: { schoolName: string }[] }) => page.schools.map((school) => Number(school.schoolName.slice(-2)));
 
   it("pages by name, case-insensitively", async () => {
-    const first = await list("page=1&pageSize=5&sort=name");
+    const first = await list({ page: "1", pageSize: "5", sort: "name" });
     expect(first).toMatchObject({ total: 12, page: 1, pageSize: 5 });
     expect(numbers(first)).toEqual([1, 2, 3, 4, 5]);
-    expect(numbers(await list("page=3&pageSize=5&sort=name"))).toEqual([11, 12]);
-    expect(numbers(await list("page=1&pageSize=3&sort=name&dir=desc"))).toEqual([12, 11, 10]);
+    expect(numbers(await list({ page: "3", pageSize: "5", sort: "name" }))).toEqual([11, 12]);
+    expect(numbers(await list({ page: "1", pageSize: "3", sort: "name", dir: "desc" }))).toEqual([12, 11, 10]);
   });
 
   it("sorts by slug, creation and teachers, with the counts of each row", async () => {
-    expect(numbers(await list("pageSize=3&sort=slug&dir=desc"))).toEqual([12, 11, 10]);
-    expect(numbers(await list("pageSize=3&sort=createdAt"))).toEqual([5, 2, 9]);
-    expect(numbers(await list("pageSize=2&sort=createdAt&dir=desc"))).toEqual([11, 12]);
-    const busiest = await list("pageSize=2&sort=teachers&dir=desc");
+    expect(numbers(await list({ pageSize: "3", sort: "slug", dir: "desc" }))).toEqual([12, 11, 10]);
+    expect(numbers(await list({ pageSize: "3", sort: "createdAt" }))).toEqual([5, 2, 9]);
+    expect(numbers(await list({ pageSize: "2", sort: "createdAt", dir: "desc" }))).toEqual([11, 12]);
+    const busiest = await list({ pageSize: "2", sort: "teachers", dir: "desc" });
     expect(busiest.schools.map((s) => [s.id, s.teacherCount, s.bookCount])).toEqual([
       [ids[3], 2, 1],
       [ids[7], 1, 0],
@@ -294,15 +295,18 @@ describe("GET /api/schools", () => {
   it("matches the query in slug, city, e-mail and ZIP, with LIKE wildcards taken literally", async () => {
     const city = `Pct${tag()}`;
     await createSchool({ name: "100% Kids", city, email: `front_desk@${city.toLowerCase()}.example`, zipCode: "90210" });
-    expect((await body<Page>(await call(`/api/schools?query=${city}`))).total).toBe(1);
-    expect((await body<Page>(await call(`/api/schools?query=front_desk@${city}`))).total).toBe(1);
-    expect((await body<Page>(await call(`/api/schools?query=${encodeURIComponent(`${city}%`)}`))).total).toBe(0);
-    expect((await body<Page>(await call(`/api/schools?query=${group}-1`))).total).toBe(3);
-    expect((await body<Page>(await call(`/api/schools?query=${"x".repeat(120)}`))).total).toBe(0);
+    expect(await total(city)).toBe(1);
+    expect(await total(`front_desk@${city}`)).toBe(1);
+    expect(await total(`${city}%`)).toBe(0);
+    expect(await total(`${group}-1`)).toBe(3);
+    expect(await total("x".repeat(120))).toBe(0);
   });
 
   it("refuses pages larger than 100 and unknown sorts", async () => {
-    expect(await body(await call("/api/schools?pageSize=101"))).toEqual({ error: "The page size can be at most 100", field: "pageSize" });
+    expect(await (await call("/api/schools?pageSize=101")).json()).toEqual({
+      error: "The page size can be at most 100",
+      field: "pageSize",
+    });
     expect((await call("/api/schools?sort=password")).status).toBe(400);
   });
 });
@@ -311,7 +315,7 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
   it("finds at most 20 schools with a description", async () => {
     const group = `srch${tag()}`;
     for (let i = 0; i < 22; i++) await createSchool({ name: `${group} ${i}`, city: "Austin", state: "TX", zipCode: "73301" });
-    const { schools } = await body<{ schools: Record<string, unknown>[] }>(await call(`/api/schools/search?query=${group}`));
+    const { schools } = await okBody(admin().api.schools.search.$get({ query: { query: group } }));
     expect(schools).toHaveLength(20);
     expect(schools[0]).toEqual({
       id: expect.any(Number),
@@ -324,8 +328,7 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
 
   it("tells Add School whether an address is free, taken, reserved or malformed", async () => {
     const taken = await createSchool();
-    const check = async (slug: string) =>
-      body<{ available: boolean; reason?: string }>(await call(`/api/schools/slug-available?slug=${encodeURIComponent(slug)}`));
+    const check = async (slug: string) => okBody(admin().api.schools["slug-available"].$get({ query: { slug } }));
     expect(await check(taken.slug)).toEqual({ available: false, reason: "taken", suggestion: `${taken.slug}-2` });
     await createSchool({ slug: `${taken.slug}-2` });
     expect(await check(taken.slug.toUpperCase())).toEqual({ available: false, reason: "taken", suggestion: `${taken.slug}-3` });
@@ -336,11 +339,11 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
   });
 
   it("tells the next id, past deleted ones", async () => {
-    const { nextId } = await body<{ nextId: number }>(await call("/api/schools/next-id"));
-    const created = await body<{ school: { id: number } }>(await call("/api/schools", { body: newSchool() }));
+    const { nextId } = await okBody(admin().api.schools["next-id"].$get());
+    const created = await jsonOf(call("/api/schools", { body: newSchool() }), SchoolAnswer);
     expect(created.school.id).toBe(nextId);
     await call(`/api/schools/${nextId}`, { method: "DELETE" });
-    expect(await body(await call("/api/schools/next-id"))).toEqual({ nextId: nextId + 1 });
+    expect(await okBody(admin().api.schools["next-id"].$get())).toEqual({ nextId: nextId + 1 });
   });
 
   it("shows a school with its teachers and their last login", async () => {
@@ -348,9 +351,9 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
     const { teacher } = await signedInTeacher(school, "Ada Teacher");
     await addLogin(school.id, 1_700_000_000_000, teacher.id);
     await addLogin(school.id, 1_700_000_500_000, teacher.id);
-    const response = await call(`/api/schools/${school.id}`);
+    const response = await admin().api.schools[":id"].$get({ param: { id: String(school.id) } });
     expect(response.status).toBe(200);
-    const detail = (await body<{ school: Record<string, unknown> }>(response)).school;
+    const detail = (await okBody(response)).school;
     expect(detail).toMatchObject({ id: school.id, slug: school.slug, schoolName: school.name, teacherCount: 1, teacherLimit: 5 });
     expect(detail.teachers).toEqual([
       {
@@ -362,14 +365,14 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
         lastLoginAt: 1_700_000_500_000,
       },
     ]);
-    expect(await body(await call("/api/schools/99999999"))).toEqual({ error: "School not found" });
+    expect(await (await call("/api/schools/99999999")).json()).toEqual({ error: "School not found" });
   });
 
   it("lists the books a school can read", async () => {
     const school = await createSchool();
     const book = await createBook({ title: "Assigned Book", isbn: "9780306406157", gradeLevel: 4, subject: "Science" }, [school.id]);
     await createBook({ title: "Other Book" });
-    const { books } = await body<{ books: Record<string, unknown>[] }>(await call(`/api/schools/${school.id}/books`));
+    const { books } = await okBody(admin().api.schools[":id"].books.$get({ param: { id: String(school.id) } }));
     expect(books).toEqual([
       {
         id: book.id,
@@ -392,7 +395,7 @@ describe("the school login record", () => {
     await signedInTeacher(school);
     for (const daysAgo of [0.5, 3, 10, 40]) await addLogin(school.id, Date.now() - daysAgo * DAY);
     const response = await call("/api/schools/logins", { body: { schoolId: school.id } });
-    expect(await body(response)).toEqual({
+    expect(await response.json()).toEqual({
       schoolId: school.id,
       teacherLimit: 4,
       teacherCount: 1,
@@ -407,16 +410,14 @@ describe("the school login record", () => {
     const school = await createSchool({ teacherLimit: 3 });
     for (const name of ["A", "B", "C"]) await signedInTeacher(school, name);
     const path = `/api/schools/logins/${school.id}/increase-login-count`;
-    expect(await body(await call(path, { body: { by: 5 } }))).toEqual({ teacherLimit: 8 });
-    expect(await body(await call(path, { body: { limit: 20 } }))).toEqual({ teacherLimit: 20 });
+    expect(await (await call(path, { body: { by: 5 } })).json()).toEqual({ teacherLimit: 8 });
+    expect(await (await call(path, { body: { limit: 20 } })).json()).toEqual({ teacherLimit: 20 });
     const lower = await call(path, { body: { limit: 2 } });
     expect(lower.status).toBe(400);
-    expect((await body<{ error: string }>(lower)).error).toBe(
-      "This school already has 3 registered teachers; the teacher limit cannot be lower",
-    );
+    expect(await errorOf(lower)).toBe("This school already has 3 registered teachers; the teacher limit cannot be lower");
     expect((await call(path, { body: { by: 5, limit: 30 } })).status).toBe(400);
     expect((await call(path, { body: { by: 0 } })).status).toBe(400);
-    expect(await body(await call(path, { body: { by: 9_990 } }))).toEqual({ error: "The teacher limit can be at most 10000" });
+    expect(await (await call(path, { body: { by: 9_990 } })).json()).toEqual({ error: "The teacher limit can be at most 10000" });
     const audits = await auditRows("school.increase-login-count", school.id);
     expect(audits.map((a) => [a.before, a.after])).toEqual([
       [{ teacherLimit: 3 }, { teacherLimit: 8 }],
@@ -427,10 +428,10 @@ describe("the school login record", () => {
   it("raises the total login counter, audited", async () => {
     const school = await createSchool({ totalLogins: 7 });
     const path = `/api/schools/logins/${school.id}/increase-total-login`;
-    expect(await body(await call(path, { body: { by: 10 } }))).toEqual({ totalLogins: 17 });
+    expect(await (await call(path, { body: { by: 10 } })).json()).toEqual({ totalLogins: 17 });
     const refused = { error: "The number of logins to add must be a whole number from 1 to 1000000", field: "by" };
-    expect(await body(await call(path, { body: { by: 0 } }))).toEqual(refused);
-    expect(await body(await call(path, { body: { by: 1_000_001 } }))).toEqual(refused);
+    expect(await (await call(path, { body: { by: 0 } })).json()).toEqual(refused);
+    expect(await (await call(path, { body: { by: 1_000_001 } })).json()).toEqual(refused);
     expect((await call("/api/schools/logins/99999999/increase-total-login", { body: { by: 1 } })).status).toBe(404);
     const [audit, ...more] = await auditRows("school.increase-total-login", school.id);
     expect(more).toEqual([]);
@@ -446,13 +447,15 @@ describe("GET /api/schools/slug/{slug}/login-history", () => {
     await addLogin(school.id, today + 2000);
     await addLogin(school.id, today - 3 * DAY + 5);
     await addLogin(school.id, today - 30 * DAY);
-    const response = await call(`/api/schools/slug/${school.slug}/login-history?days=7`);
+    const response = await admin().api.schools.slug[":slug"]["login-history"].$get({ param: { slug: school.slug }, query: { days: "7" } });
     expect(response.status).toBe(200);
-    const history = await body<{ days: { date: string; logins: number }[]; total: number }>(response);
+    const history = await okBody(response);
     const date = (daysAgo: number) => new Date(today - daysAgo * DAY).toISOString().slice(0, 10);
     expect(history.total).toBe(3);
     expect(history.days).toEqual([6, 5, 4, 3, 2, 1, 0].map((ago) => ({ date: date(ago), logins: { 3: 1, 0: 2 }[ago] ?? 0 })));
-    expect((await body<{ days: unknown[] }>(await call(`/api/schools/slug/${school.slug}/login-history`))).days).toHaveLength(90);
+    expect(
+      (await okBody(admin().api.schools.slug[":slug"]["login-history"].$get({ param: { slug: school.slug }, query: {} }))).days,
+    ).toHaveLength(90);
     expect((await call(`/api/schools/slug/${school.slug}/login-history?days=366`)).status).toBe(400);
     expect((await call("/api/schools/slug/no-such-school/login-history")).status).toBe(404);
   });
@@ -460,11 +463,10 @@ describe("GET /api/schools/slug/{slug}/login-history", () => {
 
 describe("GET /api/admin/stats/teacher-count", () => {
   it("counts teachers, schools, books and the last 7 days' teacher logins", async () => {
-    type Stats = { teachers: number; schools: number; books: number; loginsThisWeek: number };
     const stats = async () => {
-      const response = await call("/api/admin/stats/teacher-count");
+      const response = await admin().api.admin.stats["teacher-count"].$get();
       expect(response.status).toBe(200);
-      return body<Stats>(response);
+      return okBody(response);
     };
     const before = await stats();
     const school = await createSchool();

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { pageImageKey } from "../../workers/page-images/page-keys.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
-import { api, createBook, createSchool, db, flushUsage, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, flushUsage, okBody, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const TEXTS = ["The photosynthesis chapter begins here.", "Chlorophyll absorbs light; Photosynthesis makes sugar.", "An index page."];
@@ -143,7 +143,7 @@ describe("the reading budget", () => {
     const refused = await api(`/api/books/${bookId}/pages/2`, { cookie: `__Host-lectern_teacher=${second}` });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
-    expect((await refused.json()) as { error: string }).toEqual({
+    expect(await refused.json()).toEqual({
       error: expect.stringMatching(/^You have reached the reading limit for this book/),
     });
     expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(429);
@@ -173,9 +173,9 @@ describe("text, outline and search", () => {
   });
 
   it("finds the pages that hold a word, ignoring case, with the matches marked", async () => {
-    const response = await api(`/api/books/${bookId}/search?q=PHOTOSYNTHESIS`, { cookie: teacher.cookie });
+    const response = await client(teacher).api.books[":id"].search.$get({ param: { id: String(bookId) }, query: { q: "PHOTOSYNTHESIS" } });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { total: number; results: { n: number; snippet: string; highlights: [number, number][] }[] };
+    const body = await okBody(response);
     expect(body.total).toBe(2);
     expect(body.results.map((r) => r.n)).toEqual([1, 2]);
     const [start, end] = body.results[1]!.highlights[0]!;

@@ -4,10 +4,9 @@
 // prepared, never that it has no PDF.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { AdminBook } from "../../workers/books/detail.ts";
+import { z } from "zod";
 import { books } from "../../workers/db/schema.ts";
-import type { TeacherBook } from "../../workers/reading/library.ts";
-import { api, createBook, createSchool, db, ORIGIN, page, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, db, jsonOf, ORIGIN, okBody, page, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoPagePdf } from "./page-fixtures.ts";
 
 const NO_PDF = "does not have a PDF file available";
@@ -27,9 +26,10 @@ let pdfSize: number;
 
 /** The admin's upload, as the book page's uploader sends it: start, one part, complete. */
 async function uploadPdf(id: number, bytes: Uint8Array<ArrayBuffer>, pageCount: number) {
-  const started = await api(`/api/books/${id}/upload/pdf`, { cookie: admin, body: { size: bytes.length, pageCount } });
+  const upload = client({ cookie: admin }).api.books[":id"].upload.pdf;
+  const started = await upload.$post({ param: { id: String(id) }, json: { size: bytes.length, pageCount } });
   expect(started.status).toBe(200);
-  const { uploadId, partCount } = (await started.json()) as { uploadId: string; partCount: number };
+  const { uploadId, partCount } = await okBody(started);
   expect(partCount).toBe(1);
   const part = await request(`${ORIGIN}/api/books/${id}/upload/pdf/${uploadId}/1`, {
     method: "PUT",
@@ -37,10 +37,11 @@ async function uploadPdf(id: number, bytes: Uint8Array<ArrayBuffer>, pageCount: 
     body: bytes,
   });
   expect(part.status).toBe(200);
-  const { etag } = (await part.json()) as { etag: string };
-  const done = await api(`/api/books/${id}/upload/pdf/${uploadId}/complete`, {
-    cookie: admin,
-    body: { parts: [{ partNumber: 1, etag }], pageCount },
+  // The part's route reads the raw bytes, so hc does not type its answer.
+  const { etag } = await jsonOf(part, z.object({ etag: z.string() }));
+  const done = await upload[":uploadId"].complete.$post({
+    param: { id: String(id), uploadId },
+    json: { parts: [{ partNumber: 1, etag }], pageCount },
   });
   expect(done.status).toBe(200);
 }
@@ -65,11 +66,11 @@ describe("a book whose uploaded PDF's pages are being prepared", () => {
     expect(html).toContain("This book is still being prepared. Please check back in a few minutes.");
     expect(html).not.toContain(NO_PDF);
 
-    const answer = await api(`/api/schools/slug/${slug}/books/${bookId}`, { cookie: teacher });
-    const { book } = (await answer.json()) as { book: TeacherBook };
+    const answer = client({ cookie: teacher }).api.schools.slug[":slug"].books[":bookId"].$get({ param: { slug, bookId: String(bookId) } });
+    const { book } = await okBody(answer);
     expect(book).toMatchObject({ hasPdf: true, readable: false });
     // The shelf's list says the same as the book's page.
-    const listed = (await (await api(`/api/schools/slug/${slug}/books`, { cookie: teacher })).json()) as { books: TeacherBook[] };
+    const listed = await okBody(client({ cookie: teacher }).api.schools.slug[":slug"].books.$get({ param: { slug }, query: {} }));
     expect(listed.books.find((b) => b.id === bookId)).toMatchObject({ hasPdf: true, readable: false });
 
     const reader = await page(`/schools/${slug}/dashboard/book/${bookId}/view`, { cookie: teacher });
@@ -89,17 +90,16 @@ describe("a book whose uploaded PDF's pages are being prepared", () => {
     expect(text).not.toContain("Add PDF");
     expect(text).toContain("Open in reader");
 
-    const answer = await api(`/api/books/${bookId}`, { cookie: admin });
-    const { book } = (await answer.json()) as { book: AdminBook };
+    const { book } = await okBody(client({ cookie: admin }).api.books[":id"].$get({ param: { id: String(bookId) } }));
     expect(book).toMatchObject({ pdfState: "preparing", pdfSize, pdfPath: null });
   });
 
   it("admins: the books list says 'Preparing pages' in its PDF column", async () => {
-    const { title } = ((await (await api(`/api/books/${bookId}`, { cookie: admin })).json()) as { book: AdminBook }).book;
+    const { title } = (await okBody(client({ cookie: admin }).api.books[":id"].$get({ param: { id: String(bookId) } }))).book;
     const text = textOf(await (await page(`/admin/books?query=${encodeURIComponent(title)}`, { cookie: admin })).text());
     expect(text).toContain(`${title}`);
     expect(text).toContain("Preparing pages");
-    const listed = (await (await api(`/api/books?query=${encodeURIComponent(title)}`, { cookie: admin })).json()) as { books: AdminBook[] };
+    const listed = await okBody(client({ cookie: admin }).api.books.$get({ query: { query: title } }));
     expect(listed.books.find((b) => b.id === bookId)).toMatchObject({ pdfState: "preparing", pdfSize });
   });
 

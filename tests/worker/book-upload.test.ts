@@ -1,13 +1,15 @@
 import { env } from "cloudflare:test";
 import { and, desc, eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { BLANK_DOCUMENT_ERROR } from "../../app/lib/pages/prepare-pages.ts";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { createUploadedPageSet, storePage } from "../../workers/page-images/page-sets.ts";
-import { api, createBook, db, ORIGIN, request, signedInAdmin } from "./helpers.ts";
+import { api, client, createBook, db, jsonOf, ORIGIN, okBody, request, signedInAdmin } from "./helpers.ts";
 import { pageImages, pagePng, pageText, twoPagePdf } from "./page-fixtures.ts";
 
 const MiB = 1024 * 1024;
@@ -26,9 +28,12 @@ function send(path: string, bytes: Uint8Array<ArrayBuffer>, init: { contentType?
   return request(`${ORIGIN}${path}`, { method: init.method ?? "PUT", headers, body: bytes });
 }
 
-async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
-  return (await response.json()) as T;
-}
+/** The typed client, as the signed-in admin. */
+const asAdmin = () => client({ cookie });
+/** A part's answer; its route reads the raw bytes, so hc does not type it. */
+const PartAnswer = z.object({ partNumber: z.number(), etag: z.string() });
+/** A created book as POST /api/books answers it (its route declares no body, so hc cannot type it). */
+const BookAnswer = z.object({ book: z.object({ id: z.number() }).loose() }) satisfies z.ZodType<{ book: Pick<AdminBook, "id"> }>;
 
 /** One byte per character (latin1), zero-padded to `size`. */
 function bytesOf(text: string, size = text.length) {
@@ -68,28 +73,29 @@ async function paddedPdf(size: number) {
   return bytes;
 }
 
-type Started = { uploadId: string; partSize: number; partCount: number };
-
-async function start(bookId: number, body: Record<string, unknown>): Promise<Started> {
-  const response = await api(`/api/books/${bookId}/upload/pdf`, { cookie, body });
+async function start(bookId: number, json: { size: number; pageCount?: number }) {
+  const response = await asAdmin().api.books[":id"].upload.pdf.$post({ param: { id: String(bookId) }, json });
   expect(response.status).toBe(200);
-  return json<Started>(response);
+  return okBody(response);
 }
 
-async function sendParts(bookId: number, started: Started, bytes: Uint8Array<ArrayBuffer>) {
+async function sendParts(bookId: number, started: Awaited<ReturnType<typeof start>>, bytes: Uint8Array<ArrayBuffer>) {
   const parts = await Promise.all(
     Array.from({ length: started.partCount }, async (_, i) => {
       const chunk = bytes.subarray(i * started.partSize, (i + 1) * started.partSize);
       const response = await send(`/api/books/${bookId}/upload/pdf/${started.uploadId}/${i + 1}`, chunk);
       expect(response.status).toBe(200);
-      return json<{ partNumber: number; etag: string }>(response);
+      return jsonOf(response, PartAnswer);
     }),
   );
   return parts.reverse();
 }
 
-const complete = (bookId: number, uploadId: string, body: unknown) =>
-  api(`/api/books/${bookId}/upload/pdf/${uploadId}/complete`, { cookie, body });
+type CompleteBody = InferRequestType<
+  ReturnType<typeof asAdmin>["api"]["books"][":id"]["upload"]["pdf"][":uploadId"]["complete"]["$post"]
+>["json"];
+const complete = (bookId: number, uploadId: string, json: CompleteBody) =>
+  asAdmin().api.books[":id"].upload.pdf[":uploadId"].complete.$post({ param: { id: String(bookId), uploadId }, json });
 
 describe("PDF upload in parts", () => {
   it("uploads a 21 MiB PDF in three parts; it waits for its pages before the book reads it", async () => {
@@ -103,7 +109,7 @@ describe("PDF upload in parts", () => {
 
     const response = await complete(book.id, started.uploadId, { parts, pageCount: 2 });
     expect(response.status).toBe(200);
-    const body = await json<{ book: AdminBook; pageSet: { id: string; pageCount: number } }>(response);
+    const body = await okBody(response);
     // The book still reads its previous PDF: the new one is a page set being prepared.
     expect(body.book).toMatchObject({ id: book.id, pdfPath: `/api/books/${book.id}/pdf` });
     expect(body.pageSet).toMatchObject({ id: expect.stringMatching(/^[0-9a-f]{24}$/), pageCount: 2 });
@@ -134,7 +140,7 @@ describe("PDF upload in parts", () => {
     const second = await complete(book.id, again.uploadId, { parts: await sendParts(book.id, again, bytes), pageCount: 2 });
     expect(second.status).toBe(200);
     const sets = await db().select().from(pageSets).where(eq(pageSets.bookId, book.id));
-    expect(sets.map((s) => s.id)).toEqual([(await json<{ pageSet: { id: string } }>(second)).pageSet.id]);
+    expect(sets.map((s) => s.id)).toEqual([(await okBody(second)).pageSet.id]);
     expect(await env.BOOKS.head(set!.pdfKey)).toBeNull();
   });
 
@@ -145,7 +151,7 @@ describe("PDF upload in parts", () => {
     const path = `/api/books/${book.id}/upload/pdf/${started.uploadId}`;
     const short = await send(`${path}/1`, new Uint8Array(PART_SIZE - 1));
     expect(short.status).toBe(400);
-    expect(await json(short)).toEqual({ error: `Part 1 must be exactly ${PART_SIZE} bytes` });
+    expect(await short.json()).toEqual({ error: `Part 1 must be exactly ${PART_SIZE} bytes` });
     expect((await send(`${path}/1`, new Uint8Array(PART_SIZE + 1))).status).toBe(400);
     expect((await send(`${path}/2`, new Uint8Array(99))).status).toBe(400);
     expect((await send(`${path}/3`, new Uint8Array(100))).status).toBe(400);
@@ -173,7 +179,7 @@ describe("PDF upload in parts", () => {
       const parts = await sendParts(book.id, started, bytes);
       const response = await complete(book.id, started.uploadId, { parts });
       expect(response.status).toBe(415);
-      expect(await json(response)).toEqual({ error: "The file is not a PDF" });
+      expect(await response.json()).toEqual({ error: "The file is not a PDF" });
     }
     expect(await keysUnder(`books/${book.id}/`)).toEqual([]);
     expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
@@ -185,7 +191,7 @@ describe("PDF upload in parts", () => {
     const started = await start(book.id, { size: PART_SIZE + 10 });
     expect((await send(`/api/books/${book.id}/upload/pdf/${started.uploadId}/1`, new Uint8Array(PART_SIZE))).status).toBe(200);
     const cancelled = await api(`/api/books/${book.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie });
-    expect(await json(cancelled)).toEqual({ ok: true });
+    expect(await cancelled.json()).toEqual({ ok: true });
     expect(await keysUnder(`books/${book.id}/`)).toEqual([]);
     expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
     expect((await send(`/api/books/${book.id}/upload/pdf/${started.uploadId}/2`, new Uint8Array(10))).status).toBe(404);
@@ -225,7 +231,7 @@ describe("adding a book whose PDF is refused", () => {
 
   /** What the renderer does with a PDF every page of which comes out blank: all failed, then complete. */
   async function refuseEveryPage(bookId: number) {
-    const opened = await json<{ id: string }>(await api(`/api/books/${bookId}/page-sets`, { cookie, body: { pageCount: 2 } }));
+    const opened = await okBody(asAdmin().api.books[":id"]["page-sets"].$post({ param: { id: String(bookId) }, json: { pageCount: 2 } }));
     for (const n of [1, 2]) {
       const body = { width: 612, height: 792, error: BLANK_DOCUMENT_ERROR };
       expect((await api(`/api/books/${bookId}/page-sets/${opened.id}/pages/${n}/failure`, { cookie, method: "PUT", body })).status).toBe(
@@ -248,14 +254,14 @@ describe("adding a book whose PDF is refused", () => {
     // As the Add Books page does it: the book (provisional, since a PDF follows), its cover, its PDF.
     const created = await api("/api/books", { cookie, body: { title, author1: "A. Writer", provisional: true } });
     expect(created.status).toBe(201);
-    const { book } = await json<{ book: AdminBook }>(created);
+    const { book } = await jsonOf(created, BookAnswer);
     expect((await bookRow(book.id)).provisional).toBe(true);
     expect((await send(`/api/books/${book.id}/upload/thumbnail`, PNG, { contentType: "image/png" })).status).toBe(200);
     await uploadBlankPdf(book.id);
 
     const refused = await refuseEveryPage(book.id);
     expect(refused.status).toBe(422);
-    expect(await json(refused)).toEqual({ error: `${REFUSED} The book was not added either.`, bookRemoved: true });
+    expect(await refused.json()).toEqual({ error: `${REFUSED} The book was not added either.`, bookRemoved: true });
     expect((await api(`/api/books/${book.id}`, { cookie })).status).toBe(404);
     expect(await db().select().from(books).where(eq(books.id, book.id))).toEqual([]);
     expect(await db().select().from(pageSets).where(eq(pageSets.bookId, book.id))).toEqual([]);
@@ -271,11 +277,11 @@ describe("adding a book whose PDF is refused", () => {
   it("keeps a book made before its PDF, and a book whose first pages were accepted", async () => {
     // Made without a PDF (one is added later from its page): it stays, still without a PDF.
     const created = await api("/api/books", { cookie, body: { title: "Details First", author1: "A. Writer" } });
-    const { book: early } = await json<{ book: AdminBook }>(created);
+    const { book: early } = await jsonOf(created, BookAnswer);
     await uploadBlankPdf(early.id);
     const kept = await refuseEveryPage(early.id);
     expect(kept.status).toBe(422);
-    expect(await json(kept)).toEqual({ error: REFUSED });
+    expect(await kept.json()).toEqual({ error: REFUSED });
     expect(await bookRow(early.id)).toMatchObject({ title: "Details First", pdfKey: null, pageSetId: null, provisional: false });
 
     // Added with a PDF whose pages were accepted: no longer provisional, so a refused replacement leaves it as it was.

@@ -1,5 +1,10 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
+import type { ClientResponse } from "hono/client";
+import { hc } from "hono/client";
+import { z } from "zod";
+import type { Ok } from "../../app/lib/api-client.ts";
+import type { Api } from "../../workers/api/index.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { bookAccess, books, schools } from "../../workers/db/schema.ts";
 import { handle, handleApp } from "./entry.ts";
@@ -88,6 +93,54 @@ export async function api(path: string, call: ApiCall = {}): Promise<Response> {
   return response;
 }
 
+/**
+ * The API's typed client (the browser's own, app/lib/api-client.ts) over the whole Worker pipeline:
+ * paths, parameters, bodies and answers typed from the routes, so a test reads an answer without
+ * a cast and a changed shape fails the type check. The call carries `cookie` and our own origin
+ * (or `origin`; null sends none), as `api` does.
+ */
+export function client(call: Omit<ApiCall, "method" | "body" | "headers"> = {}) {
+  return hc<Api>(ORIGIN, {
+    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
+      const request = new Request(input, init);
+      const headers = new Headers(request.headers);
+      const origin = call.origin === undefined ? ORIGIN : call.origin;
+      if (origin) headers.set("Origin", origin);
+      if (call.cookie) headers.set("Cookie", call.cookie);
+      if (call.ip) headers.set("CF-Connecting-IP", call.ip);
+      const ctx = createExecutionContext();
+      const response = await handle(new Request(request, { headers }), { ...env, ...call.env }, ctx);
+      await waitOnExecutionContext(ctx);
+      return response;
+    },
+  });
+}
+
+/** A typed call's successful body; fails the test, saying what came instead, on any other status. */
+export async function okBody<R extends ClientResponse<unknown, number, string>>(response: R | Promise<R>): Promise<Ok<R>> {
+  const answered = await response;
+  const body: unknown = await answered.json();
+  if (!answered.ok) throw new Error(`Expected a 2xx answer, got ${answered.status}: ${JSON.stringify(body)}`);
+  return body as Ok<R>;
+}
+
+const ErrorBody = z.object({ error: z.string() }).loose();
+
+/** A refused answer's `error` sentence (and the rest of its body), checked to be one. */
+export async function errorOf(response: Response | Promise<Response>): Promise<string> {
+  return (await errorBody(response)).error;
+}
+
+/** A refused answer's body: `{ error, ...extra }`, checked to carry an error sentence. */
+export async function errorBody(response: Response | Promise<Response>): Promise<z.infer<typeof ErrorBody>> {
+  return ErrorBody.parse(await (await response).json());
+}
+
+/** A JSON answer read by a schema the test states (for answers the typed client does not describe: pages' `.data`, other servers). */
+export async function jsonOf<Schema extends z.ZodType>(response: Response | Promise<Response>, schema: Schema): Promise<z.output<Schema>> {
+  return schema.parse(await (await response).json());
+}
+
 /** `name=value` of the cookie a response set, ready to send back. */
 export function cookieFrom(response: Response): string {
   const header = response.headers.get("Set-Cookie") ?? "";
@@ -96,9 +149,9 @@ export function cookieFrom(response: Response): string {
 
 /** The code that Development Mode shows instead of e-mailing it. */
 export async function devModeCode(response: Response): Promise<string> {
-  const body = (await response.json()) as { error?: string };
-  const code = /\b(\d{6})\b/.exec(body.error ?? "")?.[1];
-  if (!code) throw new Error(`No Development Mode code in ${JSON.stringify(body)}`);
+  const error = await errorOf(response);
+  const code = /\b(\d{6})\b/.exec(error)?.[1];
+  if (!code) throw new Error(`No Development Mode code in ${JSON.stringify(error)}`);
   return code;
 }
 

@@ -4,11 +4,11 @@ import { env } from "cloudflare:test";
 // build with the filters in its URL.
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_BOOKS, type ShelfQuery, shelfFacets } from "../../app/lib/shelf-query.ts";
+import { ALL_BOOKS, type ShelfQuery, shelfFacets } from "../../app/lib/rules/shelf-query.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { summariseShelf } from "../../workers/reading/library.ts";
 import { saveProgress } from "../../workers/reading/progress.ts";
-import { api, createBook, createSchool, db, flushUsage, page, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, flushUsage, okBody, page, signedInTeacher } from "./helpers.ts";
 
 let school: Awaited<ReturnType<typeof createSchool>>;
 let teacher: Awaited<ReturnType<typeof signedInTeacher>>;
@@ -123,8 +123,7 @@ describe("Title (A-Z) as a reader expects it", () => {
     expect(titles(summary.firstBooks)).toEqual(COLLATED);
     // Page by page ('Show more books'), the same order.
     const first = await summariseShelf(db(), mixed.id, 3, reader.teacher.id, ALL_BOOKS);
-    const rest = await api(`/api/schools/slug/${mixed.slug}/shelf?from=3`, { cookie: reader.cookie });
-    const more = (await rest.json()) as { books: { title: string }[] };
+    const more = await okBody(client(reader).api.schools.slug[":slug"].shelf.$get({ param: { slug: mixed.slug }, query: { from: "3" } }));
     expect([...titles(first.firstBooks), ...titles(more.books)]).toEqual(COLLATED);
     // A page whose last book SQLite's own order would put elsewhere (the accented one) still has it.
     const four = await summariseShelf(db(), mixed.id, 4, reader.teacher.id, ALL_BOOKS);
@@ -137,8 +136,8 @@ describe("Title (A-Z) as a reader expects it", () => {
   });
 
   it("the library page and its API list the school's books in that order too", async () => {
-    const response = await api(`/api/schools/slug/${mixed.slug}/books`, { cookie: reader.cookie });
-    expect(titles(((await response.json()) as { books: { title: string }[] }).books)).toEqual(COLLATED);
+    const response = client(reader).api.schools.slug[":slug"].books.$get({ param: { slug: mixed.slug }, query: {} });
+    expect(titles((await okBody(response)).books)).toEqual(COLLATED);
     const html = await (await page(`/schools/${mixed.slug}/books`, { cookie: reader.cookie })).text();
     const positions = COLLATED.map((title) => html.indexOf(title.replace("'", "&#x27;")));
     expect(positions.every((at) => at > 0)).toBe(true);
@@ -258,17 +257,18 @@ describe("favourites (My books)", () => {
 describe("GET /api/schools/slug/{slug}/shelf (the list past its first page)", () => {
   it("answers the same query from an offset, with the stars", async () => {
     await favourite(ids["Zoology Field Guide"]!, "PUT");
-    const response = await api(`/api/schools/slug/${school.slug}/shelf?subject=Science&sort=added&from=1`, { cookie: teacher.cookie });
+    const response = await client(teacher).api.schools.slug[":slug"].shelf.$get({
+      param: { slug: school.slug },
+      query: { subject: "Science", sort: "added", from: "1" },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    const body = (await response.json()) as { books: { title: string; starred: boolean }[] };
+    const body = await okBody(response);
     expect(body.books.map((b) => [b.title, b.starred])).toEqual([
       ["Chemistry Now", false],
       ["Biology Basics", false],
     ]);
-    const mine = (await (await api(`/api/schools/slug/${school.slug}/shelf?mine=1`, { cookie: teacher.cookie })).json()) as {
-      books: { title: string }[];
-    };
+    const mine = await okBody(client(teacher).api.schools.slug[":slug"].shelf.$get({ param: { slug: school.slug }, query: { mine: "1" } }));
     expect(titles(mine.books)).toEqual(["Zoology Field Guide"]);
     expect(JSON.stringify(body)).not.toMatch(/coverKey|pdfKey/);
     await favourite(ids["Zoology Field Guide"]!, "DELETE");

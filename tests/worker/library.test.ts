@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bookCategory } from "../../workers/books/category.ts";
+import { bookCategory } from "../../app/lib/rules/book-category.ts";
 import { toFtsQuery } from "../../workers/reading/library.ts";
-import { api, createBook, createSchool, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, okBody, signedInTeacher } from "./helpers.ts";
 
 let slug: string;
 let cookie: string;
@@ -30,18 +30,19 @@ beforeAll(async () => {
   ids.unassigned = (await createBook({ title: "Fractions for Another School", subject: "Mathematics" })).id;
 });
 
-async function titles(path: string) {
-  const response = await api(path, { cookie });
+/** The titles GET /api/schools/slug/{slug}/books answers for a search. */
+async function titles(search: string) {
+  const response = await client({ cookie }).api.schools.slug[":slug"].books.$get({ param: { slug }, query: { search } });
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { books: { title: string }[] };
+  const body = await okBody(response);
   return body.books.map((b) => b.title);
 }
 
 describe("GET /api/schools/slug/{slug}/books", () => {
   it("lists the school's books by title (an accented letter beside its plain one), without storage keys", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books`, { cookie });
+    const response = await client({ cookie }).api.schools.slug[":slug"].books.$get({ param: { slug }, query: {} });
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    const { books } = (await response.json()) as { books: Record<string, unknown>[] };
+    const { books } = await okBody(response);
     expect(books.map((b) => b.title)).toEqual([
       "Algebra I",
       "Art Through the Ages",
@@ -57,12 +58,12 @@ describe("GET /api/schools/slug/{slug}/books", () => {
   });
 
   it("searches with prefixes, title matches first, only on the school's shelf", async () => {
-    expect(await titles(`/api/schools/slug/${slug}/books?search=fract`)).toEqual(["Fractions Made Friendly", "Algebra I"]);
-    expect(await titles(`/api/schools/slug/${slug}/books?search=ruth%20adl`)).toEqual(["Algebra I", "Fractions Made Friendly"]);
-    expect(await titles(`/api/schools/slug/${slug}/books?search=9781955`)).toEqual(["Fractions Made Friendly"]);
-    expect(await titles(`/api/schools/slug/${slug}/books?search=978-1-955000`)).toEqual(["Fractions Made Friendly"]);
-    expect(await titles(`/api/schools/slug/${slug}/books?search=elan%20zoe`)).toEqual(["Élan vital: Bergson"]);
-    expect(await titles(`/api/schools/slug/${slug}/books?search=science`)).toEqual(["Weather Watchers"]);
+    expect(await titles("fract")).toEqual(["Fractions Made Friendly", "Algebra I"]);
+    expect(await titles("ruth adl")).toEqual(["Algebra I", "Fractions Made Friendly"]);
+    expect(await titles("9781955")).toEqual(["Fractions Made Friendly"]);
+    expect(await titles("978-1-955000")).toEqual(["Fractions Made Friendly"]);
+    expect(await titles("elan zoe")).toEqual(["Élan vital: Bergson"]);
+    expect(await titles("science")).toEqual(["Weather Watchers"]);
   });
 
   it.each([
@@ -99,16 +100,18 @@ describe("GET /api/schools/slug/{slug}/books", () => {
 
 describe("GET /api/schools/slug/{slug}/search-books", () => {
   it("answers the best matches once there are 3 characters", async () => {
-    const response = await api(`/api/schools/slug/${slug}/search-books?query=${encodeURIComponent("  weat ")}`, { cookie });
-    const { books } = (await response.json()) as { books: { id: number; title: string }[] };
+    const { books } = await okBody(
+      client({ cookie }).api.schools.slug[":slug"]["search-books"].$get({ param: { slug }, query: { query: "  weat " } }),
+    );
     expect(books).toEqual([expect.objectContaining({ id: ids["Weather Watchers"], title: "Weather Watchers" })]);
     expect(await (await api(`/api/schools/slug/${slug}/search-books?query=we`, { cookie })).json()).toEqual({ books: [] });
   });
 
   it("finds a book by its ISBN typed with hyphens, whole or in part, and by its digits", async () => {
     for (const query of ["978-1-955000-19-5", "978-1-9550", "9781955000195"]) {
-      const response = await api(`/api/schools/slug/${slug}/search-books?query=${encodeURIComponent(query)}`, { cookie });
-      const { books } = (await response.json()) as { books: { title: string }[] };
+      const { books } = await okBody(
+        client({ cookie }).api.schools.slug[":slug"]["search-books"].$get({ param: { slug }, query: { query } }),
+      );
       expect(
         books.map((b) => b.title),
         query,
@@ -120,9 +123,9 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
     let own: { slug: string; cookie: string };
     let other: { slug: string; cookie: string };
     const search = async (who: { slug: string; cookie: string }, query: string) => {
-      const response = await api(`/api/schools/slug/${who.slug}/search-books?query=${encodeURIComponent(query)}`, { cookie: who.cookie });
+      const response = await client(who).api.schools.slug[":slug"]["search-books"].$get({ param: { slug: who.slug }, query: { query } });
       expect(response.status).toBe(200);
-      return ((await response.json()) as { books: { title: string }[] }).books.map((b) => b.title);
+      return (await okBody(response)).books.map((b) => b.title);
     };
 
     beforeAll(async () => {
@@ -159,8 +162,8 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
       expect(await search(other, "volcano")).toEqual(["Volcanoes Volcanoes Volcanoes"]);
       expect(await search(other, "sci")).toEqual([]);
       expect(await search(own, "volcanoes volcanoes")).toEqual(["Volcanoes Up Close", "Rocks and Minerals"]);
-      const list = await api(`/api/schools/slug/${own.slug}/books?search=glacier`, { cookie: own.cookie });
-      const listed = ((await list.json()) as { books: { title: string }[] }).books.map((b) => b.title);
+      const list = client(own).api.schools.slug[":slug"].books.$get({ param: { slug: own.slug }, query: { search: "glacier" } });
+      const listed = (await okBody(list)).books.map((b) => b.title);
       expect(listed).toHaveLength(11);
       expect(listed.at(-1)).toBe("Maps and Charts");
       expect(listed).not.toContain("Glacier");
@@ -170,8 +173,10 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
 
 describe("GET /api/schools/slug/{slug}/books/{bookId}", () => {
   it("answers a book of the school", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books/${ids["Weather Watchers"]}`, { cookie });
-    expect(((await response.json()) as { book: { title: string } }).book.title).toBe("Weather Watchers");
+    const response = client({ cookie }).api.schools.slug[":slug"].books[":bookId"].$get({
+      param: { slug, bookId: String(ids["Weather Watchers"]) },
+    });
+    expect((await okBody(response)).book.title).toBe("Weather Watchers");
   });
 
   it("answers 404 for a book of the catalogue that the school does not have", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { teachers } from "../../workers/db/schema.ts";
-import { api, createSchool, db } from "./helpers.ts";
+import { api, createSchool, db, errorOf } from "./helpers.ts";
 
 // From the third wrong password the 401 says how many tries this device has left before its
 // 15-minute pause (workers/auth/login-guard.ts), and alike for an address with no account.
@@ -33,7 +33,7 @@ describe("wrong passwords warn before the pause", () => {
     }
     const paused = await login(school.slug, email, PASSWORD, ip);
     expect(paused.status).toBe(429);
-    expect(((await paused.json()) as { error: string }).error).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
+    expect(await errorOf(paused)).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
     // Another device of the teacher still signs in.
     expect((await login(school.slug, email, PASSWORD, "198.51.100.71")).status).toBe(200);
   });

@@ -1,10 +1,8 @@
 // GET /api/books/awaiting-pages: what `npm run pages` prepares when it goes through the running app
 // (scripts/lib/page-stores.ts). Admins only; a teacher's cookie or none gets nothing.
 import { describe, expect, it } from "vitest";
-import { api, createBook, createSchool, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
-
-type Awaiting = { books: { id: number; title: string }[] };
 
 describe("books awaiting their pages", () => {
   it("lists books with a PDF and no pages, not books that are ready or have no PDF", async () => {
@@ -14,14 +12,14 @@ describe("books awaiting their pages", () => {
     const { book: ready } = await preparedBook("Pages Ready", [school.id], ["one", "two"]);
     const { cookie } = await signedInAdmin();
 
-    const all = (await (await api("/api/books/awaiting-pages", { cookie })).json()) as Awaiting;
+    const all = await okBody(client({ cookie }).api.books["awaiting-pages"].$get({ query: {} }));
     const ids = all.books.map((b) => b.id);
     expect(ids).toContain(waiting.id);
     expect(ids).not.toContain(noPdf.id);
     expect(ids).not.toContain(ready.id);
     expect(all.books.find((b) => b.id === waiting.id)).toEqual({ id: waiting.id, title: "Waiting For Pages" });
 
-    const one = (await (await api(`/api/books/awaiting-pages?bookId=${waiting.id}`, { cookie })).json()) as Awaiting;
+    const one = await okBody(client({ cookie }).api.books["awaiting-pages"].$get({ query: { bookId: String(waiting.id) } }));
     expect(one.books.map((b) => b.id)).toEqual([waiting.id]);
     const bad = await api("/api/books/awaiting-pages?bookId=abc", { cookie });
     expect(bad.status).toBe(400);

@@ -2,12 +2,22 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { books, pageSetPages, pageSets } from "../../workers/db/schema.ts";
-import type { PageText } from "../../workers/page-images/page-content.ts";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
-import { api, createBook, createSchool, db, ORIGIN, objectSessions, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import {
+  api,
+  client,
+  createBook,
+  createSchool,
+  db,
+  errorOf,
+  ORIGIN,
+  objectSessions,
+  okBody,
+  request,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
 import { pageImages, pagePng, pageText, preparedBook } from "./page-fixtures.ts";
-
-type Progress = { id: string; pageCount: number | null; done: number[]; failed: { n: number; error: string }[] };
 
 async function bookRow(id: number) {
   const [row] = await db().select().from(books).where(eq(books.id, id));
@@ -50,7 +60,7 @@ describe("preparing pages through the admin API", () => {
     await env.BOOKS.put(newPdf, new TextEncoder().encode("%PDF-1.7 new"));
     const set = await createUploadedPageSet(db(), env.BOOKS, await bookRow(book.id), { key: newPdf, size: 12, pageCount: 3 });
 
-    const status = (await (await api(`/api/books/${book.id}/page-sets`, { cookie })).json()) as { ready: Progress; preparing: Progress };
+    const status = await okBody(client({ cookie }).api.books[":id"]["page-sets"].$get({ param: { id: String(book.id) } }));
     expect(status.ready).toMatchObject({ id: oldSet, done: [1, 2] });
     expect(status.preparing).toMatchObject({ id: set.id, pageCount: 3, done: [] });
 
@@ -62,7 +72,7 @@ describe("preparing pages through the admin API", () => {
     expect((await putPage(cookie, book.id, set.id, 2)).status).toBe(200);
     // Half-way, teachers still read the old pages, and completing is refused.
     const teacher = await signedInTeacher(school);
-    const midway = (await (await api(`/api/books/${book.id}/search?q=old`, { cookie: teacher.cookie })).json()) as { total: number };
+    const midway = await okBody(client(teacher).api.books[":id"].search.$get({ param: { id: String(book.id) }, query: { q: "old" } }));
     expect(midway.total).toBe(2);
     const early = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, { cookie, body: { text: ["a", "b", "c"] } });
     expect(early.status).toBe(409);
@@ -86,7 +96,7 @@ describe("preparing pages through the admin API", () => {
     expect(await objectsUnder(`pages/${book.id}/${oldSet}/`)).toEqual([]);
     expect(await env.BOOKS.head(book.pdfKey!)).toBeNull();
     expect(await db().select().from(pageSets).where(eq(pageSets.id, oldSet))).toEqual([]);
-    const list = (await (await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).json()) as { pages: unknown[] };
+    const list = await okBody(client(teacher).api.books[":id"].pages.$get({ param: { id: String(book.id) } }));
     expect(list.pages).toEqual([
       { n: 1, width: 612, height: 120 },
       { n: 2, width: 612, height: 120 },
@@ -95,7 +105,7 @@ describe("preparing pages through the admin API", () => {
     const failed = await api(`/api/books/${book.id}/pages/3`, { cookie: teacher.cookie });
     expect(failed.status).toBe(404);
     expect(await failed.json()).toMatchObject({ status: "failed" });
-    const search = (await (await api(`/api/books/${book.id}/search?q=new`, { cookie: teacher.cookie })).json()) as { total: number };
+    const search = await okBody(client(teacher).api.books[":id"].search.$get({ param: { id: String(book.id) }, query: { q: "new" } }));
     expect(search.total).toBe(2);
   });
 
@@ -123,7 +133,7 @@ describe("preparing pages through the admin API", () => {
     expect(await bookRow(book.id)).toMatchObject({ pageCount: 3, pageSetId: set.id, pdfKey: pdf });
 
     const teacher = await signedInTeacher(school);
-    const list = (await (await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).json()) as { pages: unknown[] };
+    const list = await okBody(client(teacher).api.books[":id"].pages.$get({ param: { id: String(book.id) } }));
     expect(list.pages).toEqual([
       { n: 1, width: 612, height: 120 },
       { n: 2, width: 612, height: 792, failed: true },
@@ -135,9 +145,9 @@ describe("preparing pages through the admin API", () => {
     const third = await api(`/api/books/${book.id}/pages/3?w=1024`, { cookie: teacher.cookie });
     expect(third.status).toBe(200);
     expect(third.headers.get("Content-Type")).toBe("image/png");
-    const text = (await (await api(`/api/books/${book.id}/pages/3/text`, { cookie: teacher.cookie })).json()) as PageText;
+    const text = await okBody(client(teacher).api.books[":id"].pages[":n"].text.$get({ param: { id: String(book.id), n: "3" } }));
     expect(text.runs[0]?.str).toBe("the third page");
-    const admin = (await (await api(`/api/books/${book.id}/page-sets`, { cookie })).json()) as { ready: Progress };
+    const admin = await okBody(client({ cookie }).api.books[":id"]["page-sets"].$get({ param: { id: String(book.id) } }));
     expect(admin.ready).toMatchObject({ done: [1, 3], failed: [{ n: 2, error }] });
   });
 
@@ -157,9 +167,7 @@ describe("preparing pages through the admin API", () => {
     }
     const refused = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, { cookie, body: { text: ["", ""] } });
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { error: string }).error).toMatch(
-      /^None of the 2 pages of this PDF could be rendered, so it was not added/,
-    );
+    expect(await errorOf(refused)).toMatch(/^None of the 2 pages of this PDF could be rendered, so it was not added/);
     expect(await bookRow(book.id)).toMatchObject({ pdfKey: book.pdfKey, pageSetId: setId });
     expect(await env.BOOKS.head(brokenPdf)).toBeNull();
     expect(await db().select().from(pageSets).where(eq(pageSets.id, set.id))).toEqual([]);
@@ -168,7 +176,9 @@ describe("preparing pages through the admin API", () => {
   it("checks each page image by content and size, and takes them from admins only", async () => {
     const book = await createBook({ title: "Checked" });
     const { cookie } = await signedInAdmin();
-    const opened = (await (await api(`/api/books/${book.id}/page-sets`, { cookie, body: { pageCount: 2 } })).json()) as Progress;
+    const opened = await okBody(
+      client({ cookie }).api.books[":id"]["page-sets"].$post({ param: { id: String(book.id) }, json: { pageCount: 2 } }),
+    );
     const notPng = new Map(pageImages());
     notPng.set(1024, new TextEncoder().encode("GIF89a not a png at all"));
     expect((await putPage(cookie, book.id, opened.id, 1, notPng)).status).toBe(415);

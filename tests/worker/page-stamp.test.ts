@@ -1,6 +1,6 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
-import { MAX_PAGE_HEIGHT } from "../../app/lib/pages/page-format.ts";
+import { MAX_PAGE_HEIGHT } from "../../app/lib/rules/page-format.ts";
 import { decodePageImage, inspectPageImage } from "../../workers/page-images/page-image.ts";
 import { stampPage } from "../../workers/page-images/stamp.ts";
 

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { prepareSession } from "../../workers/auth/sessions.ts";
 import { asciiFilename, attachmentDisposition, parseRange } from "../../workers/books/pdf-stream.ts";
 import { admins, books } from "../../workers/db/schema.ts";
@@ -62,7 +63,7 @@ async function expectError(response: Response, status: number, message?: string)
   const text = await response.text();
   expect(text).not.toContain(TITLE);
   if (message) expect(JSON.parse(text)).toEqual({ error: message });
-  return JSON.parse(text) as { error: string };
+  return z.object({ error: z.string() }).parse(JSON.parse(text));
 }
 
 /** HEAD answers carry the status and headers of the GET, and no body. */

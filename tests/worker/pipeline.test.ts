@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSchool, request } from "./helpers.ts";
+import { z } from "zod";
+import { createSchool, jsonOf, request } from "./helpers.ts";
 
 let slug: string;
 
@@ -7,16 +8,19 @@ beforeAll(async () => {
   slug = (await createSchool({ name: "Pipeline High" })).slug;
 });
 
+/** What the test entry (entry.ts) answers for a page: the tenant the pipeline resolved, and the nonce. */
+const Tenant = z.object({
+  host: z.object({ kind: z.string() }).loose(),
+  slug: z.string().nullable(),
+  schoolName: z.string().nullable(),
+  basePath: z.string(),
+  nonce: z.string(),
+});
+
 async function tenantOf(url: string) {
   const response = await request(url);
   expect(response.status).toBe(200);
-  return (await response.json()) as {
-    host: { kind: string };
-    slug: string | null;
-    schoolName: string | null;
-    basePath: string;
-    nonce: string;
-  };
+  return jsonOf(response, Tenant);
 }
 
 describe("tenant resolution", () => {
@@ -71,7 +75,7 @@ describe("tenant resolution", () => {
 describe("security headers", () => {
   it("puts a nonce CSP and the other headers on pages", async () => {
     const response = await request(`https://lectern.test/${slug}`);
-    const { nonce } = (await response.json()) as { nonce: string };
+    const { nonce } = await jsonOf(response, Tenant);
     const csp = response.headers.get("Content-Security-Policy") ?? "";
     expect(nonce).toMatch(/^[A-Za-z0-9+/=]{20,}$/);
     expect(csp).toContain(`script-src 'self' 'nonce-${nonce}'`);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createBook, createSchool, page, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, okBody, page, signedInTeacher } from "./helpers.ts";
 
 // An id that is no book at all says 'Book not found'; a book of the catalogue that the school was not
 // given says 'This book is not available for your school' (the spec has both texts) on the API and
@@ -30,8 +30,8 @@ describe("a book a teacher cannot open: no such book, or not the school's", () =
     const response = await api(`/api/schools/slug/${slug}/books/${unassigned}`, { cookie });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: "This book is not available for your school" });
-    const own = await api(`/api/schools/slug/${slug}/books/${assigned}`, { cookie });
-    expect(((await own.json()) as { book: { title: string } }).book.title).toBe("On Our Shelf");
+    const own = client({ cookie }).api.schools.slug[":slug"].books[":bookId"].$get({ param: { slug, bookId: String(assigned) } });
+    expect((await okBody(own)).book.title).toBe("On Our Shelf");
   });
 
   it("/schools/{slug}/books/{id} says which", async () => {

@@ -7,7 +7,7 @@ import { OTP_HOURLY_LIMIT } from "../../workers/auth/otp.ts";
 import { admins, auditLog, schools, teachers } from "../../workers/db/schema.ts";
 import { readConfig } from "../../workers/http/config.ts";
 import { OTP_LIMITS, sendTeacherOtp } from "../../workers/teachers/send-otp.ts";
-import { api, createBook, createSchool, db, devModeCode, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createBook, createSchool, db, devModeCode, errorOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
 const STAFF_ROOM = "203.0.113.40";
@@ -42,9 +42,7 @@ describe("one-time codes for a school building", () => {
       else if (!first429) {
         first429 = i + 1;
         expect(response.status).toBe(429);
-        expect(((await response.json()) as { error: string }).error).toMatch(
-          /^Too many codes requested\. Please try again in \d+ minutes?\.$/,
-        );
+        expect(await errorOf(response)).toMatch(/^Too many codes requested\. Please try again in \d+ minutes?\.$/);
       }
     }
     expect(sent).toBe(OTP_LIMITS.client.limit);
@@ -241,7 +239,7 @@ describe("strict ids, private pages, plain text", () => {
     const school = await createSchool();
     const renamed = await api(`/api/schools/${school.id}`, { method: "PUT", cookie, body: { schoolName: "Evil\u0000School" } });
     expect(renamed.status).toBe(400);
-    expect(((await renamed.json()) as { error: string }).error).toMatch(/control characters/);
+    expect(await errorOf(renamed)).toMatch(/control characters/);
     const [row] = await db().select({ name: schools.name }).from(schools).where(eq(schools.id, school.id));
     expect(row!.name).toBe(school.name);
     const name = await api("/api/teacher/register", {

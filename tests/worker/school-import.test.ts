@@ -1,6 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createSchool, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { z } from "zod";
+import type { ImportValidation } from "../../workers/schools/import-rows.ts";
+import { api, createSchool, errorOf, jsonOf, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 
@@ -8,19 +10,25 @@ beforeAll(async () => {
   cookie = (await signedInAdmin()).cookie;
 });
 
-type RowResult = {
-  index: number;
-  row: number;
-  status: string;
-  errors: string[];
-  data: Record<string, unknown>;
-  existingId?: number;
-  generatedSlug?: string;
-};
-type Validation = { rows: RowResult[]; summary: { new: number; duplicate: number; invalid: number } };
+// The import routes take their rows through a command (no declared body), so hc does not type their answers: read by schemas that must fit the server's types.
+const Validation = z.object({
+  rows: z.array(
+    z.object({
+      index: z.number(),
+      row: z.number(),
+      status: z.enum(["new", "duplicate", "invalid"]),
+      errors: z.array(z.string()),
+      data: z.record(z.string(), z.unknown()),
+      existingId: z.number().optional(),
+      generatedSlug: z.string().optional(),
+    }),
+  ),
+  summary: z.object({ new: z.number(), duplicate: z.number(), invalid: z.number() }).loose(),
+}) satisfies z.ZodType<ImportValidation>;
+/** A refused save: the sentence, and the validation of every row. */
+const Refused = z.object({ error: z.string(), rows: Validation });
 
 const tag = () => crypto.randomUUID().slice(0, 8);
-const body = async <T = Record<string, unknown>>(response: Response) => (await response.json()) as T;
 const post = (path: string, rows: unknown) => api(`/api/schools/${path}`, { body: { rows }, cookie });
 
 const row = (overrides: Record<string, unknown> = {}) => ({
@@ -59,7 +67,7 @@ describe("POST /api/schools/validate-import", () => {
     ];
     const response = await post("validate-import", rows);
     expect(response.status).toBe(200);
-    const result = await body<Validation>(response);
+    const result = await jsonOf(response, Validation);
     expect(result.summary).toEqual({ new: 2, duplicate: 2, invalid: 6 });
     expect(result.rows.map((r) => r.status)).toEqual([
       "new",
@@ -98,7 +106,7 @@ describe("POST /api/schools/validate-import", () => {
     // Rows 2 to 5 of the file are fine; rows 6 and 7 share a slug.
     const rows = [1, 2, 3, 4].map((i) => row({ schoolName: `${prefix} ${i}`, slug: `${slug}-${i}` }));
     rows.push(row({ schoolName: `${prefix} 5`, slug }), row({ schoolName: `${prefix} 6`, slug }));
-    const result = await body<Validation>(await post("validate-import", rows));
+    const result = await jsonOf(post("validate-import", rows), Validation);
     expect(result.rows[4]).toMatchObject({ row: 6, status: "invalid", errors: ["Row 6 has the same slug as row 7"] });
     expect(result.rows[5]).toMatchObject({ row: 7, status: "invalid", errors: ["Row 7 has the same slug as row 6"] });
   });
@@ -106,7 +114,7 @@ describe("POST /api/schools/validate-import", () => {
   it("lists every other row of a group, and three rows sharing a name and ZIP each name the other two", async () => {
     const name = `Triple ${tag()}`;
     const rows = [row({ schoolName: name }), row(), row({ schoolName: name }), row({ schoolName: name.toUpperCase() })];
-    const result = await body<Validation>(await post("validate-import", rows));
+    const result = await jsonOf(post("validate-import", rows), Validation);
     expect(result.rows.map((r) => r.errors)).toEqual([
       ["Row 2 has the same name and ZIP code as rows 4 and 5"],
       [],
@@ -119,25 +127,25 @@ describe("POST /api/schools/validate-import", () => {
     const slug = `gap-${tag()}`;
     const rows = [row({ slug }), row({ slug: `${slug}-x` }), row({ slug })];
     const check = (rowNumbers: number[]) => api("/api/schools/validate-import", { body: { rows, rowNumbers }, cookie });
-    const numbered = await body<Validation>(await check([2, 5, 9]));
+    const numbered = await jsonOf(check([2, 5, 9]), Validation);
     expect(numbered.rows.map((r) => r.row)).toEqual([2, 5, 9]);
     expect(numbered.rows[0]?.errors).toEqual(["Row 2 has the same slug as row 9"]);
     expect(numbered.rows[2]?.errors).toEqual(["Row 9 has the same slug as row 2"]);
     // A list that does not match the rows is not used.
-    const mismatched = await body<Validation>(await check([2, 5]));
+    const mismatched = await jsonOf(check([2, 5]), Validation);
     expect(mismatched.rows.map((r) => r.row)).toEqual([2, 3, 4]);
     expect((await check([1, 2, 3])).status).toBe(400);
   });
 
   it("refuses an empty file, more than 900 rows (one D1 batch), and rows that are not objects", async () => {
-    expect(await body(await post("validate-import", []))).toEqual({ error: "The file has no rows", field: "rows" });
+    expect(await (await post("validate-import", [])).json()).toEqual({ error: "The file has no rows", field: "rows" });
     expect(
-      await body(
+      await (
         await post(
           "validate-import",
           Array.from({ length: 901 }, () => row()),
-        ),
-      ),
+        )
+      ).json(),
     ).toEqual({
       error: "Import at most 900 schools at a time",
       field: "rows",
@@ -161,7 +169,7 @@ describe("POST /api/schools/bulk", () => {
     const firstSlug = slugs[0]!;
     const response = await post("bulk", rows);
     expect(response.status).toBe(201);
-    expect(await body(response)).toEqual({ created: 150 });
+    expect(await response.json()).toEqual({ created: 150 });
     const created = await schoolsNamed(prefix);
     expect(created).toHaveLength(150);
     expect(created[0]).toEqual({ slug: firstSlug, name: `${prefix} 000`, city: "Portland", teacherLimit: 12 });
@@ -180,7 +188,7 @@ describe("POST /api/schools/bulk", () => {
     ];
     const response = await post("bulk", rows);
     expect(response.status).toBe(400);
-    const result = await body<{ error: string; rows: Validation }>(response);
+    const result = await jsonOf(response, Refused);
     expect(result.error).toBe("1 of 2 rows cannot be added; nothing was saved.");
     expect(result.rows.summary).toEqual({ new: 1, duplicate: 0, invalid: 1 });
     expect(await schoolsNamed(prefix)).toEqual([]);
@@ -190,13 +198,13 @@ describe("POST /api/schools/bulk", () => {
     const prefix = `Noslug ${tag()}`;
     const response = await post("bulk", [row({ schoolName: `${prefix} A` })]);
     expect(response.status).toBe(400);
-    const result = await body<{ rows: Validation }>(response);
+    const result = await jsonOf(response, Refused);
     expect(result.rows.rows[0]?.errors).toEqual(["Enter a slug for this school, or save with generated slugs"]);
 
     const existing = await createSchool();
     const duplicate = await post("bulk", [row({ schoolName: `${prefix} B`, slug: existing.slug })]);
     expect(duplicate.status).toBe(400);
-    expect((await body<{ rows: Validation }>(duplicate)).rows.rows[0]).toMatchObject({ status: "duplicate", existingId: existing.id });
+    expect((await jsonOf(duplicate, Refused)).rows.rows[0]).toMatchObject({ status: "duplicate", existingId: existing.id });
     expect(await schoolsNamed(prefix)).toEqual([]);
   });
 });
@@ -213,12 +221,12 @@ describe("POST /api/schools/save-generated", () => {
       row({ schoolName: `${name}!`, zipCode: "97202" }),
       row({ schoolName: `${name} Annex`, slug: given }),
     ];
-    const validation = await body<Validation>(await post("validate-import", rows));
+    const validation = await jsonOf(post("validate-import", rows), Validation);
     expect(validation.rows.map((r) => r.generatedSlug)).toEqual([`${base}-4`, `${base}-5`, undefined]);
 
     const response = await post("save-generated", rows);
     expect(response.status).toBe(201);
-    expect(await body(response)).toEqual({ created: 3 });
+    expect(await response.json()).toEqual({ created: 3 });
     expect((await schoolsNamed(name)).map((school) => school.slug)).toEqual([`${base}-4`, `${base}-5`, given]);
   });
 
@@ -229,9 +237,7 @@ describe("POST /api/schools/save-generated", () => {
       row({ schoolName: `${prefix} B`, teacherLimit: "lots" }),
     ]);
     expect(response.status).toBe(400);
-    expect((await body<{ rows: Validation }>(response)).rows.rows[1]?.errors).toEqual([
-      "The teacher limit must be a whole number from 1 to 10000",
-    ]);
+    expect((await jsonOf(response, Refused)).rows.rows[1]?.errors).toEqual(["The teacher limit must be a whole number from 1 to 10000"]);
     expect(await schoolsNamed(prefix)).toEqual([]);
   });
 });
@@ -247,7 +253,7 @@ describe("POST /api/schools/update-duplicates", () => {
     ];
     const response = await post("update-duplicates", rows);
     expect(response.status).toBe(200);
-    expect(await body(response)).toEqual({ updated: 2 });
+    expect(await response.json()).toEqual({ updated: 2 });
     const after = await env.DB.prepare(
       "SELECT id, slug, city, teacher_limit AS teacherLimit, principal FROM schools WHERE id IN (?, ?) ORDER BY id",
     )
@@ -275,11 +281,11 @@ describe("POST /api/schools/update-duplicates", () => {
       row({ slug: `nowhere-${tag()}` }),
     ]);
     expect(unmatched.status).toBe(400);
-    expect((await body<{ error: string }>(unmatched)).error).toBe("1 of 2 rows do not match an existing school; nothing was saved.");
+    expect(await errorOf(unmatched)).toBe("1 of 2 rows do not match an existing school; nothing was saved.");
 
     const tooLow = await post("update-duplicates", [row({ schoolName: school.name, slug: school.slug, city: "Changed", teacherLimit: 1 })]);
     expect(tooLow.status).toBe(400);
-    expect((await body<{ rows: Validation }>(tooLow)).rows.rows[0]?.errors).toEqual([
+    expect((await jsonOf(tooLow, Refused)).rows.rows[0]?.errors).toEqual([
       "The school already has 2 registered teachers; the teacher limit cannot be lower",
     ]);
     expect(await env.DB.prepare("SELECT city FROM schools WHERE id = ?").bind(school.id).first("city")).toBe("Springfield");
@@ -292,7 +298,7 @@ describe("row numbers when saving", () => {
     const rows = [row({ slug }), row({ slug })];
     const bulk = await api("/api/schools/bulk", { body: { rows, rowNumbers: [4, 6] }, cookie });
     expect(bulk.status).toBe(400);
-    const refused = await body<{ rows: Validation }>(bulk);
+    const refused = await jsonOf(bulk, Refused);
     expect(refused.rows.rows.map((r) => r.errors)).toEqual([["Row 4 has the same slug as row 6"], ["Row 6 has the same slug as row 4"]]);
     const school = await createSchool();
     const update = await api("/api/schools/update-duplicates", {
@@ -300,6 +306,6 @@ describe("row numbers when saving", () => {
       cookie,
     });
     expect(update.status).toBe(400);
-    expect((await body<{ rows: Validation }>(update)).rows.rows[0]).toMatchObject({ row: 12, status: "invalid" });
+    expect((await jsonOf(update, Refused)).rows.rows[0]).toMatchObject({ row: 12, status: "invalid" });
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { createSchool, request } from "./helpers.ts";
+import { createSchool, errorOf, request } from "./helpers.ts";
 
 let slug: string;
 
@@ -42,7 +42,7 @@ describe("GET /api/schools/slug/{slug}", () => {
   it("answers 400 for a slug longer than any school's", async () => {
     const response = await request(`https://lectern.test/api/schools/slug/${"a".repeat(64)}`);
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toMatch(/slug/);
+    expect(await errorOf(response)).toMatch(/slug/);
   });
 });
 

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
+import { COVER_WIDTHS } from "../../app/lib/rules/book-category.ts";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { DEMO_BOOKS, DEMO_SCHOOLS, demoBooksFor } from "../../scripts/seed/demo-data.ts";
 import { type SeedAssets, seedDemo } from "../../scripts/seed/seed-demo.ts";
-import { COVER_WIDTHS } from "../../workers/books/category.ts";
 import { makeCoverRenditions } from "../../workers/books/cover-renditions.ts";
 
 // A 1x1 PNG: covers are drawn with a Node-only canvas in `npm start`; the seed logic is what is tested here.

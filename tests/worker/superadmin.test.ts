@@ -1,11 +1,12 @@
 import { env } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { auditCsvStream } from "../../workers/admins/audit-csv.ts";
 import { auditWhere } from "../../workers/admins/audit-log.ts";
 import { auditLog } from "../../workers/db/schema.ts";
-import { api, createBook, createSchool, db, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 describe("superadmin API", () => {
   it("refuses plain admins, teachers and strangers", async () => {
@@ -30,9 +31,7 @@ describe("superadmin API", () => {
       (await api("/api/superadmin/admins", { cookie, body: { email, name: "Again", password: "a long new passphrase" } })).status,
     ).toBe(409);
 
-    const audit = (await (await api(`/api/superadmin/audit?who=${encodeURIComponent(superadmin.email)}`, { cookie })).json()) as {
-      entries: { adminEmail: string; action: string; entityType: string; what: string }[];
-    };
+    const audit = await okBody(client({ cookie }).api.superadmin.audit.$get({ query: { who: superadmin.email } }));
     expect(audit.entries[0]).toMatchObject({
       adminEmail: superadmin.email,
       action: "create",
@@ -73,19 +72,18 @@ describe("superadmin API", () => {
 
   it("answers the global figures", async () => {
     const { cookie } = await signedInAdmin("superadmin");
-    const stats = (await (await api("/api/superadmin/stats", { cookie })).json()) as Record<string, number>;
+    const stats = await okBody(client({ cookie }).api.superadmin.stats.$get());
     expect(Object.keys(stats).sort()).toEqual(["books", "loginsThisWeek", "schools", "teachers"]);
     expect(stats.schools).toBeGreaterThanOrEqual(1);
   });
 });
 
-type Entry = { id: number; adminEmail: string; action: string; entityType: string; entityId: string | null; what: string; at: number };
-type AuditAnswer = { entries: Entry[]; total: number; page: number };
+type AuditQuery = InferRequestType<ReturnType<typeof client>["api"]["superadmin"]["audit"]["$get"]>["query"];
 
-const audit = async (cookie: string, query: Record<string, string> = {}) => {
-  const response = await api(`/api/superadmin/audit?${new URLSearchParams(query)}`, { cookie });
+const audit = async (cookie: string, query: AuditQuery = {}) => {
+  const response = await client({ cookie }).api.superadmin.audit.$get({ query });
   expect(response.status).toBe(200);
-  return (await response.json()) as AuditAnswer;
+  return okBody(response);
 };
 
 /** An audit row written straight to the table (a past entry, or cells a spreadsheet would take for formulas). */

@@ -4,7 +4,7 @@ import { describeDevice } from "../../workers/auth/device.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { teachers } from "../../workers/db/schema.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, objectSessions, page } from "./helpers.ts";
+import { api, client, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions, okBody, page } from "./helpers.ts";
 
 // The teacher's account page and /api/teacher/account, /password, /sessions, /sign-out-everywhere
 // (issue 16, docs/decisions/0017-teacher-account.md).
@@ -61,11 +61,10 @@ async function storedHash(teacherId: number) {
   return env.DB.prepare("SELECT password_hash FROM teachers WHERE id = ?").bind(teacherId).first<string>("password_hash");
 }
 
-type SessionView = { id: string; device: string | null; signedInAt: number; lastSeenAt: number; current: boolean };
-async function listSessions(cookie: string): Promise<SessionView[]> {
-  const response = await api("/api/teacher/sessions", { cookie });
+async function listSessions(cookie: string) {
+  const response = await client({ cookie }).api.teacher.sessions.$get();
   expect(response.status).toBe(200);
-  return ((await response.json()) as { sessions: SessionView[] }).sessions;
+  return (await okBody(response)).sessions;
 }
 
 describe("describeDevice", () => {
@@ -144,7 +143,7 @@ describe("GET and PUT /api/teacher/account", () => {
       mobile: "5559876543",
       message: "Your name and mobile number have been saved.",
     });
-    const me = (await (await api("/api/teacher/verify-token", { cookie })).json()) as { teacherName: string };
+    const me = await okBody(client({ cookie }).api.teacher["verify-token"].$get());
     expect(me.teacherName).toBe("Ada King");
   });
 
@@ -163,7 +162,7 @@ describe("GET and PUT /api/teacher/account", () => {
     for (const [body, message] of cases) {
       const response = await api("/api/teacher/account", { method: "PUT", cookie, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(((await response.json()) as { error: string }).error).toContain(message);
+      expect(await errorOf(response)).toContain(message);
     }
     const [row] = await env.DB.prepare("SELECT name, mobile FROM teachers WHERE id = ?").bind(teacher.id).raw();
     expect(row).toEqual(["Ada Lovelace", "5551234567"]);
@@ -201,7 +200,7 @@ describe("POST /api/teacher/password", () => {
     // The sixth try is blocked, even with the right password; so is the login from the same client.
     const blocked = await api("/api/teacher/password", { cookie, ip, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
     expect(blocked.status).toBe(429);
-    expect(((await blocked.json()) as { error: string }).error).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
+    expect(await errorOf(blocked)).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
     const login = await api("/api/teacher/login", { body: { email, password: PASSWORD, slug: school.slug }, ip });
     expect(login.status).toBe(429);
   });
@@ -246,7 +245,7 @@ describe("POST /api/teacher/password", () => {
     for (const [body, message] of cases) {
       const response = await api("/api/teacher/password", { cookie, body, ip: freshIp() });
       expect(response.status, JSON.stringify(body)).toBe(400);
-      expect(((await response.json()) as { error: string }).error).toContain(message);
+      expect(await errorOf(response)).toContain(message);
     }
     expect(await storedHash(teacher.id)).toBe(before);
   });

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { issueOtp } from "../../workers/auth/otp.ts";
 import { getTeacherSession, SESSION_LIFETIME } from "../../workers/auth/sessions.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, objectSessions } from "./helpers.ts";
+import { api, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 
 let counter = 0;
 const freshEmail = () => `teacher-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
@@ -62,7 +62,7 @@ describe("registration", () => {
       body: { name: "A", mobile: "5551234567", email, password: PASSWORD, otp: wrong, slug: school.slug },
     });
     expect(response.status).toBe(400);
-    expect(((await response.json()) as { error: string }).error).toMatch(/^Invalid OTP/);
+    expect(await errorOf(response)).toMatch(/^Invalid OTP/);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM teachers WHERE email = ?").bind(email).first("n")).toBe(0);
   });
 

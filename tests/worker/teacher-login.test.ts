@@ -6,7 +6,7 @@ import { hashPassword } from "../../workers/auth/password.ts";
 import { ENDED_SESSION_KEPT_MS } from "../../workers/auth/sessions.ts";
 import { teachers } from "../../workers/db/schema.ts";
 import { loginTeacher } from "../../workers/teachers/accounts.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, objectSessions } from "./helpers.ts";
+import { api, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
 let counter = 0;
@@ -87,7 +87,7 @@ describe("login throttling", () => {
       expect((await login(school.slug, email, "wrong password", { ip: "203.0.113.9" })).status).toBe(401);
     const blocked = await login(school.slug, email, PASSWORD, { ip: "203.0.113.9" });
     expect(blocked.status).toBe(429);
-    expect(((await blocked.json()) as { error: string }).error).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
+    expect(await errorOf(blocked)).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
     // The teacher, from their own computer, is not locked out by a stranger's guesses.
     expect((await login(school.slug, email, PASSWORD, { ip: "198.51.100.7" })).status).toBe(200);
     // And the block ends.
@@ -166,7 +166,7 @@ describe("POST /api/teacher/reset-password", () => {
     const answers = [];
     for (const email of [known, "stranger@school.test"]) {
       const response = await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } });
-      answers.push({ status: response.status, shape: ((await response.json()) as { error: string }).error.replace(/\d{6}/, "######") });
+      answers.push({ status: response.status, shape: (await errorOf(response)).replace(/\d{6}/, "######") });
     }
     expect(answers[0]).toEqual(answers[1]);
   });

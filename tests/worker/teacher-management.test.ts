@@ -6,11 +6,26 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { auditLog, books, loginEvents, otpCodes, readingProgress, teachers } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import {
+  api,
+  client,
+  cookieFrom,
+  createSchool,
+  db,
+  devModeCode,
+  errorOf,
+  jsonOf,
+  objectSessions,
+  okBody,
+  page,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
 const DISABLED = "Your account has been disabled. Please contact your school administrator.";
@@ -70,7 +85,13 @@ const verify = (teacherCookie: string) => api("/api/teacher/verify-token", { coo
 const sessionCount = async (teacher: { id: number; schoolId: number }) =>
   (await objectSessions(teacher.schoolId)).filter((s) => s.teacher_id === teacher.id && s.ended === null && s.expires_at > Date.now())
     .length;
-const body = async (response: Response) => (await response.json()) as Record<string, unknown>;
+/** The typed client, as the signed-in admin. */
+const asAdmin = () => client({ cookie });
+/** A teacher's row of the school's API, as the typed client names it. */
+const teacherApi = () => asAdmin().api.schools[":id"].teachers[":teacherId"];
+const teacherParam = (schoolId: number, teacherId: number) => ({ param: { id: String(schoolId), teacherId: String(teacherId) } });
+/** What the mail catcher (another server) answers for GET /messages; read by a schema that must fit its CaughtMessage. */
+const Caught = z.array(z.object({ text: z.string() })) satisfies z.ZodType<Pick<CaughtMessage, "text">[]>;
 
 describe("GET /api/schools/:id/teachers", () => {
   it("lists the school's teachers with their state, last login and live sessions", async () => {
@@ -81,10 +102,10 @@ describe("GET /api/schools/:id/teachers", () => {
     await teacherAt(other, "Other School Teacher");
     expect((await write(school.id, off.id, "disable")).status).toBe(200);
 
-    const response = await api(`/api/schools/${school.id}/teachers`, { cookie });
+    const response = await asAdmin().api.schools[":id"].teachers.$get({ param: { id: String(school.id) } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    const { teachers: listed } = (await response.json()) as { teachers: Record<string, unknown>[] };
+    const { teachers: listed } = await okBody(response);
     expect(listed.map((t) => t.name)).toEqual(["Avery Active", "Blake Benched"]);
     expect(listed[0]).toEqual({
       id: teacher.id,
@@ -219,12 +240,12 @@ describe("disable and enable", () => {
     // Again: nothing changes, no second entry.
     const again = await write(school.id, teacher.id, "disable");
     expect(again.status).toBe(200);
-    expect(await body(again)).toMatchObject({ changed: false, message: "Dana Reader was already disabled." });
+    expect(await again.json()).toMatchObject({ changed: false, message: "Dana Reader was already disabled." });
     expect(await audits("teacher.disable", teacher.id)).toHaveLength(1);
 
     const enabled = await write(school.id, teacher.id, "enable");
     expect(enabled.status).toBe(200);
-    expect(await body(enabled)).toMatchObject({
+    expect(await enabled.json()).toMatchObject({
       teacher: { disabled: false },
       changed: true,
       message: "Dana Reader is enabled and can sign in again.",
@@ -238,7 +259,7 @@ describe("disable and enable", () => {
     expect(await old.json()).toEqual({ error: "Not signed in" });
     expect(await (await page(`/schools/${school.slug}`, { cookie: first })).text()).not.toContain(DISABLED);
     expect(await audits("teacher.enable", teacher.id)).toHaveLength(1);
-    expect(await body(await write(school.id, teacher.id, "enable"))).toMatchObject({ changed: false });
+    expect(await (await write(school.id, teacher.id, "enable")).json()).toMatchObject({ changed: false });
     expect(await audits("teacher.enable", teacher.id)).toHaveLength(1);
   });
 
@@ -260,9 +281,9 @@ describe("disable and enable", () => {
   it("ten concurrent disables: every answer 200, one audit entry", async () => {
     const school = await createSchool();
     const { teacher } = await teacherAt(school);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => write(school.id, teacher.id, "disable")));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => teacherApi().disable.$post(teacherParam(school.id, teacher.id))));
     expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
-    const changed = await Promise.all(answers.map(async (r) => (await body(r)).changed));
+    const changed = await Promise.all(answers.map(async (r) => (await okBody(r)).changed));
     expect(changed.filter(Boolean)).toHaveLength(1);
     expect(await audits("teacher.disable", teacher.id)).toHaveLength(1);
   });
@@ -288,7 +309,7 @@ describe("end all sessions", () => {
     const [entry] = await audits("teacher.sign-out", teacher.id);
     expect(entry).toMatchObject({ adminEmail: admin.email, before: { name: "Dana Reader", email }, after: { sessionsEnded: 2 } });
 
-    expect(await body(await write(school.id, teacher.id, "sign-out"))).toMatchObject({
+    expect(await (await write(school.id, teacher.id, "sign-out")).json()).toMatchObject({
       sessionsEnded: 0,
       message: "Dana Reader had no sessions to end.",
     });
@@ -300,9 +321,9 @@ describe("send a password-reset code", () => {
   it("in Development Mode shows the admin the code, which resets the teacher's password", async () => {
     const school = await createSchool();
     const { teacher, email } = await teacherAt(school);
-    const response = await write(school.id, teacher.id, "send-reset");
+    const response = await teacherApi()["send-reset"].$post(teacherParam(school.id, teacher.id));
     expect(response.status).toBe(200);
-    const { message } = (await response.json()) as { message: string };
+    const { message } = await okBody(response);
     expect(message).toMatch(/^Development Mode: .*password-reset OTP for Dana Reader: \d{6}$/);
     const otp = /(\d{6})$/.exec(message)![1]!;
     const [code] = await db()
@@ -322,7 +343,7 @@ describe("send a password-reset code", () => {
     // The teacher's own throttle applies: a second code within the minute is refused, and not audited.
     const soon = await write(school.id, teacher.id, "send-reset");
     expect(soon.status).toBe(429);
-    expect(((await soon.json()) as { error: string }).error).toMatch(/^Please wait/);
+    expect(await errorOf(soon)).toMatch(/^Please wait/);
     expect(await audits("teacher.send-reset", teacher.id)).toHaveLength(1);
   });
 
@@ -336,7 +357,7 @@ describe("send a password-reset code", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ message: `A password-reset code was e-mailed to Dana Reader (${email}).` });
-    const caught = (await (await fetch(`${env.MAIL_CATCHER_URL}/messages?to=${encodeURIComponent(email)}`)).json()) as CaughtMessage[];
+    const caught = await jsonOf(fetch(`${env.MAIL_CATCHER_URL}/messages?to=${encodeURIComponent(email)}`), Caught);
     expect(caught).toHaveLength(1);
     const otp = extractCode(caught[0]!.text);
     expect(otp).toMatch(/^\d{6}$/);

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { checkOtp, issueOtp, OTP_HOURLY_LIMIT, OTP_MAX_ATTEMPTS, OTP_TTL_MS } from "../../workers/auth/otp.ts";
-import { api, createSchool, db, devModeCode } from "./helpers.ts";
+import { api, createSchool, db, devModeCode, errorOf } from "./helpers.ts";
 
 const SECRET = env.AUTH_SECRET;
 let emailCounter = 0;
@@ -14,7 +14,7 @@ describe("POST /api/teacher/send-otp", () => {
     const response = await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "register" } });
     expect(response.status).toBe(200);
     const code = await devModeCode(response.clone());
-    expect(((await response.json()) as { error: string }).error).toMatch(/^Development Mode/);
+    expect(await errorOf(response)).toMatch(/^Development Mode/);
     const row = await env.DB.prepare("SELECT code_hash, expires_at - created_at AS ttl FROM otp_codes WHERE email = ?").bind(email).first<{
       code_hash: string;
       ttl: number;
@@ -30,7 +30,7 @@ describe("POST /api/teacher/send-otp", () => {
     expect((await api("/api/teacher/send-otp", { body: { email, slug: school.slug } })).status).toBe(200);
     const again = await api("/api/teacher/send-otp", { body: { email, slug: school.slug } });
     expect(again.status).toBe(429);
-    expect(((await again.json()) as { error: string }).error).toMatch(/^Please wait \d+ seconds? before requesting another OTP\.$/);
+    expect(await errorOf(again)).toMatch(/^Please wait \d+ seconds? before requesting another OTP\.$/);
     // A code for another purpose (a reset right after registering) is not a resend.
     expect((await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } })).status).toBe(200);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { RESERVED_SLUGS, SlugSchema } from "../../app/lib/rules/slug.ts";
 import { resolveHost, slugFromPath } from "../../workers/http/tenancy.ts";
-import { RESERVED_SLUGS, SlugSchema } from "../../workers/schools/slug.ts";
 
 describe("resolveHost", () => {
   it.each([

@@ -1,6 +1,7 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { csvCell } from "../../app/lib/csv.ts";
 import worker from "../../workers/app.ts";
 import { loginEvents, schools, teachers } from "../../workers/db/schema.ts";
@@ -8,7 +9,7 @@ import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usa
 import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/reading/usage-events.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
-import { api, createSchool, db, flushUsage, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
@@ -154,12 +155,19 @@ describe("GET /api/reports/usage", () => {
   });
 
   const url = (query: string) => `/api/reports/usage?${query}`;
+  // The reports build their JSON per report (typed `object` on the server), so hc cannot describe it: read by schemas.
+  const UsageReport = z.object({ days: z.array(z.unknown()), totals: z.unknown() });
+  const TeachersReport = z.object({
+    teachers: z.array(z.object({ name: z.string(), pagesRead: z.number(), readingMinutes: z.number(), booksOpened: z.number() })),
+  });
+  const BooksReport = z.object({ books: z.array(z.object({ id: z.number(), pagesRead: z.number(), readers: z.number() })) });
+  const SchoolsReport = z.object({ schools: z.array(z.object({ id: z.number(), pagesRead: z.number() })) });
 
   it("gives an admin every day of the range and the totals", async () => {
     const response = await api(url(`from=2025-01-09&to=2025-01-12&schoolId=${school.id}`), { cookie: admin.cookie });
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toContain("no-store");
-    const report = (await response.json()) as { days: unknown[]; totals: unknown };
+    const report = await jsonOf(response, UsageReport);
     expect(report.days).toEqual([
       { date: "2025-01-09", activeTeachers: 0, booksOpened: 0, pagesRead: 0, readingMinutes: 0 },
       { date: "2025-01-10", activeTeachers: 1, booksOpened: 1, pagesRead: 3, readingMinutes: 4 },
@@ -167,18 +175,18 @@ describe("GET /api/reports/usage", () => {
       { date: "2025-01-12", activeTeachers: 2, booksOpened: 2, pagesRead: 4, readingMinutes: 7 },
     ]);
     expect(report.totals).toEqual({ activeTeachers: 2, booksOpened: 3, pagesRead: 7, readingMinutes: 11 });
-    const oneDay = (await (
-      await api(url(`from=2025-01-12&to=2025-01-12&schoolId=${school.id}&bookId=${bookId}`), { cookie: admin.cookie })
-    ).json()) as {
-      totals: unknown;
-    };
+    const oneDay = await jsonOf(
+      api(url(`from=2025-01-12&to=2025-01-12&schoolId=${school.id}&bookId=${bookId}`), { cookie: admin.cookie }),
+      UsageReport,
+    );
     expect(oneDay.totals).toEqual({ activeTeachers: 2, booksOpened: 2, pagesRead: 4, readingMinutes: 7 });
   });
 
   it("includes the school's figures in all schools' and answers the same as CSV", async () => {
-    const all = (await (await api(url("from=2025-01-10&to=2025-01-10"), { cookie: admin.cookie })).json()) as {
-      totals: { pagesRead: number };
-    };
+    const all = await jsonOf(
+      api(url("from=2025-01-10&to=2025-01-10"), { cookie: admin.cookie }),
+      z.object({ totals: z.object({ pagesRead: z.number() }) }),
+    );
     expect(all.totals.pagesRead).toBeGreaterThanOrEqual(3);
     const csv = await api(url(`from=2025-01-10&to=2025-01-11&schoolId=${school.id}&format=csv`), { cookie: admin.cookie });
     expect(csv.status).toBe(200);
@@ -219,7 +227,7 @@ describe("GET /api/reports/usage", () => {
     for (const [query, message] of cases) {
       const response = await api(url(query), { cookie: admin.cookie });
       expect(response.status, query).toBe(400);
-      expect(((await response.json()) as { error: string }).error, query).toMatch(message);
+      expect(await errorOf(response), query).toMatch(message);
     }
     // 366 days is allowed (a leap year).
     expect((await api(url("from=2024-01-01&to=2024-12-31"), { cookie: admin.cookie })).status).toBe(200);
@@ -229,21 +237,18 @@ describe("GET /api/reports/usage", () => {
 
   it("exports the school's teachers, its books and the book's schools and stop pages", async () => {
     const range = "from=2025-01-09&to=2025-01-12";
-    const teachersReport = (await (await api(`/api/reports/teachers?${range}&schoolId=${school.id}`, { cookie: admin.cookie })).json()) as {
-      teachers: Array<{ name: string; pagesRead: number; readingMinutes: number; booksOpened: number }>;
-    };
+    const teachersReport = await jsonOf(
+      api(`/api/reports/teachers?${range}&schoolId=${school.id}`, { cookie: admin.cookie }),
+      TeachersReport,
+    );
     expect(teachersReport.teachers.map((t) => [t.name, t.pagesRead, t.readingMinutes, t.booksOpened])).toEqual([
       ["T One", 5, 6, 2],
       ["T Two", 2, 5, 1],
       ["Test Teacher", 0, 0, 0], // signed up in the 401 case, never read: listed with nothing
     ]);
-    const books = (await (await api(`/api/reports/books?${range}&schoolId=${school.id}`, { cookie: admin.cookie })).json()) as {
-      books: Array<{ id: number; pagesRead: number; readers: number }>;
-    };
+    const books = await jsonOf(api(`/api/reports/books?${range}&schoolId=${school.id}`, { cookie: admin.cookie }), BooksReport);
     expect(books.books).toEqual([expect.objectContaining({ id: bookId, pagesRead: 7, readers: 2 })]);
-    const readingSchools = (await (await api(`/api/reports/schools?${range}&bookId=${bookId}`, { cookie: admin.cookie })).json()) as {
-      schools: Array<{ id: number; pagesRead: number }>;
-    };
+    const readingSchools = await jsonOf(api(`/api/reports/schools?${range}&bookId=${bookId}`, { cookie: admin.cookie }), SchoolsReport);
     expect(readingSchools.schools).toContainEqual(expect.objectContaining({ id: school.id, pagesRead: 7 }));
     expect((await api(`/api/reports/teachers?${range}`, { cookie: admin.cookie })).status).toBe(400);
     expect((await api(`/api/reports/stop-pages?${range}`, { cookie: admin.cookie })).status).toBe(400);
@@ -279,7 +284,11 @@ describe("GET /api/reports/inactive-schools", () => {
     const fresh = await createSchool({ name: "Fresh School" });
     const response = await api("/api/reports/inactive-schools", { cookie: admin.cookie });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { count: number; schools: Array<{ id: number; lastActiveDay: string | null }> };
+    // JSON or CSV by `format`, so hc cannot type the answer: read by a schema.
+    const body = await jsonOf(
+      response,
+      z.object({ count: z.number(), schools: z.array(z.object({ id: z.number(), lastActiveDay: z.string().nullable() })) }),
+    );
     const ids = body.schools.map((s) => s.id);
     expect(ids).toContain(quiet.id);
     expect(ids).not.toContain(fresh.id);

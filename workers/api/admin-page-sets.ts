@@ -12,7 +12,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { PAGE_WIDTHS } from "../../app/lib/pages/page-format.ts";
+import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { bookPagesStatus } from "../books/pages-status.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";

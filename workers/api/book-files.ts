@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { COVER_WIDTHS } from "../books/category.ts";
+import { COVER_WIDTHS } from "../../app/lib/rules/book-category.ts";
 import { openCover } from "../books/cover-renditions.ts";
 import { findBook } from "../books/detail.ts";
 import { pdfError, streamPdf } from "../books/pdf-stream.ts";

@@ -11,8 +11,9 @@
  * Every answer is `private, no-store`; teachers' images and texts count against their budget.
  */
 import { type Context, Hono } from "hono";
+import { z } from "zod";
 import { type ReaderApiEnv, requireRole } from "../http/guards.ts";
-import { parseInput } from "../http/validate.ts";
+import { parseInput, validate } from "../http/validate.ts";
 import {
   bookOutline,
   MAX_PAGE_WIDTH,
@@ -76,8 +77,9 @@ export const bookPagesApi = new Hono<Env>()
     const outline = await bookOutline(ask(c));
     return outline instanceof Refusal ? refused(c, outline) : c.json({ outline }, 200, NO_STORE);
   })
-  .get("/:id/search", reader, async (c) => {
-    const parsed = parseInput(SearchQuerySchema, { q: c.req.query("q") ?? "" });
+  // The query is declared for the typed client; it is read (SearchQuerySchema) after the book, whose refusal comes first.
+  .get("/:id/search", reader, validate("query", z.object({ q: z.string().optional() })), async (c) => {
+    const parsed = parseInput(SearchQuerySchema, { q: c.req.valid("query").q ?? "" });
     const query = parsed.ok ? { ok: true as const, q: parsed.data.q } : { ok: false as const, error: parsed.error };
     return answer(c, await searchBook(ask(c), query));
   });

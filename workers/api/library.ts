@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { readShelfQuery, SEARCH_MIN_CHARS } from "../../app/lib/shelf-query.ts";
+import { readShelfQuery, SEARCH_MIN_CHARS } from "../../app/lib/rules/shelf-query.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
 import { listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";

@@ -1,12 +1,10 @@
 import { type Context, Hono } from "hono";
-import { z } from "zod";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { validate } from "../http/validate.ts";
+import { runJson } from "../http/run-command.ts";
+import { saveProgressCommand } from "../reading/commands.ts";
 import { findSchoolBook } from "../reading/library.ts";
-import { findProgress, saveProgress } from "../reading/progress.ts";
+import { findProgress } from "../reading/progress.ts";
 import { parseId } from "../validation/schemas.ts";
-
-const ProgressSchema = z.object({ page: z.number().int().min(1).max(100_000) });
 
 /** The book of the teacher's school named by the URL, or the answer refusing it. */
 async function teacherBook(c: Context<TeacherApiEnv>) {
@@ -27,13 +25,7 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     c.header("Cache-Control", "private, no-store");
     return c.json({ page: (await findProgress(found.db, c.env, found.who, found.book.id)) ?? 1 });
   })
-  .put("/:bookId", validate("json", ProgressSchema), async (c) => {
-    const found = await teacherBook(c);
-    if ("refusal" in found) return found.refusal;
-    const { page } = c.req.valid("json");
-    const { book } = found;
-    if (book.pageCount && page > book.pageCount) return c.json({ error: `This book has ${book.pageCount} pages` }, 400);
-    // The reader saves on each settled page and pings while the teacher is active: the page, and reading time.
-    await saveProgress(c.env, found.who, book.id, page);
-    return c.body(null, 204);
-  });
+  .put(
+    "/:bookId",
+    runJson(saveProgressCommand, (c) => c.body(null, 204), { params: ["bookId"] }),
+  );

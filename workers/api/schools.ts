@@ -1,5 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { toPublicSchool } from "../../app/lib/rules/public-school.ts";
+import { SlugSchema } from "../../app/lib/rules/slug.ts";
 import { findSchoolById } from "../auth/sessions.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
@@ -21,8 +23,6 @@ import { nextSchoolId } from "../schools/editing.ts";
 import { SchoolIdSchema } from "../schools/input.ts";
 import { ListQuerySchema, listSchools, searchSchools } from "../schools/list.ts";
 import { loginHistory, schoolLoginRecord } from "../schools/logins.ts";
-import { toPublicSchool } from "../schools/public-school.ts";
-import { SlugSchema } from "../schools/slug.ts";
 import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
 import { SlugParamSchema } from "../validation/schemas.ts";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { isValidIsbn, normalizeIsbn } from "../../app/lib/rules/isbn.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, IdListSchema, IdTextSchema, isPlainLine, isPlainText } from "../validation/schemas.ts";
-import { isValidIsbn, normalizeIsbn } from "./isbn.ts";
 
 const IsbnSchema = z
   .string()

@@ -1,8 +1,8 @@
 import { type SQL, sql } from "drizzle-orm";
+import { coverPath } from "../../app/lib/rules/book-category.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books } from "../db/schema.ts";
 import { toFtsQuery } from "../reading/library.ts";
-import { coverPath } from "./category.ts";
 import { type AdminBook, toAdminBook } from "./detail.ts";
 import { type BookRow, preparingPdfSize } from "./pdf-state.ts";
 

@@ -1,4 +1,4 @@
-import { isValidSlug } from "../schools/slug.ts";
+import { isValidSlug } from "../../app/lib/rules/slug.ts";
 
 /**
  * Where the tenancy lives in a URL, defined once: app/routes.ts mounts the school pages under

@@ -5,7 +5,7 @@
  * received the page named from D1.
  */
 import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
-import { STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
+import { STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
 import { decodeImage } from "../books/cover-renditions.ts";
 import { readImageSize } from "../books/image-size.ts";
 import type { Db } from "../db/client.ts";

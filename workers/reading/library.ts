@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/shelf-query.ts";
+import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/rules/shelf-query.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, favourites, readingProgress, schools } from "../db/schema.ts";
@@ -37,7 +37,7 @@ export function toLibraryBook(book: ShelfBook) {
 
 export type LibraryBook = ReturnType<typeof toLibraryBook>;
 
-import { coverPath } from "../books/category.ts";
+import { coverPath } from "../../app/lib/rules/book-category.ts";
 
 const MAX_TERMS = 8;
 

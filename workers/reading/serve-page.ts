@@ -11,7 +11,7 @@
  * learns nothing about a school's books.
  */
 import { z } from "zod";
-import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/pages/page-format.ts";
+import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { coverPath } from "../books/category.ts";
+import { coverPath } from "../../app/lib/rules/book-category.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, schools, teachers } from "../db/schema.ts";
 import { schoolRowColumns } from "./list.ts";

@@ -1,8 +1,8 @@
 import { eq, sql } from "drizzle-orm";
+import { isValidSlug } from "../../app/lib/rules/slug.ts";
+import { slugFromName } from "../../app/lib/rules/slug-from-name.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
-import { isValidSlug } from "./slug.ts";
-import { slugFromName } from "./slug-from-name.ts";
 
 /** The admin form's suggestion, kept short enough for a "-N" suffix. */
 export function slugBase(name: string): string {

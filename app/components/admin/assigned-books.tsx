@@ -6,7 +6,8 @@ import { cardClasses } from "./admin-page.tsx";
 import { AssignedBadge } from "./book-picker.tsx";
 
 type AssignedBook = { id: number; title: string; author1: string; gradeLevel: number | null; subject: string | null };
-type UnassignAnswer = { intent?: string; error?: string; removed?: boolean } | undefined;
+
+import type { action } from "../../routes/admin-assign-books.tsx";
 
 /**
  * The books a school has, each with an Unassign button; the confirmation posts intent "unassign"
@@ -24,7 +25,7 @@ export function AssignedBooks({
   total: number;
   onDone: (message: { text: string; tone?: "success" }) => void;
 }) {
-  const fetcher = useFetcher<UnassignAnswer>();
+  const fetcher = useFetcher<typeof action>();
   const [confirming, setConfirming] = useState<AssignedBook | null>(null);
   const [sent, setSent] = useState<AssignedBook | null>(null);
   const busy = fetcher.state !== "idle";
@@ -34,7 +35,7 @@ export function AssignedBooks({
   useEffect(() => {
     const answer = fetcher.data;
     if (!answer || fetcher.state !== "idle" || !sent) return;
-    onDone(answer.error ? { text: answer.error } : { text: `“${sent.title}” unassigned from ${schoolName}.`, tone: "success" });
+    onDone("error" in answer ? { text: answer.error } : { text: `“${sent.title}” unassigned from ${schoolName}.`, tone: "success" });
     setSent(null);
     setConfirming(null);
   }, [fetcher.data, fetcher.state]);

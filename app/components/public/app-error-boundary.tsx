@@ -1,10 +1,10 @@
 import { isRouteErrorResponse, useRouteError, useRouteLoaderData } from "react-router";
+import type { loader as rootLoader } from "../../root.tsx";
 import { SchoolErrorFrame, SchoolPageError } from "../school/school-page-error.tsx";
 import { ButtonLink } from "../ui/button-link.tsx";
 import { StatusPanel } from "../ui/status-panel.tsx";
 import { NotFoundPage } from "./not-found-page.tsx";
 import { PublicHeader } from "./public-header.tsx";
-import type { RootData } from "./site-footer.tsx";
 
 /**
  * The root's boundary (app/root.tsx): 'Page Not Found', the spec's 'Unexpected Application Error!',
@@ -13,7 +13,7 @@ import type { RootData } from "./site-footer.tsx";
  */
 export function AppErrorBoundary() {
   const error = useRouteError();
-  const school = (useRouteLoaderData("root") as RootData | undefined)?.school;
+  const school = useRouteLoaderData<typeof rootLoader>("root")?.school;
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundPage />;
   if (school) {
     return (

@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { Button } from "../ui/button.tsx";
 import { ButtonLink } from "../ui/button-link.tsx";
+import { Icon } from "../ui/icon.tsx";
 import { PublicHeader } from "./public-header.tsx";
 import { SiteFooter } from "./site-footer.tsx";
 
@@ -177,9 +178,7 @@ function Features() {
           {FEATURES.map((feature) => (
             <article key={feature.title} className="rounded-2xl border border-slate-200 p-6 dark:border-slate-800">
               <div className="flex h-11 w-11 items-center justify-center rounded-xl bg-indigo-100 text-indigo-700 dark:bg-indigo-900/60 dark:text-indigo-200">
-                <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-                  {feature.icon}
-                </svg>
+                <Icon className="h-6 w-6">{feature.icon}</Icon>
               </div>
               <h3 className="mt-4 text-lg font-semibold">{feature.title}</h3>
               <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{feature.body}</p>

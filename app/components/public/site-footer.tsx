@@ -1,5 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import type { AppConfig } from "../../../workers/http/config.ts";
+import type { loader as rootLoader } from "../../root.tsx";
 import { LogoMark, PRODUCT_NAME } from "../ui/logo.tsx";
 
 /** What the root route's loader gives every page (app/root.tsx). */
@@ -21,7 +22,7 @@ export function addressWithoutName(publisher: { name: string; address: string })
 }
 
 export function SiteFooter() {
-  const data = useRouteLoaderData("root") as RootData | undefined;
+  const data = useRouteLoaderData<typeof rootLoader>("root");
   const publisher = data?.publisher;
   return (
     <footer className="border-t border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">

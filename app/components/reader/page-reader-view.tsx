@@ -1,9 +1,9 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { PREVIEW_WIDTH } from "../../lib/pages/page-format.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
 import { type PageList, pageImageUrl, type ReaderApiError } from "../../lib/reader/reader-api.ts";
+import { PREVIEW_WIDTH } from "../../lib/rules/page-format.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { PageImage } from "./page-image.tsx";
 import { ReaderSignedOut } from "./reader-error.tsx";

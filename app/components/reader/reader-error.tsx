@@ -1,6 +1,7 @@
 import type { ReactNode } from "react";
 import { SIGNED_OUT } from "../../lib/reader/reader-api.ts";
 import { buttonClasses } from "../ui/button.tsx";
+import { Icon } from "../ui/icon.tsx";
 
 function ReaderMessage({
   tone,
@@ -35,9 +36,7 @@ function ReaderMessage({
         <div
           className={`mx-auto flex h-12 w-12 items-center justify-center rounded-full ${tone === "error" ? "bg-red-500/15 text-red-300" : "bg-indigo-500/15 text-indigo-300"}`}
         >
-          <svg viewBox="0 0 24 24" className="h-6 w-6" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
-            {icon}
-          </svg>
+          <Icon className="h-6 w-6">{icon}</Icon>
         </div>
         <h1 className="mt-4 text-xl font-bold">{title}</h1>
         <p className="mt-2 text-slate-300">{message}</p>

@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
+import { Icon } from "../ui/icon.tsx";
 
 /**
  * A side panel of the reader (contents, search): a labelled landmark beside the pages on wide
@@ -46,9 +47,9 @@ export function ReaderPanel({
           aria-label={`Close ${title.toLowerCase()}`}
           className="inline-flex h-9 w-9 items-center justify-center rounded-lg text-slate-300 hover:bg-white/10"
         >
-          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <Icon className="h-5 w-5">
             <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-          </svg>
+          </Icon>
         </button>
       </div>
       <div className="min-h-0 flex-1 overflow-y-auto">{children}</div>

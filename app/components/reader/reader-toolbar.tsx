@@ -1,4 +1,5 @@
 import { type FormEvent, type ReactNode, useEffect, useState } from "react";
+import { Icon } from "../ui/icon.tsx";
 
 export type FitMode = "width" | "page" | "custom";
 
@@ -6,11 +7,11 @@ export type FitMode = "width" | "page" | "custom";
 export const toolbarButton =
   "inline-flex h-9 min-w-9 items-center justify-center rounded-lg px-2 text-slate-200 hover:bg-white/10 disabled:opacity-40 disabled:hover:bg-transparent";
 
-export function Icon({ d }: { d: string }) {
+export function PathIcon({ d }: { d: string }) {
   return (
-    <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+    <Icon className="h-5 w-5">
       <path d={d} strokeLinecap="round" strokeLinejoin="round" />
-    </svg>
+    </Icon>
   );
 }
 
@@ -60,7 +61,7 @@ export function ReaderToolbar({
       <div role="toolbar" aria-label="Reader" className="flex min-h-14 flex-wrap items-center gap-x-1 gap-y-1 px-2 py-2 sm:gap-x-2 sm:px-3">
         {/* A plain link: the teacher's reader hydrates without the router, so leaving is a document load. */}
         <a href={backHref} className={`${toolbarButton} gap-1 pr-3`} aria-label={backLabel}>
-          <Icon d="M15 18l-6-6 6-6" />
+          <PathIcon d="M15 18l-6-6 6-6" />
           <span className="hidden md:inline">{backLabel}</span>
         </a>
         <h1 className="sr-only min-w-0 flex-1 truncate px-2 font-semibold lg:not-sr-only lg:block" title={title}>
@@ -68,7 +69,7 @@ export function ReaderToolbar({
         </h1>
         <div className="flex flex-1 items-center justify-center gap-1 lg:flex-none">
           <button type="button" className={toolbarButton} aria-label="Previous page" onClick={() => onGoTo(page - 1)} disabled={page <= 1}>
-            <Icon d="M15 18l-6-6 6-6" />
+            <PathIcon d="M15 18l-6-6 6-6" />
           </button>
           <form onSubmit={submit} className="flex items-center gap-1.5">
             <label htmlFor="reader-page" className="sr-only">
@@ -91,18 +92,18 @@ export function ReaderToolbar({
             onClick={() => onGoTo(page + 1)}
             disabled={page >= pageCount}
           >
-            <Icon d="M9 18l6-6-6-6" />
+            <PathIcon d="M9 18l6-6-6-6" />
           </button>
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-1">
           <button type="button" className={toolbarButton} aria-label="Zoom out" onClick={() => onZoom(-1)}>
-            <Icon d="M5 12h14" />
+            <PathIcon d="M5 12h14" />
           </button>
           <span className="hidden w-12 text-center tabular-nums text-slate-300 sm:inline" aria-live="polite">
             {zoomPercent !== null && `${zoomPercent}%`}
           </span>
           <button type="button" className={toolbarButton} aria-label="Zoom in" onClick={() => onZoom(1)}>
-            <Icon d="M12 5v14M5 12h14" />
+            <PathIcon d="M12 5v14M5 12h14" />
           </button>
           <button
             type="button"
@@ -111,7 +112,7 @@ export function ReaderToolbar({
             aria-pressed={fit === "width"}
             onClick={() => onFit("width")}
           >
-            <Icon d="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3" />
+            <PathIcon d="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3" />
           </button>
           <button
             type="button"
@@ -120,10 +121,10 @@ export function ReaderToolbar({
             aria-pressed={fit === "page"}
             onClick={() => onFit("page")}
           >
-            <Icon d="M6 3h12v18H6zM9 7h6M9 11h6" />
+            <PathIcon d="M6 3h12v18H6zM9 7h6M9 11h6" />
           </button>
           <button type="button" className={toolbarButton} aria-label="Full screen" onClick={onFullscreen}>
-            <Icon d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
+            <PathIcon d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
           </button>
           {extra}
         </div>

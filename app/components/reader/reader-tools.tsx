@@ -1,4 +1,4 @@
-import { Icon, toolbarButton } from "./reader-toolbar.tsx";
+import { PathIcon, toolbarButton } from "./reader-toolbar.tsx";
 
 type Panel = "contents" | "search" | null;
 
@@ -27,7 +27,7 @@ export function ReaderTools({
           aria-expanded={panel === "contents"}
           onClick={() => onTogglePanel("contents")}
         >
-          <Icon d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" />
+          <PathIcon d="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01" />
         </button>
       )}
       <button
@@ -37,7 +37,7 @@ export function ReaderTools({
         aria-expanded={panel === "search"}
         onClick={() => onTogglePanel("search")}
       >
-        <Icon d="M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4" />
+        <PathIcon d="M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4" />
       </button>
       <button
         type="button"
@@ -46,7 +46,7 @@ export function ReaderTools({
         aria-pressed={textView}
         onClick={onToggleTextView}
       >
-        <Icon d="M4 6h16M4 10h16M4 14h10M4 18h12" />
+        <PathIcon d="M4 6h16M4 10h16M4 14h10M4 18h12" />
         <span className="hidden xl:inline">Text view</span>
       </button>
     </>

@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, call } from "../../lib/api-client.ts";
 import { forgetTeacherName, initials } from "../../lib/teacher-name.ts";
+import { Icon } from "../ui/icon.tsx";
 
 /** Signs this browser out (the session ends on the server) and goes to the school's login page. */
 export function useSignOut(basePath: string) {
@@ -128,16 +129,16 @@ export function AccountMenu({ teacherName, basePath }: { teacherName: string; ba
           </div>
           <div role="none" className="pt-1.5">
             <Link role="menuitem" tabIndex={-1} to={`${basePath}/account`} className={itemClasses} onClick={() => setOpen(false)}>
-              <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <Icon className="h-4 w-4">
                 <circle cx="12" cy="8" r="4" />
                 <path d="M4 21a8 8 0 0 1 16 0" strokeLinecap="round" />
-              </svg>
+              </Icon>
               My account
             </Link>
             <button role="menuitem" tabIndex={-1} type="button" className={itemClasses} onClick={signOut} disabled={signingOut}>
-              <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <Icon className="h-4 w-4">
                 <path d="M9 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h3M16 17l5-5-5-5M21 12H9" strokeLinecap="round" strokeLinejoin="round" />
-              </svg>
+              </Icon>
               {signingOut ? "Signing out..." : "Sign out"}
             </button>
           </div>

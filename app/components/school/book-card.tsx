@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { useId } from "react";
 import { Link } from "react-router";
-import { bookCategory } from "../../../workers/books/category.ts";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
+import { bookCategory } from "../../lib/rules/book-category.ts";
 import { BookCover } from "../ui/book-cover.tsx";
 import { InfoTooltip } from "./info-tooltip.tsx";
 

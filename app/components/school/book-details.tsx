@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
-import { bookCategory } from "../../../workers/books/category.ts";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
+import { bookCategory } from "../../lib/rules/book-category.ts";
 import { BookCover } from "../ui/book-cover.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 

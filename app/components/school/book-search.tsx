@@ -1,13 +1,16 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
-import { bookCategory } from "../../../workers/books/category.ts";
-import { SEARCH_MIN_CHARS } from "../../lib/shelf-query.ts";
+import { api, call, type Ok } from "../../lib/api-client.ts";
+import { bookCategory } from "../../lib/rules/book-category.ts";
+import { SEARCH_MIN_CHARS } from "../../lib/rules/shelf-query.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
+import { Icon } from "../ui/icon.tsx";
 
 export const SEARCH_DEBOUNCE_MS = 300;
 
-type Hit = { id: number; title: string; author1: string; author2: string | null; subject: string | null; gradeLevel: number | null };
+const searchBooks = api.api.schools.slug[":slug"]["search-books"].$get;
+type Hit = Ok<Awaited<ReturnType<typeof searchBooks>>>["books"][number];
 
 /**
  * The header's book search: a combobox that stays closed until 3 typed characters have an
@@ -36,13 +39,9 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
     queryKey: ["search-books", slug, query],
     enabled,
     staleTime: 30_000,
-    queryFn: async ({ signal }) => {
-      const response = await fetch(`/api/schools/slug/${encodeURIComponent(slug)}/search-books?query=${encodeURIComponent(query)}`, {
-        signal,
-      });
-      if (!response.ok) throw new Error(`Search failed with status ${response.status}`);
-      return ((await response.json()) as { books: Hit[] }).books;
-    },
+    queryFn: async ({ signal }) =>
+      (await call(() => searchBooks({ param: { slug }, query: { query } }, { init: { signal } }), "Search failed. Please try again."))
+        .books,
   });
   const current = input.trim();
   // Only an answer for the text now in the box counts; during the debounce `query` is still the old text.
@@ -90,17 +89,10 @@ export function BookSearch({ slug, basePath }: { slug: string; basePath: string 
       <label htmlFor={`${listId}-input`} className="sr-only">
         Search books
       </label>
-      <svg
-        viewBox="0 0 24 24"
-        className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        aria-hidden="true"
-      >
+      <Icon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400">
         <circle cx="11" cy="11" r="7" />
         <path d="M20 20l-3.5-3.5" strokeLinecap="round" />
-      </svg>
+      </Icon>
       <input
         id={`${listId}-input`}
         type="text"

@@ -1,4 +1,5 @@
 import { type ReactNode, type PointerEvent as ReactPointerEvent, useEffect, useRef, useState } from "react";
+import { Icon } from "../ui/icon.tsx";
 
 export const TOOLTIP_CLOSE_DELAY_MS = 300;
 /** Mouse-like events this soon after a touch are the browser's emulation of that touch. */
@@ -106,10 +107,10 @@ export function InfoTooltip({
         }}
         className={buttonClassName}
       >
-        <svg viewBox="0 0 24 24" className="h-4 w-4" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+        <Icon className="h-4 w-4">
           <circle cx="12" cy="12" r="9" />
           <path d="M12 11v5M12 8h.01" strokeLinecap="round" />
-        </svg>
+        </Icon>
       </button>
       <div id={id} role="tooltip" hidden={!open} onPointerEnter={onEnter} onPointerLeave={onLeave} className={tooltipClassName}>
         {children}

@@ -6,8 +6,9 @@ import {
   type ShelfFacets,
   type ShelfQuery,
   type ShelfSort,
-} from "../../lib/shelf-query.ts";
+} from "../../lib/rules/shelf-query.ts";
 import { inputClasses } from "../ui/field.tsx";
+import { Icon } from "../ui/icon.tsx";
 import { FilterChips, withCount } from "./category-chips.tsx";
 
 const selectClasses =
@@ -49,16 +50,9 @@ export function LibraryFilters({
           Filter this list
         </label>
         <div className="relative min-w-0 flex-1 sm:max-w-sm">
-          <svg
-            viewBox="0 0 24 24"
-            className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            aria-hidden="true"
-          >
+          <Icon className="pointer-events-none absolute top-1/2 left-3 h-4 w-4 -translate-y-1/2 text-slate-400">
             <path d="M4 5h16M7 12h10M10 19h4" strokeLinecap="round" />
-          </svg>
+          </Icon>
           <input
             id="dashboard-search"
             type="search"

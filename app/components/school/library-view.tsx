@@ -9,7 +9,7 @@ import {
   type ShelfQuery,
   shelfFacets,
   writeShelfQuery,
-} from "../../lib/shelf-query.ts";
+} from "../../lib/rules/shelf-query.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Button } from "../ui/button.tsx";
 import { StatusPanel } from "../ui/status-panel.tsx";

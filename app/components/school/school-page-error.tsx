@@ -1,7 +1,8 @@
 import type { ReactNode } from "react";
 import { isRouteErrorResponse, Link, useParams, useRevalidator, useRouteError, useRouteLoaderData } from "react-router";
 import { schoolInitials } from "../../lib/teacher-name.ts";
-import type { RootData } from "../public/site-footer.tsx";
+import type { loader as rootLoader } from "../../root.tsx";
+import type { loader as schoolAppLoader } from "../../routes/school-app.tsx";
 import { Button } from "../ui/button.tsx";
 import { ButtonLink } from "../ui/button-link.tsx";
 import { StatusPanel } from "../ui/status-panel.tsx";
@@ -29,8 +30,8 @@ export function isOfflineError(error: unknown): boolean {
 
 /** The signed-in school the page is in: the layout's data, else the root's, else the URL's slug. */
 export function useSchoolBasePath(): string {
-  const layout = useRouteLoaderData("routes/school-app") as { basePath: string } | undefined;
-  const root = useRouteLoaderData("root") as RootData | undefined;
+  const layout = useRouteLoaderData<typeof schoolAppLoader>("routes/school-app");
+  const root = useRouteLoaderData<typeof rootLoader>("root");
   const { slug } = useParams();
   return layout?.basePath ?? root?.school?.basePath ?? (slug ? `/schools/${slug}` : "");
 }
@@ -80,7 +81,7 @@ export function SchoolPageErrorBoundary() {
  * publisher's landing page.
  */
 export function SchoolErrorFrame({ basePath, children }: { basePath: string; children: ReactNode }) {
-  const root = useRouteLoaderData("root") as RootData | undefined;
+  const root = useRouteLoaderData<typeof rootLoader>("root");
   const name = root?.school?.name;
   return (
     <div className="flex min-h-dvh flex-col">

@@ -1,6 +1,7 @@
-import { joinAddress, type PublicSchool } from "../../../workers/schools/public-school.ts";
+import { joinAddress, type PublicSchool } from "../../lib/rules/public-school.ts";
 import { PublicHeader } from "../public/public-header.tsx";
 import { SiteFooter } from "../public/site-footer.tsx";
+import { Icon } from "../ui/icon.tsx";
 import { TEACHER_PORTAL_ID, TeacherPortal } from "./teacher-portal.tsx";
 
 /**
@@ -30,17 +31,10 @@ export function SchoolPortal({
               <h1 className="mt-2 text-3xl font-bold tracking-tight text-balance sm:text-4xl">{school.schoolName}</h1>
               {address && (
                 <p className="mt-3 flex items-start gap-2 text-slate-600 dark:text-slate-400">
-                  <svg
-                    viewBox="0 0 24 24"
-                    className="mt-0.5 h-5 w-5 shrink-0"
-                    fill="none"
-                    stroke="currentColor"
-                    strokeWidth="2"
-                    aria-hidden="true"
-                  >
+                  <Icon className="mt-0.5 h-5 w-5 shrink-0">
                     <path d="M12 21s-7-6.2-7-11a7 7 0 0 1 14 0c0 4.8-7 11-7 11z" strokeLinejoin="round" />
                     <circle cx="12" cy="10" r="2.5" />
-                  </svg>
+                  </Icon>
                   <span>{address}</span>
                 </p>
               )}

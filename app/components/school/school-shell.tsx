@@ -1,7 +1,8 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, useLocation } from "react-router";
-import type { PublicSchool } from "../../../workers/schools/public-school.ts";
+import type { PublicSchool } from "../../lib/rules/public-school.ts";
 import { schoolInitials } from "../../lib/teacher-name.ts";
+import { Icon } from "../ui/icon.tsx";
 import { LogoMark } from "../ui/logo.tsx";
 import { ThemeToggle } from "../ui/theme-toggle.tsx";
 import { AccountMenu, useSignOut } from "./account-menu.tsx";
@@ -70,9 +71,9 @@ export function SchoolShell({
             aria-controls="school-sidebar"
             aria-expanded={menuOpen}
           >
-            <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+            <Icon className="h-5 w-5">
               <path d="M4 6h16M4 12h16M4 18h16" strokeLinecap="round" />
-            </svg>
+            </Icon>
           </button>
           <div className="min-w-0 flex-1">{search}</div>
           <ThemeToggle />
@@ -149,9 +150,9 @@ function SideLink({ to, icon, className = "", children }: { to: string; icon: st
         }`
       }
     >
-      <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <Icon className="h-5 w-5">
         <path d={icon} strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
+      </Icon>
       {children}
     </NavLink>
   );

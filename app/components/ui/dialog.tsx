@@ -1,4 +1,5 @@
 import { type ReactNode, useEffect, useRef } from "react";
+import { Icon } from "./icon.tsx";
 
 /**
  * A modal on the native <dialog>: the browser traps focus, Escape closes it, and the page behind
@@ -63,9 +64,9 @@ export function Dialog({
               aria-label="Close"
               className="-mr-2 -mt-1 rounded-lg p-2 text-slate-500 hover:bg-slate-100 hover:text-slate-800 dark:hover:bg-slate-800 dark:hover:text-slate-100"
             >
-              <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+              <Icon className="h-5 w-5">
                 <path d="M6 6l12 12M18 6L6 18" strokeLinecap="round" />
-              </svg>
+              </Icon>
             </button>
           </div>
           <div className="mt-5">{children}</div>

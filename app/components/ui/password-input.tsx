@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, useState } from "react";
 import { inputClasses } from "./field.tsx";
+import { Icon } from "./icon.tsx";
 
 /** A password field with a show/hide toggle that keeps focus and works from the keyboard. */
 export function PasswordInput(props: Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
@@ -15,18 +16,18 @@ export function PasswordInput(props: Omit<InputHTMLAttributes<HTMLInputElement>,
         aria-pressed={visible}
       >
         {visible ? (
-          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <Icon className="h-5 w-5">
             <path
               d="M3 3l18 18M10.6 10.6a2 2 0 0 0 2.8 2.8M9.9 5.1A9.8 9.8 0 0 1 12 5c5 0 9 4.5 10 7a12.5 12.5 0 0 1-3.2 4.3M6.1 6.1C3.9 7.6 2.5 9.8 2 12c1 2.5 5 7 10 7a9.7 9.7 0 0 0 4.2-.9"
               strokeLinecap="round"
               strokeLinejoin="round"
             />
-          </svg>
+          </Icon>
         ) : (
-          <svg viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+          <Icon className="h-5 w-5">
             <path d="M2 12c1-2.5 5-7 10-7s9 4.5 10 7c-1 2.5-5 7-10 7S3 14.5 2 12z" strokeLinejoin="round" />
             <circle cx="12" cy="12" r="3" />
-          </svg>
+          </Icon>
         )}
       </button>
     </div>

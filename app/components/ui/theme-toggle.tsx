@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import { applyTheme, readTheme, type Theme } from "../../lib/theme.ts";
+import { Icon } from "./icon.tsx";
 
 export function ThemeToggle() {
   // The server cannot know the stored theme; render neutral until hydrated.
@@ -20,16 +21,16 @@ export function ThemeToggle() {
       data-theme-state={theme ?? "unknown"}
       data-theme-toggle=""
     >
-      <svg viewBox="0 0 24 24" className="h-5 w-5 dark:hidden" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      <Icon className="h-5 w-5 dark:hidden">
         <path d="M21 12.8A9 9 0 1 1 11.2 3a7 7 0 0 0 9.8 9.8z" strokeLinecap="round" strokeLinejoin="round" />
-      </svg>
-      <svg viewBox="0 0 24 24" className="hidden h-5 w-5 dark:block" fill="none" stroke="currentColor" strokeWidth="2" aria-hidden="true">
+      </Icon>
+      <Icon className="hidden h-5 w-5 dark:block">
         <circle cx="12" cy="12" r="4" />
         <path
           d="M12 2v2M12 20v2M4.9 4.9l1.4 1.4M17.7 17.7l1.4 1.4M2 12h2M20 12h2M4.9 19.1l1.4-1.4M17.7 6.3l1.4-1.4"
           strokeLinecap="round"
         />
-      </svg>
+      </Icon>
     </button>
   );
 }

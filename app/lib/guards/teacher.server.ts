@@ -1,8 +1,8 @@
 import { createContext, redirect } from "react-router";
 import { appContext } from "../../../workers/http/context.ts";
-import type { PublicSchool } from "../../../workers/schools/public-school.ts";
 import { ACCOUNT_DISABLED } from "../../../workers/teachers/accounts.ts";
 import { redirectTarget } from "../redirect-target.ts";
+import type { PublicSchool } from "../rules/public-school.ts";
 import { requireSchool } from "./tenant.server.ts";
 
 export interface SignedInTeacher {

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "../../../workers/http/context.ts";
-import { toPublicSchool } from "../../../workers/schools/public-school.ts";
+import { toPublicSchool } from "../rules/public-school.ts";
 
 type LoaderContext = { context: { get: typeof import("react-router").RouterContextProvider.prototype.get }; params: { slug?: string } };
 

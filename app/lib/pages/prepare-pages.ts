@@ -7,7 +7,7 @@
  */
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 import type { OutlineItem, PageText, TextRun } from "../../../workers/page-images/page-content.ts";
-import { MAX_PAGE_ASPECT, PAGE_WIDTHS, STORED_PAGE_QUALITY, STORED_PAGE_TYPE } from "./page-format.ts";
+import { MAX_PAGE_ASPECT, PAGE_WIDTHS, STORED_PAGE_QUALITY, STORED_PAGE_TYPE } from "../rules/page-format.ts";
 
 export interface RenderKit<Canvas> {
   createCanvas(width: number, height: number): Canvas;

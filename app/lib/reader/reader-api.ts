@@ -1,5 +1,6 @@
 import type { OutlineItem } from "../../../workers/page-images/page-content.ts";
 import type { Client, Ok } from "../api-client.ts";
+import { errorText } from "../error-text.ts";
 
 // The answers' types come from the server's routes (workers/api/book-pages.ts); only types are
 // imported, so the reader's bundle does not carry the typed client itself. The outline is recursive,
@@ -43,7 +44,7 @@ export const bookApi = (bookId: number) => `/api/books/${bookId}`;
 
 async function failure(response: Response, fallback: string): Promise<ReaderApiError> {
   const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown; disabled?: unknown } | null;
-  const said = typeof body?.error === "string" ? body.error : null;
+  const said = errorText(body);
   const message = response.status === 401 ? (body?.disabled === true && said) || SIGNED_OUT : (said ?? fallback);
   return new ReaderApiError(message, response.status, response.status === 409 && body?.status === "preparing");
 }

@@ -1,9 +1,10 @@
 import { Form, Link } from "react-router";
+import { errorText } from "../../../lib/error-text.ts";
 import type { Route } from "../../../routes/+types/admin-book";
 import { cardClasses } from "../admin-page.tsx";
 import { SchoolPicker } from "../school-picker.tsx";
 import { AssignToAllSchools } from "./assign-all.tsx";
-import { answerError, useActionCall } from "./use-action-call.ts";
+import { useActionCall } from "./use-action-call.ts";
 
 type BookPageData = Route.ComponentProps["loaderData"];
 
@@ -55,7 +56,7 @@ export function AssignedSchools({
           actionLabel="Assign to selected"
           onPick={async (schoolIds) => {
             const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(",") });
-            const error = answerError(answer);
+            const error = errorText(answer);
             if (error) throw new Error(error);
             onAssigned(schoolIds.length);
           }}

@@ -31,8 +31,3 @@ export function useActionCall<Action>() {
   );
   return { fetcher, submit };
 }
-
-/** The `error` of an action's answer, when it refused. */
-export function answerError(answer: unknown): string | null {
-  return answer && typeof answer === "object" && "error" in answer && typeof answer.error === "string" ? answer.error : null;
-}

@@ -1,13 +1,15 @@
 import { type FormEvent, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
+import type { Route } from "../../../routes/+types/admin-school";
+import type { action } from "../../../routes/admin-school.tsx";
 import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses } from "../admin-page.tsx";
 import type { Notice } from "./form-values.ts";
 
-/** What the school page's action answers one setting's form: a message, or the error to show. */
-export type SettingAnswer = { intent: string; message: string } | { intent: string; error: string };
+/** What the school page's action answers one setting's form: a message, or the error to show (typed from the action). */
+export type SettingAnswer = NonNullable<Route.ComponentProps["actionData"]>;
 
 function noticeOf(answer: SettingAnswer | undefined): Notice | null {
   if (!answer) return null;
@@ -32,9 +34,9 @@ export function NumberSetting(props: {
   saveLabel: string;
   check: (value: number) => string | null;
 }) {
-  const fetcher = useFetcher<SettingAnswer>();
+  const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts as a page; its answer comes back as the page's action data.
-  const posted = useActionData<SettingAnswer>();
+  const posted = useActionData<typeof action>();
   const answer = fetcher.data ?? (posted?.intent === props.intent ? posted : undefined);
   const [value, setValue] = useState(String(props.initial));
   const [problem, setProblem] = useState<Notice | null>(null);

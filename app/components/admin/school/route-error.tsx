@@ -1,13 +1,11 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
+import { errorText } from "../../../lib/error-text.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../admin-page.tsx";
 
 /** The text of a route's error: the message a loader or action threw with `data()`, else `fallback`. */
 export function routeErrorText(error: unknown, fallback: string): string {
   if (!isRouteErrorResponse(error)) return fallback;
-  const body: unknown = error.data;
-  if (typeof body === "string" && body) return body;
-  if (body && typeof body === "object" && "error" in body && typeof body.error === "string") return body.error;
-  return fallback;
+  return errorText(error.data) ?? fallback;
 }
 
 /**

@@ -1,15 +1,15 @@
 import { useEffect, useRef, useState } from "react";
-import { type FetcherWithComponents, useActionData, useFetcher } from "react-router";
+import { useActionData, useFetcher } from "react-router";
 import type { Route } from "../../../routes/+types/admin-school";
+import type { action } from "../../../routes/admin-school.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { MessageBox, messageTone } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
-import type { SettingAnswer } from "./number-setting.tsx";
 
 type Teacher = Route.ComponentProps["loaderData"]["teachers"][number];
-type Fetcher = FetcherWithComponents<SettingAnswer>;
+type Fetcher = ReturnType<typeof useFetcher<typeof action>>;
 
 /** The two actions that ask first: what each does, in the confirmation's words. */
 const CONFIRM = {
@@ -62,9 +62,9 @@ function ActionForm({
  * removing ask first. Each answer (or the Development Mode code) shows above the table.
  */
 export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
-  const fetcher = useFetcher<SettingAnswer>({ key: "school-teachers" });
+  const fetcher = useFetcher<typeof action>({ key: "school-teachers" });
   // Without JavaScript the forms post as a page; the answer comes back as the page's action data.
-  const posted = useActionData<SettingAnswer>();
+  const posted = useActionData<typeof action>();
   const answer = fetcher.data ?? (posted?.intent.startsWith("teacher-") ? posted : undefined);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const busy = fetcher.state !== "idle";

@@ -1,16 +1,17 @@
 import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { rememberTeacherName } from "../../../lib/teacher-name.ts";
+import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Field, inputClasses } from "../../ui/field.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { digitsOnly } from "../account-fields.tsx";
-import { type AccountAnswer, useAnswer } from "./answer.ts";
+import { useAnswer } from "./answer.ts";
 import { AccountSection } from "./section.tsx";
 
 /** Name and mobile, with the registration's rules (checked by the page's action); the address is shown, not edited. */
 export function AccountDetails({ account }: { account: { name: string; email: string; mobile: string } }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-profile" });
+  const fetcher = useFetcher<typeof action>({ key: "account-profile" });
   const { notice, clear } = useAnswer("profile", fetcher.data);
   const [name, setName] = useState(account.name);
   const [mobile, setMobile] = useState(account.mobile);

@@ -1,8 +1,10 @@
 import { useState } from "react";
 import { useActionData } from "react-router";
+import type { Route } from "../../../routes/+types/school-account";
+import type { action } from "../../../routes/school-account.tsx";
 
-/** What the account page's action answers a form: a message, or the error to show. */
-export type AccountAnswer = { intent: string; message: string } | { intent: string; error: string };
+/** What the account page's action answers a form: a message, or the error to show (typed from the action). */
+export type AccountAnswer = NonNullable<Route.ComponentProps["actionData"]>;
 
 export type Notice = { text: string; tone: "success" | "error" };
 
@@ -12,7 +14,7 @@ export type Notice = { text: string; tone: "success" | "error" };
  * hides it once the teacher starts editing again, so an old "saved" never sits next to new input.
  */
 export function useAnswer(intent: string, fetched: AccountAnswer | undefined) {
-  const posted = useActionData<AccountAnswer>();
+  const posted = useActionData<typeof action>();
   const answer = fetched?.intent === intent ? fetched : posted?.intent === intent ? posted : undefined;
   const [cleared, setCleared] = useState<AccountAnswer | undefined>(undefined);
   const [problem, setProblem] = useState<string | null>(null);

@@ -1,10 +1,11 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { useFetcher } from "react-router";
+import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Field } from "../../ui/field.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { PasswordInput } from "../../ui/password-input.tsx";
-import { type AccountAnswer, useAnswer } from "./answer.ts";
+import { useAnswer } from "./answer.ts";
 import { AccountSection } from "./section.tsx";
 
 const EMPTY = { currentPassword: "", newPassword: "", confirmPassword: "" };
@@ -14,7 +15,7 @@ const EMPTY = { currentPassword: "", newPassword: "", confirmPassword: "" };
  * and, once changed, signs the teacher out on every other device; this one stays signed in.
  */
 export function ChangePassword({ email }: { email: string }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-password" });
+  const fetcher = useFetcher<typeof action>({ key: "account-password" });
   const { notice, succeeded, refuse, clear } = useAnswer("password", fetcher.data);
   const [fields, setFields] = useState(EMPTY);
   const changing = fetcher.state !== "idle";

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from "react";
 import { Form, useFetcher, useNavigation } from "react-router";
+import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
-import { type AccountAnswer, useAnswer } from "./answer.ts";
+import { useAnswer } from "./answer.ts";
 import { AccountSection } from "./section.tsx";
 
 export interface DeviceSession {
@@ -20,7 +21,7 @@ export interface DeviceSession {
  * too, then the login page).
  */
 export function SignedInDevices({ sessions }: { sessions: DeviceSession[] }) {
-  const fetcher = useFetcher<AccountAnswer>({ key: "account-sessions" });
+  const fetcher = useFetcher<typeof action>({ key: "account-sessions" });
   const { notice } = useAnswer("end-session", fetcher.data);
   const ending = fetcher.state !== "idle" ? String(fetcher.formData?.get("sessionId") ?? "") : null;
   const navigation = useNavigation();

@@ -52,6 +52,7 @@ export default defineConfig({
           // A file's first page() compiles the route modules through Vite: on a fresh clone (cold
           // cache) a test of several page renders took just over the default 5 s in CI.
           testTimeout: 20_000,
+          isolate: false,
         },
       },
       {

@@ -17,13 +17,19 @@ describe("GET /api/books", () => {
       expect(own.book.pagesReady).toBe(expected);
       for (const query of [
         { pageSize: "100" },
-        { sort: "title", dir: "desc", page: "1", pageSize: "100" },
+        { sort: "title", dir: "desc", pageSize: "100" },
         { query: book.title },
         { query: book.title, sort: "title" },
-        { sort: "createdAt", dir: "desc", page: "1", pageSize: "100" },
+        { sort: "createdAt", dir: "desc", pageSize: "100" },
       ] as const) {
-        const { books } = await okBody(client({ cookie }).api.books.$get({ query }));
-        expect(books.find((b) => b.id === book.id)?.pagesReady, JSON.stringify(query)).toBe(expected);
+        // Wherever the list puts it: the worker's database holds other files' books too.
+        let listed: { id: number; pagesReady: boolean } | undefined;
+        for (let page = 1; !listed; page++) {
+          const { books } = await okBody(client({ cookie }).api.books.$get({ query: { ...query, page: String(page) } }));
+          listed = books.find((b) => b.id === book.id);
+          if (books.length === 0) break;
+        }
+        expect(listed?.pagesReady, JSON.stringify(query)).toBe(expected);
       }
     }
   });

@@ -410,7 +410,7 @@ describe("every action refuses a post from another site", () => {
       await db()
         .select()
         .from(auditLog)
-        .where(eq(auditLog.entityId, String(school.id))),
+        .where(and(eq(auditLog.entityType, "school"), eq(auditLog.entityId, String(school.id)))),
     ).toHaveLength(0);
     return responses;
   }

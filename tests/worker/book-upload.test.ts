@@ -127,7 +127,7 @@ describe("PDF upload in parts", () => {
     const [audit] = await db()
       .select()
       .from(auditLog)
-      .where(eq(auditLog.entityId, String(book.id)))
+      .where(and(eq(auditLog.entityType, "book"), eq(auditLog.entityId, String(book.id))))
       .orderBy(desc(auditLog.id));
     expect(audit).toMatchObject({
       action: "book.pdf",

@@ -35,7 +35,8 @@ describe("registration", () => {
     const sessions = await objectSessions(school.id);
     expect(sessions).toHaveLength(1);
     expect(sessions[0]!.token_hash).not.toContain(token);
-    expect(await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE kind = 'teacher'").first("n")).toBe(0);
+    const inD1 = "SELECT count(*) AS n FROM sessions WHERE kind = 'teacher' AND school_id = ?";
+    expect(await env.DB.prepare(inD1).bind(school.id).first("n")).toBe(0);
 
     const me = await api("/api/teacher/verify-token", { cookie: cookieFrom(response) });
     expect(await me.json()).toEqual({ teacherName: "Ada Lovelace", email, school: { slug: school.slug, name: school.name } });

@@ -151,7 +151,7 @@ describe("the write endpoints' guards", () => {
       await db()
         .select()
         .from(auditLog)
-        .where(eq(auditLog.entityId, String(teacher.id))),
+        .where(and(eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacher.id)))),
     ).toEqual([]);
   });
 
@@ -182,7 +182,7 @@ describe("the write endpoints' guards", () => {
       await db()
         .select()
         .from(auditLog)
-        .where(eq(auditLog.entityId, String(theirs.id))),
+        .where(and(eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(theirs.id)))),
     ).toEqual([]);
   });
 });

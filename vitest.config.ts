@@ -78,9 +78,13 @@ export default defineConfig({
           name: "e2e",
           include: ["tests/e2e/**/*.test.ts"],
           globalSetup: ["./tests/e2e/global-setup.ts"],
+          // The app may still be coming up when a file starts (its world is seeded while the other projects run).
+          setupFiles: ["./tests/e2e/wait-for-app.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
+          // After the other projects: they run while the e2e world is seeded and the app starts.
+          sequence: { groupOrder: 1 },
         },
       },
     ],

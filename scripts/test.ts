@@ -1,11 +1,21 @@
 // npm test: typecheck, lint, build, then every vitest project (worker, component, e2e).
 // Ends with the line CI reads: "N passed, N failed".
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ensureDevVars, ROOT, run } from "./lib/env.ts";
+import { SEEDED } from "../tests/e2e/state.ts";
+import { ensureDevVars, ROOT, run, toolEnv } from "./lib/env.ts";
 
 const started = Date.now();
 ensureDevVars();
+
+// The e2e world is seeded from the start, alongside the checks and the other test projects (on a
+// fresh clone rendering the demo books' pages takes minutes); the e2e setup waits for it.
+rmSync(SEEDED, { force: true });
+const seeding = spawn(process.execPath, [join(ROOT, "tests/e2e/seed.ts")], { cwd: ROOT, env: toolEnv(), stdio: "inherit" });
+seeding.on("exit", (code, signal) => {
+  if (!existsSync(SEEDED)) writeFileSync(SEEDED, `The e2e seed exited with ${code ?? signal} before it finished`);
+});
 
 const checks: [string, string, string[]][] = [
   ["typecheck", "npm", ["run", "--silent", "typecheck"]],
@@ -25,7 +35,10 @@ console.log("\n▶ vitest (worker, component, e2e)");
 const extra = process.argv.slice(2);
 const vitestCode = failedChecks.includes("build")
   ? 1
-  : await run("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra]);
+  : await run("vitest", ["run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...extra], {
+      env: { LECTERN_E2E_SEEDING: "1" },
+    });
+if (seeding.exitCode === null) seeding.kill();
 
 let passed = 0;
 let failed = 0;

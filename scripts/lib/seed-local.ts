@@ -6,7 +6,7 @@ import { seedDemoUsage } from "../seed/demo-usage.ts";
 import { type SeedReport, seedDemo } from "../seed/seed-demo.ts";
 import { renderCover } from "./cover.ts";
 import { ensureDevVars } from "./env.ts";
-import { applyMigrations, DEFAULT_STATE, withLocalState } from "./local-state.ts";
+import { applyMigrations, DEFAULT_STATE, localVars, withLocalState } from "./local-state.ts";
 import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";
 import { localPageStore } from "./page-stores.ts";
 import { registerWasmModules } from "./wasm-modules.ts";
@@ -30,6 +30,12 @@ const SeedEnvSchema = z.object({
 });
 
 export type SeedEnv = z.infer<typeof SeedEnvSchema>;
+
+/** The demo accounts' settings a seed uses (wrangler.toml's vars and .dev.vars), without seeding. */
+export function seedEnv(): SeedEnv {
+  ensureDevVars();
+  return SeedEnvSchema.parse(localVars());
+}
 
 export { DEFAULT_STATE };
 

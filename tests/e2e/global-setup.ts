@@ -1,10 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
-import { seedLocal } from "../../scripts/lib/seed-local.ts";
+import { seedEnv, seedLocal } from "../../scripts/lib/seed-local.ts";
 import { startMailCatcher } from "../support/mail-catcher.ts";
+import { APP_STATUS, E2E_STATE, SEEDED } from "./state.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -17,19 +18,26 @@ declare module "vitest" {
 }
 
 const PORT = Number(process.env.E2E_PORT ?? 8790);
-// Its own state, wiped every run, so the tests always meet exactly the seeded world.
-const PERSIST = join(ROOT, ".wrangler/e2e-state");
+const PERSIST = E2E_STATE;
 
 let server: ChildProcess | undefined;
 let mailCatcher: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
 
-export default async function setup(project: TestProject) {
-  if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
-  rmSync(PERSIST, { recursive: true, force: true });
-  const { env } = await seedLocal(PERSIST);
-  // Real e-mail: the app sends its codes over SMTP to a server on loopback that the tests read.
-  const mail = await startMailCatcher();
-  mailCatcher = mail;
+/**
+ * Seeds the e2e world (or, under `npm test`, waits for tests/e2e/seed.ts, which began seeding at the
+ * run's start) and starts the app on it. Not awaited by the setup: the other projects' tests run
+ * meanwhile, and each e2e file waits for APP_STATUS (tests/e2e/wait-for-app.ts).
+ */
+async function bringUp(mail: { smtpPort: number }) {
+  if (process.env.LECTERN_E2E_SEEDING === "1") {
+    while (!existsSync(SEEDED)) await new Promise((r) => setTimeout(r, 500));
+    const seeded = readFileSync(SEEDED, "utf8");
+    if (seeded !== "ok") throw new Error(seeded);
+  } else {
+    if (!existsSync(join(ROOT, "build/server/index.js"))) await runOrExit("react-router", ["build"]);
+    rmSync(PERSIST, { recursive: true, force: true });
+    await seedLocal(PERSIST);
+  }
 
   const args = ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", PERSIST, "--show-interactive-dev-session=false"];
   args.push("--var", `SMTP_URL:smtp://127.0.0.1:${mail.smtpPort}`, "--var", "MAIL_FROM:Lectern <no-reply@lectern.test>");
@@ -42,8 +50,20 @@ export default async function setup(project: TestProject) {
   let output = "";
   server.stdout?.on("data", (c) => (output += c));
   server.stderr?.on("data", (c) => (output += c));
-  const baseURL = `http://localhost:${PORT}`;
   await waitForHealth(`http://127.0.0.1:${PORT}/api/health`, () => output);
+}
+
+export default async function setup(project: TestProject) {
+  rmSync(APP_STATUS, { force: true });
+  const env = seedEnv();
+  // Real e-mail: the app sends its codes over SMTP to a server on loopback that the tests read.
+  const mail = await startMailCatcher();
+  mailCatcher = mail;
+  const up = bringUp(mail).then(
+    () => writeFileSync(APP_STATUS, "ok"),
+    (error: unknown) => writeFileSync(APP_STATUS, error instanceof Error ? error.message : String(error)),
+  );
+  const baseURL = `http://localhost:${PORT}`;
 
   project.provide("baseURL", baseURL);
   project.provide("port", PORT);
@@ -58,6 +78,7 @@ export default async function setup(project: TestProject) {
   });
 
   return async () => {
+    await up;
     await mailCatcher?.close();
     if (server?.pid) {
       try {

@@ -8,7 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, bookAccess, loginEvents, schools } from "../../workers/db/schema.ts";
 import { handleApp } from "./entry.ts";
-import { createBook, createSchool, db, ORIGIN, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { createBook, createSchool, db, ORIGIN, page, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 let adminId: number;
@@ -164,12 +164,7 @@ describe("the admin's school pages: loaders render their data", () => {
 
 describe("Add School's action", () => {
   const fields = (overrides: Record<string, string> = {}) => ({
-    schoolName: `Action Academy ${tag()}`,
-    address1: "1 Elm Street",
-    city: "Springfield",
-    state: "IL",
-    zipCode: "62701",
-    email: "office@action.example",
+    ...schoolFields("Action Academy", "office@action.example"),
     slug: "",
     teacherLimit: "12",
     ...overrides,

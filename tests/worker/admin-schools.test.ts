@@ -5,7 +5,19 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { schools } from "../../workers/db/schema.ts";
 import { guardedTeacherLimit, isLimitGuardError } from "../../workers/schools/write-guards.ts";
-import { api, client, createBook, createSchool, db, errorOf, jsonOf, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import {
+  api,
+  client,
+  createBook,
+  createSchool,
+  db,
+  errorOf,
+  jsonOf,
+  okBody,
+  schoolFields,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
 
 let cookie: string;
 let adminEmail: string;
@@ -25,12 +37,7 @@ const admin = () => client({ cookie });
 const SchoolAnswer = z.object({ school: z.object({ id: z.number(), slug: z.string() }).loose() });
 
 const newSchool = (overrides: Record<string, unknown> = {}) => ({
-  schoolName: `Lincoln High ${tag()}`,
-  address1: "1 Elm Street",
-  city: "Springfield",
-  state: "IL",
-  zipCode: "62701",
-  email: "Office@Lincoln.example",
+  ...schoolFields("Lincoln High", "Office@Lincoln.example"),
   principal: "Pat Principal",
   teacherLimit: 10,
   ...overrides,

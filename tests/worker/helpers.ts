@@ -35,6 +35,15 @@ export async function page(url: string, init: RequestInit & { cookie?: string } 
   return response;
 }
 
+/**
+ * A school's fields as Add School, the API and the CSV import take them: `name` made unique, an
+ * address in Springfield, IL.
+ */
+export function schoolFields(name: string, email: string) {
+  const unique = crypto.randomUUID().slice(0, 8);
+  return { schoolName: `${name} ${unique}`, address1: "1 Elm Street", city: "Springfield", state: "IL", zipCode: "62701", email };
+}
+
 let schoolCounter = 0;
 
 export async function createSchool(overrides: Partial<typeof schools.$inferInsert> = {}) {

@@ -7,7 +7,7 @@ import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { PageText } from "../../workers/page-images/page-content.ts";
 import { openPageSet, storePage } from "../../workers/page-images/page-sets.ts";
-import { createBook, db } from "./helpers.ts";
+import { createBook, createSchool, db, signedInAdmin } from "./helpers.ts";
 
 /** A page as a renderer would store it: white, with dark bars standing for lines of text. */
 export function pagePng(width: number, height: number, shade = 0): Uint8Array {
@@ -35,6 +35,14 @@ export function pageImages(shade = 0): Map<number, Uint8Array> {
 
 export function pageText(words: string): PageText {
   return { ...PAGE, runs: [{ str: words, x: 72, y: 40, w: 300, h: 12 }] };
+}
+
+/** Two schools named `names` reading one prepared book of `texts`, and an admin to look at them. */
+export async function twoSchoolsReading(names: [string, string], title: string, texts: string[]) {
+  const schoolA = await createSchool({ name: names[0] });
+  const schoolB = await createSchool({ name: names[1] });
+  const bookId = (await preparedBook(title, [schoolA.id, schoolB.id], texts)).book.id;
+  return { schoolA, schoolB, bookId, admin: await signedInAdmin() };
 }
 
 /** A book of `schoolIds` whose pages are ready: page n holds the text `texts[n - 1]`. */

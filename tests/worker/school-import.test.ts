@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ImportValidation } from "../../workers/schools/import-rows.ts";
-import { api, createSchool, errorOf, jsonOf, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, errorOf, jsonOf, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 
@@ -32,12 +32,7 @@ const tag = () => crypto.randomUUID().slice(0, 8);
 const post = (path: string, rows: unknown) => api(`/api/schools/${path}`, { body: { rows }, cookie });
 
 const row = (overrides: Record<string, unknown> = {}) => ({
-  schoolName: `Maple Elementary ${tag()}`,
-  address1: "2 Oak Road",
-  city: "Portland",
-  state: "Oregon",
-  zipCode: "97201",
-  email: "office@maple.example",
+  ...schoolFields("Maple Elementary", "office@maple.example"),
   teacherLimit: "12",
   ...overrides,
 });
@@ -172,7 +167,7 @@ describe("POST /api/schools/bulk", () => {
     expect(await response.json()).toEqual({ created: 150 });
     const created = await schoolsNamed(prefix);
     expect(created).toHaveLength(150);
-    expect(created[0]).toEqual({ slug: firstSlug, name: `${prefix} 000`, city: "Portland", teacherLimit: 12 });
+    expect(created[0]).toEqual({ slug: firstSlug, name: `${prefix} 000`, city: "Springfield", teacherLimit: 12 });
     const audits = await env.DB.prepare("SELECT after FROM audit_log WHERE action = 'school.import' AND after LIKE ?")
       .bind(`%${firstSlug}%`)
       .all<{ after: string }>();
@@ -217,7 +212,7 @@ describe("POST /api/schools/save-generated", () => {
     await createSchool({ name: "Taken too", slug: `${base}-2` });
     const given = `${base}-3`;
     const rows = [
-      row({ schoolName: name, zipCode: "97201" }),
+      row({ schoolName: name, zipCode: "62701" }),
       row({ schoolName: `${name}!`, zipCode: "97202" }),
       row({ schoolName: `${name} Annex`, slug: given }),
     ];

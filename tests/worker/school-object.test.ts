@@ -17,33 +17,16 @@ import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { utcDay } from "../../workers/reading/usage-events.ts";
 import type { School } from "../../workers/school/school-object.ts";
-import {
-  api,
-  createSchool,
-  db,
-  flushUsage,
-  objectSessions,
-  pagesSpent,
-  schoolStub,
-  setPagesSpent,
-  signedInAdmin,
-  signedInTeacher,
-} from "./helpers.ts";
-import { preparedBook } from "./page-fixtures.ts";
+import { api, createSchool, db, flushUsage, objectSessions, pagesSpent, schoolStub, setPagesSpent, signedInTeacher } from "./helpers.ts";
+import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["One.", "Two.", "Three."];
 const today = () => utcDay(Date.now());
 
-let schoolA: Awaited<ReturnType<typeof createSchool>>;
-let schoolB: Awaited<ReturnType<typeof createSchool>>;
-let bookId: number;
-let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+let { schoolA, schoolB, bookId, admin } = {} as Awaited<ReturnType<typeof twoSchoolsReading>>;
 
 beforeAll(async () => {
-  schoolA = await createSchool({ name: "Aspen School" });
-  schoolB = await createSchool({ name: "Beech School" });
-  bookId = (await preparedBook("Object Lessons", [schoolA.id, schoolB.id], TEXTS)).book.id;
-  admin = await signedInAdmin();
+  ({ schoolA, schoolB, bookId, admin } = await twoSchoolsReading(["Aspen School", "Beech School"], "Object Lessons", TEXTS));
 });
 
 const pageOf = (cookie: string, n = 1, book = bookId) => api(`/api/books/${book}/pages/${n}`, { cookie });

@@ -9,22 +9,16 @@ import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usa
 import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/reading/usage-events.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
-import { api, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
-import { preparedBook } from "./page-fixtures.ts";
+import { api, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInTeacher } from "./helpers.ts";
+import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
 const today = () => utcDay(Date.now());
 
-let schoolA: Awaited<ReturnType<typeof createSchool>>;
-let schoolB: Awaited<ReturnType<typeof createSchool>>;
-let bookId: number;
-let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+let { schoolA, schoolB, bookId, admin } = {} as Awaited<ReturnType<typeof twoSchoolsReading>>;
 
 beforeAll(async () => {
-  schoolA = await createSchool({ name: "Alder Primary" });
-  schoolB = await createSchool({ name: "Birch College" });
-  bookId = (await preparedBook("Counting Stars", [schoolA.id, schoolB.id], TEXTS)).book.id;
-  admin = await signedInAdmin();
+  ({ schoolA, schoolB, bookId, admin } = await twoSchoolsReading(["Alder Primary", "Birch College"], "Counting Stars", TEXTS));
 });
 
 async function schoolDay(schoolId: number, day = today()) {

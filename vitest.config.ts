@@ -53,6 +53,8 @@ export default defineConfig({
           // cache) a test of several page renders took just over the default 5 s in CI.
           testTimeout: 20_000,
           isolate: false,
+          // Group 0 runs while the e2e world is seeded; e2e (group 1) after it.
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -62,6 +64,7 @@ export default defineConfig({
           environment: "node",
           include: ["tests/node/**/*.test.ts"],
           testTimeout: 60_000,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -70,6 +73,7 @@ export default defineConfig({
           environment: "happy-dom",
           include: ["tests/component/**/*.test.tsx"],
           setupFiles: ["./tests/component/setup.ts"],
+          sequence: { groupOrder: 0 },
         },
       },
       {

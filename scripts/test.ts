@@ -23,10 +23,13 @@ const checks: [string, string, string[]][] = [
   ["build", "react-router", ["build"]],
 ];
 const failedChecks: string[] = [];
-for (const [name, command, args] of checks) {
-  console.log(`\n▶ ${name}`);
-  if ((await run(command, args)) !== 0) failedChecks.push(name);
-}
+// Side by side (each is mostly one core); their output may interleave.
+console.log(`\n▶ ${checks.map(([name]) => name).join(", ")}`);
+await Promise.all(
+  checks.map(async ([name, command, args]) => {
+    if ((await run(command, args)) !== 0) failedChecks.push(name);
+  }),
+);
 
 const report = join(ROOT, "test-results/vitest.json");
 mkdirSync(join(ROOT, "test-results"), { recursive: true });

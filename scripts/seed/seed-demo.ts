@@ -123,32 +123,21 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
   report.schools = createdSchools.length;
   report.books = createdBooks.reduce((n, rows) => n + rows.length, 0);
 
-  const schoolIds = new Map(
-    (
-      await db
-        .select({ id: schools.id, slug: schools.slug })
-        .from(schools)
-        .where(
-          inArray(
-            schools.slug,
-            DEMO_SCHOOLS.map((s) => s.slug),
-          ),
-        )
-    ).map((r) => [r.slug, r.id]),
+  // The demo's rows, new or from an earlier run, in one round trip.
+  const demoSchools = inArray(
+    schools.slug,
+    DEMO_SCHOOLS.map((s) => s.slug),
   );
-  const bookIds = new Map(
-    (
-      await db
-        .select({ id: books.id, isbn: books.isbn })
-        .from(books)
-        .where(
-          inArray(
-            books.isbn,
-            DEMO_BOOKS.map((b) => b.isbn),
-          ),
-        )
-    ).map((r) => [r.isbn, r.id]),
+  const demoBooks = inArray(
+    books.isbn,
+    DEMO_BOOKS.map((b) => b.isbn),
   );
+  const [schoolRows, bookRows] = await db.batch([
+    db.select({ id: schools.id, slug: schools.slug }).from(schools).where(demoSchools),
+    db.select({ id: books.id, isbn: books.isbn }).from(books).where(demoBooks),
+  ]);
+  const schoolIds = new Map(schoolRows.map((r) => [r.slug, r.id]));
+  const bookIds = new Map(bookRows.map((r) => [r.isbn, r.id]));
 
   const assignmentInserts = DEMO_SCHOOLS.map((school) =>
     db

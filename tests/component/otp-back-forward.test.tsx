@@ -42,15 +42,21 @@ function OpenReset() {
 
 const otpInput = () => screen.queryByPlaceholderText("Enter 6-digit OTP");
 
+/** Opens registration, fills it in as Ada, sends the code and waits for the code step; the addresses codes went to. */
+async function registerUpToTheCode() {
+  const sentTo = stubSendOtp();
+  render(<OpenRegister />);
+  await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
+  await userEvent.type(screen.getByLabelText("Mobile Number"), "5551234567");
+  await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
+  await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
+  await screen.findByPlaceholderText("Enter 6-digit OTP");
+  return sentTo;
+}
+
 describe("Back from the code step and forward again", () => {
   it("registration: Send OTP, Back, Send OTP reaches the code step with the code already sent", async () => {
-    const sentTo = stubSendOtp();
-    render(<OpenRegister />);
-    await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
-    await userEvent.type(screen.getByLabelText("Mobile Number"), "5551234567");
-    await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
-    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
-    await screen.findByPlaceholderText("Enter 6-digit OTP");
+    const sentTo = await registerUpToTheCode();
     await userEvent.type(otpInput()!, "12");
 
     await userEvent.click(screen.getByRole("button", { name: "Back" }));
@@ -68,13 +74,7 @@ describe("Back from the code step and forward again", () => {
   });
 
   it("registration: another e-mail address gets a new code", async () => {
-    const sentTo = stubSendOtp();
-    render(<OpenRegister />);
-    await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
-    await userEvent.type(screen.getByLabelText("Mobile Number"), "5551234567");
-    await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
-    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
-    await screen.findByPlaceholderText("Enter 6-digit OTP");
+    const sentTo = await registerUpToTheCode();
     await userEvent.click(screen.getByRole("button", { name: "Back" }));
     await userEvent.clear(screen.getByLabelText("Email Address"));
     await userEvent.type(screen.getByLabelText("Email Address"), "ada.lovelace@school.org");

@@ -1,28 +1,17 @@
 import { eq, sql } from "drizzle-orm";
 import { coverPath } from "../../app/lib/rules/book-category.ts";
 import type { Db } from "../db/client.ts";
-import { bookAccess, books, schools, teachers } from "../db/schema.ts";
+import { bookAccess, books, schools } from "../db/schema.ts";
+import { schoolTeacherRows } from "../teachers/management.ts";
 import { schoolRowColumns } from "./list.ts";
 
 export async function findSchoolDetail(db: Db, schoolId: number) {
-  const lastLoginAt = sql<number | null>`(SELECT max(at) FROM login_events WHERE login_events.teacher_id = teachers.id)`;
   const [[school], teacherRows] = await db.batch([
     db
       .select({ ...schoolRowColumns, sessionLimit: schools.sessionLimit })
       .from(schools)
       .where(eq(schools.id, schoolId)),
-    db
-      .select({
-        id: teachers.id,
-        name: teachers.name,
-        email: teachers.email,
-        mobile: teachers.mobile,
-        createdAt: teachers.createdAt,
-        lastLoginAt,
-      })
-      .from(teachers)
-      .where(eq(teachers.schoolId, schoolId))
-      .orderBy(sql`${teachers.name} COLLATE NOCASE`, teachers.id),
+    schoolTeacherRows(db, schoolId),
   ]);
   return school ? { ...school, teachers: teacherRows } : null;
 }

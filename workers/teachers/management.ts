@@ -29,24 +29,29 @@ export interface TeacherIdentity {
   disabled: boolean;
 }
 
+/** The query of a school's teachers by name, with when each last signed in: for a batch (the school's detail, the teachers' table). */
+export function schoolTeacherRows(db: Db, schoolId: number) {
+  const lastLoginAt = sql<number | null>`(SELECT max(at) FROM login_events WHERE login_events.teacher_id = teachers.id)`;
+  return db
+    .select({
+      id: teachers.id,
+      name: teachers.name,
+      email: teachers.email,
+      mobile: teachers.mobile,
+      disabled: teachers.disabled,
+      createdAt: teachers.createdAt,
+      lastLoginAt,
+    })
+    .from(teachers)
+    .where(eq(teachers.schoolId, schoolId))
+    .orderBy(sql`${teachers.name} COLLATE NOCASE`, teachers.id);
+}
+
 /** A school's teachers for its admin page and `GET /api/schools/:id/teachers`; null when there is no such school. */
 export async function listSchoolTeachers(db: Db, hot: HotState, schoolId: number, now = Date.now()) {
-  const lastLoginAt = sql<number | null>`(SELECT max(at) FROM login_events WHERE login_events.teacher_id = teachers.id)`;
   const [[school], rows] = await db.batch([
     db.select({ id: schools.id }).from(schools).where(eq(schools.id, schoolId)),
-    db
-      .select({
-        id: teachers.id,
-        name: teachers.name,
-        email: teachers.email,
-        mobile: teachers.mobile,
-        disabled: teachers.disabled,
-        createdAt: teachers.createdAt,
-        lastLoginAt,
-      })
-      .from(teachers)
-      .where(eq(teachers.schoolId, schoolId))
-      .orderBy(sql`${teachers.name} COLLATE NOCASE`, teachers.id),
+    schoolTeacherRows(db, schoolId),
   ]);
   if (!school) return null;
   // Live sessions only (the school's object holds them): an ended one signs no one in.

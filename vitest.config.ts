@@ -53,8 +53,8 @@ export default defineConfig({
           // cache) a test of several page renders took just over the default 5 s in CI.
           testTimeout: 20_000,
           isolate: false,
-          // Group 0 runs while the e2e world is seeded; e2e (group 1) after it.
-          sequence: { groupOrder: 0 },
+          // Groups 0 (component, node) and 1 (worker) run while the e2e world is seeded; e2e (group 2) after them.
+          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -88,7 +88,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           // After the other projects: they run while the e2e world is seeded and the app starts.
-          sequence: { groupOrder: 1 },
+          sequence: { groupOrder: 2 },
         },
       },
     ],

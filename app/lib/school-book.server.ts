@@ -4,6 +4,7 @@ import { toTeacherBook } from "../../workers/reading/library.ts";
 import { lookUpSchoolBook } from "../../workers/reading/school-book.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { teacherContext } from "./guards/teacher.server.ts";
+import { licenceEndedMessage } from "./rules/licence.ts";
 
 type Args = {
   context: { get: typeof import("react-router").RouterContextProvider.prototype.get };
@@ -20,7 +21,14 @@ export async function loadSchoolBook({ context, params }: Args, { param = "bookI
   const { school, basePath } = context.get(teacherContext);
   const bookId = parseId(params[param]);
   if (!bookId) throw data({ reason: "not-found" as const }, { status: 404 });
-  const { book, reason } = await lookUpSchoolBook(context.get(appContext).db, school.id, bookId);
-  if (!book) throw data({ reason: tellWhy ? reason : ("not-found" as const) }, { status: 404 });
-  return { book: toTeacherBook(book), basePath };
+  const { db, tenant } = context.get(appContext);
+  const found = await lookUpSchoolBook(db, school.id, bookId);
+  // A licence that ended is said so, on either page, with whom to ask (docs/decisions/0028).
+  if (found.reason === "licence-ended")
+    throw data(
+      { reason: found.reason, error: licenceEndedMessage(found.endsOn), schoolEmail: tenant.school?.email ?? "" },
+      { status: 403 },
+    );
+  if (!found.book) throw data({ reason: tellWhy ? found.reason : ("not-found" as const) }, { status: 404 });
+  return { book: toTeacherBook({ ...found.book, licenceEndsOn: found.endsOn }), basePath };
 }

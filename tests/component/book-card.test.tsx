@@ -18,6 +18,7 @@ const book = {
   hasPdf: true,
   readable: true,
   createdAt: 0,
+  availableUntil: null,
 };
 
 /** Whether `element` is taken out of the flow to be laid over something (Tailwind's `absolute`/`fixed`). */

@@ -70,6 +70,7 @@ describe("BookCard's cover", () => {
           hasPdf: true,
           readable: true,
           createdAt: 0,
+          availableUntil: null,
         }}
         href="/schools/x/dashboard/book/7"
         priority

@@ -44,6 +44,7 @@ function book(id: number, title: string, subject: string | null, gradeLevel: num
     hasPdf: true,
     readable: true,
     createdAt: 0,
+    availableUntil: null,
     starred,
   };
 }

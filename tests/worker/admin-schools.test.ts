@@ -368,6 +368,7 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
         name: "Ada Teacher",
         email: teacher.email,
         mobile: "5550000000",
+        disabled: false,
         createdAt: teacher.createdAt,
         lastLoginAt: 1_700_000_500_000,
       },

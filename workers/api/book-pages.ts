@@ -25,6 +25,7 @@ import {
   SearchQuerySchema,
   searchBook,
 } from "../reading/serve-page.ts";
+import { schoolObject } from "../school/objects.ts";
 import { PageNumberTextSchema, paramOrNull, parseId, WidthTextSchema } from "../validation/schemas.ts";
 
 type Env = ReaderApiEnv;
@@ -73,6 +74,14 @@ export const bookPagesApi = new Hono<Env>()
     });
   })
   .get("/:id/pages/:n/text", reader, async (c) => answer(c, await pageText(ask(c), pageNumber(c))))
+  // The teacher closed the reader: their seat of the book (a licence's seat limit) is free for the next.
+  .delete("/:id/seat", requireRole("teacher"), async (c) => {
+    const bookId = parseId(c.req.param("id"));
+    if (!bookId) return c.json({ error: "Book not found" }, 404, NO_STORE);
+    const { school, tokenHash } = c.var.teacher;
+    await schoolObject(c.env, school.id).releaseSeat(school.id, { tokenHash, bookId });
+    return c.body(null, 204, NO_STORE);
+  })
   .get("/:id/outline", reader, async (c) => {
     const outline = await bookOutline(ask(c));
     return outline instanceof Refusal ? refused(c, outline) : c.json({ outline }, 200, NO_STORE);

@@ -10,6 +10,7 @@ import { bookPagesApi } from "./book-pages.ts";
 import { favouritesApi } from "./favourites.ts";
 import { leaksApi } from "./leaks.ts";
 import { libraryApi } from "./library.ts";
+import { licencesApi } from "./licences.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
@@ -35,6 +36,7 @@ export const api = new Hono<AppEnv>()
   .route("/reading-progress", readingProgressApi)
   .route("/reports", reportsApi)
   .route("/leaks", leaksApi)
+  .route("/licences", licencesApi)
   .route("/superadmin", superadminApi)
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi);

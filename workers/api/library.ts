@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { licenceEndedMessage } from "../../app/lib/rules/licence.ts";
 import { readShelfQuery, SEARCH_MIN_CHARS } from "../../app/lib/rules/shelf-query.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
@@ -50,9 +51,11 @@ export const libraryApi = new Hono<TeacherApiEnv>()
     const bookId = parseId(c.req.param("bookId"));
     if (!bookId) return c.json({ error: SCHOOL_BOOK_MISSING["not-found"] }, 404);
     // No book at all, or a book of the catalogue that this school was not given: the spec's two texts.
-    const { book, reason } = await lookUpSchoolBook(c.var.context.db, c.var.teacher.school.id, bookId);
-    if (!book) return c.json({ error: SCHOOL_BOOK_MISSING[reason] }, 404);
-    return c.json({ book: toTeacherBook(book) });
+    const found = await lookUpSchoolBook(c.var.context.db, c.var.teacher.school.id, bookId);
+    if (found.reason === "licence-ended")
+      return c.json({ error: licenceEndedMessage(found.endsOn), status: "licence-ended" as const }, 403);
+    if (!found.book) return c.json({ error: SCHOOL_BOOK_MISSING[found.reason] }, 404);
+    return c.json({ book: toTeacherBook({ ...found.book, licenceEndsOn: found.endsOn }) });
   })
   .get("/search-books", requireRole("teacher"), validate("query", QuerySchema), async (c) => {
     const { query } = c.req.valid("query");

@@ -38,13 +38,19 @@ export async function findBook(db: Db, bookId: number): Promise<Book | null> {
   return book ?? null;
 }
 
+/**
+ * How many schools have a licence for the book of the row. Spelled out: in a one-table select
+ * drizzle writes `${books.id}` as a bare "id", which inside this subquery is book_access's own id.
+ */
+export const SCHOOL_COUNT = sql<number>`(SELECT count(*) FROM book_access AS licence WHERE licence.book_id = "books"."id")`;
+
 /** A book with its school count, as lists show it; null when there is no such book. */
 export async function getAdminBook(db: Db, bookId: number): Promise<AdminBook | null> {
   const [row] = await db
     .select({
       book: books,
       preparingPdfSize,
-      schoolCount: sql<number>`(SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id})`,
+      schoolCount: SCHOOL_COUNT,
     })
     .from(books)
     .where(eq(books.id, bookId))

@@ -1,9 +1,9 @@
 import { type SQL, sql } from "drizzle-orm";
 import { coverPath } from "../../app/lib/rules/book-category.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, bookAccess, books } from "../db/schema.ts";
+import { type Book, books } from "../db/schema.ts";
 import { toFtsQuery } from "../reading/library.ts";
-import { type AdminBook, toAdminBook } from "./detail.ts";
+import { type AdminBook, SCHOOL_COUNT, toAdminBook } from "./detail.ts";
 import { type BookRow, preparingPdfSize } from "./pdf-state.ts";
 
 // Raw queries name their columns like drizzle's selects, so rows map straight onto Book.
@@ -102,7 +102,7 @@ export async function listAdminBooks(db: Db, input: BookListQuery) {
   }
   const rows = await db.all<BookRow & { schoolCount: number; total: number }>(sql`WITH ${ctes}
     SELECT ${BOOK_COLUMNS}, ${preparingPdfSize.sql} AS preparingPdfSize,
-      (SELECT count(*) FROM ${bookAccess} WHERE ${bookAccess.bookId} = ${books.id}) AS schoolCount, n.total
+      ${SCHOOL_COUNT} AS schoolCount, n.total
     FROM n LEFT JOIN page ON true LEFT JOIN ${books} ON ${books.id} = page.id
     ORDER BY ${order}`);
   return {

@@ -62,18 +62,34 @@ export const books = sqliteTable(
   (t) => [index("books_created_at_idx").on(t.createdAt), index("books_title_idx").on(t.title)],
 );
 
+/**
+ * A school's licence for a book (docs/decisions/0028): from `starts_on` to `ends_on` (UTC days,
+ * YYYY-MM-DD, both included; no end: open-ended), for at most `seats` readers at once (null:
+ * unlimited). Teachers see a book while its licence is active. One per (school, book): renewing
+ * moves its dates. The table keeps its old name, book_access: every assignment became a licence.
+ */
 export const bookAccess = sqliteTable(
   "book_access",
   {
+    id: integer("id").primaryKey({ autoIncrement: true }),
     schoolId: integer("school_id")
       .notNull()
       .references(() => schools.id, { onDelete: "cascade" }),
     bookId: integer("book_id")
       .notNull()
       .references(() => books.id, { onDelete: "cascade" }),
+    startsOn: text("starts_on").notNull().default(sql`(date('now'))`),
+    endsOn: text("ends_on"),
+    seats: integer("seats"),
+    note: text("note").notNull().default(""),
     createdAt: createdAt(),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull().default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`),
   },
-  (t) => [primaryKey({ columns: [t.schoolId, t.bookId] }), index("book_access_book_idx").on(t.bookId)],
+  (t) => [
+    uniqueIndex("book_access_school_book").on(t.schoolId, t.bookId),
+    index("book_access_book_idx").on(t.bookId),
+    index("book_access_ends_idx").on(t.endsOn),
+  ],
 );
 
 export const teachers = sqliteTable(

@@ -1,14 +1,22 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { dayOf, daysLeft, ENDING_SOON_DAYS } from "../../app/lib/rules/licence.ts";
 import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/rules/shelf-query.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, favourites, readingProgress, schools } from "../db/schema.ts";
+import { activeOn } from "../licences/licences.ts";
 import { recentReading, type UnflushedProgress } from "./progress.ts";
 import { compareTitles, pageOfShelf, type ShelfPlace } from "./shelf-order.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */
-export function toTeacherBook(book: BookRow) {
+/**
+ * A book as teachers see it. Its `licenceEndsOn`, the last day of the school's licence (null: no end),
+ * becomes `availableUntil` when that is within ENDING_SOON_DAYS: the card and the page say so.
+ */
+export function toTeacherBook(book: BookRow & { licenceEndsOn?: string | null }) {
   const pdf = pdfStateOf(book);
+  const licenceEndsOn = book.licenceEndsOn ?? null;
+  const left = daysLeft({ endsOn: licenceEndsOn }, dayOf(Date.now()));
   return {
     id: book.id,
     title: book.title,
@@ -25,6 +33,7 @@ export function toTeacherBook(book: BookRow) {
     hasPdf: pdf !== "none",
     readable: pdf === "ready",
     createdAt: book.createdAt,
+    availableUntil: left !== null && left <= ENDING_SOON_DAYS ? licenceEndsOn : null,
   };
 }
 
@@ -87,6 +96,9 @@ const BOOK_COLUMNS = sql.raw(
 );
 
 // Title matches rank first, then authors, subject and ISBN, then the description.
+/** Teachers see a book while their school's licence for it is active today (UTC: docs/decisions/0028). */
+const licensedToday = () => activeOn(dayOf(Date.now()));
+
 const RANK = sql`bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0)`;
 
 /**
@@ -98,7 +110,7 @@ const RANK = sql`bm25(books_fts, 10.0, 5.0, 3.0, 3.0, 1.0)`;
 function schoolMatches(schoolId: number, match: string) {
   return sql`FROM books_fts JOIN ${books} ON ${books.id} = books_fts.rowid
     WHERE books_fts MATCH ${match}
-      AND +books_fts.rowid IN (SELECT ${bookAccess.bookId} FROM ${bookAccess} WHERE ${bookAccess.schoolId} = ${schoolId})`;
+      AND +books_fts.rowid IN (SELECT ${bookAccess.bookId} FROM ${bookAccess} WHERE ${bookAccess.schoolId} = ${schoolId} AND ${licensedToday()})`;
 }
 
 export interface ShelfSummary {
@@ -113,12 +125,12 @@ export interface ShelfSummary {
 }
 
 /** A book of the shelf with whether this teacher starred it ('My books'). */
-export type ShelfBook = BookRow & { starred: boolean };
+export type ShelfBook = BookRow & { licenceEndsOn: string | null; starred: boolean };
 
 /** What the shelf query keeps of the school's books: subject, grade, the text (the search index, as the header search). */
 function shelfConditions(schoolId: number, query: ShelfQuery) {
   const match = toFtsQuery(query.q);
-  const conditions = [eq(bookAccess.schoolId, schoolId)];
+  const conditions = [eq(bookAccess.schoolId, schoolId), licensedToday()];
   if (query.subject) conditions.push(sql`trim(${books.subject}) = ${query.subject}`);
   if (query.grade !== null) conditions.push(eq(books.gradeLevel, query.grade));
   if (match) conditions.push(sql`+${books.id} IN (SELECT rowid FROM books_fts WHERE books_fts MATCH ${match})`);
@@ -138,7 +150,7 @@ const readBy = (readerId: number) => and(eq(readingProgress.teacherId, readerId)
  */
 function shelfPageQuery(db: Db, schoolId: number, readerId: number, query: ShelfQuery, from: number, limit: number) {
   const base = db
-    .select({ book: books, preparingPdfSize, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
+    .select({ book: books, preparingPdfSize, licenceEndsOn: bookAccess.endsOn, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
     .from(bookAccess)
     .innerJoin(books, eq(books.id, bookAccess.bookId))
     .$dynamic();
@@ -180,7 +192,7 @@ function readPlaces(rows: { places: string }[]): ShelfPlace[] {
   return places.map(([id, title, readAt]) => ({ id, title, readAt }));
 }
 
-type ShelfRow = { book: Book; preparingPdfSize: number | null; starred: number | boolean };
+type ShelfRow = { book: Book; preparingPdfSize: number | null; licenceEndsOn: string | null; starred: number | boolean };
 
 /**
  * The page in the reader's order: SQL's page when the sort is exact there, else the page the
@@ -200,11 +212,11 @@ async function shelfPage(
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length) {
     const rows = await db
-      .select({ book: books, preparingPdfSize, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
+      .select({ book: books, preparingPdfSize, licenceEndsOn: bookAccess.endsOn, starred: sql<number>`${favourites.bookId} IS NOT NULL` })
       .from(bookAccess)
       .innerJoin(books, eq(books.id, bookAccess.bookId))
       .leftJoin(favourites, starredBy(readerId))
-      .where(and(eq(bookAccess.schoolId, schoolId), inArray(bookAccess.bookId, missing)));
+      .where(and(eq(bookAccess.schoolId, schoolId), licensedToday(), inArray(bookAccess.bookId, missing)));
     for (const row of rows) found.set(row.book.id, toShelfBook(row));
   }
   return ids.flatMap((id) => found.get(id) ?? []);
@@ -213,6 +225,7 @@ async function shelfPage(
 const toShelfBook = (row: ShelfRow): ShelfBook => ({
   ...row.book,
   preparingPdfSize: row.preparingPdfSize,
+  licenceEndsOn: row.licenceEndsOn,
   starred: Boolean(row.starred),
 });
 
@@ -235,7 +248,7 @@ function shelfGroupsQuery(db: Db, schoolId: number, readerId: number, q: string)
     .from(bookAccess)
     .innerJoin(books, eq(books.id, bookAccess.bookId))
     .leftJoin(favourites, and(eq(favourites.teacherId, readerId), eq(favourites.bookId, books.id)))
-    .where(eq(bookAccess.schoolId, schoolId))
+    .where(and(eq(bookAccess.schoolId, schoolId), licensedToday()))
     .as("shelf_rows");
   return db
     .select({
@@ -294,12 +307,12 @@ export async function listSchoolBooks(db: Db, schoolId: number, search?: string)
   if (search && !match) return [];
   if (!match) {
     const rows = await db
-      .select({ book: books, preparingPdfSize })
+      .select({ book: books, preparingPdfSize, licenceEndsOn: bookAccess.endsOn })
       .from(bookAccess)
       .innerJoin(books, eq(books.id, bookAccess.bookId))
-      .where(eq(bookAccess.schoolId, schoolId));
+      .where(and(eq(bookAccess.schoolId, schoolId), licensedToday()));
     return rows
-      .map((r) => ({ ...r.book, preparingPdfSize: r.preparingPdfSize }))
+      .map((r) => ({ ...r.book, preparingPdfSize: r.preparingPdfSize, licenceEndsOn: r.licenceEndsOn }))
       .sort((a, b) => compareTitles(a.title, b.title) || a.id - b.id);
   }
   return db.all<BookRow>(
@@ -329,7 +342,8 @@ export async function findBookForPageView(db: Db, schoolId: number, bookId: numb
   const [row] = await db
     .select({
       book: { id: books.id, pageSetId: books.pageSetId, pdfKey: books.pdfKey },
-      school: { slug: schools.slug, name: schools.name },
+      school: { slug: schools.slug, name: schools.name, email: schools.email },
+      licence: { startsOn: bookAccess.startsOn, endsOn: bookAccess.endsOn, seats: bookAccess.seats },
     })
     .from(bookAccess)
     .innerJoin(books, eq(books.id, bookAccess.bookId))
@@ -344,7 +358,7 @@ export async function findSchoolBook(db: Db, schoolId: number, bookId: number): 
     .select({ book: books })
     .from(bookAccess)
     .innerJoin(books, eq(books.id, bookAccess.bookId))
-    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId), licensedToday()))
     .limit(1);
   return row?.book ?? null;
 }

@@ -11,6 +11,7 @@
  * learns nothing about a school's books.
  */
 import { z } from "zod";
+import { dayOf, licenceEndedMessage, licenceState, noSeatMessage } from "../../app/lib/rules/licence.ts";
 import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
@@ -34,7 +35,7 @@ import { recordAfterResponse } from "./usage-events.ts";
 /** Why a reader does not get what they asked for: the status, the sentence, and what else the answer carries. */
 export class Refusal {
   constructor(
-    readonly status: 400 | 401 | 404 | 409 | 429,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 429,
     readonly error: string,
     readonly extra: Record<string, unknown> = {},
     readonly headers: Record<string, string> = {},
@@ -88,6 +89,8 @@ interface Opened {
   pages: ReadySet["pages"];
   /** A teacher's book as read for this view, and the school's catalogue version it was remembered under (none: read from D1 now). */
   row?: PageViewBook;
+  /** The school's licence's seat limit (null: none; admins: none). */
+  seats: number | null;
   cachedVersion?: number;
 }
 
@@ -117,6 +120,7 @@ async function open(ask: PageAsk, fresh: boolean): Promise<Opened | Refusal> {
   const { bookId } = ask;
   let book: ReadableBook | null = null;
   let schoolName: string | null = null;
+  let seats: number | null = null;
   let teacherRow: PageViewBook | undefined;
   let cachedVersion: number | undefined;
   if (bookId && reader.kind === "teacher") {
@@ -131,6 +135,14 @@ async function open(ask: PageAsk, fresh: boolean): Promise<Opened | Refusal> {
     // The cookie's school is not the one the request names: like a school that does not exist.
     if (row && tenant.slug !== null && row.school.slug !== tenant.slug) return refuse(ask, reader, new Refusal(404, "School not found"));
     [book, schoolName] = row ? [row.book, row.school.name] : [null, null];
+    if (row) {
+      // The licence's days are looked at on every view (a remembered row may cross midnight).
+      const state = licenceState(row.licence, dayOf(Date.now()));
+      if (state === "scheduled") return refuse(ask, reader, new Refusal(404, "Book not found"));
+      if (state === "expired" && row.licence.endsOn)
+        return refuse(ask, reader, new Refusal(403, licenceEndedMessage(row.licence.endsOn), { status: "licence-ended" }));
+      seats = row.licence.seats;
+    }
   } else if (bookId) {
     book = await findBook(db, bookId);
   }
@@ -146,7 +158,7 @@ async function open(ask: PageAsk, fresh: boolean): Promise<Opened | Refusal> {
         : new Refusal(404, "This book does not have a PDF file available", { status: "no-pdf" }),
     );
   }
-  return { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion };
+  return { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats };
 }
 
 /** Page `n` of the set (null: the path's number was malformed), or the refusal (400 malformed, 404 out of range or failed). */
@@ -176,12 +188,14 @@ async function spend(opened: Opened, countsAsRead: boolean): Promise<Spent | Ref
     pageCount: set.pageCount ?? 1,
     countsAsRead,
     catalogueVersion: opened.cachedVersion,
+    seats: opened.seats,
   });
   if (result.status === "none" || result.status === "disabled") return signedOut(result.status);
   if (result.status === "stale") {
     forgetPageViewBook(reader.schoolId, book.id);
     return STALE;
   }
+  if (result.status === "no-seat") return new Refusal(409, noSeatMessage(result.seats), { status: "no-seat" }, { "Retry-After": "60" });
   if (result.status === "limit") {
     const { waitMs } = result;
     return new Refusal(429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });

@@ -39,6 +39,8 @@ export type PageCheck =
   | { status: "disabled" }
   | { status: "none" }
   | { status: "limit"; waitMs: number }
+  /** Every seat of the book is held by other teachers (the licence's limit): nothing spent. */
+  | { status: "no-seat"; seats: number }
   /** The book was read under an older catalogue version of the school: nothing spent, read it again. */
   | { status: "stale"; catalogueVersion: number };
 
@@ -78,7 +80,13 @@ const SCHEMA = [
   // The page each teacher is on in each book, until flushed to D1's reading_progress (seq as in pending).
   `CREATE TABLE IF NOT EXISTS progress (seq INTEGER NOT NULL, teacher_id INTEGER NOT NULL, book_id INTEGER NOT NULL,
     page INTEGER NOT NULL, updated_at INTEGER NOT NULL, PRIMARY KEY (seq, teacher_id, book_id))`,
+  // Who holds a seat of a book with a seat limit (docs/decisions/0028): until SEAT_HOLD_MS after their last page.
+  `CREATE TABLE IF NOT EXISTS seats (book_id INTEGER NOT NULL, teacher_id INTEGER NOT NULL, last_at INTEGER NOT NULL,
+    PRIMARY KEY (book_id, teacher_id))`,
 ];
+
+/** A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, or until they close it. */
+export const SEAT_HOLD_MS = 10 * 60_000;
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
 type SchoolEnv = { DB: D1Database };
@@ -95,6 +103,8 @@ export class School extends DurableObject<SchoolEnv> {
     // An object that has never served its school has no tables yet (and writes none until it does).
     const started = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").toArray().length > 0;
     this.schoolId = started ? this.meta("school_id") : null;
+    // Tables added since the object began (every statement is IF NOT EXISTS).
+    if (started) this.createSchema();
   }
 
   private createSchema() {
@@ -412,7 +422,16 @@ export class School extends DurableObject<SchoolEnv> {
    */
   async readPage(
     schoolId: number,
-    input: { tokenHash: string; bookId: number; pageCount: number; countsAsRead: boolean; catalogueVersion?: number; now?: number },
+    input: {
+      tokenHash: string;
+      bookId: number;
+      pageCount: number;
+      countsAsRead: boolean;
+      catalogueVersion?: number;
+      /** The licence's seat limit (null or absent: none). */
+      seats?: number | null;
+      now?: number;
+    },
   ): Promise<PageCheck> {
     if (!(await this.ready(schoolId))) return { status: "none" };
     const now = input.now ?? Date.now();
@@ -421,10 +440,40 @@ export class School extends DurableObject<SchoolEnv> {
     const catalogueVersion = this.meta("catalogue_version") ?? 0;
     // The Worker's memory of the book predates an admin's change to this school's books.
     if (input.catalogueVersion !== undefined && input.catalogueVersion !== catalogueVersion) return { status: "stale", catalogueVersion };
+    const seats = input.seats ?? null;
+    // A refusal costs nothing: the seat is looked at first, taken only once the budget allows the page.
+    if (seats !== null && !this.seatFree(session.teacher.id, input.bookId, seats, now)) return { status: "no-seat", seats };
     const waitMs = this.spend(session.teacher.id, input.bookId, input.pageCount, now);
     if (waitMs !== null) return { status: "limit", waitMs };
+    if (seats !== null)
+      this.sql.exec("INSERT OR REPLACE INTO seats (book_id, teacher_id, last_at) VALUES (?, ?, ?)", input.bookId, session.teacher.id, now);
     if (input.countsAsRead) this.count({ teacherId: session.teacher.id, bookId: input.bookId, pages: 1 }, now);
     return { ...session, catalogueVersion };
+  }
+
+  /** Whether the teacher holds a seat of the book or one is free; seats left idle past SEAT_HOLD_MS are given back first. */
+  private seatFree(teacherId: number, bookId: number, seats: number, now: number): boolean {
+    this.sql.exec("DELETE FROM seats WHERE book_id = ? AND last_at < ?", bookId, now - SEAT_HOLD_MS);
+    const holders = this.sql.exec<{ teacherId: number }>("SELECT teacher_id AS teacherId FROM seats WHERE book_id = ?", bookId).toArray();
+    return holders.some((row) => row.teacherId === teacherId) || holders.length < seats;
+  }
+
+  /** The teacher closed the book: their seat, if they held one, is free for the next. */
+  async releaseSeat(schoolId: number, input: { tokenHash: string; bookId: number; now?: number }): Promise<"ok" | "none" | "disabled"> {
+    if (!(await this.ready(schoolId))) return "none";
+    const session = this.check(input.tokenHash, input.now ?? Date.now());
+    if (session.status !== "ok") return session.status;
+    this.sql.exec("DELETE FROM seats WHERE book_id = ? AND teacher_id = ?", input.bookId, session.teacher.id);
+    return "ok";
+  }
+
+  /** How many teachers hold a seat of the book now (for the tests and the reports). */
+  async seatsHeld(schoolId: number, bookId: number, now = Date.now()): Promise<number> {
+    if (!(await this.ready(schoolId))) return 0;
+    const [row] = this.sql
+      .exec<{ n: number }>("SELECT count(*) AS n FROM seats WHERE book_id = ? AND last_at >= ?", bookId, now - SEAT_HOLD_MS)
+      .toArray();
+    return row?.n ?? 0;
   }
 
   /**

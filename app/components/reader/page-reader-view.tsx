@@ -2,7 +2,7 @@ import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRe
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
-import { type PageList, pageImageUrl, type ReaderApiError } from "../../lib/reader/reader-api.ts";
+import { type PageList, pageImageUrl, type ReaderApiError, releaseSeat } from "../../lib/reader/reader-api.ts";
 import { PREVIEW_WIDTH } from "../../lib/rules/page-format.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { PageImage } from "./page-image.tsx";
@@ -33,7 +33,12 @@ export interface PageReaderProps {
    * already the sharp 1024 px one.
    */
   firstImageWidth?: number;
+  /** A teacher's reader: closing it gives back their seat of the book (a licence's seat limit). */
+  holdsSeat?: boolean;
 }
+
+/** How long a reader turned away for lack of seats waits before it asks again by itself. */
+export const SEAT_RETRY_MS = 30_000;
 
 type Panel = "contents" | "search" | null;
 const NO_SAVING = "Saving and printing are turned off for this book.";
@@ -49,14 +54,36 @@ export function PageReaderView({
   loginHref,
   toolbarExtra,
   firstImageWidth = PREVIEW_WIDTH,
+  holdsSeat = false,
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
   // The reading limit (a notice over the pages) or a session that ended (the reader closes).
   const [stopped, setStopped] = useState<ReaderApiError | null>(null);
-  const limit = stopped?.limited ? stopped.message : null;
-  const [store] = useState(() => createPageStore(bookId, setStopped));
+  const limit = stopped?.limited || stopped?.noSeat ? stopped.message : null;
+  // Each try at the pages has its own store: after a "no seat", a new one asks again (SEAT_RETRY_MS).
+  const [attempt, setAttempt] = useState(0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new store per attempt, on purpose
+  const store = useMemo(() => createPageStore(bookId, setStopped), [bookId, attempt]);
   useEffect(() => () => store.dispose(), [store]);
+  useEffect(() => {
+    if (!stopped?.noSeat) return;
+    const timer = setTimeout(() => {
+      setStopped(null);
+      setAttempt((n) => n + 1);
+    }, SEAT_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [stopped]);
+  // Closing the reader (leaving it, or the tab) gives the seat back at once.
+  useEffect(() => {
+    if (!holdsSeat) return;
+    const release = () => releaseSeat(bookId);
+    window.addEventListener("pagehide", release);
+    return () => {
+      window.removeEventListener("pagehide", release);
+      release();
+    };
+  }, [bookId, holdsSeat]);
 
   const pages = list.pages;
   const pageCount = pages.length;
@@ -171,6 +198,7 @@ export function PageReaderView({
           {limit && (
             <p role="alert" className="shrink-0 border-b border-amber-400/40 bg-amber-100 px-4 py-3 text-sm font-medium text-amber-950">
               {limit}
+              {stopped?.noSeat && " This reader asks again by itself every 30 seconds."}
             </p>
           )}
           <section
@@ -186,7 +214,7 @@ export function PageReaderView({
             <div className="flex flex-col gap-3 px-2 py-2">
               {shown.map((info) => (
                 <PageImage
-                  key={info.n}
+                  key={`${attempt}:${info.n}`}
                   store={store}
                   info={info}
                   pageCount={pageCount}

@@ -38,6 +38,7 @@ export function TeacherReader({ bookId, title, page, backHref, backLabel, loginH
       initialPage={page}
       onPageChange={save}
       list={list}
+      holdsSeat
     />
   );
 }

@@ -25,8 +25,8 @@ type Fetchers = {
 /**
  * Everything the reader has fetched of one book. Page texts are small and counted against the
  * reading limit like images, so each is fetched once per visit. Once the server says the limit is
- * reached (429) or the teacher is signed out (401), every later ask fails at once with the same
- * error, without a request, and `onStop` hears of it once.
+ * reached (429), every seat is taken (409 no-seat) or the teacher is signed out (401), every later
+ * ask fails at once with the same error, without a request, and `onStop` hears of it once.
  */
 export function createPageStore(bookId: number, onStop: (error: ReaderApiError) => void, fetchers?: Partial<Fetchers>): PageStore {
   const f: Fetchers = {
@@ -48,7 +48,7 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
     try {
       return await work();
     } catch (error) {
-      if (error instanceof ReaderApiError && (error.limited || error.signedOut) && !stopped) {
+      if (error instanceof ReaderApiError && (error.limited || error.signedOut || error.noSeat) && !stopped) {
         stopped = error;
         onStop(error);
       }

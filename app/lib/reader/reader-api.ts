@@ -26,6 +26,8 @@ export class ReaderApiError extends Error {
     message: string,
     readonly status: number,
     readonly preparing = false,
+    /** 409 with `status: "no-seat"`: every seat of the school's licence is taken (docs/decisions/0028). */
+    readonly noSeat = false,
   ) {
     super(message);
     this.name = "ReaderApiError";
@@ -46,7 +48,12 @@ async function failure(response: Response, fallback: string): Promise<ReaderApiE
   const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown; disabled?: unknown } | null;
   const said = errorText(body);
   const message = response.status === 401 ? (body?.disabled === true && said) || SIGNED_OUT : (said ?? fallback);
-  return new ReaderApiError(message, response.status, response.status === 409 && body?.status === "preparing");
+  return new ReaderApiError(
+    message,
+    response.status,
+    response.status === 409 && body?.status === "preparing",
+    response.status === 409 && body?.status === "no-seat",
+  );
 }
 
 async function get(path: string, fallback: string, signal?: AbortSignal): Promise<Response> {
@@ -76,6 +83,15 @@ export const fetchOutline = (bookId: number, signal?: AbortSignal) =>
 
 export const searchBook = (bookId: number, query: string, signal?: AbortSignal) =>
   getJson<SearchAnswer>(`${bookApi(bookId)}/search?q=${encodeURIComponent(query)}`, "Search failed. Please try again.", signal);
+
+/**
+ * Gives back the teacher's seat of the book (they closed the reader); sent with `keepalive`, so it
+ * goes out as the page unloads. Failures are nobody's business: the seat frees itself 10 minutes
+ * after the last page anyway.
+ */
+export function releaseSeat(bookId: number): void {
+  fetch(`${bookApi(bookId)}/seat`, { method: "DELETE", credentials: "same-origin", keepalive: true }).catch(() => {});
+}
 
 /** Where page `n`'s watermarked image at a prepared width is. */
 export const pageImageUrl = (bookId: number, n: number, width: number) => `${bookApi(bookId)}/pages/${n}?w=${width}`;

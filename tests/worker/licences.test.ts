@@ -1,0 +1,273 @@
+import { env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { addDays, dayOf, formatDay, schoolYearOf } from "../../app/lib/rules/licence.ts";
+import { auditLog, bookAccess } from "../../workers/db/schema.ts";
+import { SEAT_HOLD_MS } from "../../workers/school/school-object.ts";
+import {
+  api,
+  client,
+  createBook,
+  createSchool,
+  db,
+  errorBody,
+  errorOf,
+  okBody,
+  schoolStub,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
+
+const today = () => dayOf(Date.now());
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+
+beforeAll(async () => {
+  admin = await signedInAdmin();
+});
+
+const licences = (body?: unknown, method = "POST") => api("/api/licences", { cookie: admin.cookie, body, method });
+const licence = (id: number | string, body?: unknown, method = "PATCH") =>
+  api(`/api/licences/${id}`, { cookie: admin.cookie, body, method });
+const licenceOf = async (schoolId: number, bookId: number) =>
+  (
+    await db()
+      .select()
+      .from(bookAccess)
+      .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
+  )[0];
+
+describe("an assignment is a licence", () => {
+  it("made by the old /api/books/access call: open-ended, unlimited, active from today", async () => {
+    const school = await createSchool();
+    const book = await createBook({ title: `Old Way ${crypto.randomUUID()}` });
+    const granted = await api("/api/books/access", { cookie: admin.cookie, body: { schoolIds: [school.id], bookIds: [book.id] } });
+    expect(granted.status).toBe(200);
+    expect(await licenceOf(school.id, book.id)).toMatchObject({ startsOn: today(), endsOn: null, seats: null, note: "" });
+    const listed = await okBody(client({ cookie: admin.cookie }).api.licences.$get({ query: { schoolId: String(school.id) } }));
+    expect(listed.licences).toMatchObject([{ schoolId: school.id, bookId: book.id, state: "active", endsOn: null, seats: null }]);
+  });
+});
+
+describe("POST /api/licences", () => {
+  it("creates a licence with its period, seats and note, audited; a second for the same pair is 409", async () => {
+    const school = await createSchool();
+    const book = await createBook({ title: `Sold ${crypto.randomUUID()}` });
+    const year = schoolYearOf(today());
+    const body = { schoolId: school.id, bookId: book.id, ...year, seats: 5, note: "PO-1234" };
+    const created = await licences(body);
+    expect(created.status).toBe(201);
+    const { licence: made } = (await created.json()) as { licence: { id: number } };
+    expect(made).toMatchObject({ schoolId: school.id, bookId: book.id, ...year, seats: 5, note: "PO-1234" });
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.entityType, "licence"), eq(auditLog.action, "licence.create"), eq(auditLog.adminId, admin.admin.id)));
+    expect(entry).toBeTruthy();
+
+    const again = await licences(body);
+    expect(again.status).toBe(409);
+    expect(await errorOf(again)).toMatch(/already has a licence for “Sold /);
+  });
+
+  it("refuses bad dates and seats with the field, and writes nothing", async () => {
+    const school = await createSchool();
+    const book = await createBook({ title: `Refused ${crypto.randomUUID()}` });
+    const base = { schoolId: school.id, bookId: book.id, startsOn: "2027-08-01" };
+    const cases: [unknown, string][] = [
+      [{ ...base, endsOn: "2027-07-31" }, "endsOn"],
+      [{ ...base, startsOn: "2027-02-30" }, "startsOn"],
+      [{ ...base, startsOn: "01/08/2027" }, "startsOn"],
+      [{ ...base, seats: 0 }, "seats"],
+      [{ ...base, seats: 2.5 }, "seats"],
+      [{ ...base, schoolId: "1" }, "schoolId"],
+    ];
+    for (const [body, field] of cases) {
+      const refused = await licences(body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect((await errorBody(refused)).field, JSON.stringify(body)).toBe(field);
+    }
+    const unknownSchool = await licences({ ...base, schoolId: 99_999_999 });
+    expect(unknownSchool.status).toBe(400);
+    expect(await errorOf(unknownSchool)).toBe("No school with id 99999999");
+    expect(await licenceOf(school.id, book.id)).toBeUndefined();
+  });
+
+  it("creates many in one call, or none of them when one pair has a licence already", async () => {
+    const [a, b] = [await createSchool(), await createSchool()];
+    const book = await createBook({ title: `Many ${crypto.randomUUID()}` }, [b.id]);
+    const all = await licences({
+      licences: [
+        { schoolId: a.id, bookId: book.id, startsOn: "2026-08-01" },
+        { schoolId: b.id, bookId: book.id, startsOn: "2026-08-01" },
+      ],
+    });
+    expect(all.status).toBe(409);
+    expect(await licenceOf(a.id, book.id)).toBeUndefined();
+    const one = await licences({ licences: [{ schoolId: a.id, bookId: book.id, startsOn: "2026-08-01", endsOn: "2027-07-31", seats: 3 }] });
+    expect(one.status).toBe(201);
+    expect(await one.json()).toMatchObject({ licences: [{ schoolId: a.id, bookId: book.id, seats: 3, endsOn: "2027-07-31" }] });
+  });
+
+  it("is for admins only: 401 for a teacher's cookie or none, 403 from another site", async () => {
+    const school = await createSchool();
+    const teacher = await signedInTeacher(school);
+    const body = { schoolId: school.id, bookId: 1, startsOn: "2026-08-01" };
+    expect((await api("/api/licences", { body })).status).toBe(401);
+    expect((await api("/api/licences", { body, cookie: teacher.cookie })).status).toBe(401);
+    expect((await api("/api/licences", { body, cookie: admin.cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect((await api("/api/licences", { cookie: teacher.cookie })).status).toBe(401);
+  });
+});
+
+describe("GET, PATCH, renew and DELETE", () => {
+  it("filters by state and by the days left, changes seats and dates, renews and deletes", async () => {
+    const school = await createSchool();
+    const t = today();
+    const [ending, ended, later] = [
+      await createBook({ title: `Ending ${crypto.randomUUID()}` }),
+      await createBook({ title: `Ended ${crypto.randomUUID()}` }),
+      await createBook({ title: `Later ${crypto.randomUUID()}` }),
+    ];
+    const made = await licences({
+      licences: [
+        { schoolId: school.id, bookId: ending.id, startsOn: addDays(t, -100), endsOn: addDays(t, 10) },
+        { schoolId: school.id, bookId: ended.id, startsOn: addDays(t, -100), endsOn: addDays(t, -1) },
+        { schoolId: school.id, bookId: later.id, startsOn: addDays(t, 5) },
+      ],
+    });
+    expect(made.status).toBe(201);
+    const list = (query: Record<string, string>) =>
+      okBody(client({ cookie: admin.cookie }).api.licences.$get({ query: { schoolId: String(school.id), ...query } }));
+    expect((await list({ state: "active" })).licences.map((l) => l.bookId)).toEqual([ending.id]);
+    expect((await list({ state: "expired" })).licences.map((l) => l.bookId)).toEqual([ended.id]);
+    expect((await list({ state: "scheduled" })).licences.map((l) => l.bookId)).toEqual([later.id]);
+    expect((await list({ endingWithinDays: "30" })).licences.map((l) => l.bookId)).toEqual([ending.id]);
+    expect((await list({ endingWithinDays: "9" })).licences).toEqual([]);
+    expect((await api(`/api/licences?state=gone`, { cookie: admin.cookie })).status).toBe(400);
+
+    const endingId = (await licenceOf(school.id, ending.id))!.id;
+    const patched = await licence(endingId, { seats: 2, note: "PO-77" });
+    expect(patched.status).toBe(200);
+    expect(await licenceOf(school.id, ending.id)).toMatchObject({ seats: 2, note: "PO-77" });
+    expect((await licence(endingId, { seats: null })).status).toBe(200);
+    expect((await licenceOf(school.id, ending.id))!.seats).toBeNull();
+    const backwards = await licence(endingId, { endsOn: addDays(t, -200) });
+    expect(backwards.status).toBe(400);
+    expect((await errorBody(backwards)).field).toBe("endsOn");
+    expect((await licence(endingId, {})).status).toBe(400);
+    for (const id of ["0", "abc", "99999999"]) expect((await licence(id, { seats: 1 })).status).toBe(404);
+
+    // Renewal: the running one to the end of the school year after the one it ends in; the ended
+    // one for today's school year.
+    const endedId = (await licenceOf(school.id, ended.id))!.id;
+    const renewed = await api("/api/licences/renew", { cookie: admin.cookie, body: { ids: [endingId, endedId] } });
+    expect(await renewed.json()).toEqual({ renewed: 2, openEnded: 0 });
+    const next = schoolYearOf(addDays(schoolYearOf(addDays(t, 10)).endsOn, 1));
+    expect(await licenceOf(school.id, ending.id)).toMatchObject({ startsOn: addDays(t, -100), endsOn: next.endsOn });
+    expect(await licenceOf(school.id, ended.id)).toMatchObject(schoolYearOf(t));
+    expect((await api("/api/licences/renew", { cookie: admin.cookie, body: {} })).status).toBe(400);
+
+    expect((await licence(endingId, undefined, "DELETE")).status).toBe(200);
+    expect(await licenceOf(school.id, ending.id)).toBeUndefined();
+    expect((await licence(endingId, undefined, "DELETE")).status).toBe(404);
+  });
+});
+
+describe("what teachers see", () => {
+  it("only books with an active licence; an ended one says when, a scheduled one is not there", async () => {
+    const school = await createSchool({ email: "library@hillside.example" });
+    const teacher = await signedInTeacher(school);
+    const t = today();
+    const title = `Licensed ${crypto.randomUUID()}`;
+    const { book } = await preparedBook(title, [], ["One.", "Two."]);
+    const created = await licences({ schoolId: school.id, bookId: book.id, startsOn: addDays(t, -30), endsOn: addDays(t, 7) });
+    expect(created.status).toBe(201);
+    const id = (await licenceOf(school.id, book.id))!.id;
+    const shelf = () => okBody(client(teacher).api.schools.slug[":slug"].books.$get({ param: { slug: school.slug }, query: {} }));
+
+    // Ending within 14 days: the book says until when.
+    const own = await okBody(
+      client(teacher).api.schools.slug[":slug"].books[":bookId"].$get({ param: { slug: school.slug, bookId: String(book.id) } }),
+    );
+    expect(own.book.availableUntil).toBe(addDays(t, 7));
+    expect((await shelf()).books.map((b) => b.id)).toContain(book.id);
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie })).status).toBe(200);
+
+    // Ended yesterday: gone from the shelf; the book and its pages say so (403), with the day.
+    await licence(id, { endsOn: addDays(t, -1) });
+    expect((await shelf()).books.map((b) => b.id)).not.toContain(book.id);
+    const ended = `Your school's licence for this book ended on ${formatDay(addDays(t, -1))}.`;
+    const detail = await api(`/api/schools/slug/${school.slug}/books/${book.id}`, { cookie: teacher.cookie });
+    expect(detail.status).toBe(403);
+    expect(await detail.json()).toEqual({ error: ended, status: "licence-ended" });
+    const page = await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie });
+    expect(page.status).toBe(403);
+    expect(await page.json()).toEqual({ error: ended, status: "licence-ended" });
+    expect((await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).status).toBe(403);
+
+    // Not begun yet: like a book the school does not have.
+    await licence(id, { startsOn: addDays(t, 1), endsOn: null });
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie })).status).toBe(404);
+    expect((await api(`/api/schools/slug/${school.slug}/books/${book.id}`, { cookie: teacher.cookie })).status).toBe(404);
+  });
+});
+
+describe("seats", () => {
+  it("a 2-seat book: two teachers read, the third is told, and gets in once one closes the book", async () => {
+    const school = await createSchool({ teacherLimit: 10 });
+    const { book } = await preparedBook(`Two Seats ${crypto.randomUUID()}`, [], ["One.", "Two."]);
+    expect((await licences({ schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 2 })).status).toBe(201);
+    const [first, second, third] = [
+      await signedInTeacher(school, "A"),
+      await signedInTeacher(school, "B"),
+      await signedInTeacher(school, "C"),
+    ];
+    const read = (teacher: { cookie: string }, n = 1) => api(`/api/books/${book.id}/pages/${n}`, { cookie: teacher.cookie });
+    expect((await read(first)).status).toBe(200);
+    expect((await read(second)).status).toBe(200);
+    const refused = await read(third);
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({
+      error: "All 2 copies of this book are in use at your school. Try again in a few minutes.",
+      status: "no-seat",
+    });
+    // A holder reads on; the text layer is reading too.
+    expect((await read(first, 2)).status).toBe(200);
+    expect((await api(`/api/books/${book.id}/pages/2/text`, { cookie: third.cookie })).status).toBe(409);
+
+    expect((await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" })).status).toBe(204);
+    expect((await read(third)).status).toBe(200);
+    expect((await read(first)).status).toBe(409);
+  });
+
+  it("30 teachers opening a 5-seat book at once get exactly 5 seats; a seat idle for 10 minutes is free again", async () => {
+    const school = await createSchool({ teacherLimit: 40 });
+    const { book } = await preparedBook(`Five Seats ${crypto.randomUUID()}`, [], ["One."]);
+    expect((await licences({ schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 5 })).status).toBe(201);
+    const teachers = await Promise.all(Array.from({ length: 30 }, (_, i) => signedInTeacher(school, `Teacher ${i}`)));
+    const answers = await Promise.all(teachers.map((t) => api(`/api/books/${book.id}/pages/1`, { cookie: t.cookie })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(25);
+    const stub = await schoolStub(school.id);
+    expect(await stub.seatsHeld(school.id, book.id)).toBe(5);
+    // Ten minutes on, the seats are free: the object counts none held then.
+    expect(await stub.seatsHeld(school.id, book.id, Date.now() + SEAT_HOLD_MS + 1)).toBe(0);
+  });
+
+  it("a refused request spends nothing of the reading budget", async () => {
+    const school = await createSchool();
+    const { book } = await preparedBook(`One Seat ${crypto.randomUUID()}`, [], ["One."]);
+    await licences({ schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 1 });
+    const [holder, waiting] = [await signedInTeacher(school, "Holder"), await signedInTeacher(school, "Waiting")];
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: holder.cookie })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await api(`/api/books/${book.id}/pages/1`, { cookie: waiting.cookie })).status).toBe(409);
+    const { runInDurableObject } = await import("cloudflare:test");
+    const spent = await runInDurableObject(await schoolStub(school.id), (_instance, state) =>
+      state.storage.sql.exec("SELECT count(*) AS n FROM budgets WHERE teacher_id = ?", waiting.teacher.id).toArray(),
+    );
+    expect(spent).toEqual([{ n: 0 }]);
+    expect(env).toBeTruthy();
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Licences, for admins (docs/decisions/0028); days are YYYY-MM-DD (UTC):
+ *   GET    /api/licences?schoolId&bookId&state&endingWithinDays   { licences: [...] }, soonest end first
+ *   POST   /api/licences { schoolId, bookId, startsOn, endsOn?, seats?, note? }   201 { licence }
+ *          (or { licences: [...] } for many, all or none: 201 { licences })
+ *   PATCH  /api/licences/:id { startsOn?, endsOn?, seats?, note? }   { licence } (null clears an end or a limit)
+ *   POST   /api/licences/renew { schoolId?, bookId?, state?, endingWithinDays?, ids? }   { renewed, openEnded }
+ *   DELETE /api/licences/:id
+ * A pair that has a licence already is 409; an end before the start 400 on `endsOn`. The older
+ * /api/books/access calls keep working: they make open-ended licences with no seat limit.
+ */
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import { dayOf } from "../../app/lib/rules/licence.ts";
+import { type AdminApiEnv, requireRole } from "../http/guards.ts";
+import { runJson } from "../http/run-command.ts";
+import { validate } from "../http/validate.ts";
+import {
+  createLicenceCommand,
+  createLicencesCommand,
+  deleteLicenceCommand,
+  EndingWithinSchema,
+  LicenceStateSchema,
+  renewLicencesCommand,
+  updateLicenceCommand,
+} from "../licences/commands.ts";
+import { listLicences } from "../licences/licences.ts";
+import { IdTextSchema } from "../validation/schemas.ts";
+
+const ListQuerySchema = z.object({
+  schoolId: IdTextSchema("The school id must be a whole number from 1").optional(),
+  bookId: IdTextSchema("The book id must be a whole number from 1").optional(),
+  state: LicenceStateSchema.optional(),
+  endingWithinDays: EndingWithinSchema.optional(),
+});
+
+const createOne = runJson(createLicenceCommand, (c: Context<AdminApiEnv>, { licence }) => c.json({ licence }, 201));
+const createMany = runJson(createLicencesCommand, (c: Context<AdminApiEnv>, { licences }) => c.json({ licences }, 201));
+
+export const licencesApi = new Hono<AdminApiEnv>()
+  .use(requireRole("admin"))
+  .get("/", validate("query", ListQuerySchema), async (c) => {
+    const licences = await listLicences(c.var.context.db, c.req.valid("query"), dayOf(Date.now()));
+    return c.json({ licences });
+  })
+  .post(
+    "/renew",
+    runJson(renewLicencesCommand, (c, result) => c.json(result)),
+  )
+  // One licence, or `{ licences: [...] }` for many: the body's shape picks the command.
+  .post("/", async (c) => {
+    const body: unknown = await c.req.raw
+      .clone()
+      .json()
+      .catch(() => null);
+    return body && typeof body === "object" && "licences" in body ? createMany(c) : createOne(c);
+  })
+  .patch(
+    "/:id",
+    runJson(updateLicenceCommand, (c, { licence }) => c.json({ licence }), { params: ["id"] }),
+  )
+  .delete(
+    "/:id",
+    runJson(deleteLicenceCommand, (c) => c.json({ ok: true }), { params: ["id"], body: false }),
+  );

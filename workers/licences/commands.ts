@@ -1,0 +1,107 @@
+/**
+ * The admins' writes to licences, each once (docs/decisions/0027-commands.md): /api/licences runs
+ * these, and the console's licence screens will. Days are YYYY-MM-DD (UTC), checked real; an end
+ * before the start is 400 on `endsOn`.
+ */
+import { z } from "zod";
+import { DaySchema, dayOf } from "../../app/lib/rules/licence.ts";
+import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
+import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
+import { createLicences, deleteLicence, type LicenceWrite, renewLicences, updateLicence } from "./licences.ts";
+
+export const MAX_SEATS = 100_000;
+const END_BEFORE_START = "The licence must end on or after the day it starts";
+
+export const SeatsSchema = z
+  .number({ error: "Seats must be a whole number from 1, or null for no limit" })
+  .int("Seats must be a whole number from 1, or null for no limit")
+  .min(1, "A licence has at least 1 seat (null for no limit)")
+  .max(MAX_SEATS, `A licence has at most ${MAX_SEATS.toLocaleString("en-US")} seats`);
+
+const NoteSchema = z.string().trim().max(200, "A note has at most 200 characters");
+
+export const LicenceInputSchema = z
+  .object({
+    schoolId: IdSchema,
+    bookId: IdSchema,
+    startsOn: DaySchema,
+    endsOn: DaySchema.nullable().default(null),
+    seats: SeatsSchema.nullable().default(null),
+    note: NoteSchema.default(""),
+  })
+  .refine((licence) => licence.endsOn === null || licence.endsOn >= licence.startsOn, { path: ["endsOn"], message: END_BEFORE_START });
+
+export const LicenceStateSchema = z.enum(["scheduled", "active", "expired"], { error: "The state is scheduled, active or expired" });
+export const EndingWithinSchema = z.coerce
+  .number({ error: "Ending within is a whole number of days" })
+  .int("Ending within is a whole number of days")
+  .min(0, "Ending within is 0 days or more")
+  .max(3650, "Ending within is at most 3,650 days");
+
+/** Which licences a bulk action acts on: the list's filters, or the ones picked. At least one is needed. */
+export const LicenceFilterSchema = z
+  .object({
+    schoolId: IdSchema.optional(),
+    bookId: IdSchema.optional(),
+    state: LicenceStateSchema.optional(),
+    endingWithinDays: EndingWithinSchema.optional(),
+    ids: IdListSchema("licence").optional(),
+  })
+  .refine(
+    (filter) => Object.values(filter).some((value) => value !== undefined),
+    "Say which licences: a school, a book, a state, an end, or their ids",
+  );
+
+function fromLicenceWrite<T extends object>(result: LicenceWrite<T>): Outcome<T> {
+  if (result.ok) {
+    const { ok: _ok, ...value } = result;
+    return done(value as unknown as T);
+  }
+  const { status, error, field } = result;
+  if (status === 404) return failed({ kind: "not-found", error });
+  if (status === 409) return failed({ kind: "conflict", error });
+  return failed({ kind: "invalid", error, ...(field ? { field } : {}) });
+}
+
+export const createLicenceCommand = adminCommand(LicenceInputSchema, async ({ db, env, actor }, input) => {
+  const outcome = fromLicenceWrite(await createLicences(db, env, actor, [input]));
+  return outcome.ok ? done({ licence: outcome.value.licences[0]! }) : outcome;
+});
+
+export const createLicencesCommand = adminCommand(
+  z.object({ licences: z.array(LicenceInputSchema).min(1, "Give at least one licence").max(500, "Give at most 500 licences at a time") }),
+  async ({ db, env, actor }, { licences }) => fromLicenceWrite(await createLicences(db, env, actor, licences)),
+);
+
+/** A licence's id as the URL carries it: anything malformed is a licence that does not exist (idFrom). */
+const LicenceRef = z.unknown();
+const NOT_FOUND = { kind: "not-found", error: "Licence not found" } as const;
+
+export const updateLicenceCommand = adminCommand(
+  z
+    .object({
+      id: LicenceRef,
+      startsOn: DaySchema.optional(),
+      endsOn: DaySchema.nullable().optional(),
+      seats: SeatsSchema.nullable().optional(),
+      note: NoteSchema.optional(),
+    })
+    .refine(
+      ({ id: _id, ...change }) => Object.values(change).some((value) => value !== undefined),
+      "Change at least one of startsOn, endsOn, seats or note",
+    ),
+  async ({ db, env, actor }, { id, ...change }) => {
+    const licenceId = idFrom(id);
+    if (!licenceId) return failed(NOT_FOUND);
+    return fromLicenceWrite(await updateLicence(db, env, actor, licenceId, change));
+  },
+);
+
+export const renewLicencesCommand = adminCommand(LicenceFilterSchema, async ({ db, env, actor }, filter) =>
+  done(await renewLicences(db, env, actor, filter, dayOf(Date.now()))),
+);
+
+export const deleteLicenceCommand = adminCommand(z.object({ id: LicenceRef }), async ({ db, env, actor }, { id }) => {
+  const licenceId = idFrom(id);
+  return licenceId && (await deleteLicence(db, env, actor, licenceId)) ? done({}) : failed(NOT_FOUND);
+});

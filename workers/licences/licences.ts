@@ -1,0 +1,249 @@
+/**
+ * Licences (docs/decisions/0028): what a school bought of a book, for which days and for how many
+ * readers at once. One row per (school, book) in `book_access` (every assignment became an
+ * open-ended, unlimited licence). Teachers see a book while its licence is active (`activeOn`);
+ * admins see every licence with its state. Every write is audited in the same D1 transaction and
+ * then tells the schools' objects their catalogue changed (a Worker's memory of a book's licence
+ * is dropped at once; should that call fail, within a minute).
+ */
+import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { addDays, type LicenceState, licenceState, renewed } from "../../app/lib/rules/licence.ts";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import { type Db, runTransaction } from "../db/client.ts";
+import { bookAccess, books, schools } from "../db/schema.ts";
+import { log } from "../http/log.ts";
+import { type HotState, schoolObject } from "../school/objects.ts";
+import { auditWhenChanged } from "../schools/audit.ts";
+
+/** The licence is active on `today`: begun, and not ended before it. */
+export function activeOn(today: string): SQL {
+  return sql`(${bookAccess.startsOn} <= ${today} AND (${bookAccess.endsOn} IS NULL OR ${bookAccess.endsOn} >= ${today}))`;
+}
+
+export interface LicenceFilter {
+  schoolId?: number;
+  bookId?: number;
+  state?: LicenceState;
+  /** Ending between today and this many days from today (both included). */
+  endingWithinDays?: number;
+  ids?: number[];
+}
+
+function filterSql(filter: LicenceFilter, today: string): SQL | undefined {
+  const conditions: SQL[] = [];
+  if (filter.schoolId !== undefined) conditions.push(eq(bookAccess.schoolId, filter.schoolId));
+  if (filter.bookId !== undefined) conditions.push(eq(bookAccess.bookId, filter.bookId));
+  if (filter.ids) conditions.push(inArray(bookAccess.id, filter.ids));
+  if (filter.state === "scheduled") conditions.push(sql`${bookAccess.startsOn} > ${today}`);
+  if (filter.state === "active") conditions.push(activeOn(today));
+  if (filter.state === "expired") conditions.push(sql`${bookAccess.endsOn} < ${today}`);
+  if (filter.endingWithinDays !== undefined)
+    conditions.push(sql`${bookAccess.endsOn} BETWEEN ${today} AND ${addDays(today, filter.endingWithinDays)}`);
+  return conditions.length ? and(...conditions) : undefined;
+}
+
+const LICENCE_COLUMNS = {
+  id: bookAccess.id,
+  schoolId: bookAccess.schoolId,
+  bookId: bookAccess.bookId,
+  startsOn: bookAccess.startsOn,
+  endsOn: bookAccess.endsOn,
+  seats: bookAccess.seats,
+  note: bookAccess.note,
+  createdAt: bookAccess.createdAt,
+  updatedAt: bookAccess.updatedAt,
+};
+
+export type LicenceRow = typeof bookAccess.$inferSelect;
+
+/** A licence as the API and the console show it: its row, its state today, and whose it is. */
+export type Licence = Omit<LicenceRow, never> & { state: LicenceState; schoolName: string; schoolSlug: string; title: string };
+
+/** Licences to show: most urgent first (the soonest end), at most `limit`. */
+export async function listLicences(db: Db, filter: LicenceFilter, today: string, limit = 1000): Promise<Licence[]> {
+  const rows = await db
+    .select({ ...LICENCE_COLUMNS, schoolName: schools.name, schoolSlug: schools.slug, title: books.title })
+    .from(bookAccess)
+    .innerJoin(schools, eq(schools.id, bookAccess.schoolId))
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .where(filterSql(filter, today))
+    .orderBy(sql`${bookAccess.endsOn} IS NULL`, asc(bookAccess.endsOn), asc(schools.name), asc(books.title), asc(bookAccess.id))
+    .limit(limit);
+  return rows.map((row) => ({ ...row, state: licenceState(row, today) }));
+}
+
+export async function findLicence(db: Db, id: number): Promise<LicenceRow | null> {
+  const [row] = await db.select().from(bookAccess).where(eq(bookAccess.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** A new licence as a command takes it (checked: days real, the end not before the start). */
+export interface NewLicence {
+  schoolId: number;
+  bookId: number;
+  startsOn: string;
+  endsOn: string | null;
+  seats: number | null;
+  note: string;
+}
+
+export type LicenceWrite<T> = ({ ok: true } & T) | { ok: false; status: 400 | 404 | 409; error: string; field?: string };
+
+/**
+ * Creates every licence, or none: a school or book that does not exist is 400 (naming it), a pair
+ * that already has a licence 409 (naming the school and the book: renew or change that one).
+ */
+export async function createLicences(
+  db: Db,
+  hot: HotState,
+  actor: Actor,
+  items: NewLicence[],
+  now = Date.now(),
+): Promise<LicenceWrite<{ licences: LicenceRow[] }>> {
+  const pairs = new Set<string>();
+  for (const [index, item] of items.entries()) {
+    const pair = `${item.schoolId}:${item.bookId}`;
+    if (pairs.has(pair)) return { ok: false, status: 409, error: "The same school and book are given twice", field: `licences.${index}` };
+    pairs.add(pair);
+  }
+  const schoolIds = [...new Set(items.map((item) => item.schoolId))];
+  const bookIds = [...new Set(items.map((item) => item.bookId))];
+  const [foundSchools, foundBooks] = await db.batch([
+    db.select({ id: schools.id }).from(schools).where(inArray(schools.id, schoolIds)),
+    db.select({ id: books.id }).from(books).where(inArray(books.id, bookIds)),
+  ]);
+  const missingSchool = schoolIds.find((id) => !foundSchools.some((row) => row.id === id));
+  if (missingSchool !== undefined) return { ok: false, status: 400, error: `No school with id ${missingSchool}`, field: "schoolId" };
+  const missingBook = bookIds.find((id) => !foundBooks.some((row) => row.id === id));
+  if (missingBook !== undefined) return { ok: false, status: 400, error: `No book with id ${missingBook}`, field: "bookId" };
+  const json = JSON.stringify(items);
+  try {
+    await runTransaction(db, [
+      sql`INSERT INTO ${bookAccess} (school_id, book_id, starts_on, ends_on, seats, note, created_at, updated_at)
+        SELECT value ->> 'schoolId', value ->> 'bookId', value ->> 'startsOn', value ->> 'endsOn', value ->> 'seats',
+               value ->> 'note', ${now}, ${now}
+        FROM json_each(${json})`,
+      auditEntry(db, actor, { action: "licence.create", entityType: "licence", after: sql`json(${json})` }, now).getSQL(),
+    ]);
+  } catch (error) {
+    if (!String(error).includes("UNIQUE constraint failed")) throw error;
+    const taken = await existingPair(db, items);
+    return { ok: false, status: 409, error: taken ?? "A licence for one of these schools and books exists already" };
+  }
+  const created = await db
+    .select()
+    .from(bookAccess)
+    .where(sql`(${bookAccess.schoolId}, ${bookAccess.bookId}) IN (SELECT value ->> 'schoolId', value ->> 'bookId' FROM json_each(${json}))`)
+    .orderBy(asc(bookAccess.id));
+  await catalogueChanged(hot, schoolIds);
+  return { ok: true, licences: created };
+}
+
+async function existingPair(db: Db, items: NewLicence[]): Promise<string | null> {
+  const [row] = await db
+    .select({ school: schools.name, title: books.title })
+    .from(bookAccess)
+    .innerJoin(schools, eq(schools.id, bookAccess.schoolId))
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .where(
+      sql`(${bookAccess.schoolId}, ${bookAccess.bookId}) IN (SELECT value ->> 'schoolId', value ->> 'bookId' FROM json_each(${JSON.stringify(items)}))`,
+    )
+    .limit(1);
+  return row ? `${row.school} already has a licence for “${row.title}”: change or renew that one` : null;
+}
+
+/** What a change may set; `null` clears the end (open-ended) or the seat limit (unlimited). */
+export interface LicenceChange {
+  startsOn?: string;
+  endsOn?: string | null;
+  seats?: number | null;
+  note?: string;
+}
+
+/** Changes one licence; 404 when there is none, 400 (field `endsOn`) when it would end before it starts. */
+export async function updateLicence(
+  db: Db,
+  hot: HotState,
+  actor: Actor,
+  id: number,
+  change: LicenceChange,
+  now = Date.now(),
+): Promise<LicenceWrite<{ licence: LicenceRow }>> {
+  const before = await findLicence(db, id);
+  if (!before) return { ok: false, status: 404, error: "Licence not found" };
+  const after = { ...before, ...change, updatedAt: now };
+  if (after.endsOn !== null && after.endsOn < after.startsOn)
+    return { ok: false, status: 400, error: "The licence must end on or after the day it starts", field: "endsOn" };
+  const [updated] = await db.batch([
+    db
+      .update(bookAccess)
+      .set({ startsOn: after.startsOn, endsOn: after.endsOn, seats: after.seats, note: after.note, updatedAt: now })
+      .where(eq(bookAccess.id, id))
+      .returning(),
+    auditWhenChanged(db, actor, { action: "licence.update", entityType: "licence", entityId: id, before, after: change }, now),
+  ]);
+  const licence = updated[0];
+  if (!licence) return { ok: false, status: 404, error: "Licence not found" };
+  await catalogueChanged(hot, [licence.schoolId]);
+  return { ok: true, licence };
+}
+
+/**
+ * Renews every licence the filter names for the next school year (`renewed`): one UPDATE per
+ * distinct new period, all in one transaction with one audit entry. Open-ended licences have
+ * nothing to renew and are counted apart.
+ */
+export async function renewLicences(
+  db: Db,
+  hot: HotState,
+  actor: Actor,
+  filter: LicenceFilter,
+  today: string,
+  now = Date.now(),
+): Promise<{ renewed: number; openEnded: number }> {
+  const rows = await db.select().from(bookAccess).where(filterSql(filter, today)).limit(10_000);
+  const byPeriod = new Map<string, number[]>();
+  let openEnded = 0;
+  for (const row of rows) {
+    const period = renewed(row, today);
+    if (!period) {
+      openEnded++;
+      continue;
+    }
+    const key = `${period.startsOn}:${period.endsOn}`;
+    byPeriod.set(key, [...(byPeriod.get(key) ?? []), row.id]);
+  }
+  const ids = [...byPeriod.values()].flat();
+  if (!ids.length) return { renewed: 0, openEnded };
+  await runTransaction(db, [
+    ...[...byPeriod].map(([key, group]) => {
+      const [startsOn, endsOn] = key.split(":");
+      return sql`UPDATE ${bookAccess} SET starts_on = ${startsOn}, ends_on = ${endsOn}, updated_at = ${now}
+        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(group)}))`;
+    }),
+    auditEntry(db, actor, { action: "licence.renew", entityType: "licence", after: { ids, today } }, now).getSQL(),
+  ]);
+  await catalogueChanged(hot, [...new Set(rows.filter((row) => ids.includes(row.id)).map((row) => row.schoolId))]);
+  return { renewed: ids.length, openEnded };
+}
+
+/** Deletes a licence (the school no longer has the book at all); false when there was none. */
+export async function deleteLicence(db: Db, hot: HotState, actor: Actor, id: number, now = Date.now()): Promise<boolean> {
+  const before = await findLicence(db, id);
+  if (!before) return false;
+  const [deleted] = await db.batch([
+    db.delete(bookAccess).where(eq(bookAccess.id, id)).returning({ id: bookAccess.id }),
+    // Racing deletes: only the one that removes the row is audited.
+    auditWhenChanged(db, actor, { action: "licence.delete", entityType: "licence", entityId: id, before }, now),
+  ]);
+  if (!deleted.length) return false;
+  await catalogueChanged(hot, [before.schoolId]);
+  return true;
+}
+
+/** Tells each school's object that what its teachers may read changed (workers/reading/page-view-cache.ts). */
+async function catalogueChanged(hot: HotState, schoolIds: number[]) {
+  const results = await Promise.allSettled(schoolIds.map((schoolId) => schoolObject(hot, schoolId).catalogueChanged(schoolId)));
+  const failed = results.filter((result) => result.status === "rejected").length;
+  if (failed) log.error("Licences changed; Workers drop what they remember of them within a minute", { schools: failed });
+}

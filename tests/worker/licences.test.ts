@@ -193,6 +193,7 @@ describe("what teachers see", () => {
     expect(own.book.availableUntil).toBe(addDays(t, 7));
     expect((await shelf()).books.map((b) => b.id)).toContain(book.id);
     expect((await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie })).status).toBe(200);
+    expect((await api(`/api/books/${book.id}/favourite`, { cookie: teacher.cookie, method: "PUT" })).status).toBe(200);
 
     // Ended yesterday: gone from the shelf; the book and its pages say so (403), with the day.
     await licence(id, { endsOn: addDays(t, -1) });
@@ -205,6 +206,9 @@ describe("what teachers see", () => {
     expect(page.status).toBe(403);
     expect(await page.json()).toEqual({ error: ended, status: "licence-ended" });
     expect((await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).status).toBe(403);
+    // Nor can it be starred, or its place saved.
+    expect((await api(`/api/books/${book.id}/favourite`, { cookie: teacher.cookie, method: "PUT" })).status).toBe(404);
+    expect((await api(`/api/reading-progress/${book.id}`, { cookie: teacher.cookie, method: "PUT", body: { page: 1 } })).status).toBe(404);
 
     // Not begun yet: like a book the school does not have.
     await licence(id, { startsOn: addDays(t, 1), endsOn: null });

@@ -1,9 +1,11 @@
 import { and, eq, sql } from "drizzle-orm";
+import { dayOf } from "../../app/lib/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, favourites } from "../db/schema.ts";
+import { activeOn } from "../licences/licences.ts";
 
 /**
- * A teacher's stars ('My books'). Only a book of the teacher's own school can be starred; either
+ * A teacher's stars ('My books'). Only a book the teacher's school is licensed for today can be starred; either
  * call answers false for any other book (the API's 404), exactly as for a book that does not
  * exist. Both are idempotent: starring a starred book or unstarring an unstarred one changes
  * nothing and still answers true. One D1 round trip each.
@@ -16,7 +18,7 @@ export async function starBook(db: Db, teacherId: number, schoolId: number, book
       .insert(favourites)
       .select(
         sql`SELECT ${teacherId}, ${bookAccess.bookId}, cast(unixepoch('subsecond') * 1000 as integer) FROM ${bookAccess}
-          WHERE ${bookAccess.schoolId} = ${schoolId} AND ${bookAccess.bookId} = ${bookId}`,
+          WHERE ${bookAccess.schoolId} = ${schoolId} AND ${bookAccess.bookId} = ${bookId} AND ${activeOn(dayOf(Date.now()))}`,
       )
       .onConflictDoNothing(),
   ]);
@@ -36,6 +38,6 @@ function onShelfQuery(db: Db, schoolId: number, bookId: number) {
   return db
     .select({ bookId: bookAccess.bookId })
     .from(bookAccess)
-    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId), activeOn(dayOf(Date.now()))))
     .limit(1);
 }

@@ -5,8 +5,10 @@
  * object first: what it holds is newer than D1's row.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
+import { dayOf } from "../../app/lib/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, readingProgress } from "../db/schema.ts";
+import { activeOn } from "../licences/licences.ts";
 import { type HotState, schoolObject } from "../school/objects.ts";
 
 export interface TeacherInSchool {
@@ -52,7 +54,8 @@ export function recentReading(db: Db, teacherId: number, schoolId: number, unflu
     updatedAt: books.updatedAt,
     createdAt: books.createdAt,
   };
-  const onShelf = and(eq(bookAccess.bookId, books.id), eq(bookAccess.schoolId, schoolId));
+  // Only books the school's licence lets its teachers read today (docs/decisions/0028).
+  const onShelf = and(eq(bookAccess.bookId, books.id), eq(bookAccess.schoolId, schoolId), activeOn(dayOf(Date.now())));
   if (unflushed.length === 0) {
     return db
       .select({ ...columns, page: readingProgress.page, pageCount: books.pageCount })

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { BookDetails } from "../components/school/book-details.tsx";
+import { LicenceEnded, licenceEndedOf } from "../components/school/licence-ended.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
@@ -25,6 +26,8 @@ export default function SchoolBook({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const basePath = useSchoolBasePath();
+  const ended = licenceEndedOf(error);
+  if (ended) return <LicenceEnded ended={ended} backHref={`${basePath}/dashboard`} />;
   if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
   return (
     <StatusPanel title="Book Not Found" actions={<ButtonLink to={`${basePath}/dashboard`}>Back to Books</ButtonLink>}>

@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, useRouteError } from "react-router";
 import { BookDetails, Fact } from "../components/school/book-details.tsx";
+import { LicenceEnded, licenceEndedOf } from "../components/school/licence-ended.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
@@ -28,6 +29,8 @@ export default function SchoolLibraryBook({ loaderData }: Route.ComponentProps) 
 export function ErrorBoundary() {
   const error = useRouteError();
   const basePath = useSchoolBasePath();
+  const ended = licenceEndedOf(error);
+  if (ended) return <LicenceEnded ended={ended} backHref={`${basePath}/dashboard`} />;
   if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
   const notAvailable = (error.data as { reason?: string } | undefined)?.reason === "not-available";
   return (

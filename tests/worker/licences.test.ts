@@ -13,6 +13,7 @@ import {
   errorBody,
   errorOf,
   okBody,
+  page,
   schoolStub,
   signedInAdmin,
   signedInTeacher,
@@ -202,10 +203,17 @@ describe("what teachers see", () => {
     const detail = await api(`/api/schools/slug/${school.slug}/books/${book.id}`, { cookie: teacher.cookie });
     expect(detail.status).toBe(403);
     expect(await detail.json()).toEqual({ error: ended, status: "licence-ended" });
-    const page = await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie });
-    expect(page.status).toBe(403);
-    expect(await page.json()).toEqual({ error: ended, status: "licence-ended" });
+    const image = await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie });
+    expect(image.status).toBe(403);
+    expect(await image.json()).toEqual({ error: ended, status: "licence-ended" });
     expect((await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).status).toBe(403);
+    // The book's page says so too, with whom to ask.
+    const html = await page(`https://lectern.test/schools/${school.slug}/dashboard/book/${book.id}`, { cookie: teacher.cookie });
+    expect(html.status).toBe(403);
+    const body = await html.text();
+    expect(body).toContain("This book is no longer available");
+    expect(body).toContain(`licence for this book ended on ${formatDay(addDays(t, -1))}.`);
+    expect(body).toContain('href="mailto:library@hillside.example"');
     // Nor can it be starred, or its place saved.
     expect((await api(`/api/books/${book.id}/favourite`, { cookie: teacher.cookie, method: "PUT" })).status).toBe(404);
     expect((await api(`/api/reading-progress/${book.id}`, { cookie: teacher.cookie, method: "PUT", body: { page: 1 } })).status).toBe(404);

@@ -4,12 +4,18 @@
  * before the start is 400 on `endsOn`.
  */
 import { z } from "zod";
-import { DaySchema, dayOf } from "../../app/lib/rules/licence.ts";
+import { dayOf, isDay } from "../../app/lib/rules/licence.ts";
 import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { createLicences, deleteLicence, type LicenceWrite, renewLicences, updateLicence } from "./licences.ts";
 
 export const MAX_SEATS = 100_000;
+
+/** A day in a request or a CSV: YYYY-MM-DD, a real date. */
+export const DaySchema = z
+  .string({ error: "Give the date as YYYY-MM-DD" })
+  .trim()
+  .refine(isDay, "Give the date as YYYY-MM-DD, a real date (for example 2026-08-01)");
 const END_BEFORE_START = "The licence must end on or after the day it starts";
 
 export const SeatsSchema = z

@@ -3,6 +3,7 @@ import { useId } from "react";
 import { Link } from "react-router";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
 import { bookCategory } from "../../lib/rules/book-category.ts";
+import { formatDay } from "../../lib/rules/licence.ts";
 import { BookCover } from "../ui/book-cover.tsx";
 import { InfoTooltip } from "./info-tooltip.tsx";
 
@@ -50,6 +51,9 @@ export function BookCard({
           </span>
           <h3 className="line-clamp-2 text-sm font-semibold leading-snug">{book.title}</h3>
           <p className="line-clamp-1 text-xs text-slate-500 dark:text-slate-400">{authorLine(book)}</p>
+          {book.availableUntil && (
+            <p className="text-xs font-medium text-amber-800 dark:text-amber-300">{`Available until ${formatDay(book.availableUntil)}`}</p>
+          )}
         </div>
       </Link>
       <div className="flex items-center gap-1 px-3 pt-2 pb-3">

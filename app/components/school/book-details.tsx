@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
 import { bookCategory } from "../../lib/rules/book-category.ts";
+import { formatDay } from "../../lib/rules/licence.ts";
 import { BookCover } from "../ui/book-cover.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 
@@ -42,6 +43,7 @@ export function BookDetails({
             <Fact label="ISBN" value={book.isbn || "Not available"} />
             {book.subject && <Fact label="Subject" value={book.subject} />}
             {book.pageCount ? <Fact label="Pages" value={String(book.pageCount)} /> : null}
+            {book.availableUntil && <Fact label="Available until" value={formatDay(book.availableUntil)} />}
             {extra}
           </dl>
           <div className="mt-8 flex flex-wrap gap-3">

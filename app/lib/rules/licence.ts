@@ -3,8 +3,6 @@
  * UTC calendar days written YYYY-MM-DD (as the usage reports count them); a licence runs from its
  * first day to its last, both included, or on without an end.
  */
-import { z } from "zod";
-
 export type LicenceState = "scheduled" | "active" | "expired";
 
 /** The UTC day of a moment, YYYY-MM-DD. */
@@ -18,12 +16,6 @@ export function isDay(day: string): boolean {
   const parsed = new Date(`${day}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
 }
-
-/** A day in a request or a CSV: YYYY-MM-DD, a real date. */
-export const DaySchema = z
-  .string({ error: "Give the date as YYYY-MM-DD" })
-  .trim()
-  .refine(isDay, "Give the date as YYYY-MM-DD, a real date (for example 2026-08-01)");
 
 /** The day `days` after (or before) `day`. */
 export function addDays(day: string, days: number): string {

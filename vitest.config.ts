@@ -53,8 +53,6 @@ export default defineConfig({
           // cache) a test of several page renders took just over the default 5 s in CI.
           testTimeout: 20_000,
           isolate: false,
-          // Groups 0 (component, node) and 1 (worker) run while the e2e world is seeded; e2e (group 2) after them.
-          sequence: { groupOrder: 1 },
         },
       },
       {
@@ -64,7 +62,6 @@ export default defineConfig({
           environment: "node",
           include: ["tests/node/**/*.test.ts"],
           testTimeout: 60_000,
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -73,7 +70,6 @@ export default defineConfig({
           environment: "happy-dom",
           include: ["tests/component/**/*.test.tsx"],
           setupFiles: ["./tests/component/setup.ts"],
-          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -87,8 +83,6 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,
-          // After the other projects: they run while the e2e world is seeded and the app starts.
-          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -58,6 +58,7 @@ export default [
     route("admin/school/:id", "routes/admin-school.tsx", { id: "admin-school" }),
     route("admin/school/:id/info", "routes/admin-school.tsx", { id: "admin-school-info" }),
     route("admin/leaks", "routes/admin-leaks.tsx"),
+    route("admin/licences", "routes/admin-licences.tsx"),
   ]),
   route("admin/pdf/:id", "routes/admin-reader.tsx"),
   route("admin/pdf-viewer/:id?", "routes/admin-pdf-viewer.tsx"),

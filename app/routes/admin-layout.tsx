@@ -27,6 +27,7 @@ const NAV = [
   { to: "/admin/add-books", label: "Add Books" },
   { to: "/admin/assign-book", label: "Assign Book" },
   { to: "/admin/books", label: "Books" },
+  { to: "/admin/licences", label: "Licences" },
   { to: "/admin/leaks", label: "Trace a leak" },
 ];
 

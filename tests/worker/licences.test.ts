@@ -283,3 +283,95 @@ describe("seats", () => {
     expect(env).toBeTruthy();
   });
 });
+
+describe("the Licences page", () => {
+  const post = (url: string, fields: [string, string][], cookie = admin.cookie) =>
+    page(url, { method: "POST", cookie, body: new URLSearchParams(fields) });
+
+  it("lists a school's licences with their state, and changes seats, renews and ends the ones picked", async () => {
+    const school = await createSchool({ name: `Licence Page School ${crypto.randomUUID().slice(0, 6)}` });
+    const t = today();
+    const [a, b] = [
+      await createBook({ title: `Page A ${crypto.randomUUID()}` }),
+      await createBook({ title: `Page B ${crypto.randomUUID()}` }),
+    ];
+    await licences({
+      licences: [
+        { schoolId: school.id, bookId: a.id, startsOn: addDays(t, -10), endsOn: addDays(t, 20), seats: 3 },
+        { schoolId: school.id, bookId: b.id, startsOn: addDays(t, 5), endsOn: addDays(t, 300) },
+      ],
+    });
+    const [idA, idB] = [(await licenceOf(school.id, a.id))!.id, (await licenceOf(school.id, b.id))!.id];
+    const url = `/admin/licences?schoolId=${school.id}`;
+    const shown = await page(url, { cookie: admin.cookie });
+    expect(shown.status).toBe(200);
+    const html = await shown.text();
+    expect(html).toContain("<title>Licences · Lectern Admin</title>");
+    expect(html).toContain("Ending soon");
+    expect(html).toContain("Scheduled");
+
+    expect(
+      (
+        await post(url, [
+          ["intent", "seats"],
+          ["id", String(idA)],
+          ["id", String(idB)],
+          ["seats", "4"],
+        ])
+      ).status,
+    ).toBe(200);
+    expect([(await licenceOf(school.id, a.id))!.seats, (await licenceOf(school.id, b.id))!.seats]).toEqual([4, 4]);
+    expect(
+      (
+        await post(url, [
+          ["intent", "seats"],
+          ["id", String(idA)],
+          ["seats", ""],
+        ])
+      ).status,
+    ).toBe(200);
+    expect((await licenceOf(school.id, a.id))!.seats).toBeNull();
+    expect(
+      (
+        await post(url, [
+          ["intent", "seats"],
+          ["id", String(idA)],
+          ["seats", "0"],
+        ])
+      ).status,
+    ).toBe(400);
+
+    expect(
+      (
+        await post(url, [
+          ["intent", "end"],
+          ["id", String(idB)],
+        ])
+      ).status,
+    ).toBe(200);
+    expect(await licenceOf(school.id, b.id)).toMatchObject({ startsOn: addDays(t, -1), endsOn: addDays(t, -1) });
+    expect(
+      (
+        await post(url, [
+          ["intent", "renew"],
+          ["id", String(idA)],
+        ])
+      ).status,
+    ).toBe(200);
+    expect((await licenceOf(school.id, a.id))!.endsOn).toBe(schoolYearOf(addDays(schoolYearOf(addDays(t, 20)).endsOn, 1)).endsOn);
+    expect((await post(url, [["intent", "renew"]])).status).toBe(400);
+
+    // A teacher's cookie is no admin's: off to the admin sign-in, nothing changed.
+    const teacher = await signedInTeacher(school);
+    const refused = await post(
+      url,
+      [
+        ["intent", "end"],
+        ["id", String(idA)],
+      ],
+      teacher.cookie,
+    );
+    expect([302, 303]).toContain(refused.status);
+    expect((await licenceOf(school.id, a.id))!.endsOn).not.toBe(addDays(t, -1));
+  });
+});

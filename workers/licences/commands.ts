@@ -7,7 +7,7 @@ import { z } from "zod";
 import { dayOf, isDay } from "../../app/lib/rules/licence.ts";
 import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
-import { createLicences, deleteLicence, type LicenceWrite, renewLicences, updateLicence } from "./licences.ts";
+import { changeLicences, createLicences, deleteLicence, type LicenceWrite, renewLicences, updateLicence } from "./licences.ts";
 
 export const MAX_SEATS = 100_000;
 
@@ -105,6 +105,14 @@ export const updateLicenceCommand = adminCommand(
 
 export const renewLicencesCommand = adminCommand(LicenceFilterSchema, async ({ db, env, actor }, filter) =>
   done(await renewLicences(db, env, actor, filter, dayOf(Date.now()))),
+);
+
+/** The Licences page's bulk change: a new seat limit and/or "end now", for the licences picked. */
+export const changeLicencesCommand = adminCommand(
+  z
+    .object({ ids: IdListSchema("licence"), seats: SeatsSchema.nullable().optional(), endNow: z.boolean().optional() })
+    .refine((change) => change.seats !== undefined || change.endNow, "Say what to change: the seats, or end now"),
+  async ({ db, env, actor }, { ids, ...change }) => done({ changed: await changeLicences(db, env, actor, ids, change, dayOf(Date.now())) }),
 );
 
 export const deleteLicenceCommand = adminCommand(z.object({ id: LicenceRef }), async ({ db, env, actor }, { id }) => {

@@ -227,6 +227,37 @@ export async function renewLicences(
   return { renewed: ids.length, openEnded };
 }
 
+/**
+ * The Licences page's bulk changes, all in one transaction with one audit entry: a new seat limit
+ * (null: none) and/or "end now" (the licence's last day becomes yesterday, so it has ended today;
+ * one that had not begun ends too). Returns how many licences changed.
+ */
+export async function changeLicences(
+  db: Db,
+  hot: HotState,
+  actor: Actor,
+  ids: number[],
+  change: { seats?: number | null; endNow?: boolean },
+  today: string,
+  now = Date.now(),
+): Promise<number> {
+  const rows = await db.select({ id: bookAccess.id, schoolId: bookAccess.schoolId }).from(bookAccess).where(inArray(bookAccess.id, ids));
+  if (!rows.length) return 0;
+  const yesterday = addDays(today, -1);
+  const set = [
+    change.seats !== undefined ? sql`seats = ${change.seats}` : null,
+    change.endNow ? sql`ends_on = ${yesterday}, starts_on = min(starts_on, ${yesterday})` : null,
+  ].filter((part): part is SQL => part !== null);
+  if (!set.length) return 0;
+  const found = rows.map((row) => row.id);
+  await runTransaction(db, [
+    sql`UPDATE ${bookAccess} SET ${sql.join(set, sql`, `)}, updated_at = ${now} WHERE id IN (SELECT value FROM json_each(${JSON.stringify(found)}))`,
+    auditEntry(db, actor, { action: "licence.change", entityType: "licence", after: { ids: found, ...change } }, now).getSQL(),
+  ]);
+  await catalogueChanged(hot, [...new Set(rows.map((row) => row.schoolId))]);
+  return found.length;
+}
+
 /** Deletes a licence (the school no longer has the book at all); false when there was none. */
 export async function deleteLicence(db: Db, hot: HotState, actor: Actor, id: number, now = Date.now()): Promise<boolean> {
   const before = await findLicence(db, id);

@@ -1,0 +1,256 @@
+import { useEffect, useState } from "react";
+import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
+import { changeLicencesCommand, renewLicencesCommand } from "../../workers/licences/commands.ts";
+import { listLicences } from "../../workers/licences/licences.ts";
+import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
+import { Button } from "../components/ui/button.tsx";
+import { Dialog } from "../components/ui/dialog.tsx";
+import { inputClasses } from "../components/ui/field.tsx";
+import { MessageBox } from "../components/ui/message-box.tsx";
+import { addDays, dayOf, formatDay, type LicenceState } from "../lib/rules/licence.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import type { Route } from "./+types/admin-licences";
+
+export const meta: Route.MetaFunction = () => [{ title: "Licences · Lectern Admin" }];
+
+const STATES: Record<LicenceState, string> = { active: "Active", scheduled: "Scheduled", expired: "Expired" };
+const positive = (raw: string | null) => (raw && /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : undefined);
+
+/** Every licence, or those the URL's filters keep: `?schoolId=`, `?bookId=`, `?state=`, `?ending=` (days). */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const url = new URL(request.url).searchParams;
+  const rawState = url.get("state");
+  const state = rawState && rawState in STATES ? (rawState as LicenceState) : undefined;
+  const ending = url.get("ending");
+  const filter = {
+    schoolId: positive(url.get("schoolId")),
+    bookId: positive(url.get("bookId")),
+    state,
+    endingWithinDays: ending && /^\d{1,4}$/.test(ending) ? Number(ending) : undefined,
+  };
+  const today = dayOf(Date.now());
+  const licences = await listLicences(context.get(appContext).db, filter, today, 500);
+  return { licences, filter, today };
+}
+
+/** The bulk actions, for the licences picked: renew for the next school year, change seats, end now. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData().catch(() => new FormData());
+  const intent = String(form.get("intent") ?? "");
+  const ids = form.getAll("id").map(Number);
+  if (intent === "renew") {
+    const outcome = await runCommand({ context, request }, renewLicencesCommand, { ids });
+    if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+    const { renewed, openEnded } = outcome.value;
+    const skipped = openEnded ? ` ${openEnded} open-ended licence(s) had nothing to renew.` : "";
+    return { message: `${renewed} licence(s) renewed for the next school year.${skipped}` };
+  }
+  if (intent === "seats" || intent === "end") {
+    const rawSeats = String(form.get("seats") ?? "").trim();
+    const change = intent === "end" ? { endNow: true } : { seats: rawSeats === "" ? null : Number(rawSeats) };
+    const outcome = await runCommand({ context, request }, changeLicencesCommand, { ids, ...change });
+    if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+    const { changed } = outcome.value;
+    return { message: intent === "end" ? `${changed} licence(s) ended today.` : `${changed} licence(s) changed.` };
+  }
+  return data({ error: "Unknown action" }, { status: 400 });
+}
+
+type Bulk = "renew" | "seats" | "end";
+const BULK_TITLES: Record<Bulk, (n: number) => string> = {
+  renew: (n) => `Renew ${n} licence(s) for the next school year?`,
+  seats: (n) => `Change the seats of ${n} licence(s)?`,
+  end: (n) => `End ${n} licence(s) now?`,
+};
+
+export default function AdminLicences({ loaderData, actionData }: Route.ComponentProps) {
+  const { licences, filter, today } = loaderData;
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
+  const [picked, setPicked] = useState<Set<number>>(new Set());
+  const [confirming, setConfirming] = useState<Bulk | null>(null);
+  const [seats, setSeats] = useState("");
+  // A new list (other filters, or after an action) starts with nothing picked.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the list changes
+  useEffect(() => {
+    setPicked(new Set());
+    setConfirming(null);
+  }, [licences]);
+  const toggle = (id: number) =>
+    setPicked((current) => {
+      const next = new Set(current);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const allPicked = licences.length > 0 && picked.size === licences.length;
+  const notice =
+    actionData && ("message" in actionData ? { text: actionData.message, tone: "success" as const } : { text: actionData.error });
+
+  return (
+    <div>
+      <AdminPageHeader
+        title="Licences"
+        description="What each school bought: for which days and for how many readers at once. Pick licences to renew, change or end them."
+      />
+      <div className={cardClasses}>
+        <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">
+          {filter.schoolId !== undefined && <input type="hidden" name="schoolId" value={filter.schoolId} />}
+          {filter.bookId !== undefined && <input type="hidden" name="bookId" value={filter.bookId} />}
+          <label className="text-sm">
+            <span className="mb-1 block font-medium">State</span>
+            <select name="state" defaultValue={params.get("state") ?? ""} className={`${inputClasses} w-auto`}>
+              <option value="">Any</option>
+              {Object.entries(STATES).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="text-sm">
+            <span className="mb-1 block font-medium">Ending within (days)</span>
+            <input
+              name="ending"
+              inputMode="numeric"
+              pattern="\d{1,4}"
+              defaultValue={params.get("ending") ?? ""}
+              className={`${inputClasses} w-28`}
+            />
+          </label>
+          <Button type="submit" variant="secondary">
+            Show
+          </Button>
+          {(filter.schoolId !== undefined || filter.bookId !== undefined) && (
+            <Link to="/admin/licences" className="text-sm text-indigo-700 underline dark:text-indigo-300">
+              All schools and books
+            </Link>
+          )}
+        </Form>
+        {notice && (
+          <div className="mb-4">
+            <MessageBox tone={notice.tone ?? "error"} text={notice.text} />
+          </div>
+        )}
+        <fieldset className="mb-3 flex flex-wrap items-center gap-2">
+          <legend className="sr-only">With the licences picked</legend>
+          <span className="mr-2 text-sm text-slate-600 dark:text-slate-300">{`${picked.size} picked`}</span>
+          <Button variant="secondary" disabled={!picked.size || busy} onClick={() => setConfirming("renew")}>
+            Renew for next school year
+          </Button>
+          <Button variant="secondary" disabled={!picked.size || busy} onClick={() => setConfirming("seats")}>
+            Change seats
+          </Button>
+          <Button variant="secondary" disabled={!picked.size || busy} onClick={() => setConfirming("end")}>
+            End now
+          </Button>
+        </fieldset>
+        <TableState loading={false} error={null} empty={licences.length === 0} />
+        {licences.length > 0 && (
+          <table className={tableClasses}>
+            <TableHead columns={["", "School", "Book", "Period", "Seats", "State", "Note"]} />
+            <tbody>
+              {licences.map((licence) => (
+                <tr key={licence.id} className={rowClasses}>
+                  <td className="py-2 pr-2">
+                    <input
+                      type="checkbox"
+                      aria-label={`Pick ${licence.schoolName}: ${licence.title}`}
+                      checked={picked.has(licence.id)}
+                      onChange={() => toggle(licence.id)}
+                      className="size-4"
+                    />
+                  </td>
+                  <td className="py-2 pr-4">
+                    <Link to={`/admin/school/${licence.schoolId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
+                      {licence.schoolName}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-4">
+                    <Link to={`/admin/book/${licence.bookId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
+                      {licence.title}
+                    </Link>
+                  </td>
+                  <td className="py-2 pr-4 whitespace-nowrap">
+                    {`${formatDay(licence.startsOn)} – ${licence.endsOn ? formatDay(licence.endsOn) : "no end"}`}
+                  </td>
+                  <td className="py-2 pr-4 tabular-nums">{licence.seats ?? "Unlimited"}</td>
+                  <td className="py-2 pr-4">
+                    <StateBadge state={licence.state} endsOn={licence.endsOn} today={today} />
+                  </td>
+                  <td className="py-2 pr-4 text-slate-600 dark:text-slate-300">{licence.note}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {licences.length > 0 && (
+          <label className="mt-3 flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4"
+              checked={allPicked}
+              onChange={() => setPicked(allPicked ? new Set() : new Set(licences.map((l) => l.id)))}
+            />
+            Pick all {licences.length} shown
+          </label>
+        )}
+      </div>
+      <Dialog
+        id="licences-bulk-dialog"
+        open={confirming !== null}
+        onClose={() => setConfirming(null)}
+        title={confirming ? BULK_TITLES[confirming](picked.size) : ""}
+        description={
+          confirming === "end"
+            ? "Their teachers stop reading these books today. You can renew them later."
+            : confirming === "renew"
+              ? "Each runs to the end of the school year after the one it ends in; an ended one runs for this school year."
+              : "Leave the box empty for no limit."
+        }
+      >
+        <Form method="post" className="space-y-4">
+          <input type="hidden" name="intent" value={confirming ?? ""} />
+          {[...picked].map((id) => (
+            <input key={id} type="hidden" name="id" value={id} />
+          ))}
+          {confirming === "seats" && (
+            <label className="block text-sm">
+              <span className="mb-1 block font-medium">Readers at once</span>
+              <input
+                name="seats"
+                inputMode="numeric"
+                pattern="[1-9]\d{0,5}"
+                value={seats}
+                onChange={(e) => setSeats(e.target.value.replace(/\D/g, "").slice(0, 6))}
+                className={`${inputClasses} w-32`}
+              />
+            </label>
+          )}
+          <div className="flex justify-end gap-3">
+            <Button variant="secondary" onClick={() => setConfirming(null)}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? "Saving..." : confirming === "end" ? "End them" : confirming === "renew" ? "Renew them" : "Change seats"}
+            </Button>
+          </div>
+        </Form>
+      </Dialog>
+    </div>
+  );
+}
+
+function StateBadge({ state, endsOn, today }: { state: LicenceState; endsOn: string | null; today: string }) {
+  const soon = state === "active" && endsOn !== null && endsOn <= addDays(today, 30);
+  const classes =
+    state === "expired"
+      ? "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"
+      : state === "scheduled"
+        ? "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200"
+        : soon
+          ? "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
+          : "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200";
+  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${classes}`}>{soon ? "Ending soon" : STATES[state]}</span>;
+}

@@ -4,6 +4,7 @@ import { hydrateRoot } from "react-dom/client";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PageReader } from "../../app/components/reader/page-reader.tsx";
+import { SEAT_RETRY_MS } from "../../app/components/reader/page-reader-view.tsx";
 import { TeacherReader } from "../../app/components/reader/teacher-reader.tsx";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -125,6 +126,31 @@ describe("the teacher's page reader", () => {
     await userEvent.click(screen.getByRole("button", { name: "Text view" }));
     await screen.findByText(/Try again in 20 minutes/, { selector: "[data-text-view] *" });
     expect(calls.length).toBe(asked);
+  });
+
+  it("says every copy is in use, asks again by itself, and reads once a seat is free", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"], shouldAdvanceTime: true });
+    try {
+      const full = "All 2 copies of this book are in use at your school. Try again in a few minutes.";
+      let seatFree = false;
+      const calls = stubBook((path) =>
+        /pages\/\d+/.test(path) && !seatFree ? { status: 409, body: { error: full, status: "no-seat" } } : undefined,
+      );
+      renderReader();
+      const alert = await screen.findByRole("alert");
+      expect(alert.textContent).toContain(full);
+      expect(alert.textContent).toContain("asks again by itself");
+      const asked = calls.length;
+      seatFree = true;
+      await act(async () => {
+        vi.advanceTimersByTime(SEAT_RETRY_MS);
+      });
+      await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+      await waitFor(() => expect(calls.length).toBeGreaterThan(asked));
+      expect(calls.slice(asked).some((path) => /^\/api\/books\/7\/pages\/1\?w=/.test(path))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("turns pages with the toolbar and the keys, and blocks saving with a notice", async () => {

@@ -6,12 +6,14 @@ import { appContext } from "../../workers/http/context.ts";
 import { countSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignToAllSchools } from "../components/admin/book/assign-all.tsx";
-import { formIds, formText } from "../components/admin/book/form-input.ts";
+import { formIds, formText, licenceTermsInput } from "../components/admin/book/form-input.ts";
 import { useActionCall } from "../components/admin/book/use-action-call.ts";
 import { type BookOption, BookPicker, PICKER_LIST } from "../components/admin/book-picker.tsx";
+import { type LicenceTerms, LicenceTermsFields, termsFields } from "../components/admin/licence-terms.tsx";
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { errorText } from "../lib/error-text.ts";
+import { dayOf, schoolYearOf } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
@@ -21,7 +23,9 @@ export const meta: Route.MetaFunction = () => [{ title: "Assign Book · Lectern 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(appContext).db;
   const [{ books }, schoolCount] = await Promise.all([listAdminBooks(db, PICKER_LIST), countSchools(db)]);
-  return { books, schoolCount };
+  const year = schoolYearOf(dayOf(Date.now()));
+  // A new licence's default: the current school year, no seat limit.
+  return { books, schoolCount, defaultTerms: { startsOn: year.startsOn, endsOn: year.endsOn, seats: "" } };
 }
 
 /** Assign the book to the schools picked (intent "assign"), or to every school (intent "assign-all"). */
@@ -32,6 +36,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const outcome = await runCommand({ context, request }, grantAccessCommand, {
       schoolIds: formIds(form, "schoolIds"),
       bookIds: formIds(form, "bookId"),
+      ...licenceTermsInput(form),
     });
     if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
     return { intent, created: outcome.value.created };
@@ -47,6 +52,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** One book to many schools, or to all of them (after a confirmation). Assigning twice changes nothing. */
 export default function AdminAssignBook({ loaderData, actionData }: Route.ComponentProps) {
   const [book, setBook] = useState<BookOption | null>(null);
+  const [terms, setTerms] = useState<LicenceTerms>(loaderData.defaultTerms);
   const assign = useActionCall<typeof action>();
   // The picker posts through a fetcher: its answer stands until the next assign-all's.
   const [picked, setPicked] = useState<{ text: string; after: typeof actionData } | null>(null);
@@ -75,10 +81,18 @@ export default function AdminAssignBook({ loaderData, actionData }: Route.Compon
             </h2>
             <AssignToAllSchools book={book} schoolCount={loaderData.schoolCount} sendBookId />
           </div>
+          <div className="mb-4">
+            <LicenceTermsFields value={terms} onChange={setTerms} />
+          </div>
           <SchoolPicker
             actionLabel="Assign"
             onPick={async (schoolIds) => {
-              const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(","), bookId: book.id });
+              const answer = await assign.submit({
+                intent: "assign",
+                schoolIds: schoolIds.join(","),
+                bookId: book.id,
+                ...termsFields(terms),
+              });
               const error = errorText(answer);
               if (error) throw new Error(error);
               const created = answer && "created" in answer ? answer.created : 0;

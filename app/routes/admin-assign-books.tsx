@@ -8,12 +8,14 @@ import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignedBooks } from "../components/admin/assigned-books.tsx";
-import { formText } from "../components/admin/book/form-input.ts";
+import { formText, licenceTermsInput } from "../components/admin/book/form-input.ts";
 import { BookPicker } from "../components/admin/book-picker.tsx";
+import { type LicenceTerms, LicenceTermsFields } from "../components/admin/licence-terms.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
+import { dayOf, schoolYearOf } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-books";
 
@@ -27,7 +29,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseInput(SchoolIdSchema, params.schoolId);
   const school = id.ok ? await findSchoolRow(db, id.data) : null;
   if (!school) throw data(NOT_FOUND, { status: 404 });
-  return { school: { id: school.id, schoolName: school.schoolName }, assigned: await schoolBooks(db, school.id) };
+  const year = schoolYearOf(dayOf(Date.now()));
+  return {
+    school: { id: school.id, schoolName: school.schoolName },
+    assigned: await schoolBooks(db, school.id),
+    // A new licence's default: the current school year, no seat limit.
+    defaultTerms: { startsOn: year.startsOn, endsOn: year.endsOn, seats: "" },
+  };
 }
 
 /**
@@ -47,14 +55,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return { intent: "unassign" as const, removed: true };
   }
   const bookIds = form.getAll("bookId").map((value) => Number(value));
-  const outcome = await runCommand({ context, request }, assignBooksCommand, { schoolId: params.schoolId, bookIds });
+  const outcome = await runCommand({ context, request }, assignBooksCommand, {
+    schoolId: params.schoolId,
+    bookIds,
+    ...licenceTermsInput(form),
+  });
   if (!outcome.ok) return data({ intent: "assign" as const, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
   return { intent: "assign" as const, ...outcome.value };
 }
 
 /** Many books to one school; the books it has already are listed first, each with Unassign. */
 export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
-  const { school, assigned } = loaderData;
+  const { school, assigned, defaultTerms } = loaderData;
+  const [terms, setTerms] = useState<LicenceTerms>(defaultTerms);
   const fetcher = useFetcher<typeof action>();
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [message, setMessage] = useState<Notice | null>(null);
@@ -92,8 +105,12 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
             })
           }
         />
-        <fetcher.Form method="post" className="mt-4">
+        <fetcher.Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="assign" />
+          <LicenceTermsFields value={terms} onChange={setTerms} />
+          <input type="hidden" name="startsOn" value={terms.startsOn} />
+          <input type="hidden" name="endsOn" value={terms.endsOn} />
+          <input type="hidden" name="seats" value={terms.seats} />
           {[...picked].map((id) => (
             <input key={id} type="hidden" name="bookId" value={id} />
           ))}

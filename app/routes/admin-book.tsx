@@ -17,13 +17,14 @@ import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx
 import { AssignedSchools } from "../components/admin/book/assigned-schools.tsx";
 import { DeleteBook } from "../components/admin/book/delete-book.tsx";
 import { EditBook } from "../components/admin/book/edit-book.tsx";
-import { bookUpdateInput, formIds, formText } from "../components/admin/book/form-input.ts";
+import { bookUpdateInput, formIds, formText, licenceTermsInput } from "../components/admin/book/form-input.ts";
 import { AdminBookFiles } from "../components/admin/book-files.tsx";
 import { AdminBookPages } from "../components/admin/book-pages.tsx";
 import { BookUsage } from "../components/admin/usage/book-usage.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
+import { dayOf, schoolYearOf } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-book";
 
@@ -39,7 +40,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
   const usage = await bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, lastDays(days));
-  return { ...found, schoolCount, usage: { days, report: usage } };
+  const year = schoolYearOf(dayOf(Date.now()));
+  // A new licence's default on the assign form: the current school year, no seat limit.
+  const defaultTerms = { startsOn: year.startsOn, endsOn: year.endsOn, seats: "" };
+  return { ...found, schoolCount, usage: { days, report: usage }, defaultTerms };
 }
 
 type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";
@@ -71,6 +75,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
       const outcome = await runCommand({ context, request }, grantAccessCommand, {
         schoolIds: formIds(form, "schoolIds"),
         bookIds: id ? [id] : [],
+        ...licenceTermsInput(form),
       });
       if (!outcome.ok) return refuse("assign", outcome.failure.error, failureStatus(outcome.failure));
       return { intent: "assign" as const, created: outcome.value.created };
@@ -144,6 +149,7 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
         book={b}
         schools={b.schools}
         schoolCount={schoolCount}
+        defaultTerms={loaderData.defaultTerms}
         onAssigned={(count) => setAssigned({ bookId: b.id, count, after: actionData })}
       />
       <BookUsage bookId={b.id} days={usage.days} report={usage.report} />

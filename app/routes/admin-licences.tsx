@@ -148,42 +148,45 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
         </fieldset>
         <TableState loading={false} error={null} empty={licences.length === 0} />
         {licences.length > 0 && (
-          <table className={tableClasses}>
-            <TableHead columns={["", "School", "Book", "Period", "Seats", "State", "Note"]} />
-            <tbody>
-              {licences.map((licence) => (
-                <tr key={licence.id} className={rowClasses}>
-                  <td className="py-2 pr-2">
-                    <input
-                      type="checkbox"
-                      aria-label={`Pick ${licence.schoolName}: ${licence.title}`}
-                      checked={picked.has(licence.id)}
-                      onChange={() => toggle(licence.id)}
-                      className="size-4"
-                    />
-                  </td>
-                  <td className="py-2 pr-4">
-                    <Link to={`/admin/school/${licence.schoolId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
-                      {licence.schoolName}
-                    </Link>
-                  </td>
-                  <td className="py-2 pr-4">
-                    <Link to={`/admin/book/${licence.bookId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
-                      {licence.title}
-                    </Link>
-                  </td>
-                  <td className="py-2 pr-4 whitespace-nowrap">
-                    {`${formatDay(licence.startsOn)} – ${licence.endsOn ? formatDay(licence.endsOn) : "no end"}`}
-                  </td>
-                  <td className="py-2 pr-4 tabular-nums">{licence.seats ?? "Unlimited"}</td>
-                  <td className="py-2 pr-4">
-                    <StateBadge state={licence.state} endsOn={licence.endsOn} today={today} />
-                  </td>
-                  <td className="py-2 pr-4 text-slate-600 dark:text-slate-300">{licence.note}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          // On a phone the table scrolls sideways in its card, not the page.
+          <div className="-mx-2 overflow-x-auto px-2">
+            <table className={`${tableClasses} min-w-[44rem]`}>
+              <TableHead columns={["", "School", "Book", "Period", "Seats", "State", "Note"]} />
+              <tbody>
+                {licences.map((licence) => (
+                  <tr key={licence.id} className={rowClasses}>
+                    <td className="py-2 pr-2">
+                      <input
+                        type="checkbox"
+                        aria-label={`Pick ${licence.schoolName}: ${licence.title}`}
+                        checked={picked.has(licence.id)}
+                        onChange={() => toggle(licence.id)}
+                        className="size-4"
+                      />
+                    </td>
+                    <td className="py-2 pr-4">
+                      <Link to={`/admin/school/${licence.schoolId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
+                        {licence.schoolName}
+                      </Link>
+                    </td>
+                    <td className="py-2 pr-4">
+                      <Link to={`/admin/book/${licence.bookId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
+                        {licence.title}
+                      </Link>
+                    </td>
+                    <td className="py-2 pr-4 whitespace-nowrap">
+                      {`${formatDay(licence.startsOn)} – ${licence.endsOn ? formatDay(licence.endsOn) : "no end"}`}
+                    </td>
+                    <td className="py-2 pr-4 tabular-nums">{licence.seats ?? "Unlimited"}</td>
+                    <td className="py-2 pr-4">
+                      <StateBadge state={licence.state} endsOn={licence.endsOn} today={today} />
+                    </td>
+                    <td className="py-2 pr-4 text-slate-600 dark:text-slate-300">{licence.note}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
         {licences.length > 0 && (
           <label className="mt-3 flex items-center gap-2 text-sm">

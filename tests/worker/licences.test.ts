@@ -375,3 +375,42 @@ describe("the Licences page", () => {
     expect((await licenceOf(school.id, a.id))!.endsOn).not.toBe(addDays(t, -1));
   });
 });
+
+describe("assigning with the licence's terms", () => {
+  it("the API and the Assign Books page give the period and seats asked; without them, open-ended and unlimited", async () => {
+    const school = await createSchool();
+    const [viaApi, viaPage, plain] = [
+      await createBook({ title: `Terms API ${crypto.randomUUID()}` }),
+      await createBook({ title: `Terms Page ${crypto.randomUUID()}` }),
+      await createBook({ title: `Terms None ${crypto.randomUUID()}` }),
+    ];
+    const terms = { startsOn: "2026-08-01", endsOn: "2027-07-31", seats: 12 };
+    const granted = await api("/api/books/access", {
+      cookie: admin.cookie,
+      body: { schoolIds: [school.id], bookIds: [viaApi.id], ...terms },
+    });
+    expect(granted.status).toBe(200);
+    expect(await licenceOf(school.id, viaApi.id)).toMatchObject(terms);
+    const backwards = await api("/api/books/access", {
+      cookie: admin.cookie,
+      body: { schoolIds: [school.id], bookIds: [plain.id], startsOn: "2027-08-01", endsOn: "2027-07-31" },
+    });
+    expect(backwards.status).toBe(400);
+    expect((await errorBody(backwards)).field).toBe("endsOn");
+
+    const form = new URLSearchParams([
+      ["intent", "assign"],
+      ["bookId", String(viaPage.id)],
+      ["startsOn", "2026-09-01"],
+      ["endsOn", ""],
+      ["seats", "3"],
+    ]);
+    expect((await page(`/admin/assign-books/${school.id}`, { method: "POST", cookie: admin.cookie, body: form })).status).toBe(200);
+    expect(await licenceOf(school.id, viaPage.id)).toMatchObject({ startsOn: "2026-09-01", endsOn: null, seats: 3 });
+
+    expect((await api("/api/books/access", { cookie: admin.cookie, body: { schoolIds: [school.id], bookIds: [plain.id] } })).status).toBe(
+      200,
+    );
+    expect(await licenceOf(school.id, plain.id)).toMatchObject({ startsOn: today(), endsOn: null, seats: null });
+  });
+});

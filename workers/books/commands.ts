@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { adminCommand, done, failed } from "../http/command.ts";
+import { endNotBeforeStart, LicenceTermsSchema } from "../licences/commands.ts";
 import { AssignBooksSchema } from "../schools/books.ts";
 import { SchoolIdSchema } from "../schools/input.ts";
 import { idFrom } from "../validation/schemas.ts";
@@ -45,9 +46,9 @@ export const grantAccessCommand = adminCommand(GrantAccessSchema, async ({ db, a
 
 /** Many books to one school (a school's Assign Books page). */
 export const assignBooksCommand = adminCommand(
-  z.object({ schoolId: SchoolIdSchema, ...AssignBooksSchema.shape }),
-  async ({ db, actor }, { schoolId, bookIds }) => {
-    const result = await grantAccess(db, actor, { schoolIds: [schoolId], bookIds });
+  z.object({ schoolId: SchoolIdSchema, ...AssignBooksSchema.shape, ...LicenceTermsSchema.shape }).refine(...endNotBeforeStart),
+  async ({ db, actor }, { schoolId, bookIds, ...terms }) => {
+    const result = await grantAccess(db, actor, { schoolIds: [schoolId], bookIds, ...terms });
     return result.ok
       ? done({ created: result.created, assigned: new Set(bookIds).size })
       : failed({ kind: "invalid", error: result.error });

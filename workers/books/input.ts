@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isValidIsbn, normalizeIsbn } from "../../app/lib/rules/isbn.ts";
+import { endNotBeforeStart, LicenceTermsSchema } from "../licences/commands.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, IdListSchema, IdTextSchema, isPlainLine, isPlainText } from "../validation/schemas.ts";
 
 const IsbnSchema = z
@@ -78,7 +79,9 @@ export const BookListQuerySchema = z.object({
 });
 
 /** Assigning books to schools: every (school, book) pair. */
-export const GrantAccessSchema = z.object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book") });
+export const GrantAccessSchema = z
+  .object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book"), ...LicenceTermsSchema.shape })
+  .refine(...endNotBeforeStart);
 
 /** One assignment, named by the ids a URL or a form carries as text. */
 export const AccessParamSchema = z.object({ schoolId: IdTextSchema(), bookId: IdTextSchema() });

@@ -24,6 +24,20 @@ export const SeatsSchema = z
   .min(1, "A licence has at least 1 seat (null for no limit)")
   .max(MAX_SEATS, `A licence has at most ${MAX_SEATS.toLocaleString("en-US")} seats`);
 
+/**
+ * The licence terms an assignment may carry (the assign screens, /api/books/access): without them a
+ * new licence starts today with no end and no seat limit, as assignments always did.
+ */
+export const LicenceTermsSchema = z.object({
+  startsOn: DaySchema.optional(),
+  endsOn: DaySchema.nullable().optional(),
+  seats: SeatsSchema.nullable().optional(),
+});
+export const endNotBeforeStart: [(terms: { startsOn?: string; endsOn?: string | null }) => boolean, { path: string[]; message: string }] = [
+  (terms) => !terms.endsOn || !terms.startsOn || terms.endsOn >= terms.startsOn,
+  { path: ["endsOn"], message: "The licence must end on or after the day it starts" },
+];
+
 const NoteSchema = z.string().trim().max(200, "A note has at most 200 characters");
 
 export const LicenceInputSchema = z

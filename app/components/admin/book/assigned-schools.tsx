@@ -1,7 +1,9 @@
+import { useState } from "react";
 import { Form, Link } from "react-router";
 import { errorText } from "../../../lib/error-text.ts";
 import type { Route } from "../../../routes/+types/admin-book";
 import { cardClasses } from "../admin-page.tsx";
+import { type LicenceTerms, LicenceTermsFields, termsFields } from "../licence-terms.tsx";
 import { SchoolPicker } from "../school-picker.tsx";
 import { AssignToAllSchools } from "./assign-all.tsx";
 import { useActionCall } from "./use-action-call.ts";
@@ -17,15 +19,19 @@ export function AssignedSchools({
   book,
   schools,
   schoolCount,
+  defaultTerms,
   onAssigned,
 }: {
   book: { id: number; title: string };
   schools: BookPageData["book"]["schools"];
   /** Every school there is. */
   schoolCount: number;
+  /** A new licence's terms before the admin changes them (the loader's: the current school year). */
+  defaultTerms: LicenceTerms;
   onAssigned: (count: number) => void;
 }) {
   const assign = useActionCall<NonNullable<Route.ComponentProps["actionData"]>>();
+  const [terms, setTerms] = useState<LicenceTerms>(defaultTerms);
   return (
     <section className={cardClasses} aria-labelledby="assigned-title">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
@@ -50,12 +56,13 @@ export function AssignedSchools({
           </li>
         ))}
       </ul>
-      <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+      <div className="mt-4 space-y-4 border-t border-slate-200 pt-4 dark:border-slate-800">
+        <LicenceTermsFields value={terms} onChange={setTerms} />
         <SchoolPicker
           exclude={schools.map((s) => s.id)}
           actionLabel="Assign to selected"
           onPick={async (schoolIds) => {
-            const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(",") });
+            const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(","), ...termsFields(terms) });
             const error = errorText(answer);
             if (error) throw new Error(error);
             onAssigned(schoolIds.length);

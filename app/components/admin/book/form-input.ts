@@ -41,6 +41,20 @@ export function bookCreateInput(form: FormData) {
   };
 }
 
+/**
+ * A licence's terms as the assign screens post them (app/components/admin/licence-terms.tsx): an
+ * empty end is no end, empty seats no limit; absent fields (an older page) leave the defaults.
+ */
+export function licenceTermsInput(form: FormData) {
+  if (!form.has("startsOn")) return {};
+  const seats = formText(form, "seats").trim();
+  return {
+    startsOn: formText(form, "startsOn"),
+    endsOn: formText(form, "endsOn") || null,
+    seats: seats ? Number(seats) : null,
+  };
+}
+
 /** Ids a form lists under one name (a field per id, or one field of comma-separated ids), as numbers. */
 export function formIds(form: FormData, key: string): number[] {
   return form

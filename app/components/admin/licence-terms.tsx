@@ -1,0 +1,61 @@
+import { useId } from "react";
+import { inputClasses } from "../ui/field.tsx";
+
+/** A new licence's terms as the assign screens take them: the days (YYYY-MM-DD; no end: empty) and the readers at once (empty: no limit). */
+export interface LicenceTerms {
+  startsOn: string;
+  endsOn: string;
+  seats: string;
+}
+
+/** The terms as form fields for the page's action: empty end and seats sent as empty (no end, no limit). */
+export function termsFields(terms: LicenceTerms): Record<string, string> {
+  return { startsOn: terms.startsOn, endsOn: terms.endsOn, seats: terms.seats };
+}
+
+/**
+ * The licence the assign screens give: from, until (default: the current school year, 1 August to
+ * 31 July) and how many readers at once (default: no limit). Pairs that have a licence already keep
+ * theirs: renew or change them on the Licences page.
+ */
+export function LicenceTermsFields({ value, onChange }: { value: LicenceTerms; onChange: (next: LicenceTerms) => void }) {
+  const id = useId();
+  const set = (key: keyof LicenceTerms) => (event: { target: { value: string } }) => onChange({ ...value, [key]: event.target.value });
+  return (
+    <fieldset className="flex flex-wrap items-end gap-3">
+      <legend className="mb-2 text-sm font-semibold">Licence</legend>
+      <label htmlFor={`${id}-from`} className="text-sm">
+        <span className="mb-1 block">From</span>
+        <input
+          id={`${id}-from`}
+          type="date"
+          required
+          value={value.startsOn}
+          onChange={set("startsOn")}
+          className={`${inputClasses} w-44`}
+        />
+      </label>
+      <label htmlFor={`${id}-until`} className="text-sm">
+        <span className="mb-1 block">Until (empty: no end)</span>
+        <input
+          id={`${id}-until`}
+          type="date"
+          value={value.endsOn}
+          min={value.startsOn}
+          onChange={set("endsOn")}
+          className={`${inputClasses} w-44`}
+        />
+      </label>
+      <label htmlFor={`${id}-seats`} className="text-sm">
+        <span className="mb-1 block">Readers at once (empty: no limit)</span>
+        <input
+          id={`${id}-seats`}
+          inputMode="numeric"
+          value={value.seats}
+          onChange={(event) => onChange({ ...value, seats: event.target.value.replace(/\D/g, "").slice(0, 6) })}
+          className={`${inputClasses} w-32`}
+        />
+      </label>
+    </fieldset>
+  );
+}

@@ -1,8 +1,10 @@
 import { createRequestHandler } from "react-router";
 import { sweepOrphans } from "./books/orphans.ts";
 import { getDb } from "./db/client.ts";
+import { readConfig } from "./http/config.ts";
 import { withRequestId } from "./http/log.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
+import { sendLicenceReminders } from "./licences/reminders.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
 import { purgeDeletedSchools } from "./school/purge.ts";
 
@@ -35,6 +37,8 @@ export default {
       ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
       // R2 objects no row names (an upload cut off between its completion and the book's update).
       ctx.waitUntil(sweepOrphans(getDb(env.DB), env.BOOKS));
+      // 30 and 7 days before a licence ends, its school hears of it once (docs/decisions/0028).
+      ctx.waitUntil(sendLicenceReminders(getDb(env.DB), readConfig(env as unknown as Record<string, unknown>)));
     });
   },
 } satisfies ExportedHandler<Env>;

@@ -1,8 +1,11 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { addDays, dayOf, formatDay, schoolYearOf } from "../../app/lib/rules/licence.ts";
-import { auditLog, bookAccess } from "../../workers/db/schema.ts";
+import { auditLog, bookAccess, licenceReminders } from "../../workers/db/schema.ts";
+import { readConfig } from "../../workers/http/config.ts";
+import { sendLicenceReminders } from "../../workers/licences/reminders.ts";
 import { SEAT_HOLD_MS } from "../../workers/school/school-object.ts";
 import {
   api,
@@ -12,6 +15,7 @@ import {
   db,
   errorBody,
   errorOf,
+  jsonOf,
   okBody,
   page,
   schoolStub,
@@ -412,5 +416,69 @@ describe("assigning with the licence's terms", () => {
       200,
     );
     expect(await licenceOf(school.id, plain.id)).toMatchObject({ startsOn: today(), endsOn: null, seats: null });
+  });
+});
+
+describe("reminders", () => {
+  const caught = async (to: string) =>
+    jsonOf(
+      fetch(`${env.MAIL_CATCHER_URL}/messages?to=${encodeURIComponent(to)}`),
+      z.array(z.object({ subject: z.string(), text: z.string() }).loose()),
+    );
+  const withMail = () => readConfig({ ...env, SMTP_URL: env.SMTP_TEST_URL, MAIL_FROM: "Lectern <no-reply@lectern.test>" });
+
+  it("e-mails the school once 30 and once 7 days before a licence ends, whatever how often or how many jobs run", async () => {
+    const email = `office-${crypto.randomUUID().slice(0, 8)}@school.test`;
+    const school = await createSchool({ name: "Reminder High", email });
+    const t = today();
+    const titles = ["Soon Seven", "Month Thirty", "Far Forty", "Never Ending"].map(
+      (title) => `${title} ${crypto.randomUUID().slice(0, 6)}`,
+    );
+    const books = await Promise.all(titles.map((title) => createBook({ title })));
+    const ends = [addDays(t, 5), addDays(t, 20), addDays(t, 40), null];
+    const created = await licences({
+      licences: books.map((book, i) => ({ schoolId: school.id, bookId: book.id, startsOn: addDays(t, -100), endsOn: ends[i] })),
+    });
+    expect(created.status).toBe(201);
+
+    // Two jobs at once, then a third: one e-mail.
+    await Promise.all([sendLicenceReminders(db(), withMail()), sendLicenceReminders(db(), withMail())]);
+    await sendLicenceReminders(db(), withMail());
+    const first = await caught(email);
+    expect(first).toHaveLength(1);
+    expect(first[0]!.subject).toBe("2 book licences ending soon at Reminder High");
+    expect(first[0]!.text).toContain(`${titles[0]}: until ${formatDay(addDays(t, 5))}`);
+    expect(first[0]!.text).toContain(`${titles[1]}: until ${formatDay(addDays(t, 20))}`);
+    expect(first[0]!.text).not.toContain(titles[2]);
+    expect(first[0]!.text).not.toContain(titles[3]);
+
+    // Two weeks on, the second book is within a week of its end: its 7-day notice, and only that.
+    await sendLicenceReminders(db(), withMail(), Date.now() + 14 * 86_400_000);
+    const second = await caught(email);
+    expect(second).toHaveLength(2);
+    expect(second[1]!.text).toContain(titles[1]);
+    expect(second[1]!.text).not.toContain(titles[0]);
+
+    // A licence renewed to a new last day is reminded of again when that comes near.
+    const soonId = (await licenceOf(school.id, books[0]!.id))!.id;
+    await licence(soonId, { endsOn: addDays(t, 6) });
+    await sendLicenceReminders(db(), withMail());
+    expect(await caught(email)).toHaveLength(3);
+  });
+
+  it("in Development Mode logs the reminder instead, once", async () => {
+    const email = `dev-${crypto.randomUUID().slice(0, 8)}@school.test`;
+    const school = await createSchool({ name: "Quiet School", email });
+    const book = await createBook({ title: `Dev Mode ${crypto.randomUUID()}` });
+    await licences({ schoolId: school.id, bookId: book.id, startsOn: addDays(today(), -1), endsOn: addDays(today(), 3) });
+    const devMode = readConfig({ ...env, SMTP_URL: "" });
+    const sent = await sendLicenceReminders(db(), devMode);
+    expect(sent.emails).toBeGreaterThanOrEqual(1);
+    expect(await caught(email)).toEqual([]);
+    const rows = await db()
+      .select()
+      .from(licenceReminders)
+      .where(eq(licenceReminders.licenceId, (await licenceOf(school.id, book.id))!.id));
+    expect(rows).toHaveLength(1);
   });
 });

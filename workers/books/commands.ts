@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { adminCommand, done, failed } from "../http/command.ts";
-import { endNotBeforeStart, LicenceTermsSchema } from "../licences/commands.ts";
+import { endNotBeforeStart, LicenceTermsSchema } from "../licences/input.ts";
 import { AssignBooksSchema } from "../schools/books.ts";
 import { SchoolIdSchema } from "../schools/input.ts";
 import { idFrom } from "../validation/schemas.ts";

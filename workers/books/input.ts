@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isValidIsbn, normalizeIsbn } from "../../app/lib/rules/isbn.ts";
-import { endNotBeforeStart, LicenceTermsSchema } from "../licences/commands.ts";
+import { endNotBeforeStart, LicenceTermsSchema } from "../licences/input.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, IdListSchema, IdTextSchema, isPlainLine, isPlainText } from "../validation/schemas.ts";
 
 const IsbnSchema = z

@@ -92,6 +92,24 @@ export const bookAccess = sqliteTable(
   ],
 );
 
+/**
+ * The reminders the scheduled job sent (docs/decisions/0028): one per licence, last day and notice
+ * (30 or 7 days before). Claimed before the e-mail goes, so a retried or overlapping job sends it
+ * once; a renewal's new last day is reminded of again.
+ */
+export const licenceReminders = sqliteTable(
+  "licence_reminders",
+  {
+    licenceId: integer("licence_id")
+      .notNull()
+      .references(() => bookAccess.id, { onDelete: "cascade" }),
+    endsOn: text("ends_on").notNull(),
+    daysBefore: integer("days_before").notNull(),
+    sentAt: integer("sent_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.licenceId, t.endsOn, t.daysBefore] })],
+);
+
 export const teachers = sqliteTable(
   "teachers",
   {

@@ -92,7 +92,7 @@ export function noAccountEmail({ schoolName, loginUrl, productName = "Lectern" }
   };
 }
 
-function layout(productName: string, blocks: string[]): string {
+export function layout(productName: string, blocks: string[]): string {
   return [
     "<!doctype html>",
     '<html><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"></head>',
@@ -104,7 +104,7 @@ function layout(productName: string, blocks: string[]): string {
   ].join("\n");
 }
 
-function paragraph(html: string, color = "#222"): string {
+export function paragraph(html: string, color = "#222"): string {
   return `<p style="margin:0 0 12px;color:${color}">${html}</p>`;
 }
 

@@ -57,6 +57,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   return data({ error: "Unknown action" }, { status: 400 });
 }
 
+/** The CSV of the licences shown (for invoicing): the API's export with the page's filters. */
+function exportHref(filter: { schoolId?: number; bookId?: number; state?: string; endingWithinDays?: number }): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filter)) if (value !== undefined) params.set(key, String(value));
+  const query = params.toString();
+  return `/api/licences/export${query ? `?${query}` : ""}`;
+}
+
 type Bulk = "renew" | "seats" | "end";
 const BULK_TITLES: Record<Bulk, (n: number) => string> = {
   renew: (n) => `Renew ${n} licence(s) for the next school year?`,
@@ -122,6 +130,9 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
           <Button type="submit" variant="secondary">
             Show
           </Button>
+          <a href={exportHref(filter)} className="text-sm text-indigo-700 underline dark:text-indigo-300" download>
+            Download CSV
+          </a>
           {(filter.schoolId !== undefined || filter.bookId !== undefined) && (
             <Link to="/admin/licences" className="text-sm text-indigo-700 underline dark:text-indigo-300">
               All schools and books

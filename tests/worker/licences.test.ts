@@ -125,6 +125,35 @@ describe("POST /api/licences", () => {
   });
 });
 
+describe("GET /api/licences/export", () => {
+  it("is the filtered list as a CSV for invoicing, with a formula in a note neutralised", async () => {
+    const school = await createSchool({ name: `Invoice School ${crypto.randomUUID().slice(0, 6)}` });
+    const book = await createBook({ title: `Invoiced ${crypto.randomUUID().slice(0, 6)}` });
+    await licences({
+      schoolId: school.id,
+      bookId: book.id,
+      startsOn: "2026-08-01",
+      endsOn: "2027-07-31",
+      seats: 30,
+      note: "=HYPERLINK(1)",
+    });
+    const response = await api(`/api/licences/export?schoolId=${school.id}`, { cookie: admin.cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="lectern-licences-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = (await response.text())
+      .replace(/^\uFEFF/, "")
+      .trim()
+      .split("\r\n");
+    expect(lines[0]).toBe("licenceId,schoolId,school,slug,bookId,title,startsOn,endsOn,seats,state,note");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(`,${book.title},2026-08-01,2027-07-31,30,`);
+    expect(lines[1]!.endsWith(",'=HYPERLINK(1)")).toBe(true);
+    const teacher = await signedInTeacher(school);
+    expect((await api("/api/licences/export", { cookie: teacher.cookie })).status).toBe(401);
+  });
+});
+
 describe("GET, PATCH, renew and DELETE", () => {
   it("filters by state and by the days left, changes seats and dates, renews and deletes", async () => {
     const school = await createSchool();

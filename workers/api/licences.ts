@@ -1,6 +1,7 @@
 /**
  * Licences, for admins (docs/decisions/0028); days are YYYY-MM-DD (UTC):
  *   GET    /api/licences?schoolId&bookId&state&endingWithinDays   { licences: [...] }, soonest end first
+ *   GET    /api/licences/export?(the same filters)   the same as a CSV, for invoicing
  *   POST   /api/licences { schoolId, bookId, startsOn, endsOn?, seats?, note? }   201 { licence }
  *          (or { licences: [...] } for many, all or none: 201 { licences })
  *   PATCH  /api/licences/:id { startsOn?, endsOn?, seats?, note? }   { licence } (null clears an end or a limit)
@@ -11,6 +12,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { type CsvColumns, toCsv } from "../../app/lib/csv.ts";
 import { dayOf } from "../../app/lib/rules/licence.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
@@ -24,8 +26,24 @@ import {
   renewLicencesCommand,
   updateLicenceCommand,
 } from "../licences/commands.ts";
-import { listLicences } from "../licences/licences.ts";
+import { type Licence, listLicences } from "../licences/licences.ts";
+import { csvResponse } from "../reports/csv.ts";
 import { IdTextSchema } from "../validation/schemas.ts";
+
+/** The licences' CSV for invoicing: one row per licence, as the list shows them. */
+const LICENCE_COLUMNS: CsvColumns<Licence> = [
+  ["licenceId", (l) => l.id],
+  ["schoolId", (l) => l.schoolId],
+  ["school", (l) => l.schoolName],
+  ["slug", (l) => l.schoolSlug],
+  ["bookId", (l) => l.bookId],
+  ["title", (l) => l.title],
+  ["startsOn", (l) => l.startsOn],
+  ["endsOn", (l) => l.endsOn ?? ""],
+  ["seats", (l) => l.seats ?? ""],
+  ["state", (l) => l.state],
+  ["note", (l) => l.note],
+];
 
 const ListQuerySchema = z.object({
   schoolId: IdTextSchema("The school id must be a whole number from 1").optional(),
@@ -42,6 +60,12 @@ export const licencesApi = new Hono<AdminApiEnv>()
   .get("/", validate("query", ListQuerySchema), async (c) => {
     const licences = await listLicences(c.var.context.db, c.req.valid("query"), dayOf(Date.now()));
     return c.json({ licences });
+  })
+  // The same list as a CSV, every licence the filters keep (for invoicing).
+  .get("/export", validate("query", ListQuerySchema), async (c) => {
+    const today = dayOf(Date.now());
+    const licences = await listLicences(c.var.context.db, c.req.valid("query"), today, 50_000);
+    return csvResponse(toCsv(LICENCE_COLUMNS, licences), `lectern-licences-${today}.csv`);
   })
   .post(
     "/renew",

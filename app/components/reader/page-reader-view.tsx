@@ -35,6 +35,8 @@ export interface PageReaderProps {
   firstImageWidth?: number;
   /** A teacher's reader: closing it gives back their seat of the book (a licence's seat limit). */
   holdsSeat?: boolean;
+  /** How long a reader turned away for lack of seats waits before asking again (SEAT_RETRY_MS; the tests' is short). */
+  seatRetryMs?: number;
 }
 
 /** How long a reader turned away for lack of seats waits before it asks again by itself. */
@@ -55,6 +57,7 @@ export function PageReaderView({
   toolbarExtra,
   firstImageWidth = PREVIEW_WIDTH,
   holdsSeat = false,
+  seatRetryMs = SEAT_RETRY_MS,
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
@@ -71,9 +74,9 @@ export function PageReaderView({
     const timer = setTimeout(() => {
       setStopped(null);
       setAttempt((n) => n + 1);
-    }, SEAT_RETRY_MS);
+    }, seatRetryMs);
     return () => clearTimeout(timer);
-  }, [stopped]);
+  }, [stopped, seatRetryMs]);
   // Closing the reader (leaving it, or the tab) gives the seat back at once.
   useEffect(() => {
     if (!holdsSeat) return;

@@ -127,6 +127,9 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
                 Open in reader
               </ButtonLink>
             )}
+            <ButtonLink to={`/admin/licences?bookId=${b.id}`} variant="secondary">
+              Licences
+            </ButtonLink>
             <DeleteBook title={b.title} schoolCount={b.schools.length} />
           </>
         }

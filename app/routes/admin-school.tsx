@@ -119,6 +119,9 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
             <ButtonLink to={`/admin/assign-books/${s.id}`} variant="secondary">
               Assign books
             </ButtonLink>
+            <ButtonLink to={`/admin/licences?schoolId=${s.id}`} variant="secondary">
+              Licences
+            </ButtonLink>
             <ButtonLink to={`/schools/${s.slug}`} variant="secondary" reloadDocument>
               Open portal
             </ButtonLink>

@@ -13,7 +13,7 @@ import { type LicenceTerms, LicenceTermsFields, termsFields } from "../component
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { errorText } from "../lib/error-text.ts";
-import { dayOf, schoolYearOf } from "../lib/rules/licence.ts";
+import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
@@ -23,9 +23,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Assign Book · Lectern 
 export async function loader({ context }: Route.LoaderArgs) {
   const db = context.get(appContext).db;
   const [{ books }, schoolCount] = await Promise.all([listAdminBooks(db, PICKER_LIST), countSchools(db)]);
-  const year = schoolYearOf(dayOf(Date.now()));
-  // A new licence's default: the current school year, no seat limit.
-  return { books, schoolCount, defaultTerms: { startsOn: year.startsOn, endsOn: year.endsOn, seats: "" } };
+  return { books, schoolCount, defaultTerms: defaultLicenceTerms(dayOf(Date.now())) };
 }
 
 /** Assign the book to the schools picked (intent "assign"), or to every school (intent "assign-all"). */

@@ -15,7 +15,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { dayOf, schoolYearOf } from "../lib/rules/licence.ts";
+import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-books";
 
@@ -29,12 +29,10 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const id = parseInput(SchoolIdSchema, params.schoolId);
   const school = id.ok ? await findSchoolRow(db, id.data) : null;
   if (!school) throw data(NOT_FOUND, { status: 404 });
-  const year = schoolYearOf(dayOf(Date.now()));
   return {
     school: { id: school.id, schoolName: school.schoolName },
     assigned: await schoolBooks(db, school.id),
-    // A new licence's default: the current school year, no seat limit.
-    defaultTerms: { startsOn: year.startsOn, endsOn: year.endsOn, seats: "" },
+    defaultTerms: defaultLicenceTerms(dayOf(Date.now())),
   };
 }
 

@@ -24,7 +24,7 @@ import { BookUsage } from "../components/admin/usage/book-usage.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { dayOf, schoolYearOf } from "../lib/rules/licence.ts";
+import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-book";
 
@@ -40,10 +40,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
   const usage = await bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, lastDays(days));
-  const year = schoolYearOf(dayOf(Date.now()));
-  // A new licence's default on the assign form: the current school year, no seat limit.
-  const defaultTerms = { startsOn: year.startsOn, endsOn: year.endsOn, seats: "" };
-  return { ...found, schoolCount, usage: { days, report: usage }, defaultTerms };
+  return { ...found, schoolCount, usage: { days, report: usage }, defaultTerms: defaultLicenceTerms(dayOf(Date.now())) };
 }
 
 type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";

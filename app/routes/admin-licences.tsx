@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { changeLicencesCommand, renewLicencesCommand } from "../../workers/licences/commands.ts";
+import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
 import { listLicences } from "../../workers/licences/licences.ts";
+import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
@@ -15,19 +16,20 @@ import type { Route } from "./+types/admin-licences";
 export const meta: Route.MetaFunction = () => [{ title: "Licences · Lectern Admin" }];
 
 const STATES: Record<LicenceState, string> = { active: "Active", scheduled: "Scheduled", expired: "Expired" };
-const positive = (raw: string | null) => (raw && /^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : undefined);
 
 /** Every licence, or those the URL's filters keep: `?schoolId=`, `?bookId=`, `?state=`, `?ending=` (days). */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const url = new URL(request.url).searchParams;
-  const rawState = url.get("state");
-  const state = rawState && rawState in STATES ? (rawState as LicenceState) : undefined;
-  const ending = url.get("ending");
+  // Read with the API's own schemas; a value the page did not make is no filter (as /admin/books does).
+  const read = <T,>(schema: Parameters<typeof paramOrNull>[0], key: string) => {
+    const raw = url.get(key)?.trim();
+    return raw ? ((paramOrNull(schema, raw) ?? undefined) as T | undefined) : undefined;
+  };
   const filter = {
-    schoolId: positive(url.get("schoolId")),
-    bookId: positive(url.get("bookId")),
-    state,
-    endingWithinDays: ending && /^\d{1,4}$/.test(ending) ? Number(ending) : undefined,
+    schoolId: read<number>(IdTextSchema(), "schoolId"),
+    bookId: read<number>(IdTextSchema(), "bookId"),
+    state: read<LicenceState>(LicenceStateSchema, "state"),
+    endingWithinDays: read<number>(EndingWithinSchema, "ending"),
   };
   const today = dayOf(Date.now());
   const licences = await listLicences(context.get(appContext).db, filter, today, 500);

@@ -56,7 +56,7 @@ function stubBook(overrides: (path: string) => Reply | undefined = () => undefin
 
 // Bare, with no router and no query client: that is how the reader's island runs
 // (docs/decisions/0010), so a hook that needed either would throw here.
-function renderReader(initialPage = 1) {
+function renderReader(initialPage = 1, seatRetryMs?: number) {
   const onPageChange = vi.fn();
   render(
     <PageReader
@@ -66,6 +66,7 @@ function renderReader(initialPage = 1) {
       backLabel="Back to Dashboard"
       initialPage={initialPage}
       onPageChange={onPageChange}
+      seatRetryMs={seatRetryMs}
     />,
   );
   return { onPageChange };
@@ -135,16 +136,7 @@ describe("the teacher's page reader", () => {
       /pages\/\d+/.test(path) && !seatFree ? { status: 409, body: { error: full, status: "no-seat" } } : undefined,
     );
     // The reader's own wait is SEAT_RETRY_MS (30 s); this one asks again after 200 ms.
-    render(
-      <PageReader
-        bookId={7}
-        title="Biology"
-        backHref="/schools/lincoln-high/dashboard"
-        backLabel="Back to Dashboard"
-        initialPage={1}
-        seatRetryMs={200}
-      />,
-    );
+    renderReader(1, 200);
     const alert = await screen.findByRole("alert");
     expect(alert.textContent).toContain(full);
     expect(alert.textContent).toContain("asks again by itself");

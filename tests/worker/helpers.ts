@@ -83,21 +83,24 @@ export interface ApiCall {
 export async function api(path: string, call: ApiCall = {}): Promise<Response> {
   const url = path.startsWith("http") ? path : `${ORIGIN}${path}`;
   const headers = new Headers(call.headers);
-  const origin = call.origin === undefined ? new URL(url).origin : call.origin;
+  if (call.body !== undefined) headers.set("Content-Type", "application/json");
+  const request = new Request(url, {
+    method: call.method ?? (call.body === undefined ? "GET" : "POST"),
+    headers,
+    body: call.body === undefined ? undefined : JSON.stringify(call.body),
+  });
+  return send(request, call);
+}
+
+/** A request through the whole Worker as `call` makes it: our own origin (or `origin`; null: none), the cookie, the client's address. */
+async function send(request: Request, call: Pick<ApiCall, "origin" | "cookie" | "ip" | "env">): Promise<Response> {
+  const headers = new Headers(request.headers);
+  const origin = call.origin === undefined ? new URL(request.url).origin : call.origin;
   if (origin) headers.set("Origin", origin);
   if (call.cookie) headers.set("Cookie", call.cookie);
   if (call.ip) headers.set("CF-Connecting-IP", call.ip);
-  if (call.body !== undefined) headers.set("Content-Type", "application/json");
   const ctx = createExecutionContext();
-  const response = await handle(
-    new Request(url, {
-      method: call.method ?? (call.body === undefined ? "GET" : "POST"),
-      headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
-    }),
-    { ...env, ...call.env },
-    ctx,
-  );
+  const response = await handle(new Request(request, { headers }), { ...env, ...call.env }, ctx);
   await waitOnExecutionContext(ctx);
   return response;
 }
@@ -109,20 +112,7 @@ export async function api(path: string, call: ApiCall = {}): Promise<Response> {
  * (or `origin`; null sends none), as `api` does.
  */
 export function client(call: Omit<ApiCall, "method" | "body" | "headers"> = {}) {
-  return hc<Api>(ORIGIN, {
-    fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
-      const request = new Request(input, init);
-      const headers = new Headers(request.headers);
-      const origin = call.origin === undefined ? ORIGIN : call.origin;
-      if (origin) headers.set("Origin", origin);
-      if (call.cookie) headers.set("Cookie", call.cookie);
-      if (call.ip) headers.set("CF-Connecting-IP", call.ip);
-      const ctx = createExecutionContext();
-      const response = await handle(new Request(request, { headers }), { ...env, ...call.env }, ctx);
-      await waitOnExecutionContext(ctx);
-      return response;
-    },
-  });
+  return hc<Api>(ORIGIN, { fetch: (input: RequestInfo | URL, init?: RequestInit) => send(new Request(input, init), call) });
 }
 
 /** A typed call's successful body; fails the test, saying what came instead, on any other status. */

@@ -73,10 +73,8 @@ export const licencesApi = new Hono<AdminApiEnv>()
   )
   // One licence, or `{ licences: [...] }` for many: the body's shape picks the command.
   .post("/", async (c) => {
-    const body: unknown = await c.req.raw
-      .clone()
-      .json()
-      .catch(() => null);
+    // Hono keeps the parsed body: the command's adapter reads this same parse.
+    const body: unknown = await c.req.json().catch(() => null);
     return body && typeof body === "object" && "licences" in body ? createMany(c) : createOne(c);
   })
   .patch(

@@ -8,7 +8,7 @@ import { dayOf } from "../../app/lib/rules/licence.ts";
 import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { DaySchema, END_BEFORE_START, SeatsSchema } from "./input.ts";
-import { changeLicences, createLicences, deleteLicence, type LicenceWrite, renewLicences, updateLicence } from "./licences.ts";
+import { changeLicences, createLicences, deleteLicence, type LicenceWrite, MAX_RENEWED, renewLicences, updateLicence } from "./licences.ts";
 
 const NoteSchema = z.string().trim().max(200, "A note has at most 200 characters");
 
@@ -89,9 +89,12 @@ export const updateLicenceCommand = adminCommand(
   },
 );
 
-export const renewLicencesCommand = adminCommand(LicenceFilterSchema, async ({ db, env, actor }, filter) =>
-  done(await renewLicences(db, env, actor, filter, dayOf(Date.now()))),
-);
+export const renewLicencesCommand = adminCommand(LicenceFilterSchema, async ({ db, env, actor }, filter) => {
+  const result = await renewLicences(db, env, actor, filter, dayOf(Date.now()));
+  if (!result)
+    return failed({ kind: "invalid", error: `Renew at most ${MAX_RENEWED.toLocaleString("en-US")} licences at a time: narrow the filter` });
+  return done(result);
+});
 
 /** The Licences page's bulk change: a new seat limit and/or "end now", for the licences picked. */
 export const changeLicencesCommand = adminCommand(

@@ -188,10 +188,13 @@ export async function updateLicence(
   return { ok: true, licence };
 }
 
+/** The most licences one renewal takes: more is refused (narrow the filter), never cut off silently. */
+export const MAX_RENEWED = 20_000;
+
 /**
  * Renews every licence the filter names for the next school year (`renewed`): one UPDATE per
  * distinct new period, all in one transaction with one audit entry. Open-ended licences have
- * nothing to renew and are counted apart.
+ * nothing to renew and are counted apart. Null when the filter names more than MAX_RENEWED.
  */
 export async function renewLicences(
   db: Db,
@@ -200,9 +203,15 @@ export async function renewLicences(
   filter: LicenceFilter,
   today: string,
   now = Date.now(),
-): Promise<{ renewed: number; openEnded: number }> {
-  const rows = await db.select().from(bookAccess).where(filterSql(filter, today)).limit(10_000);
+): Promise<{ renewed: number; openEnded: number } | null> {
+  const rows = await db
+    .select({ id: bookAccess.id, schoolId: bookAccess.schoolId, startsOn: bookAccess.startsOn, endsOn: bookAccess.endsOn })
+    .from(bookAccess)
+    .where(filterSql(filter, today))
+    .limit(MAX_RENEWED + 1);
+  if (rows.length > MAX_RENEWED) return null;
   const byPeriod = new Map<string, number[]>();
+  const schoolIds = new Set<number>();
   let openEnded = 0;
   for (const row of rows) {
     const period = renewed(row, today);
@@ -211,7 +220,10 @@ export async function renewLicences(
       continue;
     }
     const key = `${period.startsOn}:${period.endsOn}`;
-    byPeriod.set(key, [...(byPeriod.get(key) ?? []), row.id]);
+    const group = byPeriod.get(key) ?? [];
+    group.push(row.id);
+    byPeriod.set(key, group);
+    schoolIds.add(row.schoolId);
   }
   const ids = [...byPeriod.values()].flat();
   if (!ids.length) return { renewed: 0, openEnded };
@@ -223,7 +235,7 @@ export async function renewLicences(
     }),
     auditEntry(db, actor, { action: "licence.renew", entityType: "licence", after: { ids, today } }, now).getSQL(),
   ]);
-  await catalogueChanged(hot, [...new Set(rows.filter((row) => ids.includes(row.id)).map((row) => row.schoolId))]);
+  await catalogueChanged(hot, [...schoolIds]);
   return { renewed: ids.length, openEnded };
 }
 

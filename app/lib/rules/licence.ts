@@ -36,6 +36,11 @@ export function schoolYearOf(day: string): { startsOn: string; endsOn: string } 
   return { startsOn: `${start}-08-01`, endsOn: `${start + 1}-07-31` };
 }
 
+/** A new licence's terms on the assign screens before the admin changes them: the school year of `today`, no seat limit. */
+export function defaultLicenceTerms(today: string): { startsOn: string; endsOn: string; seats: string } {
+  return { ...schoolYearOf(today), seats: "" };
+}
+
 /**
  * A licence renewed for the next school year: one running on (active or scheduled) keeps its first
  * day and runs to the end of the school year after the one it ends in (31 July 2027 becomes 31 July

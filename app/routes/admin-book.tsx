@@ -9,6 +9,7 @@ import {
 } from "../../workers/books/commands.ts";
 import { getAdminBookPage } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
+import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { countSchools } from "../../workers/schools/list.ts";
@@ -21,6 +22,7 @@ import { bookUpdateInput, formIds, formText, licenceTermsInput } from "../compon
 import { AdminBookFiles } from "../components/admin/book-files.tsx";
 import { AdminBookPages } from "../components/admin/book-pages.tsx";
 import { BookUsage } from "../components/admin/usage/book-usage.tsx";
+import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
@@ -31,6 +33,8 @@ import type { Route } from "./+types/admin-book";
 export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" }];
 
 const BOOK_NOT_FOUND = "Book not found";
+/** The most schools the book page's seat table lists. */
+const SEAT_ROWS = 100;
 
 /** The book, its schools and pages, and how many schools there are (what "assign to all" reaches). */
 export async function loader({ context, params, request }: Route.LoaderArgs) {
@@ -39,8 +43,19 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
-  const usage = await bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, lastDays(days));
-  return { ...found, schoolCount, usage: { days, report: usage }, defaultTerms: defaultLicenceTerms(dayOf(Date.now())) };
+  const range = lastDays(days);
+  const [usage, seats] = await Promise.all([
+    bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, range),
+    // The licences that turned teachers away first; the Licences page lists every one.
+    licenceSeatUse(db, { bookId: found.book.id }, range, SEAT_ROWS),
+  ]);
+  return {
+    ...found,
+    schoolCount,
+    usage: { days, report: usage },
+    seats: { range, uses: seats },
+    defaultTerms: defaultLicenceTerms(dayOf(Date.now())),
+  };
 }
 
 type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";
@@ -102,7 +117,7 @@ function pageMessage(answer: BookActionData): { text: string; tone?: "success" }
 }
 
 export default function AdminBook({ loaderData, actionData }: Route.ComponentProps) {
-  const { book: b, pages, schoolCount, usage } = loaderData;
+  const { book: b, pages, schoolCount, usage, seats } = loaderData;
   const revalidator = useRevalidator();
   const refresh = () => void revalidator.revalidate();
   // The picker posts through a fetcher: its answer stands until the next form's (or another book).
@@ -153,6 +168,7 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
         onAssigned={(count) => setAssigned({ bookId: b.id, count, after: actionData })}
       />
       <BookUsage bookId={b.id} days={usage.days} report={usage.report} />
+      <SeatUse uses={seats.uses} range={seats.range} by="school" scope={{ bookId: b.id }} />
     </div>
   );
 }

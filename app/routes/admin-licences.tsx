@@ -3,8 +3,11 @@ import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
 import { listLicences } from "../../workers/licences/licences.ts";
+import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
+import { lastDays } from "../../workers/reports/range.ts";
 import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
+import { peakText, turnedAwayText } from "../components/admin/usage/seat-use.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
@@ -14,6 +17,9 @@ import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-licences";
 
 export const meta: Route.MetaFunction = () => [{ title: "Licences · Lectern Admin" }];
+
+/** The days the seat column looks back over. */
+const SEAT_DAYS = 30;
 
 const STATES: Record<LicenceState, string> = { active: "Active", scheduled: "Scheduled", expired: "Expired" };
 
@@ -32,7 +38,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     endingWithinDays: read<number>(EndingWithinSchema, "ending"),
   };
   const today = dayOf(Date.now());
-  const licences = await listLicences(context.get(appContext).db, filter, today, 500);
+  const { db } = context.get(appContext);
+  const listed = await listLicences(db, filter, today, 500);
+  // Each licence's seats over the last 30 days (the upsell signal), for the licences listed.
+  const uses = await licenceSeatUse(db, { ids: listed.map((licence) => licence.id) }, lastDays(SEAT_DAYS));
+  const useById = new Map(uses.map((use) => [use.licenceId, use]));
+  const licences = listed.map((licence) => ({ ...licence, use: useById.get(licence.id) ?? null }));
   return { licences, filter, today };
 }
 
@@ -163,8 +174,8 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
         {licences.length > 0 && (
           // On a phone the table scrolls sideways in its card, not the page.
           <div className="-mx-2 overflow-x-auto px-2">
-            <table className={`${tableClasses} min-w-[44rem]`}>
-              <TableHead columns={["", "School", "Book", "Period", "Seats", "State", "Note"]} />
+            <table className={`${tableClasses} min-w-[52rem]`}>
+              <TableHead columns={["", "School", "Book", "Period", "Seats", "State", `Last ${SEAT_DAYS} days`, "Note"]} />
               <tbody>
                 {licences.map((licence) => (
                   <tr key={licence.id} className={rowClasses}>
@@ -193,6 +204,18 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
                     <td className="py-2 pr-4 tabular-nums">{licence.seats ?? "Unlimited"}</td>
                     <td className="py-2 pr-4">
                       <StateBadge state={licence.state} endsOn={licence.endsOn} today={today} />
+                    </td>
+                    <td className="py-2 pr-4 text-xs">
+                      {licence.use && (
+                        <>
+                          <span className="block whitespace-nowrap">{`Peak ${peakText(licence.use)} at once`}</span>
+                          <span
+                            className={`block whitespace-nowrap ${licence.use.daysTurnedAway ? "font-semibold text-amber-800 dark:text-amber-300" : "text-slate-500 dark:text-slate-400"}`}
+                          >
+                            {`Turned away: ${turnedAwayText(licence.use)}`}
+                          </span>
+                        </>
+                      )}
                     </td>
                     <td className="py-2 pr-4 text-slate-600 dark:text-slate-300">{licence.note}</td>
                   </tr>

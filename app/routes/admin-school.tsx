@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { parseInput } from "../../workers/http/validate.ts";
+import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { schoolReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { flushForReport } from "../../workers/school/objects.ts";
@@ -23,6 +24,7 @@ import { NumberSetting } from "../components/admin/school/number-setting.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
+import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
@@ -38,13 +40,15 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db, env } = context.get(appContext);
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
-  const [school, books, history, teachers, usage] = await Promise.all([
+  const [school, books, history, teachers, [usage, seats]] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
     listSchoolTeachers(db, env, id.data),
     // The school's usage up to now: its object flushes first.
-    flushForReport(env, id.data, range).then(() => schoolReport(db, id.data, range)),
+    flushForReport(env, id.data, range).then(() =>
+      Promise.all([schoolReport(db, id.data, range), licenceSeatUse(db, { schoolId: id.data }, range)]),
+    ),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   // The teachers come from listSchoolTeachers (with their state and sessions), once.
@@ -55,6 +59,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     books: (books ?? []).map(({ id, title, gradeLevel, subject }) => ({ id, title, gradeLevel, subject })),
     history: history.days,
     usage: { days, report: usage },
+    seats: { range, uses: seats },
   };
 }
 
@@ -108,7 +113,7 @@ const TEACHER_COMMANDS = {
 const TEACHER_INTENTS = new Set(Object.keys(TEACHER_COMMANDS));
 
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
-  const { school: s, books, history, teachers, usage } = loaderData;
+  const { school: s, books, history, teachers, usage, seats } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -142,6 +147,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
         ))}
       </div>
       <SchoolUsage schoolId={s.id} days={usage.days} report={usage.report} />
+      <SeatUse uses={seats.uses} range={seats.range} by="book" scope={{ schoolId: s.id }} />
       <section className={cardClasses} aria-labelledby="logins-title">
         <h2 id="logins-title" className="mb-3 font-semibold">
           Logins per day, last {HISTORY_DAYS} days

@@ -27,11 +27,13 @@ import {
   updateLicenceCommand,
 } from "../licences/commands.ts";
 import { type Licence, listLicences } from "../licences/licences.ts";
+import { type LicenceSeatUse, licenceSeatUse } from "../licences/seat-use.ts";
 import { csvResponse } from "../reports/csv.ts";
+import { lastDays } from "../reports/range.ts";
 import { IdTextSchema } from "../validation/schemas.ts";
 
 /** The licences' CSV for invoicing: one row per licence, as the list shows them. */
-const LICENCE_COLUMNS: CsvColumns<Licence> = [
+const LICENCE_COLUMNS: CsvColumns<Licence & { use: LicenceSeatUse | undefined }> = [
   ["licenceId", (l) => l.id],
   ["schoolId", (l) => l.schoolId],
   ["school", (l) => l.schoolName],
@@ -43,6 +45,10 @@ const LICENCE_COLUMNS: CsvColumns<Licence> = [
   ["seats", (l) => l.seats ?? ""],
   ["state", (l) => l.state],
   ["note", (l) => l.note],
+  // The last 30 days' seats: the most teachers at once, and the days (and teachers) turned away.
+  ["peakReaders30Days", (l) => l.use?.peakReaders ?? 0],
+  ["daysTurnedAway30Days", (l) => l.use?.daysTurnedAway ?? 0],
+  ["turnedAway30Days", (l) => l.use?.turnedAway ?? 0],
 ];
 
 const ListQuerySchema = z.object({
@@ -64,8 +70,15 @@ export const licencesApi = new Hono<AdminApiEnv>()
   // The same list as a CSV, every licence the filters keep (for invoicing).
   .get("/export", validate("query", ListQuerySchema), async (c) => {
     const today = dayOf(Date.now());
-    const licences = await listLicences(c.var.context.db, c.req.valid("query"), today, 50_000);
-    return csvResponse(toCsv(LICENCE_COLUMNS, licences), `lectern-licences-${today}.csv`);
+    const { db } = c.var.context;
+    const query = c.req.valid("query");
+    const [licences, uses] = await Promise.all([
+      listLicences(db, query, today, 50_000),
+      licenceSeatUse(db, { schoolId: query.schoolId, bookId: query.bookId }, lastDays(30), 50_000),
+    ]);
+    const useById = new Map(uses.map((use) => [use.licenceId, use]));
+    const rows = licences.map((licence) => ({ ...licence, use: useById.get(licence.id) }));
+    return csvResponse(toCsv(LICENCE_COLUMNS, rows), `lectern-licences-${today}.csv`);
   })
   .post(
     "/renew",

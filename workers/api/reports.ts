@@ -6,9 +6,18 @@ import type { Db } from "../db/client.ts";
 import { books, schools } from "../db/schema.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { validate } from "../http/validate.ts";
+import { licenceSeatDays, licenceSeatUse } from "../licences/seat-use.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { schoolsReadingBook, stopPages, teacherUsage } from "../reports/detail.ts";
-import { exportFileName, INACTIVE_COLUMNS, RANKED_COLUMNS, STOP_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
+import {
+  exportFileName,
+  INACTIVE_COLUMNS,
+  RANKED_COLUMNS,
+  SEAT_DAY_COLUMNS,
+  STOP_COLUMNS,
+  TEACHER_COLUMNS,
+  USAGE_COLUMNS,
+} from "../reports/exports.ts";
 import { type ReportQuery, ReportQuerySchema } from "../reports/range.ts";
 import { inactiveSchools, liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
@@ -101,6 +110,15 @@ export const reportsApi = new Hono<AdminApiEnv>()
     return answer(c, query, { name: "stop-pages", key: "stops", columns: STOP_COLUMNS }, (db, { book }) =>
       stopPages(db, query.bookId!, book?.pageCount ?? null, query),
     );
+  })
+  // Seats per licence (docs/decisions/0028): JSON has each licence's figures and its days; the CSV one row per licence and day.
+  .get("/seats", validate("query", ReportQuerySchema), (c) => {
+    const query = c.req.valid("query");
+    const scope = { schoolId: query.schoolId, bookId: query.bookId };
+    return answer(c, query, { name: "seats", key: "days", columns: SEAT_DAY_COLUMNS }, async (db) => {
+      const [licences, days] = await Promise.all([licenceSeatUse(db, scope, query), licenceSeatDays(db, scope, query)]);
+      return { rows: days, json: { from: query.from, to: query.to, licences, days } };
+    });
   })
   .get("/inactive-schools", validate("query", FormatOnly), async (c) => {
     const { schools: quiet, since, count } = await inactiveSchools(c.var.context.db, Date.now(), EXPORT_ROWS);

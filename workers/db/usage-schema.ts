@@ -79,3 +79,25 @@ export const usageRankings = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.rangeDays, t.kind, t.rank] })],
 );
+
+/**
+ * Seats (docs/decisions/0028): per school, book and day, the most teachers who held a seat of the
+ * book at once and how many different teachers were turned away for want of one. Each school's
+ * object keeps the day's figures and sends them whole with its usage flush; D1 keeps the higher of
+ * what it has and what arrives, so a flush sent twice changes nothing. No teacher is named.
+ */
+export const seatDaily = sqliteTable(
+  "seat_daily",
+  {
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    bookId: integer("book_id")
+      .notNull()
+      .references(() => books.id, { onDelete: "cascade" }),
+    day: text("day").notNull(),
+    peakReaders: integer("peak_readers").notNull().default(0),
+    turnedAway: integer("turned_away").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.bookId, t.day] }), index("seat_daily_book_day_idx").on(t.bookId, t.day)],
+);

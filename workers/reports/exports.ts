@@ -1,5 +1,6 @@
 /** Each report as CSV: the columns of every export, and its file name. */
 import type { CsvColumns } from "../../app/lib/csv.ts";
+import type { LicenceSeatDay } from "../licences/seat-use.ts";
 import type { SchoolReading, StopBucket, TeacherUsage } from "./detail.ts";
 import type { DayRange } from "./range.ts";
 import type { InactiveSchool, Ranked } from "./rankings.ts";
@@ -31,6 +32,19 @@ export const TEACHER_COLUMNS: CsvColumns<TeacherUsage> = [
   ["booksOpened", (t) => t.booksOpened],
   ["pagesRead", (t) => t.pagesRead],
   ["readingMinutes", (t) => t.readingMinutes],
+];
+
+/** A licence's day (GET /api/reports/seats?format=csv): its peak readers at once and the teachers turned away. */
+export const SEAT_DAY_COLUMNS: CsvColumns<LicenceSeatDay> = [
+  ["date", (d) => d.day],
+  ["licenceId", (d) => d.licenceId],
+  ["schoolId", (d) => d.schoolId],
+  ["school", (d) => d.school],
+  ["bookId", (d) => d.bookId],
+  ["title", (d) => d.title],
+  ["seats", (d) => d.seats ?? ""],
+  ["peakReaders", (d) => d.peakReaders],
+  ["turnedAway", (d) => d.turnedAway],
 ];
 
 export const INACTIVE_COLUMNS: CsvColumns<InactiveSchool> = [

@@ -18,7 +18,7 @@ import { ENDED_SESSION_KEPT_MS, SESSION_LIFETIME } from "../auth/sessions.ts";
 import { getDb, runTransaction } from "../db/client.ts";
 import { pageBudget } from "../reading/page-budget.ts";
 import { READING_GAP_CAP_MS, utcDay } from "../reading/usage-events.ts";
-import { flushStatement, type ProgressRow, type UsageRow } from "./usage-flush.ts";
+import { flushStatement, type ProgressRow, type SeatDayRow, seatDayStatement, type UsageRow } from "./usage-flush.ts";
 
 /** How long usage waits in the object before the alarm sends it to D1. */
 export const FLUSH_INTERVAL_MS = 5 * 60_000;
@@ -83,6 +83,13 @@ const SCHEMA = [
   // Who holds a seat of a book with a seat limit (docs/decisions/0028): until SEAT_HOLD_MS after their last page.
   `CREATE TABLE IF NOT EXISTS seats (book_id INTEGER NOT NULL, teacher_id INTEGER NOT NULL, last_at INTEGER NOT NULL,
     PRIMARY KEY (book_id, teacher_id))`,
+  // Each day's seat figures per book, whole (not deltas): the most holders at once and how many
+  // different teachers found no seat; dirty until the next flush has sent them.
+  `CREATE TABLE IF NOT EXISTS seat_days (day TEXT NOT NULL, book_id INTEGER NOT NULL, peak INTEGER NOT NULL DEFAULT 0,
+    turned_away INTEGER NOT NULL DEFAULT 0, dirty INTEGER NOT NULL DEFAULT 1, PRIMARY KEY (day, book_id))`,
+  // Who was turned away from which book today (counted once per teacher and day).
+  `CREATE TABLE IF NOT EXISTS seat_refusals (day TEXT NOT NULL, book_id INTEGER NOT NULL, teacher_id INTEGER NOT NULL,
+    PRIMARY KEY (day, book_id, teacher_id))`,
 ];
 
 /** A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, or until they close it. */
@@ -442,11 +449,13 @@ export class School extends DurableObject<SchoolEnv> {
     if (input.catalogueVersion !== undefined && input.catalogueVersion !== catalogueVersion) return { status: "stale", catalogueVersion };
     const seats = input.seats ?? null;
     // A refusal costs nothing: the seat is looked at first, taken only once the budget allows the page.
-    if (seats !== null && !this.seatFree(session.teacher.id, input.bookId, seats, now)) return { status: "no-seat", seats };
+    if (seats !== null && !this.seatFree(session.teacher.id, input.bookId, seats, now)) {
+      this.turnedAway(session.teacher.id, input.bookId, now);
+      return { status: "no-seat", seats };
+    }
     const waitMs = this.spend(session.teacher.id, input.bookId, input.pageCount, now);
     if (waitMs !== null) return { status: "limit", waitMs };
-    if (seats !== null)
-      this.sql.exec("INSERT OR REPLACE INTO seats (book_id, teacher_id, last_at) VALUES (?, ?, ?)", input.bookId, session.teacher.id, now);
+    this.takeSeat(session.teacher.id, input.bookId, now);
     if (input.countsAsRead) this.count({ teacherId: session.teacher.id, bookId: input.bookId, pages: 1 }, now);
     return { ...session, catalogueVersion };
   }
@@ -456,6 +465,41 @@ export class School extends DurableObject<SchoolEnv> {
     this.sql.exec("DELETE FROM seats WHERE book_id = ? AND last_at < ?", bookId, now - SEAT_HOLD_MS);
     const holders = this.sql.exec<{ teacherId: number }>("SELECT teacher_id AS teacherId FROM seats WHERE book_id = ?", bookId).toArray();
     return holders.some((row) => row.teacherId === teacherId) || holders.length < seats;
+  }
+
+  /**
+   * The teacher reads the book now: they hold a seat of it (every book, limited or not, so the
+   * reports show how many read at once), and the day's peak rises when they are one more.
+   */
+  private takeSeat(teacherId: number, bookId: number, now: number) {
+    this.sql.exec("DELETE FROM seats WHERE book_id = ? AND last_at < ?", bookId, now - SEAT_HOLD_MS);
+    this.sql.exec("INSERT OR REPLACE INTO seats (book_id, teacher_id, last_at) VALUES (?, ?, ?)", bookId, teacherId, now);
+    const changed = this.sql.exec(
+      `INSERT INTO seat_days (day, book_id, peak) VALUES (?1, ?2, (SELECT count(*) FROM seats WHERE book_id = ?2))
+       ON CONFLICT (day, book_id) DO UPDATE SET peak = excluded.peak, dirty = 1 WHERE excluded.peak > peak`,
+      utcDay(now),
+      bookId,
+    ).rowsWritten;
+    if (changed) this.scheduleFlush(now);
+  }
+
+  /** No seat was free: counted once per teacher, book and day (the publisher's sign that the school needs more). */
+  private turnedAway(teacherId: number, bookId: number, now: number) {
+    const day = utcDay(now);
+    const first = this.sql.exec(
+      "INSERT OR IGNORE INTO seat_refusals (day, book_id, teacher_id) VALUES (?, ?, ?)",
+      day,
+      bookId,
+      teacherId,
+    ).rowsWritten;
+    if (!first) return;
+    this.sql.exec(
+      `INSERT INTO seat_days (day, book_id, peak, turned_away) VALUES (?1, ?2, (SELECT count(*) FROM seats WHERE book_id = ?2), 1)
+       ON CONFLICT (day, book_id) DO UPDATE SET turned_away = turned_away + 1, peak = max(peak, excluded.peak), dirty = 1`,
+      day,
+      bookId,
+    );
+    this.scheduleFlush(now);
   }
 
   /** The teacher closed the book: their seat, if they held one, is free for the next. */
@@ -663,8 +707,34 @@ export class School extends DurableObject<SchoolEnv> {
       });
       sent += rows.length + progress.length;
     }
-    this.sql.exec("DELETE FROM reading_days WHERE day < ?", utcDay(Date.now() - 24 * 3600_000));
+    sent += await this.flushSeatDays(schoolId);
+    const yesterday = utcDay(Date.now() - 24 * 3600_000);
+    this.sql.exec("DELETE FROM reading_days WHERE day < ?", yesterday);
+    this.sql.exec("DELETE FROM seat_days WHERE day < ? AND dirty = 0", yesterday);
+    this.sql.exec("DELETE FROM seat_refusals WHERE day < ?", yesterday);
     return sent;
+  }
+
+  /**
+   * The day figures that changed since the last flush, whole: D1 keeps the higher of its figure
+   * and the one sent (seatDayStatement), so sending a day twice is harmless. A figure that rose
+   * while the statement was on its way stays dirty for the next flush.
+   */
+  private async flushSeatDays(schoolId: number): Promise<number> {
+    const days = this.sql
+      .exec<SeatDayRow>("SELECT day, book_id AS bookId, peak, turned_away AS turnedAway FROM seat_days WHERE dirty = 1 LIMIT ?", FLUSH_ROWS)
+      .toArray();
+    if (!days.length) return 0;
+    await getDb(this.env.DB).run(seatDayStatement(schoolId, days));
+    for (const row of days)
+      this.sql.exec(
+        "UPDATE seat_days SET dirty = 0 WHERE day = ? AND book_id = ? AND peak = ? AND turned_away = ?",
+        row.day,
+        row.bookId,
+        row.peak,
+        row.turnedAway,
+      );
+    return days.length;
   }
 
   /**
@@ -700,7 +770,9 @@ export class School extends DurableObject<SchoolEnv> {
     // A throw leaves the batch in place and the runtime retries the alarm; the batch keeps its number.
     await this.flushAll();
     const [waiting] = this.sql
-      .exec<{ n: number }>("SELECT (SELECT count(*) FROM pending) + (SELECT count(*) FROM progress) AS n")
+      .exec<{ n: number }>(
+        "SELECT (SELECT count(*) FROM pending) + (SELECT count(*) FROM progress) + (SELECT count(*) FROM seat_days WHERE dirty = 1) AS n",
+      )
       .toArray();
     if (waiting?.n) {
       this.alarmSet = true;

@@ -29,3 +29,19 @@ export function flushStatement(schoolId: number, seq: number, rows: UsageRow[], 
   return sql`INSERT INTO usage_flush (school_id, seq, rows, progress)
     VALUES (${schoolId}, ${seq}, ${JSON.stringify(packed)}, ${JSON.stringify(places)})`;
 }
+
+/** A day's seat figures for one book, as the school's object holds them (whole, not deltas). */
+export type SeatDayRow = { day: string; bookId: number; peak: number; turnedAway: number };
+
+/**
+ * Adds or raises seat_daily's rows: each figure becomes the higher of D1's and the one sent, so a
+ * resent day is harmless. Rows for a book deleted meanwhile are dropped (no row to name it).
+ */
+export function seatDayStatement(schoolId: number, days: SeatDayRow[]): SQL {
+  const packed = JSON.stringify(days.map((d) => [d.day, d.bookId, d.peak, d.turnedAway]));
+  return sql`INSERT INTO seat_daily (school_id, book_id, day, peak_readers, turned_away)
+    SELECT ${schoolId}, value ->> 1, value ->> 0, value ->> 2, value ->> 3 FROM json_each(${packed})
+    WHERE EXISTS (SELECT 1 FROM schools WHERE id = ${schoolId}) AND EXISTS (SELECT 1 FROM books WHERE id = value ->> 1)
+    ON CONFLICT (school_id, book_id, day) DO UPDATE SET
+      peak_readers = max(peak_readers, excluded.peak_readers), turned_away = max(turned_away, excluded.turned_away)`;
+}

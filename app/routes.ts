@@ -59,6 +59,7 @@ export default [
     route("admin/school/:id/info", "routes/admin-school.tsx", { id: "admin-school-info" }),
     route("admin/leaks", "routes/admin-leaks.tsx"),
     route("admin/licences", "routes/admin-licences.tsx"),
+    route("admin/licences/import", "routes/admin-import-licences.tsx"),
   ]),
   route("admin/pdf/:id", "routes/admin-reader.tsx"),
   route("admin/pdf-viewer/:id?", "routes/admin-pdf-viewer.tsx"),

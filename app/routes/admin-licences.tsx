@@ -9,6 +9,7 @@ import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { peakText, turnedAwayText } from "../components/admin/usage/seat-use.tsx";
 import { Button } from "../components/ui/button.tsx";
+import { ButtonLink } from "../components/ui/button-link.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
@@ -114,6 +115,11 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
       <AdminPageHeader
         title="Licences"
         description="What each school bought: for which days and for how many readers at once. Pick licences to renew, change or end them."
+        actions={
+          <ButtonLink to="/admin/licences/import" variant="secondary">
+            Import CSV
+          </ButtonLink>
+        }
       />
       <div className={cardClasses}>
         <Form method="get" className="mb-4 flex flex-wrap items-end gap-3">

@@ -7,6 +7,9 @@
  *   PATCH  /api/licences/:id { startsOn?, endsOn?, seats?, note? }   { licence } (null clears an end or a limit)
  *   POST   /api/licences/renew { schoolId?, bookId?, state?, endingWithinDays?, ids? }   { renewed, openEnded }
  *   DELETE /api/licences/:id
+ *   POST   /api/licences/import/validate { rows, rowNumbers? }   { rows, summary }: each CSV row checked (nothing saved)
+ *   POST   /api/licences/import { rows, rowNumbers? }   { created, changed, unchanged }, all rows or none
+ *          (400 { error, rows } naming every row's problems by its row number)
  * A pair that has a licence already is 409; an end before the start 400 on `endsOn`. The older
  * /api/books/access calls keep working: they make open-ended licences with no seat limit.
  */
@@ -22,9 +25,11 @@ import {
   createLicencesCommand,
   deleteLicenceCommand,
   EndingWithinSchema,
+  importLicencesCommand,
   LicenceStateSchema,
   renewLicencesCommand,
   updateLicenceCommand,
+  validateLicenceImportCommand,
 } from "../licences/commands.ts";
 import { type Licence, listLicences } from "../licences/licences.ts";
 import { type LicenceSeatUse, licenceSeatUse } from "../licences/seat-use.ts";
@@ -80,6 +85,14 @@ export const licencesApi = new Hono<AdminApiEnv>()
     const rows = licences.map((licence) => ({ ...licence, use: useById.get(licence.id) }));
     return csvResponse(toCsv(LICENCE_COLUMNS, rows), `lectern-licences-${today}.csv`);
   })
+  .post(
+    "/import/validate",
+    runJson(validateLicenceImportCommand, (c, validation) => c.json(validation)),
+  )
+  .post(
+    "/import",
+    runJson(importLicencesCommand, (c, counts) => c.json(counts)),
+  )
   .post(
     "/renew",
     runJson(renewLicencesCommand, (c, result) => c.json(result)),

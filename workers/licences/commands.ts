@@ -7,6 +7,7 @@ import { z } from "zod";
 import { dayOf } from "../../app/lib/rules/licence.ts";
 import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
+import { importLicences, LicenceImportBodySchema, validateLicenceImport } from "./import.ts";
 import { DaySchema, END_BEFORE_START, SeatsSchema } from "./input.ts";
 import { changeLicences, createLicences, deleteLicence, type LicenceWrite, MAX_RENEWED, renewLicences, updateLicence } from "./licences.ts";
 
@@ -107,4 +108,18 @@ export const changeLicencesCommand = adminCommand(
 export const deleteLicenceCommand = adminCommand(z.object({ id: LicenceRef }), async ({ db, env, actor }, { id }) => {
   const licenceId = idFrom(id);
   return licenceId && (await deleteLicence(db, env, actor, licenceId)) ? done({}) : failed(NOT_FOUND);
+});
+
+/** A CSV file's rows checked, with what importing each would do (nothing is written). */
+export const validateLicenceImportCommand = adminCommand(LicenceImportBodySchema, async ({ db }, { rows, rowNumbers }) =>
+  done(await validateLicenceImport(db, rows, rowNumbers)),
+);
+
+/** Every row of a CSV file imported, or none (400 with every row's problems). */
+export const importLicencesCommand = adminCommand(LicenceImportBodySchema, async ({ db, env, actor }, { rows, rowNumbers }) => {
+  const result = await importLicences(db, env, actor, rows, rowNumbers);
+  if (result.ok) return done({ created: result.created, changed: result.changed, unchanged: result.unchanged });
+  return failed(
+    result.status === 409 ? { kind: "conflict", error: result.error } : { kind: "invalid", error: result.error, rows: result.rows },
+  );
 });

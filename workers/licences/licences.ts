@@ -285,7 +285,7 @@ export async function deleteLicence(db: Db, hot: HotState, actor: Actor, id: num
 }
 
 /** Tells each school's object that what its teachers may read changed (workers/reading/page-view-cache.ts). */
-async function catalogueChanged(hot: HotState, schoolIds: number[]) {
+export async function catalogueChanged(hot: HotState, schoolIds: number[]) {
   const results = await Promise.allSettled(schoolIds.map((schoolId) => schoolObject(hot, schoolId).catalogueChanged(schoolId)));
   const failed = results.filter((result) => result.status === "rejected").length;
   if (failed) log.error("Licences changed; Workers drop what they remember of them within a minute", { schools: failed });

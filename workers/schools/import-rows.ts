@@ -64,12 +64,12 @@ export function importRowNumber(index: number, rowNumbers: number[] | undefined)
  * Marks rows sharing a key as invalid, each naming itself and the others by their row numbers:
  * "Row 7 has the same slug as row 6".
  */
-export function flagInFileDuplicates(
-  parsed: Parsed[],
-  keyOf: (row: Parsed) => string | undefined,
+export function flagInFileDuplicates<Row extends { result: { row: number; errors: string[]; status: string } }>(
+  parsed: Row[],
+  keyOf: (row: Row) => string | undefined,
   message: (row: number, others: string) => string,
 ) {
-  const groups = new Map<string, Parsed[]>();
+  const groups = new Map<string, Row[]>();
   for (const row of parsed) {
     const key = keyOf(row);
     if (key !== undefined) groups.set(key, [...(groups.get(key) ?? []), row]);

@@ -1,0 +1,152 @@
+import { useEffect, useState } from "react";
+import { data, Link, useFetcher } from "react-router";
+import { z } from "zod";
+import type { Failure } from "../../workers/http/command.ts";
+import { parseInput } from "../../workers/http/validate.ts";
+import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
+import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";
+import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { LicenceImportPreview } from "../components/admin/licence-import-preview.tsx";
+import type { Notice } from "../components/admin/school/form-values.ts";
+import { MessageBox } from "../components/ui/message-box.tsx";
+import { Spinner } from "../components/ui/spinner.tsx";
+import { CsvFormatError, csvLines, parseCsvRows } from "../lib/csv.ts";
+import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import type { Route } from "./+types/admin-import-licences";
+
+export const meta: Route.MetaFunction = () => [{ title: "Import Licences · Lectern Admin" }];
+
+/** The most rows a file may have, and a template whose example row runs for this school year. */
+export function loader() {
+  const terms = defaultLicenceTerms(dayOf(Date.now()));
+  const template = csvLines([[...LICENCE_CSV_COLUMNS], ["lincoln-high", "978-0-306-40615-7", terms.startsOn, terms.endsOn, 30, "PO-2041"]]);
+  return { maxRows: MAX_LICENCE_IMPORT_ROWS, template };
+}
+
+const IntentSchema = z.object({ intent: z.enum(["validate", "import"], { error: "Say whether to check or import the file" }) });
+
+/** As POST /api/licences/import/validate and /api/licences/import: the same checks, all rows or none, audited. */
+export async function action({ request, context }: Route.ActionArgs) {
+  // The file is read in the browser; its rows come as JSON, with what to do with them.
+  const body = await request.json().catch(() => null);
+  const chosen = parseInput(IntentSchema, body);
+  if (!chosen.ok) return data({ error: chosen.error, rows: undefined }, { status: 400 });
+  const refuse = (failure: Failure) =>
+    data(
+      { error: failure.error, rows: "rows" in failure ? (failure.rows as LicenceImportValidation | undefined) : undefined },
+      { status: failureStatus(failure) },
+    );
+  if (chosen.data.intent === "validate") {
+    const outcome = await runCommand({ context, request }, validateLicenceImportCommand, body);
+    return outcome.ok ? { validation: outcome.value } : refuse(outcome.failure);
+  }
+  const outcome = await runCommand({ context, request }, importLicencesCommand, body);
+  return outcome.ok ? { imported: outcome.value } : refuse(outcome.failure);
+}
+
+/** Licences from a CSV file: checked row by row on the server, previewed, then imported all or nothing. */
+export default function AdminImportLicences({ loaderData }: Route.ComponentProps) {
+  const { maxRows, template } = loaderData;
+  const fetcher = useFetcher<typeof action>();
+  const [file, setFile] = useState<{ rows: Record<string, string>[]; rowNumbers: number[] } | null>(null);
+  const [validation, setValidation] = useState<LicenceImportValidation | null>(null);
+  const [message, setMessage] = useState<Notice | null>(null);
+  const [importing, setImporting] = useState(false);
+  const busy = fetcher.state === "idle" ? null : importing ? "Importing..." : "Checking the rows...";
+
+  // Each answer once: a check shows its preview, an import its outcome.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
+  useEffect(() => {
+    const answer = fetcher.data;
+    if (!answer) return;
+    if ("error" in answer) {
+      if (answer.rows) setValidation(answer.rows);
+      return setMessage({ text: answer.error });
+    }
+    if ("validation" in answer && answer.validation) return setValidation(answer.validation);
+    if (!("imported" in answer && answer.imported)) return;
+    const { created, changed, unchanged } = answer.imported;
+    const same = unchanged ? ` ${unchanged} were already as the file says.` : "";
+    setMessage({ text: `${created} licence(s) added and ${changed} changed.${same}`, tone: "success" });
+    setFile(null);
+    setValidation(null);
+  }, [fetcher.data]);
+
+  async function pick(picked: File | undefined) {
+    setMessage(null);
+    setValidation(null);
+    if (!picked) return;
+    let parsed: ReturnType<typeof parseCsvRows>;
+    try {
+      parsed = parseCsvRows(await picked.text());
+    } catch (error) {
+      if (error instanceof CsvFormatError) return setMessage({ text: error.message });
+      throw error;
+    }
+    const count = parsed.rows.length;
+    if (count === 0) return setMessage({ text: "The file has no rows under its header." });
+    if (count > maxRows)
+      return setMessage({ text: `At most ${maxRows.toLocaleString("en-US")} licences per file; this one has ${count}.` });
+    setFile(parsed);
+    setImporting(false);
+    fetcher.submit({ intent: "validate", ...parsed }, { method: "post", encType: "application/json" });
+  }
+
+  function save() {
+    if (!file) return;
+    setImporting(true);
+    setMessage(null);
+    fetcher.submit({ intent: "import", ...file }, { method: "post", encType: "application/json" });
+  }
+
+  return (
+    <div className="space-y-6">
+      <AdminPageHeader
+        title="Import Licences"
+        description="Add or renew many licences from a CSV file: one row per school and book. Every row is checked before anything is saved."
+        actions={
+          <a
+            href={`data:text/csv;charset=utf-8,${encodeURIComponent(template)}`}
+            download="lectern-licences-template.csv"
+            className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          >
+            Download CSV template
+          </a>
+        }
+      />
+      <div className={`${cardClasses} space-y-3`}>
+        <div>
+          <label htmlFor="licence-file" className="text-sm font-medium">
+            CSV file
+          </label>
+          <input
+            id="licence-file"
+            type="file"
+            accept=".csv,text/csv"
+            aria-describedby="licence-file-help"
+            className="mt-2 block text-sm"
+            onChange={(e) => pick(e.target.files?.[0])}
+            disabled={busy !== null}
+          />
+        </div>
+        <p id="licence-file-help" className="text-sm text-slate-600 dark:text-slate-300">
+          Columns: <code>slug</code> (or <code>schoolId</code>), <code>isbn</code> (or <code>bookId</code>), <code>startsOn</code> and{" "}
+          <code>endsOn</code> as YYYY-MM-DD (no end: leave it empty), <code>seats</code> (empty for no limit) and <code>note</code>. A row
+          for a school and book that have a licence changes it. The{" "}
+          <Link to="/admin/licences" className="text-indigo-700 underline dark:text-indigo-300">
+            Licences page
+          </Link>
+          's CSV can be edited and imported back.
+        </p>
+        {busy && (
+          <p className="flex items-center gap-2 text-sm text-indigo-700 dark:text-indigo-300" role="status">
+            <Spinner label={busy} className="h-4 w-4" /> {busy}
+          </p>
+        )}
+      </div>
+      {message && <MessageBox text={message.text} tone={message.tone} />}
+      {validation && <LicenceImportPreview validation={validation} busy={busy !== null} onImport={save} />}
+    </div>
+  );
+}

@@ -1,0 +1,293 @@
+/**
+ * Licences from a CSV file (docs/decisions/0028), as schools are imported: every row checked with
+ * all its problems named by the row number a spreadsheet shows, a preview, then all rows or none.
+ * A row names its school by `slug` (or `schoolId`) and its book by `isbn` (or `bookId`), so the
+ * Licences page's own CSV export can be edited and imported back. A row for a school and book that
+ * have a licence already changes that licence's terms (a renewal typed in a spreadsheet).
+ */
+import { type SQL, sql } from "drizzle-orm";
+import { z } from "zod";
+import { normalizeIsbn } from "../../app/lib/rules/isbn.ts";
+import { type Actor, auditEntry } from "../admins/audit.ts";
+import { type Db, runTransaction } from "../db/client.ts";
+import type { HotState } from "../school/objects.ts";
+import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
+import { parseId } from "../validation/schemas.ts";
+import { DaySchema, END_BEFORE_START, MAX_SEATS } from "./input.ts";
+import { catalogueChanged } from "./licences.ts";
+
+/** One import is one transaction of a few statements (rows travel as JSON), so a file may be long. */
+export const MAX_LICENCE_IMPORT_ROWS = 5000;
+
+/** The columns a file may have; any other (the export's `school`, `title`, `state`...) is ignored. */
+export const LICENCE_CSV_COLUMNS = ["slug", "isbn", "startsOn", "endsOn", "seats", "note"] as const;
+
+export const LicenceImportBodySchema = z.object({
+  rows: z
+    .array(z.record(z.string(), z.unknown(), { error: "Each row must be an object of fields" }), { error: "Send the file's rows" })
+    .min(1, "The file has no rows")
+    .max(MAX_LICENCE_IMPORT_ROWS, `Import at most ${MAX_LICENCE_IMPORT_ROWS.toLocaleString("en-US")} licences at a time`),
+  rowNumbers: z.array(z.number().int().min(2).max(10_000_000)).max(MAX_LICENCE_IMPORT_ROWS).optional(),
+});
+
+/** new: no licence for the pair yet; change: one exists with other terms; unchanged: one exists with these. */
+export type LicenceImportStatus = "new" | "change" | "unchanged" | "invalid";
+
+export interface LicenceImportRow {
+  /** The row's number in the file, header included (the first row under it is 2). */
+  row: number;
+  status: LicenceImportStatus;
+  errors: string[];
+  /** The school's and book's names once found (for the preview), else what the row said. */
+  school: string;
+  book: string;
+  startsOn: string | null;
+  endsOn: string | null;
+  seats: number | null;
+  existingId?: number;
+}
+
+export interface LicenceImportValidation {
+  rows: LicenceImportRow[];
+  summary: Record<LicenceImportStatus, number>;
+}
+
+const blank = (value: unknown) => (typeof value === "string" && value.trim() === "" ? undefined : value);
+const text = (value: unknown) => (typeof value === "number" ? String(value) : value);
+
+/** A row's cells (strings, as the file has them), each problem prefixed with its column. */
+const RowSchema = z
+  .object({
+    slug: z.preprocess(blank, z.string().trim().toLowerCase().optional()),
+    schoolId: z.preprocess((v) => blank(text(v)), z.string().optional()),
+    isbn: z.preprocess(blank, z.string().trim().optional()),
+    bookId: z.preprocess((v) => blank(text(v)), z.string().optional()),
+    startsOn: z.preprocess(blank, DaySchema.optional()),
+    endsOn: z.preprocess((v) => blank(v) ?? null, DaySchema.nullable()),
+    seats: z.preprocess(
+      (v) => {
+        const cell = blank(text(v));
+        if (cell === undefined || (typeof cell === "string" && /^unlimited$/i.test(cell.trim()))) return null;
+        return typeof cell === "string" && /^\d{1,9}$/.test(cell.trim()) ? Number(cell) : cell;
+      },
+      z
+        .number({ error: "a whole number from 1, or empty for no limit" })
+        .int()
+        .min(1, "a whole number from 1, or empty for no limit")
+        .max(MAX_SEATS, `at most ${MAX_SEATS.toLocaleString("en-US")}`)
+        .nullable(),
+    ),
+    note: z.preprocess((v) => blank(v) ?? "", z.string({ error: "text" }).trim().max(200, "at most 200 characters")),
+  })
+  .superRefine((row, ctx) => {
+    if (!row.slug && !row.schoolId) ctx.addIssue({ code: "custom", message: "Give the school's slug (or its schoolId)" });
+    if (!row.isbn && !row.bookId) ctx.addIssue({ code: "custom", message: "Give the book's isbn (or its bookId)" });
+    if (!row.startsOn) ctx.addIssue({ code: "custom", path: ["startsOn"], message: "give the first day, as YYYY-MM-DD" });
+    if (row.startsOn && row.endsOn && row.endsOn < row.startsOn)
+      ctx.addIssue({ code: "custom", path: ["endsOn"], message: END_BEFORE_START });
+  });
+
+type RowInput = z.output<typeof RowSchema>;
+
+/** The file's cells by our column names, whatever their case in the header ("StartsOn", "ISBN"). */
+function cells(row: Record<string, unknown>): Record<string, unknown> {
+  const known = new Map(["schoolId", "bookId", ...LICENCE_CSV_COLUMNS].map((name) => [name.toLowerCase(), name]));
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    const name = known.get(key.trim().toLowerCase());
+    if (name) out[name] = value;
+  }
+  return out;
+}
+
+type Checked = {
+  result: LicenceImportRow;
+  input: RowInput;
+  schoolId?: number;
+  bookId?: number;
+};
+
+type Found = { id: number; name: string; key: string };
+
+/**
+ * Checks every row (all its problems, not just the first) and says what importing it would do.
+ * Four reads of D1 in one batch and one for the existing licences, whatever the file's length.
+ */
+export async function validateLicenceImport(
+  db: Db,
+  rows: Record<string, unknown>[],
+  rowNumbers?: number[],
+): Promise<LicenceImportValidation> {
+  return (await checkRows(db, rows, rowNumbers)).validation;
+}
+
+/** validateLicenceImport's answer, and the rows as checked (their ids and values) for the import to write. */
+async function checkRows(
+  db: Db,
+  rows: Record<string, unknown>[],
+  rowNumbers?: number[],
+): Promise<{ validation: LicenceImportValidation; checked: Checked[] }> {
+  const numbers = rowNumbers?.length === rows.length ? rowNumbers : undefined;
+  const checked: Checked[] = [];
+  const results = rows.map((raw, index): LicenceImportRow => {
+    const fields = cells(raw);
+    const parsed = RowSchema.safeParse(fields);
+    const said = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+    const result: LicenceImportRow = {
+      row: importRowNumber(index, numbers),
+      status: "new",
+      errors: [],
+      school: said(fields.slug) || said(fields.schoolId),
+      book: said(fields.isbn) || said(fields.bookId),
+      startsOn: null,
+      endsOn: null,
+      seats: null,
+    };
+    if (!parsed.success) {
+      result.status = "invalid";
+      result.errors = parsed.error.issues.map((issue) =>
+        issue.path.length ? `${String(issue.path[0])}: ${issue.message}` : issue.message,
+      );
+      return result;
+    }
+    Object.assign(result, { startsOn: parsed.data.startsOn ?? null, endsOn: parsed.data.endsOn, seats: parsed.data.seats });
+    checked.push({ result, input: parsed.data });
+    return result;
+  });
+
+  const slugs = checked.flatMap((row) => row.input.slug ?? []);
+  const schoolIds = checked.flatMap((row) => (row.input.slug ? [] : (parseId(row.input.schoolId ?? "") ?? [])));
+  const isbns = checked.flatMap((row) => (row.input.isbn ? normalizeIsbn(row.input.isbn) : []));
+  const bookIds = checked.flatMap((row) => (row.input.isbn ? [] : (parseId(row.input.bookId ?? "") ?? [])));
+  const list = (values: unknown[]) => sql`(SELECT value FROM json_each(${JSON.stringify([...new Set(values)])}))`;
+  const normalIsbn = sql`upper(replace(replace(isbn, '-', ''), ' ', ''))`;
+  // One round trip (a batch of reads).
+  const [bySlug, bySchoolId, byIsbn, byBookId] = (
+    await runTransaction(db, [
+      sql`SELECT id, name, slug AS key FROM schools WHERE slug IN ${list(slugs)}`,
+      sql`SELECT id, name, id AS key FROM schools WHERE id IN ${list(schoolIds)}`,
+      sql`SELECT id, title AS name, ${normalIsbn} AS key FROM books WHERE provisional = 0 AND ${normalIsbn} IN ${list(isbns)}`,
+      sql`SELECT id, title AS name, id AS key FROM books WHERE provisional = 0 AND id IN ${list(bookIds)}`,
+    ])
+  ).map((result) => result.results as unknown as Found[]) as [Found[], Found[], Found[], Found[]];
+  const index = (found: Found[]) => {
+    const map = new Map<string, Found[]>();
+    for (const row of found) map.set(String(row.key), [...(map.get(String(row.key)) ?? []), row]);
+    return map;
+  };
+  const [slugIndex, schoolIndex, isbnIndex, bookIndex] = [index(bySlug), index(bySchoolId), index(byIsbn), index(byBookId)];
+
+  for (const row of checked) {
+    const { input, result } = row;
+    const school = input.slug ? slugIndex.get(input.slug)?.[0] : schoolIndex.get(String(parseId(input.schoolId ?? "")))?.[0];
+    if (school) {
+      row.schoolId = school.id;
+      result.school = school.name;
+    } else result.errors.push(input.slug ? `No school has the slug “${input.slug}”` : `No school has the id ${input.schoolId}`);
+    const books = input.isbn
+      ? (isbnIndex.get(normalizeIsbn(input.isbn)) ?? [])
+      : (bookIndex.get(String(parseId(input.bookId ?? ""))) ?? []);
+    const [book] = books;
+    if (book && books.length === 1) {
+      row.bookId = book.id;
+      result.book = book.name;
+    } else if (books.length > 1) result.errors.push(`${books.length} books have the ISBN ${input.isbn}: give the bookId instead`);
+    else result.errors.push(input.isbn ? `No book has the ISBN ${input.isbn}` : `No book has the id ${input.bookId}`);
+    if (result.errors.length) result.status = "invalid";
+  }
+
+  const found = checked.filter((row) => row.result.status !== "invalid");
+  flagInFileDuplicates(
+    found,
+    (row) => `${row.schoolId}:${row.bookId}`,
+    (number, others) => `Row ${number} has the same school and book as ${others}`,
+  );
+  const pairs = found.filter((row) => row.result.status !== "invalid");
+  const existing = await db.all<{
+    id: number;
+    schoolId: number;
+    bookId: number;
+    startsOn: string;
+    endsOn: string | null;
+    seats: number | null;
+    note: string;
+  }>(sql`
+    SELECT id, school_id AS schoolId, book_id AS bookId, starts_on AS startsOn, ends_on AS endsOn, seats, note FROM book_access
+    WHERE (school_id, book_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(pairs.map((row) => [row.schoolId, row.bookId]))}))`);
+  const byPair = new Map(existing.map((licence) => [`${licence.schoolId}:${licence.bookId}`, licence]));
+  for (const row of pairs) {
+    const licence = byPair.get(`${row.schoolId}:${row.bookId}`);
+    if (!licence) continue;
+    const same =
+      licence.startsOn === row.input.startsOn &&
+      licence.endsOn === row.input.endsOn &&
+      licence.seats === row.input.seats &&
+      licence.note === row.input.note;
+    Object.assign(row.result, { status: same ? "unchanged" : "change", existingId: licence.id });
+  }
+  const summary = { new: 0, change: 0, unchanged: 0, invalid: 0 };
+  for (const result of results) summary[result.status]++;
+  return { validation: { rows: results, summary }, checked };
+}
+
+const RACED = "Another change to these licences happened meanwhile; nothing was saved. Please check the file again.";
+const AUDIT_CHUNK = 100;
+
+export type LicenceImportOutcome =
+  | { ok: true; created: number; changed: number; unchanged: number }
+  | { ok: false; status: 400 | 409; error: string; rows?: LicenceImportValidation };
+
+/**
+ * Imports every row or none: the new and changed licences in one upsert and the audit entries (a
+ * hundred rows each) in one transaction. Any invalid row refuses the file.
+ */
+export async function importLicences(
+  db: Db,
+  hot: HotState,
+  actor: Actor,
+  rows: Record<string, unknown>[],
+  rowNumbers?: number[],
+  now = Date.now(),
+): Promise<LicenceImportOutcome> {
+  const { validation, checked } = await checkRows(db, rows, rowNumbers);
+  const invalid = validation.summary.invalid;
+  if (invalid)
+    return { ok: false, status: 400, error: `${invalid} of ${rows.length} rows cannot be imported; nothing was saved.`, rows: validation };
+  const values = (status: LicenceImportStatus) =>
+    checked
+      .filter((row) => row.result.status === status)
+      .map((row) => ({
+        id: row.result.existingId,
+        schoolId: row.schoolId!,
+        bookId: row.bookId!,
+        startsOn: row.input.startsOn!,
+        endsOn: row.input.endsOn,
+        seats: row.input.seats,
+        note: row.input.note,
+      }));
+  const [fresh, changed] = [values("new"), values("change")];
+  const written = [...fresh, ...changed];
+  const unchanged = validation.summary.unchanged;
+  if (!written.length) return { ok: true, created: 0, changed: 0, unchanged };
+  // One upsert: a licence made or deleted since the check still ends as the file says.
+  const statements: SQL[] = [
+    sql`INSERT INTO book_access (school_id, book_id, starts_on, ends_on, seats, note, created_at, updated_at)
+      SELECT value ->> 'schoolId', value ->> 'bookId', value ->> 'startsOn', value ->> 'endsOn', value ->> 'seats', value ->> 'note', ${now}, ${now}
+      FROM json_each(${JSON.stringify(written)}) WHERE true
+      ON CONFLICT (school_id, book_id) DO UPDATE SET starts_on = excluded.starts_on, ends_on = excluded.ends_on,
+        seats = excluded.seats, note = excluded.note, updated_at = excluded.updated_at`,
+  ];
+  for (let i = 0; i < written.length; i += AUDIT_CHUNK)
+    statements.push(
+      auditEntry(db, actor, { action: "licence.import", entityType: "licence", after: written.slice(i, i + AUDIT_CHUNK) }, now).getSQL(),
+    );
+  try {
+    await runTransaction(db, statements);
+  } catch (error) {
+    // A school or book deleted since the check.
+    if (String(error).includes("FOREIGN KEY constraint failed")) return { ok: false, status: 409, error: RACED };
+    throw error;
+  }
+  await catalogueChanged(hot, [...new Set(written.map((row) => row.schoolId))]);
+  return { ok: true, created: fresh.length, changed: changed.length, unchanged };
+}

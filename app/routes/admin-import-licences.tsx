@@ -8,6 +8,7 @@ import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_R
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { LicenceImportPreview } from "../components/admin/licence-import-preview.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
+import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { CsvFormatError, csvLines, parseCsvRows } from "../lib/csv.ts";
@@ -125,7 +126,7 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
             type="file"
             accept=".csv,text/csv"
             aria-describedby="licence-file-help"
-            className="mt-2 block text-sm"
+            className={fileInputClasses}
             onChange={(e) => pick(e.target.files?.[0])}
             disabled={busy !== null}
           />

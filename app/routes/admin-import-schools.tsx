@@ -13,6 +13,7 @@ import { type ImportValidation, MAX_IMPORT_ROWS } from "../../workers/schools/im
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
+import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { CsvFormatError, parseCsvRows, schoolCsvTemplate } from "../lib/csv.ts";
@@ -140,7 +141,7 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
           id="import-file"
           type="file"
           accept=".csv,text/csv"
-          className="mt-2 block text-sm"
+          className={fileInputClasses}
           onChange={(e) => pick(e.target.files?.[0])}
           disabled={busy !== null}
         />

@@ -5,6 +5,7 @@ import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLic
 import { listLicences } from "../../workers/licences/licences.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { lastDays } from "../../workers/reports/range.ts";
+import { flushForReport } from "../../workers/school/objects.ts";
 import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { peakText, turnedAwayText } from "../components/admin/usage/seat-use.tsx";
@@ -39,10 +40,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     endingWithinDays: read<number>(EndingWithinSchema, "ending"),
   };
   const today = dayOf(Date.now());
-  const { db } = context.get(appContext);
+  const { db, env } = context.get(appContext);
+  const range = lastDays(SEAT_DAYS);
+  // One school's licences: its object sends its seat figures first, so they are up to the minute
+  // (across schools they are at most one flush interval behind).
+  if (filter.schoolId !== undefined) await flushForReport(env, filter.schoolId, range);
   const listed = await listLicences(db, filter, today, 500);
   // Each licence's seats over the last 30 days (the upsell signal), for the licences listed.
-  const uses = await licenceSeatUse(db, { ids: listed.map((licence) => licence.id) }, lastDays(SEAT_DAYS));
+  const uses = await licenceSeatUse(db, { ids: listed.map((licence) => licence.id) }, range);
   const useById = new Map(uses.map((use) => [use.licenceId, use]));
   const licences = listed.map((licence) => ({ ...licence, use: useById.get(licence.id) ?? null }));
   return { licences, filter, today };

@@ -2,7 +2,7 @@
  * Three months of made-up reading for the demo schools, so the usage reports have something to
  * show on a fresh `npm start`: five sample teachers per school (not the demo teacher) reading on school days, written
  * straight into D1's rollups with the rollup arithmetic of workers/reading/usage-events.ts (the same
- * as a school object's flush), so every rollup agrees. Runs once: skipped when any usage is already recorded.
+ * as a school object's flush), so every rollup agrees, and the seat figures from it. Runs once: skipped when any usage is already recorded.
  */
 import { eq, sql } from "drizzle-orm";
 import { type Db, runTransaction } from "../../workers/db/client.ts";
@@ -86,6 +86,13 @@ export async function seedDemoUsage(db: Db, now = Date.now()): Promise<number> {
     }
   }
   for (let i = 0; i < statements.length; i += STATEMENTS_PER_BATCH) await runTransaction(db, statements.slice(i, i + STATEMENTS_PER_BATCH));
+  // Seats (docs/decisions/0028), made up from the same days: those who read a book on a day read
+  // it at once, as many as the licence's seats allow; the others were turned away.
+  await db.run(sql`INSERT INTO seat_daily (school_id, book_id, day, peak_readers, turned_away)
+    SELECT r.school_id, r.book_id, r.day, min(count(*), coalesce(ba.seats, count(*))), max(0, count(*) - coalesce(ba.seats, count(*)))
+    FROM reading_daily r JOIN book_access ba ON ba.school_id = r.school_id AND ba.book_id = r.book_id
+    GROUP BY r.school_id, r.book_id, r.day
+    ON CONFLICT DO NOTHING`);
   for (const row of progress.values()) {
     await db
       .insert(readingProgress)

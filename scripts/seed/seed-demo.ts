@@ -3,10 +3,13 @@ import { hashPassword } from "../../workers/auth/password.ts";
 import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { admins, bookAccess, books, schools, teachers } from "../../workers/db/schema.ts";
+import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import type { DemoBookInfo } from "./book-pdf.ts";
 import { DEMO_BOOKS, DEMO_SCHOOLS, DEMO_TEACHER_NAME, type DemoBook, demoBooksFor, demoTeacherEmail } from "./demo-data.ts";
 
 export const DEMO_PAGE_COUNT = 24;
+/** The demo book each school has two seats of. */
+const SHARED_BOOK = "Art Through the Ages";
 
 export interface SeedAccounts {
   adminEmail: string;
@@ -139,10 +142,19 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
   const schoolIds = new Map(schoolRows.map((r) => [r.slug, r.id]));
   const bookIds = new Map(bookRows.map((r) => [r.isbn, r.id]));
 
+  // Licences for this school year (docs/decisions/0028); one book a school shares by two seats, so
+  // the seat reports have something to show.
+  const year = schoolYearOf(new Date().toISOString().slice(0, 10));
+  const licence = (schoolId: number, book: DemoBook) => ({
+    schoolId,
+    bookId: bookIds.get(book.isbn)!,
+    ...year,
+    seats: book.title === SHARED_BOOK ? 2 : null,
+  });
   const assignmentInserts = DEMO_SCHOOLS.map((school) =>
     db
       .insert(bookAccess)
-      .values(demoBooksFor(school).map((book) => ({ schoolId: schoolIds.get(school.slug)!, bookId: bookIds.get(book.isbn)! })))
+      .values(demoBooksFor(school).map((book) => licence(schoolIds.get(school.slug)!, book)))
       .onConflictDoNothing()
       .returning({ bookId: bookAccess.bookId }),
   );

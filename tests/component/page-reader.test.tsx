@@ -147,6 +147,19 @@ describe("the teacher's page reader", () => {
     expect(SEAT_RETRY_MS).toBe(30_000);
   });
 
+  it("asks again at once when the teacher presses Try now", async () => {
+    const full = "All 1 copies of this book are in use at your school. Try again in a few minutes.";
+    let seatFree = false;
+    stubBook((path) => (/pages\/\d+/.test(path) && !seatFree ? { status: 409, body: { error: full, status: "no-seat" } } : undefined));
+    renderReader(1, 60_000);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toContain("asks again by itself every 60 seconds");
+    seatFree = true;
+    await userEvent.click(screen.getByRole("button", { name: "Try now" }));
+    await waitFor(() => expect(screen.queryByRole("alert")).toBeNull());
+    await screen.findByRole("region", { name: "Page 1 of 3" });
+  });
+
   it("turns pages with the toolbar and the keys, and blocks saving with a notice", async () => {
     stubBook();
     const { onPageChange } = renderReader(2);

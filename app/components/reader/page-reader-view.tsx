@@ -69,14 +69,15 @@ export function PageReaderView({
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new store per attempt, on purpose
   const store = useMemo(() => createPageStore(bookId, setStopped), [bookId, attempt]);
   useEffect(() => () => store.dispose(), [store]);
+  const askAgain = useCallback(() => {
+    setStopped(null);
+    setAttempt((n) => n + 1);
+  }, []);
   useEffect(() => {
     if (!stopped?.noSeat) return;
-    const timer = setTimeout(() => {
-      setStopped(null);
-      setAttempt((n) => n + 1);
-    }, seatRetryMs);
+    const timer = setTimeout(askAgain, seatRetryMs);
     return () => clearTimeout(timer);
-  }, [stopped, seatRetryMs]);
+  }, [stopped, seatRetryMs, askAgain]);
   // Closing the reader (leaving it, or the tab) gives the seat back at once.
   useEffect(() => {
     if (!holdsSeat) return;
@@ -201,7 +202,18 @@ export function PageReaderView({
           {limit && (
             <p role="alert" className="shrink-0 border-b border-amber-400/40 bg-amber-100 px-4 py-3 text-sm font-medium text-amber-950">
               {limit}
-              {stopped?.noSeat && " This reader asks again by itself every 30 seconds."}
+              {stopped?.noSeat && (
+                <>
+                  {` This reader asks again by itself every ${Math.round(seatRetryMs / 1000)} seconds. `}
+                  <button
+                    type="button"
+                    onClick={askAgain}
+                    className="ml-1 rounded-md border border-amber-700/40 bg-white/60 px-2 py-0.5 font-semibold hover:bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-700"
+                  >
+                    Try now
+                  </button>
+                </>
+              )}
             </p>
           )}
           <section

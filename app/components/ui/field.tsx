@@ -14,3 +14,7 @@ export function Field({ label, htmlFor, children, hint }: { label: string; htmlF
     </div>
   );
 }
+
+/** A native file input whose button looks like the app's secondary buttons. */
+export const fileInputClasses =
+  "mt-2 block text-sm text-slate-700 file:mr-3 file:cursor-pointer file:rounded-lg file:border file:border-slate-300 file:bg-white file:px-4 file:py-2 file:text-sm file:font-semibold file:text-slate-900 hover:file:bg-slate-100 dark:text-slate-200 dark:file:border-slate-700 dark:file:bg-slate-900 dark:file:text-slate-100 dark:hover:file:bg-slate-800";

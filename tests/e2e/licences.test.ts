@@ -1,0 +1,130 @@
+// Issue #27's journey: an admin sells a school a 2-seat licence on the Assign Books page; two
+// teachers read, the third is told every copy is in use; one closes the book and the third's
+// reader gets in by itself. Then the admin renews the school's licences for the next school year.
+
+import type { Page } from "playwright-core";
+import { describe, expect, inject, it } from "vitest";
+import { schoolYearOf } from "../../app/lib/rules/licence.ts";
+import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
+import { registerTeacherByMail, uniqueEmail } from "./support.ts";
+
+setupBrowser();
+
+const BOOK = "Art Through the Ages";
+const NO_SEAT = "All 2 copies of this book are in use at your school. Try again in a few minutes.";
+const PASSWORD = "maple syrup pancakes";
+
+async function adminLogin(page: Page) {
+  await page.goto(`${baseURL()}/admin`);
+  await page.waitForURL(/\/admin\/login/);
+  await page.getByLabel("Email").fill(inject("demo").adminEmail);
+  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "All Schools" }).waitFor();
+}
+
+/** A school of its own for this journey (no other test's teachers hold its seats), made through the API. */
+async function newSchool(admin: Page): Promise<{ id: number; slug: string; name: string }> {
+  const unique = Date.now().toString(36);
+  const fields = {
+    schoolName: `Seat Test School ${unique}`,
+    slug: `seat-test-${unique}`,
+    address1: "1 Elm Street",
+    city: "Springfield",
+    state: "IL",
+    zipCode: "62701",
+    email: "library@seat-test.example",
+    teacherLimit: 10,
+  };
+  const answer = await admin.evaluate(async (body) => {
+    const response = await fetch("/api/schools", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { school: { id: number; slug: string } } };
+  }, fields);
+  expect(answer.status).toBe(201);
+  return { id: answer.body.school.id, slug: answer.body.school.slug, name: fields.schoolName };
+}
+
+/** A new teacher of the school, signed in, with the book's reader open; the reader's page. */
+async function teacherReading(slug: string, label: string): Promise<Page> {
+  const page = await openPage({ allowStatus: [404, 409] });
+  await registerTeacherByMail(page, baseURL(), { slug, name: `Reader ${label}`, email: uniqueEmail(label), password: PASSWORD });
+  await page.goto(`${baseURL()}/schools/${slug}/dashboard`);
+  const href = await page
+    .locator("main article")
+    .getByRole("link", { name: new RegExp(BOOK) })
+    .first()
+    .getAttribute("href");
+  await page.goto(new URL(`${href}/view`, page.url()).toString());
+  return page;
+}
+
+const pageShown = (page: Page) => page.locator('[data-page-number="1"][data-rendered="true"]');
+
+describe("licences", () => {
+  it("a 2-seat licence: two teachers read, the third is told and gets in once one closes the book; then a renewal", {
+    timeout: 180_000,
+  }, async () => {
+    const admin = await openPage();
+    await adminLogin(admin);
+    const school = await newSchool(admin);
+
+    // Sold on the Assign Books page: this school year, two readers at once.
+    await admin.goto(`${baseURL()}/admin/assign-books/${school.id}`);
+    await admin.getByLabel("Search books", { exact: true }).fill(BOOK);
+    await admin.getByRole("checkbox", { name: new RegExp(BOOK) }).check();
+    const year = schoolYearOf(new Date().toISOString().slice(0, 10));
+    expect(await admin.getByLabel("From", { exact: true }).inputValue()).toBe(year.startsOn);
+    expect(await admin.getByLabel("Until (empty: no end)", { exact: true }).inputValue()).toBe(year.endsOn);
+    await admin.getByLabel("Readers at once (empty: no limit)", { exact: true }).fill("2");
+    await admin.getByRole("button", { name: "Assign 1 book(s)" }).click();
+    await admin
+      .getByText(/assigned/i)
+      .first()
+      .waitFor();
+
+    const first = await teacherReading(school.slug, "first");
+    await pageShown(first).waitFor({ timeout: 30_000 });
+    const second = await teacherReading(school.slug, "second");
+    await pageShown(second).waitFor({ timeout: 30_000 });
+    const third = await teacherReading(school.slug, "third");
+    const notice = third.getByRole("alert");
+    await notice.waitFor({ timeout: 30_000 });
+    expect(await notice.textContent()).toContain(NO_SEAT);
+    expect(await pageShown(third).count()).toBe(0);
+    await screenshot(third, "licence-no-seat");
+
+    // The first teacher closes the book (leaves the reader): the third's reader gets in by itself.
+    await first.goto(`${baseURL()}/schools/${school.slug}/dashboard`);
+    await pageShown(third).waitFor({ timeout: 45_000 });
+    expect(await notice.count()).toBe(0);
+
+    // The school's page reports it: two read at once, one teacher turned away on one day.
+    await admin.goto(`${baseURL()}/admin/school/${school.id}`);
+    const seats = admin
+      .getByRole("region", { name: /Seats per licence/ })
+      .getByRole("row")
+      .filter({ hasText: BOOK });
+    await seats.waitFor();
+    expect(await seats.textContent()).toMatch(/2 of 2.*1 day \(1 teacher\)/);
+
+    // The Licences page: the school's licence with the same figures; the admin renews it for the next school year.
+    await admin.goto(`${baseURL()}/admin/licences?schoolId=${school.id}`);
+    const row = admin.getByRole("row").filter({ hasText: BOOK });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("Peak 2 of 2 at once");
+    expect(await row.textContent()).toContain("Turned away: 1 day (1 teacher)");
+    await admin.getByRole("checkbox", { name: `Pick ${school.name}: ${BOOK}` }).check();
+    await admin.getByRole("button", { name: "Renew for next school year" }).click();
+    const dialog = admin.getByRole("dialog", { name: "Renew 1 licence(s) for the next school year?" });
+    await dialog.waitFor();
+    await dialog.getByRole("button", { name: "Renew them" }).click();
+    await admin.getByText("1 licence(s) renewed for the next school year.").waitFor();
+    const nextEnd = `Jul 31, ${Number(year.endsOn.slice(0, 4)) + 1}`;
+    await admin.getByRole("row").filter({ hasText: BOOK }).filter({ hasText: nextEnd }).waitFor();
+    await screenshot(admin, "licences-renewed");
+  });
+});

@@ -57,7 +57,6 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
   const busy = fetcher.state === "idle" ? null : importing ? "Importing..." : "Checking the rows...";
 
   // Each answer once: a check shows its preview, an import its outcome.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
   useEffect(() => {
     const answer = fetcher.data;
     if (!answer) return;

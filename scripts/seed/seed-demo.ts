@@ -1,9 +1,9 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { admins, bookAccess, books, schools, teachers } from "../../workers/db/schema.ts";
-import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import type { DemoBookInfo } from "./book-pdf.ts";
 import { DEMO_BOOKS, DEMO_SCHOOLS, DEMO_TEACHER_NAME, type DemoBook, demoBooksFor, demoTeacherEmail } from "./demo-data.ts";
 

@@ -137,10 +137,12 @@ describe("the admin console", () => {
     await page.getByRole("checkbox", { name: new RegExp(`Maple Ridge ${stamp}`) }).check();
     await page.getByRole("button", { name: /^Assign to selected/ }).click();
     await page.getByText("Assigned to 1 school(s).").waitFor();
-    await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).waitFor();
+    // The school's link in the assigned list (the seat table below names it too).
+    const assigned = page.getByRole("listitem").getByRole("link", { name: `Maple Ridge ${stamp}` });
+    await assigned.waitFor();
 
     // 4. The imported school has room for one teacher: raise it.
-    await page.getByRole("link", { name: `Maple Ridge ${stamp}` }).click();
+    await assigned.click();
     await page.getByRole("heading", { name: `Maple Ridge ${stamp}` }).waitFor();
     await page.getByLabel("Teachers allowed").fill("5");
     await page.getByRole("button", { name: "Save limit" }).click();

@@ -124,3 +124,25 @@ export const SCHOOL_CSV_COLUMNS = [
 export function schoolCsvTemplate(): string {
   return `${SCHOOL_CSV_COLUMNS.join(",")}\r\n"Jefferson Middle School",jefferson-middle,"200 Oak Street",,,Madison,WI,53703,office@jefferson.example.org,"Dr. Lee Park",30\r\n`;
 }
+
+/**
+ * A CSV file an import page was given, read in the browser: its rows and their row numbers, or
+ * what is wrong with it (quotes that do not pair up, no rows, more than `maxRows` of them).
+ */
+export async function readCsvFile(
+  file: File,
+  maxRows: number,
+  noun: string,
+): Promise<{ ok: true; file: { rows: Record<string, string>[]; rowNumbers: number[] } } | { ok: false; message: string }> {
+  let parsed: ReturnType<typeof parseCsvRows>;
+  try {
+    parsed = parseCsvRows(await file.text());
+  } catch (error) {
+    if (error instanceof CsvFormatError) return { ok: false, message: error.message };
+    throw error;
+  }
+  const count = parsed.rows.length;
+  if (count === 0) return { ok: false, message: "The file has no rows under its header." };
+  if (count > maxRows) return { ok: false, message: `At most ${maxRows.toLocaleString("en-US")} ${noun} per file; this one has ${count}.` };
+  return { ok: true, file: parsed };
+}

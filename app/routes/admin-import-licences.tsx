@@ -11,7 +11,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { CsvFormatError, csvLines, parseCsvRows } from "../lib/csv.ts";
+import { csvLines, readCsvFile } from "../lib/csv.ts";
 import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-licences";
@@ -77,17 +77,9 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
     setMessage(null);
     setValidation(null);
     if (!picked) return;
-    let parsed: ReturnType<typeof parseCsvRows>;
-    try {
-      parsed = parseCsvRows(await picked.text());
-    } catch (error) {
-      if (error instanceof CsvFormatError) return setMessage({ text: error.message });
-      throw error;
-    }
-    const count = parsed.rows.length;
-    if (count === 0) return setMessage({ text: "The file has no rows under its header." });
-    if (count > maxRows)
-      return setMessage({ text: `At most ${maxRows.toLocaleString("en-US")} licences per file; this one has ${count}.` });
+    const read = await readCsvFile(picked, maxRows, "licences");
+    if (!read.ok) return setMessage({ text: read.message });
+    const parsed = read.file;
     setFile(parsed);
     setImporting(false);
     fetcher.submit({ intent: "validate", ...parsed }, { method: "post", encType: "application/json" });

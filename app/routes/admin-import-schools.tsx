@@ -16,7 +16,7 @@ import { ImportPreview, type SaveIntent } from "../components/admin/school/impor
 import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { CsvFormatError, parseCsvRows, schoolCsvTemplate } from "../lib/csv.ts";
+import { readCsvFile, schoolCsvTemplate } from "../lib/csv.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
@@ -90,16 +90,9 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
     setMessage(null);
     setValidation(null);
     if (!picked) return;
-    let parsed: ReturnType<typeof parseCsvRows>;
-    try {
-      parsed = parseCsvRows(await picked.text());
-    } catch (error) {
-      if (error instanceof CsvFormatError) return setMessage({ text: error.message });
-      throw error;
-    }
-    const count = parsed.rows.length;
-    if (count === 0) return setMessage({ text: "The file has no rows under its header." });
-    if (count > maxRows) return setMessage({ text: `At most ${maxRows} schools per file; this one has ${count}.` });
+    const read = await readCsvFile(picked, maxRows, "schools");
+    if (!read.ok) return setMessage({ text: read.message });
+    const parsed = read.file;
     setFile(parsed);
     setLabel("Checking the rows...");
     setSaving(false);

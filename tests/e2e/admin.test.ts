@@ -7,22 +7,13 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { codeFromMail, execSql, uniqueEmail } from "./support.ts";
+import { adminLogin, codeFromMail, execSql, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
 const stamp = Date.now().toString(36);
 const NEW_SLUG = `maple-ridge-${stamp}`;
 const BOOK_TITLE = `Maple Ridge Field Guide ${stamp}`;
-
-async function adminLogin(page: Page, origin = baseURL()) {
-  await page.goto(`${origin}/admin`);
-  await page.waitForURL(/\/admin\/login/);
-  await page.getByLabel("Email").fill(inject("demo").adminEmail);
-  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "All Schools" }).waitFor();
-}
 
 const pagesPanel = (page: Page) => page.locator('section[aria-labelledby="pages-heading"]');
 

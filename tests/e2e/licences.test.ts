@@ -6,22 +6,13 @@ import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
 const BOOK = "Art Through the Ages";
 const NO_SEAT = "All 2 copies of this book are in use at your school. Try again in a few minutes.";
 const PASSWORD = "maple syrup pancakes";
-
-async function adminLogin(page: Page) {
-  await page.goto(`${baseURL()}/admin`);
-  await page.waitForURL(/\/admin\/login/);
-  await page.getByLabel("Email").fill(inject("demo").adminEmail);
-  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "All Schools" }).waitFor();
-}
 
 /** A school of its own for this journey (no other test's teachers hold its seats), made through the API. */
 async function newSchool(admin: Page): Promise<{ id: number; slug: string; name: string }> {

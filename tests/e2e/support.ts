@@ -86,3 +86,13 @@ export async function registerTeacherByMail(
   const registered = await post("/api/teacher/register", { name, mobile: "5551234567", email, password, otp, slug });
   if (registered !== 201) throw new Error(`register answered ${registered}`);
 }
+
+/** Signs the page in as the demo admin through the console's login form, landing on All Schools. */
+export async function adminLogin(page: import("playwright-core").Page, origin = inject("baseURL")): Promise<void> {
+  await page.goto(`${origin}/admin`);
+  await page.waitForURL(/\/admin\/login/);
+  await page.getByLabel("Email").fill(inject("demo").adminEmail);
+  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "All Schools" }).waitFor();
+}

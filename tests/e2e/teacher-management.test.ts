@@ -6,7 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -18,15 +18,6 @@ const DISABLED = "Your account has been disabled. Please contact your school adm
 
 async function registerTeacher(page: Page, email: string) {
   await registerTeacherByMail(page, baseURL(), { slug: SLUG, name: NAME, email, password: PASSWORD });
-}
-
-async function adminLogin(page: Page) {
-  await page.goto(`${baseURL()}/admin`);
-  await page.waitForURL(/\/admin\/login/);
-  await page.getByLabel("Email").fill(inject("demo").adminEmail);
-  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "All Schools" }).waitFor();
 }
 
 async function schoolId(page: Page): Promise<number> {

@@ -6,20 +6,12 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, inject, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
 const SLUG = "washington-high";
 const NAME = `Rory Usage ${Date.now().toString(36)}`;
-
-async function adminLogin(page: Page) {
-  await page.goto(`${baseURL()}/admin/login`);
-  await page.getByLabel("Email").fill(inject("demo").adminEmail);
-  await page.getByLabel("Password", { exact: true }).fill(inject("demo").adminPassword);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("heading", { name: "All Schools" }).waitFor();
-}
 
 /** The figure a card shows under its label, as a number ("4,281" → 4281). */
 async function figure(page: Page, label: string): Promise<number> {

@@ -279,3 +279,14 @@ export async function pagesSpent(school: { id: number }, teacherId: number, book
     return row?.count ?? 0;
   });
 }
+
+/** The licence of a school for a book (book_access), if there is one. */
+export async function licenceOf(schoolId: number, bookId: number) {
+  const { and, eq } = await import("drizzle-orm");
+  const { bookAccess } = await import("../../workers/db/schema.ts");
+  const [row] = await db()
+    .select()
+    .from(bookAccess)
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)));
+  return row;
+}

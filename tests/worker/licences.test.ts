@@ -16,6 +16,7 @@ import {
   errorBody,
   errorOf,
   jsonOf,
+  licenceOf,
   objectSessions,
   okBody,
   page,
@@ -35,13 +36,6 @@ beforeAll(async () => {
 const licences = (body?: unknown, method = "POST") => api("/api/licences", { cookie: admin.cookie, body, method });
 const licence = (id: number | string, body?: unknown, method = "PATCH") =>
   api(`/api/licences/${id}`, { cookie: admin.cookie, body, method });
-const licenceOf = async (schoolId: number, bookId: number) =>
-  (
-    await db()
-      .select()
-      .from(bookAccess)
-      .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
-  )[0];
 
 describe("an assignment is a licence", () => {
   it("made by the old /api/books/access call: open-ended, unlimited, active from today", async () => {

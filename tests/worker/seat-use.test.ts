@@ -13,6 +13,7 @@ import {
   db,
   flushUsage,
   jsonOf,
+  licenceOf,
   objectSessions,
   page,
   schoolStub,
@@ -28,13 +29,6 @@ beforeAll(async () => {
   admin = await signedInAdmin();
 });
 
-const licenceOf = async (schoolId: number, bookId: number) =>
-  (
-    await db()
-      .select()
-      .from(bookAccess)
-      .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId)))
-  )[0]!;
 const seatRows = (schoolId: number) => db().select().from(seatDaily).where(eq(seatDaily.schoolId, schoolId)).orderBy(seatDaily.day);
 
 const SeatReport = z.object({
@@ -86,7 +80,7 @@ describe("seat reports", () => {
     });
     expect(report.status).toBe(200);
     const body = await jsonOf(report, SeatReport);
-    const { id } = await licenceOf(school.id, book.id);
+    const { id } = (await licenceOf(school.id, book.id))!;
     expect(body.licences).toEqual([
       expect.objectContaining({ licenceId: id, seats: 2, peakReaders: 2, daysFull: 1, daysTurnedAway: 1, turnedAway: 2 }),
     ]);

@@ -40,6 +40,13 @@ export default defineConfig({
                 // Development Mode stays the default; tests that want real mail use these.
                 SMTP_TEST_URL: `smtp://127.0.0.1:${inject("smtpPort")}`,
                 MAIL_CATCHER_URL: `http://127.0.0.1:${inject("mailCatcherPort")}`,
+                // The local OpenID providers tests/worker/global-setup.ts started (TEST_OIDC_CLIENTS).
+                OIDC_GOOGLE_ISSUER: inject("googleIssuer"),
+                OIDC_GOOGLE_CLIENT_ID: "lectern-test-google",
+                OIDC_GOOGLE_CLIENT_SECRET: "google-test-secret-0123456789",
+                OIDC_MICROSOFT_ISSUER: inject("microsoftIssuer"),
+                OIDC_MICROSOFT_CLIENT_ID: "lectern-test-microsoft",
+                OIDC_MICROSOFT_CLIENT_SECRET: "microsoft-test-secret-0123456789",
               },
             },
           })),

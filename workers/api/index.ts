@@ -15,6 +15,7 @@ import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
 import { schoolsApi } from "./schools.ts";
+import { ssoApi } from "./sso.ts";
 import { superadminApi } from "./superadmin.ts";
 import { teacherApi } from "./teacher.ts";
 import { teacherAccountApi } from "./teacher-account.ts";
@@ -38,6 +39,7 @@ export const api = new Hono<AppEnv>()
   .route("/leaks", leaksApi)
   .route("/licences", licencesApi)
   .route("/superadmin", superadminApi)
+  .route("/auth/oidc", ssoApi)
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi);
 

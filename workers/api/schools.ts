@@ -24,6 +24,9 @@ import { SchoolIdSchema } from "../schools/input.ts";
 import { ListQuerySchema, listSchools, searchSchools } from "../schools/list.ts";
 import { loginHistory, schoolLoginRecord } from "../schools/logins.ts";
 import { generateUniqueSlugs, slugTaken } from "../schools/slugs.ts";
+import { saveSchoolSignInCommand } from "../sso/commands.ts";
+import { providerApps } from "../sso/providers.ts";
+import { readSignIn } from "../sso/settings.ts";
 import { SlugParamSchema } from "../validation/schemas.ts";
 
 const SlugParamsSchema = z.object({ slug: SlugParamSchema });
@@ -60,6 +63,22 @@ export const schoolsApi = new Hono<AdminApiEnv>()
       if (!school) return c.json({ error: "School not found" }, 404);
       return c.json(await loginHistory(c.var.context.db, school.id, c.req.valid("query").days));
     },
+  )
+  // The school's sign-in with Google and Microsoft (docs/decisions/0029), and whether this deployment has each provider.
+  .get("/:id/sign-in", requireRole("admin"), async (c) => {
+    const id = parseInput(SchoolIdSchema, c.req.param("id"));
+    if (!id.ok || !(await findSchoolById(c.var.context.db, id.data))) return c.json({ error: "School not found" }, 404);
+    const apps = providerApps(c.env);
+    const settings = await readSignIn(c.var.context.db, id.data);
+    return c.json({
+      google: { enabled: settings.google.enabled, domains: settings.google.domains, available: Boolean(apps.google) },
+      microsoft: { ...settings.microsoft, available: Boolean(apps.microsoft) },
+    });
+  })
+  .put(
+    "/:id/sign-in",
+    requireRole("admin"),
+    runJson(saveSchoolSignInCommand, (c, settings) => c.json(settings), { params: ["id"] }),
   )
   .get("/", requireRole("admin"), validate("query", ListQuerySchema), async (c) =>
     c.json(await listSchools(c.var.context.db, c.req.valid("query"))),

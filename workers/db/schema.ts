@@ -126,6 +126,8 @@ export const teachers = sqliteTable(
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     // The last UTC day the teacher read: "active teachers in the last 30 days" counts on its index.
     lastActiveDay: text("last_active_day"),
+    // A school coordinator (docs/decisions/0029): sees the school's usage and manages its teachers.
+    coordinator: integer("coordinator", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email), index("teachers_last_active_idx").on(t.lastActiveDay)],
@@ -345,3 +347,47 @@ export type Book = typeof books.$inferSelect;
 export type Teacher = typeof teachers.$inferSelect;
 export type Admin = typeof admins.$inferSelect;
 export type PageSet = typeof pageSets.$inferSelect;
+
+/**
+ * A school's sign-in with its Google or Microsoft accounts (docs/decisions/0029): which provider,
+ * the e-mail domains allowed (a JSON array of lower-case domains) and, for Microsoft, the tenant.
+ */
+export const schoolSignIn = sqliteTable(
+  "school_sign_in",
+  {
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["google", "microsoft"] }).notNull(),
+    enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
+    domains: text("domains", { mode: "json" }).$type<string[]>().notNull().default([]),
+    tenantId: text("tenant_id"),
+    updatedAt: integer("updated_at", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.schoolId, t.provider] })],
+);
+
+/**
+ * A sign-in through a provider under way (docs/decisions/0029): made when the teacher leaves for
+ * the provider, taken (deleted) once when they come back, so a state, a nonce or a code works once.
+ * After the provider, `handoff_hash` names the one-time ticket that opens the session on the host
+ * where the teacher began (a school's own subdomain has its own cookies).
+ */
+export const oidcRequests = sqliteTable(
+  "oidc_requests",
+  {
+    state: text("state").primaryKey(),
+    schoolId: integer("school_id")
+      .notNull()
+      .references(() => schools.id, { onDelete: "cascade" }),
+    provider: text("provider", { enum: ["google", "microsoft"] }).notNull(),
+    nonce: text("nonce").notNull(),
+    codeVerifier: text("code_verifier").notNull(),
+    // Where the teacher began: the origin and the school's base path there.
+    returnTo: text("return_to").notNull(),
+    handoffHash: text("handoff_hash").unique(),
+    teacherId: integer("teacher_id").references(() => teachers.id, { onDelete: "cascade" }),
+    createdAt: integer("created_at", { mode: "number" }).notNull(),
+  },
+  (t) => [index("oidc_requests_created_idx").on(t.createdAt)],
+);

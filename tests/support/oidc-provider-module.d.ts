@@ -1,0 +1,16 @@
+// oidc-provider ships no types; what tests/support/oidc-provider.ts uses of it.
+declare module "oidc-provider" {
+  import type { IncomingMessage, ServerResponse } from "node:http";
+  export type Configuration = Record<string, unknown>;
+  export default class Provider {
+    constructor(issuer: string, configuration: Configuration);
+    proxy: boolean;
+    callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    interactionDetails(req: IncomingMessage, res: ServerResponse): Promise<{ uid: string; params: Record<string, unknown> }>;
+    interactionFinished(req: IncomingMessage, res: ServerResponse, result: object, options?: object): Promise<void>;
+    Grant: new (options: {
+      accountId: string;
+      clientId: string;
+    }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
+  }
+}

@@ -1,0 +1,292 @@
+// Sign-in with the school's Google or Microsoft accounts (issue #28, docs/decisions/0029), through
+// the real OpenID providers tests/worker/global-setup.ts started on loopback: every refusal as a
+// script would meet it.
+import { env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { auditLog, teachers } from "../../workers/db/schema.ts";
+import { api, createSchool, db, errorOf, jsonOf, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+let admin: Awaited<ReturnType<typeof signedInAdmin>>;
+beforeAll(async () => {
+  admin = await signedInAdmin();
+});
+
+type Provider = "google" | "microsoft";
+const TENANT = "11111111-2222-3333-4444-555555555555";
+
+/** A school with the provider enabled for `domain` (and Microsoft's tenant when given). */
+async function schoolWith(provider: Provider, domain = "school.example.org", extra: { tenantId?: string; teacherLimit?: number } = {}) {
+  const school = await createSchool({ teacherLimit: extra.teacherLimit ?? 10 });
+  const off = { enabled: false, domains: [] };
+  const body = {
+    google: provider === "google" ? { enabled: true, domains: [domain] } : off,
+    microsoft: provider === "microsoft" ? { enabled: true, domains: [domain], tenantId: extra.tenantId ?? null } : off,
+  };
+  const saved = await api(`/api/schools/${school.id}/sign-in`, { cookie: admin.cookie, method: "PUT", body });
+  expect(saved.status).toBe(200);
+  return school;
+}
+
+const cookiesOf = (response: Response) => response.headers.getSetCookie().map((c) => c.split(";")[0]!);
+
+/** Through the local provider's sign-in page as `email`; the callback URL it sends the browser to. */
+async function atProvider(authorizeUrl: string, email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  let url = authorizeUrl;
+  for (let hop = 0; hop < 10; hop++) {
+    if (url.startsWith("https://lectern.test/")) return url;
+    const interaction = new URL(url).pathname.startsWith("/interaction/");
+    const response = await fetch(url, {
+      method: interaction ? "POST" : "GET",
+      redirect: "manual",
+      headers: {
+        Cookie: [...jar].map(([k, v]) => `${k}=${v}`).join("; "),
+        ...(interaction ? { "Content-Type": "application/x-www-form-urlencoded" } : {}),
+      },
+      body: interaction ? new URLSearchParams({ email }) : undefined,
+    });
+    for (const cookie of cookiesOf(response)) {
+      const [key, ...value] = cookie.split("=");
+      jar.set(key!, value.join("="));
+    }
+    await response.arrayBuffer();
+    const location = response.headers.get("Location");
+    if (!location) throw new Error(`The provider stopped at ${url} with ${response.status}`);
+    url = new URL(location, url).toString();
+  }
+  throw new Error("Too many redirects at the provider");
+}
+
+/** Starts a sign-in on `origin` (the main host or the school's subdomain): the provider's URL and the state cookie. */
+async function start(provider: Provider, slug: string, origin = "https://lectern.test") {
+  const response = await api(`${origin}/api/auth/oidc/${provider}/start?school=${slug}`);
+  return { response, location: response.headers.get("Location") ?? "", cookie: cookiesOf(response).join("; ") };
+}
+
+const setTamper = (provider: Provider, mode: string | null) =>
+  fetch(`${provider === "google" ? env.OIDC_GOOGLE_ISSUER : env.OIDC_MICROSOFT_ISSUER}/__test/tamper?mode=${mode ?? ""}`, {
+    method: "POST",
+  }).then((r) => r.text());
+
+/** The whole journey: start, the provider, the callback, and back on the teacher's host. Each answer. */
+async function signIn(provider: Provider, slug: string, email: string, options: { origin?: string; tamper?: string } = {}) {
+  const started = await start(provider, slug, options.origin);
+  expect(started.response.status).toBe(302);
+  const callback = await atProvider(started.location, email);
+  if (options.tamper) await setTamper(provider, options.tamper);
+  const back = await api(callback);
+  const next = back.headers.get("Location") ?? "";
+  if (!next.includes("/api/auth/oidc/complete")) return { started, callback, back, next, done: null };
+  const done = await api(next, { cookie: started.cookie });
+  return { started, callback, back, next, done };
+}
+
+const refusalOf = (location: string) => new URL(location).searchParams.get("signInError");
+const refusals = (schoolId: number) =>
+  db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "teacher.sign-in-refused"), eq(auditLog.entityType, "school"), eq(auditLog.entityId, String(schoolId))));
+
+const Settings = z.object({
+  google: z.object({ enabled: z.boolean(), domains: z.array(z.string()), available: z.boolean() }),
+  microsoft: z.object({ enabled: z.boolean(), domains: z.array(z.string()), tenantId: z.string().nullable(), available: z.boolean() }),
+});
+
+describe("PUT /api/schools/{id}/sign-in", () => {
+  it("saves each provider with its domains, read back by GET; refuses bad input with the field, and anyone but an admin", async () => {
+    const school = await createSchool();
+    const url = `/api/schools/${school.id}/sign-in`;
+    const body = {
+      google: { enabled: true, domains: ["@Lincoln.Example.org", "lincoln.example.org"] },
+      microsoft: { enabled: false, domains: [], tenantId: TENANT.toUpperCase() },
+    };
+    expect((await api(url, { cookie: admin.cookie, method: "PUT", body })).status).toBe(200);
+    const read = await jsonOf(await api(url, { cookie: admin.cookie }), Settings);
+    expect(read).toEqual({
+      google: { enabled: true, domains: ["lincoln.example.org"], available: true },
+      microsoft: { enabled: false, domains: [], tenantId: TENANT, available: true },
+    });
+    const bad = (over: object) => api(url, { cookie: admin.cookie, method: "PUT", body: { ...body, ...over } });
+    expect(await errorOf(bad({ google: { enabled: true, domains: [] } }))).toBe(
+      "Give at least one e-mail domain for Google: only those addresses may sign in",
+    );
+    expect(await errorOf(bad({ google: { enabled: true, domains: ["not a domain"] } }))).toBe(
+      "“not a domain” is not an e-mail domain, like school.org",
+    );
+    expect(await errorOf(bad({ microsoft: { enabled: false, domains: [], tenantId: "nope" } }))).toBe(
+      "The tenant id is a GUID, like 72f988bf-86f1-41af-91ab-2d7cd011db47",
+    );
+    // A deployment without Microsoft's secrets cannot turn it on.
+    const noMicrosoft = await api(url, {
+      cookie: admin.cookie,
+      method: "PUT",
+      body: { ...body, microsoft: { enabled: true, domains: ["x.org"] } },
+      env: { OIDC_MICROSOFT_CLIENT_ID: "" } as Partial<Cloudflare.Env>,
+    });
+    expect(noMicrosoft.status).toBe(400);
+    expect((await api(`/api/schools/999999999/sign-in`, { cookie: admin.cookie, method: "PUT", body })).status).toBe(404);
+    const teacher = await signedInTeacher(school);
+    expect((await api(url, { cookie: teacher.cookie, method: "PUT", body })).status).toBe(401);
+    expect((await api(url, { cookie: teacher.cookie })).status).toBe(401);
+    expect((await api(url, { cookie: admin.cookie, method: "PUT", body, origin: "https://evil.example" })).status).toBe(403);
+    const audits = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "school.sign-in"), eq(auditLog.entityType, "school"), eq(auditLog.entityId, String(school.id))));
+    expect(audits).toHaveLength(1);
+  });
+});
+
+describe("signing in through the provider", () => {
+  it("registers a new teacher from the token on first sign-in, and signs them in (path form)", async () => {
+    const school = await schoolWith("google");
+    const { started, done } = await signIn("google", school.slug, "ada.lovelace@school.example.org");
+    // The way to the provider: the code flow with PKCE (S256), a state and a nonce, to our one callback.
+    const authorize = new URL(started.location);
+    expect(authorize.origin).toBe(env.OIDC_GOOGLE_ISSUER);
+    for (const param of ["state", "nonce", "code_challenge"]) expect(authorize.searchParams.get(param)?.length).toBeGreaterThan(20);
+    expect(authorize.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(authorize.searchParams.get("redirect_uri")).toBe("https://lectern.test/api/auth/oidc/google/callback");
+    expect(started.cookie).toMatch(/^__Host-lectern_oidc=/);
+
+    expect(done?.status).toBe(302);
+    expect(done?.headers.get("Location")).toBe(`https://lectern.test/schools/${school.slug}/dashboard`);
+    const session = cookiesOf(done!).find((c) => c.startsWith("__Host-lectern_teacher="))!;
+    const me = await api("/api/teacher/verify-token", { cookie: session });
+    expect(await me.json()).toMatchObject({ teacherName: "Ada Lovelace", email: "ada.lovelace@school.example.org" });
+    const [row] = await db().select().from(teachers).where(eq(teachers.email, "ada.lovelace@school.example.org"));
+    expect(row).toMatchObject({ schoolId: school.id, mobile: "" });
+    // No password works for an account made by the provider.
+    const login = await api("/api/teacher/login", { body: { email: row!.email, password: "!provider-sign-in", slug: school.slug } });
+    expect(login.status).toBe(401);
+  });
+
+  it("works on the school's own subdomain: the one callback hands the session back to that host", async () => {
+    const school = await schoolWith("microsoft", "school.example.org");
+    const origin = `https://${school.slug}.lectern.test`;
+    const { done, next } = await signIn("microsoft", school.slug, "grace.hopper@school.example.org", { origin });
+    expect(next.startsWith(`${origin}/api/auth/oidc/complete?ticket=`)).toBe(true);
+    expect(done?.headers.get("Location")).toBe(`${origin}/dashboard`);
+    const session = cookiesOf(done!).find((c) => c.startsWith("__Host-lectern_teacher="))!;
+    expect((await api(`${origin}/api/teacher/verify-token`, { cookie: session })).status).toBe(200);
+  });
+
+  it("is the same teacher through the e-mailed code and the provider: one account, no new row", async () => {
+    const school = await schoolWith("google");
+    const teacher = await signedInTeacher(school, "Existing Teacher");
+    const email = `same.${crypto.randomUUID().slice(0, 6)}@school.example.org`;
+    await db().update(teachers).set({ email }).where(eq(teachers.id, teacher.teacher.id));
+    const { done } = await signIn("google", school.slug, email);
+    expect(done?.status).toBe(302);
+    const rows = await db()
+      .select()
+      .from(teachers)
+      .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+    expect(rows.map((r) => [r.id, r.name])).toEqual([[teacher.teacher.id, "Existing Teacher"]]);
+  });
+});
+
+describe("refusals", () => {
+  it("a state no sign-in has, or one already used, is 400; the code cannot be used again with a new state", async () => {
+    const school = await schoolWith("google");
+    expect(await errorOf(api("/api/auth/oidc/google/callback?code=x&state=made-up"))).toBe(
+      "This sign-in link has expired or was already used. Please sign in again.",
+    );
+    const first = await signIn("google", school.slug, "replay@school.example.org");
+    expect(first.done?.status).toBe(302);
+    // The same answer again: its state was taken.
+    expect((await api(first.callback)).status).toBe(400);
+    // Its code with a fresh sign-in's state: the provider refuses the used code.
+    const second = await start("google", school.slug);
+    const code = new URL(first.callback).searchParams.get("code")!;
+    const state = new URL(second.location).searchParams.get("state")!;
+    const replay = await api(
+      `/api/auth/oidc/google/callback?code=${code}&state=${state}&iss=${encodeURIComponent(env.OIDC_GOOGLE_ISSUER)}`,
+    );
+    expect(refusalOf(replay.headers.get("Location")!)).toBe("code");
+    // The ticket back to the teacher's host works once.
+    expect((await api(first.next, { cookie: first.started.cookie })).status).toBe(400);
+  });
+
+  it("a token for another audience, signed by another key, expired, or with another nonce is refused and audited", async () => {
+    const school = await schoolWith("google");
+    for (const [tamper, reason] of [
+      ["audience", "audience"],
+      ["key", "signature"],
+      ["expired", "expired"],
+      ["nonce", "nonce"],
+      ["issuer", "issuer"],
+    ] as const) {
+      const { back, done } = await signIn("google", school.slug, `tampered@school.example.org`, { tamper });
+      expect(done, tamper).toBeNull();
+      expect(back.status).toBe(302);
+      expect(refusalOf(back.headers.get("Location")!), tamper).toBe(reason);
+    }
+    expect((await refusals(school.id)).map((r) => (r.after as { reason: string }).reason)).toEqual([
+      "audience",
+      "signature",
+      "expired",
+      "nonce",
+      "issuer",
+    ]);
+    const [row] = await db()
+      .select()
+      .from(teachers)
+      .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, "tampered@school.example.org")));
+    expect(row).toBeUndefined();
+  });
+
+  it("an unverified address, a domain the school does not allow, another tenant: refused, audited, nobody registered", async () => {
+    const school = await schoolWith("google", "school.example.org");
+    const unverified = await signIn("google", school.slug, "unverified.sam@school.example.org");
+    expect(refusalOf(unverified.back.headers.get("Location")!)).toBe("unverified");
+    const elsewhere = await signIn("google", school.slug, "sam@gmail.com");
+    expect(refusalOf(elsewhere.back.headers.get("Location")!)).toBe("domain");
+    expect(elsewhere.back.headers.get("Location")).toBe(`https://lectern.test/schools/${school.slug}?signInError=domain`);
+    // Microsoft, configured for another organisation's tenant than the one the account is in.
+    const other = await schoolWith("microsoft", "school.example.org", { tenantId: "99999999-2222-3333-4444-555555555555" });
+    const tenant = await signIn("microsoft", other.slug, "sam@school.example.org");
+    expect(refusalOf(tenant.back.headers.get("Location")!)).toBe("tenant");
+    expect((await refusals(school.id)).map((r) => [(r.after as { reason: string }).reason, r.adminEmail])).toEqual([
+      ["unverified", "unverified.sam@school.example.org"],
+      ["domain", "sam@gmail.com"],
+    ]);
+    const rows = await db().select().from(teachers).where(eq(teachers.schoolId, school.id));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("a full school sends the new teacher to the limit page; a disabled teacher is refused", async () => {
+    const full = await schoolWith("google", "school.example.org", { teacherLimit: 1 });
+    await signedInTeacher(full, "Only Teacher");
+    const refused = await signIn("google", full.slug, "newcomer@school.example.org");
+    expect(refused.back.headers.get("Location")).toBe(`https://lectern.test/schools/${full.slug}/limit-reached`);
+
+    const school = await schoolWith("google");
+    const first = await signIn("google", school.slug, "leaver@school.example.org");
+    expect(first.done?.status).toBe(302);
+    await db().update(teachers).set({ disabled: true }).where(eq(teachers.email, "leaver@school.example.org"));
+    const again = await signIn("google", school.slug, "leaver@school.example.org");
+    expect(refusalOf(again.back.headers.get("Location")!)).toBe("disabled");
+  });
+
+  it("a school that does not use the provider, another browser finishing the sign-in, or an unknown school", async () => {
+    const school = await createSchool();
+    const off = await start("google", school.slug);
+    expect(refusalOf(off.location)).toBe("off");
+    expect((await api("/api/auth/oidc/google/start?school=no-such-school-here")).status).toBe(404);
+    expect((await api("/api/auth/oidc/yahoo/start?school=x")).status).toBe(404);
+    // A school's subdomain starts only its own sign-in.
+    const enabled = await schoolWith("google");
+    expect((await api(`https://${school.slug}.lectern.test/api/auth/oidc/google/start?school=${enabled.slug}`)).status).toBe(404);
+
+    // Someone else's ticket (a link sent to a victim) without the state cookie of the browser that began.
+    const started = await start("google", enabled.slug);
+    const callback = await atProvider(started.location, "victim@school.example.org");
+    const next = (await api(callback)).headers.get("Location")!;
+    const stolen = await api(next);
+    expect(refusalOf(stolen.headers.get("Location")!)).toBe("browser");
+  });
+});

@@ -3,7 +3,7 @@
 // reader gets in by itself. Then the admin renews the school's licences for the next school year.
 
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
 import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";

@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
 import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
 

@@ -30,11 +30,11 @@ export interface LocalProviderOptions {
   testControls?: boolean;
 }
 
-const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(title)}</title>
+<title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;background:#f1f5f9;display:grid;place-items:center;min-height:100vh;margin:0}
 main{background:#fff;padding:2rem;border-radius:12px;box-shadow:0 1px 3px #0002;width:min(22rem,90vw)}
 h1{font-size:1.25rem;margin:0 0 .25rem}p{color:#475569;font-size:.875rem}label{display:block;font-weight:600;font-size:.875rem;margin:1rem 0 .25rem}
@@ -118,9 +118,9 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
         res.end(
           page(
             `Sign in · ${name}`,
-            `<h1>Sign in</h1><p>${escape(name)}: a stand-in for the real provider, on this machine. Any address signs in as itself.</p>
-<form method="post" action="/interaction/${escape(details.uid)}"><label for="email">Email</label>
-<input id="email" name="email" type="email" required autocomplete="username" value="${escape(hint)}">
+            `<h1>Sign in</h1><p>${escapeHtml(name)}: a stand-in for the real provider, on this machine. Any address signs in as itself.</p>
+<form method="post" action="/interaction/${escapeHtml(details.uid)}"><label for="email">Email</label>
+<input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(hint)}">
 <button type="submit">Continue</button></form>`,
           ),
         );

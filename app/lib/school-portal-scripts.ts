@@ -1,8 +1,9 @@
+import type { ProviderName } from "../../workers/sso/providers.ts";
 import type { TeacherPortalProps } from "../components/school/teacher-portal.tsx";
 import type { PageScripts, PageScriptsHandle } from "./page-scripts.ts";
 import type { PublicSchool } from "./rules/public-school.ts";
 
-type PortalData = { school: PublicSchool; basePath: string; next: string; notice: string | null };
+type PortalData = { school: PublicSchool; basePath: string; next: string; notice: string | null; providers?: ProviderName[] };
 const isPortalData = (data: unknown): data is PortalData =>
   typeof data === "object" && data !== null && "school" in data && "basePath" in data && "next" in data;
 
@@ -19,6 +20,7 @@ export const teacherPortalScripts: PageScriptsHandle = {
       basePath: data.basePath,
       next: data.next,
       notice: data.notice,
+      providers: data.providers ?? [],
     };
     return { island: "teacher-portal", props };
   },

@@ -2,7 +2,7 @@ import { appContext } from "../../workers/http/context.ts";
 import { LandingPage } from "../components/public/landing-page.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
 import { SchoolPortal } from "../components/school/school-portal.tsx";
-import { loginTarget, redirectIfSignedIn, signedOutNotice } from "../lib/guards/teacher.server.ts";
+import { loginPageExtras, loginTarget, redirectIfSignedIn } from "../lib/guards/teacher.server.ts";
 import { requireSchool } from "../lib/guards/tenant.server.ts";
 import { teacherPortalScripts } from "../lib/school-portal-scripts.ts";
 import type { Route } from "./+types/home";
@@ -24,14 +24,23 @@ export async function loader(args: Route.LoaderArgs) {
   if (tenant.host.kind === "school" || tenant.host.kind === "invalid") {
     const school = requireSchool(args);
     redirectIfSignedIn(args);
-    return { kind: "school" as const, ...school, next: loginTarget(args.request, school.basePath), notice: signedOutNotice(args) };
+    const extras = await loginPageExtras(args);
+    return { kind: "school" as const, ...school, next: loginTarget(args.request, school.basePath), ...extras };
   }
   return { kind: "landing" as const };
 }
 
 export default function Home({ loaderData }: Route.ComponentProps) {
   if (loaderData.kind === "school")
-    return <SchoolPortal school={loaderData.school} basePath={loaderData.basePath} next={loaderData.next} notice={loaderData.notice} />;
+    return (
+      <SchoolPortal
+        school={loaderData.school}
+        basePath={loaderData.basePath}
+        next={loaderData.next}
+        notice={loaderData.notice}
+        providers={loaderData.providers}
+      />
+    );
   return <LandingPage />;
 }
 

@@ -1,6 +1,6 @@
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
 import { SchoolPortal } from "../components/school/school-portal.tsx";
-import { loginTarget, redirectIfSignedIn, signedOutNotice } from "../lib/guards/teacher.server.ts";
+import { loginPageExtras, loginTarget, redirectIfSignedIn } from "../lib/guards/teacher.server.ts";
 import { requireSchool } from "../lib/guards/tenant.server.ts";
 import { teacherPortalScripts } from "../lib/school-portal-scripts.ts";
 import type { Route } from "./+types/school-portal";
@@ -14,7 +14,8 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 export async function loader(args: Route.LoaderArgs) {
   const school = requireSchool(args);
   redirectIfSignedIn(args);
-  return { ...school, next: loginTarget(args.request, school.basePath), notice: signedOutNotice(args) };
+  const extras = await loginPageExtras(args);
+  return { ...school, next: loginTarget(args.request, school.basePath), ...extras };
 }
 
 export default function SchoolPortalRoute({ loaderData }: Route.ComponentProps) {

@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, teachers } from "../../workers/db/schema.ts";
-import { api, createSchool, db, errorOf, jsonOf, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, errorOf, jsonOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
 beforeAll(async () => {
@@ -288,5 +288,21 @@ describe("refusals", () => {
     const next = (await api(callback)).headers.get("Location")!;
     const stolen = await api(next);
     expect(refusalOf(stolen.headers.get("Location")!)).toBe("browser");
+  });
+});
+
+describe("the school's login page", () => {
+  it("shows a button for each provider the school uses, and why a provider sign-in was refused", async () => {
+    const school = await schoolWith("microsoft");
+    const html = await (await page(`/schools/${school.slug}`)).text();
+    expect(html).toContain(`href="/api/auth/oidc/microsoft/start?school=${school.slug}"`);
+    expect(html).toContain("Sign in with Microsoft");
+    expect(html).not.toContain("Sign in with Google");
+    const refused = await (await page(`/schools/${school.slug}?signInError=domain`)).text();
+    expect(refused).toContain("This school only accepts accounts from its own e-mail domains. Sign in with your school account.");
+    // A code the page does not know is no message; a school without providers has no buttons.
+    expect(await (await page(`/schools/${school.slug}?signInError=%3Cscript%3E`)).text()).not.toContain("&lt;script");
+    const plain = await createSchool();
+    expect(await (await page(`https://${plain.slug}.lectern.test/`)).text()).not.toContain("Sign in with");
   });
 });

@@ -1,3 +1,4 @@
+import type { ProviderName } from "../../../workers/sso/providers.ts";
 import { joinAddress, type PublicSchool } from "../../lib/rules/public-school.ts";
 import { PublicHeader } from "../public/public-header.tsx";
 import { SiteFooter } from "../public/site-footer.tsx";
@@ -13,11 +14,14 @@ export function SchoolPortal({
   basePath,
   next,
   notice = null,
+  providers = [],
 }: {
   school: PublicSchool;
   basePath: string;
   next: string;
   notice?: string | null;
+  /** The providers the school signs in with: their buttons sit above the e-mail form. */
+  providers?: ProviderName[];
 }) {
   const address = joinAddress(school);
   return (
@@ -59,7 +63,14 @@ export function SchoolPortal({
               </ul>
             </div>
             <div id={TEACHER_PORTAL_ID} className="mx-auto w-full max-w-md">
-              <TeacherPortal slug={school.slug} schoolName={school.schoolName} basePath={basePath} next={next} notice={notice} />
+              <TeacherPortal
+                slug={school.slug}
+                schoolName={school.schoolName}
+                basePath={basePath}
+                next={next}
+                notice={notice}
+                providers={providers}
+              />
             </div>
           </div>
         </div>

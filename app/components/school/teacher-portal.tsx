@@ -1,4 +1,5 @@
 import { useState } from "react";
+import type { ProviderName } from "../../../workers/sso/providers.ts";
 import { RegisterDialog } from "./register-dialog.tsx";
 import { ResetPasswordDialog } from "./reset-password-dialog.tsx";
 import { TeacherLoginCard } from "./teacher-login-card.tsx";
@@ -10,6 +11,8 @@ export type TeacherPortalProps = {
   next: string;
   /** Why this browser's teacher is signed out, when the server knows (an admin disabled the account). */
   notice?: string | null;
+  /** The providers the school signs in with (docs/decisions/0029). */
+  providers?: ProviderName[];
 };
 
 /** The id of the element the login page's island hydrates (see app/islands/teacher-portal.client.tsx). */
@@ -19,7 +22,7 @@ export const TEACHER_PORTAL_ID = "teacher-portal";
  * The interactive part of a school's login page: the login card and the register and reset
  * dialogs. It uses no router and no query cache, so it can hydrate on its own.
  */
-export function TeacherPortal({ slug, schoolName, basePath, next, notice = null }: TeacherPortalProps) {
+export function TeacherPortal({ slug, schoolName, basePath, next, notice = null, providers = [] }: TeacherPortalProps) {
   const [dialog, setDialog] = useState<"register" | "reset" | null>(null);
   const [resetEmail, setResetEmail] = useState("");
   return (
@@ -29,6 +32,7 @@ export function TeacherPortal({ slug, schoolName, basePath, next, notice = null 
         schoolName={schoolName}
         next={next}
         notice={notice}
+        providers={providers}
         onRegister={() => setDialog("register")}
         onForgotPassword={(email) => {
           setResetEmail(email);

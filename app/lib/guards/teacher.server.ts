@@ -1,5 +1,8 @@
 import { createContext, redirect } from "react-router";
 import { appContext } from "../../../workers/http/context.ts";
+import { REFUSALS, type SignInRefusal } from "../../../workers/sso/flow.ts";
+import { PROVIDERS, type ProviderName, providerApps } from "../../../workers/sso/providers.ts";
+import { readSignIn } from "../../../workers/sso/settings.ts";
 import { ACCOUNT_DISABLED } from "../../../workers/teachers/accounts.ts";
 import { redirectTarget } from "../redirect-target.ts";
 import type { PublicSchool } from "../rules/public-school.ts";
@@ -45,6 +48,22 @@ export function loginTarget(request: Request, basePath: string): string {
  */
 export function signedOutNotice(args: Args): string | null {
   return args.context.get(appContext).teacherDisabled ? ACCOUNT_DISABLED : null;
+}
+
+/**
+ * What a school's login page shows besides the form: the providers the school signs in with
+ * (enabled by an admin and set up for this deployment: docs/decisions/0029), and the notice, which
+ * is why a provider sign-in was just refused (`?signInError=`) or why the teacher is signed out.
+ */
+export async function loginPageExtras(args: Args): Promise<{ notice: string | null; providers: ProviderName[] }> {
+  const { db, env, tenant } = args.context.get(appContext);
+  const apps = providerApps(env);
+  // No D1 read when the deployment has no provider at all.
+  const settings = tenant.school && (apps.google || apps.microsoft) ? await readSignIn(db, tenant.school.id) : null;
+  const providers = PROVIDERS.filter((provider) => apps[provider] && settings?.[provider].enabled);
+  const code = new URL(args.request.url).searchParams.get("signInError");
+  const refused = code && code !== "limit" && Object.hasOwn(REFUSALS, code) ? REFUSALS[code as SignInRefusal] : null;
+  return { notice: refused ?? signedOutNotice(args), providers };
 }
 
 /** A teacher already signed in to this school skips the login page. */

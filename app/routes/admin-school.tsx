@@ -9,6 +9,9 @@ import { increaseTeacherLimitCommand, updateSchoolCommand } from "../../workers/
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../../workers/schools/detail.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { loginHistory } from "../../workers/schools/logins.ts";
+import { saveSchoolSignInCommand } from "../../workers/sso/commands.ts";
+import { providerApps } from "../../workers/sso/providers.ts";
+import { readSignIn } from "../../workers/sso/settings.ts";
 import {
   deleteTeacherCommand,
   disableTeacherCommand,
@@ -23,6 +26,7 @@ import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting } from "../components/admin/school/number-setting.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
+import { SignInSettings } from "../components/admin/school/sign-in-settings.tsx";
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
@@ -40,7 +44,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const { db, env } = context.get(appContext);
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
-  const [school, books, history, teachers, [usage, seats]] = await Promise.all([
+  const apps = providerApps(env);
+  const [school, books, history, teachers, [usage, seats], signIn] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
@@ -49,6 +54,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     flushForReport(env, id.data, range).then(() =>
       Promise.all([schoolReport(db, id.data, range), licenceSeatUse(db, { schoolId: id.data }, range)]),
     ),
+    readSignIn(db, id.data),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   // The teachers come from listSchoolTeachers (with their state and sessions), once.
@@ -60,6 +66,10 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     history: history.days,
     usage: { days, report: usage },
     seats: { range, uses: seats },
+    signIn: {
+      google: { enabled: signIn.google.enabled, domains: signIn.google.domains, available: Boolean(apps.google) },
+      microsoft: { ...signIn.microsoft, available: Boolean(apps.microsoft) },
+    },
   };
 }
 
@@ -93,6 +103,23 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       message: `Each teacher may now be signed in on ${sessionLimit} device(s) at once.`,
     };
   }
+  if (intent === "sign-in") {
+    const domains = (name: string) =>
+      String(form.get(name) ?? "")
+        .split(/[\s,;]+/)
+        .filter(Boolean);
+    const outcome = await runCommand({ context, request }, saveSchoolSignInCommand, {
+      id: params.id,
+      google: { enabled: form.get("google.enabled") === "on", domains: domains("google.domains") },
+      microsoft: {
+        enabled: form.get("microsoft.enabled") === "on",
+        domains: domains("microsoft.domains"),
+        tenantId: String(form.get("microsoft.tenantId") ?? "").trim() || null,
+      },
+    });
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    return { intent, message: "Sign-in saved." };
+  }
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
     const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });
@@ -113,7 +140,7 @@ const TEACHER_COMMANDS = {
 const TEACHER_INTENTS = new Set(Object.keys(TEACHER_COMMANDS));
 
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
-  const { school: s, books, history, teachers, usage, seats } = loaderData;
+  const { school: s, books, history, teachers, usage, seats, signIn } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -184,6 +211,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
         saveLabel="Save"
         check={() => null}
       />
+      <SignInSettings key={`sign-in-${s.id}`} settings={signIn} />
       <SchoolTeachers teachers={teachers} />
       <section className={cardClasses} aria-labelledby="books-title">
         <h2 id="books-title" className="mb-3 font-semibold">

@@ -306,3 +306,28 @@ describe("the school's login page", () => {
     expect(await (await page(`https://${plain.slug}.lectern.test/`)).text()).not.toContain("Sign in with");
   });
 });
+
+describe("the school's admin page", () => {
+  it("shows the sign-in settings and saves them through the same command as the API", async () => {
+    const school = await createSchool();
+    const html = await (await page(`/admin/school/${school.id}`, { cookie: admin.cookie })).text();
+    expect(html).toContain("Sign-in with school accounts");
+    const post = (fields: [string, string][]) =>
+      page(`/admin/school/${school.id}`, {
+        method: "POST",
+        cookie: admin.cookie,
+        body: new URLSearchParams([["intent", "sign-in"], ...fields]),
+      });
+    expect(
+      (
+        await post([
+          ["google.enabled", "on"],
+          ["google.domains", "lincoln.example.org, staff.lincoln.example.org"],
+        ])
+      ).status,
+    ).toBe(200);
+    const read = await jsonOf(await api(`/api/schools/${school.id}/sign-in`, { cookie: admin.cookie }), Settings);
+    expect(read.google).toEqual({ enabled: true, domains: ["lincoln.example.org", "staff.lincoln.example.org"], available: true });
+    expect((await post([["microsoft.enabled", "on"]])).status).toBe(400);
+  });
+});

@@ -185,14 +185,23 @@ describe("the Import Licences page", () => {
     const html = await shown.text();
     expect(html).toContain("<title>Import Licences · Lectern Admin</title>");
     expect(html).toContain("Download CSV template");
-    const post = (body: unknown) =>
+    const post = (body: unknown, cookie: string | null = admin.cookie, headers: Record<string, string> = {}) =>
       page("/admin/licences/import.data", {
         method: "POST",
-        cookie: admin.cookie,
+        cookie: cookie ?? undefined,
         body: JSON.stringify(body),
-        headers: { "Content-Type": "application/json" },
+        headers: { "Content-Type": "application/json", ...headers },
       });
     const rows = [{ slug: school.slug, isbn: isbnB, startsOn: "2026-08-01", seats: "2" }];
+    // A teacher's cookie, or none, is sent to the admin sign-in; another site's form is 403. Nothing is imported.
+    const teacher = await signedInTeacher(school);
+    for (const cookie of [teacher.cookie, null]) {
+      const refused = await post({ intent: "import", rows }, cookie);
+      expect(refused.status).toBe(202);
+      expect(await refused.text()).toContain('"redirect","/admin/login?redirectTo=');
+    }
+    expect((await post({ intent: "import", rows }, admin.cookie, { Origin: "https://evil.example" })).status).toBe(403);
+    expect(await licencesOf(school.id)).toHaveLength(1);
     expect((await post({ intent: "validate", rows })).status).toBe(200);
     expect(await licencesOf(school.id)).toHaveLength(1);
     expect((await post({ intent: "import", rows })).status).toBe(200);

@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { auditLog, teachers } from "../../workers/db/schema.ts";
+import { auditLog, oidcRequests, teachers } from "../../workers/db/schema.ts";
 import { api, createSchool, db, errorOf, jsonOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
@@ -190,25 +190,47 @@ describe("signing in through the provider", () => {
 });
 
 describe("refusals", () => {
-  it("a state no sign-in has, or one already used, is 400; the code cannot be used again with a new state", async () => {
+  it("a state we did not seal, changed, or for another provider is 400; a used code or ticket is refused", async () => {
     const school = await schoolWith("google");
     expect(await errorOf(api("/api/auth/oidc/google/callback?code=x&state=made-up"))).toBe(
       "This sign-in link has expired or was already used. Please sign in again.",
     );
     const first = await signIn("google", school.slug, "replay@school.example.org");
     expect(first.done?.status).toBe(302);
-    // The same answer again: its state was taken.
-    expect((await api(first.callback)).status).toBe(400);
-    // Its code with a fresh sign-in's state: the provider refuses the used code.
+    const issuer = encodeURIComponent(env.OIDC_GOOGLE_ISSUER);
+    // The same answer again: the provider refuses its used code, and no second ticket is made.
+    const again = await api(first.callback);
+    expect(refusalOf(again.headers.get("Location")!)).toBe("code");
+    // Its code with a fresh sign-in's state: refused too.
     const second = await start("google", school.slug);
     const code = new URL(first.callback).searchParams.get("code")!;
     const state = new URL(second.location).searchParams.get("state")!;
-    const replay = await api(
-      `/api/auth/oidc/google/callback?code=${code}&state=${state}&iss=${encodeURIComponent(env.OIDC_GOOGLE_ISSUER)}`,
-    );
+    const replay = await api(`/api/auth/oidc/google/callback?code=${code}&state=${state}&iss=${issuer}`);
     expect(refusalOf(replay.headers.get("Location")!)).toBe("code");
+    // A state changed by one character, or Google's state at Microsoft's callback: no sign-in under way.
+    const flipped = `${state.slice(0, -2)}${state.at(-2) === "A" ? "B" : "A"}${state.at(-1)}`;
+    expect((await api(`/api/auth/oidc/google/callback?code=${code}&state=${flipped}&iss=${issuer}`)).status).toBe(400);
+    expect((await api(`/api/auth/oidc/microsoft/callback?code=${code}&state=${state}`)).status).toBe(400);
     // The ticket back to the teacher's host works once.
     expect((await api(first.next, { cookie: first.started.cookie })).status).toBe(400);
+  });
+
+  it("costs D1 no write until the provider has vouched for someone: starts and forged answers are free", async () => {
+    const school = await schoolWith("google");
+    const rows = async () => (await db().select({ state: oidcRequests.state }).from(oidcRequests)).length;
+    const before = await rows();
+    const audits = (await refusals(school.id)).length;
+    for (let i = 0; i < 5; i++) expect((await start("google", school.slug)).response.status).toBe(302);
+    const { location } = await start("google", school.slug);
+    const state = new URL(location).searchParams.get("state")!;
+    for (let i = 0; i < 5; i++) {
+      const forged = await api(`/api/auth/oidc/google/callback?code=made-up-${i}&state=${state}`);
+      expect(refusalOf(forged.headers.get("Location")!)).toBe("code");
+      const cancelled = await api(`/api/auth/oidc/google/callback?error=access_denied&state=${state}`);
+      expect(refusalOf(cancelled.headers.get("Location")!)).toBe("denied");
+    }
+    expect(await rows()).toBe(before);
+    expect((await refusals(school.id)).length).toBe(audits);
   });
 
   it("a token for another audience, signed by another key, expired, or with another nonce is refused and audited", async () => {
@@ -329,5 +351,22 @@ describe("the school's admin page", () => {
     const read = await jsonOf(await api(`/api/schools/${school.id}/sign-in`, { cookie: admin.cookie }), Settings);
     expect(read.google).toEqual({ enabled: true, domains: ["lincoln.example.org", "staff.lincoln.example.org"], available: true });
     expect((await post([["microsoft.enabled", "on"]])).status).toBe(400);
+    // A teacher of the school, or another site's form, changes nothing.
+    const teacher = await signedInTeacher(school);
+    const forged = new URLSearchParams([
+      ["intent", "sign-in"],
+      ["google.enabled", "on"],
+      ["google.domains", "evil.example"],
+    ]);
+    expect((await page(`/admin/school/${school.id}`, { method: "POST", cookie: teacher.cookie, body: forged })).status).not.toBe(200);
+    const crossSite = await page(`/admin/school/${school.id}`, {
+      method: "POST",
+      cookie: admin.cookie,
+      body: forged,
+      headers: { Origin: "https://evil.example" },
+    });
+    expect(crossSite.status).toBe(403);
+    const after = await jsonOf(await api(`/api/schools/${school.id}/sign-in`, { cookie: admin.cookie }), Settings);
+    expect(after.google.domains).toEqual(["lincoln.example.org", "staff.lincoln.example.org"]);
   });
 });

@@ -77,10 +77,9 @@ export const licencesApi = new Hono<AdminApiEnv>()
     const today = dayOf(Date.now());
     const { db } = c.var.context;
     const query = c.req.valid("query");
-    const [licences, uses] = await Promise.all([
-      listLicences(db, query, today, 50_000),
-      licenceSeatUse(db, { schoolId: query.schoolId, bookId: query.bookId }, lastDays(30), 50_000),
-    ]);
+    const licences = await listLicences(db, query, today, 50_000);
+    // The seat figures of exactly the licences exported (the filters' state and end included).
+    const uses = await licenceSeatUse(db, { ids: licences.map((licence) => licence.id) }, lastDays(30), 50_000);
     const useById = new Map(uses.map((use) => [use.licenceId, use]));
     const rows = licences.map((licence) => ({ ...licence, use: useById.get(licence.id) }));
     return csvResponse(toCsv(LICENCE_COLUMNS, rows), `lectern-licences-${today}.csv`);

@@ -72,9 +72,13 @@ export const ssoApi = new Hono<AppEnv>()
     const returnTo = `${new URL(c.req.url).origin}${schoolBasePath(tenant.host, school.slug)}`;
     const app = providerApps(c.env)[provider.data];
     if (!app) return c.redirect(backToLogin(returnTo, "off"), 302);
-    const started = await startSignIn(db, app, { school, returnTo, redirectUri: callbackUrl(c, provider.data) });
+    const started = await startSignIn(db, app, c.var.context.config.authSecret, {
+      school,
+      returnTo,
+      redirectUri: callbackUrl(c, provider.data),
+    });
     if (!started.ok) return c.redirect(backToLogin(returnTo, started.reason), 302);
-    c.header("Set-Cookie", stateCookie(c.req.raw, started.state));
+    c.header("Set-Cookie", stateCookie(c.req.raw, started.stateId));
     c.header("Cache-Control", "no-store");
     return c.redirect(started.url, 302);
   })
@@ -83,7 +87,6 @@ export const ssoApi = new Hono<AppEnv>()
     const outcome = await completeSignIn(c.var.context.db, c.env, {
       ticket,
       cookieState: readState(c.req.raw),
-      host: { slug: c.var.context.tenant.slug },
       userAgent: c.req.header("User-Agent") ?? null,
     });
     c.header("Cache-Control", "no-store");
@@ -102,7 +105,8 @@ export const ssoApi = new Hono<AppEnv>()
     const app = providerApps(c.env)[provider.data];
     if (!app) return c.json({ error: REFUSALS.off }, 404);
     const params = new URL(c.req.url).searchParams;
-    const outcome = await finishSignIn(c.var.context.db, app, { params, redirectUri: callbackUrl(c, provider.data) });
+    const { db, config } = c.var.context;
+    const outcome = await finishSignIn(db, app, config.authSecret, { params, redirectUri: callbackUrl(c, provider.data) });
     c.header("Cache-Control", "no-store");
     if (outcome.ok) return c.redirect(outcome.next, 302);
     if (!outcome.returnTo) return c.json({ error: REFUSALS[outcome.reason] }, 400);

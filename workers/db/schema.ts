@@ -368,10 +368,10 @@ export const schoolSignIn = sqliteTable(
 );
 
 /**
- * A sign-in through a provider under way (docs/decisions/0029): made when the teacher leaves for
- * the provider, taken (deleted) once when they come back, so a state, a nonce or a code works once.
- * After the provider, `handoff_hash` names the one-time ticket that opens the session on the host
- * where the teacher began (a school's own subdomain has its own cookies).
+ * A provider sign-in that succeeded (docs/decisions/0029), keyed by its sealed state's id so a
+ * state signs in once: the teacher, and the hash of the one-time ticket that opens the session on
+ * the host where the teacher began (a school's own subdomain has its own cookies). Taken (deleted)
+ * when used; unused ones go after 10 minutes.
  */
 export const oidcRequests = sqliteTable(
   "oidc_requests",
@@ -381,8 +381,6 @@ export const oidcRequests = sqliteTable(
       .notNull()
       .references(() => schools.id, { onDelete: "cascade" }),
     provider: text("provider", { enum: ["google", "microsoft"] }).notNull(),
-    nonce: text("nonce").notNull(),
-    codeVerifier: text("code_verifier").notNull(),
     // Where the teacher began: the origin and the school's base path there.
     returnTo: text("return_to").notNull(),
     handoffHash: text("handoff_hash").unique(),

@@ -14,7 +14,7 @@ import type { HotState } from "../school/objects.ts";
 import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
 import { parseId } from "../validation/schemas.ts";
 import { DaySchema, END_BEFORE_START, MAX_SEATS } from "./input.ts";
-import { catalogueChanged } from "./licences.ts";
+import { catalogueChanged, type NewLicence } from "./licences.ts";
 
 /** One import is one transaction of a few statements (rows travel as JSON), so a file may be long. */
 export const MAX_LICENCE_IMPORT_ROWS = 5000;
@@ -253,20 +253,17 @@ export async function importLicences(
   const invalid = validation.summary.invalid;
   if (invalid)
     return { ok: false, status: 400, error: `${invalid} of ${rows.length} rows cannot be imported; nothing was saved.`, rows: validation };
-  const values = (status: LicenceImportStatus) =>
-    checked
-      .filter((row) => row.result.status === status)
-      .map((row) => ({
-        id: row.result.existingId,
-        schoolId: row.schoolId!,
-        bookId: row.bookId!,
-        startsOn: row.input.startsOn!,
-        endsOn: row.input.endsOn,
-        seats: row.input.seats,
-        note: row.input.note,
-      }));
-  const [fresh, changed] = [values("new"), values("change")];
-  const written = [...fresh, ...changed];
+  // The new and changed rows, as the upsert writes them (it keys on the school and the book).
+  const written: NewLicence[] = checked
+    .filter((row) => row.result.status === "new" || row.result.status === "change")
+    .map((row) => ({
+      schoolId: row.schoolId!,
+      bookId: row.bookId!,
+      startsOn: row.input.startsOn!,
+      endsOn: row.input.endsOn,
+      seats: row.input.seats,
+      note: row.input.note,
+    }));
   const unchanged = validation.summary.unchanged;
   if (!written.length) return { ok: true, created: 0, changed: 0, unchanged };
   // One upsert: a licence made or deleted since the check still ends as the file says.
@@ -289,5 +286,5 @@ export async function importLicences(
     throw error;
   }
   await catalogueChanged(hot, [...new Set(written.map((row) => row.schoolId))]);
-  return { ok: true, created: fresh.length, changed: changed.length, unchanged };
+  return { ok: true, created: validation.summary.new, changed: validation.summary.change, unchanged };
 }

@@ -8,8 +8,8 @@ import { type SQL, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import type { DayRange } from "../reports/range.ts";
 
-/** One licence's seat figures over a range. */
-export interface LicenceSeatUse {
+/** Whose licence: the school, the book and the seats bought. */
+interface LicenceOf {
   licenceId: number;
   schoolId: number;
   school: string;
@@ -17,6 +17,10 @@ export interface LicenceSeatUse {
   title: string;
   /** The licence's seat limit (null: none). */
   seats: number | null;
+}
+
+/** One licence's seat figures over a range. */
+export interface LicenceSeatUse extends LicenceOf {
   startsOn: string;
   endsOn: string | null;
   /** The most teachers reading the book at once on any day of the range. */
@@ -30,14 +34,8 @@ export interface LicenceSeatUse {
 }
 
 /** One licence's day: its peak and the teachers turned away. */
-export interface LicenceSeatDay {
+export interface LicenceSeatDay extends LicenceOf {
   day: string;
-  licenceId: number;
-  schoolId: number;
-  school: string;
-  bookId: number;
-  title: string;
-  seats: number | null;
   peakReaders: number;
   turnedAway: number;
 }

@@ -782,6 +782,8 @@ export class School extends DurableObject<SchoolEnv> {
     const now = Date.now();
     this.sql.exec("DELETE FROM sessions WHERE expires_at <= ?", now - ENDED_SESSION_KEPT_MS);
     this.sql.exec("DELETE FROM budgets WHERE window_start <= ?", now - 24 * 3600_000);
+    // Seats are given back when their book is next read; a book no one opens again is tidied here.
+    this.sql.exec("DELETE FROM seats WHERE last_at < ?", now - SEAT_HOLD_MS);
   }
 
   /** The school was deleted: everything the object holds goes (usage of a deleted school has nowhere to go). */

@@ -1,23 +1,29 @@
 /**
  * A teacher's sign-in through the school's Google or Microsoft accounts (docs/decisions/0029):
- *   1. start, on the host the teacher is on: a row with the state, nonce and PKCE verifier, a
- *      cookie with the state on that host, and the way to the provider;
- *   2. the provider's answer, on the deployment's one registered callback: the row taken (once),
- *      the code exchanged and the ID token checked, then the school's rules (domain, tenant,
- *      verified address, teacher limit, disabled account); the teacher found or registered;
- *   3. complete, back on the teacher's host: the one-time ticket and the state cookie must match
- *      (the browser that began is the one that ends), and the school's object opens the session.
- * Every refusal is audited with its reason.
+ *   1. start, on the host the teacher is on: nothing is written. The `state` sent to the provider
+ *      is sealed (encrypted and signed with a key from AUTH_SECRET, 10 minutes): the school, the
+ *      nonce, the PKCE verifier, where the teacher began and a random id, which also goes in a
+ *      cookie on that host;
+ *   2. the provider's answer, on the deployment's one registered callback: the state opened, the
+ *      code exchanged and the ID token checked, then the school's rules (domain, tenant, verified
+ *      address, teacher limit, disabled account); the teacher found or registered; only then a
+ *      row, keyed by the state's id (so a state signs in once), with a one-time ticket;
+ *   3. complete, back on the teacher's host: the ticket taken once, its state id equal to the
+ *      cookie (the browser that began is the one that ends), and the school's object opens the session.
+ * A script can make none of these write to D1 without a real sign-in at the provider. Refusals
+ * after the provider vouched for an answer are audited with their reason.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { EncryptJWT, jwtDecrypt } from "jose";
 import * as oauth from "oauth4webapi";
+import { z } from "zod";
 import { describeDevice } from "../auth/device.ts";
 import { type HotState, openTeacherSession } from "../auth/sessions.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { auditLog, loginEvents, oidcRequests, type School, schools, teachers } from "../db/schema.ts";
 import { authorizationUrl, type OidcFailure, verifiedIdentity } from "./oidc.ts";
-import { PROVIDER_LABELS, type ProviderApp, type ProviderName } from "./providers.ts";
+import { PROVIDER_LABELS, type ProviderApp, type ProviderName, ProviderNameSchema } from "./providers.ts";
 import { providerSettings } from "./settings.ts";
 
 /** How long a sign-in may take at the provider, and a ticket back to the teacher's host. */
@@ -42,44 +48,82 @@ export const REFUSALS: Record<SignInRefusal, string> = {
   unverified: "Your account's e-mail address is not verified, so it cannot sign you in here.",
   domain: "This school only accepts accounts from its own e-mail domains. Sign in with your school account.",
   tenant: "This account belongs to another organisation than your school's.",
-  limit: "limit_reached",
+  limit: "This school has reached its teacher limit. Please contact your school administrator.",
   disabled: "Your account has been disabled. Please contact your school administrator.",
 };
 
 const failed = (reason: SignInRefusal) => ({ ok: false as const, reason });
 
-/** Step 1: the provider's sign-in page for this school, and the state for the cookie. */
+/** What the sealed `state` carries from step 1 to step 2. */
+const SealedStateSchema = z.object({
+  id: z.string().min(20),
+  school: z.number().int().positive(),
+  provider: ProviderNameSchema,
+  nonce: z.string().min(20),
+  verifier: z.string().min(43),
+  returnTo: z.url(),
+});
+type SealedState = z.output<typeof SealedStateSchema>;
+
+const STATE_AUDIENCE = "lectern:oidc-state";
+
+/** The 256-bit key that seals states: derived from AUTH_SECRET under its own label, never the secret itself. */
+async function stateKey(secret: string): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`lectern oidc state\n${secret}`)));
+}
+
+async function sealState(secret: string, state: SealedState, now: number): Promise<string> {
+  return new EncryptJWT(state)
+    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
+    .setAudience(STATE_AUDIENCE)
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor((now + SIGN_IN_TTL_MS) / 1000))
+    .encrypt(await stateKey(secret));
+}
+
+/** The state opened: sealed by us, not expired, for this provider; null for anything else. */
+async function openState(secret: string, sealed: string, provider: ProviderName, now: number): Promise<SealedState | null> {
+  try {
+    const { payload } = await jwtDecrypt(sealed, await stateKey(secret), {
+      audience: STATE_AUDIENCE,
+      currentDate: new Date(now),
+      keyManagementAlgorithms: ["dir"],
+      contentEncryptionAlgorithms: ["A256GCM"],
+    });
+    const state = SealedStateSchema.safeParse(payload);
+    return state.success && state.data.provider === provider ? state.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Step 1: the provider's sign-in page for this school, and the state's id for the cookie. One D1 read, no write. */
 export async function startSignIn(
   db: Db,
   app: ProviderApp,
+  secret: string,
   input: { school: School; returnTo: string; redirectUri: string },
   now = Date.now(),
-): Promise<{ ok: true; url: string; state: string } | { ok: false; reason: SignInRefusal }> {
+): Promise<{ ok: true; url: string; stateId: string } | { ok: false; reason: SignInRefusal }> {
   const settings = await providerSettings(db, input.school.id, app.name);
   if (!settings.enabled) return failed("off");
-  const [state, nonce, codeVerifier] = [oauth.generateRandomState(), oauth.generateRandomNonce(), oauth.generateRandomCodeVerifier()];
-  await db.batch([
-    db.insert(oidcRequests).values({
-      state,
-      schoolId: input.school.id,
-      provider: app.name,
-      nonce,
-      codeVerifier,
-      returnTo: input.returnTo,
-      createdAt: now,
-    }),
-    // Sign-ins never finished leave nothing behind for long.
-    db.delete(oidcRequests).where(sql`${oidcRequests.createdAt} < ${now - SIGN_IN_TTL_MS}`),
-  ]);
+  const state: SealedState = {
+    id: oauth.generateRandomState(),
+    school: input.school.id,
+    provider: app.name,
+    nonce: oauth.generateRandomNonce(),
+    verifier: oauth.generateRandomCodeVerifier(),
+    returnTo: input.returnTo,
+  };
   try {
     const url = await authorizationUrl(app, settings.tenantId, {
       redirectUri: input.redirectUri,
-      state,
-      nonce,
-      codeVerifier,
+      state: await sealState(secret, state, now),
+      nonce: state.nonce,
+      codeVerifier: state.verifier,
       domainHint: settings.domains.length === 1 ? settings.domains[0] : undefined,
     });
-    return { ok: true, url, state };
+    return { ok: true, url, stateId: state.id };
   } catch {
     return failed("unreachable");
   }
@@ -89,44 +133,37 @@ export type CallbackOutcome =
   | { ok: true; next: string }
   | { ok: false; reason: SignInRefusal; returnTo: string | null; slug: string | null };
 
+/** Refusals a script can cause without signing in at the provider: answered, not audited (no write for free). */
+const UNVOUCHED = new Set<SignInRefusal>(["state", "denied", "code", "unreachable", "off"]);
+
 /**
- * Step 2, on the registered callback: the row the state names taken (it works once), the answer
- * verified, the school's rules applied, the teacher found or registered, and a ticket for step 3.
+ * Step 2, on the registered callback: the state opened, the answer verified, the school's rules
+ * applied, the teacher found or registered, and a one-time ticket for step 3 in a row keyed by the
+ * state's id: a state that already signed someone in is refused.
  */
 export async function finishSignIn(
   db: Db,
   app: ProviderApp,
+  secret: string,
   input: { params: URLSearchParams; redirectUri: string },
   now = Date.now(),
 ): Promise<CallbackOutcome> {
-  const state = input.params.get("state") ?? "";
-  const [request] = state
-    ? await db
-        .delete(oidcRequests)
-        .where(
-          and(
-            eq(oidcRequests.state, state),
-            eq(oidcRequests.provider, app.name),
-            sql`${oidcRequests.handoffHash} IS NULL AND ${oidcRequests.createdAt} >= ${now - SIGN_IN_TTL_MS}`,
-          ),
-        )
-        .returning()
-    : [];
-  if (!request) return { ok: false, reason: "state", returnTo: null, slug: null };
-  const [school] = await db.select().from(schools).where(eq(schools.id, request.schoolId));
-  if (!school) return { ok: false, reason: "state", returnTo: null, slug: null };
+  const sealed = input.params.get("state") ?? "";
+  const state = sealed ? await openState(secret, sealed, app.name, now) : null;
+  const [school] = state ? await db.select().from(schools).where(eq(schools.id, state.school)) : [];
+  if (!state || !school) return { ok: false, reason: "state", returnTo: null, slug: null };
   const refuse = async (reason: SignInRefusal, email?: string, detail?: string) => {
-    await audit(db, { school, provider: app.name, email, reason, detail }, now);
-    return { ok: false as const, reason, returnTo: request.returnTo, slug: school.slug };
+    if (!UNVOUCHED.has(reason)) await audit(db, { school, provider: app.name, email, reason, detail }, now);
+    return { ok: false as const, reason, returnTo: state.returnTo, slug: school.slug };
   };
 
   const settings = await providerSettings(db, school.id, app.name);
   if (!settings.enabled) return refuse("off");
   const verified = await verifiedIdentity(app, settings.tenantId, {
     params: input.params,
-    state,
-    nonce: request.nonce,
-    codeVerifier: request.codeVerifier,
+    state: sealed,
+    nonce: state.nonce,
+    codeVerifier: state.verifier,
     redirectUri: input.redirectUri,
   });
   if (!verified.ok) return refuse(verified.reason, undefined, verified.detail);
@@ -142,13 +179,26 @@ export async function finishSignIn(
   if (teacher.disabled) return refuse("disabled", identity.email);
 
   const ticket = randomToken();
-  await db.insert(oidcRequests).values({
-    ...request,
-    handoffHash: await sha256Hex(ticket),
-    teacherId: teacher.id,
-    createdAt: now,
-  });
-  const next = new URL("/api/auth/oidc/complete", request.returnTo);
+  const [saved] = await db.batch([
+    db
+      .insert(oidcRequests)
+      .values({
+        state: state.id,
+        schoolId: school.id,
+        provider: app.name,
+        returnTo: state.returnTo,
+        handoffHash: await sha256Hex(ticket),
+        teacherId: teacher.id,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ state: oidcRequests.state }),
+    // Tickets never used leave nothing behind for long.
+    db.delete(oidcRequests).where(sql`${oidcRequests.createdAt} < ${now - SIGN_IN_TTL_MS}`),
+  ]);
+  // This state signed someone in already (an answer replayed): no second ticket.
+  if (!saved.length) return refuse("state");
+  const next = new URL("/api/auth/oidc/complete", state.returnTo);
   next.searchParams.set("ticket", ticket);
   return { ok: true, next: next.toString() };
 }
@@ -195,7 +245,7 @@ export const NO_PASSWORD = "!provider-sign-in";
 export async function completeSignIn(
   db: Db,
   hot: HotState,
-  input: { ticket: string; cookieState: string | null; host: { slug: string | null }; userAgent: string | null },
+  input: { ticket: string; cookieState: string | null; userAgent: string | null },
   now = Date.now(),
 ): Promise<{ ok: true; token: string; next: string } | { ok: false; reason: SignInRefusal; returnTo: string | null; slug: string | null }> {
   const hash = await sha256Hex(input.ticket);

@@ -105,8 +105,9 @@ export async function verifiedIdentity(
   try {
     params = oauth.validateAuthResponse(server, client, answer.params, answer.state);
   } catch (error) {
+    // The provider's own refusal (the teacher cancelled), or an answer that is not one: nothing the provider vouched for.
     const denied = error instanceof oauth.AuthorizationResponseError;
-    return { ok: false, reason: denied ? "denied" : "invalid", detail: String(error) };
+    return { ok: false, reason: denied ? "denied" : "code", detail: String(error) };
   }
   let response: Response;
   try {

@@ -7,6 +7,15 @@ export interface Actor {
   email: string;
 }
 
+/**
+ * Who an audit entry names: an admin (their id and e-mail), or a school's coordinator acting on
+ * their school's teachers (no admin id; the e-mail followed by "(coordinator)": docs/decisions/0029).
+ */
+export interface AuditActor {
+  id: number | null;
+  email: string;
+}
+
 /** The actor the audit log records for a signed-in admin: built here only, from the session. */
 export function adminActor(session: { admin: { id: number; email: string } }): Actor {
   return { id: session.admin.id, email: session.admin.email };
@@ -19,7 +28,7 @@ export function adminActor(session: { admin: { id: number; email: string } }): A
  */
 export function auditEntry(
   db: Db,
-  actor: Actor,
+  actor: AuditActor,
   entry: { action: string; entityType: string; entityId?: string | number | SQL | null; before?: unknown; after?: unknown },
   now = Date.now(),
 ) {

@@ -7,6 +7,7 @@ import { adminPageSetsApi } from "./admin-page-sets.ts";
 import { adminStatsApi } from "./admin-stats.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
+import { coordinatorApi } from "./coordinator.ts";
 import { favouritesApi } from "./favourites.ts";
 import { leaksApi } from "./leaks.ts";
 import { libraryApi } from "./library.ts";
@@ -26,6 +27,7 @@ export const api = new Hono<AppEnv>()
   .route("/admin/stats", adminStatsApi)
   .route("/admin", adminAuthApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug`, libraryApi)
+  .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorApi)
   .route("/schools", schoolsApi)
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)

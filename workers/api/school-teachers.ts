@@ -11,6 +11,7 @@ import {
   endTeacherSessionsCommand,
   sendTeacherResetCommand,
 } from "../teachers/commands.ts";
+import { makeCoordinatorCommand, removeCoordinatorCommand } from "../teachers/coordinators.ts";
 import { listSchoolTeachers, SCHOOL_NOT_FOUND } from "../teachers/management.ts";
 import { IdTextSchema } from "../validation/schemas.ts";
 
@@ -38,4 +39,7 @@ export const schoolTeachersApi = new Hono<AdminApiEnv>()
   .post("/:id/teachers/:teacherId/enable", requireRole("admin"), runJson(enableTeacherCommand, answer, TEACHER))
   .post("/:id/teachers/:teacherId/sign-out", requireRole("admin"), runJson(endTeacherSessionsCommand, answer, TEACHER))
   .post("/:id/teachers/:teacherId/send-reset", requireRole("admin"), runJson(sendTeacherResetCommand, answer, TEACHER))
-  .delete("/:id/teachers/:teacherId", requireRole("admin"), runJson(deleteTeacherCommand, answer, TEACHER));
+  .delete("/:id/teachers/:teacherId", requireRole("admin"), runJson(deleteTeacherCommand, answer, TEACHER))
+  // A school coordinator (docs/decisions/0029): named and un-named by an admin, audited.
+  .post("/:id/teachers/:teacherId/coordinator", requireRole("admin"), runJson(makeCoordinatorCommand, answer, TEACHER))
+  .delete("/:id/teachers/:teacherId/coordinator", requireRole("admin"), runJson(removeCoordinatorCommand, answer, TEACHER));

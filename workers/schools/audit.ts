@@ -1,5 +1,5 @@
 import { getTableColumns, is, SQL, sql } from "drizzle-orm";
-import type { Actor } from "../admins/audit.ts";
+import type { Actor, AuditActor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { auditLog } from "../db/schema.ts";
 
@@ -10,7 +10,7 @@ import { auditLog } from "../db/schema.ts";
  */
 export function auditWhere(
   db: Db,
-  actor: Actor,
+  actor: AuditActor,
   entry: { action: string; entityId: number | string | SQL; entityType: string; before?: unknown; after?: unknown },
   condition: SQL,
   now: number,

@@ -6,7 +6,7 @@
  * teacher: a teacher of another school is "Teacher not found", like one that does not exist.
  */
 import { and, eq, exists, type SQL, sql } from "drizzle-orm";
-import { type Actor, auditEntry } from "../admins/audit.ts";
+import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { otpCodes, schools, teachers } from "../db/schema.ts";
@@ -39,6 +39,7 @@ export function schoolTeacherRows(db: Db, schoolId: number) {
       email: teachers.email,
       mobile: teachers.mobile,
       disabled: teachers.disabled,
+      coordinator: teachers.coordinator,
       createdAt: teachers.createdAt,
       lastLoginAt,
     })
@@ -86,7 +87,7 @@ const teacherExists = (db: Db, schoolId: number, teacherId: number) =>
  */
 function teacherAudit(
   db: Db,
-  actor: Actor,
+  actor: AuditActor,
   entry: { action: string; teacher: TeacherIdentity; before?: unknown; after?: unknown },
   condition: SQL,
   now: number,
@@ -113,7 +114,7 @@ const named = (t: TeacherIdentity) => ({ name: t.name, email: t.email });
 export async function setTeacherDisabled(
   db: Db,
   hot: HotState,
-  actor: Actor,
+  actor: AuditActor,
   schoolId: number,
   teacherId: number,
   disabled: boolean,
@@ -163,7 +164,7 @@ export async function setTeacherDisabled(
 export async function endTeacherSessions(
   db: Db,
   hot: HotState,
-  actor: Actor,
+  actor: AuditActor,
   schoolId: number,
   teacherId: number,
   now = Date.now(),
@@ -200,7 +201,7 @@ export async function endTeacherSessions(
 export async function deleteTeacher(
   db: Db,
   hot: HotState,
-  actor: Actor,
+  actor: AuditActor,
   schoolId: number,
   teacherId: number,
   now = Date.now(),
@@ -227,7 +228,7 @@ export async function deleteTeacher(
 export async function sendTeacherReset(
   db: Db,
   config: AppConfig,
-  actor: Actor,
+  actor: AuditActor,
   schoolId: number,
   teacherId: number,
   client: { ip: string; origin: string },

@@ -1,0 +1,265 @@
+// School coordinators (issue #28 item 3, docs/decisions/0029), each rule as a script would try it:
+// an admin names and un-names one (audited, once); a coordinator sees their school's teachers and
+// usage (JSON and CSV) and disables, enables, signs out and sends a reset to its teachers; a plain
+// teacher gets 403, a coordinator of school A gets 404 at school B's endpoints and cannot name B's
+// teachers through their own school's, and a coordinator's cookie opens no admin endpoint.
+
+import { and, eq, like } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { auditLog, teachers } from "../../workers/db/schema.ts";
+import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
+import { api, createSchool, db, errorOf, jsonOf, objectSessions, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+const tag = () => crypto.randomUUID().slice(0, 8);
+
+let admin: { cookie: string; email: string };
+
+beforeAll(async () => {
+  const signedIn = await signedInAdmin();
+  admin = { cookie: signedIn.cookie, email: signedIn.admin.email };
+});
+
+const coordinatorUrl = (schoolId: number | string, teacherId: number | string) =>
+  `/api/schools/${schoolId}/teachers/${teacherId}/coordinator`;
+const mySchool = (slug: string, path: string) => `/api/schools/slug/${slug}/coordinator${path}`;
+
+const TeacherAnswer = z.object({ message: z.string(), teacher: z.object({ id: z.number(), name: z.string() }).loose() }).loose();
+const TeachersList = z.object({
+  teachers: z.array(
+    z
+      .object({
+        id: z.number(),
+        name: z.string(),
+        email: z.string(),
+        disabled: z.boolean(),
+        coordinator: z.boolean(),
+        sessions: z.number(),
+      })
+      .loose(),
+  ),
+});
+
+async function schoolWithCoordinator() {
+  const school = await createSchool({ slug: `coord-${tag()}`, teacherLimit: 20 });
+  const coordinator = await signedInTeacher(school, "Casey Coordinator");
+  const colleague = await signedInTeacher(school, "Pat Colleague");
+  const made = await api(coordinatorUrl(school.id, coordinator.teacher.id), { method: "POST", cookie: admin.cookie });
+  expect(made.status).toBe(200);
+  return { school, coordinator, colleague };
+}
+
+const auditFor = (teacherId: number, action: string) =>
+  db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId)), eq(auditLog.action, action)));
+
+describe("an admin names a coordinator", () => {
+  it("sets and clears the flag, once each, with an audit entry naming the admin", async () => {
+    const school = await createSchool({ slug: `coord-${tag()}` });
+    const { teacher } = await signedInTeacher(school, "Robin Librarian");
+    const first = await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
+    expect((await jsonOf(first, TeacherAnswer)).message).toBe("Robin Librarian is now a coordinator of their school.");
+    const again = await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
+    expect((await jsonOf(again, TeacherAnswer)).message).toBe("Robin Librarian was already a coordinator.");
+    const [made] = await auditFor(teacher.id, "teacher.coordinator");
+    expect(made).toMatchObject({ adminEmail: admin.email, after: { coordinator: true } });
+    expect(await auditFor(teacher.id, "teacher.coordinator")).toHaveLength(1);
+
+    const undone = await api(coordinatorUrl(school.id, teacher.id), { method: "DELETE", cookie: admin.cookie });
+    expect((await jsonOf(undone, TeacherAnswer)).message).toBe("Robin Librarian is no longer a coordinator.");
+    expect(await auditFor(teacher.id, "teacher.coordinator-removed")).toHaveLength(1);
+    const [row] = await db().select({ coordinator: teachers.coordinator }).from(teachers).where(eq(teachers.id, teacher.id));
+    expect(row?.coordinator).toBe(false);
+
+    // The admin's teachers list says who is one.
+    await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
+    const list = await jsonOf(await api(`/api/schools/${school.id}/teachers`, { cookie: admin.cookie }), TeachersList);
+    expect(list.teachers.find((t) => t.id === teacher.id)?.coordinator).toBe(true);
+  });
+
+  it("is refused for another school's teacher, a bad id, a teacher, a coordinator and no one", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    const other = await createSchool({ slug: `coord-${tag()}` });
+    expect(await errorOf(await api(coordinatorUrl(other.id, colleague.teacher.id), { method: "POST", cookie: admin.cookie }))).toBe(
+      "Teacher not found",
+    );
+    expect((await api(coordinatorUrl(school.id, "1e3"), { method: "POST", cookie: admin.cookie })).status).toBe(404);
+    for (const cookie of [colleague.cookie, coordinator.cookie, null]) {
+      const response = await api(coordinatorUrl(school.id, colleague.teacher.id), { method: "POST", cookie });
+      expect(response.status).toBe(401);
+    }
+    // Without our Origin: a form on another site cannot do it with the admin's cookie either.
+    const forged = await api(coordinatorUrl(school.id, colleague.teacher.id), {
+      method: "POST",
+      cookie: admin.cookie,
+      origin: "https://evil.test",
+    });
+    expect(forged.status).toBe(403);
+    const [row] = await db().select({ coordinator: teachers.coordinator }).from(teachers).where(eq(teachers.id, colleague.teacher.id));
+    expect(row?.coordinator).toBe(false);
+  });
+});
+
+describe("a coordinator's view of their school", () => {
+  it("lists the school's teachers without their mobile numbers", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    const response = await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Cache-Control")).toBe("private, no-store");
+    const body = await jsonOf(response, TeachersList);
+    expect(body.teachers.map((t) => t.name).sort()).toEqual(["Casey Coordinator", "Pat Colleague"]);
+    expect(body.teachers.find((t) => t.id === coordinator.teacher.id)?.coordinator).toBe(true);
+    expect(body.teachers.find((t) => t.id === colleague.teacher.id)?.sessions).toBe(1);
+    expect(JSON.stringify(body)).not.toContain("5550000000");
+  });
+
+  it("disables, enables, ends sessions and sends a reset, audited under the coordinator's name", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    const act = (action: string) =>
+      api(mySchool(school.slug, `/teachers/${colleague.teacher.id}/${action}`), { method: "POST", cookie: coordinator.cookie });
+
+    const disabled = await act("disable");
+    expect((await jsonOf(disabled, TeacherAnswer)).message).toBe("Pat Colleague is disabled and has been signed out everywhere.");
+    // The colleague is signed out at once.
+    expect((await api(`/api/schools/slug/${school.slug}/books`, { cookie: colleague.cookie })).status).toBe(401);
+    const [entry] = await auditFor(colleague.teacher.id, "teacher.disable");
+    expect(entry).toMatchObject({ adminId: null, adminEmail: `${coordinator.teacher.email} (coordinator)` });
+
+    expect((await jsonOf(await act("enable"), TeacherAnswer)).message).toBe("Pat Colleague is enabled and can sign in again.");
+    expect((await jsonOf(await act("sign-out"), TeacherAnswer)).message).toBe("Pat Colleague had no sessions to end.");
+    const reset = await act("send-reset");
+    expect(reset.status).toBe(200);
+    expect((await jsonOf(reset, TeacherAnswer)).message).toMatch(/password-reset/);
+    expect(await auditFor(colleague.teacher.id, "teacher.send-reset")).toHaveLength(1);
+  });
+
+  it("cannot disable a coordinator (themselves included), remove a teacher or change the limit", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    const self = await api(mySchool(school.slug, `/teachers/${coordinator.teacher.id}/disable`), {
+      method: "POST",
+      cookie: coordinator.cookie,
+    });
+    expect(self.status).toBe(403);
+    expect(await errorOf(self)).toBe(COORDINATOR_ACCOUNT);
+    expect((await objectSessions(school.id)).filter((s) => s.teacher_id === coordinator.teacher.id)).toHaveLength(1);
+
+    // No remove endpoint for a coordinator; the admin's ones answer 401 to a teacher's cookie.
+    const remove = await api(mySchool(school.slug, `/teachers/${colleague.teacher.id}`), { method: "DELETE", cookie: coordinator.cookie });
+    expect(remove.status).toBe(404);
+    for (const [path, method, body] of [
+      [`/api/schools/${school.id}/teachers/${colleague.teacher.id}`, "DELETE", undefined],
+      [`/api/schools/${school.id}/teachers/${colleague.teacher.id}/disable`, "POST", undefined],
+      [`/api/schools/${school.id}/teachers`, "GET", undefined],
+      [`/api/schools/logins/${school.id}/increase-login-count`, "POST", { limit: 99 }],
+      [`/api/reports/usage?from=2026-01-01&to=2026-01-31&schoolId=${school.id}`, "GET", undefined],
+      [coordinatorUrl(school.id, colleague.teacher.id), "POST", undefined],
+    ] as const) {
+      const response = await api(path, { method, body, cookie: coordinator.cookie });
+      expect(response.status, `${method} ${path}`).toBe(401);
+    }
+    const [row] = await db().select().from(teachers).where(eq(teachers.id, colleague.teacher.id));
+    expect(row).toMatchObject({ disabled: false, coordinator: false });
+  });
+
+  it("answers the school's usage report as JSON and three CSVs", async () => {
+    const { school, coordinator } = await schoolWithCoordinator();
+    const range = "from=2026-01-01&to=2026-01-31";
+    const json = await api(mySchool(school.slug, `/usage?${range}`), { cookie: coordinator.cookie });
+    expect(json.status).toBe(200);
+    const body = await jsonOf(
+      json,
+      z
+        .object({
+          from: z.string(),
+          usage: z.object({ days: z.array(z.unknown()) }).loose(),
+          topBooks: z.array(z.unknown()),
+          teachers: z.array(z.unknown()),
+        })
+        .loose(),
+    );
+    expect(body.usage.days).toHaveLength(31);
+    expect(body.teachers).toHaveLength(2);
+    for (const [report, header] of [
+      ["usage", "date,"],
+      ["books", "bookId,title,"],
+      ["teachers", "teacherId,"],
+    ] as const) {
+      const csv = await api(mySchool(school.slug, `/usage?${range}&format=csv&report=${report}`), { cookie: coordinator.cookie });
+      expect(csv.status, report).toBe(200);
+      expect(csv.headers.get("Content-Type")).toContain("text/csv");
+      expect(csv.headers.get("Content-Disposition")).toContain(`lectern-${report}-${school.slug}-2026-01-01-to-2026-01-31.csv`);
+      expect((await csv.text()).split("\n")[0]).toContain(header);
+    }
+    const bad = await api(mySchool(school.slug, "/usage?from=2026-02-01&to=2026-01-01"), { cookie: coordinator.cookie });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe("the coordinator endpoints refuse", () => {
+  it("a plain teacher (403), no one (401), and the admin (401: it is a teacher's endpoint)", async () => {
+    const { school, colleague } = await schoolWithCoordinator();
+    for (const [path, method] of [
+      ["/teachers", "GET"],
+      ["/usage?from=2026-01-01&to=2026-01-02", "GET"],
+      [`/teachers/${colleague.teacher.id}/disable`, "POST"],
+      [`/teachers/${colleague.teacher.id}/send-reset`, "POST"],
+    ] as const) {
+      const plain = await api(mySchool(school.slug, path), { method, cookie: colleague.cookie });
+      expect(plain.status, `${method} ${path}`).toBe(403);
+      expect(await errorOf(plain)).toBe(NOT_COORDINATOR);
+      expect((await api(mySchool(school.slug, path), { method })).status).toBe(401);
+      expect((await api(mySchool(school.slug, path), { method, cookie: admin.cookie })).status).toBe(401);
+    }
+    const [row] = await db().select({ disabled: teachers.disabled }).from(teachers).where(eq(teachers.id, colleague.teacher.id));
+    expect(row?.disabled).toBe(false);
+    expect(await auditFor(colleague.teacher.id, "teacher.send-reset")).toHaveLength(0);
+  });
+
+  it("a coordinator of school A at school B's endpoints, and B's teacher through A's", async () => {
+    const a = await schoolWithCoordinator();
+    const b = await schoolWithCoordinator();
+    // B's path with A's cookie: not A's school, so B does not exist for it (as the library answers).
+    for (const path of ["/teachers", "/usage?from=2026-01-01&to=2026-01-02", `/teachers/${b.colleague.teacher.id}/disable`]) {
+      const method = path.endsWith("disable") ? "POST" : "GET";
+      const response = await api(mySchool(b.school.slug, path), { method, cookie: a.coordinator.cookie });
+      expect(response.status, path).toBe(404);
+    }
+    // B's teacher through A's own path: no such teacher at A.
+    for (const action of ["disable", "enable", "sign-out", "send-reset"]) {
+      const response = await api(mySchool(a.school.slug, `/teachers/${b.colleague.teacher.id}/${action}`), {
+        method: "POST",
+        cookie: a.coordinator.cookie,
+      });
+      expect(response.status, action).toBe(404);
+      expect(await errorOf(response)).toBe("Teacher not found");
+    }
+    const [row] = await db().select({ disabled: teachers.disabled }).from(teachers).where(eq(teachers.id, b.colleague.teacher.id));
+    expect(row?.disabled).toBe(false);
+    expect((await objectSessions(b.school.id)).filter((s) => s.teacher_id === b.colleague.teacher.id)).toHaveLength(1);
+    // A body cannot retarget the path's teacher.
+    const retarget = await api(mySchool(a.school.slug, `/teachers/${a.colleague.teacher.id}/sign-out`), {
+      body: { teacherId: b.colleague.teacher.id },
+      cookie: a.coordinator.cookie,
+    });
+    expect(retarget.status).toBe(200);
+    expect((await objectSessions(b.school.id)).filter((s) => s.teacher_id === b.colleague.teacher.id)).toHaveLength(1);
+  });
+
+  it("a coordinator the admin un-named, or disabled, at their next request", async () => {
+    const { school, coordinator } = await schoolWithCoordinator();
+    expect((await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie })).status).toBe(200);
+    await api(coordinatorUrl(school.id, coordinator.teacher.id), { method: "DELETE", cookie: admin.cookie });
+    expect((await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie })).status).toBe(403);
+    await api(coordinatorUrl(school.id, coordinator.teacher.id), { method: "POST", cookie: admin.cookie });
+    await api(`/api/schools/${school.id}/teachers/${coordinator.teacher.id}/disable`, { method: "POST", cookie: admin.cookie });
+    expect((await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie })).status).toBe(401);
+    expect(
+      await db()
+        .select()
+        .from(auditLog)
+        .where(like(auditLog.adminEmail, `${coordinator.teacher.email}%`)),
+    ).toHaveLength(0);
+  });
+});

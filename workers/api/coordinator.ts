@@ -1,0 +1,73 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { toCsv } from "../../app/lib/csv.ts";
+import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
+import { failureResponse, runJson } from "../http/run-command.ts";
+import { validate } from "../http/validate.ts";
+import { csvResponse } from "../reports/csv.ts";
+import { teacherUsage } from "../reports/detail.ts";
+import { exportFileName, RANKED_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
+import { RangeQuerySchema } from "../reports/range.ts";
+import { liveRanking } from "../reports/rankings.ts";
+import { usageReport } from "../reports/usage.ts";
+import { flushForReport } from "../school/objects.ts";
+import { coordinatorSchoolReport, coordinatorTeachers } from "../teachers/coordinator-views.ts";
+import {
+  asCoordinator,
+  coordinatorDisableCommand,
+  coordinatorEnableCommand,
+  coordinatorSendResetCommand,
+  coordinatorSignOutCommand,
+} from "../teachers/coordinators.ts";
+
+/** The most rows a CSV of the school's books holds (as the admins' exports). */
+const EXPORT_ROWS = 10_000;
+
+const UsageQuerySchema = z.intersection(
+  RangeQuerySchema,
+  z.object({
+    format: z.enum(["json", "csv"], { error: "The format must be json or csv" }).default("json"),
+    // The CSV's content: the days (by default), the school's books, or its teachers, as the admin's three CSVs.
+    report: z.enum(["usage", "books", "teachers"], { error: "The report must be usage, books or teachers" }).default("usage"),
+  }),
+);
+
+/** The teacher is named by the path alone: no body is read. */
+const TEACHER = { params: ["teacherId"], body: false };
+const answer = <Value extends object>(c: { json: (value: Value) => Response }, value: Value) => c.json(value);
+
+/**
+ * A coordinator's view of their own school (docs/decisions/0029), mounted at
+ * /api/schools/slug/{slug}/coordinator. The teacher guard admits only a signed-in teacher of the
+ * school the path names (another school's teacher gets 404, as for the library); each route then
+ * asks D1 whether that teacher is a coordinator (a plain teacher gets 403). The school is always
+ * the session's: no parameter names another.
+ */
+export const coordinatorApi = new Hono<TeacherApiEnv>()
+  .get("/teachers", requireRole("teacher"), async (c) => {
+    const { db, env } = c.var.context;
+    const who = { schoolId: c.var.teacher.school.id, teacherId: c.var.teacher.teacher.id };
+    const coordinator = await asCoordinator(db, who);
+    if (!coordinator.ok) return failureResponse(c, coordinator.failure);
+    return c.json({ teachers: await coordinatorTeachers(db, env, who.schoolId) });
+  })
+  .post("/teachers/:teacherId/disable", requireRole("teacher"), runJson(coordinatorDisableCommand, answer, TEACHER))
+  .post("/teachers/:teacherId/enable", requireRole("teacher"), runJson(coordinatorEnableCommand, answer, TEACHER))
+  .post("/teachers/:teacherId/sign-out", requireRole("teacher"), runJson(coordinatorSignOutCommand, answer, TEACHER))
+  .post("/teachers/:teacherId/send-reset", requireRole("teacher"), runJson(coordinatorSendResetCommand, answer, TEACHER))
+  .get("/usage", requireRole("teacher"), validate("query", UsageQuerySchema), async (c) => {
+    const { db, env } = c.var.context;
+    const { school, teacher } = c.var.teacher;
+    const coordinator = await asCoordinator(db, { schoolId: school.id, teacherId: teacher.id });
+    if (!coordinator.ok) return failureResponse(c, coordinator.failure);
+    const query = c.req.valid("query");
+    const range = { from: query.from, to: query.to };
+    if (query.format === "json")
+      return c.json({ from: range.from, to: range.to, ...(await coordinatorSchoolReport(db, env, school.id, range)) });
+    const name = exportFileName(`${query.report}-${school.slug}`, range);
+    await flushForReport(env, school.id, range);
+    if (query.report === "books")
+      return csvResponse(toCsv(RANKED_COLUMNS("bookId", "title"), await liveRanking(db, "book", range, EXPORT_ROWS, school.id)), name);
+    if (query.report === "teachers") return csvResponse(toCsv(TEACHER_COLUMNS, await teacherUsage(db, school.id, range)), name);
+    return csvResponse(toCsv(USAGE_COLUMNS, (await usageReport(db, range, { schoolId: school.id })).days), name);
+  });

@@ -9,6 +9,7 @@ function schoolPages(prefix: string, suffix: string) {
     route(`${prefix}books`, "routes/school-library.tsx", { id: `school-library${suffix}` }),
     route(`${prefix}books/:id`, "routes/school-library-book.tsx", { id: `school-library-book${suffix}` }),
     route(`${prefix}account`, "routes/school-account.tsx", { id: `school-account${suffix}` }),
+    route(`${prefix}my-school`, "routes/school-coordinator.tsx", { id: `school-coordinator${suffix}` }),
   ];
 }
 
@@ -20,7 +21,7 @@ function schoolPages(prefix: string, suffix: string) {
 function schoolNotFound() {
   return [
     route(`${SCHOOLS}/:slug/*`, "routes/school-not-found.tsx", { id: "school-not-found" }),
-    ...["dashboard", "books", "account"].map((section) =>
+    ...["dashboard", "books", "account", "my-school"].map((section) =>
       route(`${section}/*`, "routes/school-not-found.tsx", { id: `school-not-found-${section}` }),
     ),
   ];

@@ -19,6 +19,7 @@ import {
   endTeacherSessionsCommand,
   sendTeacherResetCommand,
 } from "../../workers/teachers/commands.ts";
+import { makeCoordinatorCommand, removeCoordinatorCommand } from "../../workers/teachers/coordinators.ts";
 import { listSchoolTeachers } from "../../workers/teachers/management.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
@@ -136,6 +137,8 @@ const TEACHER_COMMANDS = {
   "teacher-sign-out": endTeacherSessionsCommand,
   "teacher-send-reset": sendTeacherResetCommand,
   "teacher-delete": deleteTeacherCommand,
+  "teacher-coordinator": makeCoordinatorCommand,
+  "teacher-uncoordinator": removeCoordinatorCommand,
 };
 const TEACHER_INTENTS = new Set(Object.keys(TEACHER_COMMANDS));
 

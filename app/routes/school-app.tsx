@@ -1,5 +1,6 @@
 import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
+import { findCoordinator } from "../../workers/teachers/coordinators.ts";
 import { BookGridSkeleton } from "../components/school/book-card.tsx";
 import { BookSearch } from "../components/school/book-search.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
@@ -22,13 +23,15 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 export { shouldRevalidate } from "../lib/revalidation.ts";
 
-export function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context }: Route.LoaderArgs) {
   const { teacher, school, basePath } = context.get(teacherContext);
-  return { teacherName: teacher.name, school, basePath };
+  // One D1 read, when the layout loads (not on every page: shouldRevalidate): whether to lead to "My school".
+  const coordinator = await findCoordinator(context.get(appContext).db, { schoolId: school.id, teacherId: teacher.id });
+  return { teacherName: teacher.name, school, basePath, coordinator: coordinator !== null };
 }
 
 export default function SchoolApp({ loaderData }: Route.ComponentProps) {
-  const { school, teacherName, basePath } = loaderData;
+  const { school, teacherName, basePath, coordinator } = loaderData;
   const navigation = useNavigation();
   const location = useLocation();
   const dashboard = `${basePath}/dashboard`;
@@ -39,6 +42,7 @@ export default function SchoolApp({ loaderData }: Route.ComponentProps) {
       school={school}
       teacherName={teacherName}
       basePath={basePath}
+      coordinator={coordinator}
       search={<BookSearch slug={school.slug} basePath={basePath} />}
     >
       {loadingDashboard ? (
@@ -70,6 +74,7 @@ export function ErrorBoundary() {
       school={layout.school}
       teacherName={layout.teacherName}
       basePath={layout.basePath}
+      coordinator={layout.coordinator}
       search={<BookSearch slug={layout.school.slug} basePath={layout.basePath} />}
     >
       {panel}

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, teachers } from "../../workers/db/schema.ts";
 import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
-import { api, createSchool, db, errorOf, jsonOf, objectSessions, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, errorOf, jsonOf, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
 
@@ -77,6 +77,21 @@ describe("an admin names a coordinator", () => {
     await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
     const list = await jsonOf(await api(`/api/schools/${school.id}/teachers`, { cookie: admin.cookie }), TeachersList);
     expect(list.teachers.find((t) => t.id === teacher.id)?.coordinator).toBe(true);
+  });
+
+  it("from the school's admin page, through the same command", async () => {
+    const school = await createSchool({ slug: `coord-${tag()}` });
+    const { teacher } = await signedInTeacher(school, "Sam Head");
+    const post = (intent: string) =>
+      page(`/admin/school/${school.id}`, {
+        method: "POST",
+        cookie: admin.cookie,
+        body: new URLSearchParams({ intent, teacherId: String(teacher.id) }),
+      });
+    expect(await (await post("teacher-coordinator")).text()).toContain("Sam Head is now a coordinator of their school.");
+    const html = await (await page(`/admin/school/${school.id}`, { cookie: admin.cookie })).text();
+    expect(html).toContain("Remove coordinator");
+    expect(await (await post("teacher-uncoordinator")).text()).toContain("Sam Head is no longer a coordinator.");
   });
 
   it("is refused for another school's teacher, a bad id, a teacher, a coordinator and no one", async () => {
@@ -261,5 +276,56 @@ describe("the coordinator endpoints refuse", () => {
         .from(auditLog)
         .where(like(auditLog.adminEmail, `${coordinator.teacher.email}%`)),
     ).toHaveLength(0);
+  });
+});
+
+describe("the My school page", () => {
+  it("shows a coordinator the report and the teachers, on both URL forms, and leads there from the sidebar", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    for (const url of [`/schools/${school.slug}/my-school`, `https://${school.slug}.lectern.test/my-school`]) {
+      const response = await page(url, { cookie: coordinator.cookie });
+      expect(response.status, url).toBe(200);
+      const html = await response.text();
+      expect(html).toContain("My school");
+      expect(html).toContain("Pat Colleague");
+      expect(html).toContain(`/api/schools/slug/${school.slug}/coordinator/usage?`);
+      expect(html).not.toContain("5550000000");
+    }
+    const dashboard = await (await page(`/schools/${school.slug}/dashboard`, { cookie: coordinator.cookie })).text();
+    expect(dashboard).toContain(`href="/schools/${school.slug}/my-school"`);
+    const plainDashboard = await (await page(`/schools/${school.slug}/dashboard`, { cookie: colleague.cookie })).text();
+    expect(plainDashboard).not.toContain("/my-school");
+  });
+
+  it("is 403 for a plain teacher, and its form posts are refused for them", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    const response = await page(`/schools/${school.slug}/my-school`, { cookie: colleague.cookie });
+    expect(response.status).toBe(403);
+    const post = await page(`/schools/${school.slug}/my-school`, {
+      method: "POST",
+      cookie: colleague.cookie,
+      body: new URLSearchParams({ intent: "teacher-disable", teacherId: String(coordinator.teacher.id) }),
+    });
+    expect(post.status).toBe(403);
+    const [row] = await db().select({ disabled: teachers.disabled }).from(teachers).where(eq(teachers.id, coordinator.teacher.id));
+    expect(row?.disabled).toBe(false);
+  });
+
+  it("runs the coordinator's commands from its form, and refuses another site's form", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    const form = new URLSearchParams({ intent: "teacher-disable", teacherId: String(colleague.teacher.id) });
+    const forged = await page(`/schools/${school.slug}/my-school`, {
+      method: "POST",
+      cookie: coordinator.cookie,
+      headers: { Origin: "https://evil.test" },
+      body: form,
+    });
+    expect(forged.status).toBe(403);
+    expect(
+      (await db().select({ disabled: teachers.disabled }).from(teachers).where(eq(teachers.id, colleague.teacher.id)))[0]?.disabled,
+    ).toBe(false);
+    const posted = await page(`/schools/${school.slug}/my-school`, { method: "POST", cookie: coordinator.cookie, body: form });
+    expect(posted.status).toBe(200);
+    expect(await posted.text()).toContain("Pat Colleague is disabled and has been signed out everywhere.");
   });
 });

@@ -113,6 +113,7 @@ describe("GET /api/schools/:id/teachers", () => {
       email: teacher.email,
       mobile: "5551234567",
       disabled: false,
+      coordinator: false,
       createdAt: teacher.createdAt,
       lastLoginAt: expect.any(Number),
       sessions: 1,

@@ -13,12 +13,15 @@ export function SchoolShell({
   teacherName,
   basePath,
   search,
+  coordinator = false,
   children,
 }: {
   school: PublicSchool;
   teacherName: string;
   basePath: string;
   search?: ReactNode;
+  /** A school coordinator (docs/decisions/0029): the sidebar leads to "My school" too. */
+  coordinator?: boolean;
   children: ReactNode;
 }) {
   const [menuOpen, setMenuOpen] = useState(false);
@@ -48,6 +51,11 @@ export function SchoolShell({
           <SideLink to={`${basePath}/books`} icon="M5 4h4v16H5zM10 4h4v16h-4zM15.5 5l3.8-1 3 14.7-3.8 1z" className="mt-1">
             Library
           </SideLink>
+          {coordinator && (
+            <SideLink to={`${basePath}/my-school`} icon="M3 21h18M5 21V9l7-5 7 5v12M9 21v-6h6v6M10 11h4" className="mt-1">
+              My school
+            </SideLink>
+          )}
         </nav>
         <div className="flex items-center gap-2 border-t border-slate-200 px-5 py-4 text-xs text-slate-600 dark:border-slate-800 dark:text-slate-400">
           <LogoMark className="h-5 w-5" /> Powered by Lectern

@@ -1,15 +1,27 @@
 import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
-import type { Route } from "../../../routes/+types/admin-school";
-import type { action } from "../../../routes/admin-school.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { MessageBox, messageTone } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
 
-type Teacher = Route.ComponentProps["loaderData"]["teachers"][number];
-type Fetcher = ReturnType<typeof useFetcher<typeof action>>;
+/** A row of the table: the admin's list, or the coordinator's (without mobile numbers). */
+export interface TeacherRow {
+  id: number;
+  name: string;
+  email: string;
+  mobile?: string;
+  disabled: boolean;
+  coordinator: boolean;
+  sessions: number;
+  createdAt: number;
+  lastLoginAt: number | null;
+}
+type Teacher = TeacherRow;
+/** What the page's action answers for a teacher's intent. */
+type Answer = { intent: string; message: string } | { intent: string; error: string };
+type Fetcher = ReturnType<typeof useFetcher<Answer>>;
 
 /** The two actions that ask first: what each does, in the confirmation's words. */
 const CONFIRM = {
@@ -57,14 +69,17 @@ function ActionForm({
 }
 
 /**
- * The school's teachers, with their state and sign-ins, and what an admin may do to each:
- * disable or enable, end every session, e-mail a password-reset code, remove. Disabling and
- * removing ask first. Each answer (or the Development Mode code) shows above the table.
+ * The school's teachers, with their state and sign-ins, and what may be done to each: disable or
+ * enable, end every session, e-mail a password-reset code; for an admin also name or un-name a
+ * coordinator and remove. Disabling and removing ask first. Each answer (or the Development Mode
+ * code) shows above the table. A coordinator (`manage="coordinator"`, docs/decisions/0029) sees
+ * no mobile numbers and cannot disable or enable a coordinator's account, themselves included.
  */
-export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
-  const fetcher = useFetcher<typeof action>({ key: "school-teachers" });
+export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teacher[]; manage?: "admin" | "coordinator" }) {
+  const admin = manage === "admin";
+  const fetcher = useFetcher<Answer>({ key: "school-teachers" });
   // Without JavaScript the forms post as a page; the answer comes back as the page's action data.
-  const posted = useActionData<typeof action>();
+  const posted = useActionData<Answer>();
   const answer = fetcher.data ?? (posted?.intent.startsWith("teacher-") ? posted : undefined);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const busy = fetcher.state !== "idle";
@@ -95,7 +110,13 @@ export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
       <TableState loading={false} error={null} empty={teachers.length === 0} />
       {teachers.length > 0 && (
         <table className={tableClasses}>
-          <TableHead columns={["Name", "E-mail", "Mobile", "Status", "Sessions", "Registered", "Last login", "Actions"]} />
+          <TableHead
+            columns={
+              admin
+                ? ["Name", "E-mail", "Mobile", "Status", "Sessions", "Registered", "Last login", "Actions"]
+                : ["Name", "E-mail", "Status", "Sessions", "Registered", "Last login", "Actions"]
+            }
+          />
           <tbody>
             {teachers.map((t) => {
               const rowBusy = pending === String(t.id);
@@ -103,8 +124,13 @@ export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
                 <tr key={t.id} className={`${rowClasses} align-top`} aria-busy={rowBusy || undefined}>
                   <td className="py-2 pr-4 font-medium">{t.name}</td>
                   <td className="py-2 pr-4">{t.email}</td>
-                  <td className="py-2 pr-4 tabular-nums">{t.mobile}</td>
+                  {admin && <td className="py-2 pr-4 tabular-nums">{t.mobile}</td>}
                   <td className="py-2 pr-4">
+                    {t.coordinator && (
+                      <span className="mr-1 mb-1 inline-block rounded-full bg-indigo-100 px-2 py-0.5 text-xs font-semibold text-indigo-800 dark:bg-indigo-950 dark:text-indigo-200">
+                        Coordinator
+                      </span>
+                    )}
                     {t.disabled ? (
                       <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-semibold text-red-800 dark:bg-red-950 dark:text-red-200">
                         Disabled
@@ -124,7 +150,7 @@ export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
                   </td>
                   <td className="py-2 pr-4">
                     <div className="flex flex-wrap gap-2">
-                      {t.disabled ? (
+                      {!admin && t.coordinator ? null : t.disabled ? (
                         <ActionForm fetcher={fetcher} intent="teacher-enable" label="Enable" teacher={t} busy={busy} />
                       ) : (
                         <Button
@@ -140,16 +166,27 @@ export function SchoolTeachers({ teachers }: { teachers: Teacher[] }) {
                       )}
                       <ActionForm fetcher={fetcher} intent="teacher-sign-out" label="End all sessions" teacher={t} busy={busy} />
                       <ActionForm fetcher={fetcher} intent="teacher-send-reset" label="Send password reset" teacher={t} busy={busy} />
-                      <Button
-                        variant="secondary"
-                        className="px-3 py-1.5 text-red-700 dark:text-red-300"
-                        aria-label={`Remove ${t.name}`}
-                        aria-haspopup="dialog"
-                        disabled={busy}
-                        onClick={() => setConfirm({ kind: "delete", teacher: t })}
-                      >
-                        Remove
-                      </Button>
+                      {admin && (
+                        <ActionForm
+                          fetcher={fetcher}
+                          intent={t.coordinator ? "teacher-uncoordinator" : "teacher-coordinator"}
+                          label={t.coordinator ? "Remove coordinator" : "Make coordinator"}
+                          teacher={t}
+                          busy={busy}
+                        />
+                      )}
+                      {admin && (
+                        <Button
+                          variant="secondary"
+                          className="px-3 py-1.5 text-red-700 dark:text-red-300"
+                          aria-label={`Remove ${t.name}`}
+                          aria-haspopup="dialog"
+                          disabled={busy}
+                          onClick={() => setConfirm({ kind: "delete", teacher: t })}
+                        >
+                          Remove
+                        </Button>
+                      )}
                     </div>
                   </td>
                 </tr>

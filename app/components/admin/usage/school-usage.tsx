@@ -6,10 +6,27 @@ import { UsageTrend } from "./usage-trend.tsx";
 
 type Report = Awaited<ReturnType<typeof schoolReport>>;
 
-/** A school's reading: its figures, days, top books and each teacher's reading (for admins only). */
-export function SchoolUsage({ schoolId, days, report }: { schoolId: number; days: number; report: Report }) {
+/** Where a CSV of the school's report downloads from: the admins' reports API, or the coordinator's. */
+export type SchoolCsvHref = (report: "usage" | "books" | "teachers", range: DayRange) => string;
+
+/**
+ * A school's reading: its figures, days, top books and each teacher's reading, for admins and for
+ * the school's coordinators (whose CSVs come from their own endpoint: `csvHref`).
+ */
+export function SchoolUsage({
+  schoolId,
+  days,
+  report,
+  csvHref,
+}: {
+  schoolId: number;
+  days: number;
+  report: Report;
+  csvHref?: SchoolCsvHref;
+}) {
   const { usage, active, topBooks, teachers } = report;
   const range: DayRange = { from: usage.from, to: usage.to };
+  const csv: SchoolCsvHref = csvHref ?? ((what, r) => reportUrl(what, r, { schoolId }));
   const rangeText = `${longDay(usage.from)} – ${longDay(usage.to)}`;
   return (
     <section aria-labelledby="school-usage-heading" className="space-y-4">
@@ -20,11 +37,11 @@ export function SchoolUsage({ schoolId, days, report }: { schoolId: number; days
         <Figure label="Pages read" value={count(usage.totals.pagesRead)} />
         <Figure label="Reading hours" value={hours(usage.totals.readingMinutes)} />
       </div>
-      <ReportCard title="Reading per day" actions={<CsvLink href={reportUrl("usage", range, { schoolId })} />}>
+      <ReportCard title="Reading per day" actions={<CsvLink href={csv("usage", range)} />}>
         <UsageTrend days={usage.days} scope="this school" />
       </ReportCard>
       <div className="grid gap-4 xl:grid-cols-[2fr_3fr]">
-        <ReportCard title="Top books" actions={<CsvLink href={reportUrl("books", range, { schoolId })} />}>
+        <ReportCard title="Top books" actions={<CsvLink href={csv("books", range)} />}>
           <ReportTable
             caption={`The school's top books, ${rangeText}`}
             columns={readingColumns("book")}
@@ -33,7 +50,7 @@ export function SchoolUsage({ schoolId, days, report }: { schoolId: number; days
             empty="No book was read in this range."
           />
         </ReportCard>
-        <ReportCard title="Reading by teacher" actions={<CsvLink href={reportUrl("teachers", range, { schoolId })} />}>
+        <ReportCard title="Reading by teacher" actions={<CsvLink href={csv("teachers", range)} />}>
           <ReportTable
             caption={`Each teacher's reading, ${rangeText}`}
             columns={[

@@ -1,0 +1,77 @@
+import { data } from "react-router";
+import { appContext } from "../../workers/http/context.ts";
+import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
+import { coordinatorSchoolReport, coordinatorTeachers } from "../../workers/teachers/coordinator-views.ts";
+import {
+  coordinatorDisableCommand,
+  coordinatorEnableCommand,
+  coordinatorSendResetCommand,
+  coordinatorSignOutCommand,
+  findCoordinator,
+  NOT_COORDINATOR,
+} from "../../workers/teachers/coordinators.ts";
+import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
+import { type SchoolCsvHref, SchoolUsage } from "../components/admin/usage/school-usage.tsx";
+import { teacherContext } from "../lib/guards/teacher.server.ts";
+import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import type { Route } from "./+types/school-coordinator";
+
+export const meta: Route.MetaFunction = () => [{ title: "My school · Lectern" }];
+
+/**
+ * "My school" (docs/decisions/0029): for the school's coordinators, the school's usage report (the
+ * admin's, this school only, with its CSVs) and its teachers, with disable, enable, end sessions
+ * and send a password reset. A plain teacher gets 403 here, as from the API.
+ */
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const { teacher, school } = context.get(teacherContext);
+  const { db, env } = context.get(appContext);
+  const coordinator = await findCoordinator(db, { schoolId: school.id, teacherId: teacher.id });
+  if (!coordinator) throw data(NOT_COORDINATOR, { status: 403 });
+  const days = rangeChoice(new URL(request.url).searchParams.get("range"));
+  const range = lastDays(days);
+  const [teachers, report] = await Promise.all([
+    coordinatorTeachers(db, env, school.id),
+    coordinatorSchoolReport(db, env, school.id, range),
+  ]);
+  return { teachers, days, report, schoolId: school.id, slug: school.slug, schoolName: school.schoolName };
+}
+
+/** The teachers table's intents, each the command its API route runs (POST .../coordinator/teachers/{id}/...). */
+const COMMANDS = {
+  "teacher-disable": coordinatorDisableCommand,
+  "teacher-enable": coordinatorEnableCommand,
+  "teacher-sign-out": coordinatorSignOutCommand,
+  "teacher-send-reset": coordinatorSendResetCommand,
+};
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData().catch(() => new FormData());
+  const intent = String(form.get("intent") ?? "");
+  if (!(intent in COMMANDS)) return data({ intent, error: "Unknown action" }, { status: 400 });
+  const command = COMMANDS[intent as keyof typeof COMMANDS];
+  const outcome = await runCommand({ context, request }, command, { teacherId: form.get("teacherId") ?? "" });
+  if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+  return { intent, message: outcome.value.message };
+}
+
+export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) {
+  const { teachers, days, report, schoolId, slug, schoolName } = loaderData;
+  const csvHref: SchoolCsvHref = (what, range) => {
+    const params = new URLSearchParams({ from: range.from, to: range.to, format: "csv", report: what });
+    return `/api/schools/slug/${encodeURIComponent(slug)}/coordinator/usage?${params.toString()}`;
+  };
+  return (
+    <div className="space-y-8">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">My school</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {schoolName}'s reading and teachers. As a coordinator you can disable, enable and sign out your school's teachers and send them a
+          password reset; the publisher's team handles removing teachers and the teacher limit.
+        </p>
+      </div>
+      <SchoolUsage schoolId={schoolId} days={days} report={report} csvHref={csvHref} />
+      <SchoolTeachers teachers={teachers} manage="coordinator" />
+    </div>
+  );
+}

@@ -19,7 +19,7 @@ import type { Route } from "./+types/school-coordinator";
 export const meta: Route.MetaFunction = () => [{ title: "My school · Lectern" }];
 
 /**
- * "My school" (docs/decisions/0029): for the school's coordinators, the school's usage report (the
+ * "My school" (docs/decisions/0030): for the school's coordinators, the school's usage report (the
  * admin's, this school only, with its CSVs) and its teachers, with disable, enable, end sessions
  * and send a password reset. A plain teacher gets 403 here, as from the API.
  */

@@ -1,4 +1,4 @@
-// School coordinators (issue #28 item 3, docs/decisions/0029), each rule as a script would try it:
+// School coordinators (issue #28 item 3, docs/decisions/0030), each rule as a script would try it:
 // an admin names and un-names one (audited, once); a coordinator sees their school's teachers and
 // usage (JSON and CSV) and disables, enables, signs out and sends a reset to its teachers; a plain
 // teacher gets 403, a coordinator of school A gets 404 at school B's endpoints and cannot name B's

@@ -9,7 +9,7 @@ export interface Actor {
 
 /**
  * Who an audit entry names: an admin (their id and e-mail), or a school's coordinator acting on
- * their school's teachers (no admin id; the e-mail followed by "(coordinator)": docs/decisions/0029).
+ * their school's teachers (no admin id; the e-mail followed by "(coordinator)": docs/decisions/0030).
  */
 export interface AuditActor {
   id: number | null;

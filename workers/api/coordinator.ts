@@ -37,7 +37,7 @@ const TEACHER = { params: ["teacherId"], body: false };
 const answer = <Value extends object>(c: { json: (value: Value) => Response }, value: Value) => c.json(value);
 
 /**
- * A coordinator's view of their own school (docs/decisions/0029), mounted at
+ * A coordinator's view of their own school (docs/decisions/0030), mounted at
  * /api/schools/slug/{slug}/coordinator. The teacher guard admits only a signed-in teacher of the
  * school the path names (another school's teacher gets 404, as for the library); each route then
  * asks D1 whether that teacher is a coordinator (a plain teacher gets 403). The school is always

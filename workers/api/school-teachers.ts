@@ -40,6 +40,6 @@ export const schoolTeachersApi = new Hono<AdminApiEnv>()
   .post("/:id/teachers/:teacherId/sign-out", requireRole("admin"), runJson(endTeacherSessionsCommand, answer, TEACHER))
   .post("/:id/teachers/:teacherId/send-reset", requireRole("admin"), runJson(sendTeacherResetCommand, answer, TEACHER))
   .delete("/:id/teachers/:teacherId", requireRole("admin"), runJson(deleteTeacherCommand, answer, TEACHER))
-  // A school coordinator (docs/decisions/0029): named and un-named by an admin, audited.
+  // A school coordinator (docs/decisions/0030): named and un-named by an admin, audited.
   .post("/:id/teachers/:teacherId/coordinator", requireRole("admin"), runJson(makeCoordinatorCommand, answer, TEACHER))
   .delete("/:id/teachers/:teacherId/coordinator", requireRole("admin"), runJson(removeCoordinatorCommand, answer, TEACHER));

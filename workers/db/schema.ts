@@ -126,7 +126,7 @@ export const teachers = sqliteTable(
     disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
     // The last UTC day the teacher read: "active teachers in the last 30 days" counts on its index.
     lastActiveDay: text("last_active_day"),
-    // A school coordinator (docs/decisions/0029): sees the school's usage and manages its teachers.
+    // A school coordinator (docs/decisions/0030): sees the school's usage and manages its teachers.
     coordinator: integer("coordinator", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
   },

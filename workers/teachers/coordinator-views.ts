@@ -1,5 +1,5 @@
 /**
- * What a coordinator sees of their school (docs/decisions/0029), for the API and the "My school"
+ * What a coordinator sees of their school (docs/decisions/0030), for the API and the "My school"
  * page alike: its teachers (without their mobile numbers, which only the publisher's admins see)
  * and its usage report, the same one the admin's school page shows.
  */

@@ -1,5 +1,5 @@
 /**
- * School coordinators (docs/decisions/0029): a teacher an admin names to see their own school's
+ * School coordinators (docs/decisions/0030): a teacher an admin names to see their own school's
  * reading and to manage its teachers (disable, enable, end sessions, send a password reset; not
  * remove them, not the limit, not another school). Whether a teacher is one is read from D1 on each
  * coordinator request (their session in the school's object does not say so), so an admin's undo

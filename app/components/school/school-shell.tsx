@@ -20,7 +20,7 @@ export function SchoolShell({
   teacherName: string;
   basePath: string;
   search?: ReactNode;
-  /** A school coordinator (docs/decisions/0029): the sidebar leads to "My school" too. */
+  /** A school coordinator (docs/decisions/0030): the sidebar leads to "My school" too. */
   coordinator?: boolean;
   children: ReactNode;
 }) {

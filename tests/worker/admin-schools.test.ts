@@ -369,6 +369,7 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
         email: teacher.email,
         mobile: "5550000000",
         disabled: false,
+        coordinator: false,
         createdAt: teacher.createdAt,
         lastLoginAt: 1_700_000_500_000,
       },

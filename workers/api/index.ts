@@ -5,6 +5,7 @@ import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
 import { adminPageSetsApi } from "./admin-page-sets.ts";
 import { adminStatsApi } from "./admin-stats.ts";
+import { annotationsApi } from "./annotations.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
 import { coordinatorApi } from "./coordinator.ts";
@@ -36,6 +37,7 @@ export const api = new Hono<AppEnv>()
   .route("/books", bookPagesApi)
   .route("/books", bookFilesApi)
   .route("/books", favouritesApi)
+  .route("/books", annotationsApi)
   .route("/reading-progress", readingProgressApi)
   .route("/reports", reportsApi)
   .route("/leaks", leaksApi)

@@ -234,6 +234,35 @@ async function readStored<Schema extends z.ZodType>(bucket: R2Bucket, key: strin
   return parsed.data;
 }
 
+/** A teacher's book as their annotations need it (docs/decisions/0032): which book, its pages, and a page's stored text. */
+export interface TeacherBook {
+  bookId: number;
+  pageCount: number;
+  schoolId: number;
+  tokenHash: string;
+  /** Page n's runs as stored (null: the page failed or its text is gone). */
+  readText(n: number): Promise<PageText | null>;
+}
+
+/** The book as a teacher may read it now (their school's, licensed, its pages ready), or the reader's refusal for it. */
+export async function openForTeacher(ask: PageAsk): Promise<TeacherBook | Refusal> {
+  const opened = await open(ask, true);
+  if (opened instanceof Refusal) return opened;
+  const { reader, set, book, pages } = opened;
+  if (reader.kind !== "teacher") return new Refusal(404, "Book not found");
+  return {
+    bookId: book.id,
+    pageCount: set.pageCount ?? pages.size,
+    schoolId: reader.schoolId,
+    tokenHash: reader.tokenHash,
+    async readText(n) {
+      const page = pages.get(n);
+      if (!page || page.error !== null) return null;
+      return readStored(ask.context.env.BOOKS, pageTextKey(book.id, set.id, n), PageTextSchema);
+    },
+  };
+}
+
 /** Opening a book: its page list, and the open counted for the usage reports (docs/decisions/0019). */
 export async function openBookPages(ask: PageAsk): Promise<PageList | Refusal> {
   const opened = await open(ask, true);

@@ -18,6 +18,18 @@ import { ENDED_SESSION_KEPT_MS, SESSION_LIFETIME } from "../auth/sessions.ts";
 import { getDb, runTransaction } from "../db/client.ts";
 import { pageBudget } from "../reading/page-budget.ts";
 import { READING_GAP_CAP_MS, utcDay } from "../reading/usage-events.ts";
+import {
+  ANNOTATIONS_INDEX,
+  ANNOTATIONS_TABLE,
+  type Annotation,
+  type AnnotationPatch,
+  addAnnotation,
+  deleteAnnotation,
+  highlightedPages,
+  listAnnotations,
+  type NewAnnotation,
+  updateAnnotation,
+} from "./annotations.ts";
 import { flushStatement, type ProgressRow, type SeatDayRow, seatDayStatement, type UsageRow } from "./usage-flush.ts";
 
 /** How long usage waits in the object before the alarm sends it to D1. */
@@ -90,7 +102,20 @@ const SCHEMA = [
   // Who was turned away from which book today (counted once per teacher and day).
   `CREATE TABLE IF NOT EXISTS seat_refusals (day TEXT NOT NULL, book_id INTEGER NOT NULL, teacher_id INTEGER NOT NULL,
     PRIMARY KEY (day, book_id, teacher_id))`,
+  // Each teacher's bookmarks, highlights and notes (docs/decisions/0032): workers/school/annotations.ts.
+  ANNOTATIONS_TABLE,
+  ANNOTATIONS_INDEX,
 ];
+
+/** What an annotation call answers: the value, the session's refusal, the budget's, a full book, or no such annotation. */
+export type AnnotationAnswer<Value> =
+  | { status: "ok"; value: Value }
+  | { status: "none" }
+  | { status: "disabled" }
+  | { status: "limit"; waitMs: number }
+  | { status: "full" }
+  | { status: "not-found" }
+  | { status: "invalid"; error: string };
 
 /** A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, or until they close it. */
 export const SEAT_HOLD_MS = 10 * 60_000;
@@ -406,6 +431,7 @@ export class School extends DurableObject<SchoolEnv> {
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM sessions WHERE teacher_id = ?", teacherId);
       this.sql.exec("DELETE FROM budgets WHERE teacher_id = ?", teacherId);
+      this.sql.exec("DELETE FROM annotations WHERE teacher_id = ?", teacherId);
       this.sql.exec("DELETE FROM teachers WHERE id = ?", teacherId);
     });
   }
@@ -531,8 +557,8 @@ export class School extends DurableObject<SchoolEnv> {
     return version;
   }
 
-  /** Spends one page of the hour's and the day's budget; the wait when either is spent. */
-  private spend(teacherId: number, bookId: number, pageCount: number, now: number): number | null {
+  /** Spends `cost` pages (one by default) of the hour's and the day's budget; the wait when either would be overspent. */
+  private spend(teacherId: number, bookId: number, pageCount: number, now: number, cost = 1): number | null {
     const budget = pageBudget(pageCount);
     const windows = [
       { name: "h", ...budget.hour },
@@ -551,7 +577,7 @@ export class School extends DurableObject<SchoolEnv> {
       const open = row && row.windowStart > now - window.windowMs;
       const count = open ? row.count : 0;
       const windowStart = open ? row.windowStart : now;
-      if (count + 1 > window.limit) waitMs = Math.max(waitMs, windowStart + window.windowMs - now, 1000);
+      if (count + cost > window.limit) waitMs = Math.max(waitMs, windowStart + window.windowMs - now, 1000);
       return { ...window, count, windowStart };
     });
     if (waitMs > 0) return waitMs;
@@ -561,11 +587,81 @@ export class School extends DurableObject<SchoolEnv> {
         teacherId,
         bookId,
         window.name,
-        window.count + 1,
+        window.count + cost,
         window.windowStart,
       );
     }
     return null;
+  }
+
+  // ---- Annotations (docs/decisions/0032) ---------------------------------------------------
+
+  /**
+   * The teacher's annotations of the book. Their highlights' text is read back only when the
+   * budget allows one page for each highlighted page (a highlight must not copy more of the book
+   * than reading it would); else the text is withheld (null) and `withheldMs` says how long for.
+   */
+  async annotations(
+    schoolId: number,
+    input: { tokenHash: string; bookId: number; pageCount: number; now?: number },
+  ): Promise<AnnotationAnswer<{ annotations: Annotation[]; withheldMs: number | null }>> {
+    if (!(await this.ready(schoolId))) return { status: "none" };
+    const now = input.now ?? Date.now();
+    const session = this.check(input.tokenHash, now);
+    if (session.status !== "ok") return session;
+    const teacherId = session.teacher.id;
+    const cost = highlightedPages(this.sql, teacherId, input.bookId);
+    const withheldMs = cost > 0 ? this.spend(teacherId, input.bookId, input.pageCount, now, cost) : null;
+    const annotations = listAnnotations(this.sql, teacherId, input.bookId);
+    return {
+      status: "ok",
+      value: { annotations: withheldMs === null ? annotations : annotations.map((a) => ({ ...a, text: null })), withheldMs },
+    };
+  }
+
+  /** Keeps a new annotation; a highlight (whose text the answer carries) costs a page of the budget. */
+  async annotate(
+    schoolId: number,
+    input: { tokenHash: string; bookId: number; pageCount: number; annotation: NewAnnotation; now?: number },
+  ): Promise<AnnotationAnswer<Annotation>> {
+    if (!(await this.ready(schoolId))) return { status: "none" };
+    const now = input.now ?? Date.now();
+    const session = this.check(input.tokenHash, now);
+    if (session.status !== "ok") return session;
+    const teacherId = session.teacher.id;
+    return this.ctx.storage.transactionSync((): AnnotationAnswer<Annotation> => {
+      if (input.annotation.kind === "highlight") {
+        const waitMs = this.spend(teacherId, input.bookId, input.pageCount, now);
+        if (waitMs !== null) return { status: "limit", waitMs };
+      }
+      const added = addAnnotation(this.sql, teacherId, input.bookId, input.annotation, now);
+      return added ? { status: "ok", value: added } : { status: "full" };
+    });
+  }
+
+  /** Changes the teacher's own annotation (another's, or none: not-found). */
+  async editAnnotation(
+    schoolId: number,
+    input: { tokenHash: string; bookId: number; id: number; patch: AnnotationPatch; now?: number },
+  ): Promise<AnnotationAnswer<Annotation>> {
+    if (!(await this.ready(schoolId))) return { status: "none" };
+    const now = input.now ?? Date.now();
+    const session = this.check(input.tokenHash, now);
+    if (session.status !== "ok") return session;
+    const updated = updateAnnotation(this.sql, session.teacher.id, input.bookId, input.id, input.patch, now);
+    if (!updated) return { status: "not-found" };
+    return "error" in updated ? { status: "invalid", error: updated.error } : { status: "ok", value: updated };
+  }
+
+  /** Deletes the teacher's own annotation (another's, or none: not-found). */
+  async removeAnnotation(
+    schoolId: number,
+    input: { tokenHash: string; bookId: number; id: number; now?: number },
+  ): Promise<AnnotationAnswer<null>> {
+    if (!(await this.ready(schoolId))) return { status: "none" };
+    const session = this.check(input.tokenHash, input.now ?? Date.now());
+    if (session.status !== "ok") return session;
+    return deleteAnnotation(this.sql, session.teacher.id, input.bookId, input.id) ? { status: "ok", value: null } : { status: "not-found" };
   }
 
   /**

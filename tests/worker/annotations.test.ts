@@ -1,0 +1,267 @@
+// A teacher's bookmarks, highlights and notes (issue #29 item 1, docs/decisions/0032), through the
+// whole Worker as a script would send them: validation, strict ids, a page out of range, another
+// school's book and another teacher's annotation, the per-book limit, and the budget: a highlight's
+// text read back costs pages, and the export carries at most 200 characters of each.
+
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { pageBudget } from "../../workers/reading/page-budget.ts";
+import { MAX_ANNOTATIONS_PER_BOOK } from "../../workers/school/annotations.ts";
+import { api, createSchool, errorOf, jsonOf, pagesSpent, schoolStub, setPagesSpent, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
+
+const LONG = `${"Photosynthesis turns light into sugar. ".repeat(30)}The end.`;
+const TEXTS = ["Chapter one: the leaf and the light it drinks.", LONG, "Index."];
+
+let school: Awaited<ReturnType<typeof createSchool>>;
+let bookId: number;
+
+beforeAll(async () => {
+  school = await createSchool({ name: "Annotation Academy" });
+  bookId = (await preparedBook("Leaves and Light", [school.id], TEXTS)).book.id;
+});
+
+const Annotation = z
+  .object({
+    id: z.number(),
+    kind: z.enum(["bookmark", "highlight", "note"]),
+    page: z.number(),
+    label: z.string().nullable(),
+    note: z.string().nullable(),
+    colour: z.string().nullable(),
+    text: z.string().nullable(),
+    start: z.object({ run: z.number(), offset: z.number() }).nullable(),
+  })
+  .loose();
+const Created = z.object({ annotation: Annotation });
+const Listed = z.object({ annotations: z.array(Annotation), textWithheld: z.string().optional() });
+
+const url = (path = "", book: number = bookId) => `/api/books/${book}/annotations${path}`;
+const create = (cookie: string, body: unknown, book: number = bookId) => api(url("", book), { body, cookie });
+
+describe("creating annotations", () => {
+  it("keeps a bookmark, a highlight with its text read from the page, and a note, listed in page order", async () => {
+    const { cookie } = await signedInTeacher(school, "Hana Highlighter");
+    const note = await create(cookie, { kind: "note", page: 3, note: "  Check the index\nbefore class.  " });
+    expect(note.status).toBe(201);
+    expect((await jsonOf(note, Created)).annotation).toMatchObject({ kind: "note", page: 3, note: "Check the index\nbefore class." });
+
+    const highlight = await create(cookie, {
+      kind: "highlight",
+      page: 1,
+      colour: "green",
+      start: { run: 0, offset: 13 },
+      end: { run: 0, offset: 21 },
+      note: "Vocabulary",
+    });
+    expect(highlight.status).toBe(201);
+    expect((await jsonOf(highlight, Created)).annotation).toMatchObject({
+      kind: "highlight",
+      colour: "green",
+      text: "the leaf",
+      note: "Vocabulary",
+    });
+
+    const bookmark = await create(cookie, { kind: "bookmark", page: 2, label: "Lesson 3" });
+    expect((await jsonOf(bookmark, Created)).annotation).toMatchObject({ kind: "bookmark", page: 2, label: "Lesson 3" });
+
+    const listed = await jsonOf(await api(url(), { cookie }), Listed);
+    expect(listed.annotations.map((a) => [a.page, a.kind])).toEqual([
+      [1, "highlight"],
+      [2, "bookmark"],
+      [3, "note"],
+    ]);
+    expect(listed.textWithheld).toBeUndefined();
+  });
+
+  it("refuses bad input with a clear 400, and never takes the highlight's text from the request", async () => {
+    const { cookie } = await signedInTeacher(school);
+    const cases: [unknown, string][] = [
+      [{ kind: "sticker", page: 1 }, 'The kind must be "bookmark", "highlight" or "note"'],
+      [{ kind: "note", page: 1, note: "" }, "Write the note, or delete it."],
+      [{ kind: "note", page: 1, note: "x".repeat(2_001) }, "A note can have at most 2,000 characters"],
+      [{ kind: "note", page: 0, note: "x" }, "The page must be a whole number from 1"],
+      [{ kind: "note", page: 1.5, note: "x" }, "The page must be a whole number from 1"],
+      [{ kind: "note", page: "2", note: "x" }, "The page must be a whole number from 1"],
+      [{ kind: "note", page: 4, note: "x" }, "This book has 3 pages"],
+      [{ kind: "bookmark", page: 1, label: "x".repeat(101) }, "A bookmark's label can have at most 100 characters"],
+      [{ kind: "bookmark", page: 1, colour: "red" }, 'Unrecognized key: "colour"'],
+      [
+        { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 5 }, colour: "red" },
+        "The colour must be yellow, green, blue or pink",
+      ],
+      [
+        { kind: "highlight", page: 1, start: { run: 0, offset: 5 }, end: { run: 0, offset: 5 } },
+        "The highlight's start and end are not text of this page.",
+      ],
+      [
+        { kind: "highlight", page: 1, start: { run: 1, offset: 0 }, end: { run: 1, offset: 5 } },
+        "The highlight's start and end are not text of this page.",
+      ],
+      [
+        { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 500 } },
+        "The highlight's start and end are not text of this page.",
+      ],
+      [
+        { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 5 }, text: "anything I like" },
+        'Unrecognized key: "text"',
+      ],
+      [
+        { kind: "highlight", page: 2, start: { run: 0, offset: 0 }, end: { run: 0, offset: LONG.length } },
+        "A highlight can cover at most 1,000 characters. Select less text.",
+      ],
+    ];
+    for (const [body, error] of cases) {
+      const response = await create(cookie, body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await errorOf(response), JSON.stringify(body)).toBe(error);
+    }
+    const notJson = await api(url(), { method: "POST", cookie, headers: { "Content-Type": "application/json" } });
+    expect(notJson.status).toBe(400);
+    expect((await jsonOf(await api(url(), { cookie }), Listed)).annotations).toEqual([]);
+  });
+
+  it("keeps at most MAX_ANNOTATIONS_PER_BOOK in one book (409)", async () => {
+    const { cookie, teacher } = await signedInTeacher(school);
+    const stub = await schoolStub(school.id);
+    const { runInDurableObject } = await import("cloudflare:test");
+    await runInDurableObject(stub, (_instance, state) => {
+      for (let i = 0; i < MAX_ANNOTATIONS_PER_BOOK; i++)
+        state.storage.sql.exec(
+          "INSERT INTO annotations (teacher_id, book_id, kind, page, created_at, updated_at) VALUES (?, ?, 'bookmark', 1, 0, 0)",
+          teacher.id,
+          bookId,
+        );
+    });
+    const full = await create(cookie, { kind: "bookmark", page: 1 });
+    expect(full.status).toBe(409);
+    expect(await errorOf(full)).toMatch(/at most 1,000 bookmarks, highlights and notes/);
+  });
+});
+
+describe("whose annotations", () => {
+  it("another teacher's annotation is 404 to read, change or delete, and is not listed", async () => {
+    const owner = await signedInTeacher(school, "Olive Owner");
+    const other = await signedInTeacher(school, "Oscar Other");
+    const { annotation } = await jsonOf(await create(owner.cookie, { kind: "note", page: 1, note: "Mine" }), Created);
+    expect((await jsonOf(await api(url(), { cookie: other.cookie }), Listed)).annotations).toEqual([]);
+    const patch = await api(url(`/${annotation.id}`), { method: "PATCH", body: { note: "Theirs" }, cookie: other.cookie });
+    expect(patch.status).toBe(404);
+    expect(await errorOf(patch)).toBe("Annotation not found");
+    expect((await api(url(`/${annotation.id}`), { method: "DELETE", cookie: other.cookie })).status).toBe(404);
+    const mine = await jsonOf(await api(url(), { cookie: owner.cookie }), Listed);
+    expect(mine.annotations).toMatchObject([{ id: annotation.id, note: "Mine" }]);
+  });
+
+  it("another school's book is 404, as the reader answers it; so is a malformed id; no one is 401", async () => {
+    const elsewhere = await createSchool({ name: "Elsewhere High" });
+    const theirs = (await preparedBook("Not Yours", [elsewhere.id], ["Secret."])).book.id;
+    const { cookie } = await signedInTeacher(school);
+    for (const response of [
+      await api(url("", theirs), { cookie }),
+      await create(cookie, { kind: "note", page: 1, note: "x" }, theirs),
+      await api(url("/1", theirs), { method: "DELETE", cookie }),
+      await api(url("/export", theirs), { cookie }),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(await errorOf(response)).toBe("Book not found");
+    }
+    for (const id of ["0", "-1", "1.0", "1e3", "0x1", "%201"]) {
+      expect((await api(url(`/${id}`), { method: "DELETE", cookie })).status, id).toBe(404);
+      expect((await api(`/api/books/${id}/annotations`, { cookie })).status, id).toBe(404);
+    }
+    expect((await api(url())).status).toBe(401);
+    expect((await create("", { kind: "note", page: 1, note: "x" })).status).toBe(401);
+    // Another site's page cannot write with the teacher's cookie.
+    expect((await api(url(), { body: { kind: "note", page: 1, note: "x" }, cookie, origin: "https://evil.test" })).status).toBe(403);
+  });
+});
+
+describe("editing and deleting", () => {
+  it("changes what each kind has, refuses what it has not, and deletes", async () => {
+    const { cookie } = await signedInTeacher(school);
+    const note = (await jsonOf(await create(cookie, { kind: "note", page: 1, note: "Draft" }), Created)).annotation;
+    const highlight = (
+      await jsonOf(await create(cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }), Created)
+    ).annotation;
+    expect(highlight).toMatchObject({ colour: "yellow", text: "Chapter" });
+    const bookmark = (await jsonOf(await create(cookie, { kind: "bookmark", page: 2 }), Created)).annotation;
+
+    const patch = (id: number, body: unknown) => api(url(`/${id}`), { method: "PATCH", body, cookie });
+    expect((await jsonOf(await patch(note.id, { note: "Final" }), Created)).annotation.note).toBe("Final");
+    expect((await jsonOf(await patch(highlight.id, { colour: "pink", note: "Key word" }), Created)).annotation).toMatchObject({
+      colour: "pink",
+      note: "Key word",
+      text: "Chapter",
+    });
+    expect((await jsonOf(await patch(highlight.id, { note: null }), Created)).annotation.note).toBeNull();
+    expect((await jsonOf(await patch(bookmark.id, { label: "Start here" }), Created)).annotation.label).toBe("Start here");
+
+    expect(await errorOf(patch(bookmark.id, { note: "x" }))).toBe("A bookmark has no note to change.");
+    expect(await errorOf(patch(note.id, { colour: "blue" }))).toBe("A note has no colour to change.");
+    expect(await errorOf(patch(note.id, { note: null }))).toBe("Write the note, or delete it.");
+    expect(await errorOf(patch(note.id, {}))).toBe("Send the label, note or colour to change");
+    expect(await errorOf(patch(note.id, { page: 2 }))).toBe('Unrecognized key: "page"');
+
+    expect((await api(url(`/${note.id}`), { method: "DELETE", cookie })).status).toBe(204);
+    expect((await api(url(`/${note.id}`), { method: "DELETE", cookie })).status).toBe(404);
+    const left = await jsonOf(await api(url(), { cookie }), Listed);
+    expect(left.annotations.map((a) => a.id)).toEqual([highlight.id, bookmark.id]);
+  });
+});
+
+describe("the budget", () => {
+  it("reading highlights back costs one page per highlighted page; at the limit the text is withheld, the rest listed", async () => {
+    const { cookie, teacher } = await signedInTeacher(school);
+    const spentBefore = await pagesSpent(school, teacher.id, bookId);
+    for (const [page, end] of [
+      [1, 7],
+      [1, 11],
+      [2, 14],
+    ] as const)
+      expect((await create(cookie, { kind: "highlight", page, start: { run: 0, offset: 0 }, end: { run: 0, offset: end } })).status).toBe(
+        201,
+      );
+    // Each highlight made reads its text back once.
+    expect(await pagesSpent(school, teacher.id, bookId)).toBe(spentBefore + 3);
+    await create(cookie, { kind: "note", page: 3, note: "Free" });
+    await api(url(), { cookie });
+    // Two highlighted pages: two pages of the budget.
+    expect(await pagesSpent(school, teacher.id, bookId)).toBe(spentBefore + 5);
+
+    const limit = pageBudget(TEXTS.length).hour.limit;
+    await setPagesSpent(school, teacher.id, bookId, "h", limit - 1);
+    const listed = await jsonOf(await api(url(), { cookie }), Listed);
+    expect(listed.textWithheld).toMatch(/^You have reached the reading limit for this book/);
+    expect(listed.annotations).toHaveLength(4);
+    expect(listed.annotations.every((a) => a.text === null)).toBe(true);
+    // A refusal costs nothing.
+    expect(await pagesSpent(school, teacher.id, bookId)).toBe(limit - 1);
+    // At the limit, a new highlight is refused (its answer would carry text); a note is not.
+    await setPagesSpent(school, teacher.id, bookId, "h", limit);
+    const refused = await create(cookie, { kind: "highlight", page: 3, start: { run: 0, offset: 0 }, end: { run: 0, offset: 5 } });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("Retry-After")).toMatch(/^\d+$/);
+    expect((await create(cookie, { kind: "note", page: 3, note: "Still fine" })).status).toBe(201);
+  });
+
+  it("exports the teacher's notes as Markdown with at most 200 characters of a highlight", async () => {
+    const { cookie } = await signedInTeacher(school, "Edie Exporter");
+    await create(cookie, { kind: "highlight", page: 2, start: { run: 0, offset: 0 }, end: { run: 0, offset: 600 }, note: "Long one" });
+    await create(cookie, { kind: "bookmark", page: 1, label: "Start" });
+    await create(cookie, { kind: "note", page: 3, note: "Line one\nLine two" });
+    const response = await api(url("/export"), { cookie });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("Content-Type")).toBe("text/markdown; charset=utf-8");
+    expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="lectern-notes-leaves-and-light.md"');
+    const markdown = await response.text();
+    expect(markdown).toContain("# Leaves and Light: my notes");
+    expect(markdown).toContain("## Page 1\n\n- Bookmark: Start");
+    expect(markdown).toContain("- Note: Line one\n  Line two");
+    const quoted = /- Highlight \(yellow\): “([^”]*)”/.exec(markdown)?.[1] ?? "";
+    expect(quoted.length).toBeLessThanOrEqual(200);
+    expect(quoted.startsWith("Photosynthesis turns light")).toBe(true);
+    expect(markdown).toContain("  Note: Long one");
+    expect(markdown).not.toContain(LONG.slice(0, 400));
+  });
+});

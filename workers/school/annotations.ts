@@ -1,0 +1,198 @@
+/**
+ * A teacher's bookmarks, highlights and notes (docs/decisions/0032), kept in their school's object
+ * beside the sessions and budgets they are checked against: private to the teacher, per book and
+ * page, and no D1 write for any of them. The object calls these inside its single-threaded step,
+ * after the session check and, where text is read back, the budget.
+ */
+
+export const ANNOTATION_KINDS = ["bookmark", "highlight", "note"] as const;
+export type AnnotationKind = (typeof ANNOTATION_KINDS)[number];
+export const HIGHLIGHT_COLOURS = ["yellow", "green", "blue", "pink"] as const;
+export type HighlightColour = (typeof HIGHLIGHT_COLOURS)[number];
+
+/** Where a highlight begins and ends in the page's text runs: run index and character offset (end exclusive). */
+export interface TextPoint {
+  run: number;
+  offset: number;
+}
+
+/** What a new annotation holds, checked by the Worker (and, for a highlight, its text read from the page). */
+export interface NewAnnotation {
+  kind: AnnotationKind;
+  page: number;
+  label: string | null;
+  note: string | null;
+  colour: HighlightColour | null;
+  start: TextPoint | null;
+  end: TextPoint | null;
+  text: string | null;
+}
+
+export interface Annotation extends NewAnnotation {
+  id: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What may change of an annotation: a bookmark's label, a note's text, a highlight's colour and note. */
+export interface AnnotationPatch {
+  label?: string | null;
+  note?: string | null;
+  colour?: HighlightColour;
+}
+
+/** The most annotations one teacher keeps in one book. */
+export const MAX_ANNOTATIONS_PER_BOOK = 1_000;
+
+export const ANNOTATIONS_TABLE = `CREATE TABLE IF NOT EXISTS annotations (id INTEGER PRIMARY KEY AUTOINCREMENT,
+    teacher_id INTEGER NOT NULL, book_id INTEGER NOT NULL, kind TEXT NOT NULL, page INTEGER NOT NULL,
+    label TEXT, note TEXT, colour TEXT, anchor TEXT, text TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`;
+export const ANNOTATIONS_INDEX = "CREATE INDEX IF NOT EXISTS annotations_teacher_book ON annotations (teacher_id, book_id, page)";
+
+type Row = {
+  id: number;
+  kind: AnnotationKind;
+  page: number;
+  label: string | null;
+  note: string | null;
+  colour: HighlightColour | null;
+  anchor: string | null;
+  text: string | null;
+  created_at: number;
+  updated_at: number;
+};
+
+const COLUMNS = "id, kind, page, label, note, colour, anchor, text, created_at, updated_at";
+
+function fromRow(row: Row): Annotation {
+  const anchor = row.anchor ? (JSON.parse(row.anchor) as { start: TextPoint; end: TextPoint }) : null;
+  return {
+    id: row.id,
+    kind: row.kind,
+    page: row.page,
+    label: row.label,
+    note: row.note,
+    colour: row.colour,
+    start: anchor?.start ?? null,
+    end: anchor?.end ?? null,
+    text: row.text,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The teacher's annotations of the book, in page order (and, on a page, in the order they were made). */
+export function listAnnotations(sql: SqlStorage, teacherId: number, bookId: number): Annotation[] {
+  return sql
+    .exec<Row>(`SELECT ${COLUMNS} FROM annotations WHERE teacher_id = ? AND book_id = ? ORDER BY page, id`, teacherId, bookId)
+    .toArray()
+    .map(fromRow);
+}
+
+/** How many different pages of the book the teacher's highlights are on (what reading their text back costs). */
+export function highlightedPages(sql: SqlStorage, teacherId: number, bookId: number): number {
+  const [row] = sql
+    .exec<{ n: number }>(
+      "SELECT count(DISTINCT page) AS n FROM annotations WHERE teacher_id = ? AND book_id = ? AND kind = 'highlight'",
+      teacherId,
+      bookId,
+    )
+    .toArray();
+  return row?.n ?? 0;
+}
+
+/** Adds one; null when the teacher already keeps MAX_ANNOTATIONS_PER_BOOK in the book. */
+export function addAnnotation(
+  sql: SqlStorage,
+  teacherId: number,
+  bookId: number,
+  annotation: NewAnnotation,
+  now: number,
+): Annotation | null {
+  const [count] = sql
+    .exec<{ n: number }>("SELECT count(*) AS n FROM annotations WHERE teacher_id = ? AND book_id = ?", teacherId, bookId)
+    .toArray();
+  if ((count?.n ?? 0) >= MAX_ANNOTATIONS_PER_BOOK) return null;
+  const anchor = annotation.start && annotation.end ? JSON.stringify({ start: annotation.start, end: annotation.end }) : null;
+  const [row] = sql
+    .exec<Row>(
+      `INSERT INTO annotations (teacher_id, book_id, kind, page, label, note, colour, anchor, text, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+      teacherId,
+      bookId,
+      annotation.kind,
+      annotation.page,
+      annotation.label,
+      annotation.note,
+      annotation.colour,
+      anchor,
+      annotation.text,
+      now,
+      now,
+    )
+    .toArray();
+  return row ? fromRow(row) : null;
+}
+
+/** The teacher's annotation `id` of the book, or null (another teacher's, another book's, or none). */
+export function findAnnotation(sql: SqlStorage, teacherId: number, bookId: number, id: number): Annotation | null {
+  const [row] = sql
+    .exec<Row>(`SELECT ${COLUMNS} FROM annotations WHERE id = ? AND teacher_id = ? AND book_id = ?`, id, teacherId, bookId)
+    .toArray();
+  return row ? fromRow(row) : null;
+}
+
+/** What each kind may change: a bookmark its label, a note its text, a highlight its colour and note. */
+const EDITABLE: Record<AnnotationKind, (keyof AnnotationPatch)[]> = {
+  bookmark: ["label"],
+  note: ["note"],
+  highlight: ["colour", "note"],
+};
+
+/** Why a patch does not fit the annotation's kind, or null. */
+function patchRefusal(kind: AnnotationKind, patch: AnnotationPatch): string | null {
+  const wrong = (Object.keys(patch) as (keyof AnnotationPatch)[]).find((key) => patch[key] !== undefined && !EDITABLE[kind].includes(key));
+  if (wrong) return `A ${kind} has no ${wrong === "colour" ? "colour" : wrong} to change.`;
+  if (kind === "note" && patch.note === null) return "Write the note, or delete it.";
+  return null;
+}
+
+/**
+ * Applies the patch (only the fields it names); null when the annotation is not the teacher's,
+ * `{ error }` when the patch does not fit its kind.
+ */
+export function updateAnnotation(
+  sql: SqlStorage,
+  teacherId: number,
+  bookId: number,
+  id: number,
+  patch: AnnotationPatch,
+  now: number,
+): Annotation | null | { error: string } {
+  const current = findAnnotation(sql, teacherId, bookId, id);
+  if (!current) return null;
+  const refused = patchRefusal(current.kind, patch);
+  if (refused) return { error: refused };
+  const next = {
+    label: patch.label === undefined ? current.label : patch.label,
+    note: patch.note === undefined ? current.note : patch.note,
+    colour: patch.colour ?? current.colour,
+  };
+  const [row] = sql
+    .exec<Row>(
+      `UPDATE annotations SET label = ?, note = ?, colour = ?, updated_at = ? WHERE id = ? AND teacher_id = ? RETURNING ${COLUMNS}`,
+      next.label,
+      next.note,
+      next.colour,
+      now,
+      id,
+      teacherId,
+    )
+    .toArray();
+  return row ? fromRow(row) : null;
+}
+
+/** Deletes it; false when it was not the teacher's. */
+export function deleteAnnotation(sql: SqlStorage, teacherId: number, bookId: number, id: number): boolean {
+  return sql.exec("DELETE FROM annotations WHERE id = ? AND teacher_id = ? AND book_id = ?", id, teacherId, bookId).rowsWritten > 0;
+}

@@ -4,13 +4,15 @@ import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
 import { getTeacherAccount, listTeacherSessions } from "../teachers/account.ts";
 import { changePasswordCommand, endSessionCommand, signOutEverywhereCommand, updateAccountCommand } from "../teachers/account-commands.ts";
+import { getReadingSettings, saveReadingSettingsCommand } from "../teachers/reading-settings.ts";
 
 /** The teacher a call is about: the checked session's, never the client's word. */
 const refOf = (session: TeacherSession) => ({ schoolId: session.school.id, teacherId: session.teacher.id });
 
 /**
  * The signed-in teacher's own account, for scripts (the account page runs the same core in its
- * loader and actions): /api/teacher/account, /password, /sessions, /sign-out-everywhere. Every
+ * loader and actions): /api/teacher/account, /password, /sessions, /sign-out-everywhere, and the
+ * reader's /reading-settings (docs/decisions/0031). Every
  * route needs the teacher's session, and every write our own origin. Mounted under /teacher
  * next to teacher.ts; each route carries its guards itself, so none leaks to that file's
  * sign-in routes.
@@ -57,4 +59,14 @@ export const teacherAccountApi = new Hono<TeacherApiEnv>()
       },
       { body: false },
     ),
+  )
+  .get("/reading-settings", requireRole("teacher"), async (c) => {
+    const settings = await getReadingSettings(c.var.context.db, refOf(c.var.teacher));
+    if (!settings) return c.json({ error: "Your account could not be found." }, 404);
+    return c.json({ settings });
+  })
+  .put(
+    "/reading-settings",
+    requireRole("teacher"),
+    runJson(saveReadingSettingsCommand, (c, { settings, message }) => c.json({ settings, message })),
   );

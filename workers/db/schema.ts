@@ -128,6 +128,9 @@ export const teachers = sqliteTable(
     lastActiveDay: text("last_active_day"),
     // A school coordinator (docs/decisions/0030): sees the school's usage and manages its teachers.
     coordinator: integer("coordinator", { mode: "boolean" }).notNull().default(false),
+    // The Text view's reading settings (docs/decisions/0031), as JSON; null until first saved. Read
+    // through readStoredSettings, so a value an older reader wrote still opens.
+    readingSettings: text("reading_settings", { mode: "json" }).$type<unknown>(),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email), index("teachers_last_active_idx").on(t.lastActiveDay)],

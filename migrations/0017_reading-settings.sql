@@ -1,0 +1,1 @@
+ALTER TABLE `teachers` ADD `reading_settings` text;

@@ -2,8 +2,9 @@ import { memo, useEffect, useRef, useState } from "react";
 import { displaySize, fittedBoxStyle } from "../../lib/reader/page-layout.ts";
 import type { PageStore } from "../../lib/reader/page-store.ts";
 import { FIRST_PAGE_TIMING, whenPainted } from "../../lib/reader/painted-at.ts";
-import type { PageInfo, PageText } from "../../lib/reader/reader-api.ts";
+import type { Annotation, PageInfo, PageText } from "../../lib/reader/reader-api.ts";
 import { ReaderApiError } from "../../lib/reader/reader-api.ts";
+import { HighlightMarks } from "./highlight-marks.tsx";
 import { SearchMarks } from "./search-marks.tsx";
 import { TextLayer } from "./text-layer.tsx";
 
@@ -35,6 +36,8 @@ export const PageImage = memo(function PageImage({
   highlight,
   reveal,
   onRevealed,
+  highlights,
+  selectable = false,
 }: {
   store: PageStore;
   info: PageInfo;
@@ -53,6 +56,10 @@ export const PageImage = memo(function PageImage({
   /** The page was opened from a search result: bring its first match into view. */
   reveal?: boolean;
   onRevealed?: () => void;
+  /** The teacher's highlights on this page (docs/decisions/0032). */
+  highlights?: readonly Annotation[];
+  /** The teacher is highlighting: the text layer can be selected. */
+  selectable?: boolean;
 }) {
   const { n } = info;
   const [shown, setShown] = useState<Shown | null>(null);
@@ -176,7 +183,10 @@ export const PageImage = memo(function PageImage({
           onRevealed={onRevealed}
         />
       )}
-      {text && !failed && <TextLayer runs={text.runs} width={info.width} height={info.height} scale={scale} />}
+      {text && !failed && highlights && highlights.length > 0 && (
+        <HighlightMarks runs={text.runs} highlights={highlights} width={info.width} height={info.height} scale={scale} />
+      )}
+      {text && !failed && <TextLayer runs={text.runs} width={info.width} height={info.height} scale={scale} selectable={selectable} />}
     </section>
   );
 });

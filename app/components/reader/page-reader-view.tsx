@@ -1,16 +1,21 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { selectedRange } from "../../lib/reader/annotation-selection.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
 import { type PageList, pageImageUrl, type ReaderApiError, releaseSeat } from "../../lib/reader/reader-api.ts";
 import { PREVIEW_WIDTH } from "../../lib/rules/page-format.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
+import { HighlightBar } from "./highlight-bar.tsx";
+import { NotesPanel } from "./notes-panel.tsx";
 import { PageImage } from "./page-image.tsx";
+import { Presentation } from "./presentation.tsx";
 import { ReaderSignedOut } from "./reader-error.tsx";
 import { ReaderSearch, useSearchDraft } from "./reader-search.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
 import { TextView } from "./text-view.tsx";
+import { useAnnotations } from "./use-annotations.ts";
 import { usePageScroller } from "./use-page-scroller.ts";
 import { useReaderKeys } from "./use-reader-keys.ts";
 
@@ -37,12 +42,14 @@ export interface PageReaderProps {
   holdsSeat?: boolean;
   /** How long a reader turned away for lack of seats waits before asking again (SEAT_RETRY_MS; the tests' is short). */
   seatRetryMs?: number;
+  /** The teacher's desk (docs/decisions/0032): bookmarks, highlights and notes, and presenting to a class. */
+  desk?: boolean;
 }
 
 /** How long a reader turned away for lack of seats waits before it asks again by itself. */
 export const SEAT_RETRY_MS = 30_000;
 
-type Panel = "contents" | "search" | null;
+type Panel = "contents" | "search" | "notes" | null;
 const NO_SAVING = "Saving and printing are turned off for this book.";
 
 export function PageReaderView({
@@ -58,6 +65,7 @@ export function PageReaderView({
   firstImageWidth = PREVIEW_WIDTH,
   holdsSeat = false,
   seatRetryMs = SEAT_RETRY_MS,
+  desk = false,
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
@@ -100,6 +108,29 @@ export function PageReaderView({
   const [reveal, setReveal] = useState<number | null>(null);
   const onRevealed = useCallback(() => setReveal(null), []);
   const [notice, setNotice] = useState<string | null>(null);
+  // The teacher's desk: their annotations, highlighting a selection, presenting.
+  const notes = useAnnotations(bookId, desk);
+  const [highlighting, setHighlighting] = useState(false);
+  const [selected, setSelected] = useState<ReturnType<typeof selectedRange>>(null);
+  const [editing, setEditing] = useState<number | null>(null);
+  const [presenting, setPresenting] = useState(false);
+  useEffect(() => {
+    if (!highlighting) {
+      setSelected(null);
+      return;
+    }
+    const read = () => setSelected(selectedRange(window.getSelection()));
+    document.addEventListener("selectionchange", read);
+    return () => document.removeEventListener("selectionchange", read);
+  }, [highlighting]);
+  const highlightsByPage = useMemo(() => {
+    const map = new Map<number, typeof notes.annotations>();
+    for (const [n, items] of notes.byPageNumber) {
+      const highlights = items.filter((a) => a.kind === "highlight");
+      if (highlights.length) map.set(n, highlights);
+    }
+    return map;
+  }, [notes.byPageNumber]);
 
   // One scale for the whole book, from its first page (as a printed book would be).
   const [scale, setScale] = useState(1);
@@ -191,7 +222,20 @@ export function PageReaderView({
               panel={panel}
               textView={textView}
               onTogglePanel={togglePanel}
-              onToggleTextView={() => setTextView((on) => !on)}
+              onToggleTextView={() => {
+                setTextView((on) => !on);
+                setHighlighting(false);
+              }}
+              desk={
+                desk
+                  ? {
+                      highlighting,
+                      onToggleHighlighting: () => setHighlighting((on) => !on),
+                      onPresent: () => setPresenting(true),
+                      count: notes.annotations.length,
+                    }
+                  : undefined
+              }
             />
             {toolbarExtra}
           </>
@@ -243,6 +287,8 @@ export function PageReaderView({
                   highlight={search.marked}
                   reveal={reveal === info.n}
                   onRevealed={onRevealed}
+                  highlights={desk ? highlightsByPage.get(info.n) : undefined}
+                  selectable={highlighting}
                 />
               ))}
             </div>
@@ -257,6 +303,25 @@ export function PageReaderView({
               onGoTo={goTo}
             />
           )}
+          {highlighting && (
+            <HighlightBar
+              selected={selected}
+              onHighlight={async (colour, withNote) => {
+                if (!selected) return;
+                const { page: on, start, end } = selected;
+                const made = await notes.add({ kind: "highlight", page: on, colour, start, end });
+                if (!made) return;
+                window.getSelection()?.removeAllRanges();
+                setSelected(null);
+                if (withNote) {
+                  setEditing(made.id);
+                  showPanel("notes");
+                }
+              }}
+              onDone={() => setHighlighting(false)}
+              error={notes.error}
+            />
+          )}
           {notice && (
             <p
               role="status"
@@ -266,6 +331,17 @@ export function PageReaderView({
             </p>
           )}
         </main>
+        {panel === "notes" && (
+          <NotesPanel
+            bookId={bookId}
+            page={page}
+            notes={notes}
+            editing={editing}
+            onEditing={setEditing}
+            onGoTo={goTo}
+            onClose={() => showPanel(null)}
+          />
+        )}
         {panel === "contents" && <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}
         {panel === "search" && (
           <ReaderSearch
@@ -280,6 +356,19 @@ export function PageReaderView({
           />
         )}
       </div>
+      {presenting && (
+        <Presentation
+          store={store}
+          pages={pages}
+          page={page}
+          title={title}
+          widths={list.widths}
+          onExit={(at) => {
+            setPresenting(false);
+            goTo(at);
+          }}
+        />
+      )}
     </div>
   );
 }

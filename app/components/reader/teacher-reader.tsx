@@ -39,6 +39,7 @@ export function TeacherReader({ bookId, title, page, backHref, backLabel, loginH
       onPageChange={save}
       list={list}
       holdsSeat
+      desk
     />
   );
 }

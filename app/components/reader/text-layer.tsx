@@ -37,18 +37,22 @@ function measureBaselineShift(): number {
  * The page's text, invisible, laid over its image where the words are (as pdf.js's text layer
  * does): screen readers read the page and the browser's find lands on the right place. Laid out
  * in PDF points and scaled as a whole, so zooming changes one transform; each run is stretched to
- * the width it has in the PDF. Selecting stays off, as for the rest of the reader.
+ * the width it has in the PDF. Selecting stays off, as for the rest of the reader, except while the
+ * teacher highlights (`selectable`): each run is a span with its index (`data-run`), which is how a
+ * selection becomes a highlight's range (app/lib/reader/annotation-selection.ts).
  */
 export const TextLayer = memo(function TextLayer({
   runs,
   width,
   height,
   scale,
+  selectable = false,
 }: {
   runs: readonly TextRun[];
   width: number;
   height: number;
   scale: number;
+  selectable?: boolean;
 }) {
   const shift = measureBaselineShift();
   const stretches = useMemo(
@@ -62,7 +66,10 @@ export const TextLayer = memo(function TextLayer({
   return (
     <div
       data-text-layer
-      className="absolute top-0 left-0 origin-top-left leading-none whitespace-pre text-transparent select-none"
+      data-selectable={selectable || undefined}
+      className={`absolute top-0 left-0 origin-top-left leading-none whitespace-pre text-transparent ${
+        selectable ? "cursor-text select-text selection:bg-indigo-500/35" : "select-none"
+      }`}
       style={{ width, height, transform: `scale(${scale})`, fontFamily: FONT }}
     >
       {runs.map((run, i) => (
@@ -70,6 +77,7 @@ export const TextLayer = memo(function TextLayer({
           // Runs have no identity beyond their place on the page, which never changes.
           // biome-ignore lint/suspicious/noArrayIndexKey: see above
           key={i}
+          data-run={i}
           className="absolute origin-top-left"
           style={{ left: run.x, top: run.y + shift * run.h, fontSize: run.h, transform: `scaleX(${stretches[i]})` }}
         >

@@ -100,3 +100,58 @@ export const pageImageUrl = (bookId: number, n: number, width: number) => `${boo
 export async function fetchPageImage(bookId: number, n: number, width: number): Promise<Blob> {
   return (await get(pageImageUrl(bookId, n, width), "Failed to load the page")).blob();
 }
+
+// ---- A teacher's annotations (docs/decisions/0032) --------------------------------------------
+
+type AnnotationRoutes = BookRoutes["annotations"];
+export type AnnotationList = Answer<AnnotationRoutes["$get"]>;
+export type Annotation = AnnotationList["annotations"][number];
+export type NewAnnotation =
+  | { kind: "bookmark"; page: number; label?: string }
+  | { kind: "note"; page: number; note: string }
+  | {
+      kind: "highlight";
+      page: number;
+      colour: "yellow" | "green" | "blue" | "pink";
+      start: { run: number; offset: number };
+      end: { run: number; offset: number };
+      note?: string;
+    };
+export type AnnotationPatch = { label?: string | null; note?: string | null; colour?: "yellow" | "green" | "blue" | "pink" };
+
+/** A write with a JSON body (our own origin: the browser sends it), failing as the reads do. */
+async function send(method: "POST" | "PATCH" | "DELETE", path: string, fallback: string, body?: unknown): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ReaderApiError("Network error: check your connection and try again.", 0);
+  }
+  if (!response.ok) throw await failure(response, fallback);
+  return response;
+}
+
+export const annotationsUrl = (bookId: number) => `${bookApi(bookId)}/annotations`;
+export const annotationsExportUrl = (bookId: number) => `${annotationsUrl(bookId)}/export`;
+
+export const fetchAnnotations = (bookId: number, signal?: AbortSignal) =>
+  getJson<AnnotationList>(annotationsUrl(bookId), "Your notes could not be loaded.", signal);
+
+export async function createAnnotation(bookId: number, annotation: NewAnnotation): Promise<Annotation> {
+  const response = await send("POST", annotationsUrl(bookId), "It could not be saved. Please try again.", annotation);
+  return ((await response.json()) as { annotation: Annotation }).annotation;
+}
+
+export async function updateAnnotation(bookId: number, id: number, patch: AnnotationPatch): Promise<Annotation> {
+  const response = await send("PATCH", `${annotationsUrl(bookId)}/${id}`, "The change could not be saved. Please try again.", patch);
+  return ((await response.json()) as { annotation: Annotation }).annotation;
+}
+
+export async function deleteAnnotation(bookId: number, id: number): Promise<void> {
+  await send("DELETE", `${annotationsUrl(bookId)}/${id}`, "It could not be deleted. Please try again.");
+}

@@ -1,5 +1,15 @@
 import { and, eq } from "drizzle-orm";
-import { type ReadingSettings, ReadingSettingsSchema, readStoredSettings } from "../../app/lib/rules/reading-settings.ts";
+import { z } from "zod";
+import {
+  LINE_SPACINGS,
+  MAX_VOICE_LENGTH,
+  READING_FONTS,
+  READING_THEMES,
+  type ReadingSettings,
+  readStoredSettings,
+  SPEECH_RATES,
+  TEXT_SIZES,
+} from "../../app/lib/rules/reading-settings.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
 import { done, failed, teacherCommand } from "../http/command.ts";
@@ -12,6 +22,33 @@ import type { TeacherRef } from "./account.ts";
  */
 
 const TEACHER_GONE = "Your account could not be found.";
+
+const oneOf = (name: string, values: readonly (string | number)[]) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `Send ${name} (one of ${values.join(", ")})` : `${name} must be one of ${values.join(", ")}`;
+const NOT_A_VOICE = "voice must be a voice's name, or null for the browser's default";
+
+/**
+ * The settings as PUT /api/teacher/reading-settings takes them: all of them (a PUT replaces what
+ * was stored), nothing else, each refusal a sentence naming the setting and what it may be.
+ */
+export const ReadingSettingsSchema = z.strictObject(
+  {
+    textSize: z.enum(TEXT_SIZES, { error: oneOf("textSize", TEXT_SIZES) }),
+    lineSpacing: z.enum(LINE_SPACINGS, { error: oneOf("lineSpacing", LINE_SPACINGS) }),
+    font: z.enum(READING_FONTS, { error: oneOf("font", READING_FONTS) }),
+    theme: z.enum(READING_THEMES, { error: oneOf("theme", READING_THEMES) }),
+    rate: z
+      .number({ error: oneOf("rate", SPEECH_RATES) })
+      .refine((rate) => (SPEECH_RATES as readonly number[]).includes(rate), `rate must be one of ${SPEECH_RATES.join(", ")}`),
+    voice: z
+      .string({ error: NOT_A_VOICE })
+      .trim()
+      .min(1, NOT_A_VOICE)
+      .max(MAX_VOICE_LENGTH, `voice must be at most ${MAX_VOICE_LENGTH} characters`)
+      .nullable(),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? `Unknown reading setting: ${issue.keys.join(", ")}` : undefined) },
+) satisfies z.ZodType<ReadingSettings>;
 
 /** The teacher's settings, each one they never chose (or that no longer fits) at its default; null when the teacher is gone. */
 export async function getReadingSettings(db: Db, who: TeacherRef): Promise<ReadingSettings | null> {

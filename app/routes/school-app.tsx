@@ -1,6 +1,6 @@
 import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { findCoordinator } from "../../workers/teachers/coordinators.ts";
+import { findCoordinator } from "../../workers/teachers/coordinator-lookup.ts";
 import { BookGridSkeleton } from "../components/school/book-card.tsx";
 import { BookSearch } from "../components/school/book-search.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";

@@ -115,7 +115,7 @@ describe("the Notes panel", () => {
   beforeEach(() => {
     vi.stubGlobal(
       "fetch",
-      vi.fn(async (path: string, init?: RequestInit) => {
+      vi.fn(async (_path: string, init?: RequestInit) => {
         const method = init?.method ?? "GET";
         if (method === "GET") return Response.json({ annotations: STORED });
         if (method === "POST")

@@ -22,6 +22,7 @@ import {
 } from "../http/command.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { idFrom } from "../validation/schemas.ts";
+import { findCoordinator } from "./coordinator-lookup.ts";
 import {
   endTeacherSessions,
   type ManageResult,
@@ -38,24 +39,10 @@ export const COORDINATOR_ACCOUNT = "A coordinator's account is managed by the pu
 
 const NOT_FOUND = { ok: false, status: 404, error: TEACHER_NOT_FOUND } as const;
 
+export { findCoordinator };
+
 /** The audit log's name for a coordinator: their e-mail, marked, and no admin id. */
 export const coordinatorActor = (email: string): AuditActor => ({ id: null, email: `${email} (coordinator)` });
-
-/** The signed-in teacher as a coordinator of their school, or null: not one, disabled, or gone. */
-export async function findCoordinator(db: Db, who: { schoolId: number; teacherId: number }) {
-  const [row] = await db
-    .select({ id: teachers.id, name: teachers.name, email: teachers.email })
-    .from(teachers)
-    .where(
-      and(
-        eq(teachers.id, who.teacherId),
-        eq(teachers.schoolId, who.schoolId),
-        eq(teachers.coordinator, true),
-        eq(teachers.disabled, false),
-      ),
-    );
-  return row ?? null;
-}
 
 /**
  * Makes a school's teacher a coordinator, or no longer one: one batch with its audit entry, written

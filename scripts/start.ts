@@ -1,8 +1,10 @@
-// npm start: build, migrate and seed local D1/R2 (miniflare, scripts/lib/local-state.ts), then serve the built Worker on a fixed port.
+// npm start: build, migrate and seed local D1/R2 (miniflare, scripts/lib/local-state.ts), then serve the built Worker on a fixed port,
+// with local stand-ins for Google and Microsoft when the publisher's applications are not set (scripts/lib/dev-sign-in.ts).
 import { spawn } from "node:child_process";
+import { DEV_PROVIDER_PORTS, type DevProviderMode, startDevSignIn } from "./lib/dev-sign-in.ts";
 import { ensureDevVars, ROOT, runOrExit, toolEnv } from "./lib/env.ts";
 import { seedLocal } from "./lib/seed-local.ts";
-import { DEMO_SCHOOLS, demoTeacherEmail } from "./seed/demo-data.ts";
+import { DEMO_SCHOOLS, demoSchoolDomain, demoTeacherEmail } from "./seed/demo-data.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
 
@@ -14,8 +16,11 @@ console.log(
   `Seeded ${report.schools} schools, ${report.books} books, ${report.objects} files, ${report.accounts} accounts (0 = already there).`,
 );
 
+const signIn = await startDevSignIn({ appPort: PORT, ports: DEV_PROVIDER_PORTS });
+
 // Its own process group, so stopping `npm start` also stops workerd.
-const server = spawn("wrangler", ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--show-interactive-dev-session=false"], {
+const wranglerArgs = ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", ...signIn.wranglerArgs];
+const server = spawn("wrangler", wranglerArgs, {
   cwd: ROOT,
   env: toolEnv(),
   stdio: ["ignore", "pipe", "inherit"],
@@ -61,9 +66,26 @@ function announce() {
     ...DEMO_SCHOOLS.map((s) => `    ${url}/${s.slug.padEnd(22)} http://${s.slug}.localhost:${PORT}/`),
     `  Demo teachers     demo.teacher@{slug}.example.org / ${env.DEMO_TEACHER_PASSWORD}`,
     `                    e.g. ${demoTeacherEmail("lincoln-high")}`,
+    ...signInLines(),
     "",
     "  Press Ctrl+C to stop.",
     "",
   ];
   console.log(lines.join("\n"));
+}
+
+/** How the demo schools' "Sign in with Google/Microsoft" buttons sign in. */
+function signInLines(): string[] {
+  const anyAddress = `any address @${demoSchoolDomain("lincoln-high")} (@{slug}.example.org)`;
+  const { google, microsoft } = signIn.modes;
+  if (google.kind === "local" && microsoft.kind === "local")
+    return [
+      `  Sign in with Google/Microsoft: ${anyAddress}, on the local provider`,
+      `                    (Google ${google.issuer}, Microsoft ${microsoft.issuer})`,
+    ];
+  const describe = (mode: DevProviderMode) =>
+    mode.kind === "local"
+      ? `${anyAddress}, on the local provider at ${mode.issuer}`
+      : `the publisher's own application (OIDC_* from ${mode.source})`;
+  return [`  Sign in with Google:    ${describe(google)}`, `  Sign in with Microsoft: ${describe(microsoft)}`];
 }

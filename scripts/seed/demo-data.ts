@@ -353,6 +353,11 @@ export function demoBooksFor(school: DemoSchool): DemoBook[] {
 
 export const DEMO_TEACHER_NAME = "Demo Teacher";
 
+/** A demo school's e-mail domain: its demo teacher's, and the one its sign-in with Google and Microsoft accepts. */
+export function demoSchoolDomain(slug: string): string {
+  return `${slug}.example.org`;
+}
+
 export function demoTeacherEmail(slug: string): string {
-  return `demo.teacher@${slug}.example.org`;
+  return `demo.teacher@${demoSchoolDomain(slug)}`;
 }

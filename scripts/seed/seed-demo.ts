@@ -3,9 +3,17 @@ import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { admins, bookAccess, books, schools, teachers } from "../../workers/db/schema.ts";
+import { admins, bookAccess, books, schoolSignIn, schools, teachers } from "../../workers/db/schema.ts";
 import type { DemoBookInfo } from "./book-pdf.ts";
-import { DEMO_BOOKS, DEMO_SCHOOLS, DEMO_TEACHER_NAME, type DemoBook, demoBooksFor, demoTeacherEmail } from "./demo-data.ts";
+import {
+  DEMO_BOOKS,
+  DEMO_SCHOOLS,
+  DEMO_TEACHER_NAME,
+  type DemoBook,
+  demoBooksFor,
+  demoSchoolDomain,
+  demoTeacherEmail,
+} from "./demo-data.ts";
 
 export const DEMO_PAGE_COUNT = 24;
 /** The demo book each school has two seats of. */
@@ -56,9 +64,9 @@ async function ensureCoverRenditions(bucket: R2Bucket, coverKey: string, make: M
 }
 
 /**
- * Puts the demo schools, books, files, assignments and accounts in place. Idempotent: every step
- * looks for what is already there (by slug, ISBN, object key, e-mail), so a second run changes
- * nothing and a run cut short is completed by the next.
+ * Puts the demo schools, books, files, assignments, sign-in settings and accounts in place.
+ * Idempotent: every step looks for what is already there (by slug, ISBN, object key, school and
+ * provider, e-mail), so a second run changes nothing and a run cut short is completed by the next.
  */
 export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, accounts: SeedAccounts, assets: SeedAssets): Promise<SeedReport> {
   const db = getDb(env.DB);
@@ -160,6 +168,23 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
   );
   const created = await db.batch(assignmentInserts as [(typeof assignmentInserts)[number], ...typeof assignmentInserts]);
   report.assignments = created.reduce((n, rows) => n + rows.length, 0);
+
+  // Sign-in with Google and Microsoft for addresses at the school's domain (docs/decisions/0029);
+  // `npm start` runs local stand-ins for both. A school's settings an admin changed since stay.
+  await db
+    .insert(schoolSignIn)
+    .values(
+      DEMO_SCHOOLS.flatMap((school) =>
+        (["google", "microsoft"] as const).map((provider) => ({
+          schoolId: schoolIds.get(school.slug)!,
+          provider,
+          enabled: true,
+          domains: [demoSchoolDomain(school.slug)],
+          updatedAt: Date.now(),
+        })),
+      ),
+    )
+    .onConflictDoNothing();
 
   report.accounts += await ensureAdmin(db, accounts.adminEmail, "Demo Admin", accounts.adminPassword, "admin");
   report.accounts += await ensureAdmin(db, accounts.superadminEmail, "Demo Superadmin", accounts.superadminPassword, "superadmin");

@@ -8,7 +8,7 @@ declare global {
       SMTP_TEST_URL: string;
       /** `http://127.0.0.1:PORT` of the mail catcher's message API. */
       MAIL_CATCHER_URL: string;
-      /** The local OpenID providers (tests/support/oidc-provider.ts). */
+      /** The local OpenID providers (scripts/lib/oidc-provider.ts). */
       OIDC_GOOGLE_ISSUER: string;
       OIDC_MICROSOFT_ISSUER: string;
     }

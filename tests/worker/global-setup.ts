@@ -1,8 +1,8 @@
 // Runs in Node before the worker tests: a real SMTP server for the Worker's mail to land in, and
 // two real OpenID providers on loopback standing in for Google and Microsoft (docs/decisions/0029).
 import type { TestProject } from "vitest/node";
+import { startLocalProvider } from "../../scripts/lib/oidc-provider.ts";
 import { startMailCatcher } from "../support/mail-catcher.ts";
-import { startLocalProvider } from "../support/oidc-provider.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {

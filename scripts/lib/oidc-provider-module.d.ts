@@ -1,4 +1,4 @@
-// oidc-provider ships no types; what tests/support/oidc-provider.ts uses of it.
+// oidc-provider ships no types; what scripts/lib/oidc-provider.ts uses of it.
 declare module "oidc-provider" {
   import type { IncomingMessage, ServerResponse } from "node:http";
   export type Configuration = Record<string, unknown>;
@@ -13,4 +13,9 @@ declare module "oidc-provider" {
       clientId: string;
     }) => { addOIDCScope(scope: string): void; save(): Promise<string> };
   }
+}
+
+declare module "oidc-provider/lib/adapters/memory_adapter.js" {
+  /** An adapter factory over a store of its own (each provider keeps its codes and sessions apart). */
+  export function createMemoryAdapter(clockTolerance?: number): (model: string) => unknown;
 }

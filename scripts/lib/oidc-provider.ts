@@ -8,6 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { decodeJwt, exportJWK, generateKeyPair, type JWK, SignJWT } from "jose";
 import Provider, { type Configuration } from "oidc-provider";
+// The package's own in-memory store, given explicitly: the default one prints a warning meant for production set-ups.
+import { createMemoryAdapter } from "oidc-provider/lib/adapters/memory_adapter.js";
 
 export type Tamper = "audience" | "key" | "expired" | "nonce" | "issuer";
 
@@ -33,7 +35,7 @@ export interface LocalProviderOptions {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title>
 <style>body{font-family:system-ui,sans-serif;background:#f1f5f9;display:grid;place-items:center;min-height:100vh;margin:0}
 main{background:#fff;padding:2rem;border-radius:12px;box-shadow:0 1px 3px #0002;width:min(22rem,90vw)}
@@ -52,7 +54,13 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     use: "sig",
   };
   const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const port = (server.address() as AddressInfo).port;
   const issuer = `http://127.0.0.1:${port}`;
   const name = options.kind === "google" ? "Google (local)" : "Microsoft (local)";
@@ -66,6 +74,7 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
       response_types: ["code"],
       token_endpoint_auth_method: "client_secret_post",
     })),
+    adapter: createMemoryAdapter(),
     jwks: { keys: [jwk] },
     // The address is the account: e-mail and name in the ID token, as Google's and Microsoft's are.
     async findAccount(_ctx: unknown, id: string) {
@@ -89,6 +98,8 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"], tid: ["tid"] },
     scopes: ["openid", "email", "profile"],
+    // Google's `hd` and Microsoft's `domain_hint`: the sign-in page suggests an address at that domain.
+    extraParams: ["hd", "domain_hint"],
     conformIdTokenClaims: false,
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
@@ -114,13 +125,16 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
       if (interaction && req.method === "GET") {
         const details = await provider.interactionDetails(req, res);
         const hint = typeof details.params.login_hint === "string" ? details.params.login_hint : "";
+        const domain = [details.params.hd, details.params.domain_hint].find((value) => typeof value === "string" && value) as
+          | string
+          | undefined;
         res.setHeader("Content-Type", "text/html; charset=utf-8");
         res.end(
           page(
             `Sign in · ${name}`,
-            `<h1>Sign in</h1><p>${escapeHtml(name)}: a stand-in for the real provider, on this machine. Any address signs in as itself.</p>
+            `<h1>Sign in</h1><p>${escapeHtml(name)}: a stand-in for the real provider, on this machine. Any address signs in as itself (one beginning “unverified” as an unverified address).</p>
 <form method="post" action="/interaction/${escapeHtml(details.uid)}"><label for="email">Email</label>
-<input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(hint)}">
+<input id="email" name="email" type="email" required autocomplete="username" value="${escapeHtml(hint)}" placeholder="${escapeHtml(domain ? `you@${domain}` : "you@school.org")}">
 <button type="submit">Continue</button></form>`,
           ),
         );
@@ -164,7 +178,12 @@ export async function startLocalProvider(options: LocalProviderOptions): Promise
     tamper(mode) {
       tamperNext = mode;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        // Keep-alive connections (the Worker's fetches, the browser's) would hold the close.
+        server.closeAllConnections();
+      }),
   };
 }
 

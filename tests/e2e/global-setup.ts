@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TestProject } from "vitest/node";
+import { type DevSignIn, startDevSignIn } from "../../scripts/lib/dev-sign-in.ts";
 import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
 import { seedEnv, seedLocal } from "../../scripts/lib/seed-local.ts";
 import { startMailCatcher } from "../support/mail-catcher.ts";
@@ -22,13 +23,14 @@ const PERSIST = E2E_STATE;
 
 let server: ChildProcess | undefined;
 let mailCatcher: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
+let signIn: DevSignIn | undefined;
 
 /**
  * Seeds the e2e world (or, under `npm test`, waits for tests/e2e/seed.ts, which began seeding at the
  * run's start) and starts the app on it. Not awaited by the setup: the other projects' tests run
  * meanwhile, and each e2e file waits for APP_STATUS (tests/e2e/wait-for-app.ts).
  */
-async function bringUp(mail: { smtpPort: number }) {
+async function bringUp(mail: { smtpPort: number }, providers: DevSignIn) {
   if (process.env.LECTERN_E2E_SEEDING === "1") {
     while (!existsSync(SEEDED)) await new Promise((r) => setTimeout(r, 500));
     const seeded = readFileSync(SEEDED, "utf8");
@@ -41,6 +43,8 @@ async function bringUp(mail: { smtpPort: number }) {
 
   const args = ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", PERSIST, "--show-interactive-dev-session=false"];
   args.push("--var", `SMTP_URL:smtp://127.0.0.1:${mail.smtpPort}`, "--var", "MAIL_FROM:Lectern <no-reply@lectern.test>");
+  // Sign-in with Google and Microsoft: always the local stand-ins, whatever .dev.vars says.
+  args.push(...providers.wranglerArgs);
   server = spawn("wrangler", args, {
     cwd: ROOT,
     env: toolEnv(),
@@ -59,7 +63,9 @@ export default async function setup(project: TestProject) {
   // Real e-mail: the app sends its codes over SMTP to a server on loopback that the tests read.
   const mail = await startMailCatcher();
   mailCatcher = mail;
-  const up = bringUp(mail).then(
+  // Real OpenID providers on loopback standing in for Google and Microsoft (docs/decisions/0029).
+  signIn = await startDevSignIn({ appPort: PORT, alwaysLocal: true });
+  const up = bringUp(mail, signIn).then(
     () => writeFileSync(APP_STATUS, "ok"),
     (error: unknown) => writeFileSync(APP_STATUS, error instanceof Error ? error.message : String(error)),
   );
@@ -80,6 +86,7 @@ export default async function setup(project: TestProject) {
   return async () => {
     await up;
     await mailCatcher?.close();
+    await signIn?.close();
     if (server?.pid) {
       try {
         process.kill(-server.pid, "SIGTERM");

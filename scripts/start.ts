@@ -65,7 +65,7 @@ function announce() {
     "  Schools (by path, or by subdomain):",
     ...DEMO_SCHOOLS.map((s) => `    ${url}/${s.slug.padEnd(22)} http://${s.slug}.localhost:${PORT}/`),
     `  Demo teachers     demo.teacher@{slug}.example.org / ${env.DEMO_TEACHER_PASSWORD}`,
-    `                    e.g. ${demoTeacherEmail("lincoln-high")}`,
+    `                    e.g. ${demoTeacherEmail("lincoln-high")}  (each is their school's coordinator: "My school")`,
     ...signInLines(),
     "",
     "  Press Ctrl+C to stop.",

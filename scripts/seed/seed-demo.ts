@@ -199,7 +199,8 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
     const passwordHash = await hashPassword(accounts.teacherPassword);
     const rows = await db
       .insert(teachers)
-      .values({ schoolId, name: DEMO_TEACHER_NAME, email, mobile: "5550100000", passwordHash })
+      // Each school's demo teacher is its coordinator, so the demo shows "My school" (docs/decisions/0030).
+      .values({ schoolId, name: DEMO_TEACHER_NAME, email, mobile: "5550100000", passwordHash, coordinator: true })
       .onConflictDoNothing()
       .returning({ id: teachers.id });
     report.accounts += rows.length;

@@ -247,7 +247,6 @@ function NoteItem({
         type="button"
         onClick={onGoTo}
         className="block w-full rounded-md p-1 text-left text-sm hover:bg-white/5 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
-        aria-label={`${KIND_NAMES[a.kind]}, page ${a.page}: ${summary}${a.kind === "highlight" && a.note ? `. Note: ${a.note}` : ""}. Go to page ${a.page}`}
       >
         <span className="flex items-start gap-2">
           <span
@@ -257,9 +256,17 @@ function NoteItem({
             }`}
           />
           <span className="min-w-0">
-            <span className="block text-xs text-slate-400">{KIND_NAMES[a.kind]}</span>
+            <span className="block text-xs text-slate-400">
+              {KIND_NAMES[a.kind]}, page {a.page}
+              <span className="sr-only">: </span>
+            </span>
             <span className="line-clamp-4 break-words whitespace-pre-line">{summary}</span>
-            {a.kind === "highlight" && a.note && <span className="mt-1 block text-slate-300 whitespace-pre-line">Note: {a.note}</span>}
+            {a.kind === "highlight" && a.note && (
+              <span className="mt-1 block text-slate-300 whitespace-pre-line">
+                <span className="sr-only">. </span>Note: {a.note}
+              </span>
+            )}
+            <span className="sr-only">. Go to page {a.page}</span>
           </span>
         </span>
       </button>

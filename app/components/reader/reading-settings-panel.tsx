@@ -143,7 +143,6 @@ export function ReadingSettingsToggle({
     <button
       ref={ref}
       type="button"
-      aria-label="Reading settings"
       aria-expanded={open}
       aria-controls={controls}
       onClick={onToggle}
@@ -152,7 +151,7 @@ export function ReadingSettingsToggle({
       <span aria-hidden="true" className="font-serif text-base leading-none">
         Aa
       </span>
-      Settings
+      Reading settings
     </button>
   );
 }

@@ -34,7 +34,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     coordinatorTeachers(db, env, school.id),
     coordinatorSchoolReport(db, env, school.id, range),
   ]);
-  return { teachers, days, report, schoolId: school.id, slug: school.slug, schoolName: school.schoolName };
+  return {
+    teachers,
+    days,
+    report,
+    schoolId: school.id,
+    slug: school.slug,
+    schoolName: school.schoolName,
+    basePath: context.get(teacherContext).basePath,
+  };
 }
 
 /** The teachers table's intents, each the command its API route runs (POST .../coordinator/teachers/{id}/...). */
@@ -56,7 +64,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) {
-  const { teachers, days, report, schoolId, slug, schoolName } = loaderData;
+  const { teachers, days, report, schoolId, slug, schoolName, basePath } = loaderData;
   const csvHref: SchoolCsvHref = (what, range) => {
     const params = new URLSearchParams({ from: range.from, to: range.to, format: "csv", report: what });
     return `/api/schools/slug/${encodeURIComponent(slug)}/coordinator/usage?${params.toString()}`;
@@ -70,7 +78,13 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
           password reset; the publisher's team handles removing teachers and the teacher limit.
         </p>
       </div>
-      <SchoolUsage schoolId={schoolId} days={days} report={report} csvHref={csvHref} />
+      <SchoolUsage
+        schoolId={schoolId}
+        days={days}
+        report={report}
+        csvHref={csvHref}
+        bookHref={(bookId) => `${basePath}/dashboard/book/${bookId}`}
+      />
       <SchoolTeachers teachers={teachers} manage="coordinator" />
     </div>
   );

@@ -290,6 +290,8 @@ describe("the My school page", () => {
       expect(html).toContain("Pat Colleague");
       expect(html).toContain(`/api/schools/slug/${school.slug}/coordinator/usage?`);
       expect(html).not.toContain("5550000000");
+      // Nothing on it leads into the admin console.
+      expect(html).not.toContain('href="/admin');
     }
     const dashboard = await (await page(`/schools/${school.slug}/dashboard`, { cookie: coordinator.cookie })).text();
     expect(dashboard).toContain(`href="/schools/${school.slug}/my-school"`);

@@ -18,11 +18,14 @@ export function SchoolUsage({
   days,
   report,
   csvHref,
+  bookHref,
 }: {
   schoolId: number;
   days: number;
   report: Report;
   csvHref?: SchoolCsvHref;
+  /** Where a top book leads: the admin's book page, or (a coordinator's) the book in the school's library. */
+  bookHref?: (bookId: number) => string;
 }) {
   const { usage, active, topBooks, teachers } = report;
   const range: DayRange = { from: usage.from, to: usage.to };
@@ -44,7 +47,7 @@ export function SchoolUsage({
         <ReportCard title="Top books" actions={<CsvLink href={csv("books", range)} />}>
           <ReportTable
             caption={`The school's top books, ${rangeText}`}
-            columns={readingColumns("book")}
+            columns={readingColumns("book", bookHref)}
             rows={topBooks}
             rowKey={(row) => row.id}
             empty="No book was read in this range."

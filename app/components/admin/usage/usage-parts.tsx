@@ -184,12 +184,15 @@ interface Reading {
 }
 
 /** A ranked book's or school's columns: its name (a link to its page), readers, pages, hours. */
-export function readingColumns<Row extends Reading>(kind: "book" | "school") {
+export function readingColumns<Row extends Reading>(
+  kind: "book" | "school",
+  href: (id: number) => string = (id) => `/admin/${kind}/${id}`,
+) {
   return [
     {
       name: kind === "book" ? "Book" : "School",
       cell: (row: Row) => (
-        <Link to={`/admin/${kind}/${row.id}`} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
+        <Link to={href(row.id)} className="font-medium text-indigo-700 hover:underline dark:text-indigo-300">
           {row.name}
         </Link>
       ),

@@ -103,8 +103,19 @@ describe("the teacher's desk", () => {
     await other.getByLabel("Go to page").and(other.locator('[value="2"]')).waitFor();
     await other.context().close();
 
+    // axe with each of the other panels open, and while presenting.
+    await page.getByRole("button", { name: "Search in book", exact: true }).click();
+    await page.getByRole("complementary", { name: "Search in book" }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Close search in book" }).click();
+    if (await page.getByRole("button", { name: "Contents", exact: true }).count()) {
+      await page.getByRole("button", { name: "Contents", exact: true }).click();
+      await page.getByRole("complementary", { name: "Contents" }).waitFor();
+      expect(await axeViolations(page)).toEqual([]);
+      await page.getByRole("button", { name: "Close contents" }).click();
+    }
+
     // Present: three pages on with the keyboard, black screen, and out with Escape.
-    await page.getByRole("button", { name: "Close notes" }).click();
     await goToPage(page, 2);
     await page.getByRole("button", { name: "Present" }).click();
     const presentation = page.getByRole("dialog", { name: /^Presenting / });
@@ -113,6 +124,7 @@ describe("the teacher's desk", () => {
     for (const key of ["ArrowRight", "PageDown", "ArrowRight"]) await page.keyboard.press(key);
     await page.locator('[data-presented-page="5"] img').waitFor({ timeout: 30_000 });
     await screenshot(page, "desk-presenting");
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press("b");
     await expect.poll(() => page.locator("[data-presented-page]").count()).toBe(0);
     await page.keyboard.press("b");
@@ -144,5 +156,10 @@ describe("the teacher's desk", () => {
     await page.getByText(/^Reading page \d+/).waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await screenshot(page, "desk-read-aloud");
+    // And with the reading settings open.
+    await page.getByRole("button", { name: "Reading settings" }).click();
+    await page.getByRole("region", { name: "Reading settings", exact: true }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await screenshot(page, "desk-reading-settings");
   });
 });

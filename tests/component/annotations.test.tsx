@@ -7,6 +7,7 @@ import { TextLayer } from "../../app/components/reader/text-layer.tsx";
 import { useAnnotations } from "../../app/components/reader/use-annotations.ts";
 import { rangeRects, rangeText, validRange } from "../../app/lib/reader/annotation-geometry.ts";
 import { selectedRange } from "../../app/lib/reader/annotation-selection.ts";
+import { pageSentences } from "../../app/lib/reader/page-sentences.ts";
 import type { Annotation } from "../../app/lib/reader/reader-api.ts";
 import type { TextRun } from "../../workers/page-images/page-content.ts";
 
@@ -81,6 +82,34 @@ describe("highlight geometry", () => {
     expect(selectedRange(selection)).toBeNull();
   });
 
+  it("cuts a page into sentences with the range each covers in its runs (the keyboard's way to a highlight)", () => {
+    const runs = [
+      run("The leaf drinks light. It makes", 72, 100),
+      run("sugar from air.", 72, 120),
+      run("Water", 72, 140),
+      run("matters too!", 130, 140),
+    ];
+    const sentences = pageSentences(runs, "en");
+    expect(sentences.map((s) => s.text)).toEqual(["The leaf drinks light.", "It makes sugar from air.", "Water matters too!"]);
+    expect(sentences.map((s) => [s.start, s.end])).toEqual([
+      [
+        { run: 0, offset: 0 },
+        { run: 0, offset: 22 },
+      ],
+      [
+        { run: 0, offset: 23 },
+        { run: 1, offset: 15 },
+      ],
+      [
+        { run: 2, offset: 0 },
+        { run: 3, offset: 12 },
+      ],
+    ]);
+    // Each range gives back its sentence, as the server reads it.
+    for (const s of sentences) expect(rangeText(runs, s.start, s.end)).toBe(s.text);
+    expect(pageSentences([])).toEqual([]);
+  });
+
   it("keeps the text layer unselectable while not highlighting", () => {
     const { container } = render(<TextLayer runs={RUNS} width={612} height={792} scale={1} />);
     expect(container.querySelector("[data-text-layer]")?.className).toContain("select-none");
@@ -104,10 +133,24 @@ const STORED = [
   annotation({ id: 2, kind: "bookmark", page: 2, label: "Lesson 4" }),
 ];
 
+const PAGE_TEXT = { n: 3, width: 612, height: 792, runs: [run("First sentence here. Second one", 72, 100), run("ends here.", 72, 120)] };
+const loadText = async () => PAGE_TEXT;
+
 function Panel({ page = 2, onGoTo = () => {} }: { page?: number; onGoTo?: (n: number) => void }) {
   const notes = useAnnotations(9, true);
   const [editing, setEditing] = useState<number | null>(null);
-  return <NotesPanel bookId={9} page={page} notes={notes} editing={editing} onEditing={setEditing} onGoTo={onGoTo} onClose={() => {}} />;
+  return (
+    <NotesPanel
+      bookId={9}
+      page={page}
+      notes={notes}
+      editing={editing}
+      onEditing={setEditing}
+      onGoTo={onGoTo}
+      onClose={() => {}}
+      loadText={loadText}
+    />
+  );
 }
 
 describe("the Notes panel", () => {
@@ -182,6 +225,22 @@ describe("the Notes panel", () => {
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
     expect(String(calls("PATCH")[0]?.[0])).toBe("/api/books/9/annotations/3");
     expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ note: "Ask about rain" });
+  });
+
+  it("highlights a sentence of the page from a list, with the keyboard's buttons", async () => {
+    render(<Panel page={3} />);
+    await screen.findByRole("list", { name: "Your notes, by page" });
+    fireEvent.click(screen.getByRole("button", { name: "Highlight a sentence on page 3" }));
+    const list = await screen.findByRole("list", { name: "Sentences on page 3" });
+    fireEvent.click(screen.getByRole("radio", { name: "Blue" }));
+    await act(async () => fireEvent.click(within(list).getByRole("button", { name: "Second one ends here." })));
+    expect(JSON.parse(String(calls("POST")[0]?.[1]?.body))).toEqual({
+      kind: "highlight",
+      page: 3,
+      colour: "blue",
+      start: { run: 0, offset: 21 },
+      end: { run: 1, offset: 10 },
+    });
   });
 
   it("bookmarks the page being read, and says when it is bookmarked", async () => {

@@ -1,5 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { type Annotation, annotationsExportUrl } from "../../lib/reader/reader-api.ts";
+import { type PageSentence, pageSentences } from "../../lib/reader/page-sentences.ts";
+import { type Annotation, annotationsExportUrl, type PageText } from "../../lib/reader/reader-api.ts";
 import { HIGHLIGHT_CLASSES } from "./highlight-marks.tsx";
 import { ReaderPanel } from "./reader-panel.tsx";
 import type { Annotations } from "./use-annotations.ts";
@@ -36,10 +37,13 @@ export function NotesPanel({
   onEditing,
   onGoTo,
   onClose,
+  loadText,
 }: {
   bookId: number;
   page: number;
   notes: Annotations;
+  /** The page's text (the reader's store: fetched once per visit); without it, no sentence list. */
+  loadText?: (page: number) => Promise<PageText>;
   /** The annotation open for editing (a highlight just made with "Add note"), or null. */
   editing: number | null;
   onEditing: (id: number | null) => void;
@@ -48,6 +52,7 @@ export function NotesPanel({
 }) {
   const [query, setQuery] = useState("");
   const [adding, setAdding] = useState(false);
+  const [choosing, setChoosing] = useState(false);
   const [deleted, setDeleted] = useState<Annotation | null>(null);
   const [status, setStatus] = useState("");
   const searchId = useId();
@@ -106,6 +111,26 @@ export function NotesPanel({
             Add a note to page {page}
           </button>
         </div>
+        {loadText && (
+          <button
+            type="button"
+            className="rounded-lg border border-white/15 px-3 py-1.5 text-sm font-semibold hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
+            aria-expanded={choosing}
+            onClick={() => setChoosing((on) => !on)}
+          >
+            Highlight a sentence on page {page}
+          </button>
+        )}
+        {choosing && loadText && (
+          <SentencePicker
+            page={page}
+            loadText={loadText}
+            onPick={async (sentence, colour) => {
+              const made = await notes.add({ kind: "highlight", page, colour, start: sentence.start, end: sentence.end });
+              if (made) setStatus(`Highlighted on page ${page}: ${sentence.text.slice(0, 60)}`);
+            }}
+          />
+        )}
         {adding && (
           <NoteForm
             label={`Note on page ${page}`}
@@ -214,6 +239,64 @@ export function NotesPanel({
         )}
       </div>
     </ReaderPanel>
+  );
+}
+
+/**
+ * The page's sentences as a list to highlight from: the keyboard's and the screen reader's way to
+ * a highlight (a pointer selects words on the page instead). A sentence already highlighted says so.
+ */
+function SentencePicker({
+  page,
+  loadText,
+  onPick,
+}: {
+  page: number;
+  loadText: (page: number) => Promise<PageText>;
+  onPick: (sentence: PageSentence, colour: (typeof COLOURS)[number]) => Promise<void>;
+}) {
+  const [state, setState] = useState<{ page: number; sentences: PageSentence[] } | { page: number; error: string } | null>(null);
+  const [colour, setColour] = useState<(typeof COLOURS)[number]>("yellow");
+  useEffect(() => {
+    let cancelled = false;
+    loadText(page).then(
+      (text) => !cancelled && setState({ page, sentences: pageSentences(text.runs) }),
+      (error: Error) => !cancelled && setState({ page, error: error.message }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [loadText, page]);
+  if (!state || state.page !== page) return <p className="text-sm text-slate-400">Loading the page's sentences...</p>;
+  if ("error" in state) return <p className="text-sm text-amber-300">{state.error}</p>;
+  if (state.sentences.length === 0) return <p className="text-sm text-slate-400">There is no text on this page to highlight.</p>;
+  return (
+    <div className="space-y-2 rounded-lg bg-white/5 p-2">
+      <fieldset className="flex flex-wrap items-center gap-3">
+        <legend className="mb-1 text-xs font-semibold text-slate-300">Colour</legend>
+        {COLOURS.map((c) => (
+          <label key={c} className="inline-flex cursor-pointer items-center gap-1 text-xs">
+            <input type="radio" name="sentence-colour" value={c} checked={colour === c} onChange={() => setColour(c)} />
+            <span aria-hidden="true" className={`h-3 w-3 rounded-sm ${HIGHLIGHT_CLASSES[c]}`} />
+            {c[0]?.toUpperCase()}
+            {c.slice(1)}
+          </label>
+        ))}
+      </fieldset>
+      <ul className="max-h-64 space-y-1 overflow-y-auto" aria-label={`Sentences on page ${page}`}>
+        {state.sentences.map((sentence) => (
+          <li key={`${sentence.start.run}:${sentence.start.offset}`}>
+            <button
+              type="button"
+              onClick={() => onPick(sentence, colour)}
+              className="block w-full rounded-md px-2 py-1 text-left text-sm hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
+            >
+              <span className="line-clamp-2">{sentence.text}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
 

@@ -340,6 +340,7 @@ export function PageReaderView({
             onEditing={setEditing}
             onGoTo={goTo}
             onClose={() => showPanel(null)}
+            loadText={store.loadText}
           />
         )}
         {panel === "contents" && <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}

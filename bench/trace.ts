@@ -11,6 +11,7 @@
 // TRACE_SAMPLES (default 200) images per single attack, TRACE_PAIR_SAMPLES (default 24) per pair,
 // TRACE_FALSE (default 1000) for false matches. Results: bench/results/trace.json (TRACE_OUT).
 // TRACE_MISSES=<folder> keeps every missed sample there (image + misses.jsonl) to look at.
+// TRACE_ONLY=crop,DPR 1 runs only the single attacks and pairs whose names hold one of those parts.
 // TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
 // stretch goal, a simulated photo of the screen, reported without a target (50 images each).
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -48,6 +49,9 @@ const FALSE_SAMPLES = Number(process.env.TRACE_FALSE ?? 1000);
 /** Which parts to run (singles, pairs, false, photos; all by default) and where to write: two processes can share the work. */
 const PARTS = new Set((process.env.TRACE_PARTS ?? "singles,pairs,false,photos").split(","));
 const OUT = process.env.TRACE_OUT ?? "trace.json";
+/** Only the attacks (singles) and pairs whose name holds one of these (comma-separated), for looking at a few closely. */
+const ONLY = (process.env.TRACE_ONLY ?? "").split(",").filter(Boolean);
+const chosen = (name: string) => ONLY.length === 0 || ONLY.some((part) => name.includes(part));
 /** A folder to keep each missed sample in (its image, and a line of misses.jsonl saying what it was and what was found). */
 const MISSES = process.env.TRACE_MISSES;
 const TEACHERS = 40;
@@ -198,7 +202,7 @@ const pct = (k: number, n: number) => `${((100 * k) / Math.max(1, n)).toFixed(1)
 const singles: Row[] = [];
 if (PARTS.has("singles")) {
   singles.push(await measure("none", [], Math.min(SAMPLES, 50)));
-  for (const attack of SINGLE_ATTACKS) singles.push(await measure(attack.name, [attack], SAMPLES));
+  for (const attack of SINGLE_ATTACKS) if (chosen(attack.name)) singles.push(await measure(attack.name, [attack], SAMPLES));
 }
 // The stretch goal: a photo of the screen, reported without a target.
 const photos: Row[] = [];
@@ -210,6 +214,7 @@ for (let i = 0; PARTS.has("pairs") && i < SINGLE_ATTACKS.length; i++) {
     const b = SINGLE_ATTACKS[j] as Attack;
     // A screenshot comes first when there is one (a screenshot is taken of the reader, then edited).
     const order = b.name.startsWith("screenshot") ? [b, a] : [a, b];
+    if (!chosen(`${order[0]?.name} + ${order[1]?.name}`)) continue;
     pairs.push(await measure(`${order[0]?.name} + ${order[1]?.name}`, order, PAIR_SAMPLES));
   }
 }

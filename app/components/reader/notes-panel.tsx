@@ -13,6 +13,8 @@ const field =
   "w-full rounded-lg border border-white/15 bg-slate-950 px-3 py-2 text-sm text-slate-100 placeholder:text-slate-500 focus:border-indigo-400 focus:outline-none focus:ring-2 focus:ring-indigo-400/40";
 const smallButton =
   "rounded-md px-2 py-1 text-xs font-semibold text-slate-200 hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400";
+const secondary =
+  "rounded-lg border border-white/15 px-3 py-1.5 text-sm font-semibold hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400";
 const primary =
   "rounded-lg bg-indigo-500 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-400 disabled:opacity-50 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-300";
 
@@ -102,22 +104,12 @@ export function NotesPanel({
           <button type="button" className={primary} aria-pressed={Boolean(bookmark)} onClick={toggleBookmark} data-autofocus>
             {bookmark ? `Remove bookmark (page ${page})` : `Bookmark page ${page}`}
           </button>
-          <button
-            type="button"
-            className="rounded-lg border border-white/15 px-3 py-1.5 text-sm font-semibold hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
-            aria-expanded={adding}
-            onClick={() => setAdding((on) => !on)}
-          >
+          <button type="button" className={secondary} aria-expanded={adding} onClick={() => setAdding((on) => !on)}>
             Add a note to page {page}
           </button>
         </div>
         {loadText && (
-          <button
-            type="button"
-            className="rounded-lg border border-white/15 px-3 py-1.5 text-sm font-semibold hover:bg-white/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400"
-            aria-expanded={choosing}
-            onClick={() => setChoosing((on) => !on)}
-          >
+          <button type="button" className={secondary} aria-expanded={choosing} onClick={() => setChoosing((on) => !on)}>
             Highlight a sentence on page {page}
           </button>
         )}
@@ -272,17 +264,7 @@ function SentencePicker({
   if (state.sentences.length === 0) return <p className="text-sm text-slate-400">There is no text on this page to highlight.</p>;
   return (
     <div className="space-y-2 rounded-lg bg-white/5 p-2">
-      <fieldset className="flex flex-wrap items-center gap-3">
-        <legend className="mb-1 text-xs font-semibold text-slate-300">Colour</legend>
-        {COLOURS.map((c) => (
-          <label key={c} className="inline-flex cursor-pointer items-center gap-1 text-xs">
-            <input type="radio" name="sentence-colour" value={c} checked={colour === c} onChange={() => setColour(c)} />
-            <span aria-hidden="true" className={`h-3 w-3 rounded-sm ${HIGHLIGHT_CLASSES[c]}`} />
-            {c[0]?.toUpperCase()}
-            {c.slice(1)}
-          </label>
-        ))}
-      </fieldset>
+      <ColourChoice name="sentence-colour" value={colour} onChange={setColour} legend="Colour" />
       <ul className="max-h-64 space-y-1 overflow-y-auto" aria-label={`Sentences on page ${page}`}>
         {state.sentences.map((sentence) => (
           <li key={`${sentence.start.run}:${sentence.start.offset}`}>
@@ -355,19 +337,7 @@ function NoteItem({
       </button>
       {editing ? (
         <div className="mt-2 space-y-2">
-          {a.kind === "highlight" && (
-            <fieldset className="flex items-center gap-2">
-              <legend className="sr-only">Colour</legend>
-              {COLOURS.map((c) => (
-                <label key={c} className="inline-flex cursor-pointer items-center gap-1 text-xs">
-                  <input type="radio" name={`colour-${a.id}`} value={c} checked={colour === c} onChange={() => setColour(c)} />
-                  <span aria-hidden="true" className={`h-3 w-3 rounded-sm ${HIGHLIGHT_CLASSES[c]}`} />
-                  {c[0]?.toUpperCase()}
-                  {c.slice(1)}
-                </label>
-              ))}
-            </fieldset>
-          )}
+          {a.kind === "highlight" && <ColourChoice name={`colour-${a.id}`} value={colour} onChange={setColour} />}
           {a.kind === "bookmark" ? (
             <LabelForm initial={a.label ?? ""} onCancel={() => onEdit(false)} onSave={(label) => onSave({ label: label || null })} />
           ) : (
@@ -392,6 +362,34 @@ function NoteItem({
         </div>
       )}
     </li>
+  );
+}
+
+/** The four highlight colours as radio buttons, each with its swatch and its name. */
+function ColourChoice({
+  name,
+  value,
+  onChange,
+  legend,
+}: {
+  name: string;
+  value: (typeof COLOURS)[number];
+  onChange: (colour: (typeof COLOURS)[number]) => void;
+  /** Shown above the choice; without it the legend is for screen readers only. */
+  legend?: string;
+}) {
+  return (
+    <fieldset className="flex flex-wrap items-center gap-3">
+      <legend className={legend ? "mb-1 text-xs font-semibold text-slate-300" : "sr-only"}>{legend ?? "Colour"}</legend>
+      {COLOURS.map((c) => (
+        <label key={c} className="inline-flex cursor-pointer items-center gap-1 text-xs">
+          <input type="radio" name={name} value={c} checked={value === c} onChange={() => onChange(c)} />
+          <span aria-hidden="true" className={`h-3 w-3 rounded-sm ${HIGHLIGHT_CLASSES[c]}`} />
+          {c[0]?.toUpperCase()}
+          {c.slice(1)}
+        </label>
+      ))}
+    </fieldset>
   );
 }
 

@@ -93,11 +93,11 @@ async function teacherBook(c: Context<Env>): Promise<TeacherBook | Refusal> {
   return openForTeacher({ context: c.var.context, reader: { kind: "teacher", teacher: c.var.teacher }, bookId });
 }
 
-/** The school object's refusal as the API answers it; null for "ok". */
-function objectRefusal(answer: AnnotationAnswer<unknown>): Refusal | null {
+/** The school object's answer: its value, or its refusal as the API answers it. */
+function fromObject<Value>(answer: AnnotationAnswer<Value>): Value | Refusal {
   switch (answer.status) {
     case "ok":
-      return null;
+      return answer.value;
     case "none":
       return new Refusal(401, "Not signed in");
     case "disabled":
@@ -113,12 +113,22 @@ function objectRefusal(answer: AnnotationAnswer<unknown>): Refusal | null {
   }
 }
 
-async function readJson(c: Context<Env>): Promise<unknown> {
+/** The request's JSON body checked by `schema` (parseInput: depth, control characters, the schema), or the 400. */
+async function jsonBody<Schema extends z.ZodType>(c: Context<Env>, schema: Schema): Promise<z.output<Schema> | Refusal> {
+  let raw: unknown;
   try {
-    return await c.req.json();
+    raw = await c.req.json();
   } catch {
-    return Symbol.for("not json");
+    return new Refusal(400, "Send the request's body as JSON");
   }
+  const parsed = parseInput(schema, raw);
+  return parsed.ok ? parsed.data : new Refusal(400, parsed.error, parsed.field ? { field: parsed.field } : {});
+}
+
+/** The teacher's annotations of the book, their highlights' words paid for (or withheld) by the object. */
+async function listed(c: Context<Env>, book: TeacherBook): Promise<{ annotations: Annotation[]; withheldMs: number | null } | Refusal> {
+  const args = { tokenHash: book.tokenHash, bookId: book.bookId, pageCount: book.pageCount };
+  return fromObject(await schoolObject(c.env, book.schoolId).annotations(book.schoolId, args));
 }
 
 /** A new annotation from the checked body: a highlight's range checked against the page's runs, and its text read from them. */
@@ -169,30 +179,20 @@ export const annotationsApi = new Hono<Env>()
   .get("/:id/annotations", guard, async (c) => {
     const book = await teacherBook(c);
     if (book instanceof Refusal) return refused(c, book);
-    const answer = await schoolObject(c.env, book.schoolId).annotations(book.schoolId, {
-      tokenHash: book.tokenHash,
-      bookId: book.bookId,
-      pageCount: book.pageCount,
-    });
-    const refusal = objectRefusal(answer);
-    if (refusal || answer.status !== "ok") return refused(c, refusal ?? new Refusal(401, "Not signed in"));
-    const { annotations, withheldMs } = answer.value;
+    const list = await listed(c, book);
+    if (list instanceof Refusal) return refused(c, list);
+    const { annotations, withheldMs } = list;
     const withheld = withheldMs === null ? {} : { textWithheld: readingLimitMessage(withheldMs) };
     return c.json({ annotations, ...withheld }, 200, NO_STORE);
   })
   .get("/:id/annotations/export", guard, async (c) => {
     const book = await teacherBook(c);
     if (book instanceof Refusal) return refused(c, book);
-    const [answer, [row]] = await Promise.all([
-      schoolObject(c.env, book.schoolId).annotations(book.schoolId, {
-        tokenHash: book.tokenHash,
-        bookId: book.bookId,
-        pageCount: book.pageCount,
-      }),
+    const [list, [row]] = await Promise.all([
+      listed(c, book),
       c.var.context.db.select({ title: books.title }).from(books).where(eq(books.id, book.bookId)),
     ]);
-    const refusal = objectRefusal(answer);
-    if (refusal || answer.status !== "ok") return refused(c, refusal ?? new Refusal(401, "Not signed in"));
+    if (list instanceof Refusal) return refused(c, list);
     const title = row?.title ?? "Book";
     const name =
       title
@@ -200,7 +200,7 @@ export const annotationsApi = new Hono<Env>()
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "")
         .slice(0, 60) || "book";
-    return c.body(annotationsMarkdown(title, answer.value.annotations, answer.value.withheldMs !== null), 200, {
+    return c.body(annotationsMarkdown(title, list.annotations, list.withheldMs !== null), 200, {
       ...NO_STORE,
       "Content-Type": "text/markdown; charset=utf-8",
       "Content-Disposition": `attachment; filename="lectern-notes-${name}.md"`,
@@ -210,52 +210,42 @@ export const annotationsApi = new Hono<Env>()
   .post("/:id/annotations", guard, async (c) => {
     const book = await teacherBook(c);
     if (book instanceof Refusal) return refused(c, book);
-    const body = await readJson(c);
-    if (typeof body === "symbol") return c.json({ error: "Send the request's body as JSON" }, 400, NO_STORE);
-    const input = parseInput(CreateSchema, body);
-    if (!input.ok) return c.json({ error: input.error, ...(input.field ? { field: input.field } : {}) }, 400, NO_STORE);
-    const annotation = await newAnnotation(book, input.data);
+    const input = await jsonBody(c, CreateSchema);
+    if (input instanceof Refusal) return refused(c, input);
+    const annotation = await newAnnotation(book, input);
     if (annotation instanceof Refusal) return refused(c, annotation);
-    const answer = await schoolObject(c.env, book.schoolId).annotate(book.schoolId, {
-      tokenHash: book.tokenHash,
-      bookId: book.bookId,
-      pageCount: book.pageCount,
-      annotation,
-    });
-    const refusal = objectRefusal(answer);
-    if (refusal || answer.status !== "ok") return refused(c, refusal ?? new Refusal(401, "Not signed in"));
-    return c.json({ annotation: answer.value }, 201, NO_STORE);
+    const made = fromObject(
+      await schoolObject(c.env, book.schoolId).annotate(book.schoolId, {
+        tokenHash: book.tokenHash,
+        bookId: book.bookId,
+        pageCount: book.pageCount,
+        annotation,
+      }),
+    );
+    if (made instanceof Refusal) return refused(c, made);
+    return c.json({ annotation: made }, 201, NO_STORE);
   })
   .patch("/:id/annotations/:annotationId", guard, async (c) => {
     const book = await teacherBook(c);
     if (book instanceof Refusal) return refused(c, book);
     const id = parseId(c.req.param("annotationId"));
     if (!id) return c.json({ error: ANNOTATION_NOT_FOUND }, 404, NO_STORE);
-    const body = await readJson(c);
-    if (typeof body === "symbol") return c.json({ error: "Send the request's body as JSON" }, 400, NO_STORE);
-    const patch = parseInput(PatchSchema, body);
-    if (!patch.ok) return c.json({ error: patch.error, ...(patch.field ? { field: patch.field } : {}) }, 400, NO_STORE);
-    const answer = await schoolObject(c.env, book.schoolId).editAnnotation(book.schoolId, {
-      tokenHash: book.tokenHash,
-      bookId: book.bookId,
-      id,
-      patch: patch.data,
-    });
-    const refusal = objectRefusal(answer);
-    if (refusal || answer.status !== "ok") return refused(c, refusal ?? new Refusal(401, "Not signed in"));
-    return c.json({ annotation: answer.value }, 200, NO_STORE);
+    const patch = await jsonBody(c, PatchSchema);
+    if (patch instanceof Refusal) return refused(c, patch);
+    const changed = fromObject(
+      await schoolObject(c.env, book.schoolId).editAnnotation(book.schoolId, { tokenHash: book.tokenHash, bookId: book.bookId, id, patch }),
+    );
+    if (changed instanceof Refusal) return refused(c, changed);
+    return c.json({ annotation: changed }, 200, NO_STORE);
   })
   .delete("/:id/annotations/:annotationId", guard, async (c) => {
     const book = await teacherBook(c);
     if (book instanceof Refusal) return refused(c, book);
     const id = parseId(c.req.param("annotationId"));
     if (!id) return c.json({ error: ANNOTATION_NOT_FOUND }, 404, NO_STORE);
-    const answer = await schoolObject(c.env, book.schoolId).removeAnnotation(book.schoolId, {
-      tokenHash: book.tokenHash,
-      bookId: book.bookId,
-      id,
-    });
-    const refusal = objectRefusal(answer);
-    if (refusal) return refused(c, refusal);
+    const removed = fromObject(
+      await schoolObject(c.env, book.schoolId).removeAnnotation(book.schoolId, { tokenHash: book.tokenHash, bookId: book.bookId, id }),
+    );
+    if (removed instanceof Refusal) return refused(c, removed);
     return c.body(null, 204, NO_STORE);
   });

@@ -8,8 +8,9 @@ import { and, eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, teachers } from "../../workers/db/schema.ts";
+import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
-import { api, createSchool, db, errorOf, jsonOf, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createBook, createSchool, db, errorOf, jsonOf, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
 
@@ -282,6 +283,18 @@ describe("the coordinator endpoints refuse", () => {
 describe("the My school page", () => {
   it("shows a coordinator the report and the teachers, on both URL forms, and leads there from the sidebar", async () => {
     const { school, coordinator, colleague } = await schoolWithCoordinator();
+    // A book the colleague read today: the report's top books lead into the school's library, not the admin console.
+    const book = await createBook({ title: "Tides and Moons" }, [school.id]);
+    await db()
+      .insert(readingDaily)
+      .values({
+        day: new Date().toISOString().slice(0, 10),
+        schoolId: school.id,
+        bookId: book.id,
+        teacherId: colleague.teacher.id,
+        pages: 4,
+        seconds: 300,
+      });
     for (const url of [`/schools/${school.slug}/my-school`, `https://${school.slug}.lectern.test/my-school`]) {
       const response = await page(url, { cookie: coordinator.cookie });
       expect(response.status, url).toBe(200);
@@ -291,6 +304,8 @@ describe("the My school page", () => {
       expect(html).toContain(`/api/schools/slug/${school.slug}/coordinator/usage?`);
       expect(html).not.toContain("5550000000");
       // Nothing on it leads into the admin console.
+      expect(html).toContain("Tides and Moons");
+      expect(html).toContain(`/dashboard/book/${book.id}"`);
       expect(html).not.toContain('href="/admin');
     }
     const dashboard = await (await page(`/schools/${school.slug}/dashboard`, { cookie: coordinator.cookie })).text();

@@ -123,14 +123,6 @@ export function PageReaderView({
     document.addEventListener("selectionchange", read);
     return () => document.removeEventListener("selectionchange", read);
   }, [highlighting]);
-  const highlightsByPage = useMemo(() => {
-    const map = new Map<number, typeof notes.annotations>();
-    for (const [n, items] of notes.byPageNumber) {
-      const highlights = items.filter((a) => a.kind === "highlight");
-      if (highlights.length) map.set(n, highlights);
-    }
-    return map;
-  }, [notes.byPageNumber]);
 
   // One scale for the whole book, from its first page (as a printed book would be).
   const [scale, setScale] = useState(1);
@@ -287,7 +279,7 @@ export function PageReaderView({
                   highlight={search.marked}
                   reveal={reveal === info.n}
                   onRevealed={onRevealed}
-                  highlights={desk ? highlightsByPage.get(info.n) : undefined}
+                  highlights={desk ? notes.highlightsByPage.get(info.n) : undefined}
                   selectable={highlighting}
                 />
               ))}

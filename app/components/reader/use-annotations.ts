@@ -105,13 +105,14 @@ export function useAnnotations(bookId: number, enabled: boolean) {
     [bookId, fail],
   );
 
-  const byPageNumber = useMemo(() => {
+  // Each page's highlights, for the page images to draw (one array per page, the same until they change).
+  const highlightsByPage = useMemo(() => {
     const map = new Map<number, Annotation[]>();
-    for (const a of state.annotations) map.set(a.page, [...(map.get(a.page) ?? []), a]);
+    for (const a of state.annotations) if (a.kind === "highlight") map.set(a.page, [...(map.get(a.page) ?? []), a]);
     return map;
   }, [state.annotations]);
 
-  return { ...state, byPageNumber, add, edit, remove, undo: (annotation: Annotation) => add(recreate(annotation)) };
+  return { ...state, highlightsByPage, add, edit, remove, undo: (annotation: Annotation) => add(recreate(annotation)) };
 }
 
 export type Annotations = ReturnType<typeof useAnnotations>;

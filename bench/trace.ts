@@ -12,9 +12,10 @@
 // TRACE_FALSE (default 1000) for false matches. Results: bench/results/trace.json (TRACE_OUT).
 // TRACE_MISSES=<folder> keeps every missed sample there (image + misses.jsonl) to look at.
 // TRACE_ONLY=crop,DPR 1 runs only the single attacks and pairs whose names hold one of those parts.
+// TRACE_RETRACE=<folder> traces the images kept there by TRACE_MISSES again and says what each names now.
 // TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
 // stretch goal, a simulated photo of the screen, reported without a target (50 images each).
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
@@ -85,9 +86,22 @@ const stored: StoredPage[] = pages.map((p) => {
 });
 const env = { MARK_SECRET: "bench-mark-secret-0123456789abcdef", AUTH_SECRET: "unused" };
 const key = await currentMarkKey(env);
+/** The visible stamp's lines of a bench teacher on a day. */
+const stampLines = (teacher: number, day: string) => [
+  `Teacher ${teacher}`,
+  `teacher.${teacher}@school.example.org`,
+  "Lincoln High School",
+  day,
+];
 const candidates: Candidate[] = [];
 for (let teacher = 1; teacher <= TEACHERS; teacher++) {
-  for (const day of DAYS) candidates.push({ teacherId: teacher, day, codes: [await markCode(key, teacher, day)] });
+  for (const day of DAYS)
+    candidates.push({
+      teacherId: teacher,
+      day,
+      codes: [await markCode(key, teacher, day)],
+      ...(process.env.TRACE_NO_STAMP ? {} : { stamp: stampLines(teacher, day) }),
+    });
 }
 
 interface Sample {
@@ -101,7 +115,7 @@ async function sample(marked = true): Promise<Sample> {
   const page = pick(inked);
   const teacher = 1 + Math.floor(random() * TEACHERS);
   const day = pick(DAYS);
-  const lines = [`Teacher ${teacher}`, `teacher.${teacher}@school.example.org`, "Lincoln High School", day];
+  const lines = stampLines(teacher, day);
   const mark = marked ? blockSigns(key.layout, await markCode(key, teacher, day)) : undefined;
   const { bytes } = await stampPage(page.png, lines, undefined, mark);
   return { page, teacher, day, image: Buffer.from(bytes) };
@@ -195,6 +209,26 @@ function keepMiss(attack: string, image: Buffer, s: Sample, found: Awaited<Retur
     found: seen,
   };
   appendFileSync(join(dir, "misses.jsonl"), `${JSON.stringify(line)}\n`);
+}
+
+if (process.env.TRACE_RETRACE) {
+  const dir = process.env.TRACE_RETRACE;
+  const kept = readFileSync(join(dir, "misses.jsonl"), "utf8").split("\n").filter(Boolean);
+  let named = 0;
+  for (const text of kept) {
+    const miss = JSON.parse(text) as { name: string; combo: string; pageIndex: number; teacher: number; day: string };
+    const page = pages[miss.pageIndex] as (typeof pages)[number];
+    const found = await trace(readFileSync(join(dir, miss.name)), candidates);
+    const top = found?.matches[0];
+    const right = top?.candidate.teacherId === miss.teacher && top.candidate.day === miss.day;
+    if (right) named++;
+    const where = found
+      ? `page ${found.page.bookId}/${found.page.page} fit ${found.fit.toFixed(2)}, best ${found.best.toFixed(2)} of ${found.needed.toFixed(2)}`
+      : "no page";
+    console.log(`${right ? "named " : "missed"} ${miss.name} ${miss.combo}: page ${page.bookId}/${page.page}; ${where}`);
+  }
+  console.log(`${named} of ${kept.length} named now`);
+  process.exit(0);
 }
 
 const pct = (k: number, n: number) => `${((100 * k) / Math.max(1, n)).toFixed(1)} %`;

@@ -10,8 +10,19 @@ import {
   type Transform,
   thumbnailOf,
 } from "../../workers/leaks/locate.ts";
-import { blockSigns, createLayout, embedMark } from "../../workers/leaks/mark.ts";
+import {
+  blockSigns,
+  codeScore,
+  createLayout,
+  embedMark,
+  flatInk,
+  joinSoft,
+  readMark,
+  readStampMark,
+  toneCurve,
+} from "../../workers/leaks/mark.ts";
 import { type Candidate, confidence, FALSE_ALARM, type StoredPage, scoreNeeded, traceImage } from "../../workers/leaks/trace-core.ts";
+import { stampPrediction, watermarkPixels } from "../../workers/page-images/watermark.ts";
 
 // The hidden mark and the trace's core (docs/decisions/0025), on generated print-like pages and
 // attacks done here in plain code; the Worker's whole path is tests/worker/leak-trace.test.ts, the
@@ -289,5 +300,57 @@ describe("the hidden mark", () => {
     const changedRows = new Set<number>();
     for (let i = 0; i < rgb.length; i++) if (rgb[i] !== before[i]) changedRows.add(Math.floor(i / (64 * 3)));
     expect([...changedRows].every((row) => row === 31 || row === 32)).toBe(true);
+  });
+
+  it("carries the mark in the visible stamp's tiles too, read against the teacher's own stamp", () => {
+    // A page with one line of words in its top left quarter: too little ink for the page's own
+    // share of the mark. The stamp's tiles, which every page carries, leave out dots where the
+    // teacher's mark says +1.
+    const rgb = new Uint8Array(WIDTH * HEIGHT * 3).fill(255);
+    const top = originals[0] as Uint8Array;
+    const line = 80 * WIDTH * 3;
+    rgb.set(top.subarray(line, line + 14 * WIDTH * 3), line);
+    const plain = rgb.slice();
+    const linesOf = (teacher: number) => [
+      `Teacher ${teacher}`,
+      `teacher.${teacher}@school.example.org`,
+      "Lincoln High School",
+      "Nov 24, 2026",
+    ];
+    const teacher = 7;
+    const signs = blockSigns(layout, codeOf(teacher));
+    embedMark(rgb, WIDTH, HEIGHT, 3, signs);
+    const unmarked = rgb.slice();
+    watermarkPixels(unmarked, WIDTH, HEIGHT, linesOf(teacher), 3);
+    watermarkPixels(rgb, WIDTH, HEIGHT, linesOf(teacher), 3, signs);
+    // The mark only leaves dots out, and only in blocks whose sign is +1.
+    let left = 0;
+    for (let i = 0; i < rgb.length; i += 3) {
+      if (rgb[i] === unmarked[i]) continue;
+      const [x, y] = [(i / 3) % WIDTH, Math.floor(i / 3 / WIDTH)];
+      expect(rgb[i]).toBeGreaterThan(unmarked[i] as number);
+      expect(signs[Math.floor(y / 16) * 64 + Math.floor(x / 16)]).toBe(1);
+      left++;
+    }
+    expect(left).toBeGreaterThan(1000);
+
+    // The top left quarter, registered exactly: the rest of the page is not seen.
+    const original = Uint8Array.from(lumaOf(plain).data, Math.round);
+    const suspect = lumaOf(rgb).data;
+    for (let y = 0; y < HEIGHT; y++)
+      for (let x = 0; x < WIDTH; x++) if (x >= WIDTH / 2 || y >= HEIGHT / 2) suspect[y * WIDTH + x] = Number.NaN;
+    const tone = toneCurve(original, suspect);
+    const ink = readMark(original, suspect, WIDTH, HEIGHT, layout, tone);
+    const flat = flatInk(original, suspect, WIDTH, HEIGHT, tone);
+    const seen = (x: number, y: number) => x < WIDTH / 2 && y < HEIGHT / 2;
+    const scoreOf = (candidate: number) => {
+      const stamp = stampPrediction(original, WIDTH, HEIGHT, linesOf(candidate), seen);
+      return codeScore(joinSoft(ink, readStampMark(flat, stamp, layout)), codeOf(candidate));
+    };
+    const needed = scoreNeeded(candidates.length * 2);
+    expect(codeScore(ink, codeOf(teacher))).toBeLessThan(needed);
+    expect(scoreOf(teacher)).toBeGreaterThan(needed + 2);
+    // Every other teacher, read against their own stamp, scores as noise.
+    for (const other of [1, 2, 3, 12, 29]) expect(Math.abs(scoreOf(other))).toBeLessThan(4);
   });
 });

@@ -1,3 +1,4 @@
+import { type StampPrediction, stampPrediction } from "../page-images/watermark.ts";
 import {
   blurValid,
   boxHypotheses,
@@ -23,7 +24,7 @@ import {
   validRows,
   warpToFrame,
 } from "./locate.ts";
-import { CODE_BITS, codeScore, type MarkLayout, readMark } from "./mark.ts";
+import { CODE_BITS, codeScore, flatInk, joinSoft, type MarkLayout, readMark, readStampMark, toneCurve } from "./mark.ts";
 
 /**
  * The trace without the platform (docs/decisions/0025-leak-trace.md): which stored page a suspect
@@ -49,6 +50,8 @@ export interface Candidate {
   teacherId: number;
   day: string;
   codes: Uint8Array[];
+  /** The lines of the visible stamp the teacher's pages carried that day, when known: its tiles carry the mark too. */
+  stamp?: string[];
 }
 
 export interface Found {
@@ -222,19 +225,28 @@ async function traceWith(
     coarse.push({ page, luma, frame, start, transform, fit: score });
   }
   coarse.sort((a, b) => b.fit - a.fit);
+  // The FINE best places go on, and the best place of each next page until FINE pages have one:
+  // the pages of one template fit a part of a page about equally (the mark decides), and the places
+  // of a page of stripes do too.
   const fine: Array<(typeof coarse)[number]> = [];
-  for (const candidate of coarse.slice(0, FINE)) {
+  const pagesOn = new Set<StoredPage>();
+  for (const [i, candidate] of coarse.entries()) {
+    if (i >= FINE && (pagesOn.size >= FINE || pagesOn.has(candidate.page))) continue;
+    pagesOn.add(candidate.page);
     const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256, 512], edges);
     if (score >= MIN_FIT) fine.push({ ...candidate, transform, fit: score });
   }
   if (!fine.length) return null;
   fine.sort((a, b) => b.fit - a.fit);
-  // The best fit is read first; a page that fits almost as well (two pages of one template, a
+  // The best fit is read first; a place that fits almost as well (two pages of one template, a
   // binarised quarter) is read too when the first carries no mark: the mark decides between them.
+  // Each read is a chance to name someone wrongly, so the one-in-a-million chance is shared out
+  // before any is read: half to the best fit, the other half in equal parts to the rest.
+  const read = fine.filter((candidate) => candidate.fit >= (fine[0]?.fit ?? 0) - 0.3);
   let best: Found | null = null;
-  for (const candidate of fine) {
-    if (best && candidate.fit < best.fit - 0.3) break;
-    const found = await readFound(candidate, levels, keys, candidatesFor, passes);
+  for (const [i, candidate] of read.entries()) {
+    const share = read.length === 1 ? 1 : i === 0 ? 0.5 : 0.5 / (read.length - 1);
+    const found = await readFound(candidate, levels, keys, candidatesFor, passes / share);
     if (found.matches.length) return found;
     best ??= found;
   }
@@ -321,18 +333,58 @@ async function readFound(
   // pixel at the page's far side (0.5 % of scale), which the mark, riding on edges, does not survive.
   // Each place read (and each pass of the trace) counts as codes tried.
   const places = sameish(start, transform) && !same(start, transform) ? [transform, start] : [transform];
-  const softs = places.flatMap((place) => {
+  const reads = places.flatMap((place) => {
     const warped = warpToFrame(levels, place, readWidth, readHeight);
-    return keys.map((layout, key) => ({ key, soft: readMark(original, warped.data, readWidth, readHeight, layout) }));
+    const tone = toneCurve(original, warped.data);
+    // Read only when the stamps are (below).
+    let flat: ReturnType<typeof flatInk> | undefined;
+    const flatOnce = () => {
+      flat ??= flatInk(original, warped.data, readWidth, readHeight, tone);
+      return flat;
+    };
+    const k = readWidth / FRAME_WIDTH;
+    const seen = (x: number, y: number) => {
+      const v = warped.data[Math.floor(y * k) * readWidth + Math.floor(x * k)];
+      return v !== undefined && !Number.isNaN(v);
+    };
+    return keys.map((layout, key) => ({
+      key,
+      layout,
+      flatOnce,
+      seen,
+      soft: readMark(original, warped.data, readWidth, readHeight, layout, tone),
+    }));
   });
   const candidates = await candidatesFor(page.bookId);
-  const matches: Found["matches"] = [];
-  const tried = candidates.length * softs.length * passes;
+  // A candidate whose stamp is known is scored twice for each read: by the page's ink alone, and by
+  // that joined with its stamp's dots (read against its own stamp). Both count as codes tried. The
+  // stamps are drawn only when the ink alone names no one (a candidate's best is then its joined
+  // score): leaving scores out never names anyone more.
+  const stamped = candidates.some((candidate) => candidate.stamp);
+  const tried = candidates.length * reads.length * passes * (stamped ? 2 : 1);
   const needed = scoreNeeded(tried);
+  const scores = candidates.map((candidate) =>
+    Math.max(...reads.map(({ key, soft }) => codeScore(soft, candidate.codes[key] as Uint8Array))),
+  );
+  if (stamped && !scores.some((score) => score >= needed)) {
+    for (const [c, candidate] of candidates.entries()) {
+      if (!candidate.stamp) continue;
+      const predictions = new Map<unknown, StampPrediction>();
+      for (const { key, layout, flatOnce, seen, soft } of reads) {
+        let stamp = predictions.get(seen);
+        if (!stamp) {
+          stamp = stampPrediction(luma, FRAME_WIDTH, page.height, candidate.stamp, seen);
+          predictions.set(seen, stamp);
+        }
+        const joined = codeScore(joinSoft(soft, readStampMark(flatOnce(), stamp, layout)), candidate.codes[key] as Uint8Array);
+        scores[c] = Math.max(scores[c] as number, joined);
+      }
+    }
+  }
+  const matches: Found["matches"] = [];
   let best = Number.NEGATIVE_INFINITY;
-  for (const candidate of candidates) {
-    let score = Number.NEGATIVE_INFINITY;
-    for (const { key, soft } of softs) score = Math.max(score, codeScore(soft, candidate.codes[key] as Uint8Array));
+  for (const [c, candidate] of candidates.entries()) {
+    const score = scores[c] as number;
     best = Math.max(best, score);
     if (score >= needed) matches.push({ candidate, score, confidence: confidence(score, tried) });
   }

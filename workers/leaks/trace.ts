@@ -13,6 +13,7 @@ import { bookAccess, books, pageSetPages, pageSets, schools, teachers } from "..
 import { readingDaily } from "../db/usage-schema.ts";
 import { decodePageImage } from "../page-images/page-image.ts";
 import { pageImageKey, pageSetPrefix } from "../page-images/page-keys.ts";
+import { watermarkLines } from "../page-images/watermark.ts";
 import { blurValid, DETAIL_WIDTH, FRAME_WIDTH, type Grey, greyFromPixels, pageDetail, thumbnailOf } from "./locate.ts";
 import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "./mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "./trace-core.ts";
@@ -192,6 +193,8 @@ export interface TraceResult {
 /** Days back a (teacher, day) is looked for in the reports' rows; today's and yesterday's also from the teachers of schools with the book. */
 const RECENT_DAYS = 1;
 const MAX_CANDIDATES = 50_000;
+/** Candidates whose visible stamp is drawn again to read its share of the mark (trace-core.ts). */
+const STAMPED = 2_000;
 
 export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, suspect: Grey, now = Date.now()): Promise<TraceResult> {
   // Every ready set's rendered pages, in one read: the pages a teacher can have received.
@@ -234,9 +237,20 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
     keys.map((key) => key.layout),
     async (bookId) => {
       const pairs = await candidatePairs(db, bookId, now);
+      // The stamp is drawn again for the latest STAMPED candidates (by day, not by anything in the
+      // image): a tile costs about a millisecond to draw.
+      const stamped = new Set(pairs.toSorted((a, b) => b.day.localeCompare(a.day)).slice(0, STAMPED));
       const out: Candidate[] = [];
-      for (const { teacherId, day } of pairs)
-        out.push({ teacherId, day, codes: await Promise.all(keys.map((key) => markCode(key, teacherId, day))) });
+      for (const pair of pairs) {
+        const { teacherId, day } = pair;
+        const codes = await Promise.all(keys.map((key) => markCode(key, teacherId, day)));
+        out.push({
+          teacherId,
+          day,
+          codes,
+          ...(stamped.has(pair) ? { stamp: watermarkLines(pair.name, pair.email, pair.school, day) } : {}),
+        });
+      }
       return out;
     },
   );
@@ -285,30 +299,44 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
  * (the reports' rows), and today and yesterday for every teacher of a school that has it (usage not
  * yet flushed from the school's object).
  */
-async function candidatePairs(db: Db, bookId: number, now: number): Promise<Array<{ teacherId: number; day: string }>> {
+async function candidatePairs(db: Db, bookId: number, now: number): Promise<CandidatePair[]> {
+  // The names as they are now: a teacher renamed since gets a stamp that does not fit, and is
+  // traced by the page's ink alone.
+  const person = { teacherId: teachers.id, name: teachers.name, email: teachers.email, school: schools.name };
   const read = await db
-    .selectDistinct({ teacherId: readingDaily.teacherId, day: readingDaily.day })
+    .selectDistinct({ ...person, day: readingDaily.day })
     .from(readingDaily)
+    .innerJoin(teachers, eq(teachers.id, readingDaily.teacherId))
+    .innerJoin(schools, eq(schools.id, teachers.schoolId))
     .where(eq(readingDaily.bookId, bookId))
     .limit(MAX_CANDIDATES);
   const recent = await db
-    .select({ teacherId: teachers.id })
+    .select(person)
     .from(teachers)
+    .innerJoin(schools, eq(schools.id, teachers.schoolId))
     .innerJoin(bookAccess, eq(bookAccess.schoolId, teachers.schoolId))
     .where(eq(bookAccess.bookId, bookId))
     .limit(MAX_CANDIDATES);
   const days = Array.from({ length: RECENT_DAYS + 1 }, (_, i) => markDay(now - i * 86_400_000));
   const seen = new Set<string>();
-  const out: Array<{ teacherId: number; day: string }> = [];
-  const add = (teacherId: number, day: string) => {
-    const key = `${teacherId}:${day}`;
+  const out: CandidatePair[] = [];
+  const add = (pair: CandidatePair) => {
+    const key = `${pair.teacherId}:${pair.day}`;
     if (seen.has(key) || out.length >= MAX_CANDIDATES) return;
     seen.add(key);
-    out.push({ teacherId, day });
+    out.push(pair);
   };
-  for (const { teacherId, day } of read) add(teacherId, day);
-  for (const { teacherId } of recent) for (const day of days) add(teacherId, day);
+  for (const pair of read) add(pair);
+  for (const teacher of recent) for (const day of days) add({ ...teacher, day });
   return out;
+}
+
+interface CandidatePair {
+  teacherId: number;
+  day: string;
+  name: string;
+  email: string;
+  school: string;
 }
 
 function round(v: number, digits: number): number {

@@ -26,9 +26,9 @@ export async function stampPage(
   if (!lines.some((line) => line.trim())) throw new Error("a page is never served without a watermark");
   // Narrower than stored: the reader's quick first look at a page (PREVIEW_WIDTH), before the sharp one.
   const page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
-  // The hidden mark first (workers/leaks/mark.ts): it moves the page's own pixels, not the stamp's.
+  // The hidden mark first (workers/leaks/mark.ts): it moves the page's own pixels; the stamp's tiles then carry it in their dots.
   if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
-  watermarkPixels(page.pixels, page.width, page.height, lines, page.channels);
+  watermarkPixels(page.pixels, page.width, page.height, lines, page.channels, mark);
   const grey = encodeGreyPng(page);
   if (grey) return { bytes: grey, contentType: "image/png" };
   return { bytes: await encodeColourWebp(page), contentType: "image/webp" };

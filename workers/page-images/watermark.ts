@@ -1,3 +1,4 @@
+import { MARK_COLUMNS, MARK_ROWS } from "../leaks/mark.ts";
 import { renderText, type TextMask } from "./text-mask.ts";
 
 /**
@@ -13,7 +14,29 @@ import { renderText, type TextMask } from "./text-mask.ts";
  * lighten it by a set amount of luma. Light or dark is the mean luma of the 16 px cell a mark pixel
  * falls in, measured when the mark first touches the cell. Darkening keeps black text black and
  * lightening keeps white text white.
+ *
+ * The tiles carry the hidden mark too (issue 25, decision 25): where the mark's block says +1, a
+ * fixed share of the stipple's dots (`dropped`) is left out, so the stamp is a little lighter
+ * there; on a dark page, where the tiles lighten it, they lighten it less (WEAK_LIGHT) where the
+ * block says -1. Either way +1 is lighter, as in the page's own share of the mark. A quarter of a
+ * page that shows five tiles and a line of text, or a quarter of a cover, then still carries the
+ * mark. Reading it needs the teacher's own stamp as the prediction (stampPrediction), drawn the
+ * same way.
  */
+
+/**
+ * The lines stamped on a teacher's pages on a UTC day ("2026-11-22" -> "Nov 22, 2026"): the reader
+ * draws them, and the trace draws them again to read the stamp's share of the hidden mark.
+ */
+export function watermarkLines(name: string, email: string, school: string, day: string): string[] {
+  const date = new Date(`${day}T00:00:00Z`).toLocaleDateString("en-US", {
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  });
+  return [name, email, school, date];
+}
 
 /** libwebp settings for stamped pages: method 0 is its fastest; q75 keeps small text crisp. */
 export const STAMPED_WEBP_OPTIONS = { quality: 75, method: 0 } as const;
@@ -42,44 +65,129 @@ const CELL_SHIFT = 4;
  */
 const DOT_COVERAGE = 128;
 const DOT_KEEP = 16;
+/** On dark cells, the share (of 256) of the tiles' lightening where the hidden mark's block is -1. */
+const WEAK_LIGHT = 154;
 /** A pixel this much darker than its cell's paper is ink (text, an edge of it): no dot there. */
 const INK_MARGIN = 24;
-const CACHE_LIMIT = 32;
+/** Teachers' rendered stamps kept per isolate (~15 kB each): the trace draws the stamps of many candidates, several times a trace. */
+const CACHE_LIMIT = 256;
 
 /** Per isolate: the rendered text of the last teachers seen, by width. Text rendering is the slow part. */
 const watermarks = new Map<string, Watermark>();
 
-/** Composites the watermark into RGB (3 channels) or RGBA (4) pixels in place: darker ink on light areas, lighter on dark ones. */
-export function watermarkPixels(pixels: Uint8Array, width: number, height: number, lines: string[], channels: 3 | 4 = 4): void {
-  const columns = (width >> CELL_SHIFT) + 1;
-  const cellCount = columns * ((height >> CELL_SHIFT) + 1);
-  const page: Page = {
-    pixels,
-    width,
-    height,
-    channels,
-    columns,
-    cells: new Int16Array(cellCount).fill(-1),
-    paper: new Uint8Array(cellCount),
-  };
+/**
+ * Composites the watermark into RGB (3 channels) or RGBA (4) pixels in place: darker ink on light
+ * areas, lighter on dark ones. With `mark` (the hidden mark's block signs, leaks/mark.ts), the
+ * tiles' dots carry it as well.
+ */
+export function watermarkPixels(
+  pixels: Uint8Array,
+  width: number,
+  height: number,
+  lines: string[],
+  channels: 3 | 4 = 4,
+  mark?: Int8Array,
+): void {
+  const page = pageOf(pixels, width, height, channels);
   const { tile, dots, foot } = watermarkFor(lines, width);
+  const stipple = { dots, mark };
+  for (const [x, y] of tilePlaces(tile, width, height)) blend(page, tile, x, y, TILE_INK, stipple);
   const scale = width / 1024;
-  // Gaps of about a block's size: every region of the page carries a mark, yet most of it none.
-  const pitchX = tile.width + Math.round(220 * scale);
-  const pitchY = tile.height + Math.round(150 * scale);
-  for (let row = 0, y = Math.round(40 * scale); y < height; row++, y += pitchY) {
-    const offset = row % 2 ? -Math.round(pitchX / 2) : 0;
-    for (let x = offset; x < width; x += pitchX) blend(page, tile, x, y, TILE_INK, dots);
-  }
   const footX = Math.max(0, Math.round((width - foot.width) / 2));
   const footY = Math.max(0, height - foot.height - Math.round(8 * scale));
   blend(page, foot, footX, footY, FOOT_INK);
+}
+
+/** What a teacher's stamp does to each block of the hidden mark when no block carries the mark. */
+export interface StampPrediction {
+  /** Dots the tiles put there (light cells). */
+  dots: Float64Array;
+  /** Luma the tiles add there (dark cells), summed over its pixels. */
+  light: Float64Array;
+}
+
+/**
+ * Per block of the hidden mark (leaks/mark.ts), what the tiles `lines` draw do there on a grey
+ * page (`luma`, one byte a pixel) when no block carries the mark: the prediction the trace reads
+ * the stamp's share of the mark against. `seen(x, y)` says whether the suspect shows that pixel.
+ */
+export function stampPrediction(
+  luma: Uint8Array,
+  width: number,
+  height: number,
+  lines: string[],
+  seen: (x: number, y: number) => boolean,
+): StampPrediction {
+  const page = pageOf(luma, width, height, 1);
+  const { tile, dots } = watermarkFor(lines, width);
+  const out = { dots: new Float64Array(MARK_COLUMNS * MARK_ROWS), light: new Float64Array(MARK_COLUMNS * MARK_ROWS) };
+  const { xs, ys, alphas } = tile;
+  for (const [left, top] of tilePlaces(tile, width, height)) {
+    for (let i = 0; i < alphas.length; i++) {
+      const x = left + (xs[i] as number);
+      const y = top + (ys[i] as number);
+      if (x < 0 || y < 0 || x >= width || y >= height) continue;
+      const cell = (y >> CELL_SHIFT) * page.columns + (x >> CELL_SHIFT);
+      let cellLight = page.cells[cell] as number;
+      if (cellLight < 0) cellLight = page.cells[cell] = cellLuma(page, x >> CELL_SHIFT, y >> CELL_SHIFT);
+      const strength = TILE_INK[cellLight] as number;
+      const v = luma[y * width + x] as number;
+      if (strength > 0) {
+        if (!dots[i] || v < (page.paper[cell] as number) - INK_MARGIN || !seen(x, y)) continue;
+        const block = markBlock(x, y, width);
+        out.dots[block] = (out.dots[block] as number) + 1;
+      } else if (seen(x, y)) {
+        const block = markBlock(x, y, width);
+        out.light[block] = (out.light[block] as number) + ((255 - v) * (alphas[i] as number) * -strength) / (1 << 16);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Where the tiles go: staggered rows from the top, gaps of about a tile's size, so every region of
+ * the page carries a stamp yet most of it none.
+ */
+function tilePlaces(tile: TextMask, width: number, height: number): Array<[number, number]> {
+  const scale = width / 1024;
+  const pitchX = tile.width + Math.round(220 * scale);
+  const pitchY = tile.height + Math.round(150 * scale);
+  const places: Array<[number, number]> = [];
+  for (let row = 0, y = Math.round(40 * scale); y < height; row++, y += pitchY) {
+    const offset = row % 2 ? -Math.round(pitchX / 2) : 0;
+    for (let x = offset; x < width; x += pitchX) places.push([x, y]);
+  }
+  return places;
+}
+
+/** The hidden mark's block (row-major, MARK_COLUMNS wide) of a pixel of a page `width` wide: as leaks/mark.ts cuts it. */
+function markBlock(x: number, y: number, width: number): number {
+  const column = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
+  return Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS + column;
+}
+
+/**
+ * The share of a tile's dots left out where the hidden mark's block says +1: 2 in 5, chosen by a
+ * hash of the pixel so no pattern shows. Less is too little to read in a quarter (decision 25).
+ */
+function dropped(x: number, y: number): boolean {
+  let h = Math.imul(x, 0x9e3779b1) ^ Math.imul(y + 0x632be5ab, 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 15), 0x2c1b3c6d);
+  return ((h >>> 16) & 0xffff) % 5 < 2;
+}
+
+function pageOf(pixels: Uint8Array, width: number, height: number, channels: number): Page {
+  const columns = (width >> CELL_SHIFT) + 1;
+  const cellCount = columns * ((height >> CELL_SHIFT) + 1);
+  return { pixels, width, height, channels, columns, cells: new Int16Array(cellCount).fill(-1), paper: new Uint8Array(cellCount) };
 }
 
 interface Page {
   pixels: Uint8Array;
   width: number;
   height: number;
+  /** 1 (grey: the trace's prediction), 3 or 4. */
   channels: number;
   /** Cells per row, and each cell's mean luma once measured (-1 before). */
   columns: number;
@@ -103,8 +211,18 @@ function inkByLuma(contrast: number): Int16Array {
 const TILE_INK = inkByLuma(TILE_CONTRAST);
 const FOOT_INK = inkByLuma(FOOT_CONTRAST);
 
-/** With `dots`, light cells get only the dots, near-black; without, every covered pixel moves by its coverage. */
-function blend(page: Page, mask: TextMask, left: number, top: number, ink: Int16Array, dots?: Uint8Array) {
+/**
+ * With `stipple`, light cells get only its dots, near-black (fewer where its mark's block is +1);
+ * without, every covered pixel moves by its coverage.
+ */
+function blend(
+  page: Page,
+  mask: TextMask,
+  left: number,
+  top: number,
+  ink: Int16Array,
+  stipple?: { dots: Uint8Array; mark?: Int8Array | undefined },
+) {
   const { pixels, width, height, channels, columns, cells, paper } = page;
   const { xs, ys, alphas } = mask;
   for (let i = 0; i < alphas.length; i++) {
@@ -117,17 +235,20 @@ function blend(page: Page, mask: TextMask, left: number, top: number, ink: Int16
     const strength = ink[luma] as number;
     let p = (y * width + x) * channels;
     const end = p + 3;
-    if (strength > 0 && dots) {
-      if (!dots[i]) continue;
+    if (strength > 0 && stipple) {
+      if (!stipple.dots[i]) continue;
       // Dots go on paper only: text and its anti-aliased edges stay exactly as they were.
       const luma4 = (pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number);
       if (luma4 < 4 * ((paper[cell] as number) - INK_MARGIN)) continue;
+      if (stipple.mark && (stipple.mark[markBlock(x, y, width)] as number) > 0 && dropped(x, y)) continue;
       for (; p < end; p++) pixels[p] = ((pixels[p] as number) * DOT_KEEP) >> 8;
     } else if (strength > 0) {
       const a = ((alphas[i] as number) * strength) >> 8;
       for (; p < end; p++) pixels[p] = (pixels[p] as number) - (((pixels[p] as number) * a) >> 8);
     } else {
-      const a = ((alphas[i] as number) * -strength) >> 8;
+      let a = ((alphas[i] as number) * -strength) >> 8;
+      // On dark cells the tiles lighten: less where the mark's block is -1, so +1 is lighter here too.
+      if (stipple?.mark && (stipple.mark[markBlock(x, y, width)] as number) < 0) a = (a * WEAK_LIGHT) >> 8;
       for (; p < end; p++) pixels[p] = (pixels[p] as number) + (((255 - (pixels[p] as number)) * a) >> 8);
     }
   }
@@ -144,7 +265,8 @@ function cellLuma({ pixels, width, height, channels, columns, paper }: Page, col
   let lightest = 0;
   for (let y = top; y < bottom; y += 2) {
     for (let p = (y * width + left) * channels, end = (y * width + right) * channels; p < end; p += 2 * channels) {
-      const luma4 = (pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number);
+      const luma4 =
+        channels === 1 ? 4 * (pixels[p] as number) : (pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number);
       sum += luma4;
       if (luma4 > lightest) lightest = luma4;
       count++;

@@ -18,13 +18,14 @@ import { type Db, getReplicaDb } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";
 import type { RequestContext } from "../http/context.ts";
 import type { Reader } from "../http/guards.ts";
-import { markSignsFor } from "../leaks/mark-key.ts";
+import { markDay, markSignsFor } from "../leaks/mark-key.ts";
 import { type OutlineItem, OutlineSchema, type PageText, PageTextSchema } from "../page-images/page-content.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../page-images/page-keys.ts";
 import { listPages, type PageList, readingState, storedWidthFor } from "../page-images/page-reading.ts";
 import { type SearchResult, searchPages } from "../page-images/page-search.ts";
 import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts";
 import { stampPage } from "../page-images/stamp.ts";
+import { watermarkLines } from "../page-images/watermark.ts";
 import { schoolObject } from "../school/objects.ts";
 import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
 import { findBookForPageView } from "./library.ts";
@@ -54,11 +55,6 @@ export interface PageImage {
   body: ReadableStream | Uint8Array;
   contentType: string;
   length: number;
-}
-
-/** The date stamped on a teacher's pages, e.g. "Nov 22, 2026". */
-function stampDate(now = Date.now()): string {
-  return new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "short", day: "numeric", timeZone: "UTC" });
 }
 
 type PageRow = NonNullable<ReturnType<ReadySet["pages"]["get"]>>;
@@ -172,7 +168,8 @@ async function pageOf(opened: Opened, n: number | null): Promise<PageRow | Refus
 }
 
 /** The teacher whose page this is, with the lines stamped on it; for an admin, nothing to stamp. */
-type Spent = { watermark: string[] | null; teacherId?: number };
+/** The stamp's lines and, for a teacher, whose mark and which UTC day (the stamp's date is that day). */
+type Spent = { watermark: string[] | null; teacherId?: number; day?: string };
 
 /**
  * A teacher's page, in one call to the school's object: the session checked, a page of the
@@ -202,7 +199,8 @@ async function spend(opened: Opened, countsAsRead: boolean): Promise<Spent | Ref
   }
   if (opened.row && opened.cachedVersion === undefined) rememberPageViewBook(reader.schoolId, opened.row, result.catalogueVersion);
   const { teacher } = result;
-  return { watermark: [teacher.name, teacher.email, opened.schoolName ?? "", stampDate()], teacherId: teacher.id };
+  const day = markDay();
+  return { watermark: watermarkLines(teacher.name, teacher.email, opened.schoolName ?? "", day), teacherId: teacher.id, day };
 }
 
 /**
@@ -305,7 +303,7 @@ export function pageImage(ask: PageAsk, n: number | null, width: number | null |
     if (!spent.watermark) {
       return { body: object.body, contentType: object.httpMetadata?.contentType ?? "application/octet-stream", length: object.size };
     }
-    const mark = spent.teacherId === undefined ? undefined : await markSignsFor(ask.context.env, spent.teacherId);
+    const mark = spent.teacherId === undefined ? undefined : await markSignsFor(ask.context.env, spent.teacherId, spent.day);
     const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined, mark);
     return { body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength };
   });

@@ -165,6 +165,33 @@ describe("POST /api/leaks/trace", () => {
     expect(matches.map((m) => [m.teacherId, m.page])).toEqual([[dana.teacher.id, 3]]);
   });
 
+  it("reads the mark in the visible stamp alone, against the stamp the reader drew for her (her name, address, school, today)", async () => {
+    // Her page with the page's own pixels put back as stored (the ink's share of the mark gone):
+    // only the stamp's dots, where the page is paper, are hers.
+    const ask = (cookie: string) => request(`${ORIGIN}/api/books/${book.id}/pages/1`, { headers: { Cookie: cookie } });
+    const stamped = decodePngPixels(new Uint8Array(await (await ask(dana.cookie)).arrayBuffer()));
+    const stored = decodePngPixels(new Uint8Array(await (await ask(admin.cookie)).arrayBuffer()));
+    expect([stamped.width, stamped.height]).toEqual([stored.width, stored.height]);
+    const pixels = new Uint8Array(stored.data);
+    let dots = 0;
+    for (let p = 0; p < pixels.length; p += 4) {
+      if ((stored.data[p] as number) >= 250 && (stamped.data[p] as number) < 100) {
+        pixels.fill(stamped.data[p] as number, p, p + 3);
+        dots++;
+      }
+    }
+    expect(dots).toBeGreaterThan(5000);
+    const image = new PhotonImage(pixels, stored.width, stored.height);
+    let png: Uint8Array;
+    try {
+      png = image.get_bytes();
+    } finally {
+      image.free();
+    }
+    const { matches } = await jsonOf(trace(png, "image/png", admin.cookie), Traced);
+    expect(matches.map((m) => [m.teacherId, m.day, m.page])).toEqual([[dana.teacher.id, today, 1]]);
+  });
+
   it("tells two teachers' copies of the same page apart", async () => {
     const image = await teacherPage(omar.cookie, book.id, 2);
     const { matches } = await jsonOf(trace(image, "image/png", admin.cookie), Traced);

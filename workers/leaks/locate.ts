@@ -296,8 +296,17 @@ export function hypotheses(suspect: Grey, pageHeight: number, box: PageBox | nul
       out.push({ s, theta: 0, tx, ty: suspect.height - s * H });
     }
   }
-  if (box) out.push(...boxHypotheses(box, W, H));
-  return out;
+  if (!box) return out;
+  const placed = boxHypotheses(box, W, H);
+  // Both side edges seen, the page lighter than its surround: their distance is
+  // the page's width, so a place at another scale (the image's own shape read as a page or a
+  // quarter of one) is not the page. A binarised screenshot that kept only the darkest cores of
+  // the letters fitted such places on wrong pages better than its own place.
+  if (box.left && box.right && !box.doubtful) {
+    const scale = sideDistance(box.left, box.right, box.theta) / W;
+    return [...out.filter((t) => Math.abs(t.s / scale - 1) < 0.03), ...placed];
+  }
+  return [...out, ...placed];
 }
 
 /**

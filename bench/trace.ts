@@ -13,6 +13,7 @@
 // TRACE_MISSES=<folder> keeps every missed sample there (image + misses.jsonl) to look at.
 // TRACE_ONLY=crop,DPR 1 runs only the single attacks and pairs whose names hold one of those parts.
 // TRACE_RETRACE=<folder> traces the images kept there by TRACE_MISSES again and says what each names now.
+// TRACE_NO_STAMP=1 gives the trace no candidate's stamp lines: the mark is read in the page's ink alone.
 // TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
 // stretch goal, a simulated photo of the screen, reported without a target (50 images each).
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";

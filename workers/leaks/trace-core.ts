@@ -117,15 +117,22 @@ export async function traceImage(
   keys: MarkLayout[],
   candidatesFor: (bookId: number) => Promise<Candidate[]>,
 ): Promise<Found | null> {
+  // Several places (and both passes) may be read on pages of one book: its candidates are asked for once.
+  const asked = new Map<number, Promise<Candidate[]>>();
+  const once = (bookId: number) => {
+    const candidates = asked.get(bookId) ?? candidatesFor(bookId);
+    asked.set(bookId, candidates);
+    return candidates;
+  };
   const box = pageBox(suspect);
-  if (!box?.doubtful) return traceWith(suspect, box, pages, keys, candidatesFor, 1);
+  if (!box?.doubtful) return traceWith(suspect, box, pages, keys, once, 1);
   // A dark page may be on the reader's surround, or the surround may be the page's own dark band:
   // the suspect as it is first (leaving nothing out), then without what the box calls surround.
   // Both passes read the codes, so each counts them twice (scoreNeeded): the one-in-a-million
   // bound holds for the trace, not for each pass.
-  const whole = await traceWith(suspect, null, pages, keys, candidatesFor, 2);
+  const whole = await traceWith(suspect, null, pages, keys, once, 2);
   if (whole?.matches.length) return whole;
-  return (await traceWith(suspect, box, pages, keys, candidatesFor, 2)) ?? whole;
+  return (await traceWith(suspect, box, pages, keys, once, 2)) ?? whole;
 }
 
 async function traceWith(

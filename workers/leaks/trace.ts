@@ -4,7 +4,7 @@
  * R2), the page found and the mark read (trace-core.ts), and the (teacher, day) pairs that may have
  * received the page named from D1.
  */
-import { and, eq, inArray, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, isNotNull, isNull } from "drizzle-orm";
 import { STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
 import { decodeImage } from "../books/cover-renditions.ts";
 import { readImageSize } from "../books/image-size.ts";
@@ -231,12 +231,15 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
     }
   }
   const keys = await readableMarkKeys(env);
+  // Who each candidate is, from the same rows as the candidates: the matches are named from them.
+  const people = new Map<number, { name: string; email: string; school: string }>();
   const found = await traceImage(
     suspect,
     stored,
     keys.map((key) => key.layout),
     async (bookId) => {
       const pairs = await candidatePairs(db, bookId, now);
+      for (const { teacherId, name, email, school } of pairs) people.set(teacherId, { name, email, school });
       // The stamp is drawn again for the latest STAMPED candidates (by day, not by anything in the
       // image): a tile costs about a millisecond to draw.
       const stamped = new Set(pairs.toSorted((a, b) => b.day.localeCompare(a.day)).slice(0, STAMPED));
@@ -267,20 +270,13 @@ export async function traceLeak(env: MarkSecrets & { BOOKS: R2Bucket }, db: Db, 
   // A code scoring far below the best is a coincidence of the best one's pattern, never a second reader.
   const shown = found.matches.filter((m) => m.score >= 0.5 * (best?.score ?? 0));
   if (!shown.length) return { matches: [], found: summary };
-  const ids = [...new Set(shown.map((m) => m.candidate.teacherId))];
-  const people = await db
-    .select({ id: teachers.id, name: teachers.name, email: teachers.email, school: schools.name })
-    .from(teachers)
-    .innerJoin(schools, eq(schools.id, teachers.schoolId))
-    .where(inArray(teachers.id, ids));
   const [book] = await db.select({ title: books.title }).from(books).where(eq(books.id, found.page.bookId));
-  const byId = new Map(people.map((p) => [p.id, p]));
   const matches: TraceMatch[] = [];
   for (const m of shown) {
-    const person = byId.get(m.candidate.teacherId);
+    const person = people.get(m.candidate.teacherId);
     if (!person) continue;
     matches.push({
-      teacherId: person.id,
+      teacherId: m.candidate.teacherId,
       name: person.name,
       email: person.email,
       school: person.school,

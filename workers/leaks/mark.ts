@@ -79,6 +79,12 @@ function rotl(x: number, k: number): number {
   return (x << k) | (x >>> (32 - k));
 }
 
+/** The block (row-major, MARK_COLUMNS wide) a pixel of a page `width` wide falls in. */
+export function markBlock(x: number, y: number, width: number): number {
+  const column = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
+  return Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS + column;
+}
+
 /** The sign (+1 / -1) of each block for one code: the layout's sign times the code's bit. */
 export function blockSigns(layout: MarkLayout, code: Uint8Array): Int8Array {
   const out = new Int8Array(layout.bits.length);

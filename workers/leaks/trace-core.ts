@@ -1,4 +1,4 @@
-import { type StampPrediction, stampPrediction } from "../page-images/watermark.ts";
+import { stampPrediction } from "../page-images/watermark.ts";
 import {
   blurValid,
   boxHypotheses,
@@ -340,27 +340,20 @@ async function readFound(
   // pixel at the page's far side (0.5 % of scale), which the mark, riding on edges, does not survive.
   // Each place read (and each pass of the trace) counts as codes tried.
   const places = sameish(start, transform) && !same(start, transform) ? [transform, start] : [transform];
-  const reads = places.flatMap((place) => {
+  const reads = places.map((place) => {
     const warped = warpToFrame(levels, place, readWidth, readHeight);
     const tone = toneCurve(original, warped.data);
-    // Read only when the stamps are (below).
-    let flat: ReturnType<typeof flatInk> | undefined;
-    const flatOnce = () => {
-      flat ??= flatInk(original, warped.data, readWidth, readHeight, tone);
-      return flat;
-    };
     const k = readWidth / FRAME_WIDTH;
-    const seen = (x: number, y: number) => {
-      const v = warped.data[Math.floor(y * k) * readWidth + Math.floor(x * k)];
-      return v !== undefined && !Number.isNaN(v);
+    return {
+      warped,
+      tone,
+      /** Whether the suspect shows a pixel of the 1,024 px page (where its stamp is predicted). */
+      seen: (x: number, y: number) => {
+        const v = warped.data[Math.floor(y * k) * readWidth + Math.floor(x * k)];
+        return v !== undefined && !Number.isNaN(v);
+      },
+      softs: keys.map((layout) => readMark(original, warped.data, readWidth, readHeight, layout, tone)),
     };
-    return keys.map((layout, key) => ({
-      key,
-      layout,
-      flatOnce,
-      seen,
-      soft: readMark(original, warped.data, readWidth, readHeight, layout, tone),
-    }));
   });
   const candidates = await candidatesFor(page.bookId);
   // A candidate whose stamp is known is scored twice for each read: by the page's ink alone, and by
@@ -368,23 +361,22 @@ async function readFound(
   // stamps are drawn only when the ink alone names no one (a candidate's best is then its joined
   // score): leaving scores out never names anyone more.
   const stamped = candidates.some((candidate) => candidate.stamp);
-  const tried = candidates.length * reads.length * passes * (stamped ? 2 : 1);
+  const tried = candidates.length * reads.length * keys.length * passes * (stamped ? 2 : 1);
   const needed = scoreNeeded(tried);
   const scores = candidates.map((candidate) =>
-    Math.max(...reads.map(({ key, soft }) => codeScore(soft, candidate.codes[key] as Uint8Array))),
+    Math.max(...reads.flatMap(({ softs }) => softs.map((soft, key) => codeScore(soft, candidate.codes[key] as Uint8Array)))),
   );
   if (stamped && !scores.some((score) => score >= needed)) {
-    for (const [c, candidate] of candidates.entries()) {
-      if (!candidate.stamp) continue;
-      const predictions = new Map<unknown, StampPrediction>();
-      for (const { key, layout, flatOnce, seen, soft } of reads) {
-        let stamp = predictions.get(seen);
-        if (!stamp) {
-          stamp = stampPrediction(luma, FRAME_WIDTH, page.height, candidate.stamp, seen);
-          predictions.set(seen, stamp);
+    for (const { warped, tone, seen, softs } of reads) {
+      // The page's flat pixels, read once a place for every candidate's stamp.
+      const flat = flatInk(original, warped.data, readWidth, readHeight, tone);
+      for (const [c, candidate] of candidates.entries()) {
+        if (!candidate.stamp) continue;
+        const stamp = stampPrediction(luma, FRAME_WIDTH, page.height, candidate.stamp, seen);
+        for (const [key, soft] of softs.entries()) {
+          const joined = codeScore(joinSoft(soft, readStampMark(flat, stamp, keys[key] as MarkLayout)), candidate.codes[key] as Uint8Array);
+          scores[c] = Math.max(scores[c] as number, joined);
         }
-        const joined = codeScore(joinSoft(soft, readStampMark(flatOnce(), stamp, layout)), candidate.codes[key] as Uint8Array);
-        scores[c] = Math.max(scores[c] as number, joined);
       }
     }
   }

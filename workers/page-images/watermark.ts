@@ -1,4 +1,4 @@
-import { MARK_COLUMNS, MARK_ROWS } from "../leaks/mark.ts";
+import { MARK_COLUMNS, MARK_ROWS, markBlock } from "../leaks/mark.ts";
 import { renderText, type TextMask } from "./text-mask.ts";
 
 /**
@@ -159,12 +159,6 @@ function tilePlaces(tile: TextMask, width: number, height: number): Array<[numbe
     for (let x = offset; x < width; x += pitchX) places.push([x, y]);
   }
   return places;
-}
-
-/** The hidden mark's block (row-major, MARK_COLUMNS wide) of a pixel of a page `width` wide: as leaks/mark.ts cuts it. */
-function markBlock(x: number, y: number, width: number): number {
-  const column = Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width));
-  return Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS + column;
 }
 
 /**

@@ -167,9 +167,11 @@ async function pageOf(opened: Opened, n: number | null): Promise<PageRow | Refus
   return page;
 }
 
-/** The teacher whose page this is, with the lines stamped on it; for an admin, nothing to stamp. */
-/** The stamp's lines and, for a teacher, whose mark and which UTC day (the stamp's date is that day). */
-type Spent = { watermark: string[] | null; teacherId?: number; day?: string };
+/**
+ * For a teacher, whose page this is: the lines stamped on it and the UTC day of its hidden mark
+ * (the stamp's date is that day). For an admin, nothing to stamp.
+ */
+type Spent = { watermark: null } | { watermark: string[]; teacherId: number; day: string };
 
 /**
  * A teacher's page, in one call to the school's object: the session checked, a page of the
@@ -303,7 +305,7 @@ export function pageImage(ask: PageAsk, n: number | null, width: number | null |
     if (!spent.watermark) {
       return { body: object.body, contentType: object.httpMetadata?.contentType ?? "application/octet-stream", length: object.size };
     }
-    const mark = spent.teacherId === undefined ? undefined : await markSignsFor(ask.context.env, spent.teacherId, spent.day);
+    const mark = await markSignsFor(ask.context.env, spent.teacherId, spent.day);
     const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined, mark);
     return { body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength };
   });

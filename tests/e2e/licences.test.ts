@@ -6,7 +6,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { schoolYearOf } from "../../app/lib/rules/licence.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -43,13 +43,7 @@ async function newSchool(admin: Page): Promise<{ id: number; slug: string; name:
 async function teacherReading(slug: string, label: string): Promise<Page> {
   const page = await openPage({ allowStatus: [404, 409] });
   await registerTeacherByMail(page, baseURL(), { slug, name: `Reader ${label}`, email: uniqueEmail(label), password: PASSWORD });
-  await page.goto(`${baseURL()}/schools/${slug}/dashboard`);
-  const href = await page
-    .locator("main article")
-    .getByRole("link", { name: new RegExp(BOOK) })
-    .first()
-    .getAttribute("href");
-  await page.goto(new URL(`${href}/view`, page.url()).toString());
+  await openBookFromDashboard(page, `${baseURL()}/schools/${slug}`, BOOK);
   return page;
 }
 

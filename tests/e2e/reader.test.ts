@@ -2,29 +2,19 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser, subdomainURL } from "./browser.ts";
-import { execSql, signInDemoTeacher } from "./support.ts";
+import { execSql, openBookFromDashboard, signInDemoTeacher } from "./support.ts";
 
 setupBrowser();
 
 const rendered = (page: Page, n: number) => page.locator(`[data-page-number="${n}"][data-rendered="true"]`).waitFor({ timeout: 30_000 });
 
-/**
- * Opens a book of the demo teacher's school in the reader. By address rather than by clicks: the
- * 'Continue reading' row can shift the grid under the pointer (clicks are covered elsewhere).
- */
+/** Opens a book of the demo teacher's school in the reader, by its title; answers its id. */
 async function openBook(page: Page, origin: string, base: string, slug: string, title: string) {
   await signInDemoTeacher(page, origin, slug);
-  await page.goto(`${base}/dashboard`);
-  await page.locator("#dashboard-search").fill(title);
-  const card = await page
-    .locator("main article")
-    .getByRole("link", { name: new RegExp(title) })
-    .first()
-    .getAttribute("href");
-  await page.goto(new URL(`${card}/view`, page.url()).toString());
+  const bookId = await openBookFromDashboard(page, base, title);
   // Not necessarily page 1: the reader opens where this teacher stopped last time.
   await page.locator("[data-reader][data-first-paint-ms]").waitFor({ timeout: 30_000 });
-  return Number(/book\/(\d+)\/view/.exec(page.url())?.[1]);
+  return bookId;
 }
 
 /**

@@ -96,3 +96,22 @@ export async function adminLogin(page: import("playwright-core").Page, origin = 
   await page.getByRole("button", { name: "Sign in" }).click();
   await page.getByRole("heading", { name: "All Schools" }).waitFor();
 }
+
+/**
+ * Opens a book of the school (`base`, e.g. `${origin}/schools/{slug}`) in the reader from the
+ * signed-in teacher's dashboard, by its title: the search narrows the shelf to it and its card's
+ * link gives its address. By address rather than by clicks: the 'Continue reading' row can shift
+ * the grid under the pointer (clicks are covered elsewhere). Answers the book's id; the caller
+ * waits for what it needs of the reader.
+ */
+export async function openBookFromDashboard(page: import("playwright-core").Page, base: string, title: string): Promise<number> {
+  await page.goto(`${base}/dashboard`);
+  await page.locator("#dashboard-search").fill(title);
+  const href = await page
+    .locator("main article")
+    .getByRole("link", { name: new RegExp(title) })
+    .first()
+    .getAttribute("href");
+  await page.goto(new URL(`${href}/view`, page.url()).toString());
+  return Number(/book\/(\d+)\/view/.exec(page.url())?.[1]);
+}

@@ -6,7 +6,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -35,14 +35,7 @@ describe("an admin manages a school's teachers", () => {
     const reader = await openPage({ allowStatus: [401, 403, 404] });
     const email = uniqueEmail("managed");
     await registerTeacher(reader, email);
-    await reader.goto(`${baseURL()}/schools/${SLUG}/dashboard`);
-    await reader.locator("#dashboard-search").fill(BOOK);
-    const card = await reader
-      .locator("main article")
-      .getByRole("link", { name: new RegExp(BOOK) })
-      .first()
-      .getAttribute("href");
-    await reader.goto(new URL(`${card}/view`, reader.url()).toString());
+    await openBookFromDashboard(reader, `${baseURL()}/schools/${SLUG}`, BOOK);
     await reader.locator('[data-page-number="1"][data-rendered="true"]').waitFor({ timeout: 30_000 });
     const readerPath = new URL(reader.url()).pathname;
 

@@ -8,7 +8,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { signInDemoTeacher } from "./support.ts";
+import { openBookFromDashboard, signInDemoTeacher } from "./support.ts";
 
 setupBrowser();
 
@@ -18,16 +18,9 @@ const BASE = () => `${baseURL()}/schools/${SLUG}`;
 /** Opens a book of the demo teacher's school in the reader, by its title; answers its id. */
 async function openBook(page: Page, title: string) {
   await signInDemoTeacher(page, baseURL(), SLUG);
-  await page.goto(`${BASE()}/dashboard`);
-  await page.locator("#dashboard-search").fill(title);
-  const href = await page
-    .locator("main article")
-    .getByRole("link", { name: new RegExp(title) })
-    .first()
-    .getAttribute("href");
-  await page.goto(new URL(`${href}/view`, page.url()).toString());
+  const bookId = await openBookFromDashboard(page, BASE(), title);
   await page.locator("[data-reader][data-first-paint-ms]").waitFor({ timeout: 30_000 });
-  return Number(/book\/(\d+)\/view/.exec(page.url())?.[1]);
+  return bookId;
 }
 
 async function goToPage(page: Page, n: number) {

@@ -30,7 +30,7 @@ export async function benchPages(demoBooks: number, pagesPerBook: number, shared
     const pdf = await generateBookPdf({ ...book, publisher: "Lectern Press" }, { pages: pagesPerBook });
     sources.push({ title: book.title, pdf, pages: pagesPerBook });
   }
-  if (existsSync(SHARED_PDFS)) {
+  if (sharedPages > 0 && existsSync(SHARED_PDFS)) {
     for (const name of readdirSync(SHARED_PDFS).filter((f) => f.toLowerCase().endsWith(".pdf"))) {
       sources.push({ title: name, pdf: new Uint8Array(readFileSync(join(SHARED_PDFS, name))), pages: sharedPages });
     }

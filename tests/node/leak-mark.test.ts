@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { benchPages } from "../../bench/lib/trace-pages.ts";
 import {
   apply,
   blurValid,
@@ -237,6 +238,32 @@ describe("the hidden mark", () => {
     expect(found?.transform.theta).toBe(0);
     expect(apply(found?.transform as Transform, 0, 300)[0]).toBeCloseTo(16, 0);
   });
+
+  it("tells which page of a generated book a screenshot's lower quarter shows: a few half lines of its text", async () => {
+    // The 24 pages of a demo book share one template (paragraphs, a chart, a table): at 32 and 64 px
+    // a few lines of one are a grey texture that fits many places of many pages; at 256 px the
+    // words tell them apart.
+    const book = (await benchPages(2, 24, 0)).filter((p) => p.bookId === 2);
+    const bookPages: StoredPage[] = book.map((p) => {
+      const detail = pageDetail(greyFromPixels(p.luma, p.width, p.height, 1));
+      return {
+        bookId: 2,
+        page: p.page,
+        height: p.height,
+        thumb: thumbnailOf(detail),
+        detail: () => blurValid(detail),
+        load: async () => p.luma,
+      };
+    });
+    const page = book[3] as (typeof book)[number];
+    const rgb = new Uint8Array(page.luma.length * 3);
+    for (const [i, v] of page.luma.entries()) rgb.fill(v, 3 * i, 3 * i + 3);
+    embedMark(rgb, page.width, page.height, 3, blockSigns(layout, codeOf(23)));
+    const quarter = quarterOf(screenshot(greyFromPixels(rgb, page.width, page.height, 3)), false, true);
+    const found = await traceImage({ ...quarter, data: quarter.data.slice() }, bookPages, [layout], async () => candidates);
+    expect(found?.page.page).toBe(4);
+    expect(found?.matches.map((m) => m.candidate.teacherId)).toEqual([23]);
+  }, 60_000);
 
   it("finds a page of black bands in a screenshot: the page is darker than the surround, and the box is still used", async () => {
     // Black bands with thin white lines between them (rims half grey), as a printed chart or a dark

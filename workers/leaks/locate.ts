@@ -359,7 +359,7 @@ export function pageSlides(box: PageBox | null, width: number): Transform[] {
   else {
     // The page reaches past the image on its cut side: at least as wide as what is seen of it.
     const least = Math.max(0.25, (left ? width - side.a : side.a) / W);
-    for (let s = least; s <= 4 * least; s *= 1.04) scales.push(s);
+    for (let s = least; s <= 4 * least; s *= 1.02) scales.push(s);
   }
   return scales.map((s) => pinned(s, theta, left ? 0 : W, 0, [side.a, 0]));
 }

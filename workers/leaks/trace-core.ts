@@ -103,8 +103,17 @@ const PER_PAGE_KEPT = 6;
 const SLIDE_DOUBT = 0.3;
 /** Places along a slide a page keeps from the 32 px scan. */
 const SLIDE_KEPT = 6;
-/** Below this fit after refining, the suspect does not show the page. */
-const MIN_FIT = 0.3;
+/**
+ * Peaks along a slide's strip at 32 px placed again at 64 px, for each scale. At 32 px a few half
+ * lines of text fit other places of their page about as well as their own: the best one alone lost
+ * the right place of 5 in 8 screenshot quarters kept from the bench.
+ */
+const SLIDE_PEAKS = 6;
+/**
+ * Below this fit at 512 px, the suspect does not show the page. A screenshot binarised near black
+ * keeps the cores of the letters only: placed exactly by its box on its own page, it fits 0.25.
+ */
+const MIN_FIT = 0.2;
 
 /**
  * Finds the page and reads the mark. `keys` are the layouts of the readable secrets (current first);
@@ -231,6 +240,14 @@ async function traceWith(
     const { transform, score } = refine(frame, levels, start, [128], edges);
     coarse.push({ page, luma, frame, start, transform, fit: score });
   }
+  // Each goes on to 256 px, where a line of text shows its words: at 128 px the pages of one
+  // template (a novel's, a generated book's) fit a few lines of text about equally, at 256 px the
+  // right one stands out (0.9 against at most 0.6 on the dev samples).
+  for (const candidate of coarse) {
+    const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256], edges);
+    candidate.transform = transform;
+    candidate.fit = score;
+  }
   coarse.sort((a, b) => b.fit - a.fit);
   // The FINE best places go on, and the best place of each next page until FINE pages have one:
   // the pages of one template fit a part of a page about equally (the mark decides), and the places
@@ -240,7 +257,7 @@ async function traceWith(
   for (const [i, candidate] of coarse.entries()) {
     if (i >= FINE && (pagesOn.size >= FINE || pagesOn.has(candidate.page))) continue;
     pagesOn.add(candidate.page);
-    const { transform, score } = refine(candidate.frame, levels, candidate.transform, [256, 512], edges);
+    const { transform, score } = refine(candidate.frame, levels, candidate.transform, [512], edges);
     if (score >= MIN_FIT) fine.push({ ...candidate, transform, fit: score });
   }
   if (!fine.length) return null;
@@ -288,21 +305,33 @@ function slideHypotheses(levels: Grey[], starts: Transform[], pages: StoredPage[
     // does, and at 32 px a binarised strip fits wrong places as well as its own.
     const best: Array<{ start: Transform; score: number }> = [];
     for (const strip of strips) {
-      let shifts: number[] = [];
+      const shifts: number[] = [];
       if (strips.length === 1) {
         for (let shift = 1 - page.thumb.height; shift < strip.fine.height; shift++) shifts.push(shift);
       } else {
-        let found = { score: -1, shift: 0 };
-        for (let shift = 1 - small.height; shift < strip.coarse.height; shift++) {
-          const score = toneFit(small, strip.coarse, MIN_SHARE, 16, shift);
-          if (score > found.score) found = { score, shift };
+        const first = 1 - small.height;
+        const scores: number[] = [];
+        for (let shift = first; shift < strip.coarse.height; shift++) scores.push(toneFit(small, strip.coarse, MIN_SHARE, 16, shift));
+        // The best few peaks along the strip: at 32 px a few lines of text fit other places of their
+        // page, and of other pages, about as well as their own.
+        const peaks = scores
+          .map((score, i) => ({ score, shift: first + i }))
+          .filter(({ score }, i) => score >= 0 && score >= (scores[i - 1] ?? -1) && score >= (scores[i + 1] ?? -1))
+          .sort((x, y) => y.score - x.score)
+          .slice(0, SLIDE_PEAKS);
+        for (const peak of peaks) {
+          let place = { score: -1, shift: 0 };
+          for (const shift of [2 * peak.shift - 1, 2 * peak.shift, 2 * peak.shift + 1]) {
+            const score = toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift);
+            if (score > place.score) place = { score, shift };
+          }
+          if (place.score >= 0) best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
         }
-        if (found.score < 0) continue;
-        shifts = [2 * found.shift - 1, 2 * found.shift, 2 * found.shift + 1];
+        continue;
       }
       const places = shifts.map((shift) => ({ shift, score: toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift) }));
       places.sort((x, y) => y.score - x.score);
-      for (const place of places.slice(0, strips.length === 1 ? SLIDE_KEPT : 1)) {
+      for (const place of places.slice(0, SLIDE_KEPT)) {
         if (place.score >= 0) best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
       }
     }

@@ -8,4 +8,7 @@ import { serverOnly } from "./vite/server-only.ts";
 
 export default defineConfig({
   plugins: [cloudflare({ viteEnvironment: { name: "ssr" } }), tailwindcss(), reactRouter(), pdfjsAssets(), islands(), serverOnly()],
+  // The Worker is minified as the client is (Vite leaves a server build as it is): what is
+  // deployed is the same code in about a third less gzipped size (issue 25: under 1 MB gzipped).
+  environments: { ssr: { build: { minify: true } } },
 });

@@ -13,6 +13,7 @@
 // TRACE_MISSES=<folder> keeps every missed sample there (image + misses.jsonl) to look at.
 // TRACE_ONLY=crop,DPR 1 runs only the single attacks and pairs whose names hold one of those parts.
 // TRACE_RETRACE=<folder> traces the images kept there by TRACE_MISSES again and says what each names now.
+// TRACE_SEED=<n> draws other samples (the default is the bench's own seed, 20261124).
 // TRACE_NO_STAMP=1 gives the trace no candidate's stamp lines: the mark is read in the page's ink alone.
 // TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
 // stretch goal, a simulated photo of the screen, reported without a target (50 images each).
@@ -61,7 +62,8 @@ const DAYS = ["2026-11-20", "2026-11-23", "2026-11-24"];
 /** A page with less ink than this (share of pixels not paper-white) carries no mark to speak of: a blank page leaks nothing. */
 const MIN_INK = 0.005;
 
-let seed = 20261124;
+/** TRACE_SEED draws other samples than the bench's own (a check that the figures are not the seed's luck). */
+let seed = Number(process.env.TRACE_SEED ?? 20261124);
 const random = () => {
   seed = (seed * 16807) % 2147483647;
   return seed / 2147483647;

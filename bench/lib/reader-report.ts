@@ -132,7 +132,7 @@ export function routeChunkRows(routes: (RouteChunks & { budgetKb: number | null;
 }
 
 /** stampPage in Node (bench/lib/stamp-bench.ts) and the teacher-minus-admin wall time in workerd. */
-export function stampRows(node: { item: string; result: string }[] | string, wall: StampWall[], page: string): Row[] {
+export function stampRows(node: { item: string; result: string }[] | string, wall: StampWall[], page: (n: number) => string): Row[] {
   const nodeRows: Row[] =
     typeof node === "string"
       ? [{ section: "stamp CPU (Node)", item: "stamp-bench", result: `could not run: ${node}`, target: "", status: "n/a" }]
@@ -147,17 +147,22 @@ export function stampRows(node: { item: string; result: string }[] | string, wal
             status: current ? verdict(median < TARGETS.stampCpuMs1024) : "info",
           };
         });
-  const wallRows = wall.map(
-    (w): Row => ({
+  // Issue 25: a text page at 1024 px stamps in under 50 ms (median) in workerd. Seen from outside,
+  // the teacher's request minus the admin's for the same page bounds it from above (queueing and all).
+  const wallRows = wall.map((w): Row => {
+    const text = w.n > 1 && w.width === 1024;
+    return {
       section: "stamp wall (workerd)",
-      item: `${page}, ${w.width} px: teacher minus admin, ${w.runs} sequential pairs`,
+      item: `${page(w.n)}, ${w.width} px: teacher minus admin, ${w.runs} sequential pairs`,
       result:
         `difference median ${w.difference.p50Ms} ms, p95 ${w.difference.p95Ms} ms (teacher p50 ${w.teacher.p50Ms} ms, ` +
         `${kB(w.teacher.bytes)} ${w.teacher.contentType}; admin p50 ${w.admin.p50Ms} ms, ${kB(w.admin.bytes)} ${w.admin.contentType}; ` +
         `x${(w.teacher.p50Ms / w.admin.p50Ms).toFixed(2)})`,
-      target: "wall clock in local workerd, not CPU",
-      status: "info",
-    }),
-  );
+      target: text
+        ? `difference median < ${TARGETS.stampCpuMs1024} ms (wall clock, an upper bound of the stamp's CPU)`
+        : "wall clock in local workerd, not CPU",
+      status: text ? verdict(w.difference.p50Ms < TARGETS.stampCpuMs1024) : "info",
+    };
+  });
   return [...nodeRows, ...wallRows];
 }

@@ -4,6 +4,8 @@
  * pairs; the difference per pair is the stamp's wall-clock time, queueing and all, not its CPU.
  */
 export interface StampWall {
+  /** The page number in the book. */
+  n: number;
   width: number;
   runs: number;
   teacher: { p50Ms: number; p95Ms: number; bytes: number; contentType: string };
@@ -57,6 +59,7 @@ export async function measureStampWall(
   });
   const differences = teacher.map((t, i) => t.ms - admin[i]!.ms);
   return {
+    n: page.n,
     width: page.width,
     runs,
     teacher: summary(teacher),

@@ -25,23 +25,34 @@ export function traceRows(report: TraceReport | null, exit: number): Row[] {
   if (!report?.singles.length || !report.pairs.length) {
     return [{ section, item: "bench:trace", result: `no result (exit ${exit})`, target: "a result", status: "MISSED" }];
   }
+  // A reduced run draws few samples an attack (30) and a pair (4): one miss in 4 is 75 %, so a pair's
+  // own rate says little. The rows judge the pooled rate (300 singles, 144 pairs) against the
+  // targets and name the worst for a look; each attack's and pair's own rate is judged by the full
+  // npm run bench:trace (200 and 24 samples).
   const worstSingle = report.singles.reduce((a, b) => (b.right / b.n < a.right / a.n ? b : a));
   const worstPair = report.pairs.reduce((a, b) => (b.right / b.n < a.right / a.n ? b : a));
+  const pooled = (rows: TraceRow[]) => ({
+    attack: "all",
+    right: rows.reduce((sum, row) => sum + row.right, 0),
+    n: rows.reduce((sum, row) => sum + row.n, 0),
+  });
+  const singles = pooled(report.singles);
+  const pairs = pooled(report.pairs);
   const rate = (row: TraceRow) => row.right / Math.max(1, row.n);
   return [
     {
       section,
-      item: `traced after each single attack (worst: ${worstSingle.attack})`,
-      result: pct(worstSingle),
-      target: ">= 99 %",
-      status: rate(worstSingle) >= 0.99 ? "ok" : "MISSED",
+      item: `traced after a single attack, pooled (worst: ${worstSingle.attack}, ${pct(worstSingle)})`,
+      result: pct(singles),
+      target: ">= 99 % (each attack's own: npm run bench:trace)",
+      status: rate(singles) >= 0.99 ? "ok" : "MISSED",
     },
     {
       section,
-      item: `traced after each pair of attacks (worst: ${worstPair.attack})`,
-      result: pct(worstPair),
-      target: ">= 95 %",
-      status: rate(worstPair) >= 0.95 ? "ok" : "MISSED",
+      item: `traced after a pair of attacks, pooled (worst: ${worstPair.attack}, ${pct(worstPair)})`,
+      result: pct(pairs),
+      target: ">= 95 % (each pair's own: npm run bench:trace)",
+      status: rate(pairs) >= 0.95 ? "ok" : "MISSED",
     },
     {
       section,

@@ -64,6 +64,11 @@ const MIN_INK = 0.005;
 
 /** TRACE_SEED draws other samples than the bench's own (a check that the figures are not the seed's luck). */
 let seed = Number(process.env.TRACE_SEED ?? 20261124);
+// The generator below is Park-Miller's: a seed of 0 (or not a whole number in 1..2^31-2) draws the same number for ever.
+if (!Number.isInteger(seed) || seed < 1 || seed >= 2147483647) {
+  console.error(`TRACE_SEED must be a whole number from 1 to 2147483646, not "${process.env.TRACE_SEED}"`);
+  process.exit(2);
+}
 const random = () => {
   seed = (seed * 16807) % 2147483647;
   return seed / 2147483647;

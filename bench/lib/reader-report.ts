@@ -131,8 +131,15 @@ export function routeChunkRows(routes: (RouteChunks & { budgetKb: number | null;
   });
 }
 
-/** stampPage in Node (bench/lib/stamp-bench.ts) and the teacher-minus-admin wall time in workerd. */
-export function stampRows(node: { item: string; result: string }[] | string, wall: StampWall[], page: (n: number) => string): Row[] {
+/**
+ * stampPage in Node (bench/lib/stamp-bench.ts) and the teacher-minus-admin wall time in workerd, of
+ * pages of the book titled `book.title`; `book.textPage` is the one judged against the text page's target.
+ */
+export function stampRows(
+  node: { item: string; result: string }[] | string,
+  wall: StampWall[],
+  book: { title: string; textPage: number },
+): Row[] {
   const nodeRows: Row[] =
     typeof node === "string"
       ? [{ section: "stamp CPU (Node)", item: "stamp-bench", result: `could not run: ${node}`, target: "", status: "n/a" }]
@@ -150,10 +157,10 @@ export function stampRows(node: { item: string; result: string }[] | string, wal
   // Issue 25: a text page at 1024 px stamps in under 50 ms (median) in workerd. Seen from outside,
   // the teacher's request minus the admin's for the same page bounds it from above (queueing and all).
   const wallRows = wall.map((w): Row => {
-    const text = w.n > 1 && w.width === 1024;
+    const text = w.n === book.textPage && w.width === 1024;
     return {
       section: "stamp wall (workerd)",
-      item: `${page(w.n)}, ${w.width} px: teacher minus admin, ${w.runs} sequential pairs`,
+      item: `page ${w.n} of "${book.title}", ${w.width} px: teacher minus admin, ${w.runs} sequential pairs`,
       result:
         `difference median ${w.difference.p50Ms} ms, p95 ${w.difference.p95Ms} ms (teacher p50 ${w.teacher.p50Ms} ms, ` +
         `${kB(w.teacher.bytes)} ${w.teacher.contentType}; admin p50 ${w.admin.p50Ms} ms, ${kB(w.admin.bytes)} ${w.admin.contentType}; ` +

@@ -18,7 +18,7 @@ export interface TraceReport {
   stampMedianMs: { marked: number; unmarked: number };
 }
 
-const pct = (row: TraceRow) => `${((100 * row.right) / Math.max(1, row.n)).toFixed(1)} % of ${row.n}`;
+const pct = (row: Pick<TraceRow, "right" | "n">) => `${((100 * row.right) / Math.max(1, row.n)).toFixed(1)} % of ${row.n}`;
 
 export function traceRows(report: TraceReport | null, exit: number): Row[] {
   const section = "leak trace (bench:trace, reduced)";
@@ -32,13 +32,12 @@ export function traceRows(report: TraceReport | null, exit: number): Row[] {
   const worstSingle = report.singles.reduce((a, b) => (b.right / b.n < a.right / a.n ? b : a));
   const worstPair = report.pairs.reduce((a, b) => (b.right / b.n < a.right / a.n ? b : a));
   const pooled = (rows: TraceRow[]) => ({
-    attack: "all",
     right: rows.reduce((sum, row) => sum + row.right, 0),
     n: rows.reduce((sum, row) => sum + row.n, 0),
   });
   const singles = pooled(report.singles);
   const pairs = pooled(report.pairs);
-  const rate = (row: TraceRow) => row.right / Math.max(1, row.n);
+  const rate = (row: Pick<TraceRow, "right" | "n">) => row.right / Math.max(1, row.n);
   return [
     {
       section,

@@ -240,6 +240,8 @@ export interface TeacherBook {
   pageCount: number;
   schoolId: number;
   tokenHash: string;
+  /** The licence's seat limit (null: none): a call that answers the book's words takes or needs a seat as a page does. */
+  seats: number | null;
   /** Page n's runs as stored (null: the page failed or its text is gone). */
   readText(n: number): Promise<PageText | null>;
 }
@@ -255,6 +257,7 @@ export async function openForTeacher(ask: PageAsk): Promise<TeacherBook | Refusa
     pageCount: set.pageCount ?? pages.size,
     schoolId: reader.schoolId,
     tokenHash: reader.tokenHash,
+    seats: opened.seats,
     async readText(n) {
       const page = pages.get(n);
       if (!page || page.error !== null) return null;

@@ -12,6 +12,14 @@ type Args = {
 };
 
 /**
+ * What a teacher's page of a book throws when the school's licence for it ended: 403, the day it
+ * ended and the school's own address (read by app/components/school/licence-ended.tsx).
+ */
+export function licenceEnded(endsOn: string, schoolEmail: string | null | undefined) {
+  return data({ reason: "licence-ended" as const, error: licenceEndedMessage(endsOn), schoolEmail: schoolEmail ?? "" }, { status: 403 });
+}
+
+/**
  * The school's book named by the URL, or a 404 whose `reason` says which: no book has this id
  * ("not-found"), or it is a book the school was not given ("not-available"). The spec tells the
  * two apart on /books/{id} only; with `tellWhy: false` (the dashboard's book page, where the spec
@@ -24,11 +32,7 @@ export async function loadSchoolBook({ context, params }: Args, { param = "bookI
   const { db, tenant } = context.get(appContext);
   const found = await lookUpSchoolBook(db, school.id, bookId);
   // A licence that ended is said so, on either page, with whom to ask (docs/decisions/0028).
-  if (found.reason === "licence-ended")
-    throw data(
-      { reason: found.reason, error: licenceEndedMessage(found.endsOn), schoolEmail: tenant.school?.email ?? "" },
-      { status: 403 },
-    );
+  if (found.reason === "licence-ended") throw licenceEnded(found.endsOn, tenant.school?.email);
   if (!found.book) throw data({ reason: tellWhy ? found.reason : ("not-found" as const) }, { status: 404 });
   return { book: toTeacherBook({ ...found.book, licenceEndsOn: found.endsOn }), basePath };
 }

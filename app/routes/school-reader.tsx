@@ -1,14 +1,16 @@
 import { data, isRouteErrorResponse, useParams, useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { listPages, readingState, readySet } from "../../workers/page-images/page-reading.ts";
-import { findSchoolBook } from "../../workers/reading/library.ts";
 import { findProgress } from "../../workers/reading/progress.ts";
+import { lookUpSchoolBook } from "../../workers/reading/school-book.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
-import { ReaderError } from "../components/reader/reader-error.tsx";
+import { ReaderError, ReaderLicenceEnded } from "../components/reader/reader-error.tsx";
 import { PAGE_READER_ID, TeacherReader, type TeacherReaderProps } from "../components/reader/teacher-reader.tsx";
+import { licenceEndedOf } from "../components/school/licence-ended.tsx";
 import { FAILED_TEXT, isOfflineError, OFFLINE_TEXT, OFFLINE_TITLE } from "../components/school/school-page-error.tsx";
 import { requireRole } from "../lib/guards/role.server.ts";
 import type { PageScripts, PageScriptsHandle } from "../lib/page-scripts.ts";
+import { licenceEnded } from "../lib/school-book.server.ts";
 import type { Route } from "./+types/school-reader";
 
 const BACK_LABEL = "Back to Dashboard";
@@ -38,8 +40,11 @@ export async function loader(args: Route.LoaderArgs): Promise<TeacherReaderProps
   const backHref = `${basePath}/dashboard`;
   const bookId = parseId(args.params.bookId);
   if (!bookId) fail(404, { message: "No book ID provided", backHref });
-  const { db, env } = args.context.get(appContext);
-  const book = await findSchoolBook(db, school.id, bookId);
+  const { db, env, tenant } = args.context.get(appContext);
+  const found = await lookUpSchoolBook(db, school.id, bookId);
+  // An ended licence is said so, as on the book's page (docs/decisions/0028), not as a book that is not there.
+  if (found.reason === "licence-ended") throw licenceEnded(found.endsOn, tenant.school?.email);
+  const { book } = found;
   if (!book) fail(404, { message: "Failed to load book details", backHref });
   // A PDF uploaded but not yet made into pages is not "no PDF": the reader says it is being prepared.
   const [state, progress, set] = await Promise.all([
@@ -76,11 +81,14 @@ export default function SchoolReader({ loaderData }: Route.ComponentProps) {
 export function ErrorBoundary() {
   const error = useRouteError();
   const { slug } = useParams();
+  const backHref = `${slug ? `/schools/${slug}` : ""}/dashboard`;
+  const ended = licenceEndedOf(error);
+  if (ended) return <ReaderLicenceEnded ended={ended} backHref={backHref} backLabel={BACK_LABEL} />;
   if (isRouteErrorResponse(error) && (error.data as ReaderFailure | undefined)?.message) {
     const failure = error.data as ReaderFailure;
     return <ReaderError message={failure.message} backHref={failure.backHref} backLabel={BACK_LABEL} />;
   }
   // Anything else (the connection dropped on the way here, a failure) stays in the school: back to its dashboard.
   const message = isOfflineError(error) ? `${OFFLINE_TITLE}. ${OFFLINE_TEXT}` : FAILED_TEXT;
-  return <ReaderError message={message} backHref={`${slug ? `/schools/${slug}` : ""}/dashboard`} backLabel={BACK_LABEL} />;
+  return <ReaderError message={message} backHref={backHref} backLabel={BACK_LABEL} />;
 }

@@ -9,12 +9,14 @@ function ReaderMessage({
   message,
   backHref,
   backLabel,
+  detail,
 }: {
   tone: "error" | "wait";
   title: string;
   message: string;
   backHref: string;
   backLabel: string;
+  detail?: ReactNode;
 }) {
   const icon: ReactNode =
     tone === "error" ? (
@@ -40,6 +42,7 @@ function ReaderMessage({
         </div>
         <h1 className="mt-4 text-xl font-bold">{title}</h1>
         <p className="mt-2 text-slate-300">{message}</p>
+        {detail}
         {/* A plain link, not the router's: these screens are shown by pages that run no router. */}
         <a href={backHref} className={buttonClasses("primary", "mt-6")}>
           {backLabel}
@@ -52,6 +55,39 @@ function ReaderMessage({
 /** The reader's failure screen: 'Error Loading PDF', what went wrong, and the way back. */
 export function ReaderError({ message, backHref, backLabel }: { message: string; backHref: string; backLabel: string }) {
   return <ReaderMessage tone="error" title="Error Loading PDF" message={message} backHref={backHref} backLabel={backLabel} />;
+}
+
+/**
+ * A book whose licence ended (the loader's 403): the day it ended and whom to ask, in the words of
+ * the book's page (app/components/school/licence-ended.tsx).
+ */
+export function ReaderLicenceEnded({
+  ended,
+  backHref,
+  backLabel,
+}: {
+  ended: { error: string; schoolEmail: string };
+  backHref: string;
+  backLabel: string;
+}) {
+  const detail = ended.schoolEmail ? (
+    <p className="mt-2 text-slate-300">
+      To read it again, ask your school to renew it:{" "}
+      <a className="font-medium text-indigo-300 underline" href={`mailto:${ended.schoolEmail}`}>
+        {ended.schoolEmail}
+      </a>
+    </p>
+  ) : null;
+  return (
+    <ReaderMessage
+      tone="error"
+      title="This book is no longer available"
+      message={ended.error}
+      detail={detail}
+      backHref={backHref}
+      backLabel={backLabel}
+    />
+  );
 }
 
 /**

@@ -46,11 +46,14 @@ async function missingIds(db: Db, table: typeof schools | typeof books, ids: num
 
 export type GrantResult = { ok: true; created: number } | { ok: false; error: string };
 
-/** Assigns every (school, book) pair in one INSERT ... SELECT, as licences with the terms given; pairs that exist are left alone. */
+/**
+ * Assigns every (school, book) pair in one INSERT ... SELECT, as licences with the terms given
+ * (checked by the commands' LicenceTermsSchema, workers/licences/input.ts); pairs that exist are left alone.
+ */
 export async function grantAccess(
   db: Db,
   actor: Actor,
-  input: { schoolIds: number[]; bookIds: number[]; startsOn?: string; endsOn?: string | null; seats?: number | null },
+  input: { schoolIds: number[]; bookIds: number[]; startsOn: string; endsOn: string | null; seats: number | null },
   now = Date.now(),
 ): Promise<GrantResult> {
   const schoolIds = [...new Set(input.schoolIds)];
@@ -60,9 +63,9 @@ export async function grantAccess(
   const missingBooks = await missingIds(db, books, bookIds);
   if (missingBooks.length) return { ok: false, error: `No book with id ${missingBooks.join(", ")}` };
   const [result] = await runTransaction(db, [
-    // A licence for each pair (docs/decisions/0028): the terms given, else from today, no end, no seat limit.
+    // A licence for each pair (docs/decisions/0028), with the terms as checked.
     sql`INSERT INTO ${bookAccess} (school_id, book_id, starts_on, ends_on, seats, created_at, updated_at)
-      SELECT s.value, b.value, coalesce(${input.startsOn ?? null}, date('now')), ${input.endsOn ?? null}, ${input.seats ?? null}, ${now}, ${now}
+      SELECT s.value, b.value, ${input.startsOn}, ${input.endsOn}, ${input.seats}, ${now}, ${now}
       FROM json_each(${JSON.stringify(schoolIds)}) AS s, json_each(${JSON.stringify(bookIds)}) AS b
       WHERE true ON CONFLICT DO NOTHING`,
     auditEntry(

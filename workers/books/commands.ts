@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { adminCommand, done, failed } from "../http/command.ts";
-import { endNotBeforeStart, LicenceTermsSchema } from "../licences/input.ts";
+import { checkLicenceDays, LicenceTermsSchema } from "../licences/input.ts";
 import { AssignBooksSchema } from "../schools/books.ts";
 import { SchoolIdSchema } from "../schools/input.ts";
 import { idFrom } from "../validation/schemas.ts";
@@ -46,7 +46,7 @@ export const grantAccessCommand = adminCommand(GrantAccessSchema, async ({ db, a
 
 /** Many books to one school (a school's Assign Books page). */
 export const assignBooksCommand = adminCommand(
-  z.object({ schoolId: SchoolIdSchema, ...AssignBooksSchema.shape, ...LicenceTermsSchema.shape }).refine(...endNotBeforeStart),
+  z.object({ schoolId: SchoolIdSchema, ...AssignBooksSchema.shape, ...LicenceTermsSchema.shape }).superRefine(checkLicenceDays),
   async ({ db, actor }, { schoolId, bookIds, ...terms }) => {
     const result = await grantAccess(db, actor, { schoolIds: [schoolId], bookIds, ...terms });
     return result.ok

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isValidIsbn, normalizeIsbn } from "../../app/lib/rules/isbn.ts";
-import { endNotBeforeStart, LicenceTermsSchema } from "../licences/input.ts";
+import { checkLicenceDays, LicenceTermsSchema } from "../licences/input.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, IdListSchema, IdTextSchema, isPlainLine, isPlainText } from "../validation/schemas.ts";
 
 const IsbnSchema = z
@@ -81,7 +81,7 @@ export const BookListQuerySchema = z.object({
 /** Assigning books to schools: every (school, book) pair. */
 export const GrantAccessSchema = z
   .object({ schoolIds: IdListSchema("school"), bookIds: IdListSchema("book"), ...LicenceTermsSchema.shape })
-  .refine(...endNotBeforeStart);
+  .superRefine(checkLicenceDays);
 
 /** One assignment, named by the ids a URL or a form carries as text. */
 export const AccessParamSchema = z.object({ schoolId: IdTextSchema(), bookId: IdTextSchema() });

@@ -1,14 +1,14 @@
 /**
  * The admins' writes to licences, each once (docs/decisions/0027-commands.md): /api/licences runs
  * these, and the console's licence screens will. Days are YYYY-MM-DD (UTC), checked real; an end
- * before the start is 400 on `endsOn`.
+ * before the start is 400 on `endsOn` (checkLicenceDays, the one rule every writer applies).
  */
 import { z } from "zod";
 import { dayOf } from "../../app/lib/rules/licence.ts";
 import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { importLicences, LicenceImportBodySchema, validateLicenceImport } from "./import.ts";
-import { DaySchema, END_BEFORE_START, SeatsSchema } from "./input.ts";
+import { checkLicenceDays, DaySchema, SeatsSchema } from "./input.ts";
 import { changeLicences, createLicences, deleteLicence, type LicenceWrite, MAX_RENEWED, renewLicences, updateLicence } from "./licences.ts";
 
 const NoteSchema = z.string().trim().max(200, "A note has at most 200 characters");
@@ -22,7 +22,7 @@ export const LicenceInputSchema = z
     seats: SeatsSchema.nullable().default(null),
     note: NoteSchema.default(""),
   })
-  .refine((licence) => licence.endsOn === null || licence.endsOn >= licence.startsOn, { path: ["endsOn"], message: END_BEFORE_START });
+  .superRefine(checkLicenceDays);
 
 export const LicenceStateSchema = z.enum(["scheduled", "active", "expired"], { error: "The state is scheduled, active or expired" });
 export const EndingWithinSchema = z.coerce

@@ -13,7 +13,7 @@ import { type Db, runTransaction } from "../db/client.ts";
 import type { HotState } from "../school/objects.ts";
 import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
 import { parseId } from "../validation/schemas.ts";
-import { DaySchema, END_BEFORE_START, MAX_SEATS } from "./input.ts";
+import { checkLicenceDays, DaySchema, MAX_SEATS } from "./input.ts";
 import { catalogueChanged, type NewLicence } from "./licences.ts";
 
 /** One import is one transaction of a few statements (rows travel as JSON), so a file may be long. */
@@ -83,8 +83,7 @@ const RowSchema = z
     if (!row.slug && !row.schoolId) ctx.addIssue({ code: "custom", message: "Give the school's slug (or its schoolId)" });
     if (!row.isbn && !row.bookId) ctx.addIssue({ code: "custom", message: "Give the book's isbn (or its bookId)" });
     if (!row.startsOn) ctx.addIssue({ code: "custom", path: ["startsOn"], message: "give the first day, as YYYY-MM-DD" });
-    if (row.startsOn && row.endsOn && row.endsOn < row.startsOn)
-      ctx.addIssue({ code: "custom", path: ["endsOn"], message: END_BEFORE_START });
+    checkLicenceDays(row, ctx);
   });
 
 type RowInput = z.output<typeof RowSchema>;

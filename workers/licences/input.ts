@@ -1,6 +1,6 @@
 /** The zod pieces of a licence's input, for the commands and for the assign calls (workers/books/input.ts). */
 import { z } from "zod";
-import { isDay } from "../../app/lib/rules/licence.ts";
+import { dayOf, isDay } from "../../app/lib/rules/licence.ts";
 
 export const MAX_SEATS = 100_000;
 
@@ -9,7 +9,26 @@ export const DaySchema = z
   .string({ error: "Give the date as YYYY-MM-DD" })
   .trim()
   .refine(isDay, "Give the date as YYYY-MM-DD, a real date (for example 2026-08-01)");
+
 export const END_BEFORE_START = "The licence must end on or after the day it starts";
+
+/**
+ * The one rule between a licence's days (docs/decisions/0028), for every writer: the assign calls,
+ * the licences API's create and change, the CSV import. A licence ends on or after its first day
+ * (no end: it runs on). Checked on the terms as they will be stored, defaults resolved, so a
+ * missing start cannot hide an end in the past.
+ */
+export function endsBeforeStart(terms: { startsOn: string; endsOn: string | null }): boolean {
+  return terms.endsOn !== null && terms.endsOn < terms.startsOn;
+}
+
+/** The rule as a schema's check: the one sentence, on `endsOn`. A missing start is its own field's problem. */
+export function checkLicenceDays(terms: { startsOn?: string; endsOn?: string | null }, ctx: z.RefinementCtx) {
+  // zod runs this even when a field failed, so either may not be text.
+  const { startsOn, endsOn = null } = terms;
+  if (typeof startsOn === "string" && (endsOn === null || typeof endsOn === "string") && endsBeforeStart({ startsOn, endsOn }))
+    ctx.addIssue({ code: "custom", path: ["endsOn"], message: END_BEFORE_START });
+}
 
 export const SeatsSchema = z
   .number({ error: "Seats must be a whole number from 1, or null for no limit" })
@@ -19,14 +38,11 @@ export const SeatsSchema = z
 
 /**
  * The licence terms an assignment may carry (the assign screens, /api/books/access): without them a
- * new licence starts today with no end and no seat limit, as assignments always did.
+ * new licence starts today (UTC) with no end and no seat limit, as assignments always did. The
+ * start is filled in here, before checkLicenceDays, not by the database's default afterwards.
  */
 export const LicenceTermsSchema = z.object({
-  startsOn: DaySchema.optional(),
-  endsOn: DaySchema.nullable().optional(),
-  seats: SeatsSchema.nullable().optional(),
+  startsOn: DaySchema.default(() => dayOf(Date.now())),
+  endsOn: DaySchema.nullable().default(null),
+  seats: SeatsSchema.nullable().default(null),
 });
-export const endNotBeforeStart: [(terms: { startsOn?: string; endsOn?: string | null }) => boolean, { path: string[]; message: string }] = [
-  (terms) => !terms.endsOn || !terms.startsOn || terms.endsOn >= terms.startsOn,
-  { path: ["endsOn"], message: "The licence must end on or after the day it starts" },
-];

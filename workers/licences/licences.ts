@@ -14,6 +14,7 @@ import { bookAccess, books, schools } from "../db/schema.ts";
 import { log } from "../http/log.ts";
 import { type HotState, schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
+import { END_BEFORE_START, endsBeforeStart } from "./input.ts";
 
 /** The licence is active on `today`: begun, and not ended before it. */
 export function activeOn(today: string): SQL {
@@ -172,8 +173,8 @@ export async function updateLicence(
   const before = await findLicence(db, id);
   if (!before) return { ok: false, status: 404, error: "Licence not found" };
   const after = { ...before, ...change, updatedAt: now };
-  if (after.endsOn !== null && after.endsOn < after.startsOn)
-    return { ok: false, status: 400, error: "The licence must end on or after the day it starts", field: "endsOn" };
+  // The change's days with the licence's others, by the rule every writer applies.
+  if (endsBeforeStart(after)) return { ok: false, status: 400, error: END_BEFORE_START, field: "endsOn" };
   const [updated] = await db.batch([
     db
       .update(bookAccess)

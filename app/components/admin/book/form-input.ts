@@ -43,15 +43,16 @@ export function bookCreateInput(form: FormData) {
 
 /**
  * A licence's terms as the assign screens post them (app/components/admin/licence-terms.tsx): an
- * empty end is no end, empty seats no limit; absent fields (an older page) leave the defaults.
+ * empty end is no end, empty seats no limit; each absent field (an older page) leaves its default.
+ * Each is passed on alone, so an end sent without a start is checked against today's start
+ * (workers/licences/input.ts), never dropped.
  */
 export function licenceTermsInput(form: FormData) {
-  if (!form.has("startsOn")) return {};
   const seats = formText(form, "seats").trim();
   return {
-    startsOn: formText(form, "startsOn"),
-    endsOn: formText(form, "endsOn") || null,
-    seats: seats ? Number(seats) : null,
+    ...(form.has("startsOn") ? { startsOn: formText(form, "startsOn") } : {}),
+    ...(form.has("endsOn") ? { endsOn: formText(form, "endsOn") || null } : {}),
+    ...(form.has("seats") ? { seats: seats ? Number(seats) : null } : {}),
   };
 }
 

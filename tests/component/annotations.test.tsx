@@ -166,7 +166,12 @@ describe("the Notes panel", () => {
             { annotation: { ...annotation({ id: nextId++, kind: "note", page: 1 }), ...JSON.parse(String(init?.body)) } },
             { status: 201 },
           );
-        if (method === "PATCH") return Response.json({ annotation: { ...STORED[0], ...JSON.parse(String(init?.body)) } });
+        if (method === "PATCH") {
+          // As the server answers a change: without a highlight's words (docs/decisions/0032).
+          const stored = STORED.find((a) => _path.endsWith(`/${a.id}`)) ?? STORED[0];
+          const { text: _text, ...changed } = { ...stored, ...JSON.parse(String(init?.body)) };
+          return Response.json({ annotation: changed });
+        }
         return new Response(null, { status: 204 });
       }),
     );
@@ -225,6 +230,17 @@ describe("the Notes panel", () => {
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
     expect(String(calls("PATCH")[0]?.[0])).toBe("/api/books/9/annotations/3");
     expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ note: "Ask about rain" });
+  });
+
+  it("keeps a highlight's words shown after its colour and note change (the change's answer leaves them out)", async () => {
+    render(<Panel />);
+    const list = await screen.findByRole("list", { name: "Your notes, by page" });
+    fireEvent.click(screen.getByRole("button", { name: "Edit the highlight on page 2" }));
+    fireEvent.click(screen.getByRole("radio", { name: "Green" }));
+    fireEvent.change(screen.getByRole("textbox", { name: "Note on the highlight on page 2" }), { target: { value: "Key idea" } });
+    await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
+    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ colour: "green", note: "Key idea" });
+    expect(await within(list).findByRole("button", { name: /^Highlight, page 2\s*:\s*“Photosynthesis makes sugar”.*Note: Key idea/ })).toBeTruthy();
   });
 
   it("highlights a sentence of the page from a list, with the keyboard's buttons", async () => {

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { MAX_ANNOTATIONS_PER_BOOK } from "../../workers/school/annotations.ts";
-import { api, createSchool, errorOf, jsonOf, pagesSpent, schoolStub, setPagesSpent, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, errorOf, jsonOf, pagesSpent, schoolStub, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const LONG = `${"Photosynthesis turns light into sugar. ".repeat(30)}The end.`;
@@ -34,6 +34,8 @@ const Annotation = z
   })
   .loose();
 const Created = z.object({ annotation: Annotation });
+/** A change's answer: without a highlight's words. */
+const Changed = z.object({ annotation: Annotation.omit({ text: true }) });
 const Listed = z.object({ annotations: z.array(Annotation), textWithheld: z.string().optional() });
 
 const url = (path = "", book: number = bookId) => `/api/books/${book}/annotations${path}`;
@@ -188,14 +190,14 @@ describe("editing and deleting", () => {
     const bookmark = (await jsonOf(await create(cookie, { kind: "bookmark", page: 2 }), Created)).annotation;
 
     const patch = (id: number, body: unknown) => api(url(`/${id}`), { method: "PATCH", body, cookie });
-    expect((await jsonOf(await patch(note.id, { note: "Final" }), Created)).annotation.note).toBe("Final");
-    expect((await jsonOf(await patch(highlight.id, { colour: "pink", note: "Key word" }), Created)).annotation).toMatchObject({
+    expect((await jsonOf(await patch(note.id, { note: "Final" }), Changed)).annotation.note).toBe("Final");
+    expect((await jsonOf(await patch(highlight.id, { colour: "pink", note: "Key word" }), Changed)).annotation).toMatchObject({
       colour: "pink",
       note: "Key word",
-      text: "Chapter",
+      start: { run: 0, offset: 0 },
     });
-    expect((await jsonOf(await patch(highlight.id, { note: null }), Created)).annotation.note).toBeNull();
-    expect((await jsonOf(await patch(bookmark.id, { label: "Start here" }), Created)).annotation.label).toBe("Start here");
+    expect((await jsonOf(await patch(highlight.id, { note: null }), Changed)).annotation.note).toBeNull();
+    expect((await jsonOf(await patch(bookmark.id, { label: "Start here" }), Changed)).annotation.label).toBe("Start here");
 
     expect(await errorOf(patch(bookmark.id, { note: "x" }))).toBe("A bookmark has no note to change.");
     expect(await errorOf(patch(note.id, { colour: "blue" }))).toBe("A note has no colour to change.");
@@ -263,5 +265,94 @@ describe("the budget", () => {
     expect(quoted.startsWith("Photosynthesis turns light")).toBe(true);
     expect(markdown).toContain("  Note: Long one");
     expect(markdown).not.toContain(LONG.slice(0, 400));
+  });
+});
+
+describe("seats (a licence's seat limit, docs/decisions/0028)", () => {
+  /** A 2-seat book of three pages, both seats held by two teachers, and a third teacher refused a page. */
+  async function fullBook() {
+    const admin = await signedInAdmin();
+    const seated = await createSchool({ name: "Seated School", teacherLimit: 10 });
+    const { book } = await preparedBook(`Two Seats ${crypto.randomUUID()}`, [], TEXTS);
+    const licence = await api("/api/licences", {
+      cookie: admin.cookie,
+      body: { schoolId: seated.id, bookId: book.id, startsOn: "2026-01-01", seats: 2 },
+    });
+    expect(licence.status).toBe(201);
+    const [first, second, third] = [
+      await signedInTeacher(seated, "First"),
+      await signedInTeacher(seated, "Second"),
+      await signedInTeacher(seated, "Third"),
+    ];
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: first.cookie })).status).toBe(200);
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: second.cookie })).status).toBe(200);
+    expect((await api(`/api/books/${book.id}/pages/1/text`, { cookie: third.cookie })).status).toBe(409);
+    return { seated, book, first, second, third };
+  }
+
+  it("a teacher refused a seat cannot read the book through highlights: made, listed or exported", async () => {
+    const { seated, book, first, third } = await fullBook();
+    const highlight = { kind: "highlight", page: 2, start: { run: 0, offset: 0 }, end: { run: 0, offset: 900 } };
+    const made = await create(third.cookie, highlight, book.id);
+    expect(made.status).toBe(409);
+    expect(await made.json()).toEqual({
+      error: "All 2 copies of this book are in use at your school. Try again in a few minutes.",
+      status: "no-seat",
+    });
+    expect(made.headers.get("Retry-After")).toBe("60");
+    // Refused as a page is: nothing spent, nothing kept.
+    expect(await pagesSpent(seated, third.teacher.id, book.id)).toBe(0);
+    // A note or a bookmark carries no words of the book: no seat needed.
+    expect((await create(third.cookie, { kind: "note", page: 2, note: "Ask for a copy" }, book.id)).status).toBe(201);
+
+    // A highlight made while holding a seat is read back only with one.
+    await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" });
+    expect((await create(third.cookie, highlight, book.id)).status).toBe(201);
+    await api(`/api/books/${book.id}/seat`, { cookie: third.cookie, method: "DELETE" });
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: first.cookie })).status).toBe(200);
+    const spent = await pagesSpent(seated, third.teacher.id, book.id);
+    const listed = await jsonOf(await api(url("", book.id), { cookie: third.cookie }), Listed);
+    expect(listed.annotations.map((a) => [a.kind, a.text])).toEqual([
+      ["note", null],
+      ["highlight", null],
+    ]);
+    expect(listed.textWithheld).toBe("All 2 copies of this book are in use at your school. Try again in a few minutes.");
+    const exported = await (await api(url("/export", book.id), { cookie: third.cookie })).text();
+    expect(exported).not.toContain("Photosynthesis");
+    expect(exported).toContain("(the highlighted text is left out: every copy of this book is in use at your school)");
+    // Withheld for want of a seat costs nothing, and took no seat.
+    expect(await pagesSpent(seated, third.teacher.id, book.id)).toBe(spent);
+    expect(await (await schoolStub(seated.id)).seatsHeld(seated.id, book.id)).toBe(2);
+  });
+
+  it("listing highlights takes a free seat as a page does, so the next teacher is refused", async () => {
+    const { book, first, second, third } = await fullBook();
+    await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" });
+    expect(
+      (await create(first.cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }, book.id))
+        .status,
+    ).toBe(201);
+    await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" });
+    const listed = await jsonOf(await api(url("", book.id), { cookie: first.cookie }), Listed);
+    expect(listed.annotations.map((a) => a.text)).toEqual(["Chapter"]);
+    // First holds a seat again (from the list), Second holds theirs: Third is refused.
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: third.cookie })).status).toBe(409);
+    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: second.cookie })).status).toBe(200);
+  });
+
+  it("changing a highlight answers without its words, even with the hour's budget spent", async () => {
+    const { cookie, teacher } = await signedInTeacher(school);
+    const { annotation } = await jsonOf(
+      await create(cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }),
+      Created,
+    );
+    await setPagesSpent(school, teacher.id, bookId, "h", pageBudget(TEXTS.length).hour.limit);
+    for (const colour of ["blue", "pink"]) {
+      const changed = await api(url(`/${annotation.id}`), { method: "PATCH", body: { colour }, cookie });
+      expect(changed.status).toBe(200);
+      const body = (await changed.json()) as { annotation: Record<string, unknown> };
+      expect(body.annotation).toMatchObject({ id: annotation.id, colour, kind: "highlight" });
+      expect(body.annotation).not.toHaveProperty("text");
+    }
   });
 });

@@ -8,12 +8,15 @@
  * Only the teacher's own, of a book their school may read now: another school's book is 404 as the
  * reader answers it, another teacher's annotation is 404 like one that does not exist. They live in
  * the school's object; no D1 write. A highlight's text is read from the page's stored runs, never
- * taken from the request, and reading it back costs pages of the reading budget.
+ * taken from the request, and reading it back is reading the book: pages of the reading budget and,
+ * where the licence limits them, a seat (a highlight made without one is 409 `no-seat` as a page is;
+ * a list or export without one withholds the words). A change answers without the words.
  */
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { rangeText, validRange } from "../../app/lib/reader/annotation-geometry.ts";
+import { noSeatMessage } from "../../app/lib/rules/licence.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { parseInput } from "../http/validate.ts";
@@ -21,7 +24,7 @@ import { readingLimitMessage } from "../reading/page-budget.ts";
 import { openForTeacher, Refusal, type TeacherBook } from "../reading/serve-page.ts";
 import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school/annotations.ts";
 import { schoolObject } from "../school/objects.ts";
-import type { AnnotationAnswer } from "../school/school-object.ts";
+import type { AnnotationAnswer, Withheld } from "../school/school-object.ts";
 import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
 import { parseId } from "../validation/schemas.ts";
 
@@ -104,6 +107,9 @@ function fromObject<Value>(answer: AnnotationAnswer<Value>): Value | Refusal {
       return new Refusal(401, ACCOUNT_DISABLED, { disabled: true });
     case "limit":
       return new Refusal(429, readingLimitMessage(answer.waitMs), {}, { "Retry-After": String(Math.ceil(answer.waitMs / 1000)) });
+    case "no-seat":
+      // As a page answers it (workers/reading/serve-page.ts).
+      return new Refusal(409, noSeatMessage(answer.seats), { status: "no-seat" }, { "Retry-After": "60" });
     case "full":
       return new Refusal(409, BOOK_FULL);
     case "not-found":
@@ -125,9 +131,9 @@ async function jsonBody<Schema extends z.ZodType>(c: Context<Env>, schema: Schem
   return parsed.ok ? parsed.data : new Refusal(400, parsed.error, parsed.field ? { field: parsed.field } : {});
 }
 
-/** The teacher's annotations of the book, their highlights' words paid for (or withheld) by the object. */
-async function listed(c: Context<Env>, book: TeacherBook): Promise<{ annotations: Annotation[]; withheldMs: number | null } | Refusal> {
-  const args = { tokenHash: book.tokenHash, bookId: book.bookId, pageCount: book.pageCount };
+/** The teacher's annotations of the book, their highlights' words paid for (budget and seat) or withheld by the object. */
+async function listed(c: Context<Env>, book: TeacherBook): Promise<{ annotations: Annotation[]; withheld: Withheld | null } | Refusal> {
+  const args = { tokenHash: book.tokenHash, bookId: book.bookId, pageCount: book.pageCount, seats: book.seats };
   return fromObject(await schoolObject(c.env, book.schoolId).annotations(book.schoolId, args));
 }
 
@@ -147,8 +153,23 @@ async function newAnnotation(book: TeacherBook, input: z.output<typeof CreateSch
   return { ...base, colour: input.colour, start: input.start, end: input.end, text: highlighted, note: input.note ?? null };
 }
 
-/** The teacher's annotations as Markdown: notes whole, highlights cut to EXPORT_HIGHLIGHT_CHARS. */
-export function annotationsMarkdown(title: string, annotations: Annotation[], withheld: boolean, now = Date.now()): string {
+/** Why the words were withheld, as the list says it (`textWithheld`). */
+function withheldMessage(withheld: Withheld): string {
+  return withheld.reason === "limit" ? readingLimitMessage(withheld.waitMs) : noSeatMessage(withheld.seats);
+}
+
+const EXPORT_WITHHELD: Record<Withheld["reason"], string> = {
+  limit: "(the highlighted text is left out: you have reached the reading limit for this book)",
+  "no-seat": "(the highlighted text is left out: every copy of this book is in use at your school)",
+};
+
+/** The teacher's annotations as Markdown: notes whole, highlights cut to EXPORT_HIGHLIGHT_CHARS (or left out, and why). */
+export function annotationsMarkdown(
+  title: string,
+  annotations: Annotation[],
+  withheld: Withheld["reason"] | null,
+  now = Date.now(),
+): string {
   const day = new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   const lines = [`# ${title}: my notes`, "", `Exported from Lectern on ${day}.`];
   if (annotations.length === 0) lines.push("", "You have no bookmarks, highlights or notes in this book yet.");
@@ -164,7 +185,7 @@ export function annotationsMarkdown(title: string, annotations: Annotation[], wi
     if (a.kind === "highlight") {
       const text = a.text ?? "";
       const quoted = withheld
-        ? "(the highlighted text is left out: you have reached the reading limit for this book)"
+        ? EXPORT_WITHHELD[withheld]
         : `“${text.length > EXPORT_HIGHLIGHT_CHARS ? `${text.slice(0, EXPORT_HIGHLIGHT_CHARS - 1).trimEnd()}…` : text}”`;
       lines.push(`- Highlight (${a.colour}): ${quoted}`);
       if (a.note) lines.push(`  Note: ${indent(a.note)}`);
@@ -181,9 +202,8 @@ export const annotationsApi = new Hono<Env>()
     if (book instanceof Refusal) return refused(c, book);
     const list = await listed(c, book);
     if (list instanceof Refusal) return refused(c, list);
-    const { annotations, withheldMs } = list;
-    const withheld = withheldMs === null ? {} : { textWithheld: readingLimitMessage(withheldMs) };
-    return c.json({ annotations, ...withheld }, 200, NO_STORE);
+    const { annotations, withheld } = list;
+    return c.json({ annotations, ...(withheld ? { textWithheld: withheldMessage(withheld) } : {}) }, 200, NO_STORE);
   })
   .get("/:id/annotations/export", guard, async (c) => {
     const book = await teacherBook(c);
@@ -200,7 +220,7 @@ export const annotationsApi = new Hono<Env>()
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "")
         .slice(0, 60) || "book";
-    return c.body(annotationsMarkdown(title, list.annotations, list.withheldMs !== null), 200, {
+    return c.body(annotationsMarkdown(title, list.annotations, list.withheld?.reason ?? null), 200, {
       ...NO_STORE,
       "Content-Type": "text/markdown; charset=utf-8",
       "Content-Disposition": `attachment; filename="lectern-notes-${name}.md"`,
@@ -219,6 +239,7 @@ export const annotationsApi = new Hono<Env>()
         tokenHash: book.tokenHash,
         bookId: book.bookId,
         pageCount: book.pageCount,
+        seats: book.seats,
         annotation,
       }),
     );

@@ -107,15 +107,25 @@ const SCHEMA = [
   ANNOTATIONS_INDEX,
 ];
 
-/** What an annotation call answers: the value, the session's refusal, the budget's, a full book, or no such annotation. */
+/**
+ * What an annotation call answers: the value, the session's refusal, the budget's, the seat limit's
+ * (every seat held by others), a full book, or no such annotation.
+ */
 export type AnnotationAnswer<Value> =
   | { status: "ok"; value: Value }
   | { status: "none" }
   | { status: "disabled" }
   | { status: "limit"; waitMs: number }
+  | { status: "no-seat"; seats: number }
   | { status: "full" }
   | { status: "not-found" }
   | { status: "invalid"; error: string };
+
+/** Why a list's highlights came without their words: the budget is spent, or every seat is held by others. */
+export type Withheld = { reason: "limit"; waitMs: number } | { reason: "no-seat"; seats: number };
+
+/** An annotation as a change answers it: without a highlight's words (the client has them; reading them costs pages). */
+export type ChangedAnnotation = Omit<Annotation, "text">;
 
 /** A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, or until they close it. */
 export const SEAT_HOLD_MS = 10 * 60_000;
@@ -473,17 +483,33 @@ export class School extends DurableObject<SchoolEnv> {
     const catalogueVersion = this.meta("catalogue_version") ?? 0;
     // The Worker's memory of the book predates an admin's change to this school's books.
     if (input.catalogueVersion !== undefined && input.catalogueVersion !== catalogueVersion) return { status: "stale", catalogueVersion };
-    const seats = input.seats ?? null;
-    // A refusal costs nothing: the seat is looked at first, taken only once the budget allows the page.
-    if (seats !== null && !this.seatFree(session.teacher.id, input.bookId, seats, now)) {
-      this.turnedAway(session.teacher.id, input.bookId, now);
-      return { status: "no-seat", seats };
-    }
-    const waitMs = this.spend(session.teacher.id, input.bookId, input.pageCount, now);
-    if (waitMs !== null) return { status: "limit", waitMs };
-    this.takeSeat(session.teacher.id, input.bookId, now);
+    const refused = this.seatAndSpend(session.teacher.id, input.bookId, input.pageCount, input.seats ?? null, now);
+    if (refused) return refused;
     if (input.countsAsRead) this.count({ teacherId: session.teacher.id, bookId: input.bookId, pages: 1 }, now);
     return { ...session, catalogueVersion };
+  }
+
+  /**
+   * What reading the book's words costs, a page's view or a highlight's (docs/decisions/0028, 0032):
+   * a seat when the licence limits them, and `cost` pages of the budget. A refusal costs nothing:
+   * the seat is looked at first, and taken only once the budget allows the read.
+   */
+  private seatAndSpend(
+    teacherId: number,
+    bookId: number,
+    pageCount: number,
+    seats: number | null,
+    now: number,
+    cost = 1,
+  ): { status: "no-seat"; seats: number } | { status: "limit"; waitMs: number } | null {
+    if (seats !== null && !this.seatFree(teacherId, bookId, seats, now)) {
+      this.turnedAway(teacherId, bookId, now);
+      return { status: "no-seat", seats };
+    }
+    const waitMs = this.spend(teacherId, bookId, pageCount, now, cost);
+    if (waitMs !== null) return { status: "limit", waitMs };
+    this.takeSeat(teacherId, bookId, now);
+    return null;
   }
 
   /** Whether the teacher holds a seat of the book or one is free; seats left idle past SEAT_HOLD_MS are given back first. */
@@ -597,32 +623,43 @@ export class School extends DurableObject<SchoolEnv> {
   // ---- Annotations (docs/decisions/0032) ---------------------------------------------------
 
   /**
-   * The teacher's annotations of the book. Their highlights' text is read back only when the
-   * budget allows one page for each highlighted page (a highlight must not copy more of the book
-   * than reading it would); else the text is withheld (null) and `withheldMs` says how long for.
+   * The teacher's annotations of the book. Their highlights' text is read back as the pages it is
+   * on would be (a highlight must not copy more of the book than reading it would): one page of the
+   * budget for each highlighted page, and a seat of a book with a seat limit (taken when free).
+   * Else the text is withheld (null) and `withheld` says why; bookmarks and notes are the teacher's
+   * own words and always listed.
    */
   async annotations(
     schoolId: number,
-    input: { tokenHash: string; bookId: number; pageCount: number; now?: number },
-  ): Promise<AnnotationAnswer<{ annotations: Annotation[]; withheldMs: number | null }>> {
+    input: { tokenHash: string; bookId: number; pageCount: number; seats?: number | null; now?: number },
+  ): Promise<AnnotationAnswer<{ annotations: Annotation[]; withheld: Withheld | null }>> {
     if (!(await this.ready(schoolId))) return { status: "none" };
     const now = input.now ?? Date.now();
     const session = this.check(input.tokenHash, now);
     if (session.status !== "ok") return session;
     const teacherId = session.teacher.id;
     const cost = highlightedPages(this.sql, teacherId, input.bookId);
-    const withheldMs = cost > 0 ? this.spend(teacherId, input.bookId, input.pageCount, now, cost) : null;
+    const refused = cost > 0 ? this.seatAndSpend(teacherId, input.bookId, input.pageCount, input.seats ?? null, now, cost) : null;
+    const withheld: Withheld | null =
+      refused === null
+        ? null
+        : refused.status === "limit"
+          ? { reason: "limit", waitMs: refused.waitMs }
+          : { reason: "no-seat", seats: refused.seats };
     const annotations = listAnnotations(this.sql, teacherId, input.bookId);
     return {
       status: "ok",
-      value: { annotations: withheldMs === null ? annotations : annotations.map((a) => ({ ...a, text: null })), withheldMs },
+      value: { annotations: withheld === null ? annotations : annotations.map((a) => ({ ...a, text: null })), withheld },
     };
   }
 
-  /** Keeps a new annotation; a highlight (whose text the answer carries) costs a page of the budget. */
+  /**
+   * Keeps a new annotation; a highlight (whose text the answer carries) is a read of its page: a
+   * seat of a book with a seat limit, and a page of the budget.
+   */
   async annotate(
     schoolId: number,
-    input: { tokenHash: string; bookId: number; pageCount: number; annotation: NewAnnotation; now?: number },
+    input: { tokenHash: string; bookId: number; pageCount: number; seats?: number | null; annotation: NewAnnotation; now?: number },
   ): Promise<AnnotationAnswer<Annotation>> {
     if (!(await this.ready(schoolId))) return { status: "none" };
     const now = input.now ?? Date.now();
@@ -631,26 +668,31 @@ export class School extends DurableObject<SchoolEnv> {
     const teacherId = session.teacher.id;
     return this.ctx.storage.transactionSync((): AnnotationAnswer<Annotation> => {
       if (input.annotation.kind === "highlight") {
-        const waitMs = this.spend(teacherId, input.bookId, input.pageCount, now);
-        if (waitMs !== null) return { status: "limit", waitMs };
+        const refused = this.seatAndSpend(teacherId, input.bookId, input.pageCount, input.seats ?? null, now);
+        if (refused) return refused;
       }
       const added = addAnnotation(this.sql, teacherId, input.bookId, input.annotation, now);
       return added ? { status: "ok", value: added } : { status: "full" };
     });
   }
 
-  /** Changes the teacher's own annotation (another's, or none: not-found). */
+  /**
+   * Changes the teacher's own annotation (another's, or none: not-found). The answer leaves out a
+   * highlight's words: a change costs nothing, so it must not be a way to read them back.
+   */
   async editAnnotation(
     schoolId: number,
     input: { tokenHash: string; bookId: number; id: number; patch: AnnotationPatch; now?: number },
-  ): Promise<AnnotationAnswer<Annotation>> {
+  ): Promise<AnnotationAnswer<ChangedAnnotation>> {
     if (!(await this.ready(schoolId))) return { status: "none" };
     const now = input.now ?? Date.now();
     const session = this.check(input.tokenHash, now);
     if (session.status !== "ok") return session;
     const updated = updateAnnotation(this.sql, session.teacher.id, input.bookId, input.id, input.patch, now);
     if (!updated) return { status: "not-found" };
-    return "error" in updated ? { status: "invalid", error: updated.error } : { status: "ok", value: updated };
+    if ("error" in updated) return { status: "invalid", error: updated.error };
+    const { text: _text, ...changed } = updated;
+    return { status: "ok", value: changed };
   }
 
   /** Deletes the teacher's own annotation (another's, or none: not-found). */
@@ -691,6 +733,18 @@ export class School extends DurableObject<SchoolEnv> {
         teacherId,
       )
       .toArray();
+  }
+
+  /**
+   * The dashboard's one call: the teacher's unflushed progress and the school's catalogue version,
+   * under which the school's shelf is kept (workers/reading/shelf-cache.ts).
+   */
+  async dashboardState(
+    schoolId: number,
+    teacherId: number,
+  ): Promise<{ unflushed: { bookId: number; page: number; updatedAt: number }[]; catalogueVersion: number }> {
+    const unflushed = await this.unflushedProgress(schoolId, teacherId);
+    return { unflushed, catalogueVersion: this.meta("catalogue_version") ?? 0 };
   }
 
   /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useState } from "react";
 import {
   type Annotation,
   type AnnotationPatch,
+  type ChangedAnnotation,
   createAnnotation,
   deleteAnnotation,
   fetchAnnotations,
@@ -78,10 +79,11 @@ export function useAnnotations(bookId: number, enabled: boolean) {
   );
 
   const edit = useCallback(
-    async (id: number, patch: AnnotationPatch): Promise<Annotation | null> => {
+    async (id: number, patch: AnnotationPatch): Promise<ChangedAnnotation | null> => {
       try {
+        // The answer leaves out a highlight's words (a change must not read them back for free): the ones shown stay.
         const changed = await updateAnnotation(bookId, id, patch);
-        setState((s) => ({ ...s, error: null, annotations: s.annotations.map((a) => (a.id === id ? changed : a)) }));
+        setState((s) => ({ ...s, error: null, annotations: s.annotations.map((a) => (a.id === id ? { ...a, ...changed } : a)) }));
         return changed;
       } catch (error) {
         return fail(error);

@@ -106,6 +106,8 @@ export async function fetchPageImage(bookId: number, n: number, width: number): 
 type AnnotationRoutes = BookRoutes["annotations"];
 export type AnnotationList = Answer<AnnotationRoutes["$get"]>;
 export type Annotation = AnnotationList["annotations"][number];
+/** A change's answer: the annotation without a highlight's words (the client keeps the ones it has). */
+export type ChangedAnnotation = Answer<AnnotationRoutes[":annotationId"]["$patch"]>["annotation"];
 export type NewAnnotation =
   | { kind: "bookmark"; page: number; label?: string }
   | { kind: "note"; page: number; note: string }
@@ -147,9 +149,9 @@ export async function createAnnotation(bookId: number, annotation: NewAnnotation
   return ((await response.json()) as { annotation: Annotation }).annotation;
 }
 
-export async function updateAnnotation(bookId: number, id: number, patch: AnnotationPatch): Promise<Annotation> {
+export async function updateAnnotation(bookId: number, id: number, patch: AnnotationPatch): Promise<ChangedAnnotation> {
   const response = await send("PATCH", `${annotationsUrl(bookId)}/${id}`, "The change could not be saved. Please try again.", patch);
-  return ((await response.json()) as { annotation: Annotation }).annotation;
+  return ((await response.json()) as { annotation: ChangedAnnotation }).annotation;
 }
 
 export async function deleteAnnotation(bookId: number, id: number): Promise<void> {

@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, teachers } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
+import { lastDays } from "../../workers/reports/range.ts";
 import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
 import { api, createBook, createSchool, db, errorOf, jsonOf, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
@@ -210,6 +211,26 @@ describe("a coordinator's view of their school", () => {
     }
     const bad = await api(mySchool(school.slug, "/usage?from=2026-02-01&to=2026-01-01"), { cookie: coordinator.cookie });
     expect(bad.status).toBe(400);
+  });
+
+  it("without from and to, answers the last 30 days as My school shows them (it answered 400)", async () => {
+    const { school, coordinator } = await schoolWithCoordinator();
+    const last30 = lastDays(30);
+    const Usage = z.object({ from: z.string(), to: z.string(), usage: z.object({ days: z.array(z.unknown()) }).loose() }).loose();
+    const json = await api(mySchool(school.slug, "/usage"), { cookie: coordinator.cookie });
+    expect(json.status).toBe(200);
+    const body = await jsonOf(json, Usage);
+    expect({ from: body.from, to: body.to }).toEqual(last30);
+    expect(body.usage.days).toHaveLength(30);
+    const csv = await api(mySchool(school.slug, "/usage?format=csv&report=teachers"), { cookie: coordinator.cookie });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get("Content-Disposition")).toContain(`lectern-teachers-${school.slug}-${last30.from}-to-${last30.to}.csv`);
+    // One day given: no `to` is today, no `from` the 30 days ending on `to`.
+    const ending = await jsonOf(await api(mySchool(school.slug, "/usage?to=2026-01-31"), { cookie: coordinator.cookie }), Usage);
+    expect({ from: ending.from, to: ending.to }).toEqual({ from: "2026-01-02", to: "2026-01-31" });
+    const since = await jsonOf(await api(mySchool(school.slug, `/usage?from=${last30.to}`), { cookie: coordinator.cookie }), Usage);
+    expect({ from: since.from, to: since.to }).toEqual({ from: last30.to, to: last30.to });
+    expect((await api(mySchool(school.slug, "/usage?to=2026-02-30"), { cookie: coordinator.cookie })).status).toBe(400);
   });
 });
 

@@ -7,7 +7,7 @@ import { validate } from "../http/validate.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { teacherUsage } from "../reports/detail.ts";
 import { exportFileName, RANKED_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
-import { RangeQuerySchema } from "../reports/range.ts";
+import { DefaultedRangeQuerySchema } from "../reports/range.ts";
 import { liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
 import { flushForReport } from "../school/objects.ts";
@@ -23,8 +23,9 @@ import {
 /** The most rows a CSV of the school's books holds (as the admins' exports). */
 const EXPORT_ROWS = 10_000;
 
+/** Without `from` and `to`, the last 30 days, as the My school page opens on. */
 const UsageQuerySchema = z.intersection(
-  RangeQuerySchema,
+  DefaultedRangeQuerySchema,
   z.object({
     format: z.enum(["json", "csv"], { error: "The format must be json or csv" }).default("json"),
     // The CSV's content: the days (by default), the school's books, or its teachers, as the admin's three CSVs.

@@ -34,10 +34,12 @@ export function rangeMillis(range: DayRange): { start: number; end: number } {
 }
 
 const DAY_MESSAGE = "Dates must be real days written YYYY-MM-DD";
+const isUtcDay = (day: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && utcDay(Date.parse(`${day}T00:00:00Z`)) === day;
 const DaySchema = z
   .string({ error: "Give the range as from=YYYY-MM-DD&to=YYYY-MM-DD" })
   .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MESSAGE)
-  .refine((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && utcDay(Date.parse(`${day}T00:00:00Z`)) === day, DAY_MESSAGE);
+  .refine(isUtcDay, DAY_MESSAGE);
 
 export const RangeQuerySchema = z
   .object({ from: DaySchema, to: DaySchema })
@@ -46,6 +48,26 @@ export const RangeQuerySchema = z
     error: `A report covers at most ${MAX_RANGE_DAYS} days`,
     path: ["to"],
   });
+
+/** The range the console's pages show when none is chosen (rangeChoice's default): the last 30 days. */
+export const DEFAULT_RANGE_DAYS = 30 satisfies RangeChoice;
+
+const given = (value: unknown) => (value === undefined || value === "" ? undefined : value);
+
+/**
+ * A range query whose days may be left out, as the console's pages default them: no `to` is today,
+ * no `from` the DEFAULT_RANGE_DAYS days ending on `to` (neither: the last 30 days). What is given
+ * is checked as RangeQuerySchema checks it.
+ */
+export const DefaultedRangeQuerySchema = z.preprocess((query) => {
+  if (typeof query !== "object" || query === null) return query;
+  const { from, to } = query as { from?: unknown; to?: unknown };
+  const end = given(to) ?? utcDay(Date.now());
+  const start =
+    given(from) ??
+    (typeof end === "string" && isUtcDay(end) ? lastDays(DEFAULT_RANGE_DAYS, Date.parse(`${end}T00:00:00Z`)).from : undefined);
+  return { ...query, from: start, to: end };
+}, RangeQuerySchema);
 
 const optionalId = (message: string) => z.preprocess((value) => (value === "" ? undefined : value), IdTextSchema(message).optional());
 
@@ -63,5 +85,5 @@ export type ReportQuery = z.infer<typeof ReportQuerySchema>;
 /** The overview's `?range=` (7, 30, 90 or 365), anything else the default 30. */
 export function rangeChoice(value: string | null | undefined): RangeChoice {
   const days = Number(value);
-  return (RANGE_CHOICES as readonly number[]).includes(days) ? (days as RangeChoice) : 30;
+  return (RANGE_CHOICES as readonly number[]).includes(days) ? (days as RangeChoice) : DEFAULT_RANGE_DAYS;
 }

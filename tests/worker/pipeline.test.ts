@@ -107,3 +107,45 @@ describe("security headers", () => {
     expect(response.headers.get("Strict-Transport-Security")).toBeNull();
   });
 });
+
+describe("hosts", () => {
+  const UNKNOWN_HOST = { error: "This site does not answer at this address. Use lectern.test or a school's address under it." };
+
+  it("refuses a Host that is not APP_DOMAIN, localhost or loopback, before any route reads it", async () => {
+    for (const url of [
+      "https://evil.test/",
+      "https://evil.test/api/health",
+      `https://evil.test/schools/${slug}`,
+      "https://lectern.test.evil.test/",
+    ]) {
+      const response = await request(url);
+      expect(response.status, url).toBe(400);
+      expect(response.headers.get("X-Content-Type-Options"), url).toBe("nosniff");
+    }
+    expect(await (await request("https://evil.test/api/health")).json()).toEqual(UNKNOWN_HOST);
+    // A script asking for a teacher's code from Host: evil.test would have the school's
+    // "you already have an account" e-mail link to evil.test.
+    const otp = await request("https://evil.test/api/teacher/send-otp", {
+      method: "POST",
+      headers: { Origin: "https://evil.test", "Content-Type": "application/json" },
+      body: JSON.stringify({ email: "someone@school.example.org", slug, purpose: "register" }),
+    });
+    expect(otp.status).toBe(400);
+    expect(await otp.json()).toEqual(UNKNOWN_HOST);
+  });
+
+  it("answers on APP_DOMAIN and its subdomains, localhost and its subdomains, and loopback addresses", async () => {
+    for (const origin of [
+      "https://lectern.test",
+      "https://LECTERN.test.",
+      `https://${slug}.lectern.test`,
+      "https://admin.lectern.test",
+      "http://localhost:8787",
+      `http://${slug}.localhost:8787`,
+      "http://127.0.0.1:8787",
+      "http://[::1]:8787",
+    ]) {
+      expect((await request(`${origin}/api/health`)).status, origin).toBe(200);
+    }
+  });
+});

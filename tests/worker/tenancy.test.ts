@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { RESERVED_SLUGS, SlugSchema } from "../../app/lib/rules/slug.ts";
-import { resolveHost, slugFromPath } from "../../workers/http/tenancy.ts";
+import { isServedHost, resolveHost, slugFromPath } from "../../workers/http/tenancy.ts";
 
 describe("resolveHost", () => {
   it.each([
@@ -20,6 +20,27 @@ describe("resolveHost", () => {
     ["127.0.0.1", { kind: "main" }],
   ])("%s", (host, expected) => {
     expect(resolveHost(host, "lectern.example")).toEqual(expected);
+  });
+});
+
+describe("isServedHost", () => {
+  it.each([
+    ["lectern.example", true],
+    ["lincoln-high.lectern.example", true],
+    ["Admin.Lectern.Example.", true],
+    ["localhost", true],
+    ["lincoln-high.localhost", true],
+    ["127.0.0.1", true],
+    ["127.1.2.3", true],
+    ["[::1]", true],
+    ["evil.test", false],
+    ["lectern-evil.example", false],
+    ["lectern.example.evil.test", false],
+    ["evillectern.example", false],
+    ["10.0.0.5", false],
+    ["lectern.workers.dev", false],
+  ])("%s", (host, expected) => {
+    expect(isServedHost(host, "lectern.example")).toBe(expected);
   });
 });
 

@@ -47,6 +47,20 @@ function callbackUrl(c: Context<AppEnv>, provider: ProviderName): string {
   return `${url.protocol}//${host}/api/auth/oidc/${provider}/callback`;
 }
 
+/**
+ * Where a sign-in comes back to, the school's login page: on APP_DOMAIN, or on the school's own
+ * subdomain of it, never on the host a request names (a start sent with `Host: evil.test` would
+ * otherwise send the ticket there). Not ok on any other host, which could not finish the sign-in:
+ * its state cookie would not reach the address built here.
+ */
+function schoolReturnAddress(c: Context<AppEnv>, slug: string): { ok: boolean; url: string } {
+  const url = new URL(c.req.url);
+  const { config, tenant } = c.var.context;
+  const hostname = tenant.host.kind === "school" ? `${tenant.host.slug}.${config.appDomain}` : config.appDomain;
+  const origin = `${url.protocol}//${hostname}${url.port ? `:${url.port}` : ""}`;
+  return { ok: url.hostname === hostname, url: `${origin}${schoolBasePath(tenant.host, slug)}` };
+}
+
 /** The school's login page with the reason a sign-in was refused. */
 function backToLogin(returnTo: string, reason: SignInRefusal): string {
   if (reason === "limit") return `${returnTo}/limit-reached`;
@@ -69,15 +83,16 @@ export const ssoApi = new Hono<AppEnv>()
     if (tenant.host.kind === "school" && tenant.host.slug !== query.data.school) return c.json({ error: "School not found" }, 404);
     const school = tenant.host.kind === "school" ? tenant.school : await findSchoolBySlug(db, query.data.school);
     if (!school) return c.json({ error: "School not found" }, 404);
-    const returnTo = `${new URL(c.req.url).origin}${schoolBasePath(tenant.host, school.slug)}`;
+    const returnTo = schoolReturnAddress(c, school.slug);
+    if (!returnTo.ok) return c.json({ error: `Sign in from ${returnTo.url}: this address cannot finish a sign-in.` }, 400);
     const app = providerApps(c.env)[provider.data];
-    if (!app) return c.redirect(backToLogin(returnTo, "off"), 302);
+    if (!app) return c.redirect(backToLogin(returnTo.url, "off"), 302);
     const started = await startSignIn(db, app, c.var.context.config.authSecret, {
       school,
-      returnTo,
+      returnTo: returnTo.url,
       redirectUri: callbackUrl(c, provider.data),
     });
-    if (!started.ok) return c.redirect(backToLogin(returnTo, started.reason), 302);
+    if (!started.ok) return c.redirect(backToLogin(returnTo.url, started.reason), 302);
     c.header("Set-Cookie", stateCookie(c.req.raw, started.stateId));
     c.header("Cache-Control", "no-store");
     return c.redirect(started.url, 302);
@@ -86,6 +101,7 @@ export const ssoApi = new Hono<AppEnv>()
     const ticket = c.req.query("ticket") ?? "";
     const outcome = await completeSignIn(c.var.context.db, c.env, {
       ticket,
+      origin: new URL(c.req.url).origin,
       cookieState: readState(c.req.raw),
       userAgent: c.req.header("User-Agent") ?? null,
     });

@@ -8,7 +8,7 @@ import { log, withRequestId } from "./log.ts";
 import { resolveRequestContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
-import { API_BASE, type HostTenant, isApiPath, pagePath, resolveHost } from "./tenancy.ts";
+import { API_BASE, type HostTenant, isApiPath, isServedHost, pagePath, resolveHost } from "./tenancy.ts";
 
 export type PageRenderer = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
@@ -31,7 +31,7 @@ function executionContextOf(c: { readonly executionCtx: unknown }): ExecutionCon
 /**
  * The Worker's one request pipeline (docs/decisions/0014):
  *   1. security headers on every answer (a CSP nonce per page);
- *   2. the admin host keeps to the admin area;
+ *   2. a host that is not ours is refused (400); the admin host keeps to the admin area;
  *   3. a state-changing request (an API call or a page's action) must come from our own origin;
  *   4. the request context, resolved once: host, tenant, teacher and admin sessions (checked), db;
  *   5. /api to the Hono routes, reading it as `c.var.context`;
@@ -64,11 +64,18 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
     c.res = withSecurityHeaders(c.res, { nonce, strict: !page || !options.dev, https: new URL(c.req.url).protocol === "https:" });
   });
 
+  // Only our own hosts are served: a Host someone else chose never reaches a route that builds an
+  // address from the request (an e-mail's link, a sign-in's way back; docs/decisions/0029).
   // admin.{domain} is the admin area: anything outside it lands there. React Router's data
   // requests (/admin.data) name the same page as their path without ".data".
   app.use(async (c, next) => {
     const url = new URL(c.req.url);
-    const host = resolveHost(url.hostname, readConfig(c.env as unknown as Record<string, unknown>).appDomain);
+    const { appDomain } = readConfig(c.env as unknown as Record<string, unknown>);
+    if (!isServedHost(url.hostname, appDomain)) {
+      const error = `This site does not answer at this address. Use ${appDomain} or a school's address under it.`;
+      return isApiPath(url.pathname) ? c.json({ error }, 400) : c.text(error, 400);
+    }
+    const host = resolveHost(url.hostname, appDomain);
     c.set("host", host);
     if (host.kind === "admin" && !ADMIN_HOST_PASSTHROUGH.test(pagePath(url.pathname))) {
       return c.redirect(new URL(`/admin${url.pathname === "/" ? "" : url.pathname}${url.search}`, url).toString(), 302);

@@ -43,8 +43,23 @@ export function resolveHost(hostname: string, appDomain: string): HostTenant {
     if (label === "admin") return { kind: "admin" };
     return isValidSlug(label) ? { kind: "school", slug: label } : { kind: "invalid" };
   }
-  // Any other host (a workers.dev preview, a bare IP) serves the main site.
+  // Loopback addresses (local tools) serve the main site; the pipeline refuses any other host first (isServedHost).
   return { kind: "main" };
+}
+
+/** 127.0.0.0/8 and ::1: reached only from the machine itself. */
+const LOOPBACK = /^(?:127(?:\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * Whether this deployment answers on a host: APP_DOMAIN and its subdomains, localhost and its
+ * subdomains (local development), and loopback addresses (the local tools and benches). Any other
+ * Host a request names is refused before anything reads it, so no answer, e-mail link or sign-in
+ * return address is ever built on a host someone else chose (docs/decisions/0029).
+ */
+export function isServedHost(hostname: string, appDomain: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  if (LOOPBACK.test(host)) return true;
+  return [appDomain.toLowerCase(), "localhost"].some((domain) => host === domain || host.endsWith(`.${domain}`));
 }
 
 /**

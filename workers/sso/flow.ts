@@ -22,6 +22,7 @@ import { type HotState, openTeacherSession } from "../auth/sessions.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { auditLog, loginEvents, oidcRequests, type School, schools, teachers } from "../db/schema.ts";
+import { emailDomain } from "../validation/schemas.ts";
 import { authorizationUrl, type OidcFailure, verifiedIdentity } from "./oidc.ts";
 import { PROVIDER_LABELS, type ProviderApp, type ProviderName, ProviderNameSchema } from "./providers.ts";
 import { providerSettings } from "./settings.ts";
@@ -169,8 +170,9 @@ export async function finishSignIn(
   if (!verified.ok) return refuse(verified.reason, undefined, verified.detail);
   const { identity } = verified;
   if (!identity.emailVerified) return refuse("unverified", identity.email);
-  const domain = identity.email.split("@")[1] ?? "";
-  if (!settings.domains.includes(domain)) return refuse("domain", identity.email);
+  // The domain after the only "@" of a plain address: `x@school.org@evil.test` is not school.org's.
+  const domain = emailDomain(identity.email);
+  if (!domain || !settings.domains.includes(domain)) return refuse("domain", identity.email);
   if (settings.tenantId && identity.tenantId !== settings.tenantId) return refuse("tenant", identity.email);
 
   // The same verified address at this school is the same teacher, however they registered.
@@ -193,7 +195,8 @@ export async function finishSignIn(
       })
       .onConflictDoNothing()
       .returning({ state: oidcRequests.state }),
-    // Tickets never used leave nothing behind for long.
+    // Rows older than a state's life: their state has expired (it was sealed before the row was
+    // written, for as long), so a used state's row is no longer needed to refuse it.
     db.delete(oidcRequests).where(sql`${oidcRequests.createdAt} < ${now - SIGN_IN_TTL_MS}`),
   ]);
   // This state signed someone in already (an answer replayed): no second ticket.
@@ -239,19 +242,31 @@ async function findOrRegister(
 export const NO_PASSWORD = "!provider-sign-in";
 
 /**
- * Step 3, on the teacher's host: the ticket taken (once), the state cookie matched, the session
- * opened by the school's object. The dashboard's address, or why not.
+ * Step 3, on the teacher's host: the ticket taken (once, and only on the host it was issued for),
+ * the state cookie matched, the session opened by the school's object. The dashboard's address,
+ * or why not.
  */
 export async function completeSignIn(
   db: Db,
   hot: HotState,
-  input: { ticket: string; cookieState: string | null; userAgent: string | null },
+  input: { ticket: string; origin: string; cookieState: string | null; userAgent: string | null },
   now = Date.now(),
 ): Promise<{ ok: true; token: string; next: string } | { ok: false; reason: SignInRefusal; returnTo: string | null; slug: string | null }> {
   const hash = await sha256Hex(input.ticket);
+  // The ticket is used up but its row stays, keyed by the state's id, until it is swept with the
+  // state long expired: a state signs in once, however many codes the provider gives for it.
+  // On another host than the one it was issued for (`returnTo` is that origin and the school's
+  // base path) the ticket names no sign-in and stays for its own host.
   const [request] = await db
-    .delete(oidcRequests)
-    .where(and(eq(oidcRequests.handoffHash, hash), sql`${oidcRequests.createdAt} >= ${now - SIGN_IN_TTL_MS}`))
+    .update(oidcRequests)
+    .set({ handoffHash: null })
+    .where(
+      and(
+        eq(oidcRequests.handoffHash, hash),
+        sql`${oidcRequests.createdAt} >= ${now - SIGN_IN_TTL_MS}`,
+        sql`(${oidcRequests.returnTo} = ${input.origin} OR substr(${oidcRequests.returnTo}, 1, ${input.origin.length + 1}) = ${`${input.origin}/`})`,
+      ),
+    )
     .returning();
   if (!request?.teacherId) return { ok: false, reason: "state", returnTo: null, slug: null };
   const [school] = await db.select().from(schools).where(eq(schools.id, request.schoolId));

@@ -11,6 +11,17 @@ export const EmailSchema = z
   .max(254, "That email address is too long")
   .pipe(z.email("Please enter a valid email address"));
 
+/**
+ * The domain of an address EmailSchema takes (lower case), or null. The one way an address's
+ * domain is read: EmailSchema refuses a second "@" and a quoted local part, so
+ * `x@school.org@evil.test` and `"x@school.org@"@evil.test` have no domain at all rather than
+ * school.org (issue 41); what is left is the part after the last "@".
+ */
+export function emailDomain(address: string): string | null {
+  const email = EmailSchema.safeParse(address);
+  return email.success ? email.data.slice(email.data.lastIndexOf("@") + 1) : null;
+}
+
 export const PasswordSchema = z
   .string({ error: "Please enter a password" })
   .min(8, "Password must be at least 8 characters")

@@ -1,0 +1,87 @@
+// A provider sign-in (docs/decisions/0029) against the requests that would make someone a teacher
+// they are not, or hand a teacher's session to someone else (issue 41, items 3 to 5): an address
+// whose domain only looks like the school's, a sign-in started on a host we do not serve, a ticket
+// taken to another host, and a state that already signed someone in.
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { oidcRequests, teachers } from "../../workers/db/schema.ts";
+import { emailDomain } from "../../workers/validation/schemas.ts";
+import { api, db, errorOf } from "./helpers.ts";
+import { atProvider, cookiesOf, refusals, schoolWith, signIn, start } from "./sso-journey.ts";
+
+describe("the address's domain", () => {
+  it("is the part after the only '@': an address with two, or a quoted local part, is refused and audited", async () => {
+    const school = await schoolWith("google", "school.example.org");
+    // Verified addresses at evil.test whose first "@" is followed by the school's domain.
+    const lookalikes = ["x@school.example.org@evil.test", '"x@school.example.org@"@evil.test'];
+    for (const email of lookalikes) {
+      const { back, done } = await signIn("google", school.slug, email);
+      expect(done, email).toBeNull();
+      expect(back.headers.get("Location"), email).toBe(`https://lectern.test/schools/${school.slug}?signInError=domain`);
+    }
+    expect(await db().select().from(teachers).where(eq(teachers.schoolId, school.id))).toHaveLength(0);
+    expect((await refusals(school.id)).map((r) => [(r.after as { reason: string }).reason, r.adminEmail])).toEqual(
+      lookalikes.map((email) => ["domain", email]),
+    );
+    // The school's own address still signs in.
+    expect((await signIn("google", school.slug, "ada@school.example.org")).done?.status).toBe(302);
+  });
+
+  it("is read by one rule: the domain after the last '@' of an address EmailSchema takes, else none", () => {
+    expect(emailDomain("Ada@School.Example.org")).toBe("school.example.org");
+    for (const address of ["x@school.example.org@evil.test", '"x@school.example.org@"@evil.test', '"x"@school.example.org', "x", "x@"])
+      expect(emailDomain(address), address).toBeNull();
+  });
+});
+
+describe("the host a sign-in begins on and comes back to", () => {
+  it("refuses to start on a host that is not APP_DOMAIN or the school's subdomain of it", async () => {
+    const school = await schoolWith("google");
+    // A script's start with Host: evil.test would seal http(s)://evil.test as the way back, and
+    // the victim who signs in at the provider would send their ticket there.
+    for (const origin of ["https://evil.test", "http://evil.test", "https://www.lectern.test", `https://${school.slug}.localhost`]) {
+      const started = await start("google", school.slug, origin);
+      expect(started.response.status, origin).toBe(400);
+      expect(started.cookie, origin).toBe("");
+    }
+    expect(await errorOf(api(`https://www.lectern.test/api/auth/oidc/google/start?school=${school.slug}`))).toBe(
+      `Sign in from https://lectern.test/schools/${school.slug}: this address cannot finish a sign-in.`,
+    );
+  });
+
+  it("takes a ticket only on the host it was issued for, and leaves it for that host", async () => {
+    const school = await schoolWith("google");
+    const origin = `https://${school.slug}.lectern.test`;
+    const started = await start("google", school.slug, origin);
+    const next = (await api(await atProvider(started.location, "kay@school.example.org"))).headers.get("Location")!;
+    expect(next.startsWith(`${origin}/api/auth/oidc/complete?ticket=`)).toBe(true);
+    // The same ticket and the starter's own cookie, on the main host: no sign-in under way there.
+    const elsewhere = new URL(next);
+    elsewhere.host = "lectern.test";
+    const moved = await api(elsewhere.toString(), { cookie: started.cookie });
+    expect(moved.status).toBe(400);
+    expect(cookiesOf(moved).some((c) => c.includes("lectern_teacher="))).toBe(false);
+    const done = await api(next, { cookie: started.cookie });
+    expect(done.headers.get("Location")).toBe(`${origin}/dashboard`);
+  });
+});
+
+describe("a state", () => {
+  it("signs in once: the provider's page visited again with the same state gives no second ticket", async () => {
+    const school = await schoolWith("google");
+    const first = await signIn("google", school.slug, "once@school.example.org");
+    expect(first.done?.status).toBe(302);
+    const state = new URL(first.started.location).searchParams.get("state")!;
+    // The same authorisation URL again: the provider answers a fresh code with the same state.
+    for (const email of ["once@school.example.org", "other@school.example.org"]) {
+      const callback = await atProvider(first.started.location, email);
+      expect(new URL(callback).searchParams.get("state")).toBe(state);
+      expect(new URL(callback).searchParams.get("code")).not.toBe(new URL(first.callback).searchParams.get("code"));
+      const again = await api(callback);
+      expect(again.headers.get("Location"), email).toBe(`https://lectern.test/schools/${school.slug}?signInError=state`);
+    }
+    // The used state is kept (without a ticket) until it has expired.
+    const rows = await db().select().from(oidcRequests).where(eq(oidcRequests.schoolId, school.id));
+    expect(rows.map((r) => r.handoffHash)).toEqual([null]);
+  });
+});

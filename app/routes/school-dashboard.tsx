@@ -1,7 +1,8 @@
 import { useRouteError } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
-import { summariseShelf, toLibraryBook } from "../../workers/reading/library.ts";
-import { unflushedProgress } from "../../workers/reading/progress.ts";
+import { toLibraryBook } from "../../workers/reading/library.ts";
+import { dashboardState } from "../../workers/reading/progress.ts";
+import { dashboardShelf } from "../../workers/reading/shelf-cache.ts";
 import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
@@ -25,9 +26,10 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const { school, teacher, basePath } = context.get(teacherContext);
   const { db, env } = context.get(appContext);
   const query = readShelfQuery(new URL(request.url).searchParams);
-  // What the teacher read in the last minutes is in the school's object until its next flush.
-  const unflushed = await unflushedProgress(env, { schoolId: school.id, teacherId: teacher.id });
-  const shelf = await summariseShelf(db, school.id, PAGE, teacher.id, query, unflushed);
+  // What the teacher read in the last minutes is in the school's object until its next flush; its
+  // catalogue version says whether this isolate's copy of the school's shelf is still the shelf.
+  const { unflushed, catalogueVersion } = await dashboardState(env, { schoolId: school.id, teacherId: teacher.id });
+  const shelf = await dashboardShelf(db, { id: school.id, catalogueVersion }, teacher.id, PAGE, query, unflushed);
   const continueReading = shelf.reading.map((r) => ({
     bookId: r.bookId,
     title: r.title,

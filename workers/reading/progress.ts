@@ -41,6 +41,18 @@ export async function unflushedProgress(hot: HotState, who: TeacherInSchool): Pr
   return rows.map(({ bookId, page, updatedAt }) => ({ bookId, page, updatedAt }));
 }
 
+/** The dashboard's call to the school's object: the teacher's unflushed saves and the school's catalogue version (shelf-cache.ts). */
+export async function dashboardState(
+  hot: HotState,
+  who: TeacherInSchool,
+): Promise<{ unflushed: UnflushedProgress; catalogueVersion: number }> {
+  const state = await schoolObject(hot, who.schoolId).dashboardState(who.schoolId, who.teacherId);
+  return {
+    unflushed: state.unflushed.map(({ bookId, page, updatedAt }) => ({ bookId, page, updatedAt })),
+    catalogueVersion: state.catalogueVersion,
+  };
+}
+
 /**
  * The books a teacher was last reading that their school still has: the 'Continue reading' row.
  * D1's rows with the object's newer saves laid over them (`unflushed`); a query builder, so the

@@ -1,0 +1,127 @@
+/**
+ * The dashboard's first paint of the whole shelf (no filter, title A–Z: what a teacher sees on
+ * signing in) read once per school and catalogue, not once per request (issue 41, item 13;
+ * docs/decisions/0037). Kept in isolate memory, as the page view's books are (page-view-cache.ts).
+ *
+ * What is kept is the school's part only: the first page of its books and the count of books per
+ * (subject, grade), read as a teacher with no stars and no reading would see them. Each request
+ * still reads the teacher's own part (their stars among the shelf, their 'Continue reading' row)
+ * and lays it over a copy; nothing of one teacher is ever in the entry another is served from.
+ *
+ * An entry is used only while all of these are what they were when it was read:
+ * - the school's catalogue version (its object's, bumped by every assignment and licence change);
+ * - the day (UTC): licences start and end on days, and 'available until' counts the days left;
+ * - the shelf's stamp, read in the teacher's own batch (no extra round trip): how many books the
+ *   school may read today and the latest change to any of them or to their licences. A book's new
+ *   title, cover or finished pages change its `updated_at`; a deleted book lowers the count.
+ * SHELF_TTL_MS bounds what none of these sees: a first PDF whose pages are still being prepared
+ * (the card's 'preparing' in place of 'no PDF') shows within a minute.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { dayOf } from "../../app/lib/rules/licence.ts";
+import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/rules/shelf-query.ts";
+import type { Db } from "../db/client.ts";
+import { bookAccess, books, favourites } from "../db/schema.ts";
+import { TtlCache } from "../db/ttl-cache.ts";
+import { activeOn } from "../licences/licences.ts";
+import { type ShelfBook, type ShelfSummary, summariseShelf } from "./library.ts";
+import { recentReading, type UnflushedProgress } from "./progress.ts";
+
+export const SHELF_TTL_MS = 60_000;
+
+/** The school's part of the unfiltered shelf. */
+interface SchoolShelf {
+  firstBooks: ShelfBook[];
+  groups: ShelfGroup[];
+}
+
+/** What an entry was read under; it is used only while all of it is unchanged. */
+interface EntryKey {
+  version: number;
+  day: string;
+  stamp: string;
+  firstPage: number;
+}
+
+type Entry = EntryKey & { shelf: SchoolShelf };
+
+const sameKey = (a: EntryKey, b: EntryKey) =>
+  a.version === b.version && a.day === b.day && a.stamp === b.stamp && a.firstPage === b.firstPage;
+
+// One entry a school: the schools whose teachers this isolate serves.
+const entries = new TtlCache<number, Entry>(SHELF_TTL_MS, 2_000);
+
+/** No teacher has this id (ids start at 1): the shelf as a teacher with no stars and no reading sees it. */
+const NO_READER = 0;
+
+const isWholeShelf = (query: ShelfQuery) =>
+  query.q.trim() === "" && query.subject === null && query.grade === null && query.sort === ALL_BOOKS.sort && !query.mine;
+
+/** The teacher's stars among the books the school may read today, with each book's group. */
+function starsQuery(db: Db, schoolId: number, teacherId: number, today: string) {
+  return db
+    .select({ id: books.id, subject: books.subject, gradeLevel: books.gradeLevel })
+    .from(favourites)
+    .innerJoin(books, eq(books.id, favourites.bookId))
+    .innerJoin(bookAccess, and(eq(bookAccess.bookId, favourites.bookId), eq(bookAccess.schoolId, schoolId), activeOn(today)))
+    .where(eq(favourites.teacherId, teacherId));
+}
+
+/** What changes when the shelf's books or their licences change: count, latest book edit, latest licence edit. */
+function stampQuery(db: Db, schoolId: number, today: string) {
+  return db
+    .select({
+      stamp: sql<string>`count(*) || ':' || coalesce(max(${books.updatedAt}), 0) || ':' || coalesce(max(${bookAccess.updatedAt}), 0)`,
+    })
+    .from(bookAccess)
+    .innerJoin(books, eq(books.id, bookAccess.bookId))
+    .where(and(eq(bookAccess.schoolId, schoolId), activeOn(today)));
+}
+
+const groupKey = (subject: string | null, gradeLevel: number | null) => `${gradeLevel ?? ""}\u0000${subject ?? "\u0000"}`;
+
+/** The school's part with this teacher's stars laid over a copy. */
+function withStars(shelf: SchoolShelf, stars: { id: number; subject: string | null; gradeLevel: number | null }[]) {
+  const starred = new Set(stars.map((star) => star.id));
+  const perGroup = new Map<string, number>();
+  for (const star of stars) {
+    const key = groupKey(star.subject, star.gradeLevel);
+    perGroup.set(key, (perGroup.get(key) ?? 0) + 1);
+  }
+  return {
+    firstBooks: shelf.firstBooks.map((book) => ({ ...book, starred: starred.has(book.id) })),
+    groups: shelf.groups.map((group) => ({ ...group, starred: perGroup.get(groupKey(group.subject, group.gradeLevel)) ?? 0 })),
+  };
+}
+
+/**
+ * The dashboard's shelf summary, as `summariseShelf` answers it. The whole shelf comes from the
+ * school's entry when the school's `catalogueVersion` (from its object) and the stamp agree; any
+ * filter or sort is read as before.
+ */
+export async function dashboardShelf(
+  db: Db,
+  school: { id: number; catalogueVersion: number },
+  teacherId: number,
+  firstPage: number,
+  query: ShelfQuery,
+  unflushed: UnflushedProgress,
+): Promise<ShelfSummary> {
+  if (!isWholeShelf(query)) return summariseShelf(db, school.id, firstPage, teacherId, query, unflushed);
+  const now = Date.now();
+  const today = dayOf(now);
+  const [stars, reading, [stamped]] = await db.batch([
+    starsQuery(db, school.id, teacherId, today),
+    recentReading(db, teacherId, school.id, unflushed),
+    stampQuery(db, school.id, today),
+  ]);
+  const key: EntryKey = { version: school.catalogueVersion, day: today, stamp: stamped?.stamp ?? "", firstPage };
+  let entry = entries.get(school.id, now);
+  if (!entry || !sameKey(entry, key)) {
+    const read = await summariseShelf(db, school.id, firstPage, NO_READER, ALL_BOOKS);
+    entry = { ...key, shelf: { firstBooks: read.firstBooks, groups: read.groups } };
+    entries.set(school.id, entry, now);
+  }
+  const shelf = withStars(entry.shelf, stars);
+  return { total: shelf.groups.reduce((n, group) => n + group.count, 0), ...shelf, reading };
+}

@@ -68,11 +68,12 @@ const superadminGuard = createMiddleware<AdminApiEnv>(async (c, next) => {
 /** An admin, or else a teacher (whose school decides which books exist), else `noTeacher`. A viewer is checked by the route. */
 const readerGuard = createMiddleware<ReaderApiEnv>(async (c, next) => {
   const { admin, teacher, pageViewer } = c.var.context;
+  // Refusals too: a page view's 401 reads the same with a made-up cookie as without one (docs/decisions/0036).
+  c.header("Cache-Control", NO_STORE);
   if (admin) c.set("reader", { kind: "admin", admin });
   else if (teacher) c.set("reader", { kind: "teacher", teacher });
   else if (pageViewer) c.set("reader", { kind: "viewer", viewer: pageViewer });
   else return noTeacher(c, c.var.context);
-  c.header("Cache-Control", NO_STORE);
   await next();
 });
 

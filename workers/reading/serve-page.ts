@@ -6,9 +6,10 @@
  * parses the request and turns a `Refusal` or a result into the answer.
  *
  * Another school's book, a deleted one or a malformed id is 404 before anything else is looked
- * at; a book whose pages are not ready yet is 409 with `status: "preparing"`. For a page viewer (a
- * teacher cookie no one has checked yet) every refusal checks the session first, so a made-up cookie
- * learns nothing about a school's books.
+ * at; a book whose pages are not ready yet is 409 with `status: "preparing"`. Every exported view
+ * answers through `throughGate` (page-view-gate.ts): for a page viewer (a teacher cookie no one has
+ * checked yet) no answer leaves before the session is checked, so a made-up cookie learns nothing
+ * about a school's books, whichever refusal a view adds.
  */
 import { z } from "zod";
 import { dayOf, licenceEndedMessage, licenceState, noSeatMessage } from "../../app/lib/rules/licence.ts";
@@ -27,21 +28,13 @@ import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts"
 import { stampPage } from "../page-images/stamp.ts";
 import { watermarkLines } from "../page-images/watermark.ts";
 import { schoolObject } from "../school/objects.ts";
-import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
 import { findBookForPageView } from "./library.ts";
 import { readingLimitMessage } from "./page-budget.ts";
 import { cachedPageViewBook, forgetPageViewBook, type PageViewBook, rememberPageViewBook } from "./page-view-cache.ts";
+import { type PageReader, Refusal, sessionChecked, signedOut, throughGate } from "./page-view-gate.ts";
 import { recordAfterResponse } from "./usage-events.ts";
 
-/** Why a reader does not get what they asked for: the status, the sentence, and what else the answer carries. */
-export class Refusal {
-  constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 429,
-    readonly error: string,
-    readonly extra: Record<string, unknown> = {},
-    readonly headers: Record<string, string> = {},
-  ) {}
-}
+export { Refusal };
 
 /** A page view's request, parsed by the route: null where the path held something malformed. */
 export interface PageAsk {
@@ -58,20 +51,6 @@ export interface PageImage {
 }
 
 type PageRow = NonNullable<ReturnType<ReadySet["pages"]["get"]>>;
-
-/**
- * Who reads: an admin, or a teacher of a school. A teacher's session is checked by the school's
- * object in the same call that spends the page (`spend`); on a page view (`verified` false) nothing
- * has checked it before, so every refusal checks it first (`refuse`).
- */
-type PageReader = { kind: "admin" } | { kind: "teacher"; schoolId: number; tokenHash: string; verified: boolean };
-
-function pageReader(reader: Reader): PageReader {
-  if (reader.kind === "admin") return { kind: "admin" };
-  if (reader.kind === "teacher")
-    return { kind: "teacher", schoolId: reader.teacher.school.id, tokenHash: reader.teacher.tokenHash, verified: true };
-  return { kind: "teacher", ...reader.viewer, verified: false };
-}
 
 /** What a page view needs of the book: which page set teachers read, whether a PDF is waiting for pages. */
 type ReadableBook = Pick<Book, "id" | "pageSetId" | "pdfKey">;
@@ -93,26 +72,13 @@ interface Opened {
 /** The book remembered for a page view was stale (docs/decisions/0024): the view runs again, reading it from D1. */
 const STALE = Symbol("stale");
 
-/** The answer for a teacher whose session the school's object does not hold: 401, saying why. */
-function signedOut(status: "none" | "disabled"): Refusal {
-  return status === "disabled" ? new Refusal(401, ACCOUNT_DISABLED, { disabled: true }) : new Refusal(401, "Not signed in");
-}
-
-/** A refusal; for a page viewer whose session no one has checked yet, only once it is checked. */
-async function refuse(ask: PageAsk, reader: PageReader, refusal: Refusal): Promise<Refusal> {
-  if (reader.kind === "admin" || reader.verified) return refusal;
-  const check = await schoolObject(ask.context.env, reader.schoolId).checkSession(reader.schoolId, reader.tokenHash);
-  return check.status === "ok" ? refusal : signedOut(check.status);
-}
-
 /**
  * The reader, the book they may read and its readable page set; or the refusal. A teacher's page
  * view reads their school's book from this isolate's memory (checked by the object call, `spend`),
  * or one row from D1; `fresh` always reads D1 (opening a book, and the retry of a stale memory).
  */
-async function open(ask: PageAsk, fresh: boolean): Promise<Opened | Refusal> {
+async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Promise<Opened | Refusal> {
   const { db, tenant, env } = ask.context;
-  const reader = pageReader(ask.reader);
   const { bookId } = ask;
   let book: ReadableBook | null = null;
   let schoolName: string | null = null;
@@ -129,41 +95,37 @@ async function open(ask: PageAsk, fresh: boolean): Promise<Opened | Refusal> {
     if (remembered && remembered.book.pageSetId !== row?.book.pageSetId) forgetPageViewBook(reader.schoolId, bookId);
     [teacherRow, cachedVersion] = [row ?? undefined, cached?.version];
     // The cookie's school is not the one the request names: like a school that does not exist.
-    if (row && tenant.slug !== null && row.school.slug !== tenant.slug) return refuse(ask, reader, new Refusal(404, "School not found"));
+    if (row && tenant.slug !== null && row.school.slug !== tenant.slug) return new Refusal(404, "School not found");
     [book, schoolName] = row ? [row.book, row.school.name] : [null, null];
     if (row) {
       // The licence's days are looked at on every view (a remembered row may cross midnight).
       const state = licenceState(row.licence, dayOf(Date.now()));
-      if (state === "scheduled") return refuse(ask, reader, new Refusal(404, "Book not found"));
+      if (state === "scheduled") return new Refusal(404, "Book not found");
       if (state === "expired" && row.licence.endsOn)
-        return refuse(ask, reader, new Refusal(403, licenceEndedMessage(row.licence.endsOn), { status: "licence-ended" }));
+        return new Refusal(403, licenceEndedMessage(row.licence.endsOn), { status: "licence-ended" });
       seats = row.licence.seats;
     }
   } else if (bookId) {
     book = await findBook(db, bookId);
   }
-  if (!book) return refuse(ask, reader, new Refusal(404, "Book not found"));
+  if (!book) return new Refusal(404, "Book not found");
   const ready = await cachedReadySet(db, book);
   if (!ready) {
     const state = await readingState(db, book);
-    return refuse(
-      ask,
-      reader,
-      state === "preparing"
-        ? new Refusal(409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
-        : new Refusal(404, "This book does not have a PDF file available", { status: "no-pdf" }),
-    );
+    return state === "preparing"
+      ? new Refusal(409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
+      : new Refusal(404, "This book does not have a PDF file available", { status: "no-pdf" });
   }
   return { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats };
 }
 
 /** Page `n` of the set (null: the path's number was malformed), or the refusal (400 malformed, 404 out of range or failed). */
-async function pageOf(opened: Opened, n: number | null): Promise<PageRow | Refusal> {
-  const { ask, reader, set } = opened;
-  if (n === null) return refuse(ask, reader, new Refusal(400, "The page number must be a whole number from 1"));
+function pageOf(opened: Opened, n: number | null): PageRow | Refusal {
+  const { set } = opened;
+  if (n === null) return new Refusal(400, "The page number must be a whole number from 1");
   const page = opened.pages.get(n);
-  if (!page) return refuse(ask, reader, new Refusal(404, `This book has ${set.pageCount} pages`));
-  if (page.error !== null) return refuse(ask, reader, new Refusal(404, "This page could not be displayed.", { status: "failed" }));
+  if (!page) return new Refusal(404, `This book has ${set.pageCount} pages`);
+  if (page.error !== null) return new Refusal(404, "This page could not be displayed.", { status: "failed" });
   return page;
 }
 
@@ -189,6 +151,8 @@ async function spend(opened: Opened, countsAsRead: boolean): Promise<Spent | Ref
     catalogueVersion: opened.cachedVersion,
     seats: opened.seats,
   });
+  // The object checks the session before anything else: whatever it answered, the gate need not ask again.
+  sessionChecked(reader);
   if (result.status === "none" || result.status === "disabled") return signedOut(result.status);
   if (result.status === "stale") {
     forgetPageViewBook(reader.schoolId, book.id);
@@ -247,43 +211,49 @@ export interface TeacherBook {
 }
 
 /** The book as a teacher may read it now (their school's, licensed, its pages ready), or the reader's refusal for it. */
-export async function openForTeacher(ask: PageAsk): Promise<TeacherBook | Refusal> {
-  const opened = await open(ask, true);
-  if (opened instanceof Refusal) return opened;
-  const { reader, set, book, pages } = opened;
-  if (reader.kind !== "teacher") return new Refusal(404, "Book not found");
-  return {
-    bookId: book.id,
-    pageCount: set.pageCount ?? pages.size,
-    schoolId: reader.schoolId,
-    tokenHash: reader.tokenHash,
-    seats: opened.seats,
-    async readText(n) {
-      const page = pages.get(n);
-      if (!page || page.error !== null) return null;
-      return readStored(ask.context.env.BOOKS, pageTextKey(book.id, set.id, n), PageTextSchema);
-    },
-  };
+export function openForTeacher(ask: PageAsk): Promise<TeacherBook | Refusal> {
+  return throughGate(ask, async (reader) => {
+    const opened = await open(ask, reader, true);
+    if (opened instanceof Refusal) return opened;
+    const { set, book, pages } = opened;
+    if (reader.kind !== "teacher") return new Refusal(404, "Book not found");
+    return {
+      bookId: book.id,
+      pageCount: set.pageCount ?? pages.size,
+      schoolId: reader.schoolId,
+      tokenHash: reader.tokenHash,
+      seats: opened.seats,
+      async readText(n) {
+        const page = pages.get(n);
+        if (!page || page.error !== null) return null;
+        return readStored(ask.context.env.BOOKS, pageTextKey(book.id, set.id, n), PageTextSchema);
+      },
+    };
+  });
 }
 
 /** Opening a book: its page list, and the open counted for the usage reports (docs/decisions/0019). */
-export async function openBookPages(ask: PageAsk): Promise<PageList | Refusal> {
-  const opened = await open(ask, true);
-  if (opened instanceof Refusal) return opened;
-  const { reader, context } = ask;
-  if (opened.reader.kind === "teacher" && reader.kind === "teacher") {
-    const bookId = opened.book.id;
-    recordAfterResponse(context.ctx, context.env, opened.reader.schoolId, { bookId, teacherId: reader.teacher.teacher.id, pages: 0 });
-  }
-  return listPages(opened.db, opened.set);
+export function openBookPages(ask: PageAsk): Promise<PageList | Refusal> {
+  return throughGate(ask, async (reader) => {
+    const opened = await open(ask, reader, true);
+    if (opened instanceof Refusal) return opened;
+    const { context } = ask;
+    if (reader.kind === "teacher" && ask.reader.kind === "teacher") {
+      const bookId = opened.book.id;
+      recordAfterResponse(context.ctx, context.env, reader.schoolId, { bookId, teacherId: ask.reader.teacher.teacher.id, pages: 0 });
+    }
+    return listPages(opened.db, opened.set);
+  });
 }
 
 /** The book's contents, from the PDF's outline (empty when it has none). */
-export async function bookOutline(ask: PageAsk): Promise<OutlineItem[] | Refusal> {
-  const opened = await open(ask, true);
-  if (opened instanceof Refusal) return opened;
-  if (!opened.set.hasOutline) return [];
-  return (await readStored(ask.context.env.BOOKS, outlineKey(opened.book.id, opened.set.id), OutlineSchema)) ?? [];
+export function bookOutline(ask: PageAsk): Promise<OutlineItem[] | Refusal> {
+  return throughGate(ask, async (reader) => {
+    const opened = await open(ask, reader, true);
+    if (opened instanceof Refusal) return opened;
+    if (!opened.set.hasOutline) return [];
+    return (await readStored(ask.context.env.BOOKS, outlineKey(opened.book.id, opened.set.id), OutlineSchema)) ?? [];
+  });
 }
 
 /**
@@ -292,41 +262,50 @@ export async function bookOutline(ask: PageAsk): Promise<OutlineItem[] | Refusal
  * admin. `width` is the `w` asked (undefined: 1024; null: malformed or above the largest).
  */
 export function pageImage(ask: PageAsk, n: number | null, width: number | null | undefined): Promise<PageImage | Refusal> {
-  return withFreshRetry(async (fresh) => {
-    const opened = await open(ask, fresh);
-    if (opened instanceof Refusal) return opened;
-    if (width === null) return refuse(ask, opened.reader, new Refusal(400, `The width must be a whole number from 1 to ${MAX_PAGE_WIDTH}`));
-    const page = await pageOf(opened, n);
-    if (page instanceof Refusal) return page;
-    const requested = width ?? 1024;
-    const preview = opened.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
-    const spent = await spend(opened, !preview);
-    if (spent === STALE || spent instanceof Refusal) return spent;
-    const key = pageImageKey(opened.book.id, opened.set.id, page.n, storedWidthFor(requested), STORED_PAGE_EXTENSION);
-    const object = await ask.context.env.BOOKS.get(key);
-    if (!object) return goneFromR2(opened) ?? new Refusal(404, "This page could not be displayed.");
-    if (!spent.watermark) {
-      return { body: object.body, contentType: object.httpMetadata?.contentType ?? "application/octet-stream", length: object.size };
-    }
-    const mark = await markSignsFor(ask.context.env, spent.teacherId, spent.day);
-    const stamped = await stampPage(new Uint8Array(await object.arrayBuffer()), spent.watermark, preview ? PREVIEW_WIDTH : undefined, mark);
-    return { body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength };
-  });
+  return throughGate(ask, (reader) =>
+    withFreshRetry(async (fresh) => {
+      const opened = await open(ask, reader, fresh);
+      if (opened instanceof Refusal) return opened;
+      if (width === null) return new Refusal(400, `The width must be a whole number from 1 to ${MAX_PAGE_WIDTH}`);
+      const page = pageOf(opened, n);
+      if (page instanceof Refusal) return page;
+      const requested = width ?? 1024;
+      const preview = opened.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
+      const spent = await spend(opened, !preview);
+      if (spent === STALE || spent instanceof Refusal) return spent;
+      const key = pageImageKey(opened.book.id, opened.set.id, page.n, storedWidthFor(requested), STORED_PAGE_EXTENSION);
+      const object = await ask.context.env.BOOKS.get(key);
+      if (!object) return goneFromR2(opened) ?? new Refusal(404, "This page could not be displayed.");
+      if (!spent.watermark) {
+        return { body: object.body, contentType: object.httpMetadata?.contentType ?? "application/octet-stream", length: object.size };
+      }
+      const mark = await markSignsFor(ask.context.env, spent.teacherId, spent.day);
+      const stamped = await stampPage(
+        new Uint8Array(await object.arrayBuffer()),
+        spent.watermark,
+        preview ? PREVIEW_WIDTH : undefined,
+        mark,
+      );
+      return { body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength };
+    }),
+  );
 }
 
 /** Page `n`'s text runs with their positions (the text layer); a page of the budget. */
 export function pageText(ask: PageAsk, n: number | null): Promise<({ n: number } & PageText) | Refusal> {
-  return withFreshRetry(async (fresh) => {
-    const opened = await open(ask, fresh);
-    if (opened instanceof Refusal) return opened;
-    const page = await pageOf(opened, n);
-    if (page instanceof Refusal) return page;
-    const spent = await spend(opened, false);
-    if (spent === STALE || spent instanceof Refusal) return spent;
-    const text = await readStored(ask.context.env.BOOKS, pageTextKey(opened.book.id, opened.set.id, page.n), PageTextSchema);
-    if (!text) return goneFromR2(opened) ?? new Refusal(404, "This page has no text.");
-    return { n: page.n, ...text };
-  });
+  return throughGate(ask, (reader) =>
+    withFreshRetry(async (fresh) => {
+      const opened = await open(ask, reader, fresh);
+      if (opened instanceof Refusal) return opened;
+      const page = pageOf(opened, n);
+      if (page instanceof Refusal) return page;
+      const spent = await spend(opened, false);
+      if (spent === STALE || spent instanceof Refusal) return spent;
+      const text = await readStored(ask.context.env.BOOKS, pageTextKey(opened.book.id, opened.set.id, page.n), PageTextSchema);
+      if (!text) return goneFromR2(opened) ?? new Refusal(404, "This page has no text.");
+      return { n: page.n, ...text };
+    }),
+  );
 }
 
 export const SearchQuerySchema = z.object({
@@ -344,16 +323,18 @@ export function searchBook(
   ask: PageAsk,
   query: { ok: true; q: string } | { ok: false; error: string },
 ): Promise<{ query: string; results: SearchResult[]; total: number } | Refusal> {
-  return withFreshRetry(async (fresh) => {
-    const opened = await open(ask, fresh);
-    if (opened instanceof Refusal) return opened;
-    if (!query.ok) return new Refusal(400, query.error);
-    const spent = await spend(opened, false);
-    if (spent === STALE || spent instanceof Refusal) return spent;
-    const texts = (await readStored(ask.context.env.BOOKS, searchTextKey(opened.book.id, opened.set.id), SearchTextSchema)) ?? [];
-    const { results, total } = searchPages(texts, query.q);
-    return { query: query.q, results, total };
-  });
+  return throughGate(ask, (reader) =>
+    withFreshRetry(async (fresh) => {
+      const opened = await open(ask, reader, fresh);
+      if (opened instanceof Refusal) return opened;
+      if (!query.ok) return new Refusal(400, query.error);
+      const spent = await spend(opened, false);
+      if (spent === STALE || spent instanceof Refusal) return spent;
+      const texts = (await readStored(ask.context.env.BOOKS, searchTextKey(opened.book.id, opened.set.id), SearchTextSchema)) ?? [];
+      const { results, total } = searchPages(texts, query.q);
+      return { query: query.q, results, total };
+    }),
+  );
 }
 
 /** The widest page image a reader may ask for (`?w=`). */

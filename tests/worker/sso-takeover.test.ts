@@ -80,6 +80,9 @@ describe("a state", () => {
       const again = await api(callback);
       expect(again.headers.get("Location"), email).toBe(`https://lectern.test/schools/${school.slug}?signInError=state`);
     }
+    // Nor does it register anyone: it is refused before its code is exchanged.
+    const registered = await db().select().from(teachers).where(eq(teachers.schoolId, school.id));
+    expect(registered.map((t) => t.email)).toEqual(["once@school.example.org"]);
     // The used state is kept (without a ticket) until it has expired.
     const rows = await db().select().from(oidcRequests).where(eq(oidcRequests.schoolId, school.id));
     expect(rows.map((r) => r.handoffHash)).toEqual([null]);

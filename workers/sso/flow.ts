@@ -151,12 +151,19 @@ export async function finishSignIn(
 ): Promise<CallbackOutcome> {
   const sealed = input.params.get("state") ?? "";
   const state = sealed ? await openState(secret, sealed, app.name, now) : null;
-  const [school] = state ? await db.select().from(schools).where(eq(schools.id, state.school)) : [];
-  if (!state || !school) return { ok: false, reason: "state", returnTo: null, slug: null };
+  if (!state) return { ok: false, reason: "state", returnTo: null, slug: null };
+  // The school, and whether this state already signed someone in (its row outlives the state).
+  const [[school], [used]] = await db.batch([
+    db.select().from(schools).where(eq(schools.id, state.school)),
+    db.select({ state: oidcRequests.state }).from(oidcRequests).where(eq(oidcRequests.state, state.id)),
+  ]);
+  if (!school) return { ok: false, reason: "state", returnTo: null, slug: null };
   const refuse = async (reason: SignInRefusal, email?: string, detail?: string) => {
     if (!UNVOUCHED.has(reason)) await audit(db, { school, provider: app.name, email, reason, detail }, now);
     return { ok: false as const, reason, returnTo: state.returnTo, slug: school.slug };
   };
+  // Refused before its code is spent or anyone registered: a state signs in once (decision 29).
+  if (used) return refuse("state");
 
   const settings = await providerSettings(db, school.id, app.name);
   if (!settings.enabled) return refuse("off");

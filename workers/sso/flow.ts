@@ -1,15 +1,18 @@
 /**
  * A teacher's sign-in through the school's Google or Microsoft accounts (docs/decisions/0029):
- *   1. start, on the host the teacher is on: nothing is written. The `state` sent to the provider
+ *   1. start, on the host the teacher is on (APP_DOMAIN or the school's subdomain of it, the
+ *      address the sign-in comes back to): nothing is written. The `state` sent to the provider
  *      is sealed (encrypted and signed with a key from AUTH_SECRET, 10 minutes): the school, the
  *      nonce, the PKCE verifier, where the teacher began and a random id, which also goes in a
  *      cookie on that host;
- *   2. the provider's answer, on the deployment's one registered callback: the state opened, the
- *      code exchanged and the ID token checked, then the school's rules (domain, tenant, verified
- *      address, teacher limit, disabled account); the teacher found or registered; only then a
- *      row, keyed by the state's id (so a state signs in once), with a one-time ticket;
- *   3. complete, back on the teacher's host: the ticket taken once, its state id equal to the
- *      cookie (the browser that began is the one that ends), and the school's object opens the session.
+ *   2. the provider's answer, on the deployment's one registered callback: the state opened (and
+ *      not used before), the code exchanged and the ID token checked, then the school's rules
+ *      (domain, tenant, verified address, teacher limit, disabled account); the teacher found or
+ *      registered; only then a row, keyed by the state's id and kept until the state has expired
+ *      (so a state signs in once), with a one-time ticket;
+ *   3. complete, back on the teacher's host: the ticket taken once and only on that host, its
+ *      state id equal to the cookie (the browser that began is the one that ends), and the
+ *      school's object opens the session.
  * A script can make none of these write to D1 without a real sign-in at the provider. Refusals
  * after the provider vouched for an answer are audited with their reason.
  */

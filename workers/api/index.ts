@@ -17,6 +17,7 @@ import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
 import { schoolsApi } from "./schools.ts";
+import { coordinatorSeatsApi, schoolSeatsApi } from "./seat-holders.ts";
 import { ssoApi } from "./sso.ts";
 import { superadminApi } from "./superadmin.ts";
 import { teacherApi } from "./teacher.ts";
@@ -29,9 +30,11 @@ export const api = new Hono<AppEnv>()
   .route("/admin", adminAuthApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug`, libraryApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorApi)
+  .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorSeatsApi)
   .route("/schools", schoolsApi)
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)
+  .route("/schools", schoolSeatsApi)
   .route("/books", adminBooksApi)
   .route("/books", adminPageSetsApi)
   .route("/books", bookPagesApi)

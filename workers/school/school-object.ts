@@ -127,7 +127,19 @@ export type Withheld = { reason: "limit"; waitMs: number } | { reason: "no-seat"
 /** An annotation as a change answers it: without a highlight's words (the client has them; reading them costs pages). */
 export type ChangedAnnotation = Omit<Annotation, "text">;
 
-/** A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, or until they close it. */
+/** A teacher holding a seat of a book: since their last page of it (lastAt), for SEAT_HOLD_MS. */
+export type SeatHolder = {
+  bookId: number;
+  teacherId: number;
+  name: string;
+  email: string;
+  lastAt: number;
+};
+
+/**
+ * A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, until
+ * they close it, or until their last session ends (or an admin or coordinator frees it).
+ */
 export const SEAT_HOLD_MS = 10 * 60_000;
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
@@ -356,21 +368,49 @@ export class School extends DurableObject<SchoolEnv> {
     return this.check(tokenHash, now);
   }
 
-  /** Ends one session (sign-out); true when it was live. */
+  /** Ends one session (sign-out, or a device revoked); true when it was live. The teacher's last one frees their seats. */
   async endSession(schoolId: number, tokenHash: string, teacherId?: number): Promise<boolean> {
     if (!(await this.ready(schoolId))) return false;
-    const query =
+    const [ended] = (
       teacherId === undefined
-        ? this.sql.exec("DELETE FROM sessions WHERE token_hash = ? AND ended IS NULL", tokenHash)
-        : this.sql.exec("DELETE FROM sessions WHERE token_hash = ? AND teacher_id = ? AND ended IS NULL", tokenHash, teacherId);
-    return query.rowsWritten > 0;
+        ? this.sql.exec<{ teacherId: number }>(
+            "DELETE FROM sessions WHERE token_hash = ? AND ended IS NULL RETURNING teacher_id AS teacherId",
+            tokenHash,
+          )
+        : this.sql.exec<{ teacherId: number }>(
+            "DELETE FROM sessions WHERE token_hash = ? AND teacher_id = ? AND ended IS NULL RETURNING teacher_id AS teacherId",
+            tokenHash,
+            teacherId,
+          )
+    ).toArray();
+    if (ended) this.freeSeatsOfSignedOut(ended.teacherId, Date.now());
+    return ended !== undefined;
   }
 
-  /** Signs a teacher out everywhere, except (optionally) one session; how many ended. */
+  /** Signs a teacher out everywhere, except (optionally) one session; how many ended. No session left frees their seats. */
   async endTeacherSessions(schoolId: number, teacherId: number, keepTokenHash?: string): Promise<number> {
     if (!(await this.ready(schoolId))) return 0;
-    return this.sql.exec("DELETE FROM sessions WHERE teacher_id = ? AND ended IS NULL AND token_hash != ?", teacherId, keepTokenHash ?? "")
-      .rowsWritten;
+    const ended = this.sql.exec(
+      "DELETE FROM sessions WHERE teacher_id = ? AND ended IS NULL AND token_hash != ?",
+      teacherId,
+      keepTokenHash ?? "",
+    ).rowsWritten;
+    this.freeSeatsOfSignedOut(teacherId, Date.now());
+    return ended;
+  }
+
+  /**
+   * A teacher with no live session left holds no seat: whoever signs out, is signed out or is
+   * disabled gives their seats back at once rather than SEAT_HOLD_MS later (issue 41).
+   */
+  private freeSeatsOfSignedOut(teacherId: number, now: number) {
+    this.sql.exec(
+      `DELETE FROM seats WHERE teacher_id = ?1 AND NOT EXISTS (SELECT 1 FROM sessions
+         WHERE teacher_id = ?1 AND ended IS NULL AND expires_at > ?2 AND last_seen_at > ?3)`,
+      teacherId,
+      now,
+      now - SESSION_LIFETIME.teacher.idleMs,
+    );
   }
 
   /** A teacher's live sessions, latest seen first. */
@@ -424,6 +464,7 @@ export class School extends DurableObject<SchoolEnv> {
           now,
           teacher.id,
         ).rowsWritten;
+        this.sql.exec("DELETE FROM seats WHERE teacher_id = ?", teacher.id);
       }
     });
     return ended;
@@ -440,6 +481,7 @@ export class School extends DurableObject<SchoolEnv> {
     if (!(await this.ready(schoolId))) return;
     this.ctx.storage.transactionSync(() => {
       this.sql.exec("DELETE FROM sessions WHERE teacher_id = ?", teacherId);
+      this.sql.exec("DELETE FROM seats WHERE teacher_id = ?", teacherId);
       this.sql.exec("DELETE FROM budgets WHERE teacher_id = ?", teacherId);
       this.sql.exec("DELETE FROM annotations WHERE teacher_id = ?", teacherId);
       this.sql.exec("DELETE FROM teachers WHERE id = ?", teacherId);
@@ -561,6 +603,35 @@ export class School extends DurableObject<SchoolEnv> {
     if (session.status !== "ok") return session.status;
     this.sql.exec("DELETE FROM seats WHERE book_id = ? AND teacher_id = ?", input.bookId, session.teacher.id);
     return "ok";
+  }
+
+  /**
+   * Who holds a seat of a book now (the admin's school page and the coordinator's My school): every
+   * book the school reads, limited or not; the caller keeps the ones it shows. Latest read first.
+   */
+  async seatHolders(schoolId: number, now = Date.now()): Promise<SeatHolder[]> {
+    if (!(await this.ready(schoolId))) return [];
+    return this.sql
+      .exec<SeatHolder>(
+        `SELECT s.book_id AS bookId, s.teacher_id AS teacherId, t.name, t.email, s.last_at AS lastAt
+         FROM seats s JOIN teachers t ON t.id = s.teacher_id WHERE s.last_at >= ? ORDER BY s.last_at DESC, s.teacher_id`,
+        now - SEAT_HOLD_MS,
+      )
+      .toArray();
+  }
+
+  /** An admin or coordinator frees a teacher's seat of a book for the next reader; true when they held it. */
+  async freeSeat(schoolId: number, input: { bookId: number; teacherId: number; now?: number }): Promise<boolean> {
+    if (!(await this.ready(schoolId))) return false;
+    const now = input.now ?? Date.now();
+    return (
+      this.sql.exec(
+        "DELETE FROM seats WHERE book_id = ? AND teacher_id = ? AND last_at >= ?",
+        input.bookId,
+        input.teacherId,
+        now - SEAT_HOLD_MS,
+      ).rowsWritten > 0
+    );
   }
 
   /** How many teachers hold a seat of the book now (for the tests and the reports). */

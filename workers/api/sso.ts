@@ -12,8 +12,9 @@ import { sessionCookie } from "../auth/sessions.ts";
 import type { AppEnv } from "../http/context.ts";
 import { schoolBasePath } from "../http/tenancy.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
-import { completeSignIn, finishSignIn, REFUSALS, SIGN_IN_TTL_MS, type SignInRefusal, startSignIn } from "../sso/flow.ts";
+import { completeSignIn, finishSignIn, REFUSALS, type SignInRefusal, startSignIn } from "../sso/flow.ts";
 import { type ProviderName, ProviderNameSchema, providerApps } from "../sso/providers.ts";
+import { SIGN_IN_TTL_MS } from "../sso/sealed-state.ts";
 import { SlugParamSchema } from "../validation/schemas.ts";
 
 const STATE_COOKIE = "lectern_oidc";

@@ -17,9 +17,7 @@
  * after the provider vouched for an answer are audited with their reason.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { EncryptJWT, jwtDecrypt } from "jose";
 import * as oauth from "oauth4webapi";
-import { z } from "zod";
 import { describeDevice } from "../auth/device.ts";
 import { type HotState, openTeacherSession } from "../auth/sessions.ts";
 import { randomToken, sha256Hex } from "../auth/tokens.ts";
@@ -27,11 +25,9 @@ import { type Db, runTransaction } from "../db/client.ts";
 import { auditLog, loginEvents, oidcRequests, type School, schools, teachers } from "../db/schema.ts";
 import { emailDomain } from "../validation/schemas.ts";
 import { authorizationUrl, type OidcFailure, verifiedIdentity } from "./oidc.ts";
-import { PROVIDER_LABELS, type ProviderApp, type ProviderName, ProviderNameSchema } from "./providers.ts";
+import { PROVIDER_LABELS, type ProviderApp, type ProviderName } from "./providers.ts";
+import { openState, type SealedState, SIGN_IN_TTL_MS, sealState } from "./sealed-state.ts";
 import { providerSettings } from "./settings.ts";
-
-/** How long a sign-in may take at the provider, and a ticket back to the teacher's host. */
-export const SIGN_IN_TTL_MS = 10 * 60_000;
 
 /** Why a provider sign-in was refused: the login page says the sentence (`?signInError=`). */
 export type SignInRefusal = OidcFailure | "off" | "state" | "unverified" | "domain" | "tenant" | "limit" | "disabled" | "browser";
@@ -57,49 +53,6 @@ export const REFUSALS: Record<SignInRefusal, string> = {
 };
 
 const failed = (reason: SignInRefusal) => ({ ok: false as const, reason });
-
-/** What the sealed `state` carries from step 1 to step 2. */
-const SealedStateSchema = z.object({
-  id: z.string().min(20),
-  school: z.number().int().positive(),
-  provider: ProviderNameSchema,
-  nonce: z.string().min(20),
-  verifier: z.string().min(43),
-  returnTo: z.url(),
-});
-type SealedState = z.output<typeof SealedStateSchema>;
-
-const STATE_AUDIENCE = "lectern:oidc-state";
-
-/** The 256-bit key that seals states: derived from AUTH_SECRET under its own label, never the secret itself. */
-async function stateKey(secret: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`lectern oidc state\n${secret}`)));
-}
-
-async function sealState(secret: string, state: SealedState, now: number): Promise<string> {
-  return new EncryptJWT(state)
-    .setProtectedHeader({ alg: "dir", enc: "A256GCM" })
-    .setAudience(STATE_AUDIENCE)
-    .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor((now + SIGN_IN_TTL_MS) / 1000))
-    .encrypt(await stateKey(secret));
-}
-
-/** The state opened: sealed by us, not expired, for this provider; null for anything else. */
-async function openState(secret: string, sealed: string, provider: ProviderName, now: number): Promise<SealedState | null> {
-  try {
-    const { payload } = await jwtDecrypt(sealed, await stateKey(secret), {
-      audience: STATE_AUDIENCE,
-      currentDate: new Date(now),
-      keyManagementAlgorithms: ["dir"],
-      contentEncryptionAlgorithms: ["A256GCM"],
-    });
-    const state = SealedStateSchema.safeParse(payload);
-    return state.success && state.data.provider === provider ? state.data : null;
-  } catch {
-    return null;
-  }
-}
 
 /** Step 1: the provider's sign-in page for this school, and the state's id for the cookie. One D1 read, no write. */
 export async function startSignIn(

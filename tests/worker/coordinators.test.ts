@@ -11,6 +11,7 @@ import { auditLog, teachers } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { lastDays } from "../../workers/reports/range.ts";
 import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
+import { loggedCode, withLoggedLines } from "./dev-log.ts";
 import { api, createBook, createSchool, db, errorOf, jsonOf, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
@@ -150,6 +151,44 @@ describe("a coordinator's view of their school", () => {
     expect(reset.status).toBe(200);
     expect((await jsonOf(reset, TeacherAnswer)).message).toMatch(/password-reset/);
     expect(await auditFor(colleague.teacher.id, "teacher.send-reset")).toHaveLength(1);
+  });
+
+  it("sends a reset whose code goes to the teacher alone: in Development Mode to the server's log, never into the coordinator's answer", async () => {
+    const { school, coordinator, colleague } = await schoolWithCoordinator();
+    // Another coordinator of the school: the account one coordinator could take over if the code came back.
+    await api(coordinatorUrl(school.id, colleague.teacher.id), { method: "POST", cookie: admin.cookie });
+    const viaApi = await withLoggedLines(() =>
+      api(mySchool(school.slug, `/teachers/${colleague.teacher.id}/send-reset`), { method: "POST", cookie: coordinator.cookie }),
+    );
+    expect(viaApi.result.status).toBe(200);
+    const code = loggedCode(viaApi.lines, colleague.teacher.email, "reset");
+    expect(code).toMatch(/^\d{6}$/);
+    const answer = await viaApi.result.text();
+    expect(answer).not.toContain(code!);
+    expect((TeacherAnswer.parse(JSON.parse(answer)) as { message: string }).message).toBe(
+      "Development Mode: email delivery is not configured, so the password-reset code for Pat Colleague was sent to the server's log, not shown here.",
+    );
+    // The code is the teacher's: it resets their password.
+    const reset = await api("/api/teacher/reset-password", {
+      body: { email: colleague.teacher.email, otp: code, newPassword: "only mine to choose", slug: school.slug },
+    });
+    expect(reset.status).toBe(200);
+
+    // The My school page's form: the same, its page answer without the code.
+    const other = await signedInTeacher(school, "Lee Other");
+    const viaPage = await withLoggedLines(() =>
+      page(`/schools/${school.slug}/my-school`, {
+        method: "POST",
+        cookie: coordinator.cookie,
+        body: new URLSearchParams({ intent: "teacher-send-reset", teacherId: String(other.teacher.id) }),
+      }),
+    );
+    expect(viaPage.result.status).toBe(200);
+    const pageCode = loggedCode(viaPage.lines, other.teacher.email, "reset");
+    expect(pageCode).toMatch(/^\d{6}$/);
+    const html = await viaPage.result.text();
+    expect(html).toContain("the password-reset code for Lee Other was sent to the server");
+    expect(html).not.toContain(pageCode!);
   });
 
   it("cannot disable a coordinator (themselves included), remove a teacher or change the limit", async () => {

@@ -62,7 +62,7 @@ describe("one-time codes for a school building", () => {
         db(),
         config,
         config.authSecret,
-        { school, email: to, purpose: "reset", clientIp: "192.0.2.9", loginUrl: "https://lectern.test/" },
+        { school, email: to, purpose: "reset", clientIp: "192.0.2.9", loginUrl: "https://lectern.test/", requester: "teacher" },
         at,
       );
     const start = Date.now();

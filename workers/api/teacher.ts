@@ -45,6 +45,8 @@ export const teacherApi = new Hono<TeacherApiEnv>()
       purpose: body.purpose,
       clientIp: clientIp(c.req.raw),
       loginUrl,
+      // The teacher's own dialog: Development Mode shows them the code (README).
+      requester: "teacher",
     });
     return c.json(answer.body, answer.status);
   })

@@ -12,9 +12,17 @@ import { LIMIT_REACHED } from "./accounts.ts";
 export type SendOtpAnswer = {
   status: 200 | 403 | 429 | 502 | 503;
   body: { message?: string; error?: string };
-  /** Development Mode only: the code the body shows (for an admin's own wording of it). */
-  devCode?: string;
+  /** Where a code that was issued went: the teacher's inbox, or the server's log (Development Mode). */
+  delivery?: "email" | "log";
 };
+
+/**
+ * Who asked for the code. "teacher": the address's own register or reset dialog, which in
+ * Development Mode shows the code on screen (README). "staff": an admin or a coordinator acting on
+ * a teacher's account; the code is that teacher's alone, so their answer never carries it, in any
+ * mode (issue 41 item 9: one coordinator could otherwise take over another's account).
+ */
+export type OtpRequester = "teacher" | "staff";
 
 /**
  * Codes per hour (docs/decisions/0016). Keyed by what identifies abuse, not by a shared address: a
@@ -41,7 +49,7 @@ export async function sendTeacherOtp(
   db: Db,
   config: AppConfig,
   secret: string,
-  input: { school: School; email: string; purpose: OtpPurpose; clientIp: string; loginUrl: string },
+  input: { school: School; email: string; purpose: OtpPurpose; clientIp: string; loginUrl: string; requester: OtpRequester },
   now = Date.now(),
 ): Promise<SendOtpAnswer> {
   const { school, email, purpose } = input;
@@ -65,10 +73,12 @@ export async function sendTeacherOtp(
 
   if (!config.mail) {
     log.info(`[Development Mode] OTP for ${email} at ${school.slug} (${purpose}): ${issued.code}`);
+    if (input.requester === "staff")
+      return { status: 200, body: { message: "Development Mode: the code was sent to the server's log." }, delivery: "log" };
     return {
       status: 200,
       body: { error: `Development Mode: email delivery is not configured, so here is your OTP: ${issued.code}` },
-      devCode: issued.code,
+      delivery: "log",
     };
   }
 
@@ -86,7 +96,7 @@ export async function sendTeacherOtp(
     log.error("OTP e-mail failed", { school: school.slug, error: error instanceof Error ? error.message : String(error) });
     return { status: 502, body: { error: "We could not send the email right now. Please try again in a few minutes." } };
   }
-  return { status: 200, body: { message: OTP_SENT } };
+  return { status: 200, body: { message: OTP_SENT }, delivery: "email" };
 }
 
 /** Counts one code against the address and the school, or the 429 refusing it. */

@@ -71,9 +71,10 @@ function ActionForm({
 /**
  * The school's teachers, with their state and sign-ins, and what may be done to each: disable or
  * enable, end every session, e-mail a password-reset code; for an admin also name or un-name a
- * coordinator and remove. Disabling and removing ask first. Each answer (or the Development Mode
- * code) shows above the table. A coordinator (`manage="coordinator"`, docs/decisions/0030) sees
- * no mobile numbers and cannot disable or enable a coordinator's account, themselves included.
+ * coordinator and remove. Disabling and removing ask first. Each answer shows above the table (a
+ * reset's says where the code went: it is the teacher's alone, never shown here). A coordinator
+ * (`manage="coordinator"`, docs/decisions/0030) sees no mobile numbers and cannot disable or
+ * enable a coordinator's account, themselves included.
  */
 export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teacher[]; manage?: "admin" | "coordinator" }) {
   const admin = manage === "admin";

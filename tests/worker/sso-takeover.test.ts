@@ -39,14 +39,22 @@ describe("the host a sign-in begins on and comes back to", () => {
     const school = await schoolWith("google");
     // A script's start with Host: evil.test would seal http(s)://evil.test as the way back, and
     // the victim who signs in at the provider would send their ticket there.
-    for (const origin of ["https://evil.test", "http://evil.test", "https://www.lectern.test", `https://${school.slug}.localhost`]) {
+    for (const origin of ["https://evil.test", "http://evil.test", "https://127.0.0.1", `https://${school.slug}.localhost`]) {
       const started = await start("google", school.slug, origin);
       expect(started.response.status, origin).toBe(400);
       expect(started.cookie, origin).toBe("");
     }
-    expect(await errorOf(api(`https://www.lectern.test/api/auth/oidc/google/start?school=${school.slug}`))).toBe(
+    // A host we serve but that is not the sign-in's own address says which address to use.
+    expect(await errorOf(api(`https://127.0.0.1/api/auth/oidc/google/start?school=${school.slug}`))).toBe(
       `Sign in from https://lectern.test/schools/${school.slug}: this address cannot finish a sign-in.`,
     );
+    expect(await errorOf(api(`https://${school.slug}.localhost/api/auth/oidc/google/start?school=${school.slug}`))).toBe(
+      `Sign in from https://${school.slug}.lectern.test: this address cannot finish a sign-in.`,
+    );
+    // www. is the main site's other name: it comes back to itself.
+    const www = await signIn("google", school.slug, "w@school.example.org", { origin: "https://www.lectern.test" });
+    expect(www.next.startsWith("https://www.lectern.test/api/auth/oidc/complete?ticket=")).toBe(true);
+    expect(www.done?.headers.get("Location")).toBe(`https://www.lectern.test/schools/${school.slug}/dashboard`);
   });
 
   it("takes a ticket only on the host it was issued for, and leaves it for that host", async () => {

@@ -49,17 +49,19 @@ function callbackUrl(c: Context<AppEnv>, provider: ProviderName): string {
 }
 
 /**
- * Where a sign-in comes back to, the school's login page: on APP_DOMAIN, or on the school's own
- * subdomain of it, never on the host a request names (a start sent with `Host: evil.test` would
- * otherwise send the ticket there). Not ok on any other host, which could not finish the sign-in:
- * its state cookie would not reach the address built here.
+ * Where a sign-in comes back to, the school's login page: on APP_DOMAIN (or its `www.`), or on the
+ * school's own subdomain of it; the host is one of those names, built from APP_DOMAIN, never the
+ * one a request names (a start sent with `Host: evil.test` would otherwise send the ticket there).
+ * Not ok on any other host, which could not finish the sign-in: its state cookie would not reach
+ * the address built here.
  */
 function schoolReturnAddress(c: Context<AppEnv>, slug: string): { ok: boolean; url: string } {
   const url = new URL(c.req.url);
   const { config, tenant } = c.var.context;
-  const hostname = tenant.host.kind === "school" ? `${tenant.host.slug}.${config.appDomain}` : config.appDomain;
-  const origin = `${url.protocol}//${hostname}${url.port ? `:${url.port}` : ""}`;
-  return { ok: url.hostname === hostname, url: `${origin}${schoolBasePath(tenant.host, slug)}` };
+  const ours = tenant.host.kind === "school" ? [`${tenant.host.slug}.${config.appDomain}`] : [config.appDomain, `www.${config.appDomain}`];
+  const hostname = ours.find((name) => name === url.hostname);
+  const origin = `${url.protocol}//${hostname ?? ours[0]}${url.port ? `:${url.port}` : ""}`;
+  return { ok: hostname !== undefined, url: `${origin}${schoolBasePath(tenant.host, slug)}` };
 }
 
 /** The school's login page with the reason a sign-in was refused. */

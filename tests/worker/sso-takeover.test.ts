@@ -57,6 +57,18 @@ describe("the host a sign-in begins on and comes back to", () => {
     expect(www.done?.headers.get("Location")).toBe(`https://www.lectern.test/schools/${school.slug}/dashboard`);
   });
 
+  it("starts on localhost and {slug}.localhost when APP_DOMAIN is localhost (npm start, the e2e tests)", async () => {
+    const school = await schoolWith("google");
+    const local = { env: { APP_DOMAIN: "localhost" } as Partial<Cloudflare.Env> };
+    for (const origin of ["http://localhost:8787", `http://${school.slug}.localhost:8787`]) {
+      const started = await api(`${origin}/api/auth/oidc/google/start?school=${school.slug}`, local);
+      expect(started.status, origin).toBe(302);
+      const redirect = new URL(started.headers.get("Location")!).searchParams.get("redirect_uri");
+      expect(redirect, origin).toBe("http://localhost:8787/api/auth/oidc/google/callback");
+    }
+    expect((await api(`http://127.0.0.1:8787/api/auth/oidc/google/start?school=${school.slug}`, local)).status).toBe(400);
+  });
+
   it("takes a ticket only on the host it was issued for, and leaves it for that host", async () => {
     const school = await schoolWith("google");
     const origin = `https://${school.slug}.lectern.test`;

@@ -1,6 +1,7 @@
 import { data, Link } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { parseInput } from "../../workers/http/validate.ts";
+import { freeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { schoolReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
@@ -27,6 +28,7 @@ import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting } from "../components/admin/school/number-setting.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
+import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { SignInSettings } from "../components/admin/school/sign-in-settings.tsx";
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
@@ -46,7 +48,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
   const apps = providerApps(env);
-  const [school, books, history, teachers, [usage, seats], signIn] = await Promise.all([
+  const [school, books, history, teachers, [usage, seats], signIn, holders] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
@@ -56,6 +58,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
       Promise.all([schoolReport(db, id.data, range), licenceSeatUse(db, { schoolId: id.data }, range)]),
     ),
     readSignIn(db, id.data),
+    schoolSeatHolders(db, env, id.data),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   // The teachers come from listSchoolTeachers (with their state and sessions), once.
@@ -66,7 +69,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     books: (books ?? []).map(({ id, title, gradeLevel, subject }) => ({ id, title, gradeLevel, subject })),
     history: history.days,
     usage: { days, report: usage },
-    seats: { range, uses: seats },
+    seats: { range, uses: seats, holders: holders ?? [] },
     signIn: {
       google: { enabled: signIn.google.enabled, domains: signIn.google.domains, available: Boolean(apps.google) },
       microsoft: { ...signIn.microsoft, available: Boolean(apps.microsoft) },
@@ -78,7 +81,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
  * The page's two settings: `teacher-limit` (as POST .../increase-login-count) and `session-limit`
  * (as PUT /api/schools/:id); and the teachers' actions, `teacher-disable`, `teacher-enable`,
  * `teacher-sign-out`, `teacher-send-reset` and `teacher-delete` with `teacherId` (as
- * /api/schools/:id/teachers/:teacherId/...).
+ * /api/schools/:id/teachers/:teacherId/...); and `seat-free` with `bookId` and `teacherId` (as
+ * DELETE /api/schools/:id/seats/:bookId/:teacherId).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
@@ -120,6 +124,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     });
     if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
     return { intent, message: "Sign-in saved." };
+  }
+  if (intent === SEAT_FREE_INTENT) {
+    const fields = { id: params.id, bookId: form.get("bookId") ?? "", teacherId: form.get("teacherId") ?? "" };
+    const outcome = await runCommand({ context, request }, freeSeatCommand, fields);
+    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    return { intent, message: outcome.value.message };
   }
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
@@ -178,6 +188,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
       </div>
       <SchoolUsage schoolId={s.id} days={usage.days} report={usage.report} />
       <SeatUse uses={seats.uses} range={seats.range} by="book" scope={{ schoolId: s.id }} />
+      <SeatHolders seats={seats.holders} />
       <section className={cardClasses} aria-labelledby="logins-title">
         <h2 id="logins-title" className="mb-3 font-semibold">
           Logins per day, last {HISTORY_DAYS} days

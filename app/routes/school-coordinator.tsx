@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
+import { coordinatorFreeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { coordinatorSchoolReport, coordinatorTeachers } from "../../workers/teachers/coordinator-views.ts";
 import {
@@ -11,6 +12,7 @@ import {
   NOT_COORDINATOR,
 } from "../../workers/teachers/coordinators.ts";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
+import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { type SchoolCsvHref, SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
@@ -21,7 +23,8 @@ export const meta: Route.MetaFunction = () => [{ title: "My school · Lectern" }
 /**
  * "My school" (docs/decisions/0030): for the school's coordinators, the school's usage report (the
  * admin's, this school only, with its CSVs) and its teachers, with disable, enable, end sessions
- * and send a password reset. A plain teacher gets 403 here, as from the API.
+ * and send a password reset; and who holds the seats of its seat-limited books, with "Free seat"
+ * (issue 41). A plain teacher gets 403 here, as from the API.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { teacher, school } = context.get(teacherContext);
@@ -30,14 +33,16 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!coordinator) throw data(NOT_COORDINATOR, { status: 403 });
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
-  const [teachers, report] = await Promise.all([
+  const [teachers, report, seats] = await Promise.all([
     coordinatorTeachers(db, env, school.id),
     coordinatorSchoolReport(db, env, school.id, range),
+    schoolSeatHolders(db, env, school.id),
   ]);
   return {
     teachers,
     days,
     report,
+    seats: seats ?? [],
     schoolId: school.id,
     slug: school.slug,
     schoolName: school.schoolName,
@@ -56,6 +61,12 @@ const COMMANDS = {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
+  if (intent === SEAT_FREE_INTENT) {
+    const fields = { bookId: form.get("bookId") ?? "", teacherId: form.get("teacherId") ?? "" };
+    const outcome = await runCommand({ context, request }, coordinatorFreeSeatCommand, fields);
+    if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+    return { intent, message: outcome.value.message };
+  }
   if (!(intent in COMMANDS)) return data({ intent, error: "Unknown action" }, { status: 400 });
   const command = COMMANDS[intent as keyof typeof COMMANDS];
   const outcome = await runCommand({ context, request }, command, { teacherId: form.get("teacherId") ?? "" });
@@ -64,7 +75,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) {
-  const { teachers, days, report, schoolId, slug, schoolName, basePath } = loaderData;
+  const { teachers, days, report, seats, schoolId, slug, schoolName, basePath } = loaderData;
   const csvHref: SchoolCsvHref = (what, range) => {
     const params = new URLSearchParams({ from: range.from, to: range.to, format: "csv", report: what });
     return `/api/schools/slug/${encodeURIComponent(slug)}/coordinator/usage?${params.toString()}`;
@@ -74,8 +85,8 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
       <div>
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">My school</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {schoolName}'s reading and teachers. As a coordinator you can disable, enable and sign out your school's teachers and send them a
-          password reset; the publisher's team handles removing teachers and the teacher limit.
+          {schoolName}'s reading and teachers. As a coordinator you can disable, enable and sign out your school's teachers, send them a
+          password reset and free a book's seat; the publisher's team handles removing teachers and the teacher limit.
         </p>
       </div>
       <SchoolUsage
@@ -86,6 +97,7 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
         bookHref={(bookId) => `${basePath}/dashboard/book/${bookId}`}
       />
       <SchoolTeachers teachers={teachers} manage="coordinator" />
+      <SeatHolders seats={seats} />
     </div>
   );
 }

@@ -1,0 +1,127 @@
+import { useEffect, useRef, useState } from "react";
+import { useActionData, useFetcher } from "react-router";
+import { Button } from "../../ui/button.tsx";
+import { Dialog } from "../../ui/dialog.tsx";
+import { LocalDateTime } from "../../ui/local-date-time.tsx";
+import { MessageBox, messageTone } from "../../ui/message-box.tsx";
+import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
+
+/** One held seat, as workers/licences/seat-holders.ts lists it. */
+export interface HeldSeatRow {
+  bookId: number;
+  title: string;
+  seats: number;
+  held: number;
+  teacherId: number;
+  name: string;
+  email: string;
+  lastAt: number;
+}
+
+/** What the page's action answers for `seat-free`. */
+type Answer = { intent: string; message: string } | { intent: string; error: string };
+
+export const SEAT_FREE_INTENT = "seat-free";
+
+/**
+ * Who holds the seats of the school's seat-limited books now (issue 41), on the admin's school
+ * page and the coordinator's My school: one row a holder, each with "Free seat", which asks first.
+ * Freeing gives the seat to the next teacher who opens the book; its holder waits like anyone else
+ * if they turn a page after that. The answer shows above the table and takes the focus (the row,
+ * and the button that had it, are gone).
+ */
+export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
+  const fetcher = useFetcher<Answer>({ key: "seat-holders" });
+  // Without JavaScript the form posts as a page; the answer comes back as the page's action data.
+  const posted = useActionData<Answer>();
+  const answer = fetcher.data ?? (posted?.intent === SEAT_FREE_INTENT ? posted : undefined);
+  const [confirm, setConfirm] = useState<HeldSeatRow | null>(null);
+  const busy = fetcher.state !== "idle";
+
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (fetcher.data) notice.current?.focus();
+  }, [fetcher.data]);
+
+  const text = answer ? ("message" in answer ? answer.message : answer.error) : null;
+  const tone = answer && "message" in answer ? (messageTone(answer.message) === "info" ? "info" : "success") : undefined;
+
+  return (
+    <section className={cardClasses} aria-labelledby="seat-holders-title">
+      <h2 id="seat-holders-title" className="font-semibold">
+        Who holds the seats
+      </h2>
+      <p className="mt-1 mb-3 text-sm text-slate-600 dark:text-slate-400">
+        Books with a seat limit: a teacher holds a seat from a page they read until 10 minutes after their last one, or until they close the
+        book or sign out. Free a seat someone left open so a colleague can read.
+      </p>
+      <div ref={notice} tabIndex={-1} className="focus:outline-none">
+        {text && (
+          <div className="mb-3">
+            <MessageBox text={text} tone={tone} />
+          </div>
+        )}
+      </div>
+      {seats.length === 0 ? (
+        <p className="text-sm text-slate-500">No one holds a seat of a book with a seat limit right now.</p>
+      ) : (
+        <table className={tableClasses}>
+          <caption className="sr-only">Teachers holding a seat of a book with a seat limit, by book</caption>
+          <TableHead columns={["Book", "Seats in use", "Teacher", "E-mail", "Last page read", "Action"]} />
+          <tbody>
+            {seats.map((s) => (
+              <tr key={`${s.bookId}:${s.teacherId}`} className={`${rowClasses} align-top`}>
+                <th scope="row" className="py-2 pr-4 font-medium">
+                  {s.title}
+                </th>
+                <td className="py-2 pr-4 tabular-nums">
+                  {s.held} of {s.seats}
+                </td>
+                <td className="py-2 pr-4">{s.name}</td>
+                <td className="py-2 pr-4">{s.email}</td>
+                <td className="py-2 pr-4">
+                  <LocalDateTime value={s.lastAt} />
+                </td>
+                <td className="py-2 pr-4">
+                  <Button
+                    variant="secondary"
+                    className="px-3 py-1.5"
+                    aria-label={`Free ${s.name}'s seat of ${s.title}`}
+                    aria-haspopup="dialog"
+                    disabled={busy}
+                    onClick={() => setConfirm(s)}
+                  >
+                    Free seat
+                  </Button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <Dialog
+        id="seat-free-dialog"
+        open={confirm !== null}
+        onClose={() => setConfirm(null)}
+        title={confirm ? `Free ${confirm.name}'s seat of ${confirm.title}?` : ""}
+        description={
+          confirm
+            ? `${confirm.name} (${confirm.email}) holds one of the ${confirm.seats} seats of this book. The seat goes to the next teacher who opens it; if ${confirm.name} turns a page after that, they wait for a free seat like anyone else.`
+            : undefined
+        }
+      >
+        {confirm && (
+          <fetcher.Form method="post" className="flex justify-end gap-3" onSubmit={() => setConfirm(null)}>
+            <input type="hidden" name="intent" value={SEAT_FREE_INTENT} />
+            <input type="hidden" name="bookId" value={confirm.bookId} />
+            <input type="hidden" name="teacherId" value={confirm.teacherId} />
+            <Button variant="secondary" onClick={() => setConfirm(null)}>
+              Cancel
+            </Button>
+            <Button type="submit">Free seat</Button>
+          </fetcher.Form>
+        )}
+      </Dialog>
+    </section>
+  );
+}

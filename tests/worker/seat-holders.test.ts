@@ -1,0 +1,257 @@
+// Seats and their holders (issue 41 item 7, docs/decisions/0028), as a script would send the
+// requests: a teacher's last session ending frees their seats at once (signing out, a device
+// revoked, signed out everywhere, disabled, removed), and an admin or the school's coordinator sees
+// who holds a book's seats and frees one (audited); a teacher is 403, another school's
+// coordinator 404, no one 401.
+
+import { env } from "cloudflare:test";
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { openTeacherSession } from "../../workers/auth/sessions.ts";
+import { auditLog } from "../../workers/db/schema.ts";
+import { api, createSchool, db, errorOf, jsonOf, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
+
+const tag = () => crypto.randomUUID().slice(0, 8);
+let admin: { cookie: string; email: string };
+
+beforeAll(async () => {
+  const signedIn = await signedInAdmin();
+  admin = { cookie: signedIn.cookie, email: signedIn.admin.email };
+});
+
+type Teacher = Awaited<ReturnType<typeof signedInTeacher>>;
+
+/** A school with a `seats`-seat licence of a two-page book, and a reader of it for each name. */
+async function seatedSchool(seats: number, names: string[]) {
+  const school = await createSchool({ slug: `seats-${tag()}`, teacherLimit: 20 });
+  const { book } = await preparedBook(`Seat Book ${tag()}`, [], ["One.", "Two."]);
+  const licence = await api("/api/licences", {
+    cookie: admin.cookie,
+    body: { schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats },
+  });
+  expect(licence.status).toBe(201);
+  const teachers: Teacher[] = [];
+  for (const name of names) teachers.push(await signedInTeacher(school, name));
+  const read = (teacher: { cookie: string }) => api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie });
+  return { school, book, teachers, read };
+}
+
+const SessionList = z.object({ sessions: z.array(z.object({ id: z.string(), current: z.boolean() })) });
+
+describe("a teacher's last session ending frees their seats", () => {
+  const ways: [string, (holder: Teacher, school: { id: number }) => Promise<Response>][] = [
+    ["signing out", (h) => api("/api/teacher/sign-out", { method: "POST", cookie: h.cookie })],
+    [
+      "revoking the session from the account page",
+      async (h) => {
+        const { sessions } = await jsonOf(await api("/api/teacher/sessions", { cookie: h.cookie }), SessionList);
+        return api(`/api/teacher/sessions/${sessions[0]!.id}`, { method: "DELETE", cookie: h.cookie });
+      },
+    ],
+    ["signing out everywhere", (h) => api("/api/teacher/sign-out-everywhere", { method: "POST", cookie: h.cookie })],
+    [
+      "an admin ending their sessions",
+      (h, s) => api(`/api/schools/${s.id}/teachers/${h.teacher.id}/sign-out`, { method: "POST", cookie: admin.cookie }),
+    ],
+    [
+      "an admin disabling them",
+      (h, s) => api(`/api/schools/${s.id}/teachers/${h.teacher.id}/disable`, { method: "POST", cookie: admin.cookie }),
+    ],
+    ["an admin removing them", (h, s) => api(`/api/schools/${s.id}/teachers/${h.teacher.id}`, { method: "DELETE", cookie: admin.cookie })],
+  ];
+  for (const [way, end] of ways) {
+    it(way, async () => {
+      const { school, book, teachers, read } = await seatedSchool(1, ["Holder", "Waiting"]);
+      const [holder, waiting] = teachers as [Teacher, Teacher];
+      expect((await read(holder)).status).toBe(200);
+      expect((await read(waiting)).status).toBe(409);
+      expect((await end(holder, school)).status).toBeLessThan(300);
+      expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(0);
+      expect((await read(waiting)).status).toBe(200);
+    });
+  }
+
+  it("but not while another of their sessions lives", async () => {
+    const { school, book, teachers, read } = await seatedSchool(1, ["Two Devices", "Waiting"]);
+    const [holder, waiting] = teachers as [Teacher, Teacher];
+    await openTeacherSession(env, { id: school.id, sessionLimit: 3 }, holder.teacher, null);
+    expect((await read(holder)).status).toBe(200);
+    expect((await api("/api/teacher/sign-out", { method: "POST", cookie: holder.cookie })).status).toBe(200);
+    expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(1);
+    expect((await read(waiting)).status).toBe(409);
+  });
+});
+
+const HeldSeats = z.object({
+  seats: z.array(
+    z.object({
+      bookId: z.number(),
+      title: z.string(),
+      seats: z.number(),
+      held: z.number(),
+      teacherId: z.number(),
+      name: z.string(),
+      email: z.string(),
+      lastAt: z.number(),
+    }),
+  ),
+});
+const Freed = z.object({ message: z.string(), freed: z.boolean() }).loose();
+
+const seatAudit = (teacherId: number) =>
+  db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "seat.free"), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
+
+describe("an admin sees who holds a school's seats and frees one", () => {
+  it("lists the holders of seat-limited books, frees a seat (audited once) and the waiting teacher reads", async () => {
+    const { school, book, teachers, read } = await seatedSchool(2, ["Ann Holder", "Ben Holder", "Cal Waiting"]);
+    const [ann, ben, cal] = teachers as [Teacher, Teacher, Teacher];
+    expect((await read(ann)).status).toBe(200);
+    expect((await read(ben)).status).toBe(200);
+    expect((await read(cal)).status).toBe(409);
+    // A book without a seat limit is not listed: nobody waits for its seats.
+    const { book: open } = await preparedBook(`Open Book ${tag()}`, [school.id], ["Free."]);
+    expect((await api(`/api/books/${open.id}/pages/1`, { cookie: cal.cookie })).status).toBe(200);
+
+    const listed = await jsonOf(await api(`/api/schools/${school.id}/seats`, { cookie: admin.cookie }), HeldSeats);
+    expect(listed.seats.map((s) => [s.bookId, s.name, s.held, s.seats]).sort()).toEqual([
+      [book.id, "Ann Holder", 2, 2],
+      [book.id, "Ben Holder", 2, 2],
+    ]);
+
+    const url = `/api/schools/${school.id}/seats/${book.id}/${ann.teacher.id}`;
+    const freed = await jsonOf(await api(url, { method: "DELETE", cookie: admin.cookie }), Freed);
+    expect(freed).toMatchObject({ freed: true, message: `Freed Ann Holder's seat of ${book.title}.` });
+    const [entry, ...more] = await seatAudit(ann.teacher.id);
+    expect(more).toEqual([]);
+    expect(entry).toMatchObject({ adminEmail: admin.email, after: { bookId: book.id, seat: "free" } });
+    expect((await read(cal)).status).toBe(200);
+    // Ann's next page finds no seat: Ben and Cal hold them.
+    expect((await read(ann)).status).toBe(409);
+    // Asking again frees nothing and writes no second entry.
+    const again = await jsonOf(await api(url, { method: "DELETE", cookie: admin.cookie }), Freed);
+    expect(again).toMatchObject({ freed: false, message: `Ann Holder no longer held a seat of ${book.title}.` });
+    expect(await seatAudit(ann.teacher.id)).toHaveLength(1);
+  });
+
+  it("refuses another school's teacher or book, bad ids, a teacher's cookie and no one", async () => {
+    const { school, book, teachers, read } = await seatedSchool(1, ["Held"]);
+    const [held] = teachers as [Teacher];
+    expect((await read(held)).status).toBe(200);
+    const other = await seatedSchool(1, ["Elsewhere"]);
+    const [elsewhere] = other.teachers as [Teacher];
+    const free = (path: string, cookie = admin.cookie) => api(`/api/schools/${path}`, { method: "DELETE", cookie });
+    expect(await errorOf(free(`${school.id}/seats/${book.id}/${elsewhere.teacher.id}`))).toBe("Teacher not found");
+    expect(await errorOf(free(`${school.id}/seats/${other.book.id}/${held.teacher.id}`))).toBe("Book not found");
+    expect((await free(`${other.school.id}/seats/${book.id}/${held.teacher.id}`)).status).toBe(404);
+    for (const bad of [`${school.id}/seats/0/${held.teacher.id}`, `${school.id}/seats/${book.id}/1.5`, `x/seats/${book.id}/1`])
+      expect((await free(bad)).status, bad).toBe(404);
+    expect((await api("/api/schools/99999999/seats", { cookie: admin.cookie })).status).toBe(404);
+    expect((await api(`/api/schools/${school.id}/seats`, { cookie: held.cookie })).status).toBe(401);
+    expect((await free(`${school.id}/seats/${book.id}/${held.teacher.id}`, held.cookie)).status).toBe(401);
+    expect((await api(`/api/schools/${school.id}/seats`)).status).toBe(401);
+    // Another site's page cannot free a seat with the admin's cookie.
+    const forged = await api(`/api/schools/${school.id}/seats/${book.id}/${held.teacher.id}`, {
+      method: "DELETE",
+      cookie: admin.cookie,
+      origin: "https://evil.example",
+    });
+    expect(forged.status).toBe(403);
+    expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(1);
+  });
+
+  it("from the school's admin page: the holders' table and its Free seat action", async () => {
+    const { school, book, teachers, read } = await seatedSchool(1, ["Dana Page"]);
+    const [dana] = teachers as [Teacher];
+    expect((await read(dana)).status).toBe(200);
+    const html = await (await page(`/admin/school/${school.id}`, { cookie: admin.cookie })).text();
+    expect(html).toContain("Who holds the seats");
+    expect(html).toContain("Dana Page");
+    const post = await page(`/admin/school/${school.id}`, {
+      method: "POST",
+      cookie: admin.cookie,
+      body: new URLSearchParams({ intent: "seat-free", bookId: String(book.id), teacherId: String(dana.teacher.id) }),
+    });
+    expect(await post.text()).toContain(`Freed Dana Page&#x27;s seat of ${book.title}.`);
+    expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(0);
+  });
+});
+
+describe("the school's coordinator sees who holds its seats and frees one", () => {
+  async function withCoordinator() {
+    const seated = await seatedSchool(1, ["Cora Coordinator", "Hal Holder", "Wes Waiting"]);
+    const [coordinator, holder, waiting] = seated.teachers as [Teacher, Teacher, Teacher];
+    const made = await api(`/api/schools/${seated.school.id}/teachers/${coordinator.teacher.id}/coordinator`, {
+      method: "POST",
+      cookie: admin.cookie,
+    });
+    expect(made.status).toBe(200);
+    expect((await seated.read(holder)).status).toBe(200);
+    expect((await seated.read(waiting)).status).toBe(409);
+    return { ...seated, coordinator, holder, waiting };
+  }
+  const mySchool = (slug: string, path: string) => `/api/schools/slug/${slug}/coordinator${path}`;
+
+  it("lists and frees (audited in the coordinator's name); the waiting teacher reads", async () => {
+    const { school, book, coordinator, holder, waiting, read } = await withCoordinator();
+    const listed = await jsonOf(await api(mySchool(school.slug, "/seats"), { cookie: coordinator.cookie }), HeldSeats);
+    expect(listed.seats).toMatchObject([{ bookId: book.id, name: "Hal Holder", held: 1, seats: 1 }]);
+    const freed = await api(mySchool(school.slug, `/seats/${book.id}/${holder.teacher.id}`), {
+      method: "DELETE",
+      cookie: coordinator.cookie,
+    });
+    expect(await jsonOf(freed, Freed)).toMatchObject({ freed: true });
+    const [entry] = await seatAudit(holder.teacher.id);
+    expect(entry?.adminEmail).toBe(`${coordinator.teacher.email} (coordinator)`);
+    expect(entry?.adminId).toBeNull();
+    expect((await read(waiting)).status).toBe(200);
+  });
+
+  it("a plain teacher is 403, another school's coordinator 404, and a coordinator cannot name another school's teacher", async () => {
+    const { school, book, holder, waiting } = await withCoordinator();
+    const forbidden = await api(mySchool(school.slug, "/seats"), { cookie: waiting.cookie });
+    expect(forbidden.status).toBe(403);
+    expect(await errorOf(forbidden)).toBe("Only your school's coordinators can do this.");
+    const plainFree = await api(mySchool(school.slug, `/seats/${book.id}/${holder.teacher.id}`), {
+      method: "DELETE",
+      cookie: waiting.cookie,
+    });
+    expect(plainFree.status).toBe(403);
+
+    const other = await withCoordinator();
+    // Their own school's path, another school's teacher and book: as if they did not exist.
+    const across = await api(mySchool(other.school.slug, `/seats/${book.id}/${holder.teacher.id}`), {
+      method: "DELETE",
+      cookie: other.coordinator.cookie,
+    });
+    expect(across.status).toBe(404);
+    // The other school's path with their cookie: the guard's 404, as for the library.
+    expect((await api(mySchool(school.slug, "/seats"), { cookie: other.coordinator.cookie })).status).toBe(404);
+    expect(
+      (await api(mySchool(school.slug, `/seats/${book.id}/${holder.teacher.id}`), { method: "DELETE", cookie: other.coordinator.cookie }))
+        .status,
+    ).toBe(404);
+    expect((await api(mySchool(school.slug, "/seats"))).status).toBe(401);
+    expect((await api(mySchool(school.slug, "/seats"), { cookie: admin.cookie })).status).toBe(401);
+    expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(1);
+  });
+
+  it("from My school: the holders' table and its Free seat action", async () => {
+    const { school, book, coordinator, holder } = await withCoordinator();
+    const url = `/schools/${school.slug}/my-school`;
+    const html = await (await page(url, { cookie: coordinator.cookie })).text();
+    expect(html).toContain("Who holds the seats");
+    expect(html).toContain("Hal Holder");
+    const post = await page(url, {
+      method: "POST",
+      cookie: coordinator.cookie,
+      body: new URLSearchParams({ intent: "seat-free", bookId: String(book.id), teacherId: String(holder.teacher.id) }),
+    });
+    expect(await post.text()).toContain(`Freed Hal Holder&#x27;s seat of ${book.title}.`);
+    expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(0);
+  });
+});

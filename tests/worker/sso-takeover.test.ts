@@ -2,9 +2,13 @@
 // they are not, or hand a teacher's session to someone else (issue 41, items 3 to 5): an address
 // whose domain only looks like the school's, a sign-in started on a host we do not serve, a ticket
 // taken to another host, and a state that already signed someone in.
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { oidcRequests, teachers } from "../../workers/db/schema.ts";
+import { finishSignIn } from "../../workers/sso/flow.ts";
+import { providerApps } from "../../workers/sso/providers.ts";
+import { SIGN_IN_TTL_MS } from "../../workers/sso/sealed-state.ts";
 import { emailDomain } from "../../workers/validation/schemas.ts";
 import { api, db, errorOf } from "./helpers.ts";
 import { atProvider, cookiesOf, refusals, schoolWith, signIn, start } from "./sso-journey.ts";
@@ -106,5 +110,18 @@ describe("a state", () => {
     // The used state is kept (without a ticket) until it has expired.
     const rows = await db().select().from(oidcRequests).where(eq(oidcRequests.schoolId, school.id));
     expect(rows.map((r) => r.handoffHash)).toEqual([null]);
+  });
+
+  it("has expired before its marker could go: the row is swept 10 minutes after the callback, the state sealed before it for 10", async () => {
+    const school = await schoolWith("google");
+    const first = await signIn("google", school.slug, "late@school.example.org");
+    const [row] = await db().select().from(oidcRequests).where(eq(oidcRequests.schoolId, school.id));
+    const app = providerApps(env).google!;
+    const input = { params: new URL(first.callback).searchParams, redirectUri: "https://lectern.test/api/auth/oidc/google/callback" };
+    // The state was sealed before its row was written, for as long as the row is kept: it no longer
+    // opens (no sign-in named, 400) already just before the sweep may take the row, and after.
+    for (const at of [row!.createdAt + SIGN_IN_TTL_MS - 1, row!.createdAt + SIGN_IN_TTL_MS + 1]) {
+      expect(await finishSignIn(db(), app, env.AUTH_SECRET, input, at)).toEqual({ ok: false, reason: "state", returnTo: null, slug: null });
+    }
   });
 });

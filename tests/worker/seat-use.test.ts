@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
-import { seatDaily } from "../../workers/db/usage-schema.ts";
+import { readingDaily, seatDaily } from "../../workers/db/usage-schema.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
-import { seatDayStatement } from "../../workers/school/usage-flush.ts";
+import { flushStatement, seatDayStatement } from "../../workers/school/usage-flush.ts";
 import {
   api,
   createBook,
@@ -126,6 +126,23 @@ describe("seat reports", () => {
     // A book deleted meanwhile: the flush goes through and writes nothing for it.
     await db().run(seatDayStatement(school.id, [{ day, bookId: 999_999_999, peak: 1, turnedAway: 0 }]));
     expect(await seatRows(school.id)).toHaveLength(1);
+  });
+
+  it("ride in the usage flush's one statement (issue 41: a second statement doubled D1's writes per page view)", async () => {
+    const school = await createSchool();
+    const { teacher } = await signedInTeacher(school, "Flushed Reader");
+    const book = await createBook({ title: `One Statement ${crypto.randomUUID()}` }, [school.id]);
+    const day = today();
+    const usage = { day, bookId: book.id, teacherId: teacher.id, pages: 3, seconds: 60, lastAt: Date.now(), newTeacher: 1, newBook: 1 };
+    await db().run(flushStatement(school.id, 1, [usage], [], [{ day, bookId: book.id, peak: 2, turnedAway: 1 }]));
+    const reading = () => db().select().from(readingDaily).where(eq(readingDaily.schoolId, school.id));
+    expect(await reading()).toMatchObject([{ bookId: book.id, teacherId: teacher.id, pages: 3 }]);
+    expect(await seatRows(school.id)).toMatchObject([{ day, bookId: book.id, peakReaders: 2, turnedAway: 1 }]);
+    // The same batch again (its answer was lost) with a figure that rose meanwhile: the usage is not
+    // counted twice, the figure still rises.
+    await db().run(flushStatement(school.id, 1, [usage], [], [{ day, bookId: book.id, peak: 3, turnedAway: 1 }]));
+    expect(await reading()).toMatchObject([{ pages: 3 }]);
+    expect(await seatRows(school.id)).toMatchObject([{ peakReaders: 3, turnedAway: 1 }]);
   });
 
   it("count only the days inside the licence's period and the range", async () => {

@@ -920,13 +920,16 @@ export class School extends DurableObject<SchoolEnv> {
           seq,
         )
         .toArray();
-      // One statement; D1 applies a sequence number once, so resending a batch whose answer was lost is harmless.
-      await getDb(this.env.DB).run(flushStatement(schoolId, seq, rows, progress));
+      // The seat figures ride along: one statement a batch (decision 24), not a second for seat_daily.
+      const seatDays = this.dirtySeatDays();
+      // D1 applies a sequence number once, so resending a batch whose answer was lost is harmless.
+      await getDb(this.env.DB).run(flushStatement(schoolId, seq, rows, progress, seatDays));
       this.ctx.storage.transactionSync(() => {
         this.sql.exec("DELETE FROM pending WHERE seq = ?", seq);
         this.sql.exec("DELETE FROM progress WHERE seq = ?", seq);
+        this.seatDaysSent(seatDays);
       });
-      sent += rows.length + progress.length;
+      sent += rows.length + progress.length + seatDays.length;
     }
     sent += await this.flushSeatDays(schoolId);
     const yesterday = utcDay(Date.now() - 24 * 3600_000);
@@ -938,15 +941,16 @@ export class School extends DurableObject<SchoolEnv> {
 
   /**
    * The day figures that changed since the last flush, whole: D1 keeps the higher of its figure
-   * and the one sent (seatDayStatement), so sending a day twice is harmless. A figure that rose
-   * while the statement was on its way stays dirty for the next flush.
+   * and the one sent (the flush statement's trigger), so sending a day twice is harmless.
    */
-  private async flushSeatDays(schoolId: number): Promise<number> {
-    const days = this.sql
+  private dirtySeatDays(): SeatDayRow[] {
+    return this.sql
       .exec<SeatDayRow>("SELECT day, book_id AS bookId, peak, turned_away AS turnedAway FROM seat_days WHERE dirty = 1 LIMIT ?", FLUSH_ROWS)
       .toArray();
-    if (!days.length) return 0;
-    await getDb(this.env.DB).run(seatDayStatement(schoolId, days));
+  }
+
+  /** D1 has these figures; one that rose while the statement was on its way stays dirty for the next flush. */
+  private seatDaysSent(days: SeatDayRow[]) {
     for (const row of days)
       this.sql.exec(
         "UPDATE seat_days SET dirty = 0 WHERE day = ? AND book_id = ? AND peak = ? AND turned_away = ?",
@@ -955,6 +959,14 @@ export class School extends DurableObject<SchoolEnv> {
         row.peak,
         row.turnedAway,
       );
+  }
+
+  /** Seat figures still dirty once no usage waits (a teacher only turned away): sent alone, in one statement. */
+  private async flushSeatDays(schoolId: number): Promise<number> {
+    const days = this.dirtySeatDays();
+    if (!days.length) return 0;
+    await getDb(this.env.DB).run(seatDayStatement(schoolId, days));
+    this.seatDaysSent(days);
     return days.length;
   }
 

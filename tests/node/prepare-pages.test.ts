@@ -6,7 +6,9 @@ import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
 import { openDocument } from "../../app/lib/pages/open-document.ts";
 import { BLANK_DOCUMENT_ERROR, type PageSink, plainText, preparePages, type RenderKit } from "../../app/lib/pages/prepare-pages.ts";
-import type { OutlineItem, PageText } from "../../workers/page-images/page-content.ts";
+import { parseInput } from "../../workers/http/validate.ts";
+import { CompletePageSetSchema, type OutlineItem, type PageText, PageTextSchema } from "../../workers/page-images/page-content.ts";
+import { CLEANED_TEXT_RUN, CONTROL_TEXT_RUN, controlTextPdf } from "../support/control-text-pdf.ts";
 
 const PDFJS = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 
@@ -69,6 +71,27 @@ describe("preparePages", () => {
     expect(text.runs[0]!.y).toBeLessThan(50);
     expect(calls.complete?.text).toEqual(["Photosynthesis in plants", "Cells and tissues"]);
     expect(plainText(text)).toBe("Photosynthesis in plants");
+  });
+
+  it("cleans control characters out of a PDF's text (NUL, ESC, ...), keeping every script, and leaves out a run placed off the page, so the server takes the page set", async () => {
+    const { sink, calls } = recordingSink();
+    const bytes = await controlTextPdf();
+    // What pdf.js itself reads from the page: the control characters are there.
+    const page = await (await open(bytes.slice())).getPage(1);
+    const read = (await page.getTextContent()).items.filter((item) => "str" in item);
+    expect(read.map((item) => item.str)).toContain(CONTROL_TEXT_RUN);
+    // And a run its overflowing matrix places nowhere (pdf.js gives it a non-finite transform).
+    expect(read.some((item) => !(item.transform as number[]).every(Number.isFinite))).toBe(true);
+
+    const progress = await preparePages({ doc: await open(bytes.slice()), done: new Set(), kit, sink });
+    expect(progress).toMatchObject({ done: 1, failed: [], total: 1 });
+    const text = calls.pages.get(1)!.text;
+    expect(text.runs.map((run) => run.str)).toEqual([CLEANED_TEXT_RUN]);
+    // Search's plain text: the same, its spaces run together.
+    expect(calls.complete?.text).toEqual(["Cellwall green \u05d0\u65e5"]);
+    // What the page-set API checks on arrival (workers/api/admin-page-sets.ts) takes both.
+    expect(parseInput(PageTextSchema, text)).toMatchObject({ ok: true });
+    expect(parseInput(CompletePageSetSchema, calls.complete)).toMatchObject({ ok: true });
   });
 
   it("skips pages already stored, but still reads their text for search", async () => {

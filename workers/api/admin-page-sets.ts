@@ -12,6 +12,7 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { cleanExtractedStrings } from "../../app/lib/rules/extracted-text.ts";
 import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { bookPagesStatus } from "../books/pages-status.ts";
@@ -99,7 +100,8 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     } catch {
       return c.json({ error: "Send the page's text as JSON" }, 400);
     }
-    const parsedText = parseInput(PageTextSchema, text);
+    // Text out of a PDF is cleaned, not refused (docs/decisions/0036): before parseInput's generic control-character check.
+    const parsedText = parseInput(PageTextSchema, cleanExtractedStrings(text));
     if (!parsedText.ok) return c.json({ error: parsedText.error, field: parsedText.field ? `text.${parsedText.field}` : "text" }, 400);
     const stored = await storePage(found.db, c.env.BOOKS, found.set, n, { images, text: parsedText.data });
     if (!stored.ok) return c.json({ error: stored.error }, stored.status);

@@ -7,6 +7,7 @@
  */
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 import type { OutlineItem, PageText, TextRun } from "../../../workers/page-images/page-content.ts";
+import { cleanExtractedText, MAX_TEXT_COORDINATE } from "../rules/extracted-text.ts";
 import { MAX_PAGE_ASPECT, PAGE_WIDTHS, STORED_PAGE_QUALITY, STORED_PAGE_TYPE } from "../rules/page-format.ts";
 
 export interface RenderKit<Canvas> {
@@ -34,17 +35,22 @@ export async function pageText(page: PDFPageProxy): Promise<PageText> {
   const content = await page.getTextContent();
   const runs: TextRun[] = [];
   for (const item of content.items) {
-    if (!("str" in item) || !item.str.trim()) continue;
+    // A damaged PDF's text holds NUL, ESC, ...: cleaned here (and on arrival), never a reason to refuse the book.
+    if (!("str" in item)) continue;
+    const str = cleanExtractedText(item.str);
+    if (!str.trim()) continue;
     const [a, b, c, d, e, f] = item.transform as number[];
     const [x, baseline] = viewport.convertToViewportPoint(e!, f!) as [number, number];
     const height = Math.hypot(c!, d!) || Math.hypot(a!, b!);
-    runs.push({
-      str: item.str.slice(0, 10_000),
+    const run = {
+      str: str.slice(0, 10_000),
       x: round(x),
       y: round(baseline - height),
       w: round(Math.max(0, item.width)),
       h: round(height),
-    });
+    };
+    // A damaged PDF's matrix can place a run at NaN or far off the page: it cannot be laid over the page, so it is left out.
+    if ([run.x, run.y, run.w, run.h].every((value) => Number.isFinite(value) && Math.abs(value) <= MAX_TEXT_COORDINATE)) runs.push(run);
   }
   return { width: round(viewport.width), height: round(viewport.height), runs };
 }
@@ -129,7 +135,7 @@ export async function extractOutline(doc: PDFDocumentProxy): Promise<OutlineItem
       if (budget-- <= 0) break;
       out.push({
         title:
-          String(item.title ?? "")
+          cleanExtractedText(String(item.title ?? ""))
             .trim()
             .slice(0, 500) || "Untitled",
         page: await destinationPage(doc, item.dest),
@@ -155,7 +161,7 @@ async function destinationPage(doc: PDFDocumentProxy, dest: unknown): Promise<nu
 
 function describeFailure(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return (message || "pdf.js could not render this page").slice(0, 300);
+  return (cleanExtractedText(message).trim() || "pdf.js could not render this page").slice(0, 300);
 }
 
 /**

@@ -85,7 +85,7 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
                 <td className="py-2 pr-4">
                   <Button
                     variant="secondary"
-                    className="px-3 py-1.5"
+                    className="px-3 py-1.5 whitespace-nowrap"
                     aria-label={`Free ${s.name}'s seat of ${s.title}`}
                     aria-haspopup="dialog"
                     disabled={busy}

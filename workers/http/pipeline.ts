@@ -9,6 +9,7 @@ import { resolveRequestContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
 import { API_BASE, type HostTenant, isApiPath, isServedHost, pagePath, resolveHost } from "./tenancy.ts";
+import { requireUtf8Json } from "./validate.ts";
 
 export type PageRenderer = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
@@ -86,6 +87,9 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   // Every state change, an API call or a page's action, must come from our own origin: one check
   // for both, before any route and before a session is looked up.
   app.use(requireSameOrigin);
+
+  // A JSON body whose bytes are not UTF-8 is refused before any route reads it (never stored as U+FFFD).
+  app.use(`${API_BASE}/*`, requireUtf8Json);
 
   app.use(async (c, next) => {
     c.set("context", await resolveRequestContext(c.req.raw, c.env, executionContextOf(c), c.var.nonce, Date.now(), c.var.host));

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { ZodType } from "zod";
 import { type Command, execute, type Failure, failureBody, failureStatus } from "./command.ts";
 import type { AppEnv } from "./context.ts";
+import { readJsonBody } from "./validate.ts";
 
 /**
  * The API's one adapter for a command (docs/decisions/0027-commands.md): the JSON body, with the
@@ -17,11 +18,9 @@ export function runJson<Env extends AppEnv, Schema extends ZodType, Value, Answe
   return async (c: Context<Env>) => {
     let input: unknown = {};
     if (hasBody) {
-      try {
-        input = await c.req.json();
-      } catch {
-        return c.json({ error: "Send the request's body as JSON" }, 400);
-      }
+      const body = await readJsonBody(c.req);
+      if (!body.ok) return c.json({ error: body.error }, 400);
+      input = body.value;
     }
     if (params.length) {
       if (typeof input !== "object" || input === null || Array.isArray(input)) return c.json({ error: "Send a JSON object" }, 400);

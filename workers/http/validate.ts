@@ -1,5 +1,6 @@
 import { zValidator } from "@hono/zod-validator";
-import type { ValidationTargets } from "hono";
+import type { HonoRequest, ValidationTargets } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { ZodType, z } from "zod";
 import { CONTROL_CHARS_MESSAGE, controlCharPath, MAX_INPUT_DEPTH, nestedDeeperThan, TOO_DEEP_MESSAGE } from "../validation/schemas.ts";
 
@@ -38,6 +39,44 @@ function genericRefusal(raw: unknown): InputError | null {
   if (nestedDeeperThan(raw, MAX_INPUT_DEPTH)) return { error: TOO_DEEP_MESSAGE };
   const path = controlCharPath(raw);
   return path ? describeZodError({ issues: [{ path, message: CONTROL_CHARS_MESSAGE }] }) : null;
+}
+
+export const NOT_UTF8_MESSAGE = "The request's body is not valid UTF-8 text. Send JSON encoded as UTF-8.";
+
+/** Bytes as text, strictly: null when they are not UTF-8 (a lenient decoder puts U+FFFD where they were, and that gets stored). */
+export function decodeUtf8(bytes: ArrayBuffer): string | null {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * Every API body declared as JSON is UTF-8 or refused here, before any route reads it (RFC 8259;
+ * docs/decisions/0036). The bytes read stay in the request's body cache, so a route's
+ * `c.req.json()` (zValidator's too) parses the same bytes afterwards. Bodies of other types (a
+ * cover, a PDF part) are left alone; a command reads its body with `readJsonBody` whatever its type.
+ */
+export const requireUtf8Json = createMiddleware(async (c, next) => {
+  const type = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim() ?? "";
+  if (c.req.raw.body && JSON_TYPE.test(type) && decodeUtf8(await c.req.arrayBuffer()) === null) {
+    return c.json({ error: NOT_UTF8_MESSAGE }, 400);
+  }
+  await next();
+});
+
+/** A request's body as JSON, decoded strictly as UTF-8: its value, or why not. */
+export async function readJsonBody(req: HonoRequest): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+  const text = decodeUtf8(await req.arrayBuffer());
+  if (text === null) return { ok: false, error: NOT_UTF8_MESSAGE };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false, error: "Send the request's body as JSON" };
+  }
 }
 
 /**

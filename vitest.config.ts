@@ -4,6 +4,7 @@ import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vitest/config";
 // Only for its `ProvidedContext` keys, so `inject()` below is checked against what the setup provides.
 import type {} from "./tests/worker/global-setup.ts";
+import { embindCopy } from "./vite/embind-copy.ts";
 import { islands } from "./vite/islands.ts";
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
@@ -17,6 +18,8 @@ export default defineConfig({
           // The real route modules: tests/worker/entry.ts renders pages through React Router's server build.
           reactRouter(),
           islands(),
+          // The WebP encoder's input copied at once, as in the Worker's build (vite/embind-copy.ts).
+          embindCopy(),
           {
             // React Router's plugin adds Node's export conditions to server environments; under workerd
             // packages must resolve to their workerd builds (photon's wasm, for one), as in the real build.

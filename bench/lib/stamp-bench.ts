@@ -12,6 +12,7 @@ import webpEncode, { init as initWebpEncode } from "@jsquash/webp/encode.js";
 import { type Canvas, createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
 import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { EMBIND_ENCODERS, patchEmbindCopy } from "../../vite/embind-copy.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "../../workers/page-images/watermark.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -20,9 +21,14 @@ const LINES = ["Dana Whitfield", "dana.whitfield@lincoln-high.example.org", "Lin
 const RUNS: Record<number, number> = { 1024: 15, 2048: 5 };
 
 // workerd imports a .wasm file as a compiled WebAssembly.Module; teach Node the same, so the bench
-// runs stampPage itself rather than a copy of it.
+// runs stampPage itself rather than a copy of it. The WebP encoder's glue is patched as the Worker's
+// build patches it (vite/embind-copy.ts), unless STAMP_UNPATCHED=1 (to measure what the patch saves).
 registerHooks({
   load(url, context, nextLoad) {
+    if (EMBIND_ENCODERS.test(url) && process.env.STAMP_UNPATCHED !== "1") {
+      const source = patchEmbindCopy(readFileSync(fileURLToPath(url), "utf8"), url);
+      return { format: "module", source, shortCircuit: true };
+    }
     if (!url.endsWith(".wasm")) return nextLoad(url, context);
     const source = `export default new WebAssembly.Module(await (await import("node:fs/promises")).readFile(new URL(${JSON.stringify(url)})));`;
     return { format: "module", source, shortCircuit: true };
@@ -178,7 +184,10 @@ export async function runStampBench(log: (line: string) => void = () => {}): Pro
   await initWebpEncode(new WebAssembly.Module(readFileSync(join(ROOT, "node_modules/@jsquash/webp/codec/enc/webp_enc_simd.wasm"))));
   const rows: { item: string; result: string }[] = [];
   const stores = await storers();
-  for (const page of await samplePages()) {
+  // STAMP_ONLY=<part of a page's name>: only those pages (to look at one closely, or profile it).
+  const only = process.env.STAMP_ONLY?.toLowerCase();
+  const pages = (await samplePages()).filter((page) => !only || page.name.toLowerCase().includes(only));
+  for (const page of pages) {
     const canvases = new Map<number, Canvas>();
     for (const width of PAGE_WIDTHS) canvases.set(width, await render(page.pdf, page.page, width));
     for (const storer of stores) {

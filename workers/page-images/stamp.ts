@@ -45,13 +45,16 @@ async function encodeColourWebp({ width, height, channels, pixels }: PagePixels)
   return new Uint8Array(await encodeWebp({ data, width, height, colorSpace: "srgb" }, STAMPED_WEBP_OPTIONS));
 }
 
+/**
+ * RGB to opaque RGBA, a pixel a 32-bit word (little-endian, as decodePageImage's words are): a
+ * third of the CPU of four byte stores a pixel.
+ */
 function rgbToRgba(rgb: Uint8Array): Uint8Array {
-  const rgba = new Uint8Array((rgb.length / 3) * 4);
-  for (let i = 0, o = 0; i < rgb.length; i += 3, o += 4) {
-    rgba[o] = rgb[i] as number;
-    rgba[o + 1] = rgb[i + 1] as number;
-    rgba[o + 2] = rgb[i + 2] as number;
-    rgba[o + 3] = 255;
+  const pixels = rgb.length / 3;
+  const rgba = new Uint8Array(pixels * 4);
+  const words = new Int32Array(rgba.buffer);
+  for (let p = 0, i = 0; p < pixels; p++, i += 3) {
+    words[p] = (rgb[i] as number) | ((rgb[i + 1] as number) << 8) | ((rgb[i + 2] as number) << 16) | -16777216;
   }
   return rgba;
 }

@@ -3,15 +3,23 @@
 //   2. the load test `npm run bench` judges the 1,000-book dashboard by: 10 connections for 10 s,
 //      its req/s as a share of /api/health's (the floor) and its p99, with the loaders alone
 //      (React Router's .data request, no HTML render) beside it, so a run says what the render costs.
+//   3. with DASHBOARD_LIGHTHOUSE=n, Lighthouse (as `npm run bench` runs it) n times on the 24-book dashboard,
+//      with the element it names as the largest paint and the paint's phases.
+// DASHBOARD_CPU_ROUNDS=n (default 2): CPU ms per request of workerd (the Worker and local D1) for each
+// path, read from /proc: steady on a machine shared with other work, where req/s is not.
 // DASHBOARD_ROUNDS=n repeats the load test n times in the same run (default 2): on a shared machine
 // a ratio is only believed when two rounds agree. DASHBOARD_ROUNDS=0 skips it.
 import { startApp, teacherCookie } from "./lib/app-server.ts";
 import { addBigSchool } from "./lib/big-school.ts";
-import { TARGETS } from "./lib/report.ts";
+import { runLighthouse } from "./lib/lighthouse.ts";
+import { cpuPerRequest } from "./lib/process-cpu.ts";
+import { lighthouseRows, TARGETS } from "./lib/report.ts";
 import { LOAD, runLoad } from "./lib/throughput.ts";
 
 const RUNS = 40;
 const ROUNDS = Number(process.env.DASHBOARD_ROUNDS ?? 2);
+const LIGHTHOUSE = Number(process.env.DASHBOARD_LIGHTHOUSE ?? 0);
+const CPU_ROUNDS = Number(process.env.DASHBOARD_CPU_ROUNDS ?? 2);
 const app = await startApp({ port: 8797, state: ".wrangler/bench-dashboard", prepare: (dir) => addBigSchool(dir, 1000) });
 try {
   const rows = [];
@@ -54,6 +62,18 @@ try {
       headers: { Cookie: cookies["big-library"]! },
     },
   ];
+  // CPU per request (the Worker and local D1 in workerd): what a change is judged by on a shared
+  // machine, where req/s moves with everything else that runs. CPU_ROUNDS rounds, every path in each.
+  for (let round = 1; round <= CPU_ROUNDS; round++) {
+    const cpu = [];
+    for (const target of targets)
+      cpu.push({ path: target.name, ...(await cpuPerRequest(app.processGroup, `${app.origin}${target.path}`, target.headers ?? {})) });
+    const floor = cpu[0]!.workerdMs + cpu[0]!.otherMs;
+    console.log(
+      `CPU per request, round ${round} of ${CPU_ROUNDS} (200 requests, 4 at a time; workerd = the Worker and local D1, other = wrangler's proxy)`,
+    );
+    console.table(cpu.map((row) => ({ ...row, "x floor": +((row.workerdMs + row.otherMs) / floor).toFixed(2) })));
+  }
   for (let round = 1; round <= ROUNDS; round++) {
     const results = [];
     for (const target of targets) results.push(await runLoad(app.origin, target));
@@ -72,6 +92,14 @@ try {
         "non-2xx": r.non2xx,
       })),
     );
+  }
+  for (let run = 1; run <= LIGHTHOUSE; run++) {
+    const page = {
+      name: `dashboard (24 books), run ${run}`,
+      url: `${app.origin}/schools/lincoln-high/dashboard`,
+      cookie: cookies["lincoln-high"],
+    };
+    for (const row of lighthouseRows(await runLighthouse([page]))) console.log(`${row.item}: ${row.result} [${row.status}]`);
   }
 } finally {
   app.stop();

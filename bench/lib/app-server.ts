@@ -53,6 +53,8 @@ export async function serveApp(options: { port: number; persistTo: string }) {
   return {
     origin,
     persistTo: options.persistTo,
+    /** The process group of `wrangler dev` and its workerd (bench/lib/process-cpu.ts reads their CPU time). */
+    processGroup: child.pid ?? 0,
     stop() {
       if (child.pid) process.kill(-child.pid, "SIGTERM");
     },

@@ -28,6 +28,9 @@ export interface LighthouseResult {
   /** Lighthouse's own estimate of what each failing audit costs the LCP. */
   lcpSavings: string[];
   metrics: Record<string, number | null>;
+  /** The element Lighthouse names as the largest paint (its selector and HTML), and the LCP's phases (TTFB, load delay, load time, render delay). */
+  lcpElement: string | null;
+  lcpPhases: Record<string, number>;
   error: string | null;
 }
 
@@ -42,6 +45,33 @@ function failingNodes(details: unknown): string {
 
 // Lighthouse's own "run it again" failures: a trace it could not record, not anything about the page.
 const TRACE_FLAKES = new Set(["NO_NAVSTART", "NO_TRACING_STARTED", "NO_RESOURCE_REQUEST"]);
+
+/** The first DOM node an audit's details name (they nest: a table of tables). */
+function firstNode(details: unknown): { selector?: string; snippet?: string } | null {
+  if (!details || typeof details !== "object") return null;
+  const node = (details as { node?: { selector?: string; snippet?: string } }).node;
+  if (node?.selector || node?.snippet) return node;
+  for (const value of Object.values(details)) {
+    const found = Array.isArray(value) ? value.map(firstNode).find(Boolean) : typeof value === "object" ? firstNode(value) : null;
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The LCP's phases as Lighthouse's LCP audit or insight lists them (ms), whichever this version has. */
+function lcpPhases(audits: Record<string, { details?: unknown }>): Record<string, number> {
+  const phases: Record<string, number> = {};
+  const visit = (value: unknown) => {
+    if (!value || typeof value !== "object") return;
+    const item = value as { phase?: string; subpart?: string; label?: string; timing?: number; duration?: number };
+    const name = item.phase ?? item.subpart;
+    const ms = item.timing ?? item.duration;
+    if (typeof name === "string" && typeof ms === "number") phases[name] = Math.round(ms);
+    for (const child of Object.values(value)) if (typeof child === "object") visit(child);
+  };
+  for (const id of ["largest-contentful-paint-element", "lcp-breakdown-insight", "lcp-phases-insight"]) visit(audits[id]?.details);
+  return phases;
+}
 
 /** One Lighthouse report; a trace-recording failure is retried twice, and said so on the console. */
 async function auditPage(port: number, page: LighthousePage) {
@@ -86,6 +116,8 @@ export async function runLighthouse(pages: LighthousePage[]): Promise<Lighthouse
         accessibilityFailures: [],
         lcpSavings: [],
         metrics: {},
+        lcpElement: null,
+        lcpPhases: {},
         error: null,
       };
       try {
@@ -106,6 +138,9 @@ export async function runLighthouse(pages: LighthousePage[]): Promise<Lighthouse
           .slice(0, 3)
           .map((audit) => `${audit.id} ~${Math.round(audit.metricSavings?.LCP ?? 0)} ms`);
         result.metrics = Object.fromEntries(METRICS.map((id) => [id, lhr.audits[id]?.numericValue ?? null]));
+        const lcpNode = firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
+        result.lcpElement = lcpNode ? `${lcpNode.selector ?? ""} ${lcpNode.snippet ?? ""}`.trim() : null;
+        result.lcpPhases = lcpPhases(lhr.audits);
         for (const warning of lhr.runWarnings) console.warn(`  lighthouse ${page.name}: ${warning}`);
       } catch (error) {
         result.error = (error as Error).message.split("\n")[0] ?? String(error);

@@ -139,10 +139,14 @@ export function lighthouseRows(results: LighthouseResult[]): Row[] {
     const tbt = r.metrics["total-blocking-time"];
     const failures = r.accessibilityFailures.length ? `; a11y fails: ${r.accessibilityFailures.join(", ")}` : "";
     const savings = r.lcpSavings.length ? `; LCP savings: ${r.lcpSavings.join(", ")}` : "";
+    const phases = Object.entries(r.lcpPhases ?? {})
+      .map(([phase, ms]) => `${phase} ${ms} ms`)
+      .join(", ");
+    const element = r.lcpElement ? `; LCP element ${r.lcpElement.slice(0, 120)}${phases ? ` (${phases})` : ""}` : "";
     return {
       section: "lighthouse",
       item: r.name,
-      result: `performance ${r.performance}, accessibility ${r.accessibility} (LCP ${Math.round(lcp ?? 0)} ms, TBT ${Math.round(tbt ?? 0)} ms)${failures}${savings}`,
+      result: `performance ${r.performance}, accessibility ${r.accessibility} (LCP ${Math.round(lcp ?? 0)} ms, TBT ${Math.round(tbt ?? 0)} ms)${failures}${savings}${element}`,
       target: `>= ${TARGETS.lighthousePerformance} and ${TARGETS.lighthouseAccessibility}`,
       status: verdict(ok),
     };

@@ -12,6 +12,7 @@ import type { PagePixels } from "../page-images/page-image.ts";
 import {
   type CoverRendition,
   coverRenditionKey,
+  deleteCover,
   isUnavailableRendition,
   type MakeCoverRenditions,
   markCoverRenditionsUnavailable,
@@ -96,6 +97,11 @@ export async function backfillCoverRenditions(bucket: R2Bucket, coverKey: string
     else {
       log.warn("Cover renditions unavailable", { coverKey, reason: made.error });
       await markCoverRenditionsUnavailable(bucket, coverKey, made.error);
+    }
+    // The cover was replaced (and deleted) while its renditions were made: they go too, not left for the sweep.
+    if (!(await bucket.head(coverKey))) {
+      await deleteCover(bucket, coverKey);
+      return false;
     }
     return made.ok;
   } finally {

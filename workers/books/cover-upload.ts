@@ -6,12 +6,16 @@
  * CMYK JPEG, as printers send; more pixels than the Worker decodes) is kept without them: teachers
  * get the original, and the answer's `notice` says why. Each cover gets a
  * new key `covers/{bookId}/{random}` and the book a new updatedAt, so the versioned thumbnail URL
- * changes; the old cover and its renditions are deleted once the row points elsewhere.
+ * changes; the old cover and its renditions are deleted once the row points elsewhere. The row
+ * moves only from the cover this upload replaces (compare-and-set): of two uploads racing, the one
+ * that finds the row changed deletes what it stored and answers 409, so neither leaves objects no
+ * row names (issue 41, docs/decisions/0036); nor does one whose write to D1 fails.
  */
-import { eq } from "drizzle-orm";
-import { type Actor, auditEntry } from "../admins/audit.ts";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Actor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books } from "../db/schema.ts";
+import { auditWhenChanged } from "../schools/audit.ts";
 import { makeCoverRenditions } from "./cover-renditions.ts";
 import { deleteCover, markCoverRenditionsUnavailable, putCoverRenditions } from "./cover-store.ts";
 import { randomId } from "./uploads.ts";
@@ -34,7 +38,9 @@ export function coverType(contentType: string | undefined): string | null {
   return type in COVER_SIGNATURES ? type : null;
 }
 
-export type CoverResult = { ok: true; notice: string | null } | { ok: false; status: 404 | 413 | 415; error: string };
+export type CoverResult = { ok: true; notice: string | null } | { ok: false; status: 404 | 409 | 413 | 415; error: string };
+
+export const COVER_CHANGED = "The cover was replaced by another upload a moment ago. Upload yours again to use it.";
 
 export async function replaceCover(
   db: Db,
@@ -54,18 +60,37 @@ export async function replaceCover(
     made.ok ? putCoverRenditions(bucket, key, made.renditions) : markCoverRenditionsUnavailable(bucket, key, made.error),
   ]);
   const changes = { coverKey: key, updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1) };
-  const [updated] = await db.batch([
-    db.update(books).set(changes).where(eq(books.id, book.id)).returning({ id: books.id }),
-    auditEntry(
-      db,
-      actor,
-      { action: "book.cover", entityType: "book", entityId: book.id, before: { coverKey: book.coverKey }, after: changes },
-      now,
-    ),
-  ]);
+  const replaced = book.coverKey === null ? isNull(books.coverKey) : eq(books.coverKey, book.coverKey);
+  let updated: { id: number }[];
+  try {
+    [updated] = await db.batch([
+      db
+        .update(books)
+        .set(changes)
+        .where(and(eq(books.id, book.id), replaced))
+        .returning({ id: books.id }),
+      auditWhenChanged(
+        db,
+        actor,
+        { action: "book.cover", entityType: "book", entityId: book.id, before: { coverKey: book.coverKey }, after: changes },
+        now,
+      ),
+    ]);
+  } catch (error) {
+    // Unless the row names it after all (a write whose answer was lost); when that cannot be read either, the sweep has it.
+    const named = await db
+      .select({ coverKey: books.coverKey })
+      .from(books)
+      .where(eq(books.id, book.id))
+      .then(([row]) => row?.coverKey === key)
+      .catch(() => true);
+    if (!named) await deleteCover(bucket, key);
+    throw error;
+  }
   if (!updated.length) {
     await deleteCover(bucket, key);
-    return { ok: false, status: 404, error: "Book not found" };
+    const [still] = await db.select({ id: books.id }).from(books).where(eq(books.id, book.id));
+    return still ? { ok: false, status: 409, error: COVER_CHANGED } : { ok: false, status: 404, error: "Book not found" };
   }
   if (book.coverKey && book.coverKey !== key) await deleteCover(bucket, book.coverKey);
   return { ok: true, notice: made.ok ? null : `${made.error}. The cover is kept as it is; teachers get the file itself.` };

@@ -148,8 +148,15 @@ describe("an admin sees who holds a school's seats and frees one", () => {
     expect(await errorOf(free(`${school.id}/seats/${book.id}/${elsewhere.teacher.id}`))).toBe("Teacher not found");
     expect(await errorOf(free(`${school.id}/seats/${other.book.id}/${held.teacher.id}`))).toBe("Book not found");
     expect((await free(`${other.school.id}/seats/${book.id}/${held.teacher.id}`)).status).toBe(404);
-    for (const bad of [`${school.id}/seats/0/${held.teacher.id}`, `${school.id}/seats/${book.id}/1.5`, `x/seats/${book.id}/1`])
-      expect((await free(bad)).status, bad).toBe(404);
+    for (const [bad, error] of [
+      [`${school.id}/seats/0/${held.teacher.id}`, "Book not found"],
+      [`${school.id}/seats/${book.id}/1.5`, "Teacher not found"],
+      [`x/seats/${book.id}/1`, "School not found"],
+    ] as const) {
+      const response = await free(bad);
+      expect(response.status, bad).toBe(404);
+      expect(await errorOf(response), bad).toBe(error);
+    }
     expect((await api("/api/schools/99999999/seats", { cookie: admin.cookie })).status).toBe(404);
     expect((await api(`/api/schools/${school.id}/seats`, { cookie: held.cookie })).status).toBe(401);
     expect((await free(`${school.id}/seats/${book.id}/${held.teacher.id}`, held.cookie)).status).toBe(401);

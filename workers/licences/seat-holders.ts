@@ -18,6 +18,7 @@ import { idFrom } from "../validation/schemas.ts";
 
 export const BOOK_NOT_FOUND = "Book not found";
 export const TEACHER_NOT_FOUND = "Teacher not found";
+const SCHOOL_NOT_FOUND = "School not found";
 
 /** One held seat of a seat-limited book: whose, and when they last read a page of it. */
 export interface HeldSeat {
@@ -114,7 +115,8 @@ export const freeSeatCommand = adminCommand(
   z.object({ id: z.unknown(), bookId: z.unknown(), teacherId: z.unknown() }),
   async ({ db, env, actor }, input) => {
     const [schoolId, bookId, teacherId] = [idFrom(input.id), idFrom(input.bookId), idFrom(input.teacherId)];
-    if (!schoolId || !teacherId) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
+    if (!schoolId) return failed({ kind: "not-found", error: SCHOOL_NOT_FOUND });
+    if (!teacherId) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
     if (!bookId) return failed({ kind: "not-found", error: BOOK_NOT_FOUND });
     return fromWrite(await freeSeat(db, env, actor, schoolId, bookId, teacherId));
   },

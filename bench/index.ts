@@ -6,6 +6,7 @@ import { ROOT, toolEnv } from "../scripts/lib/env.ts";
 import { adminCookie, serveApp, startApp, teacherCookie } from "./lib/app-server.ts";
 import { addBenchTeachers, benchTeacherEmail } from "./lib/bench-teachers.ts";
 import { addBigSchool } from "./lib/big-school.ts";
+import { freePorts } from "./lib/free-ports.ts";
 import { runLighthouse } from "./lib/lighthouse.ts";
 import { islandStart, measureChunks, measurePageWeight, routeStart } from "./lib/page-weight.ts";
 import { explainHotQueries } from "./lib/query-plans.ts";
@@ -19,7 +20,9 @@ import { type TraceReport, traceRows } from "./lib/trace-report.ts";
 import { timeUsageReports, usageReportRows } from "./lib/usage-reports.ts";
 import { measureWorkerSize, workerSizeRows } from "./lib/worker-size.ts";
 
-const PORT = { main: 8801, scale: 8802 };
+// Free ports from the OS: fixed ones collided with `npm start` (its sign-in stand-ins listen on 8801 and 8802).
+const [mainPort, scalePort] = await freePorts(2);
+const PORT = { main: mainPort!, scale: scalePort! };
 // The page budget is per teacher and book (max(4 x pages, 200) an hour): the stamped-page load
 // test and the sequential pairs spread over this many teachers of lincoln-high.
 const PAGE_TEACHERS = 12;

@@ -30,7 +30,11 @@ function namesOtherSchool(host: HostTenant, pathname: string): boolean {
  * A signed-in teacher's school page costs one D1 read (the tenant's school, by slug) and one call
  * to the school's object (the session), made at the same time.
  */
-/** A teacher's page view: a page image or its text (the paths the reader asks for on every page turn). */
+/**
+ * A teacher's page view: a page image or its text (the paths the reader asks for on every page turn).
+ * Its session is checked by the school's object, not here: every answer of such a view leaves
+ * through workers/reading/page-view-gate.ts, which checks it first when the view did not.
+ */
 const PAGE_VIEW_PATH = /^\/api\/books\/[^/]+\/pages\/[^/]+(?:\/text)?$/;
 
 export async function resolveRequestContext(

@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
 import { createBook, createSchool, db, errorBody, ORIGIN, request, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
 
 // A JSON body is UTF-8 text (RFC 8259): one whose bytes are not is refused with 400 before any
 // route reads it, never stored with U+FFFD where the bytes were (docs/decisions/0036).
@@ -66,5 +67,21 @@ describe("a JSON body that is not UTF-8", () => {
     const refused = await send(`/api/books/${book.id}/page-sets/${set.id}/pages/1/failure`, failure, cookie, "application/json", "PUT");
     expect(refused.status).toBe(400);
     expect(await errorBody(refused)).toEqual({ error: NOT_UTF8 });
+  });
+
+  it("the routes that read their own body (a highlight, a licence) refuse it whatever its Content-Type", async () => {
+    const school = await createSchool();
+    const teacher = await signedInTeacher(school);
+    const { book } = await preparedBook(`Annotated ${crypto.randomUUID()}`, [school.id], ["One."]);
+    const note = withBadBytes('{"kind": "note", "page": 1, "note": "Bad @@ bytes"}');
+    const annotated = await send(`/api/books/${book.id}/annotations`, note, teacher.cookie, "text/plain");
+    expect(annotated.status).toBe(400);
+    expect(await errorBody(annotated)).toEqual({ error: NOT_UTF8 });
+
+    const { cookie } = await signedInAdmin();
+    const licence = withBadBytes(`{"schoolId": ${school.id}, "bookId": ${book.id}, "note": "PO @@"}`);
+    const licensed = await send("/api/licences", licence, cookie, "text/plain");
+    expect(licensed.status).toBe(400);
+    expect(await errorBody(licensed)).toEqual({ error: NOT_UTF8 });
   });
 });

@@ -19,7 +19,7 @@ import { rangeText, validRange } from "../../app/lib/reader/annotation-geometry.
 import { noSeatMessage } from "../../app/lib/rules/licence.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { parseInput } from "../http/validate.ts";
+import { parseInput, readJsonBody } from "../http/validate.ts";
 import { readingLimitMessage } from "../reading/page-budget.ts";
 import { openForTeacher, Refusal, type TeacherBook } from "../reading/serve-page.ts";
 import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school/annotations.ts";
@@ -121,13 +121,10 @@ function fromObject<Value>(answer: AnnotationAnswer<Value>): Value | Refusal {
 
 /** The request's JSON body checked by `schema` (parseInput: depth, control characters, the schema), or the 400. */
 async function jsonBody<Schema extends z.ZodType>(c: Context<Env>, schema: Schema): Promise<z.output<Schema> | Refusal> {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    return new Refusal(400, "Send the request's body as JSON");
-  }
-  const parsed = parseInput(schema, raw);
+  // Decoded strictly whatever its Content-Type: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+  const body = await readJsonBody(c.req);
+  if (!body.ok) return new Refusal(400, body.error);
+  const parsed = parseInput(schema, body.value);
   return parsed.ok ? parsed.data : new Refusal(400, parsed.error, parsed.field ? { field: parsed.field } : {});
 }
 

@@ -19,7 +19,7 @@ import { type CsvColumns, toCsv } from "../../app/lib/csv.ts";
 import { dayOf } from "../../app/lib/rules/licence.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
-import { validate } from "../http/validate.ts";
+import { readJsonBody, validate } from "../http/validate.ts";
 import {
   createLicenceCommand,
   createLicencesCommand,
@@ -99,7 +99,9 @@ export const licencesApi = new Hono<AdminApiEnv>()
   // One licence, or `{ licences: [...] }` for many: the body's shape picks the command.
   .post("/", async (c) => {
     // Hono keeps the parsed body: the command's adapter reads this same parse.
-    const body: unknown = await c.req.json().catch(() => null);
+    // Decoded strictly (bytes that are not UTF-8 are left for the command's own read to refuse).
+    const read = await readJsonBody(c.req);
+    const body: unknown = read.ok ? read.value : null;
     return body && typeof body === "object" && "licences" in body ? createMany(c) : createOne(c);
   })
   .patch(

@@ -31,18 +31,51 @@ function orderBy(sort: BookListSort, desc: boolean) {
 const BY_RELEVANCE = sql.raw("page.rank, books.title, books.id");
 
 /**
+ * Up to this many hits, bm25 scores every one of them (about a millisecond). Beyond it only the title
+ * matches are scored: scoring every hit of a common word was most of the search's time ("science"
+ * matches 28,866 of 100,000 books at scale, none in a title: x3.5 the demo database's time).
+ */
+export const SCORE_EVERY_HIT = 2_000;
+/** Where a broad search's hits outside the titles rank: after every bm25 score (FTS5's are negative), then A–Z. */
+const UNTITLED_RANK = 1;
+
+/**
  * CTEs `n(total)` and `page(id, rank)`: the search's hit count and one page of its hits by
- * relevance (bm25, then title, then id). bm25 has to score every hit, so it runs on FTS rowids
- * alone; only the hits that rank no worse than the page's last one (with any ties at its rank;
- * all of them on the last page) are joined to books for the title that breaks ties.
+ * relevance (docs/decisions/0037). Up to SCORE_EVERY_HIT hits: every hit by bm25, then title, then
+ * id. More than that: the books whose title holds every word first, by bm25, then title, then id;
+ * then the other hits (the words in the authors, subject, ISBN or description) A–Z, read in title
+ * order as the title sort reads them (sortedPage's two plans). Only the rows that rank no worse than
+ * the page's last scored one are joined to books for the title that breaks ties.
  */
 function rankedPage(match: string, limit: number, offset: number) {
-  return sql`hits AS MATERIALIZED (SELECT rowid AS id, ${RANK} AS rank FROM books_fts WHERE books_fts MATCH ${match}),
-    n AS (SELECT count(*) AS total FROM hits),
+  // The first SCORE_EVERY_HIT + 1 hits, scored: all of them when the search is narrow (one match, as before).
+  const broad = sql`(SELECT count(*) FROM probe) > ${SCORE_EVERY_HIT}`;
+  // LIMIT 0 is checked before a statement runs (a WHERE on a subquery is not): a broad search's matches.
+  const whenBroad = sql`CASE WHEN ${broad} THEN -1 ELSE 0 END`;
+  // A broad search's other hits in title order: walking the title index, or reading the hits and sorting them.
+  const others = (count: SQL, walk: boolean) => sql`SELECT id, ${UNTITLED_RANK} AS rank FROM (
+    SELECT ${books.id} AS id FROM ${books}
+    WHERE ${walk ? sql`+${books.id}` : books.id} IN (SELECT id FROM hits) AND ${books.id} NOT IN (SELECT id FROM scored)
+    ORDER BY ${books.title}, ${books.id} LIMIT ${count} OFFSET max(0, ${offset} - (SELECT count(*) FROM scored)))`;
+  const wanted = sql`max(0, ${limit} - (SELECT count(*) FROM first))`;
+  // As in sortedPage: once a twentieth of the catalogue matches, walking the index is not slower.
+  const walk = sql`(SELECT total FROM n) * 20 > (SELECT max(${books.id}) FROM ${books})`;
+  return sql`probe AS MATERIALIZED (
+      SELECT rowid AS id, ${RANK} AS rank FROM books_fts WHERE books_fts MATCH ${match} LIMIT ${SCORE_EVERY_HIT + 1}),
+    hits AS MATERIALIZED (SELECT rowid AS id FROM books_fts WHERE books_fts MATCH ${match} LIMIT ${whenBroad}),
+    n AS MATERIALIZED (SELECT CASE WHEN ${broad} THEN (SELECT count(*) FROM hits) ELSE (SELECT count(*) FROM probe) END AS total),
+    scored AS MATERIALIZED (
+      SELECT id, rank FROM probe WHERE NOT ${broad}
+      UNION ALL
+      SELECT * FROM (SELECT rowid AS id, ${RANK} AS rank FROM books_fts WHERE books_fts MATCH ${`{title} : (${match})`} LIMIT ${whenBroad})),
+    first AS MATERIALIZED (
+      SELECT scored.id, scored.rank FROM scored JOIN ${books} ON ${books.id} = scored.id
+      WHERE scored.rank <= coalesce((SELECT rank FROM scored ORDER BY rank LIMIT 1 OFFSET ${offset + limit - 1}), 9e999)
+      ORDER BY scored.rank, ${books.title}, ${books.id} LIMIT ${limit} OFFSET ${offset}),
     page AS MATERIALIZED (
-      SELECT hits.id, hits.rank FROM hits JOIN ${books} ON ${books.id} = hits.id
-      WHERE hits.rank <= coalesce((SELECT rank FROM hits ORDER BY rank LIMIT 1 OFFSET ${offset + limit - 1}), 9e999)
-      ORDER BY hits.rank, ${books.title}, ${books.id} LIMIT ${limit} OFFSET ${offset})`;
+      SELECT id, rank FROM first
+      UNION ALL ${others(sql`CASE WHEN ${walk} THEN 0 ELSE ${wanted} END`, false)}
+      UNION ALL ${others(sql`CASE WHEN ${walk} THEN ${wanted} ELSE 0 END`, true)})`;
 }
 
 /**

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import type { Failure } from "../../workers/http/command.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/http/validate.ts";
 import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
 import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -30,7 +30,10 @@ const IntentSchema = z.object({ intent: z.enum(["validate", "import"], { error: 
 /** As POST /api/licences/import/validate and /api/licences/import: the same checks, all rows or none, audited. */
 export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
-  const body = await request.json().catch(() => null);
+  // Decoded strictly: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+  const read = await readJsonBody(request);
+  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return data({ error: read.error, rows: undefined }, { status: 400 });
+  const body = read.ok ? read.value : null;
   const chosen = parseInput(IntentSchema, body);
   if (!chosen.ok) return data({ error: chosen.error, rows: undefined }, { status: 400 });
   const refuse = (failure: Failure) =>

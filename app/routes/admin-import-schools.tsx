@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { z } from "zod";
 import type { Failure } from "../../workers/http/command.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/http/validate.ts";
 import {
   importSchoolsCommand,
   saveGeneratedSchoolsCommand,
@@ -31,7 +31,10 @@ const IntentSchema = z.object({ intent: z.enum(["validate", "bulk", "save-genera
 /** As the API's validate-import, bulk, save-generated and update-duplicates: the same checks, all or nothing, audited. */
 export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
-  const body = await request.json().catch(() => null);
+  // Decoded strictly: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+  const read = await readJsonBody(request);
+  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return data({ error: read.error, rows: undefined }, { status: 400 });
+  const body = read.ok ? read.value : null;
   const chosen = parseInput(IntentSchema, body);
   if (!chosen.ok) return data({ error: chosen.error, rows: undefined }, { status: 400 });
   const refuse = (failure: Failure) =>

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
-import { createBook, createSchool, db, errorBody, ORIGIN, request, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { createBook, createSchool, db, errorBody, ORIGIN, page, request, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 // A JSON body is UTF-8 text (RFC 8259): one whose bytes are not is refused with 400 before any
@@ -83,5 +83,25 @@ describe("a JSON body that is not UTF-8", () => {
     const licensed = await send("/api/licences", licence, cookie, "text/plain");
     expect(licensed.status).toBe(400);
     expect(await errorBody(licensed)).toEqual({ error: NOT_UTF8 });
+  });
+
+  it("the admin's import page (its action reads the rows as JSON): 400, saying so, and no school stored", async () => {
+    const { cookie } = await signedInAdmin();
+    const prefix = `Page import ${crypto.randomUUID().slice(0, 8)}`;
+    const row = {
+      ...schoolFields(prefix, "office@encoding.example"),
+      schoolName: `${prefix} @@`,
+      slug: `page-${crypto.randomUUID().slice(0, 8)}`,
+    };
+    const body = withBadBytes(JSON.stringify({ intent: "bulk", rows: [{ ...row, teacherLimit: "5" }] }));
+    const response = await page("/admin/preview-add-schools.data", {
+      method: "POST",
+      cookie,
+      body,
+      headers: { "Content-Type": "application/json" },
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain(NOT_UTF8);
+    expect(await schoolsNamed(prefix)).toEqual([]);
   });
 });

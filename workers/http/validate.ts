@@ -68,8 +68,10 @@ export const requireUtf8Json = createMiddleware(async (c, next) => {
   await next();
 });
 
-/** A request's body as JSON, decoded strictly as UTF-8: its value, or why not. */
-export async function readJsonBody(req: HonoRequest): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
+/** A request's body (an API route's or a page action's) as JSON, decoded strictly as UTF-8: its value, or why not. */
+export async function readJsonBody(
+  req: Pick<HonoRequest | Request, "arrayBuffer">,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: string }> {
   const text = decodeUtf8(await req.arrayBuffer());
   if (text === null) return { ok: false, error: NOT_UTF8_MESSAGE };
   try {

@@ -5,7 +5,14 @@ import { PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts }
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
 import { describe, expect, it } from "vitest";
 import { openDocument } from "../../app/lib/pages/open-document.ts";
-import { BLANK_DOCUMENT_ERROR, type PageSink, plainText, preparePages, type RenderKit } from "../../app/lib/pages/prepare-pages.ts";
+import {
+  BLANK_DOCUMENT_ERROR,
+  type PageSink,
+  pageText,
+  plainText,
+  preparePages,
+  type RenderKit,
+} from "../../app/lib/pages/prepare-pages.ts";
 import { parseInput } from "../../workers/http/validate.ts";
 import { CompletePageSetSchema, type OutlineItem, type PageText, PageTextSchema } from "../../workers/page-images/page-content.ts";
 import { CLEANED_TEXT_RUN, CONTROL_TEXT_RUN, controlTextPdf } from "../support/control-text-pdf.ts";
@@ -92,6 +99,29 @@ describe("preparePages", () => {
     // What the page-set API checks on arrival (workers/api/admin-page-sets.ts) takes both.
     expect(parseInput(PageTextSchema, text)).toMatchObject({ ok: true });
     expect(parseInput(CompletePageSetSchema, calls.complete)).toMatchObject({ ok: true });
+  });
+
+  it("keeps a page's text within what the server takes, however much of it the PDF holds", async () => {
+    // pdf.js's text content for a page of 60,000 short runs on 600 lines (a fuzzed PDF can hold more).
+    const items = Array.from({ length: 60_000 }, (_, i) => ({
+      str: `w${i}`,
+      transform: [10, 0, 0, 10, 10 + (i % 100) * 5, 780 - Math.floor(i / 100)],
+      width: 5,
+    }));
+    const page = {
+      getViewport: () => ({ width: 612, height: 792, convertToViewportPoint: (x: number, y: number) => [x, 792 - y] }),
+      getTextContent: async () => ({ items }),
+    } as unknown as Parameters<typeof pageText>[0];
+    const text = await pageText(page);
+    expect(parseInput(PageTextSchema, text)).toMatchObject({ ok: true });
+    expect(text.runs.length).toBeGreaterThan(40_000);
+    // And a page's plain text for search, at most what the completion takes.
+    const long = {
+      width: 612,
+      height: 792,
+      runs: Array.from({ length: 30 }, (_, i) => ({ str: "x".repeat(10_000), x: 0, y: i * 12, w: 500, h: 10 })),
+    };
+    expect(parseInput(CompletePageSetSchema, { text: [plainText(long)] })).toMatchObject({ ok: true });
   });
 
   it("skips pages already stored, but still reads their text for search", async () => {

@@ -5,7 +5,7 @@
  * callers of parseInput clean the raw body first, as its generic check runs before the schema).
  */
 import { z } from "zod";
-import { cleanExtractedText, MAX_TEXT_COORDINATE } from "../../app/lib/rules/extracted-text.ts";
+import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "../../app/lib/rules/extracted-text.ts";
 
 /** A page's size in PDF points (pdf.js viewport at scale 1): a poster is big, nothing is 20 m wide. */
 const PagePoints = z.number().positive().max(20_000);
@@ -16,7 +16,7 @@ const extracted = (max: number) => z.string().max(max).transform(cleanExtractedT
 
 /** One run of text as pdf.js places it: top-left origin, `y` is the top of the run, `h` its font height. */
 export const TextRunSchema = z.object({
-  str: extracted(10_000),
+  str: extracted(TEXT_LIMITS.runLength),
   x: Coordinate,
   y: Coordinate,
   w: z.number().min(0).max(MAX_TEXT_COORDINATE),
@@ -27,7 +27,7 @@ export type TextRun = z.infer<typeof TextRunSchema>;
 export const PageTextSchema = z.object({
   width: PagePoints,
   height: PagePoints,
-  runs: z.array(TextRunSchema).max(50_000, "A page may hold at most 50,000 text runs"),
+  runs: z.array(TextRunSchema).max(TEXT_LIMITS.runsPerPage, "A page may hold at most 50,000 text runs"),
 });
 export type PageText = z.infer<typeof PageTextSchema>;
 
@@ -59,7 +59,7 @@ export const OutlineSchema = z.array(outlineSchema(1)).max(2_000);
 export const CompletePageSetSchema = z.object({
   outline: OutlineSchema.default([]),
   // Every page's plain text, in page order: what search inside the book reads.
-  text: z.array(extracted(200_000)).max(100_000),
+  text: z.array(extracted(TEXT_LIMITS.plainTextPerPage)).max(100_000),
 });
 export type CompletePageSet = z.infer<typeof CompletePageSetSchema>;
 

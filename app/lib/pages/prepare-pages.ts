@@ -7,7 +7,7 @@
  */
 import type { PDFDocumentProxy, PDFPageProxy } from "pdfjs-dist";
 import type { OutlineItem, PageText, TextRun } from "../../../workers/page-images/page-content.ts";
-import { cleanExtractedText, MAX_TEXT_COORDINATE } from "../rules/extracted-text.ts";
+import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "../rules/extracted-text.ts";
 import { MAX_PAGE_ASPECT, PAGE_WIDTHS, STORED_PAGE_QUALITY, STORED_PAGE_TYPE } from "../rules/page-format.ts";
 
 export interface RenderKit<Canvas> {
@@ -35,6 +35,8 @@ export async function pageText(page: PDFPageProxy): Promise<PageText> {
   const content = await page.getTextContent();
   const runs: TextRun[] = [];
   for (const item of content.items) {
+    // More runs than the server takes (a fuzzed page can hold any number): the page keeps the first.
+    if (runs.length === TEXT_LIMITS.runsPerPage) break;
     // A damaged PDF's text holds NUL, ESC, ...: cleaned here (and on arrival), never a reason to refuse the book.
     if (!("str" in item)) continue;
     const str = cleanExtractedText(item.str);
@@ -43,7 +45,7 @@ export async function pageText(page: PDFPageProxy): Promise<PageText> {
     const [x, baseline] = viewport.convertToViewportPoint(e!, f!) as [number, number];
     const height = Math.hypot(c!, d!) || Math.hypot(a!, b!);
     const run = {
-      str: str.slice(0, 10_000),
+      str: str.slice(0, TEXT_LIMITS.runLength),
       x: round(x),
       y: round(baseline - height),
       w: round(Math.max(0, item.width)),
@@ -68,7 +70,10 @@ export function plainText(text: PageText): string {
     out += run.str;
     lastY = run.y;
   }
-  return out.replace(/[ \t]+/g, " ").trim();
+  return out
+    .replace(/[ \t]+/g, " ")
+    .trim()
+    .slice(0, TEXT_LIMITS.plainTextPerPage);
 }
 
 /**

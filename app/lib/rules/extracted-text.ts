@@ -12,6 +12,12 @@ export function cleanExtractedText(text: string): string {
   return text.replace(CONTROL, "");
 }
 
+/**
+ * What the page-set API takes of a page's text (workers/page-images/page-content.ts): the
+ * preparation keeps a PDF's text within these rather than have a page refused for holding more.
+ */
+export const TEXT_LIMITS = { runLength: 10_000, runsPerPage: 50_000, plainTextPerPage: 200_000 } as const;
+
 /** How far from the page's corner a run of text may sit, in PDF points (a damaged PDF's matrix can put text light-years away, or at NaN). */
 export const MAX_TEXT_COORDINATE = 100_000;
 

@@ -49,8 +49,9 @@ const TRACE_FLAKES = new Set(["NO_NAVSTART", "NO_TRACING_STARTED", "NO_RESOURCE_
 /** The first DOM node an audit's details name (they nest: a table of tables). */
 function firstNode(details: unknown): { selector?: string; snippet?: string } | null {
   if (!details || typeof details !== "object") return null;
-  const node = (details as { node?: { selector?: string; snippet?: string } }).node;
-  if (node?.selector || node?.snippet) return node;
+  const item = details as { type?: string; selector?: string; snippet?: string; node?: { selector?: string; snippet?: string } };
+  if (item.type === "node" && (item.selector || item.snippet)) return item;
+  if (item.node?.selector || item.node?.snippet) return item.node;
   for (const value of Object.values(details)) {
     const found = Array.isArray(value) ? value.map(firstNode).find(Boolean) : typeof value === "object" ? firstNode(value) : null;
     if (found) return found;
@@ -138,7 +139,8 @@ export async function runLighthouse(pages: LighthousePage[]): Promise<Lighthouse
           .slice(0, 3)
           .map((audit) => `${audit.id} ~${Math.round(audit.metricSavings?.LCP ?? 0)} ms`);
         result.metrics = Object.fromEntries(METRICS.map((id) => [id, lhr.audits[id]?.numericValue ?? null]));
-        const lcpNode = firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
+        const lcpNode =
+          firstNode(lhr.audits["lcp-breakdown-insight"]?.details) ?? firstNode(lhr.audits["largest-contentful-paint-element"]?.details);
         result.lcpElement = lcpNode ? `${lcpNode.selector ?? ""} ${lcpNode.snippet ?? ""}`.trim() : null;
         result.lcpPhases = lcpPhases(lhr.audits);
         for (const warning of lhr.runWarnings) console.warn(`  lighthouse ${page.name}: ${warning}`);

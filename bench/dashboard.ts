@@ -20,7 +20,12 @@ const RUNS = 40;
 const ROUNDS = Number(process.env.DASHBOARD_ROUNDS ?? 2);
 const LIGHTHOUSE = Number(process.env.DASHBOARD_LIGHTHOUSE ?? 0);
 const CPU_ROUNDS = Number(process.env.DASHBOARD_CPU_ROUNDS ?? 2);
-const app = await startApp({ port: 8797, state: ".wrangler/bench-dashboard", prepare: (dir) => addBigSchool(dir, 1000) });
+// DASHBOARD_PORT and DASHBOARD_STATE let a second run (Lighthouse alone, say) go beside the first.
+const app = await startApp({
+  port: Number(process.env.DASHBOARD_PORT ?? 8797),
+  state: process.env.DASHBOARD_STATE ?? ".wrangler/bench-dashboard",
+  prepare: (dir) => addBigSchool(dir, 1000),
+});
 try {
   const rows = [];
   const cookies: Record<string, string> = {};

@@ -14,10 +14,19 @@ export async function startApp(options: { port: number; state: string; prepare?:
 /** A state folder emptied, migrated and seeded with the demo data (seedLocal does both), then handed to `prepare`. */
 export async function seedState(state: string, prepare?: (persistTo: string) => Promise<void>) {
   const persistTo = join(ROOT, state);
-  rmSync(persistTo, { recursive: true, force: true });
-  const { env } = await seedLocal(persistTo);
-  await prepare?.(persistTo);
-  return { persistTo, env };
+  for (let attempt = 1; ; attempt++) {
+    rmSync(persistTo, { recursive: true, force: true });
+    try {
+      const { env } = await seedLocal(persistTo);
+      await prepare?.(persistTo);
+      return { persistTo, env };
+    } catch (error) {
+      // On a busy machine local D1 sometimes drops the seed's large batches ("fetch failed: other
+      // side closed" in seedDemoUsage); the seed starts from an empty folder, so it is run again.
+      if (attempt >= 3 || !String((error as Error).message).includes("fetch failed")) throw error;
+      console.warn(`seeding ${state} failed (${(error as Error).message}); seeding again (attempt ${attempt + 1})`);
+    }
+  }
 }
 
 /** `wrangler dev` on the built app over an existing state folder, on loopback; stop() ends its process group. */

@@ -48,8 +48,10 @@ type Entry = EntryKey & { shelf: SchoolShelf };
 const sameKey = (a: EntryKey, b: EntryKey) =>
   a.version === b.version && a.day === b.day && a.stamp === b.stamp && a.firstPage === b.firstPage;
 
-// One entry a school: the schools whose teachers this isolate serves.
-const entries = new TtlCache<number, Entry>(SHELF_TTL_MS, 2_000);
+// One entry a school: the schools whose teachers this isolate serves. An entry is the first page's
+// books, descriptions and all: typically tens of kB, at most about 1 MB (24 descriptions of 20,000
+// characters), so a hundred schools stay well inside an isolate's 128 MB.
+const entries = new TtlCache<number, Entry>(SHELF_TTL_MS, 100);
 
 /** No teacher has this id (ids start at 1): the shelf as a teacher with no stars and no reading sees it. */
 const NO_READER = 0;

@@ -240,7 +240,9 @@ describe("the Notes panel", () => {
     fireEvent.change(screen.getByRole("textbox", { name: "Note on the highlight on page 2" }), { target: { value: "Key idea" } });
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
     expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ colour: "green", note: "Key idea" });
-    expect(await within(list).findByRole("button", { name: /^Highlight, page 2\s*:\s*“Photosynthesis makes sugar”.*Note: Key idea/ })).toBeTruthy();
+    expect(
+      await within(list).findByRole("button", { name: /^Highlight, page 2\s*:\s*“Photosynthesis makes sugar”.*Note: Key idea/ }),
+    ).toBeTruthy();
   });
 
   it("highlights a sentence of the page from a list, with the keyboard's buttons", async () => {

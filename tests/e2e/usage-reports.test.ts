@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
 import { adminLogin, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
@@ -113,8 +113,23 @@ describe("usage reports", () => {
     expect(await figure(admin, "Pages read")).toBe(before + 3);
     const chart = admin.locator('section[aria-labelledby="usage-heading"] svg[role="img"]');
     expect(await chart.getAttribute("aria-label")).toMatch(/^Pages read per day for all schools, .+: [\d,]+ in total/);
-    await chart.hover();
-    await admin.getByRole("status").filter({ hasText: "Pages read:" }).waitFor();
+    // On a busy machine the chart can be painted before React has hydrated it: hover once its
+    // handlers are attached (React's props sit on the DOM nodes), and again if the first one was lost.
+    await admin.waitForFunction(() => {
+      const svg = document.querySelector('section[aria-labelledby="usage-heading"] svg[role="img"]');
+      return (
+        svg !== null && [svg, ...svg.querySelectorAll("*")].some((node) => Object.keys(node).some((key) => key.startsWith("__reactProps")))
+      );
+    });
+    const tooltip = admin.getByRole("status").filter({ hasText: "Pages read:" });
+    await vi.waitFor(
+      async () => {
+        await admin.mouse.move(0, 0);
+        await chart.hover();
+        await tooltip.waitFor({ timeout: 3_000 });
+      },
+      { timeout: 30_000, interval: 200 },
+    );
     await screenshot(admin, "usage-overview-1280");
     const axe = await new AxeBuilder({ page: admin }).include('section[aria-labelledby="usage-heading"]').analyze();
     expect(axe.violations.map((v) => v.id)).toEqual([]);

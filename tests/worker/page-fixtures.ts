@@ -7,7 +7,7 @@ import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { PageText } from "../../workers/page-images/page-content.ts";
 import { openPageSet, storePage } from "../../workers/page-images/page-sets.ts";
-import { createBook, createSchool, db, signedInAdmin } from "./helpers.ts";
+import { createBook, createSchool, db, ORIGIN, request, signedInAdmin } from "./helpers.ts";
 
 /** A page as a renderer would store it: white, with dark bars standing for lines of text. */
 export function pagePng(width: number, height: number, shade = 0): Uint8Array {
@@ -68,4 +68,27 @@ export async function preparedBook(
 export function twoPagePdf(title: string, author1: string): Promise<Uint8Array<ArrayBuffer>> {
   const book = { title, author1, author2: null, subject: "Science", gradeLevel: 4, description: "", isbn: null, publisher: "Lectern" };
   return generateBookPdf(book, { pages: 2 }) as Promise<Uint8Array<ArrayBuffer>>;
+}
+
+/** PUT one page as the browser renderer does: multipart with both images and the text. */
+export async function putPage(
+  cookie: string,
+  bookId: number,
+  setId: string,
+  n: number,
+  images = pageImages(),
+  text: unknown = pageText(`words of page ${n}`),
+) {
+  const form = new FormData();
+  for (const [width, bytes] of images)
+    form.set(`w${width}`, new File([bytes as Uint8Array<ArrayBuffer>], `${n}-${width}.png`, { type: "image/png" }));
+  form.set("text", JSON.stringify(text));
+  const url = `${ORIGIN}/api/books/${bookId}/page-sets/${setId}/pages/${n}`;
+  const encoded = new Request(url, { method: "PUT", body: form });
+  const headers = new Headers(encoded.headers);
+  const body = await encoded.arrayBuffer();
+  headers.set("Cookie", cookie);
+  headers.set("Origin", ORIGIN);
+  headers.set("Content-Length", String(body.byteLength));
+  return request(url, { method: "PUT", headers, body });
 }

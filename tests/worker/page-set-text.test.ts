@@ -4,28 +4,12 @@ import { describe, expect, it } from "vitest";
 import { books } from "../../workers/db/schema.ts";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
 import { CLEANED_TEXT_RUN, CONTROL_TEXT_RUN, controlTextPdf } from "../support/control-text-pdf.ts";
-import { api, client, createBook, createSchool, db, ORIGIN, okBody, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
-import { PAGE, pageImages } from "./page-fixtures.ts";
+import { api, client, createBook, createSchool, db, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { PAGE, pageImages, putPage } from "./page-fixtures.ts";
 
 // A PDF's text layer is not anyone's input: a fuzzed PDF's NUL and ESC are cleaned out on arrival,
 // never a reason to refuse its pages (the set would never complete and teachers would see 'Almost
 // ready' for ever). docs/decisions/0036.
-
-/** PUT one page as the browser renderer does: multipart with both images and the text as JSON. */
-async function putPage(cookie: string, bookId: number, setId: string, n: number, text: unknown) {
-  const form = new FormData();
-  for (const [width, bytes] of pageImages())
-    form.set(`w${width}`, new File([bytes as Uint8Array<ArrayBuffer>], `${n}-${width}.png`, { type: "image/png" }));
-  form.set("text", JSON.stringify(text));
-  const url = `${ORIGIN}/api/books/${bookId}/page-sets/${setId}/pages/${n}`;
-  const encoded = new Request(url, { method: "PUT", body: form });
-  const headers = new Headers(encoded.headers);
-  const body = await encoded.arrayBuffer();
-  headers.set("Cookie", cookie);
-  headers.set("Origin", ORIGIN);
-  headers.set("Content-Length", String(body.byteLength));
-  return request(url, { method: "PUT", headers, body });
-}
 
 describe("a page set whose text holds control characters", () => {
   it("is taken, its text cleaned (every script kept), and teachers read and search the book", async () => {
@@ -44,7 +28,7 @@ describe("a page set whose text holds control characters", () => {
       { str: CONTROL_TEXT_RUN, x: 20, y: 66, w: 200, h: 14 },
       { str: "\u0007Ελληνικά\u007f\u0085", x: 20, y: 90, w: 80, h: 14 },
     ];
-    const page1 = await putPage(cookie, book.id, set.id, 1, { ...PAGE, runs });
+    const page1 = await putPage(cookie, book.id, set.id, 1, pageImages(), { ...PAGE, runs });
     expect(page1.status, await page1.clone().text()).toBe(200);
     const failure = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/2/failure`, {
       cookie,

@@ -3,48 +3,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { books, pageSetPages, pageSets } from "../../workers/db/schema.ts";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
-import {
-  api,
-  client,
-  createBook,
-  createSchool,
-  db,
-  errorOf,
-  ORIGIN,
-  objectSessions,
-  okBody,
-  request,
-  signedInAdmin,
-  signedInTeacher,
-} from "./helpers.ts";
-import { pageImages, pagePng, pageText, preparedBook } from "./page-fixtures.ts";
+import { api, client, createBook, createSchool, db, errorOf, objectSessions, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { pageImages, pagePng, pageText, preparedBook, putPage } from "./page-fixtures.ts";
 
 async function bookRow(id: number) {
   const [row] = await db().select().from(books).where(eq(books.id, id));
   return row!;
-}
-
-/** PUT one page as the browser renderer does: multipart with both images and the text. */
-async function putPage(
-  cookie: string,
-  bookId: number,
-  setId: string,
-  n: number,
-  images = pageImages(),
-  text: unknown = pageText(`words of page ${n}`),
-) {
-  const form = new FormData();
-  for (const [width, bytes] of images)
-    form.set(`w${width}`, new File([bytes as Uint8Array<ArrayBuffer>], `${n}-${width}.png`, { type: "image/png" }));
-  form.set("text", JSON.stringify(text));
-  const url = `${ORIGIN}/api/books/${bookId}/page-sets/${setId}/pages/${n}`;
-  const encoded = new Request(url, { method: "PUT", body: form });
-  const headers = new Headers(encoded.headers);
-  const body = await encoded.arrayBuffer();
-  headers.set("Cookie", cookie);
-  headers.set("Origin", ORIGIN);
-  headers.set("Content-Length", String(body.byteLength));
-  return request(url, { method: "PUT", headers, body });
 }
 
 async function objectsUnder(prefix: string) {

@@ -1,22 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
+import type { HeldSeat } from "../../../../workers/licences/seat-holders.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { MessageBox, messageTone } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
 
-/** One held seat, as workers/licences/seat-holders.ts lists it. */
-export interface HeldSeatRow {
-  bookId: number;
-  title: string;
-  seats: number;
-  held: number;
-  teacherId: number;
-  name: string;
-  email: string;
-  lastAt: number;
-}
+/** One held seat, as the server lists it. */
+export type HeldSeatRow = HeldSeat;
 
 /** What the page's action answers for `seat-free`. */
 type Answer = { intent: string; message: string } | { intent: string; error: string };

@@ -57,6 +57,9 @@ export async function commitSource(commit: string, log: (line: string) => void):
     execFileSync("git", ["worktree", "add", "--detach", dir, hash], { cwd: ROOT, stdio: "ignore" });
   }
   if (!existsSync(join(dir, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"));
+  // The link's target must exist first: existsSync follows a link, so a link to a missing folder
+  // reads as absent and linking it again threw EEXIST on a machine with no page cache yet.
+  mkdirSync(join(ROOT, ".wrangler/page-cache"), { recursive: true });
   if (!existsSync(join(dir, ".wrangler/page-cache"))) {
     mkdirSync(join(dir, ".wrangler"), { recursive: true });
     symlinkSync(join(ROOT, ".wrangler/page-cache"), join(dir, ".wrangler/page-cache"));

@@ -20,8 +20,9 @@ import { noSeatMessage } from "../../app/lib/rules/licence.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { parseInput, readJsonBody } from "../http/validate.ts";
+import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
 import { readingLimitMessage } from "../reading/page-budget.ts";
-import { openForTeacher, Refusal, type TeacherBook } from "../reading/serve-page.ts";
+import { Refusal } from "../reading/page-view-gate.ts";
 import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school/annotations.ts";
 import { schoolObject } from "../school/objects.ts";
 import type { AnnotationAnswer, Withheld } from "../school/school-object.ts";
@@ -108,7 +109,7 @@ function fromObject<Value>(answer: AnnotationAnswer<Value>): Value | Refusal {
     case "limit":
       return new Refusal(429, readingLimitMessage(answer.waitMs), {}, { "Retry-After": String(Math.ceil(answer.waitMs / 1000)) });
     case "no-seat":
-      // As a page answers it (workers/reading/serve-page.ts).
+      // As a page answers it (workers/reading/spend-page.ts).
       return new Refusal(409, noSeatMessage(answer.seats), { status: "no-seat" }, { "Retry-After": "60" });
     case "full":
       return new Refusal(409, BOOK_FULL);

@@ -7,24 +7,17 @@
  *   GET /api/books/:id/outline          the contents, from the PDF's outline
  *   GET /api/books/:id/search?q=        the pages that hold a word, with snippets
  * The route reads the path and query with the shared schemas and answers; what may be read, the
- * budget, the stamp and the stored files are the reading service's (workers/reading/serve-page.ts).
+ * budget, the stamp and the stored files are the reading service's (workers/reading/open-book.ts and its views).
  * Every answer is `private, no-store`; teachers' images and texts count against their budget.
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type ReaderApiEnv, requireRole } from "../http/guards.ts";
 import { parseInput, validate } from "../http/validate.ts";
-import {
-  bookOutline,
-  MAX_PAGE_WIDTH,
-  openBookPages,
-  type PageAsk,
-  pageImage,
-  pageText,
-  Refusal,
-  SearchQuerySchema,
-  searchBook,
-} from "../reading/serve-page.ts";
+import { bookOutline, pageText, SearchQuerySchema, searchBook } from "../reading/book-text.ts";
+import { openBookPages } from "../reading/open-book.ts";
+import { MAX_PAGE_WIDTH, pageImage } from "../reading/page-image.ts";
+import { type PageAsk, Refusal } from "../reading/page-view-gate.ts";
 import { schoolObject } from "../school/objects.ts";
 import { PageNumberTextSchema, paramOrNull, parseId, WidthTextSchema } from "../validation/schemas.ts";
 

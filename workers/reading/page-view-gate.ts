@@ -8,10 +8,17 @@
  * every view's answer, refusal or not, passes `throughGate`, which checks an unchecked session first.
  */
 
+import type { RequestContext } from "../http/context.ts";
 import type { Reader } from "../http/guards.ts";
 import { schoolObject } from "../school/objects.ts";
 import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
-import type { PageAsk } from "./serve-page.ts";
+
+/** A page view's request, parsed by the route: null where the path held something malformed. */
+export interface PageAsk {
+  context: RequestContext;
+  reader: Reader;
+  bookId: number | null;
+}
 
 /** Why a reader does not get what they asked for: the status, the sentence, and what else the answer carries. */
 export class Refusal {

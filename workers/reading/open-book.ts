@@ -1,0 +1,135 @@
+/**
+ * Opening a book for a page view (docs/decisions/0013, 0024): which book a reader may read as
+ * pages, and the refusals before a page is spent. No HTTP here: workers/api/book-pages.ts parses
+ * the request and turns a `Refusal` or a result into the answer; the views are page-image.ts
+ * (the stamped image) and book-text.ts (text, outline, search, a teacher's book for annotations).
+ *
+ * Another school's book, a deleted one or a malformed id is 404 before anything else is looked
+ * at; a book whose pages are not ready yet is 409 with `status: "preparing"`. Every exported view
+ * answers through `throughGate` (page-view-gate.ts): for a page viewer (a teacher cookie no one has
+ * checked yet) no answer leaves before the session is checked, so a made-up cookie learns nothing
+ * about a school's books, whichever refusal a view adds.
+ */
+import { dayOf, licenceEndedMessage, licenceState } from "../../app/lib/rules/licence.ts";
+import { findBook } from "../books/detail.ts";
+import { type Db, getReplicaDb } from "../db/client.ts";
+import type { Book, PageSet } from "../db/schema.ts";
+import { listPages, type PageList, readingState } from "../page-images/page-reading.ts";
+import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts";
+import { findBookForPageView } from "./library.ts";
+import { cachedPageViewBook, forgetPageViewBook, type PageViewBook } from "./page-view-cache.ts";
+import { type PageAsk, type PageReader, Refusal, throughGate } from "./page-view-gate.ts";
+import { recordAfterResponse } from "./usage-events.ts";
+
+export type PageRow = NonNullable<ReturnType<ReadySet["pages"]["get"]>>;
+
+/** What a page view needs of the book: which page set teachers read, whether a PDF is waiting for pages. */
+type ReadableBook = Pick<Book, "id" | "pageSetId" | "pdfKey">;
+export interface Opened {
+  ask: PageAsk;
+  db: Db;
+  reader: PageReader;
+  book: ReadableBook;
+  schoolName: string | null;
+  set: PageSet;
+  pages: ReadySet["pages"];
+  /** A teacher's book as read for this view, and the school's catalogue version it was remembered under (none: read from D1 now). */
+  row?: PageViewBook;
+  /** The school's licence's seat limit (null: none; admins: none). */
+  seats: number | null;
+  cachedVersion?: number;
+}
+
+/** The book remembered for a page view was stale (docs/decisions/0024): the view runs again, reading it from D1. */
+export const STALE = Symbol("stale");
+
+/**
+ * The reader, the book they may read and its readable page set; or the refusal. A teacher's page
+ * view reads their school's book from this isolate's memory (checked by the object call, `spend`),
+ * or one row from D1; `fresh` always reads D1 (opening a book, and the retry of a stale memory).
+ */
+export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Promise<Opened | Refusal> {
+  const { db, tenant, env } = ask.context;
+  const { bookId } = ask;
+  let book: ReadableBook | null = null;
+  let schoolName: string | null = null;
+  let seats: number | null = null;
+  let teacherRow: PageViewBook | undefined;
+  let cachedVersion: number | undefined;
+  if (bookId && reader.kind === "teacher") {
+    // From this isolate's memory, checked against the school's catalogue version by the object call;
+    // else one row, from a replica near the reader (an assignment removed reaches it in moments).
+    const remembered = cachedPageViewBook(reader.schoolId, bookId);
+    const cached = fresh ? undefined : remembered;
+    const row = cached ?? (await findBookForPageView(getReplicaDb(env.DB), reader.schoolId, bookId));
+    // Opening the book (its page list) reads it afresh: a set replaced since is forgotten here at once.
+    if (remembered && remembered.book.pageSetId !== row?.book.pageSetId) forgetPageViewBook(reader.schoolId, bookId);
+    [teacherRow, cachedVersion] = [row ?? undefined, cached?.version];
+    // The cookie's school is not the one the request names: like a school that does not exist.
+    if (row && tenant.slug !== null && row.school.slug !== tenant.slug) return new Refusal(404, "School not found");
+    [book, schoolName] = row ? [row.book, row.school.name] : [null, null];
+    if (row) {
+      // The licence's days are looked at on every view (a remembered row may cross midnight).
+      const state = licenceState(row.licence, dayOf(Date.now()));
+      if (state === "scheduled") return new Refusal(404, "Book not found");
+      if (state === "expired" && row.licence.endsOn)
+        return new Refusal(403, licenceEndedMessage(row.licence.endsOn), { status: "licence-ended" });
+      seats = row.licence.seats;
+    }
+  } else if (bookId) {
+    book = await findBook(db, bookId);
+  }
+  if (!book) return new Refusal(404, "Book not found");
+  const ready = await cachedReadySet(db, book);
+  if (!ready) {
+    const state = await readingState(db, book);
+    return state === "preparing"
+      ? new Refusal(409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
+      : new Refusal(404, "This book does not have a PDF file available", { status: "no-pdf" });
+  }
+  return { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats };
+}
+
+/** Page `n` of the set (null: the path's number was malformed), or the refusal (400 malformed, 404 out of range or failed). */
+export function pageOf(opened: Opened, n: number | null): PageRow | Refusal {
+  const { set } = opened;
+  if (n === null) return new Refusal(400, "The page number must be a whole number from 1");
+  const page = opened.pages.get(n);
+  if (!page) return new Refusal(404, `This book has ${set.pageCount} pages`);
+  if (page.error !== null) return new Refusal(404, "This page could not be displayed.", { status: "failed" });
+  return page;
+}
+
+/**
+ * Runs a view; when the book it remembered turned out stale (an admin's change: the object said so
+ * before spending anything, or the remembered page set is gone from R2), once more with the book
+ * read from D1.
+ */
+export async function withFreshRetry<R>(run: (fresh: boolean) => Promise<R | typeof STALE>): Promise<R> {
+  const first = await run(false);
+  if (first !== STALE) return first;
+  const second = await run(true);
+  if (second === STALE) throw new Error("A book read from D1 cannot be stale");
+  return second;
+}
+
+/** A stored file of a remembered page set is gone: the set was replaced or the book deleted since. */
+export function goneFromR2(opened: Opened): typeof STALE | null {
+  if (opened.reader.kind !== "teacher" || opened.cachedVersion === undefined) return null;
+  forgetPageViewBook(opened.reader.schoolId, opened.book.id);
+  return STALE;
+}
+
+/** Opening a book: its page list, and the open counted for the usage reports (docs/decisions/0019). */
+export function openBookPages(ask: PageAsk): Promise<PageList | Refusal> {
+  return throughGate(ask, async (reader) => {
+    const opened = await open(ask, reader, true);
+    if (opened instanceof Refusal) return opened;
+    const { context } = ask;
+    if (reader.kind === "teacher" && ask.reader.kind === "teacher") {
+      const bookId = opened.book.id;
+      recordAfterResponse(context.ctx, context.env, reader.schoolId, { bookId, teacherId: ask.reader.teacher.teacher.id, pages: 0 });
+    }
+    return listPages(opened.db, opened.set);
+  });
+}

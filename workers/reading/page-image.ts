@@ -1,0 +1,57 @@
+/**
+ * A page as an image (docs/decisions/0013): stamped with the teacher's watermark and hidden mark,
+ * as stored for an admin. Opened by open-book.ts, spent by spend-page.ts, answered through the gate.
+ */
+import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
+import { markSignsFor } from "../leaks/mark-key.ts";
+import { pageImageKey } from "../page-images/page-keys.ts";
+import { storedWidthFor } from "../page-images/page-reading.ts";
+import { stampPage } from "../page-images/stamp.ts";
+import { goneFromR2, open, pageOf, STALE, withFreshRetry } from "./open-book.ts";
+import { type PageAsk, Refusal, throughGate } from "./page-view-gate.ts";
+import { spend } from "./spend-page.ts";
+
+/** The widest page image a reader may ask for (`?w=`). */
+export const MAX_PAGE_WIDTH = 4096;
+
+/** A page image to send: its bytes (a stream as stored for an admin) and type. */
+export interface PageImage {
+  body: ReadableStream | Uint8Array;
+  contentType: string;
+  length: number;
+}
+
+/**
+ * Page `n` as an image: stamped for a teacher (below the smallest stored width asked: a preview,
+ * which costs budget but is not counted as read; the sharp image that follows is), as stored for an
+ * admin. `width` is the `w` asked (undefined: 1024; null: malformed or above the largest).
+ */
+export function pageImage(ask: PageAsk, n: number | null, width: number | null | undefined): Promise<PageImage | Refusal> {
+  return throughGate(ask, (reader) =>
+    withFreshRetry(async (fresh) => {
+      const opened = await open(ask, reader, fresh);
+      if (opened instanceof Refusal) return opened;
+      if (width === null) return new Refusal(400, `The width must be a whole number from 1 to ${MAX_PAGE_WIDTH}`);
+      const page = pageOf(opened, n);
+      if (page instanceof Refusal) return page;
+      const requested = width ?? 1024;
+      const preview = opened.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
+      const spent = await spend(opened, !preview);
+      if (spent === STALE || spent instanceof Refusal) return spent;
+      const key = pageImageKey(opened.book.id, opened.set.id, page.n, storedWidthFor(requested), STORED_PAGE_EXTENSION);
+      const object = await ask.context.env.BOOKS.get(key);
+      if (!object) return goneFromR2(opened) ?? new Refusal(404, "This page could not be displayed.");
+      if (!spent.watermark) {
+        return { body: object.body, contentType: object.httpMetadata?.contentType ?? "application/octet-stream", length: object.size };
+      }
+      const mark = await markSignsFor(ask.context.env, spent.teacherId, spent.day);
+      const stamped = await stampPage(
+        new Uint8Array(await object.arrayBuffer()),
+        spent.watermark,
+        preview ? PREVIEW_WIDTH : undefined,
+        mark,
+      );
+      return { body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength };
+    }),
+  );
+}

@@ -1,0 +1,214 @@
+// Issue 41's new and changed endpoints as a teacher with curl and devtools would try them (the
+// review's R3): a coordinator of school A with school B's ids, through the API and My school's form;
+// a cookie of A on B's host; headers a script may forge (Host, X-Forwarded-Host, X-Forwarded-Proto,
+// Origin of a sibling school's subdomain, Sec-Fetch-Site, Referer); the admin's Free seat with a
+// teacher's cookie; and notes of a book whose licence ended. What seat-holders, coordinators,
+// annotations and licence-ended already try is not repeated here.
+
+import { and, eq } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { auditLog, bookAccess } from "../../workers/db/schema.ts";
+import { api, createSchool, db, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
+
+const tag = () => crypto.randomUUID().slice(0, 8);
+let admin: { cookie: string };
+
+beforeAll(async () => {
+  admin = { cookie: (await signedInAdmin()).cookie };
+});
+
+type Teacher = Awaited<ReturnType<typeof signedInTeacher>>;
+
+/** A school with a one-seat licence of its own book, a coordinator, and a teacher holding the seat. */
+async function schoolWithHeldSeat() {
+  const school = await createSchool({ slug: `atk-${tag()}`, teacherLimit: 20 });
+  const { book } = await preparedBook(`Attack Book ${tag()}`, [], ["One.", "Two."]);
+  const licence = await api("/api/licences", {
+    cookie: admin.cookie,
+    body: { schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 1 },
+  });
+  expect(licence.status).toBe(201);
+  const coordinator: Teacher = await signedInTeacher(school, "Cora Coordinator");
+  const holder: Teacher = await signedInTeacher(school, "Hal Holder");
+  const made = await api(`/api/schools/${school.id}/teachers/${coordinator.teacher.id}/coordinator`, {
+    method: "POST",
+    cookie: admin.cookie,
+  });
+  expect(made.status).toBe(200);
+  expect((await api(`/api/books/${book.id}/pages/1`, { cookie: holder.cookie })).status).toBe(200);
+  const held = async () => (await schoolStub(school.id)).seatsHeld(school.id, book.id);
+  expect(await held()).toBe(1);
+  return { school, book, coordinator, holder, held };
+}
+
+const seatsPath = (slug: string, rest = "") => `/api/schools/slug/${slug}/coordinator/seats${rest}`;
+const seatAudits = async (teacherId: number) =>
+  db()
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.action, "seat.free"), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
+
+describe("a coordinator of school A with school B's ids", () => {
+  it("My school's Free seat (the form) frees nothing of B: B's teacher, B's book, or A's teacher with B's book", async () => {
+    const a = await schoolWithHeldSeat();
+    const b = await schoolWithHeldSeat();
+    const url = `/schools/${a.school.slug}/my-school`;
+    for (const [bookId, teacherId, error] of [
+      [b.book.id, b.holder.teacher.id, "Teacher not found"],
+      [b.book.id, a.holder.teacher.id, "Book not found"],
+      [a.book.id, b.holder.teacher.id, "Teacher not found"],
+    ] as const) {
+      const post = await page(url, {
+        method: "POST",
+        cookie: a.coordinator.cookie,
+        body: new URLSearchParams({ intent: "seat-free", bookId: String(bookId), teacherId: String(teacherId) }),
+      });
+      expect(post.status, `${bookId}/${teacherId}`).toBe(404);
+      expect(await post.text()).toContain(error);
+    }
+    expect(await b.held()).toBe(1);
+    expect(await a.held()).toBe(1);
+    expect(await seatAudits(b.holder.teacher.id)).toHaveLength(0);
+  });
+
+  it("B's My school form, on the path and on B's subdomain, with A's cookie: refused, B's seat still held", async () => {
+    const a = await schoolWithHeldSeat();
+    const b = await schoolWithHeldSeat();
+    const body = () => new URLSearchParams({ intent: "seat-free", bookId: String(b.book.id), teacherId: String(b.holder.teacher.id) });
+    for (const url of [`https://lectern.test/schools/${b.school.slug}/my-school`, `https://${b.school.slug}.lectern.test/my-school`]) {
+      const post = await page(url, { method: "POST", cookie: a.coordinator.cookie, body: body() });
+      expect(post.status, url).not.toBe(200);
+      expect(await post.text(), url).not.toContain("Freed");
+    }
+    expect(await b.held()).toBe(1);
+    expect(await seatAudits(b.holder.teacher.id)).toHaveLength(0);
+  });
+
+  it("the seats API with A's cookie on B's host, or on A's host naming B: nothing listed, nothing freed", async () => {
+    const a = await schoolWithHeldSeat();
+    const b = await schoolWithHeldSeat();
+    const freeB = seatsPath(b.school.slug, `/${b.book.id}/${b.holder.teacher.id}`);
+    for (const [host, path] of [
+      [`https://${b.school.slug}.lectern.test`, seatsPath(b.school.slug)],
+      [`https://${a.school.slug}.lectern.test`, seatsPath(b.school.slug)],
+      [`https://${b.school.slug}.lectern.test`, seatsPath(a.school.slug)],
+    ] as const) {
+      const listed = await api(`${host}${path}`, { cookie: a.coordinator.cookie });
+      expect([401, 404], `${host}${path}`).toContain(listed.status);
+      expect(await listed.text()).not.toContain("Hal Holder");
+    }
+    for (const host of [`https://${b.school.slug}.lectern.test`, `https://${a.school.slug}.lectern.test`]) {
+      const freed = await api(`${host}${freeB}`, { method: "DELETE", cookie: a.coordinator.cookie });
+      expect([401, 404], host).toContain(freed.status);
+    }
+    expect(await b.held()).toBe(1);
+  });
+});
+
+describe("headers a script sends", () => {
+  it("a sibling school's subdomain as Origin, a cross-site Sec-Fetch-Site, a Referer of ours: refused, nothing freed", async () => {
+    const a = await schoolWithHeldSeat();
+    const b = await schoolWithHeldSeat();
+    const host = `https://${a.school.slug}.lectern.test`;
+    const free = `${host}${seatsPath(a.school.slug, `/${a.book.id}/${a.holder.teacher.id}`)}`;
+    const attempts: { origin: string | null; headers?: Record<string, string> }[] = [
+      // B's page, same-site with A's: SameSite=Lax sends A's cookie along.
+      { origin: `https://${b.school.slug}.lectern.test` },
+      { origin: "https://lectern.test" },
+      { origin: `http://${a.school.slug}.lectern.test` },
+      { origin: "null" },
+      { origin: null, headers: { "Sec-Fetch-Site": "same-site" } },
+      { origin: null, headers: { "Sec-Fetch-Site": "cross-site", Referer: `${host}/my-school` } },
+      { origin: null, headers: { Referer: `${host}/my-school` } },
+      { origin: "https://evil.example", headers: { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "https" } },
+    ];
+    for (const attempt of attempts) {
+      const response = await api(free, { method: "DELETE", cookie: a.coordinator.cookie, ...attempt });
+      expect(response.status, JSON.stringify(attempt)).toBe(403);
+    }
+    // The page's form: the same check, before the action.
+    const form = await page(`${host}/my-school`, {
+      method: "POST",
+      cookie: a.coordinator.cookie,
+      headers: { Origin: `https://${b.school.slug}.lectern.test` },
+      body: new URLSearchParams({ intent: "seat-free", bookId: String(a.book.id), teacherId: String(a.holder.teacher.id) }),
+    });
+    expect(form.status).toBe(403);
+    expect(await a.held()).toBe(1);
+  });
+
+  it("a Host we do not serve is 400 before any route, whatever Origin or X-Forwarded-Host says", async () => {
+    const a = await schoolWithHeldSeat();
+    const path = seatsPath(a.school.slug, `/${a.book.id}/${a.holder.teacher.id}`);
+    for (const host of [
+      "https://evil.example",
+      `https://${a.school.slug}.lectern.test.evil.example`,
+      "https://lectern.test.evil.example",
+    ]) {
+      const response = await api(`${host}${path}`, {
+        method: "DELETE",
+        cookie: a.coordinator.cookie,
+        headers: { "X-Forwarded-Host": `${a.school.slug}.lectern.test` },
+      });
+      expect(response.status, host).toBe(400);
+    }
+    // X-Forwarded-* on our own host changes nothing: the request is answered for its own Host.
+    const listed = await api(`https://lectern.test${seatsPath(a.school.slug)}`, {
+      cookie: a.coordinator.cookie,
+      headers: { "X-Forwarded-Host": "evil.example", "X-Forwarded-Proto": "http", "CF-Connecting-IP": "203.0.113.9" },
+    });
+    expect(listed.status).toBe(200);
+    expect(await a.held()).toBe(1);
+  });
+});
+
+describe("an admin's Free seat", () => {
+  it("the school page's form with a teacher's or coordinator's cookie frees nothing", async () => {
+    const a = await schoolWithHeldSeat();
+    const body = () => new URLSearchParams({ intent: "seat-free", bookId: String(a.book.id), teacherId: String(a.holder.teacher.id) });
+    for (const cookie of [a.holder.cookie, a.coordinator.cookie]) {
+      const post = await page(`/admin/school/${a.school.id}`, { method: "POST", cookie, body: body() });
+      expect(post.status).not.toBe(200);
+      expect(await post.text()).not.toContain("Freed");
+    }
+    expect(await a.held()).toBe(1);
+  });
+
+  it("the admin's cookie on a school's subdomain is no admin there: the seats API is 401 and the seat stays", async () => {
+    const a = await schoolWithHeldSeat();
+    const host = `https://${a.school.slug}.lectern.test`;
+    expect((await api(`${host}/api/schools/${a.school.id}/seats`, { cookie: admin.cookie })).status).toBe(401);
+    const freed = await api(`${host}/api/schools/${a.school.id}/seats/${a.book.id}/${a.holder.teacher.id}`, {
+      method: "DELETE",
+      cookie: admin.cookie,
+    });
+    expect(freed.status).toBe(401);
+    expect(await a.held()).toBe(1);
+  });
+});
+
+describe("notes of a book whose licence ended", () => {
+  it("are not made, listed or exported (403 licence-ended, as the pages answer)", async () => {
+    const school = await createSchool({ slug: `atk-ended-${tag()}` });
+    const { cookie } = await signedInTeacher(school, "Enid Ended");
+    const { book } = await preparedBook(`Ended Notes ${tag()}`, [school.id], ["One two three.", "Four."]);
+    const create = (body: unknown) => api(`/api/books/${book.id}/annotations`, { cookie, body });
+    const made = await create({ kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 3 } });
+    expect(made.status).toBe(201);
+    const today = dayOf(Date.now());
+    await db()
+      .update(bookAccess)
+      .set({ startsOn: addDays(today, -30), endsOn: addDays(today, -1) })
+      .where(and(eq(bookAccess.schoolId, school.id), eq(bookAccess.bookId, book.id)));
+    for (const response of [
+      await create({ kind: "note", page: 1, note: "After the end" }),
+      await api(`/api/books/${book.id}/annotations`, { cookie }),
+      await api(`/api/books/${book.id}/annotations/export`, { cookie }),
+    ]) {
+      expect(response.status, response.url).toBe(403);
+      expect(await response.text()).not.toContain("One");
+    }
+  });
+});

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { toCsv } from "../../app/lib/csv.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
@@ -38,29 +39,36 @@ const TEACHER = { params: ["teacherId"], body: false };
 const answer = <Value extends object>(c: { json: (value: Value) => Response }, value: Value) => c.json(value);
 
 /**
+ * The reads of My school are a coordinator's only: a plain teacher of the school is 403. (The writes
+ * ask the same in their command, with the teacher they act on; guarding them here too would ask twice.)
+ */
+export const coordinatorOnly = createMiddleware<TeacherApiEnv>(async (c, next) => {
+  const { school, teacher } = c.var.teacher;
+  const coordinator = await asCoordinator(c.var.context.db, { schoolId: school.id, teacherId: teacher.id });
+  if (!coordinator.ok) return failureResponse(c, coordinator.failure);
+  await next();
+});
+
+/**
  * A coordinator's view of their own school (docs/decisions/0030), mounted at
  * /api/schools/slug/{slug}/coordinator. The teacher guard admits only a signed-in teacher of the
  * school the path names (another school's teacher gets 404, as for the library); each route then
- * asks D1 whether that teacher is a coordinator (a plain teacher gets 403). The school is always
+ * asks D1 whether that teacher is a coordinator (`coordinatorOnly`, or the write's command: a plain
+ * teacher gets 403). The school is always
  * the session's: no parameter names another.
  */
 export const coordinatorApi = new Hono<TeacherApiEnv>()
-  .get("/teachers", requireRole("teacher"), async (c) => {
+  .get("/teachers", requireRole("teacher"), coordinatorOnly, async (c) => {
     const { db, env } = c.var.context;
-    const who = { schoolId: c.var.teacher.school.id, teacherId: c.var.teacher.teacher.id };
-    const coordinator = await asCoordinator(db, who);
-    if (!coordinator.ok) return failureResponse(c, coordinator.failure);
-    return c.json({ teachers: await coordinatorTeachers(db, env, who.schoolId) });
+    return c.json({ teachers: await coordinatorTeachers(db, env, c.var.teacher.school.id) });
   })
   .post("/teachers/:teacherId/disable", requireRole("teacher"), runJson(coordinatorDisableCommand, answer, TEACHER))
   .post("/teachers/:teacherId/enable", requireRole("teacher"), runJson(coordinatorEnableCommand, answer, TEACHER))
   .post("/teachers/:teacherId/sign-out", requireRole("teacher"), runJson(coordinatorSignOutCommand, answer, TEACHER))
   .post("/teachers/:teacherId/send-reset", requireRole("teacher"), runJson(coordinatorSendResetCommand, answer, TEACHER))
-  .get("/usage", requireRole("teacher"), validate("query", UsageQuerySchema), async (c) => {
+  .get("/usage", requireRole("teacher"), coordinatorOnly, validate("query", UsageQuerySchema), async (c) => {
     const { db, env } = c.var.context;
-    const { school, teacher } = c.var.teacher;
-    const coordinator = await asCoordinator(db, { schoolId: school.id, teacherId: teacher.id });
-    if (!coordinator.ok) return failureResponse(c, coordinator.failure);
+    const { school } = c.var.teacher;
     const query = c.req.valid("query");
     const range = { from: query.from, to: query.to };
     if (query.format === "json")

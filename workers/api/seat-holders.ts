@@ -10,12 +10,12 @@
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../http/context.ts";
 import { type AdminApiEnv, requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { failureResponse, runJson } from "../http/run-command.ts";
+import { runJson } from "../http/run-command.ts";
 import { parseInput } from "../http/validate.ts";
 import { coordinatorFreeSeatCommand, freeSeatCommand, schoolSeatHolders } from "../licences/seat-holders.ts";
-import { asCoordinator } from "../teachers/coordinators.ts";
 import { SCHOOL_NOT_FOUND } from "../teachers/management.ts";
 import { IdTextSchema } from "../validation/schemas.ts";
+import { coordinatorOnly } from "./coordinator.ts";
 
 const IdText = IdTextSchema();
 const answer = <Value extends object>(c: Context<AppEnv>, value: Value) => c.json(value);
@@ -36,12 +36,9 @@ export const schoolSeatsApi = new Hono<AdminApiEnv>()
 
 /** Mounted at /api/schools/slug/:slug/coordinator. */
 export const coordinatorSeatsApi = new Hono<TeacherApiEnv>()
-  .get("/seats", requireRole("teacher"), async (c) => {
+  .get("/seats", requireRole("teacher"), coordinatorOnly, async (c) => {
     const { db, env } = c.var.context;
-    const who = { schoolId: c.var.teacher.school.id, teacherId: c.var.teacher.teacher.id };
-    const coordinator = await asCoordinator(db, who);
-    if (!coordinator.ok) return failureResponse(c, coordinator.failure);
-    return c.json({ seats: (await schoolSeatHolders(db, env, who.schoolId)) ?? [] });
+    return c.json({ seats: (await schoolSeatHolders(db, env, c.var.teacher.school.id)) ?? [] });
   })
   .delete(
     "/seats/:bookId/:teacherId",

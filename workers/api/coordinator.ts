@@ -3,7 +3,7 @@ import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import { toCsv } from "../../app/lib/csv.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { failureResponse, runJson } from "../http/run-command.ts";
+import { answerJson, failureResponse, runJson } from "../http/run-command.ts";
 import { validate } from "../http/validate.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { teacherUsage } from "../reports/detail.ts";
@@ -36,7 +36,6 @@ const UsageQuerySchema = z.intersection(
 
 /** The teacher is named by the path alone: no body is read. */
 const TEACHER = { params: ["teacherId"], body: false };
-const answer = <Value extends object>(c: { json: (value: Value) => Response }, value: Value) => c.json(value);
 
 /**
  * The reads of My school are a coordinator's only: a plain teacher of the school is 403. (The writes
@@ -62,10 +61,10 @@ export const coordinatorApi = new Hono<TeacherApiEnv>()
     const { db, env } = c.var.context;
     return c.json({ teachers: await coordinatorTeachers(db, env, c.var.teacher.school.id) });
   })
-  .post("/teachers/:teacherId/disable", requireRole("teacher"), runJson(coordinatorDisableCommand, answer, TEACHER))
-  .post("/teachers/:teacherId/enable", requireRole("teacher"), runJson(coordinatorEnableCommand, answer, TEACHER))
-  .post("/teachers/:teacherId/sign-out", requireRole("teacher"), runJson(coordinatorSignOutCommand, answer, TEACHER))
-  .post("/teachers/:teacherId/send-reset", requireRole("teacher"), runJson(coordinatorSendResetCommand, answer, TEACHER))
+  .post("/teachers/:teacherId/disable", requireRole("teacher"), runJson(coordinatorDisableCommand, answerJson, TEACHER))
+  .post("/teachers/:teacherId/enable", requireRole("teacher"), runJson(coordinatorEnableCommand, answerJson, TEACHER))
+  .post("/teachers/:teacherId/sign-out", requireRole("teacher"), runJson(coordinatorSignOutCommand, answerJson, TEACHER))
+  .post("/teachers/:teacherId/send-reset", requireRole("teacher"), runJson(coordinatorSendResetCommand, answerJson, TEACHER))
   .get("/usage", requireRole("teacher"), coordinatorOnly, validate("query", UsageQuerySchema), async (c) => {
     const { db, env } = c.var.context;
     const { school } = c.var.teacher;

@@ -7,31 +7,20 @@
  * The coordinator's school is their session's (the teacher guard admits only a teacher of the
  * school the path names: another school's is 404); a plain teacher is 403.
  */
-import { type Context, Hono } from "hono";
-import type { AppEnv } from "../http/context.ts";
+import { Hono } from "hono";
 import { type AdminApiEnv, requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { runJson } from "../http/run-command.ts";
-import { parseInput } from "../http/validate.ts";
+import { answerJson, runJson } from "../http/run-command.ts";
 import { coordinatorFreeSeatCommand, freeSeatCommand, schoolSeatHolders } from "../licences/seat-holders.ts";
-import { SCHOOL_NOT_FOUND } from "../teachers/management.ts";
-import { IdTextSchema } from "../validation/schemas.ts";
 import { coordinatorOnly } from "./coordinator.ts";
-
-const IdText = IdTextSchema();
-const answer = <Value extends object>(c: Context<AppEnv>, value: Value) => c.json(value);
+import { schoolList } from "./school-list.ts";
 
 /** Mounted at /api/schools, after the schools routes. */
 export const schoolSeatsApi = new Hono<AdminApiEnv>()
-  .get("/:id/seats", requireRole("admin"), async (c) => {
-    const id = parseInput(IdText, c.req.param("id"));
-    if (!id.ok) return c.json({ error: SCHOOL_NOT_FOUND }, 404);
-    const seats = await schoolSeatHolders(c.var.context.db, c.env, id.data);
-    return seats ? c.json({ seats }) : c.json({ error: SCHOOL_NOT_FOUND }, 404);
-  })
+  .get("/:id/seats", requireRole("admin"), schoolList("seats", schoolSeatHolders))
   .delete(
     "/:id/seats/:bookId/:teacherId",
     requireRole("admin"),
-    runJson(freeSeatCommand, answer, { params: ["id", "bookId", "teacherId"], body: false }),
+    runJson(freeSeatCommand, answerJson, { params: ["id", "bookId", "teacherId"], body: false }),
   );
 
 /** Mounted at /api/schools/slug/:slug/coordinator. */
@@ -43,5 +32,5 @@ export const coordinatorSeatsApi = new Hono<TeacherApiEnv>()
   .delete(
     "/seats/:bookId/:teacherId",
     requireRole("teacher"),
-    runJson(coordinatorFreeSeatCommand, answer, { params: ["bookId", "teacherId"], body: false }),
+    runJson(coordinatorFreeSeatCommand, answerJson, { params: ["bookId", "teacherId"], body: false }),
   );

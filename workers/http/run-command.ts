@@ -33,6 +33,9 @@ export function runJson<Env extends AppEnv, Schema extends ZodType, Value, Answe
   };
 }
 
+/** A command's value answered as it is (for `runJson`'s `respond`). */
+export const answerJson = <Value extends object>(c: Context<AppEnv>, value: Value) => c.json(value);
+
 /** A failure as the API answers it: its status, and `{ error }` with the field or rows it is about. */
 export function failureResponse<Env extends AppEnv>(c: Context<Env>, failure: Failure) {
   return c.json(failureBody(failure), failureStatus(failure));

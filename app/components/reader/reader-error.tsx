@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { SIGNED_OUT } from "../../lib/reader/reader-api.ts";
+import { AskToRenew } from "../school/licence-ended.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { Icon } from "../ui/icon.tsx";
 
@@ -70,20 +71,12 @@ export function ReaderLicenceEnded({
   backHref: string;
   backLabel: string;
 }) {
-  const detail = ended.schoolEmail ? (
-    <p className="mt-2 text-slate-300">
-      To read it again, ask your school to renew it:{" "}
-      <a className="font-medium text-indigo-300 underline" href={`mailto:${ended.schoolEmail}`}>
-        {ended.schoolEmail}
-      </a>
-    </p>
-  ) : null;
   return (
     <ReaderMessage
       tone="error"
       title="This book is no longer available"
       message={ended.error}
-      detail={detail}
+      detail={<AskToRenew schoolEmail={ended.schoolEmail} className="mt-2 text-slate-300" linkClassName="text-indigo-300" />}
       backHref={backHref}
       backLabel={backLabel}
     />

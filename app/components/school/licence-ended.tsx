@@ -20,14 +20,23 @@ export function LicenceEnded({ ended, backHref }: { ended: { error: string; scho
   return (
     <StatusPanel title="This book is no longer available" actions={<ButtonLink to={backHref}>Back to Books</ButtonLink>}>
       <p>{ended.error}</p>
-      {ended.schoolEmail && (
-        <p className="mt-2">
-          To read it again, ask your school to renew it:{" "}
-          <a className="font-medium text-indigo-700 underline dark:text-indigo-300" href={`mailto:${ended.schoolEmail}`}>
-            {ended.schoolEmail}
-          </a>
-        </p>
-      )}
+      <AskToRenew schoolEmail={ended.schoolEmail} className="mt-2" linkClassName="text-indigo-700 dark:text-indigo-300" />
     </StatusPanel>
+  );
+}
+
+/**
+ * Whom to ask for a book whose licence ended, the same words on the book's page and in the reader
+ * (ReaderLicenceEnded): the school's own address; nothing when the school has none.
+ */
+export function AskToRenew({ schoolEmail, className, linkClassName }: { schoolEmail: string; className: string; linkClassName: string }) {
+  if (!schoolEmail) return null;
+  return (
+    <p className={className}>
+      To read it again, ask your school to renew it:{" "}
+      <a className={`font-medium underline ${linkClassName}`} href={`mailto:${schoolEmail}`}>
+        {schoolEmail}
+      </a>
+    </p>
   );
 }

@@ -11,6 +11,7 @@ import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
 import { auditLog, bookAccess } from "../../workers/db/schema.ts";
 import { api, createSchool, db, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
+import { atProvider, cookiesOf, schoolWith } from "./sso-journey.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
 let admin: { cookie: string };
@@ -210,5 +211,24 @@ describe("notes of a book whose licence ended", () => {
       expect(response.status, response.url).toBe(403);
       expect(await response.text()).not.toContain("One");
     }
+  });
+});
+
+describe("a provider sign-in with forwarding headers a script sets", () => {
+  it("builds its way back, the callback and the ticket's address from our own hosts only", async () => {
+    const school = await schoolWith("google");
+    const origin = `https://${school.slug}.lectern.test`;
+    const forged = { "X-Forwarded-Host": "evil.test", "X-Forwarded-Proto": "http", Forwarded: "host=evil.test;proto=http" };
+    const started = await api(`${origin}/api/auth/oidc/google/start?school=${school.slug}`, { headers: forged });
+    expect(started.status).toBe(302);
+    const location = started.headers.get("Location") ?? "";
+    expect(new URL(location).searchParams.get("redirect_uri")).toBe("https://lectern.test/api/auth/oidc/google/callback");
+    expect(location).not.toContain("evil");
+    const callback = await atProvider(location, "fay@school.example.org");
+    const back = await api(callback, { headers: forged });
+    const next = back.headers.get("Location") ?? "";
+    expect(next.startsWith(`${origin}/api/auth/oidc/complete?ticket=`)).toBe(true);
+    const done = await api(next, { cookie: cookiesOf(started).join("; "), headers: forged });
+    expect(done.headers.get("Location")).toBe(`${origin}/dashboard`);
   });
 });

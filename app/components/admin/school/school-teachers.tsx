@@ -3,8 +3,9 @@ import { useActionData, useFetcher } from "react-router";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { MessageBox, messageTone } from "../../ui/message-box.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
+import { AskFirstButton, answerNotice, ConfirmForm, type RowAnswer } from "./ask-first.tsx";
 
 /** A row of the table: the admin's list, or the coordinator's (without mobile numbers). */
 export interface TeacherRow {
@@ -19,9 +20,7 @@ export interface TeacherRow {
   lastLoginAt: number | null;
 }
 type Teacher = TeacherRow;
-/** What the page's action answers for a teacher's intent. */
-type Answer = { intent: string; message: string } | { intent: string; error: string };
-type Fetcher = ReturnType<typeof useFetcher<Answer>>;
+type Fetcher = ReturnType<typeof useFetcher<RowAnswer>>;
 
 /** The two actions that ask first: what each does, in the confirmation's words. */
 const CONFIRM = {
@@ -78,9 +77,9 @@ function ActionForm({
  */
 export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teacher[]; manage?: "admin" | "coordinator" }) {
   const admin = manage === "admin";
-  const fetcher = useFetcher<Answer>({ key: "school-teachers" });
+  const fetcher = useFetcher<RowAnswer>({ key: "school-teachers" });
   // Without JavaScript the forms post as a page; the answer comes back as the page's action data.
-  const posted = useActionData<Answer>();
+  const posted = useActionData<RowAnswer>();
   const answer = fetcher.data ?? (posted?.intent.startsWith("teacher-") ? posted : undefined);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
   const busy = fetcher.state !== "idle";
@@ -92,8 +91,7 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
     if (fetcher.data?.intent === "teacher-delete") notice.current?.focus();
   }, [fetcher.data]);
 
-  const text = answer ? ("message" in answer ? answer.message : answer.error) : null;
-  const tone = answer && "message" in answer ? (messageTone(answer.message) === "info" ? "info" : "success") : undefined;
+  const { text, tone } = answerNotice(answer);
   const asked = confirm ? CONFIRM[confirm.kind] : null;
 
   return (
@@ -154,16 +152,9 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
                       {!admin && t.coordinator ? null : t.disabled ? (
                         <ActionForm fetcher={fetcher} intent="teacher-enable" label="Enable" teacher={t} busy={busy} />
                       ) : (
-                        <Button
-                          variant="secondary"
-                          className="px-3 py-1.5"
-                          aria-label={`Disable ${t.name}`}
-                          aria-haspopup="dialog"
-                          disabled={busy}
-                          onClick={() => setConfirm({ kind: "disable", teacher: t })}
-                        >
+                        <AskFirstButton label={`Disable ${t.name}`} busy={busy} onClick={() => setConfirm({ kind: "disable", teacher: t })}>
                           Disable
-                        </Button>
+                        </AskFirstButton>
                       )}
                       <ActionForm fetcher={fetcher} intent="teacher-sign-out" label="End all sessions" teacher={t} busy={busy} />
                       <ActionForm fetcher={fetcher} intent="teacher-send-reset" label="Send password reset" teacher={t} busy={busy} />
@@ -177,16 +168,14 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
                         />
                       )}
                       {admin && (
-                        <Button
-                          variant="secondary"
-                          className="px-3 py-1.5 text-red-700 dark:text-red-300"
-                          aria-label={`Remove ${t.name}`}
-                          aria-haspopup="dialog"
-                          disabled={busy}
+                        <AskFirstButton
+                          label={`Remove ${t.name}`}
+                          busy={busy}
                           onClick={() => setConfirm({ kind: "delete", teacher: t })}
+                          className="text-red-700 dark:text-red-300"
                         >
                           Remove
-                        </Button>
+                        </AskFirstButton>
                       )}
                     </div>
                   </td>
@@ -204,16 +193,14 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
         description={confirm && asked ? asked.description(confirm.teacher) : undefined}
       >
         {confirm && asked && (
-          <fetcher.Form method="post" className="flex justify-end gap-3" onSubmit={() => setConfirm(null)}>
-            <input type="hidden" name="intent" value={asked.intent} />
-            <input type="hidden" name="teacherId" value={confirm.teacher.id} />
-            <Button variant="secondary" onClick={() => setConfirm(null)}>
-              Cancel
-            </Button>
-            <Button type="submit" className="bg-red-600 hover:bg-red-700">
-              {`${asked.verb} ${confirm.teacher.name}`}
-            </Button>
-          </fetcher.Form>
+          <ConfirmForm
+            Form={fetcher.Form}
+            fields={{ intent: asked.intent, teacherId: confirm.teacher.id }}
+            onClose={() => setConfirm(null)}
+            submitClassName="bg-red-600 hover:bg-red-700"
+          >
+            {`${asked.verb} ${confirm.teacher.name}`}
+          </ConfirmForm>
         )}
       </Dialog>
     </section>

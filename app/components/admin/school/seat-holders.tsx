@@ -1,17 +1,14 @@
 import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { HeldSeat } from "../../../../workers/licences/seat-holders.ts";
-import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { MessageBox, messageTone } from "../../ui/message-box.tsx";
+import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
+import { AskFirstButton, answerNotice, ConfirmForm, type RowAnswer } from "./ask-first.tsx";
 
 /** One held seat, as the server lists it. */
 export type HeldSeatRow = HeldSeat;
-
-/** What the page's action answers for `seat-free`. */
-type Answer = { intent: string; message: string } | { intent: string; error: string };
 
 export const SEAT_FREE_INTENT = "seat-free";
 
@@ -23,9 +20,9 @@ export const SEAT_FREE_INTENT = "seat-free";
  * and the button that had it, are gone).
  */
 export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
-  const fetcher = useFetcher<Answer>({ key: "seat-holders" });
+  const fetcher = useFetcher<RowAnswer>({ key: "seat-holders" });
   // Without JavaScript the form posts as a page; the answer comes back as the page's action data.
-  const posted = useActionData<Answer>();
+  const posted = useActionData<RowAnswer>();
   const answer = fetcher.data ?? (posted?.intent === SEAT_FREE_INTENT ? posted : undefined);
   const [confirm, setConfirm] = useState<HeldSeatRow | null>(null);
   const busy = fetcher.state !== "idle";
@@ -35,8 +32,7 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
     if (fetcher.data) notice.current?.focus();
   }, [fetcher.data]);
 
-  const text = answer ? ("message" in answer ? answer.message : answer.error) : null;
-  const tone = answer && "message" in answer ? (messageTone(answer.message) === "info" ? "info" : "success") : undefined;
+  const { text, tone } = answerNotice(answer);
 
   return (
     <section className={cardClasses} aria-labelledby="seat-holders-title">
@@ -75,16 +71,14 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
                   <LocalDateTime value={s.lastAt} />
                 </td>
                 <td className="py-2 pr-4">
-                  <Button
-                    variant="secondary"
-                    className="px-3 py-1.5 whitespace-nowrap"
-                    aria-label={`Free ${s.name}'s seat of ${s.title}`}
-                    aria-haspopup="dialog"
-                    disabled={busy}
+                  <AskFirstButton
+                    label={`Free ${s.name}'s seat of ${s.title}`}
+                    busy={busy}
                     onClick={() => setConfirm(s)}
+                    className="whitespace-nowrap"
                   >
                     Free seat
-                  </Button>
+                  </AskFirstButton>
                 </td>
               </tr>
             ))}
@@ -103,15 +97,13 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
         }
       >
         {confirm && (
-          <fetcher.Form method="post" className="flex justify-end gap-3" onSubmit={() => setConfirm(null)}>
-            <input type="hidden" name="intent" value={SEAT_FREE_INTENT} />
-            <input type="hidden" name="bookId" value={confirm.bookId} />
-            <input type="hidden" name="teacherId" value={confirm.teacherId} />
-            <Button variant="secondary" onClick={() => setConfirm(null)}>
-              Cancel
-            </Button>
-            <Button type="submit">Free seat</Button>
-          </fetcher.Form>
+          <ConfirmForm
+            Form={fetcher.Form}
+            fields={{ intent: SEAT_FREE_INTENT, bookId: confirm.bookId, teacherId: confirm.teacherId }}
+            onClose={() => setConfirm(null)}
+          >
+            Free seat
+          </ConfirmForm>
         )}
       </Dialog>
     </section>

@@ -1,0 +1,71 @@
+import type { ReactNode } from "react";
+import type { FetcherWithComponents } from "react-router";
+import { Button } from "../../ui/button.tsx";
+import { messageTone } from "../../ui/message-box.tsx";
+
+/** What a school page's action answers for a row's intent (a teacher's, a seat's). */
+export type RowAnswer = { intent: string; message: string } | { intent: string; error: string };
+
+/** The answer's sentence and how it shows (an error, else a success or a plain notice); nothing before one. */
+export function answerNotice(answer: RowAnswer | undefined) {
+  const text = answer ? ("message" in answer ? answer.message : answer.error) : null;
+  const tone = answer && "message" in answer ? (messageTone(answer.message) === "info" ? "info" : "success") : undefined;
+  return { text, tone } as const;
+}
+
+/** A row's action that asks first: it opens the confirmation dialog. `label` names the row (the teacher, the seat). */
+export function AskFirstButton({
+  label,
+  busy,
+  onClick,
+  className = "",
+  children,
+}: {
+  label: string;
+  busy: boolean;
+  onClick: () => void;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button
+      variant="secondary"
+      className={`px-3 py-1.5 ${className}`}
+      aria-label={label}
+      aria-haspopup="dialog"
+      disabled={busy}
+      onClick={onClick}
+    >
+      {children}
+    </Button>
+  );
+}
+
+/** The confirmation dialog's form: the row's fields posted to the page's action, Cancel, and the action's own button. */
+export function ConfirmForm({
+  Form,
+  fields,
+  onClose,
+  submitClassName,
+  children,
+}: {
+  Form: FetcherWithComponents<unknown>["Form"];
+  fields: Record<string, string | number>;
+  onClose: () => void;
+  submitClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Form method="post" className="flex justify-end gap-3" onSubmit={onClose}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <Button variant="secondary" onClick={onClose}>
+        Cancel
+      </Button>
+      <Button type="submit" className={submitClassName}>
+        {children}
+      </Button>
+    </Form>
+  );
+}

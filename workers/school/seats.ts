@@ -22,9 +22,14 @@ export type SeatHolder = {
   lastAt: number;
 };
 
+/** Seats of the book left idle past SEAT_HOLD_MS are free again. */
+function giveBackIdleSeats(sql: SqlStorage, bookId: number, now: number) {
+  sql.exec("DELETE FROM seats WHERE book_id = ? AND last_at < ?", bookId, now - SEAT_HOLD_MS);
+}
+
 /** Whether the teacher holds a seat of the book or one is free; seats left idle past SEAT_HOLD_MS are given back first. */
 export function seatFree(sql: SqlStorage, teacherId: number, bookId: number, seats: number, now: number): boolean {
-  sql.exec("DELETE FROM seats WHERE book_id = ? AND last_at < ?", bookId, now - SEAT_HOLD_MS);
+  giveBackIdleSeats(sql, bookId, now);
   const holders = sql.exec<{ teacherId: number }>("SELECT teacher_id AS teacherId FROM seats WHERE book_id = ?", bookId).toArray();
   return holders.some((row) => row.teacherId === teacherId) || holders.length < seats;
 }
@@ -35,7 +40,7 @@ export function seatFree(sql: SqlStorage, teacherId: number, bookId: number, sea
  * the day's figures changed (the next flush has them to send).
  */
 export function takeSeat(sql: SqlStorage, teacherId: number, bookId: number, now: number): boolean {
-  sql.exec("DELETE FROM seats WHERE book_id = ? AND last_at < ?", bookId, now - SEAT_HOLD_MS);
+  giveBackIdleSeats(sql, bookId, now);
   sql.exec("INSERT OR REPLACE INTO seats (book_id, teacher_id, last_at) VALUES (?, ?, ?)", bookId, teacherId, now);
   const changed = sql.exec(
     `INSERT INTO seat_days (day, book_id, peak) VALUES (?1, ?2, (SELECT count(*) FROM seats WHERE book_id = ?2))

@@ -100,18 +100,14 @@ export function checkSession(sql: SqlStorage, tokenHash: string, now: number): S
 
 /** Ends one session (sign-out, or a device revoked); true when it was live. The teacher's last one frees their seats. */
 export function endSession(sql: SqlStorage, tokenHash: string, teacherId: number | undefined, now: number): boolean {
-  const [ended] = (
-    teacherId === undefined
-      ? sql.exec<{ teacherId: number }>(
-          "DELETE FROM sessions WHERE token_hash = ? AND ended IS NULL RETURNING teacher_id AS teacherId",
-          tokenHash,
-        )
-      : sql.exec<{ teacherId: number }>(
-          "DELETE FROM sessions WHERE token_hash = ? AND teacher_id = ? AND ended IS NULL RETURNING teacher_id AS teacherId",
-          tokenHash,
-          teacherId,
-        )
-  ).toArray();
+  // Given a teacher, only their own session ends (a device revoked from their account page).
+  const [ended] = sql
+    .exec<{ teacherId: number }>(
+      "DELETE FROM sessions WHERE token_hash = ?1 AND (?2 IS NULL OR teacher_id = ?2) AND ended IS NULL RETURNING teacher_id AS teacherId",
+      tokenHash,
+      teacherId ?? null,
+    )
+    .toArray();
   if (ended) freeSeatsOfSignedOut(sql, ended.teacherId, now);
   return ended !== undefined;
 }

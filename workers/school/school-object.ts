@@ -40,7 +40,7 @@ type At = { now?: number };
 export class School extends DurableObject<SchoolEnv> {
   private readonly sql: SqlStorage;
   private schoolId: number | null = null;
-  private alarmSet: boolean | null = null;
+  private alarmSet = false;
   private flushing: Promise<number> | null = null;
   /** A step that left something for the next flush calls this: the alarm is set. */
   private readonly flushSoon = (now: number) => this.scheduleFlush(now);
@@ -262,7 +262,7 @@ export class School extends DurableObject<SchoolEnv> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.schoolId = null;
-    this.alarmSet = null;
+    this.alarmSet = false;
     // Nothing is left behind, and a later call (a stale cookie) writes nothing: D1 has no such school.
   }
 }

@@ -9,7 +9,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
 import { auditLog, bookAccess } from "../../workers/db/schema.ts";
-import { api, createSchool, db, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, createSchool, db, page, pagesSpent, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 import { atProvider, cookiesOf, schoolWith } from "./sso-journey.ts";
 
@@ -105,6 +105,22 @@ describe("a coordinator of school A with school B's ids", () => {
       expect([401, 404], host).toContain(freed.status);
     }
     expect(await b.held()).toBe(1);
+  });
+});
+
+describe("school A's cookie on school B's host, at the reader", () => {
+  it("pages, their text, the page list and notes of A's own book are 404 there, and no page is spent", async () => {
+    const a = await createSchool({ slug: `atk-a-${tag()}` });
+    const b = await createSchool({ slug: `atk-b-${tag()}` });
+    const reader = await signedInTeacher(a, "Ann Across");
+    const { book } = await preparedBook(`Across ${tag()}`, [a.id], ["One.", "Two."]);
+    const onB = `https://${b.slug}.lectern.test/api/books/${book.id}`;
+    for (const path of ["/pages/1", "/pages/1/text", "/pages", "/annotations", "/annotations/export"]) {
+      expect((await api(`${onB}${path}`, { cookie: reader.cookie })).status, path).toBe(404);
+    }
+    expect(await pagesSpent(a, reader.teacher.id, book.id)).toBe(0);
+    // On A's own host the same cookie reads: the 404s above were the host's.
+    expect((await api(`https://${a.slug}.lectern.test/api/books/${book.id}/pages/1`, { cookie: reader.cookie })).status).toBe(200);
   });
 });
 

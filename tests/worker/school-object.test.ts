@@ -366,6 +366,12 @@ describe("a page view's cost to D1", () => {
     expect(await objectTables(await schoolStub(987654321))).toBe(0);
   });
 
+  it("answers the dashboard's call for a school it does not hold, and keeps nothing for it", async () => {
+    const stub = await schoolStub(987654322);
+    expect(await stub.dashboardState(987654322, 1)).toEqual({ unflushed: [], catalogueVersion: 0 });
+    expect(await objectTables(stub)).toBe(0);
+  });
+
   it("answers a made-up cookie 401 whatever it asks, without telling which books a school has", async () => {
     const forged = `__Host-lectern_teacher=${schoolA.id}.${"A".repeat(43)}`;
     for (const path of [

@@ -201,8 +201,9 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** The dashboard's one call: the teacher's unflushed progress and the school's catalogue version (workers/reading/shelf-cache.ts). */
   async dashboardState(schoolId: number, teacherId: number): Promise<{ unflushed: usage.UnflushedProgress[]; catalogueVersion: number }> {
-    const unflushed = await this.unflushedProgress(schoolId, teacherId);
-    return { unflushed, catalogueVersion: catalogueVersion(this.sql) };
+    // An object that holds no such school has no tables to read: nothing unflushed, no version.
+    if (!(await this.ready(schoolId))) return { unflushed: [], catalogueVersion: 0 };
+    return { unflushed: usage.unflushedProgress(this.sql, teacherId), catalogueVersion: catalogueVersion(this.sql) };
   }
 
   /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */

@@ -23,10 +23,10 @@ import { parseInput, readJsonBody } from "../http/validate.ts";
 import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
 import { readingLimitMessage } from "../reading/page-budget.ts";
 import { Refusal } from "../reading/page-view-gate.ts";
+import { readRefusal } from "../reading/spend-page.ts";
 import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school/annotations.ts";
 import { schoolObject } from "../school/objects.ts";
 import type { AnnotationAnswer, Withheld } from "../school/school-object.ts";
-import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
 import { parseId } from "../validation/schemas.ts";
 
 const NO_STORE = { "Cache-Control": "private, no-store" } as const;
@@ -103,14 +103,11 @@ function fromObject<Value>(answer: AnnotationAnswer<Value>): Value | Refusal {
     case "ok":
       return answer.value;
     case "none":
-      return new Refusal(401, "Not signed in");
     case "disabled":
-      return new Refusal(401, ACCOUNT_DISABLED, { disabled: true });
     case "limit":
-      return new Refusal(429, readingLimitMessage(answer.waitMs), {}, { "Retry-After": String(Math.ceil(answer.waitMs / 1000)) });
     case "no-seat":
-      // As a page answers it (workers/reading/spend-page.ts).
-      return new Refusal(409, noSeatMessage(answer.seats), { status: "no-seat" }, { "Retry-After": "60" });
+      // As a page answers it.
+      return readRefusal(answer);
     case "full":
       return new Refusal(409, BOOK_FULL);
     case "not-found":

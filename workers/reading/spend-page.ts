@@ -17,6 +17,20 @@ import { Refusal, sessionChecked, signedOut } from "./page-view-gate.ts";
  */
 export type Spent = { watermark: null } | { watermark: string[]; teacherId: number; day: string };
 
+/** The school's object will not give a teacher the book's words (a page, or their annotations): signed out, no seat, or the budget spent. */
+export type ObjectRefusal =
+  | { status: "none" }
+  | { status: "disabled" }
+  | { status: "no-seat"; seats: number }
+  | { status: "limit"; waitMs: number };
+
+/** That refusal as the reader is told it, the same for a page and for annotations: 401, 409 with no seat, 429. */
+export function readRefusal(refused: ObjectRefusal): Refusal {
+  if (refused.status === "none" || refused.status === "disabled") return signedOut(refused.status);
+  if (refused.status === "no-seat") return new Refusal(409, noSeatMessage(refused.seats), { status: "no-seat" }, { "Retry-After": "60" });
+  return new Refusal(429, readingLimitMessage(refused.waitMs), {}, { "Retry-After": String(Math.ceil(refused.waitMs / 1000)) });
+}
+
 /**
  * A teacher's page, in one call to the school's object: the session checked, a page of the
  * budget spent and, when `countsAsRead`, the page counted (docs/decisions/0024). The 401 when
@@ -35,16 +49,12 @@ export async function spend(opened: Opened, countsAsRead: boolean): Promise<Spen
   });
   // The object checks the session before anything else: whatever it answered, the gate need not ask again.
   sessionChecked(reader);
-  if (result.status === "none" || result.status === "disabled") return signedOut(result.status);
   if (result.status === "stale") {
     forgetPageViewBook(reader.schoolId, book.id);
     return STALE;
   }
-  if (result.status === "no-seat") return new Refusal(409, noSeatMessage(result.seats), { status: "no-seat" }, { "Retry-After": "60" });
-  if (result.status === "limit") {
-    const { waitMs } = result;
-    return new Refusal(429, readingLimitMessage(waitMs), {}, { "Retry-After": String(Math.ceil(waitMs / 1000)) });
-  }
+  if (result.status === "none" || result.status === "disabled" || result.status === "no-seat" || result.status === "limit")
+    return readRefusal(result);
   if (opened.row && opened.cachedVersion === undefined) rememberPageViewBook(reader.schoolId, opened.row, result.catalogueVersion);
   const { teacher } = result;
   const day = markDay();

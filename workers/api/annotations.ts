@@ -90,10 +90,9 @@ function refused(c: Context<Env>, refusal: Refusal) {
   return c.json({ error: refusal.error, ...refusal.extra }, refusal.status, { ...NO_STORE, ...refusal.headers });
 }
 
-/** The book of the path as the teacher may read it now, or the reader's refusal (404 for another school's). */
-async function teacherBook(c: Context<Env>): Promise<TeacherBook | Refusal> {
+/** The book of the path as the teacher may read it now, or the reader's refusal (404 for another school's, or a malformed id). */
+function teacherBook(c: Context<Env>): Promise<TeacherBook | Refusal> {
   const bookId = parseId(c.req.param("id"));
-  if (!bookId) return new Refusal(404, "Book not found");
   return openForTeacher({ context: c.var.context, reader: { kind: "teacher", teacher: c.var.teacher }, bookId });
 }
 

@@ -126,9 +126,9 @@ export function openBookPages(ask: PageAsk): Promise<PageList | Refusal> {
     const opened = await open(ask, reader, true);
     if (opened instanceof Refusal) return opened;
     const { context } = ask;
-    if (reader.kind === "teacher" && ask.reader.kind === "teacher") {
-      const bookId = opened.book.id;
-      recordAfterResponse(context.ctx, context.env, reader.schoolId, { bookId, teacherId: ask.reader.teacher.teacher.id, pages: 0 });
+    if (ask.reader.kind === "teacher") {
+      const { school, teacher } = ask.reader.teacher;
+      recordAfterResponse(context.ctx, context.env, school.id, { bookId: opened.book.id, teacherId: teacher.id, pages: 0 });
     }
     return listPages(opened.db, opened.set);
   });

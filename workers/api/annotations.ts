@@ -28,8 +28,8 @@ import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewA
 import { schoolObject } from "../school/objects.ts";
 import type { AnnotationAnswer, Withheld } from "../school/school-object.ts";
 import { parseId } from "../validation/schemas.ts";
+import { NO_STORE, refused } from "./refused.ts";
 
-const NO_STORE = { "Cache-Control": "private, no-store" } as const;
 export const ANNOTATION_NOT_FOUND = "Annotation not found";
 export const BOOK_FULL = `You can keep at most ${MAX_ANNOTATIONS_PER_BOOK.toLocaleString("en-US")} bookmarks, highlights and notes in one book. Delete some to add more.`;
 /** The most characters one highlight covers (a sentence or a paragraph, not a page). */
@@ -85,10 +85,6 @@ const PatchSchema = z
   .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: "Send the label, note or colour to change" });
 
 type Env = TeacherApiEnv;
-
-function refused(c: Context<Env>, refusal: Refusal) {
-  return c.json({ error: refusal.error, ...refusal.extra }, refusal.status, { ...NO_STORE, ...refusal.headers });
-}
 
 /** The book of the path as the teacher may read it now, or the reader's refusal (404 for another school's, or a malformed id). */
 function teacherBook(c: Context<Env>): Promise<TeacherBook | Refusal> {

@@ -20,10 +20,10 @@ import { MAX_PAGE_WIDTH, pageImage } from "../reading/page-image.ts";
 import { type PageAsk, Refusal } from "../reading/page-view-gate.ts";
 import { schoolObject } from "../school/objects.ts";
 import { PageNumberTextSchema, paramOrNull, parseId, WidthTextSchema } from "../validation/schemas.ts";
+import { NO_STORE, refused } from "./refused.ts";
 
 type Env = ReaderApiEnv;
 
-const NO_STORE = { "Cache-Control": "private, no-store" } as const;
 const WidthSchema = WidthTextSchema(MAX_PAGE_WIDTH);
 
 /** The book the path names (null: malformed, which the service answers as a book not found). */
@@ -40,10 +40,6 @@ function pageNumber(c: Context<Env>): number | null {
 function answer<T extends object>(c: Context<Env>, result: T | Refusal) {
   if (result instanceof Refusal) return refused(c, result);
   return c.json(result, 200, NO_STORE);
-}
-
-function refused(c: Context<Env>, refusal: Refusal) {
-  return c.json({ error: refusal.error, ...refusal.extra }, refusal.status, { ...NO_STORE, ...refusal.headers });
 }
 
 // Guarded route by route: other routers share the /books mount.

@@ -88,4 +88,13 @@ describe("the dashboard's kept shelf", () => {
     expect(edit.status).toBe(200);
     expect((await dashboard(ben)).titles).toEqual(["Aardvark Atlas", "Alpha Astronomy", "Beta Botany"]);
   });
+
+  it("drops a book the admin deletes from the catalogue on the next dashboard", async () => {
+    await dashboard(ada);
+    const removed = await api(`/api/books/${ids["Beta Botany"]}`, { method: "DELETE", cookie: admin.cookie });
+    expect(removed.status).toBe(200);
+    const after = await dashboard(ada);
+    expect(after.titles).toEqual(["Aardvark Atlas", "Alpha Astronomy"]);
+    expect(after.html).toContain("2 book(s) available");
+  });
 });

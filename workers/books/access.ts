@@ -3,6 +3,7 @@ import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
 import { log } from "../http/log.ts";
+import { catalogueChanged } from "../licences/licences.ts";
 import { type HotState, schoolObject } from "../school/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 
@@ -52,6 +53,7 @@ export type GrantResult = { ok: true; created: number } | { ok: false; error: st
  */
 export async function grantAccess(
   db: Db,
+  hot: HotState,
   actor: Actor,
   input: { schoolIds: number[]; bookIds: number[]; startsOn: string; endsOn: string | null; seats: number | null },
   now = Date.now(),
@@ -79,7 +81,11 @@ export async function grantAccess(
       now,
     ).getSQL(),
   ]);
-  return { ok: true, created: result!.meta.changes };
+  const created = result!.meta.changes;
+  // A school's catalogue version says its books changed, more as well as fewer: the dashboard keeps
+  // each school's shelf under it (workers/reading/shelf-cache.ts).
+  if (created > 0) await catalogueChanged(hot, schoolIds);
+  return { ok: true, created };
 }
 
 /**

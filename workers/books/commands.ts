@@ -39,16 +39,16 @@ export const deleteBookCommand = adminCommand(z.object({ id: BookRef }), async (
 });
 
 /** Every (school, book) pair assigned; those assigned already change nothing. */
-export const grantAccessCommand = adminCommand(GrantAccessSchema, async ({ db, actor }, input) => {
-  const result = await grantAccess(db, actor, input);
+export const grantAccessCommand = adminCommand(GrantAccessSchema, async ({ db, env, actor }, input) => {
+  const result = await grantAccess(db, env, actor, input);
   return result.ok ? done({ created: result.created }) : failed({ kind: "invalid", error: result.error });
 });
 
 /** Many books to one school (a school's Assign Books page). */
 export const assignBooksCommand = adminCommand(
   z.object({ schoolId: SchoolIdSchema, ...AssignBooksSchema.shape, ...LicenceTermsSchema.shape }).superRefine(checkLicenceDays),
-  async ({ db, actor }, { schoolId, bookIds, ...terms }) => {
-    const result = await grantAccess(db, actor, { schoolIds: [schoolId], bookIds, ...terms });
+  async ({ db, env, actor }, { schoolId, bookIds, ...terms }) => {
+    const result = await grantAccess(db, env, actor, { schoolIds: [schoolId], bookIds, ...terms });
     return result.ok
       ? done({ created: result.created, assigned: new Set(bookIds).size })
       : failed({ kind: "invalid", error: result.error });

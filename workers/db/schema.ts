@@ -63,6 +63,17 @@ export const books = sqliteTable(
 );
 
 /**
+ * The catalogue's one version (one row, id 1): raised by triggers on every insert, change and delete
+ * of a book (migration 0020), whoever writes it. What is kept per school that shows books (the
+ * dashboard's shelf, workers/reading/shelf-cache.ts) is stale once it moves; licences have each
+ * school's own version in its object.
+ */
+export const catalogueState = sqliteTable("catalogue_state", {
+  id: integer("id").primaryKey(),
+  booksVersion: integer("books_version").notNull().default(0),
+});
+
+/**
  * A school's licence for a book (docs/decisions/0028): from `starts_on` to `ends_on` (UTC days,
  * YYYY-MM-DD, both included; no end: open-ended), for at most `seats` readers at once (null:
  * unlimited). Teachers see a book while its licence is active. One per (school, book): renewing

@@ -11,17 +11,20 @@
  * An entry is used only while all of these are what they were when it was read:
  * - the school's catalogue version (its object's, bumped by every assignment and licence change);
  * - the day (UTC): licences start and end on days, and 'available until' counts the days left;
- * - the shelf's stamp, read in the teacher's own batch (no extra round trip): how many books the
- *   school may read today and the latest change to any of them or to their licences. A book's new
- *   title, cover or finished pages change its `updated_at`; a deleted book lowers the count.
+ * - the catalogue's books version (`catalogue_state`, one row read in the teacher's own batch, no
+ *   extra round trip), which the database raises on any book's insert, change or delete: a new
+ *   title, cover or set of pages, a deleted book. It is the whole catalogue's, so an edit of any
+ *   book reads every school's shelf once more; edits are an admin's, rare beside dashboards, and
+ *   this reads one row where a per-school stamp read every licence of the school.
  * SHELF_TTL_MS bounds what none of these sees: a first PDF whose pages are still being prepared
- * (the card's 'preparing' in place of 'no PDF') shows within a minute.
+ * (the card's 'preparing' in place of 'no PDF') shows within a minute, and so does a licence change
+ * whose call to the school's object failed.
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, exists, sql } from "drizzle-orm";
 import { dayOf } from "../../app/lib/rules/licence.ts";
 import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/rules/shelf-query.ts";
 import type { Db } from "../db/client.ts";
-import { bookAccess, books, favourites } from "../db/schema.ts";
+import { bookAccess, books, catalogueState, favourites } from "../db/schema.ts";
 import { TtlCache } from "../db/ttl-cache.ts";
 import { activeOn } from "../licences/licences.ts";
 import { type ShelfBook, type ShelfSummary, summariseShelf } from "./library.ts";
@@ -39,7 +42,7 @@ interface SchoolShelf {
 interface EntryKey {
   version: number;
   day: string;
-  stamp: string;
+  stamp: number;
   firstPage: number;
 }
 
@@ -59,25 +62,26 @@ const NO_READER = 0;
 const isWholeShelf = (query: ShelfQuery) =>
   query.q.trim() === "" && query.subject === null && query.grade === null && query.sort === ALL_BOOKS.sort && !query.mine;
 
-/** The teacher's stars among the books the school may read today, with each book's group. */
+/**
+ * The teacher's stars among the books the school may read today, with each book's group. Read from
+ * the teacher's favourites outwards (the licence is a lookup per star): joined the other way, SQLite
+ * walked every licence of the school on each dashboard, stars or none.
+ */
 function starsQuery(db: Db, schoolId: number, teacherId: number, today: string) {
+  const licensed = db
+    .select({ one: sql`1` })
+    .from(bookAccess)
+    .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, favourites.bookId), activeOn(today)));
   return db
     .select({ id: books.id, subject: books.subject, gradeLevel: books.gradeLevel })
     .from(favourites)
     .innerJoin(books, eq(books.id, favourites.bookId))
-    .innerJoin(bookAccess, and(eq(bookAccess.bookId, favourites.bookId), eq(bookAccess.schoolId, schoolId), activeOn(today)))
-    .where(eq(favourites.teacherId, teacherId));
+    .where(and(eq(favourites.teacherId, teacherId), exists(licensed)));
 }
 
-/** What changes when the shelf's books or their licences change: count, latest book edit, latest licence edit. */
-function stampQuery(db: Db, schoolId: number, today: string) {
-  return db
-    .select({
-      stamp: sql<string>`count(*) || ':' || coalesce(max(${books.updatedAt}), 0) || ':' || coalesce(max(${bookAccess.updatedAt}), 0)`,
-    })
-    .from(bookAccess)
-    .innerJoin(books, eq(books.id, bookAccess.bookId))
-    .where(and(eq(bookAccess.schoolId, schoolId), activeOn(today)));
+/** The catalogue's version: any book's insert, change or delete raises it (migration 0020). One row. */
+function stampQuery(db: Db) {
+  return db.select({ stamp: catalogueState.booksVersion }).from(catalogueState).where(eq(catalogueState.id, 1));
 }
 
 const groupKey = (subject: string | null, gradeLevel: number | null) => `${gradeLevel ?? ""}\u0000${subject ?? "\u0000"}`;
@@ -115,9 +119,9 @@ export async function dashboardShelf(
   const [stars, reading, [stamped]] = await db.batch([
     starsQuery(db, school.id, teacherId, today),
     recentReading(db, teacherId, school.id, unflushed),
-    stampQuery(db, school.id, today),
+    stampQuery(db),
   ]);
-  const key: EntryKey = { version: school.catalogueVersion, day: today, stamp: stamped?.stamp ?? "", firstPage };
+  const key: EntryKey = { version: school.catalogueVersion, day: today, stamp: stamped?.stamp ?? -1, firstPage };
   let entry = entries.get(school.id, now);
   if (!entry || !sameKey(entry, key)) {
     const read = await summariseShelf(db, school.id, firstPage, NO_READER, ALL_BOOKS);

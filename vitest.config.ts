@@ -34,6 +34,9 @@ export default defineConfig({
             main: "./tests/worker/entry.ts",
             wrangler: { configPath: "./wrangler.toml" },
             miniflare: {
+              // The real local queue, consumed by the renderer's handler (tests/worker/entry.ts exports it),
+              // as workers/renderer/wrangler.toml configures it for the renderer Worker.
+              queueConsumers: { "lectern-page-jobs": { maxBatchSize: 1, maxBatchTimeout: 0.05, maxRetries: 10, retryDelay: 1 } },
               bindings: {
                 TEST_MIGRATIONS: migrations,
                 APP_DOMAIN: "lectern.test",

@@ -5,8 +5,11 @@ import { readConfig } from "./http/config.ts";
 import { withRequestId } from "./http/log.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { sendLicenceReminders } from "./licences/reminders.ts";
+import { resendStalled } from "./page-images/preparation.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
 import { purgeDeletedSchools } from "./school/purge.ts";
+
+const EVERY_MINUTE = "* * * * *";
 
 export { School } from "./school/school-object.ts";
 
@@ -29,7 +32,12 @@ const app = createApp(renderPage, { dev: import.meta.env.DEV });
 export default {
   fetch: app.fetch,
   // The cron in the Worker's configuration: report rankings and data retention (docs/decisions/0019).
-  scheduled(_controller, env, ctx) {
+  scheduled(controller, env, ctx) {
+    // Every minute: page jobs lost with a restart or a crash are sent again (docs/decisions/0038).
+    if (controller.cron === EVERY_MINUTE) {
+      ctx.waitUntil(resendStalled(getDb(env.DB), env.PAGE_JOBS));
+      return;
+    }
     // Its log lines carry an id of their own, as a request's do (http/log.ts).
     withRequestId(`scheduled-${crypto.randomUUID()}`, () => {
       ctx.waitUntil(reportHousekeeping(getDb(env.DB)));

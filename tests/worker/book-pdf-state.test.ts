@@ -3,11 +3,12 @@
 // (docs/decisions/0013): every page that shows the book's state says its pages are being
 // prepared, never that it has no PDF.
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { books } from "../../workers/db/schema.ts";
 import { client, createBook, createSchool, db, jsonOf, ORIGIN, okBody, page, request, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoPagePdf } from "./page-fixtures.ts";
+import { holdPageJobs, releasePageJobs } from "./page-job-hold.ts";
 
 const NO_PDF = "does not have a PDF file available";
 
@@ -46,7 +47,11 @@ async function uploadPdf(id: number, bytes: Uint8Array<ArrayBuffer>, pageCount: 
   expect(done.status).toBe(200);
 }
 
+// The book is looked at while its pages are being prepared: the renderer waits until the file is done.
+afterAll(releasePageJobs);
+
 beforeAll(async () => {
+  holdPageJobs();
   admin = (await signedInAdmin()).cookie;
   const school = await createSchool();
   slug = school.slug;

@@ -4,6 +4,9 @@
 import { createRequestHandler } from "react-router";
 import { appContext } from "../../workers/http/context.ts";
 import { createApp, type PageRenderer } from "../../workers/http/pipeline.ts";
+import type { PageJobMessage } from "../../workers/page-images/preparation.ts";
+import { handlePageJobs, type RendererBindings } from "../../workers/renderer/index.ts";
+import { keepWhileHeld } from "./page-job-hold.ts";
 
 export { School } from "../../workers/school/school-object.ts";
 
@@ -32,4 +35,13 @@ const app = createApp(
 /** The whole Worker: API and real pages. */
 export const handleApp = (request: Request, env: Env, ctx?: ExecutionContext) => app.fetch(request, env, ctx);
 
-export default { fetch: app.fetch } satisfies ExportedHandler<Env>;
+/** The API and pages, and the renderer Worker's queue consumer (workers/renderer/index.ts) on the real local queue. */
+export default {
+  fetch: app.fetch,
+  async queue(batch: MessageBatch, env: Env) {
+    const jobs = batch as MessageBatch<PageJobMessage>;
+    // A test holding the queue (./page-job-hold.ts) keeps the messages for later.
+    if (keepWhileHeld(jobs.messages)) return;
+    await handlePageJobs(jobs, env as unknown as RendererBindings);
+  },
+} satisfies ExportedHandler<Env>;

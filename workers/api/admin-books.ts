@@ -161,7 +161,7 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     const book = await bookOf(c);
     const upload = book ? await findPdfUpload(db, book.id, c.req.param("uploadId")) : null;
     if (!book || !upload) return c.json(UPLOAD_NOT_FOUND, 404);
-    const result = await completePdfUpload(db, c.env.BOOKS, actorOf(c), book, upload, c.req.valid("json"));
+    const result = await completePdfUpload(db, c.env.BOOKS, c.env.PAGE_JOBS, actorOf(c), book, upload, c.req.valid("json"));
     if (!result.ok) return c.json({ error: result.error }, result.status);
     return c.json({ book: await getAdminBook(db, book.id), pageSet: result.pageSet });
   })

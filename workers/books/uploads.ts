@@ -26,6 +26,7 @@ import type { Db } from "../db/client.ts";
 import { type Book, uploads } from "../db/schema.ts";
 import { log } from "../http/log.ts";
 import { createUploadedPageSet } from "../page-images/page-sets.ts";
+import { type PageJobQueue, startPreparation } from "../page-images/preparation.ts";
 
 const MiB = 1024 * 1024;
 export const MAX_PDF_BYTES = 1024 * MiB;
@@ -129,6 +130,7 @@ async function looksLikePdf(bucket: R2Bucket, key: string): Promise<boolean> {
 export async function completePdfUpload(
   db: Db,
   bucket: R2Bucket,
+  queue: PageJobQueue,
   actor: Actor,
   book: Book,
   upload: Upload,
@@ -162,7 +164,7 @@ export async function completePdfUpload(
   const pageCount = input.pageCount ?? (Number.isSafeInteger(started) && started > 0 ? started : null);
   // The PDF becomes the book's only once its pages are prepared (workers/page-images/page-sets.ts):
   // until then teachers read the previous pages, and a PDF none of whose pages render is refused.
-  const set = await createUploadedPageSet(db, bucket, book, { key: upload.objectKey, size: object.size, pageCount });
+  const set = await createUploadedPageSet(db, bucket, book, { key: upload.objectKey, size: object.size, pageCount }, actor.id);
   await db.batch([
     db.delete(uploads).where(eq(uploads.id, upload.id)),
     auditEntry(
@@ -178,6 +180,8 @@ export async function completePdfUpload(
       now,
     ),
   ]);
+  // The platform prepares the pages (docs/decisions/0038): no browser needs to stay open.
+  await startPreparation(db, queue, set, now);
   return { ok: true, pageSet: { id: set.id, pageCount } };
 }
 

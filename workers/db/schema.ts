@@ -334,10 +334,61 @@ export const pageSets = sqliteTable(
       .notNull()
       .default("preparing"),
     hasOutline: integer("has_outline", { mode: "boolean" }).notNull().default(false),
+    // The admin whose upload opened the set: told when it is ready or refused (preparation_notices).
+    startedBy: integer("started_by"),
     createdAt: createdAt(),
     completedAt: integer("completed_at", { mode: "number" }),
   },
   (t) => [index("page_sets_book_idx").on(t.bookId, t.status)],
+);
+
+/**
+ * The platform's work on a page set (docs/decisions/0038): one row per Queue message, so the work
+ * survives a restart (the local queue is held in memory) and a page that keeps failing is given up
+ * after a bounded number of tries. `first = 0` is the plan (open the PDF, count its pages, write the
+ * ranges); the others are page ranges. A delivery claims its row by a lease (`leased_until`, moved
+ * on after each page); a row still queued whose lease ran out, or never sent on, is sent again.
+ */
+export const pageJobs = sqliteTable(
+  "page_jobs",
+  {
+    setId: text("set_id")
+      .notNull()
+      .references(() => pageSets.id, { onDelete: "cascade" }),
+    first: integer("first").notNull(),
+    last: integer("last").notNull(),
+    state: text("state", { enum: ["queued", "done"] })
+      .notNull()
+      .default("queued"),
+    tries: integer("tries").notNull().default(0),
+    // The page being rendered on a retried delivery: the one to give up on if it stops the renderer again.
+    at: integer("at"),
+    blankPages: integer("blank_pages").notNull().default(0),
+    sentAt: integer("sent_at", { mode: "number" }).notNull(),
+    leasedUntil: integer("leased_until", { mode: "number" }),
+  },
+  (t) => [primaryKey({ columns: [t.setId, t.first] }), index("page_jobs_queued_idx").on(t.state, t.leasedUntil)],
+);
+
+/**
+ * What became of a book's preparation, for the admin who uploaded its PDF and for the console: a
+ * book ready (with its failed pages) or refused (with the reason). Kept 30 days.
+ */
+export const preparationNotices = sqliteTable(
+  "preparation_notices",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // The book may be gone (a refused add removes it): its title is kept here.
+    bookId: integer("book_id"),
+    title: text("title").notNull(),
+    adminId: integer("admin_id"),
+    outcome: text("outcome", { enum: ["ready", "refused"] }).notNull(),
+    pageCount: integer("page_count"),
+    failedPages: integer("failed_pages").notNull().default(0),
+    message: text("message"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("preparation_notices_created_idx").on(t.createdAt)],
 );
 
 /** A page of a set that exists: rendered (error null) or reported as impossible to render (error set). */

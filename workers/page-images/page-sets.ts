@@ -54,12 +54,13 @@ export async function createUploadedPageSet(
   bucket: R2Bucket,
   book: Book,
   pdf: { key: string; size: number; pageCount: number | null },
+  startedBy: number | null = null,
 ): Promise<PageSet> {
   const previous = await findPreparingSet(db, book.id);
   if (previous) await abandonSet(db, bucket, previous, book.pdfKey);
   const [set] = await db
     .insert(pageSets)
-    .values({ id: randomId(), bookId: book.id, pdfKey: pdf.key, pdfSize: pdf.size, pageCount: pdf.pageCount })
+    .values({ id: randomId(), bookId: book.id, pdfKey: pdf.key, pdfSize: pdf.size, pageCount: pdf.pageCount, startedBy })
     .returning();
   return set!;
 }

@@ -1,0 +1,44 @@
+// The platform's page preparation in worker tests: real PDFs made in the test, uploaded as a script
+// would, and waited for while the real local queue and renderer do the work.
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { expect } from "vitest";
+import { z } from "zod";
+import { client, jsonOf, ORIGIN, okBody, request } from "./helpers.ts";
+
+/** A PDF of `words.length` pages, page n saying words[n - 1] in 24 pt Helvetica, with an outline entry per page when asked. */
+export async function wordsPdf(words: string[]): Promise<Uint8Array<ArrayBuffer>> {
+  const pdf = await PDFDocument.create();
+  const font = await pdf.embedFont(StandardFonts.Helvetica);
+  for (const word of words) {
+    const page = pdf.addPage([612, 792]);
+    page.drawText(word, { x: 72, y: 700, size: 24, font });
+  }
+  return (await pdf.save()) as Uint8Array<ArrayBuffer>;
+}
+
+/** The admin's upload through the API, as a publisher's script sends it: start, parts, complete. */
+export async function uploadThroughApi(cookie: string, bookId: number, bytes: Uint8Array<ArrayBuffer>) {
+  const upload = client({ cookie }).api.books[":id"].upload.pdf;
+  const started = await okBody(upload.$post({ param: { id: String(bookId) }, json: { size: bytes.length } }));
+  const parts = [];
+  for (let i = 0; i < started.partCount; i++) {
+    const part = await request(`${ORIGIN}/api/books/${bookId}/upload/pdf/${started.uploadId}/${i + 1}`, {
+      method: "PUT",
+      headers: { Origin: ORIGIN, Cookie: cookie, "Content-Type": "application/octet-stream" },
+      body: bytes.subarray(i * started.partSize, (i + 1) * started.partSize),
+    });
+    expect(part.status).toBe(200);
+    parts.push({ partNumber: i + 1, etag: (await jsonOf(part, z.object({ etag: z.string() }))).etag });
+  }
+  return okBody(upload[":uploadId"].complete.$post({ param: { id: String(bookId), uploadId: started.uploadId }, json: { parts } }));
+}
+
+export async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 45_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

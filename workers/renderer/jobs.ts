@@ -1,0 +1,357 @@
+/**
+ * The renderer's side of the page jobs (workers/page-images/preparation.ts): a delivery claims its
+ * row, does the job, and marks it done. Every write is idempotent, so a job done twice (a message
+ * sent again after a restart) stores nothing twice: a page is its R2 keys and its row per set and
+ * number, as the browser renderer stored them before.
+ *
+ * A page that throws is marked failed with its reason and the range goes on. A page that takes the
+ * renderer down (a trap, the isolate's CPU or memory limit) leaves its row claimed: the job is sent
+ * again when its lease runs out, and from the second delivery on the page being rendered is written
+ * down first, so the third delivery gives that page up and goes on. A range is given up whole after
+ * MAX_TRIES deliveries.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { plainText } from "../../app/lib/pages/prepare-pages.ts";
+import { discardProvisionalBook } from "../books/editing.ts";
+import type { Db } from "../db/client.ts";
+import { admins, type Book, books, type PageSet, pageJobs, pageSetPages, pageSets, preparationNotices } from "../db/schema.ts";
+import { completePageSet } from "../page-images/complete-set.ts";
+import type { PageText } from "../page-images/page-content.ts";
+import { pageTextKey } from "../page-images/page-keys.ts";
+import { abandonSet, storePage, storePageFailure } from "../page-images/page-sets.ts";
+import { FINISH, LEASE_MS, type PageJobMessage, type PageJobQueue, pageRanges, sendJobs } from "../page-images/preparation.ts";
+import { DAMAGED_MESSAGE, openPdfByRanges, type RangeDocument, UnopenablePdf } from "./pdf-ranges.ts";
+import { discardEngine, type Engine, isEngineFault, pdfiumEngine } from "./pdfium.ts";
+import { extractOutline, pageSize, type RenderedPage, renderPage } from "./render-page.ts";
+
+/** Deliveries of a range before its remaining pages are given up. */
+export const MAX_TRIES = 5;
+/** From this delivery on, the page that was being rendered when the last one died is given up. */
+const GIVE_UP_PAGE_AT = 3;
+export const BLANK_DOCUMENT_ERROR = "Every page of this PDF is blank: the file is probably damaged.";
+
+export interface RendererEnv {
+  db: Db;
+  bucket: R2Bucket;
+  queue: PageJobQueue;
+}
+
+/** One job at a time per isolate: the engine holds one document, and its range reader one callback target. */
+let running: Promise<unknown> = Promise.resolve();
+export function exclusive<T>(job: () => Promise<T>): Promise<T> {
+  const next = running.then(job, job);
+  running = next.catch(() => undefined);
+  return next;
+}
+
+export async function runJob(env: RendererEnv, message: PageJobMessage, now = Date.now()): Promise<void> {
+  if (message.first === FINISH) return finishSet(env, message.setId);
+  const claimed = await claim(env.db, message, now);
+  if (!claimed) return;
+  const found = await setAndBook(env.db, message.setId);
+  if (!found || found.set.status !== "preparing") return;
+  if (message.first === 0) return planSet(env, found);
+  return prepareRange(env, found, claimed);
+}
+
+interface Claimed {
+  first: number;
+  last: number;
+  tries: number;
+  at: number | null;
+}
+
+/** Takes the job for this delivery, unless it is done, gone, or held by a delivery still within its lease. */
+async function claim(db: Db, message: PageJobMessage, now: number): Promise<Claimed | null> {
+  const [row] = await db
+    .update(pageJobs)
+    .set({ tries: sql`${pageJobs.tries} + 1`, leasedUntil: now + LEASE_MS })
+    .where(
+      and(
+        eq(pageJobs.setId, message.setId),
+        eq(pageJobs.first, message.first),
+        eq(pageJobs.state, "queued"),
+        sql`(${pageJobs.leasedUntil} IS NULL OR ${pageJobs.leasedUntil} < ${now})`,
+      ),
+    )
+    .returning({ first: pageJobs.first, last: pageJobs.last, tries: pageJobs.tries, at: pageJobs.at });
+  return row ?? null;
+}
+
+interface Found {
+  set: PageSet;
+  book: Book;
+}
+
+async function setAndBook(db: Db, setId: string): Promise<Found | null> {
+  const [row] = await db
+    .select({ set: pageSets, book: books })
+    .from(pageSets)
+    .innerJoin(books, eq(books.id, pageSets.bookId))
+    .where(eq(pageSets.id, setId))
+    .limit(1);
+  return row ?? null;
+}
+
+async function markDone(db: Db, setId: string, first: number, blankPages = 0): Promise<void> {
+  await db
+    .update(pageJobs)
+    .set({ state: "done", leasedUntil: null, at: null, blankPages })
+    .where(and(eq(pageJobs.setId, setId), eq(pageJobs.first, first)));
+}
+
+/** Opens the PDF, counts its pages, and writes and sends one job per range; a PDF that cannot be opened is refused. */
+async function planSet(env: RendererEnv, { set, book }: Found): Promise<void> {
+  let pageCount: number;
+  try {
+    const engine = await pdfiumEngine();
+    const document = await openPdfByRanges(engine, env.bucket, set.pdfKey);
+    pageCount = document.pageCount;
+    document.close();
+  } catch (error) {
+    if (isEngineFault(error)) discardEngine();
+    if (!(error instanceof UnopenablePdf) && !isEngineFault(error)) throw error;
+    return refuseSet(env, set, book, error instanceof UnopenablePdf ? error.message : DAMAGED_MESSAGE);
+  }
+  if (pageCount < 1) return refuseSet(env, set, book, DAMAGED_MESSAGE);
+  const ranges = pageRanges(pageCount);
+  const now = Date.now();
+  const rows = ranges.map((range) => ({ setId: set.id, ...range, sentAt: now }));
+  const statements = [
+    env.db
+      .update(pageSets)
+      .set({ pageCount })
+      .where(and(eq(pageSets.id, set.id), eq(pageSets.status, "preparing"))),
+    // 5 bound values a row: D1 takes at most 100 a statement.
+    ...chunk(rows, 19).map((part) => env.db.insert(pageJobs).values(part).onConflictDoNothing()),
+    env.db
+      .update(pageJobs)
+      .set({ state: "done", leasedUntil: null })
+      .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.first, 0))),
+  ];
+  for (const part of chunk(statements, 100)) await env.db.batch(part as [(typeof part)[number], ...typeof part]);
+  await sendJobs(
+    env.queue,
+    ranges.map((range) => ({ setId: set.id, first: range.first })),
+  );
+}
+
+function chunk<T>(items: T[], size: number): T[][] {
+  const parts: T[][] = [];
+  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
+  return parts;
+}
+
+function describe(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.replace(/\s+/g, " ").trim() || "PDFium could not render this page").slice(0, 300);
+}
+
+async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Promise<void> {
+  const { db, bucket } = env;
+  const pageCount = set.pageCount ?? 0;
+  const last = Math.min(job.last, pageCount);
+  const existing = await db
+    .select({ n: pageSetPages.n })
+    .from(pageSetPages)
+    .where(and(eq(pageSetPages.setId, set.id), sql`${pageSetPages.n} BETWEEN ${job.first} AND ${last}`));
+  const done = new Set(existing.map((row) => row.n));
+  const fail = async (n: number, error: string, size = { width: 612, height: 792 }) => {
+    const stored = await storePageFailure(db, set, n, { ...size, error });
+    if (!stored.ok) throw new SetGone();
+    done.add(n);
+  };
+  try {
+    if (job.tries >= GIVE_UP_PAGE_AT && job.at !== null && !done.has(job.at)) {
+      await fail(job.at, `This page stopped the renderer ${job.tries - 1} times.`);
+    }
+    if (job.tries > MAX_TRIES) {
+      for (let n = job.first; n <= last; n++) if (!done.has(n)) await fail(n, `The renderer failed on these pages ${MAX_TRIES} times.`);
+    }
+    let blank = 0;
+    let engine: Engine | null = null;
+    let document: RangeDocument | null = null;
+    try {
+      for (let n = job.first; n <= last; n++) {
+        if (done.has(n)) continue;
+        if (job.tries >= 2)
+          await db
+            .update(pageJobs)
+            .set({ at: n })
+            .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.first, job.first)));
+        engine ??= await pdfiumEngine();
+        try {
+          document ??= await openPdfByRanges(engine, bucket, set.pdfKey);
+        } catch (error) {
+          if (isEngineFault(error)) discardEngine();
+          // The plan opened this file: a failure now is the store's, to be tried again by the queue.
+          if (!(error instanceof UnopenablePdf)) throw error;
+          for (let k = n; k <= last; k++) if (!done.has(k)) await fail(k, error.message);
+          break;
+        }
+        const result = await renderOne(engine, document, n);
+        if ("fault" in result) {
+          // The module is unusable after a trap: a fresh engine and document for the pages after it.
+          discardEngine();
+          engine = null;
+          document = null;
+        }
+        if ("rendered" in result) {
+          const stored = await storePage(db, bucket, set, n, { images: result.rendered.images, text: result.rendered.text });
+          if (!stored.ok) {
+            if (stored.status === 404 || stored.status === 409) throw new SetGone();
+            await fail(n, stored.error, { width: result.rendered.text.width, height: result.rendered.text.height });
+            continue;
+          }
+          done.add(n);
+          if (result.rendered.blank) blank++;
+        } else {
+          await fail(n, result.error, result.size);
+        }
+      }
+    } finally {
+      if (document && engine) document.close();
+    }
+    await markDone(db, set.id, job.first, blank);
+  } catch (error) {
+    if (error instanceof SetGone) return; // cancelled or replaced: nothing more to do
+    throw error;
+  }
+  const [{ queued } = { queued: 1 }] = await db
+    .select({ queued: sql<number>`count(*)` })
+    .from(pageJobs)
+    .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.state, "queued")));
+  if (queued === 0) await sendJobs(env.queue, [{ setId: set.id, first: FINISH }]);
+}
+
+class SetGone extends Error {}
+
+function safeSize(m: Engine["pdfium"], page: number) {
+  try {
+    const size = pageSize(m, page);
+    return size.width > 0 && size.height > 0 ? size : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type PageOutcome = { rendered: RenderedPage } | { error: string; size?: { width: number; height: number }; fault?: true };
+
+/** Page `n` rendered, or why not. An error reading the file from R2 is thrown: the queue tries the job again. */
+async function renderOne(engine: Engine, document: RangeDocument, n: number): Promise<PageOutcome> {
+  const m = engine.pdfium;
+  let page: number;
+  try {
+    page = await document.loadPage(n - 1);
+  } catch (error) {
+    if (error instanceof UnopenablePdf) return { error: error.message };
+    if (isEngineFault(error)) return { error: describe(error), fault: true };
+    throw error;
+  }
+  if (!page) return { error: "PDFium could not read this page (it may be damaged)." };
+  try {
+    const rendered = renderPage(m, page);
+    m._FPDF_ClosePage(page);
+    return { rendered };
+  } catch (error) {
+    if (isEngineFault(error)) return { error: describe(error), fault: true };
+    const size = safeSize(m, page);
+    m._FPDF_ClosePage(page);
+    return { error: describe(error), size };
+  }
+}
+
+/** Every job done: the search text, the outline, and the set made the book's (or refused, when no page rendered). */
+export async function finishSet(env: RendererEnv, setId: string): Promise<void> {
+  const { db, bucket } = env;
+  const found = await setAndBook(db, setId);
+  if (!found || found.set.status !== "preparing" || !found.set.pageCount) return;
+  const { set, book } = found;
+  const jobs = await db.select({ state: pageJobs.state, blank: pageJobs.blankPages }).from(pageJobs).where(eq(pageJobs.setId, set.id));
+  if (!jobs.length || jobs.some((job) => job.state !== "done")) return;
+  const pageCount = set.pageCount ?? 0;
+  const rows = await db.select().from(pageSetPages).where(eq(pageSetPages.setId, set.id)).orderBy(pageSetPages.n);
+  const rendered = rows.filter((row) => row.error === null);
+  const blankPages = jobs.reduce((sum, job) => sum + job.blank, 0);
+  // A damaged file often "renders" as nothing but white: all pages blank is refused, as the browser renderer did.
+  if (rendered.length && blankPages >= rendered.length && rows.length === pageCount) {
+    for (const row of rendered)
+      await storePageFailure(db, set, row.n, { width: row.width, height: row.height, error: BLANK_DOCUMENT_ERROR });
+    rendered.length = 0;
+  }
+  const texts: string[] = Array.from({ length: pageCount }, () => "");
+  const renderedNumbers = rendered.map((row) => row.n);
+  for (const part of chunk(renderedNumbers, 16)) {
+    await Promise.all(
+      part.map(async (n) => {
+        const object = await bucket.get(pageTextKey(book.id, set.id, n));
+        if (object) texts[n - 1] = plainText((await object.json()) as PageText);
+      }),
+    );
+  }
+  let outline: ReturnType<typeof extractOutline> = [];
+  if (rendered.length) {
+    try {
+      const engine = await pdfiumEngine();
+      const document = await openPdfByRanges(engine, bucket, set.pdfKey);
+      try {
+        outline = extractOutline(engine.pdfium, document.doc, pageCount);
+      } finally {
+        document.close();
+      }
+    } catch (error) {
+      if (isEngineFault(error)) discardEngine();
+      outline = []; // a book without its contents is still a book
+    }
+  }
+  const actor = set.startedBy ? await adminActor(db, set.startedBy) : null;
+  const result = await completePageSet(db, bucket, actor, book, set, { outline, text: texts });
+  if (result.ok) {
+    await notify(db, { book, adminId: set.startedBy, outcome: "ready", pageCount, failedPages: result.book.failed.length, message: null });
+  } else if (result.status === 422) {
+    await notify(db, { book, adminId: set.startedBy, outcome: "refused", pageCount, failedPages: pageCount, message: result.error });
+  }
+}
+
+async function adminActor(db: Db, adminId: number) {
+  const [admin] = await db.select({ id: admins.id, email: admins.email }).from(admins).where(eq(admins.id, adminId)).limit(1);
+  return admin ?? null;
+}
+
+/** A PDF that cannot be prepared at all: refused with its reason; a book added with it goes too. */
+async function refuseSet(env: RendererEnv, set: PageSet, book: Book, reason: string): Promise<void> {
+  const { db, bucket } = env;
+  const actor = set.startedBy ? await adminActor(db, set.startedBy) : null;
+  const removed = book.provisional && !book.pageSetId && (await discardProvisionalBook(db, bucket, actor, book.id, reason));
+  if (!removed) await abandonSet(db, bucket, set, book.pdfKey);
+  await notify(db, {
+    book,
+    adminId: set.startedBy,
+    outcome: "refused",
+    pageCount: null,
+    failedPages: 0,
+    message: removed ? `${reason} The book was not added either.` : reason,
+  });
+}
+
+async function notify(
+  db: Db,
+  notice: {
+    book: Book;
+    adminId: number | null;
+    outcome: "ready" | "refused";
+    pageCount: number | null;
+    failedPages: number;
+    message: string | null;
+  },
+): Promise<void> {
+  await db.insert(preparationNotices).values({
+    bookId: notice.book.id,
+    title: notice.book.title,
+    adminId: notice.adminId,
+    outcome: notice.outcome,
+    pageCount: notice.pageCount,
+    failedPages: notice.failedPages,
+    message: notice.message,
+  });
+}

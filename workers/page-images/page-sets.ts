@@ -16,7 +16,7 @@ import { deletePrefix, pageImageKey, pageSetPrefix, pageTextKey } from "./page-k
 export const MAX_PAGE_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_PAGES = 100_000;
 
-function randomId(): string {
+export function newSetId(): string {
   return [...crypto.getRandomValues(new Uint8Array(12))].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
@@ -60,7 +60,7 @@ export async function createUploadedPageSet(
   if (previous) await abandonSet(db, bucket, previous, book.pdfKey);
   const [set] = await db
     .insert(pageSets)
-    .values({ id: randomId(), bookId: book.id, pdfKey: pdf.key, pdfSize: pdf.size, pageCount: pdf.pageCount, startedBy })
+    .values({ id: newSetId(), bookId: book.id, pdfKey: pdf.key, pdfSize: pdf.size, pageCount: pdf.pageCount, startedBy })
     .returning();
   return set!;
 }
@@ -91,7 +91,7 @@ export async function openPageSet(db: Db, book: Book, pageCount: number): Promis
   if (!book.pdfKey || !book.pdfSize) return { ok: false, status: 404, error: "This book has no PDF to prepare" };
   const [set] = await db
     .insert(pageSets)
-    .values({ id: randomId(), bookId: book.id, pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount })
+    .values({ id: newSetId(), bookId: book.id, pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount })
     .returning();
   return { ok: true, set: set! };
 }

@@ -10,9 +10,10 @@
  * RANGE_PAGES each), and the finish (`first = FINISH`, no row: every page's text for search, the
  * outline, and the set made the book's).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { type PageSet, pageJobs, pageSets } from "../db/schema.ts";
+import { type Book, type PageSet, pageJobs, pageSetPages, pageSets } from "../db/schema.ts";
+import { findPreparingSet, newSetId } from "./page-sets.ts";
 
 export interface PageJobMessage {
   setId: string;
@@ -115,17 +116,55 @@ export async function resendStalled(db: Db, queue: PageJobQueue, now = Date.now(
   return messages.length;
 }
 
-/** Stops the platform's work on a set: its rows go (the set's own delete cascades to them too). */
-export async function forgetJobs(db: Db, setId: string): Promise<void> {
-  await db.delete(pageJobs).where(eq(pageJobs.setId, setId));
+export type RetryResult = { ok: true } | { ok: false; status: 404 | 409; error: string };
+
+/**
+ * "Try again" for a page that failed while its set is still being prepared: the failure goes and
+ * the page's range is queued again (the range skips the pages it stored before). Once the set is the
+ * book's it never changes (page-set-cache.ts): failed pages of a ready book are tried again by
+ * preparing the book again (`prepareAgain`), teachers keeping the current pages meanwhile.
+ */
+export async function retryFailedPage(db: Db, queue: PageJobQueue, set: PageSet, n: number, now = Date.now()): Promise<RetryResult> {
+  if (set.status !== "preparing")
+    return { ok: false, status: 409, error: "These pages are complete: prepare the book again to try its failed pages" };
+  const [range] = await db
+    .select({ first: pageJobs.first })
+    .from(pageJobs)
+    .where(and(eq(pageJobs.setId, set.id), sql`${pageJobs.first} > 0 AND ${pageJobs.first} <= ${n} AND ${pageJobs.last} >= ${n}`))
+    .limit(1);
+  if (!range) return { ok: false, status: 404, error: `Page ${n} is not one of this book's pages` };
+  const [removed] = await db
+    .delete(pageSetPages)
+    .where(and(eq(pageSetPages.setId, set.id), eq(pageSetPages.n, n), isNotNull(pageSetPages.error)))
+    .returning({ n: pageSetPages.n });
+  if (!removed) return { ok: false, status: 409, error: `Page ${n} did not fail` };
+  await db
+    .update(pageJobs)
+    .set({ state: "queued", tries: 0, at: null, leasedUntil: null, sentAt: now })
+    .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.first, range.first)));
+  await sendJobs(queue, [{ setId: set.id, first: range.first }]);
+  return { ok: true };
 }
 
-/** Whether a set is one the platform is preparing (it has job rows), for the console. */
-export async function setIsPreparing(db: Db, setId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: pageSets.id })
-    .from(pageSets)
-    .where(and(eq(pageSets.id, setId), eq(pageSets.status, "preparing")))
-    .limit(1);
-  return !!row;
+/**
+ * Prepares a book's pages again from its own PDF (a book from before the platform prepared pages,
+ * or one whose failed pages are to be tried again): a new set, which becomes the book's when ready.
+ * A set already being prepared is left to finish (and answered).
+ */
+export async function prepareAgain(
+  db: Db,
+  queue: PageJobQueue,
+  book: Pick<Book, "id" | "pdfKey" | "pdfSize">,
+  startedBy: number | null,
+  now = Date.now(),
+): Promise<{ ok: true; set: PageSet } | { ok: false; status: 404 | 409; error: string }> {
+  if (!book.pdfKey || !book.pdfSize) return { ok: false, status: 404, error: "This book has no PDF to prepare" };
+  const preparing = await findPreparingSet(db, book.id);
+  if (preparing) return { ok: false, status: 409, error: "This book's pages are already being prepared" };
+  const [set] = await db
+    .insert(pageSets)
+    .values({ id: newSetId(), bookId: book.id, pdfKey: book.pdfKey, pdfSize: book.pdfSize, startedBy })
+    .returning();
+  await startPreparation(db, queue, set!, now);
+  return { ok: true, set: set! };
 }

@@ -1,6 +1,6 @@
 // The platform's page preparation in worker tests: real PDFs made in the test, uploaded as a script
 // would, and waited for while the real local queue and renderer do the work.
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { PDFDocument, PDFHexString, PDFNumber, StandardFonts } from "pdf-lib";
 import { expect } from "vitest";
 import { z } from "zod";
 import { client, jsonOf, ORIGIN, okBody, request } from "./helpers.ts";
@@ -41,4 +41,26 @@ export async function until<T>(what: string, check: () => Promise<T | null | und
     if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/**
+ * A PDF whose pages need a password: an /Encrypt dictionary (RC4, 128-bit) whose /U entry matches no
+ * password, so the empty one opens nothing. Not a real publisher's file, but what a reader meets.
+ */
+export async function passwordPdf(): Promise<Uint8Array<ArrayBuffer>> {
+  const pdf = await PDFDocument.create();
+  pdf.addPage([612, 792]);
+  const random = (n: number) =>
+    PDFHexString.of([...crypto.getRandomValues(new Uint8Array(n))].map((b) => b.toString(16).padStart(2, "0")).join(""));
+  const encrypt = pdf.context.obj({ Filter: "Standard", V: 2, R: 3, Length: 128, P: -3904, O: random(32), U: random(32) });
+  pdf.context.trailerInfo.Encrypt = pdf.context.register(encrypt);
+  pdf.context.trailerInfo.ID = pdf.context.obj([random(16), random(16)]);
+  return (await pdf.save({ useObjectStreams: false })) as Uint8Array<ArrayBuffer>;
+}
+
+/** A PDF of `words` pages whose page `broken` (from 1) is a number in the page tree, not a page. */
+export async function brokenPagePdf(words: string[], broken: number): Promise<Uint8Array<ArrayBuffer>> {
+  const pdf = await PDFDocument.load(await wordsPdf(words));
+  pdf.context.assign(pdf.getPage(broken - 1).ref, PDFNumber.of(42));
+  return (await pdf.save({ useObjectStreams: false })) as Uint8Array<ArrayBuffer>;
 }

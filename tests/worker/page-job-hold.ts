@@ -21,6 +21,20 @@ export function keepWhileHeld(messages: readonly Message<PageJobMessage>[]): boo
   return true;
 }
 
+/**
+ * The messages kept so far for the set, in the order they were sent, taken out (a test can drop
+ * them, as a restart loses them); other sets' messages stay, to run on release.
+ */
+export function takeKept(setId: string): PageJobMessage[] {
+  const taken = state.kept.filter((message) => message.setId === setId);
+  state.kept = state.kept.filter((message) => message.setId !== setId);
+  return taken;
+}
+
+export function keptCount(setId: string): number {
+  return state.kept.filter((message) => message.setId === setId).length;
+}
+
 /** Lets go, and runs what was kept in order, as the queue would have. */
 export async function releasePageJobs(): Promise<void> {
   state.held = false;

@@ -20,7 +20,15 @@ import type { PageText } from "../page-images/page-content.ts";
 import { pageTextKey } from "../page-images/page-keys.ts";
 import { abandonSet, storePage, storePageFailure } from "../page-images/page-sets.ts";
 import { FINISH, LEASE_MS, type PageJobMessage, type PageJobQueue, pageRanges, sendJobs } from "../page-images/preparation.ts";
-import { DAMAGED_MESSAGE, openPdfByRanges, type RangeDocument, UnopenablePdf } from "./pdf-ranges.ts";
+import {
+  DAMAGED_MESSAGE,
+  openableWhole,
+  openPdf,
+  type RangeDocument,
+  UNREADABLE_PAGE_MESSAGE,
+  UnopenablePdf,
+  UnreadablePage,
+} from "./pdf-ranges.ts";
 import { discardEngine, type Engine, isEngineFault, pdfiumEngine } from "./pdfium.ts";
 import { extractOutline, pageSize, type RenderedPage, renderPage } from "./render-page.ts";
 
@@ -105,7 +113,7 @@ async function planSet(env: RendererEnv, { set, book }: Found): Promise<void> {
   let pageCount: number;
   try {
     const engine = await pdfiumEngine();
-    const document = await openPdfByRanges(engine, env.bucket, set.pdfKey);
+    const document = await openPdf(engine, env.bucket, set.pdfKey);
     pageCount = document.pageCount;
     document.close();
   } catch (error) {
@@ -171,6 +179,7 @@ async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Pro
     let blank = 0;
     let engine: Engine | null = null;
     let document: RangeDocument | null = null;
+    let mode: "ranges" | "whole" = "ranges";
     try {
       for (let n = job.first; n <= last; n++) {
         if (done.has(n)) continue;
@@ -181,7 +190,7 @@ async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Pro
             .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.first, job.first)));
         engine ??= await pdfiumEngine();
         try {
-          document ??= await openPdfByRanges(engine, bucket, set.pdfKey);
+          document ??= await openPdf(engine, bucket, set.pdfKey, mode);
         } catch (error) {
           if (isEngineFault(error)) discardEngine();
           // The plan opened this file: a failure now is the store's, to be tried again by the queue.
@@ -195,6 +204,16 @@ async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Pro
           discardEngine();
           engine = null;
           document = null;
+        } else if ("reopen" in result) {
+          document?.close();
+          document = null;
+          // A page the availability API cannot find (a damaged page tree) may be found by PDFium's
+          // full parser: the rest of the job reads the file whole, when it is small enough, from this page.
+          if (mode === "ranges" && (await openableWhole(bucket, set.pdfKey))) {
+            mode = "whole";
+            n--;
+            continue;
+          }
         }
         if ("rendered" in result) {
           const stored = await storePage(db, bucket, set, n, { images: result.rendered.images, text: result.rendered.text });
@@ -244,11 +263,13 @@ async function renderOne(engine: Engine, document: RangeDocument, n: number): Pr
   try {
     page = await document.loadPage(n - 1);
   } catch (error) {
+    // The availability API gave up on this page: its state is not to be trusted for the next ones.
+    if (error instanceof UnreadablePage) return { error: error.message, reopen: true };
     if (error instanceof UnopenablePdf) return { error: error.message };
     if (isEngineFault(error)) return { error: describe(error), fault: true };
     throw error;
   }
-  if (!page) return { error: "PDFium could not read this page (it may be damaged)." };
+  if (!page) return { error: UNREADABLE_PAGE_MESSAGE };
   try {
     const rendered = renderPage(m, page);
     m._FPDF_ClosePage(page);
@@ -293,7 +314,7 @@ export async function finishSet(env: RendererEnv, setId: string): Promise<void> 
   if (rendered.length) {
     try {
       const engine = await pdfiumEngine();
-      const document = await openPdfByRanges(engine, bucket, set.pdfKey);
+      const document = await openPdf(engine, bucket, set.pdfKey);
       try {
         outline = extractOutline(engine.pdfium, document.doc, pageCount);
       } finally {

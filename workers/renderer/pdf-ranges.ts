@@ -30,8 +30,20 @@ export class UnopenablePdf extends Error {
   override name = "UnopenablePdf";
 }
 
+/** A page PDFium cannot find or parse: that page fails; the document is opened again for the next ones. */
+export class UnreadablePage extends Error {
+  override name = "UnreadablePage";
+}
+
 export const PASSWORD_MESSAGE = "This PDF is password-protected: upload a copy without a password.";
 export const DAMAGED_MESSAGE = "This file cannot be opened as a PDF (it may be damaged).";
+export const UNREADABLE_PAGE_MESSAGE = "PDFium could not read this page (it may be damaged).";
+/**
+ * A file the availability API refuses is opened whole, up to this size: PDFium's full parser mends
+ * more (a broken cross-reference table is rebuilt by scanning the file), and tells a password from
+ * damage. Whole, a file is in memory twice (its bytes and their copy in the wasm heap).
+ */
+export const WHOLE_FILE_LIMIT = 32 * 1024 * 1024;
 
 interface Reader {
   getBlock(position: number, buffer: number, length: number): number;
@@ -162,18 +174,19 @@ export async function openPdfByRanges(engine: Engine, bucket: R2Bucket, key: str
     if (current === reader) current = null;
   };
   /** Asks PDFium until it has what it needs: 1 available, 0 not yet (it named the ranges), -1 damaged. */
-  const until = async (check: () => number) => {
+  const until = async (check: () => number, damaged: () => Error) => {
     for (let round = 0; round < MAX_ROUNDS; round++) {
       current = reader;
       const answer = check();
       if (answer === 1) return;
-      if (answer === -1 || !wanted.size) throw new UnopenablePdf(DAMAGED_MESSAGE);
+      if (answer === -1 || !wanted.size) throw damaged();
       await readWanted();
     }
-    throw new UnopenablePdf(DAMAGED_MESSAGE);
+    throw damaged();
   };
+  const damagedFile = () => new UnopenablePdf(DAMAGED_MESSAGE);
   try {
-    await until(() => m._FPDFAvail_IsDocAvail(avail, hints));
+    await until(() => m._FPDFAvail_IsDocAvail(avail, hints), damagedFile);
     current = reader;
     doc = m._FPDFAvail_GetDocument(avail, 0);
     if (!doc) {
@@ -191,12 +204,63 @@ export async function openPdfByRanges(engine: Engine, bucket: R2Bucket, key: str
     pageCount,
     async loadPage(index) {
       if (chunks.size > pinned.size + KEEP_CHUNKS) for (const c of chunks.keys()) if (!pinned.has(c)) chunks.delete(c);
-      await until(() => m._FPDFAvail_IsPageAvail(avail, index, hints));
+      await until(
+        () => m._FPDFAvail_IsPageAvail(avail, index, hints),
+        () => new UnreadablePage(UNREADABLE_PAGE_MESSAGE),
+      );
       current = reader;
       return m._FPDF_LoadPage(doc, index);
     },
     close: release,
     stats: () => ({ bytes, reads, size }),
+  };
+}
+
+/**
+ * The PDF opened by ranges, or, when the availability API refuses it and it is small enough, whole
+ * (see WHOLE_FILE_LIMIT). A file refused both ways is refused with PDFium's reason.
+ */
+export async function openPdf(engine: Engine, bucket: R2Bucket, key: string, mode: "ranges" | "whole" = "ranges"): Promise<RangeDocument> {
+  if (mode === "whole") return openWholeFrom(engine, bucket, key);
+  try {
+    return await openPdfByRanges(engine, bucket, key);
+  } catch (error) {
+    if (!(error instanceof UnopenablePdf) || error.message !== DAMAGED_MESSAGE || !(await openableWhole(bucket, key))) throw error;
+    return openWholeFrom(engine, bucket, key);
+  }
+}
+
+/** Whether a file may be opened whole (see WHOLE_FILE_LIMIT). */
+export async function openableWhole(bucket: R2Bucket, key: string): Promise<boolean> {
+  const head = await bucket.head(key);
+  return !!head && head.size <= WHOLE_FILE_LIMIT;
+}
+
+async function openWholeFrom(engine: Engine, bucket: R2Bucket, key: string): Promise<RangeDocument> {
+  if (!(await openableWhole(bucket, key))) throw new UnopenablePdf(DAMAGED_MESSAGE);
+  const object = await bucket.get(key);
+  if (!object) throw new UnopenablePdf("The PDF of this book is gone: upload it again.");
+  return openWhole(engine.pdfium, new Uint8Array(await object.arrayBuffer()));
+}
+
+function openWhole(m: Pdfium, bytes: Uint8Array): RangeDocument {
+  const data = m._malloc(bytes.length);
+  m.HEAPU8.set(bytes, data);
+  const doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
+  if (!doc) {
+    const error = m._FPDF_GetLastError();
+    m._free(data);
+    throw new UnopenablePdf(error === PDFIUM_ERROR.password || error === PDFIUM_ERROR.security ? PASSWORD_MESSAGE : DAMAGED_MESSAGE);
+  }
+  return {
+    doc,
+    pageCount: m._FPDF_GetPageCount(doc),
+    loadPage: async (index) => m._FPDF_LoadPage(doc, index),
+    close() {
+      m._FPDF_CloseDocument(doc);
+      m._free(data);
+    },
+    stats: () => ({ bytes: bytes.length, reads: 1, size: bytes.length }),
   };
 }
 

@@ -15,6 +15,7 @@ export interface Pdfium {
   _free(pointer: number): void;
   _FPDF_GetLastError(): number;
   _FPDF_GetPageCount(doc: number): number;
+  _FPDF_LoadMemDocument(data: number, size: number, password: number): number;
   _FPDF_LoadPage(doc: number, index: number): number;
   _FPDF_ClosePage(page: number): void;
   _FPDF_CloseDocument(doc: number): void;

@@ -254,7 +254,7 @@ function safeSize(m: Engine["pdfium"], page: number) {
   }
 }
 
-type PageOutcome = { rendered: RenderedPage } | { error: string; size?: { width: number; height: number }; fault?: true };
+type PageOutcome = { rendered: RenderedPage } | { error: string; size?: { width: number; height: number }; fault?: true; reopen?: true };
 
 /** Page `n` rendered, or why not. An error reading the file from R2 is thrown: the queue tries the job again. */
 async function renderOne(engine: Engine, document: RangeDocument, n: number): Promise<PageOutcome> {

@@ -59,6 +59,7 @@ export default [
     route("admin/school/:id", "routes/admin-school.tsx", { id: "admin-school" }),
     route("admin/school/:id/info", "routes/admin-school.tsx", { id: "admin-school-info" }),
     route("admin/leaks", "routes/admin-leaks.tsx"),
+    route("admin/preparation", "routes/admin-preparation.tsx"),
     route("admin/licences", "routes/admin-licences.tsx"),
     route("admin/licences/import", "routes/admin-import-licences.tsx"),
   ]),

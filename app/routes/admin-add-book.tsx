@@ -4,7 +4,6 @@ import { createBookCommand } from "../../workers/books/commands.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { bookCreateInput, formText } from "../components/admin/book/form-input.ts";
 import { useActionCall } from "../components/admin/book/use-action-call.ts";
-import { handOverUploadedPdf } from "../components/admin/book-pages.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
 import { FileDrop } from "../components/ui/file-drop.tsx";
@@ -106,8 +105,6 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
         await uploadPdf(book.id, pdf.file, pdf.pageCount, controller.signal, (progress) =>
           setStage({ kind: "busy", label: "Uploading the PDF...", progress }),
         );
-        // The book page prepares its pages from this file, without downloading it again.
-        handOverUploadedPdf(book.id, pdf.file);
       }
       navigate(`/admin/book/${book.id}`);
     } catch (e) {
@@ -173,7 +170,7 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
           maxBytes={MAX_PDF}
           typeError="The PDF must be a PDF file."
           sizeError="The PDF is larger than 1 GB."
-          hint="Up to 1 GB."
+          hint="Up to 1 GB. Once it is uploaded, its pages are prepared on the server: you need not keep this page open."
           chosen={pdf ? { name: pdf.file.name, size: pdf.file.size, detail: `${pdf.pageCount} pages` } : null}
           disabled={busy}
           onFile={pickPdf}

@@ -7,9 +7,10 @@ import {
   revokeAccessCommand,
   updateBookCommand,
 } from "../../workers/books/commands.ts";
-import { getAdminBookPage } from "../../workers/books/detail.ts";
+import { findBook, getAdminBookPage } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
+import { bookPreparation } from "../../workers/page-images/preparation-status.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { countSchools } from "../../workers/schools/list.ts";
@@ -44,13 +45,18 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
   const range = lastDays(days);
-  const [usage, seats] = await Promise.all([
+  const [usage, seats, book] = await Promise.all([
     bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, range),
     // The licences that turned teachers away first; the Licences page lists every one.
     licenceSeatUse(db, { bookId: found.book.id }, range, SEAT_ROWS),
+    findBook(db, found.book.id),
   ]);
+  // The panel's first answer, as its API polls it (GET /api/books/:id/page-sets).
+  const pages = book ? await bookPreparation(db, book) : null;
+  if (!pages) throw data(BOOK_NOT_FOUND, { status: 404 });
   return {
-    ...found,
+    book: found.book,
+    pages,
     schoolCount,
     usage: { days, report: usage },
     seats: { range, uses: seats },
@@ -157,7 +163,7 @@ export default function AdminBook({ loaderData, actionData }: Route.ComponentPro
         </h2>
         <AdminBookFiles bookId={b.id} pdfState={b.pdfState} onChanged={refresh} />
         <div className="mt-4 border-t border-slate-200 pt-4 dark:border-slate-800">
-          <AdminBookPages bookId={b.id} status={pages} onChanged={refresh} />
+          <AdminBookPages bookId={b.id} initial={pages} onChanged={refresh} />
         </div>
       </section>
       <AssignedSchools

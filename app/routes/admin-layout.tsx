@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { NavLink, Outlet, useNavigate } from "react-router";
 import { AdminSearch } from "../components/admin/admin-search.tsx";
+import { PreparationBanner } from "../components/admin/preparation/preparation-banner.tsx";
 import { LogoMark } from "../components/ui/logo.tsx";
 import { ThemeToggle } from "../components/ui/theme-toggle.tsx";
 import { clearAdminFlag, markAdminSignedIn } from "../lib/admin-flag.ts";
@@ -27,6 +28,7 @@ const NAV = [
   { to: "/admin/add-books", label: "Add Books" },
   { to: "/admin/assign-book", label: "Assign Book" },
   { to: "/admin/books", label: "Books" },
+  { to: "/admin/preparation", label: "Preparation" },
   { to: "/admin/licences", label: "Licences" },
   { to: "/admin/leaks", label: "Trace a leak" },
 ];
@@ -113,6 +115,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
             <ThemeToggle />
           </div>
         </header>
+        <PreparationBanner adminId={admin.id} />
         <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8">
           <Outlet />
         </main>

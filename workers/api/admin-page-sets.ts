@@ -1,13 +1,19 @@
 /**
- * Preparing a book's pages, for admins (the browser renderer in the book page drives these):
- *   GET    /api/books/:id/page-sets                       what is ready and what is being prepared
- *   POST   /api/books/:id/page-sets { pageCount }          open (or resume) the set to render
+ * Preparing a book's pages, for admins: the console's view and steering of the platform's work
+ * (docs/decisions/0038, 0039), and the routes an external renderer (`npm run pages --url`) drives.
+ *   GET    /api/books/preparation/status                   every book being prepared, and the outcomes of the last 30 days
+ *   GET    /api/books/preparation/notices?after=<id>       the current admin's own outcomes since the one dismissed last
+ *   GET    /api/books/:id/page-sets                        what is ready, what is being prepared, the latest outcome
+ *   POST   /api/books/:id/page-sets                        {} (or no body): prepare the book again from its own PDF (202);
+ *                                                          { pageCount }: an external renderer opens (or resumes) the set to render
+ *   POST   /api/books/:id/page-sets/:setId/pages/:n/retry  "Try again" for a page that failed while the set is prepared
+ *   DELETE /api/books/:id/page-sets/:setId                 cancel a set still preparing
+ * The external renderer's own routes (npm run pages, scripts/lib/page-stores.ts):
  *   GET    /api/books/:id/page-sets/:setId/pdf             the set's PDF, whole, to render from
  *   PUT    /api/books/:id/page-sets/:setId/pages/:n        multipart: `w1024`, `w2048` images, `text` JSON
  *   PUT    /api/books/:id/page-sets/:setId/pages/:n/failure { width, height, error }
  *   POST   /api/books/:id/page-sets/:setId/complete        { outline, text[] }: the book reads this set;
  *          422 when every page failed, with `bookRemoved: true` when that deleted a book added with this PDF
- *   DELETE /api/books/:id/page-sets/:setId                 abandon a set still preparing
  * A set of another book answers 404 like one that does not exist.
  */
 import { type Context, Hono } from "hono";
@@ -15,7 +21,6 @@ import { z } from "zod";
 import { cleanExtractedStrings } from "../../app/lib/rules/extracted-text.ts";
 import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
-import { bookPagesStatus } from "../books/pages-status.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
 import { parseInput, validate } from "../http/validate.ts";
@@ -27,17 +32,29 @@ import {
   MAX_PAGE_IMAGE_BYTES,
   MAX_PAGES,
   openPageSet,
+  type PageSetProgress,
   pageSetProgress,
   storePage,
   storePageFailure,
 } from "../page-images/page-sets.ts";
+import { prepareAgain, retryFailedPage } from "../page-images/preparation.ts";
+import { bookPreparation, newNoticesFor, preparationBoard, refusalOfRemovedBook } from "../page-images/preparation-status.ts";
 import { PageNumberTextSchema, PageSetIdSchema, paramOrNull, parseId } from "../validation/schemas.ts";
 
-const OpenSchema = z.object({ pageCount: z.number().int().min(1, "The page count must be at least 1").max(MAX_PAGES) });
+// Without a page count the platform prepares the book (prepareAgain); with one, an external renderer that counted the pages opens the set.
+const PrepareSchema = z.object({ pageCount: z.number().int().min(1, "The page count must be at least 1").max(MAX_PAGES).optional() });
+const NoticesQuerySchema = z.object({
+  after: z
+    .string()
+    .regex(/^\d{1,15}$/, "after must be a notice id")
+    .transform(Number)
+    .optional(),
+});
 const MAX_PAGE_BODY = 2 * MAX_PAGE_IMAGE_BYTES + 8 * 1024 * 1024;
 
 const BOOK_NOT_FOUND = { error: "Book not found" } as const;
 const SET_NOT_FOUND = { error: "These pages were replaced by a newer upload" } as const;
+const BAD_PAGE = { error: "The page number must be a whole number from 1" } as const;
 
 async function bookAndSet(c: Context<AdminApiEnv>) {
   const db = c.var.context.db;
@@ -53,18 +70,40 @@ function pageNumber(c: Context<AdminApiEnv>): number | null {
   return paramOrNull(PageNumberTextSchema, c.req.param("n"));
 }
 
+/** A book that is gone because its PDF was refused says so (the Add Books flow's page polls it); else "Book not found". */
+async function bookGone(c: Context<AdminApiEnv>) {
+  const bookId = parseId(c.req.param("id"));
+  const refusal = bookId ? await refusalOfRemovedBook(c.var.context.db, bookId) : null;
+  return refusal ? { error: `This book was not added: ${refusal}`, bookRemoved: true as const } : BOOK_NOT_FOUND;
+}
+
 export const adminPageSetsApi = new Hono<AdminApiEnv>()
+  .get("/preparation/status", requireRole("admin"), async (c) => {
+    return c.json(await preparationBoard(c.var.context.db, c.var.admin.admin.id));
+  })
+  .get("/preparation/notices", requireRole("admin"), validate("query", NoticesQuerySchema), async (c) => {
+    const notices = await newNoticesFor(c.var.context.db, c.var.admin.admin.id, c.req.valid("query").after ?? null);
+    return c.json({ notices });
+  })
   .use("/:id/page-sets/*", requireRole("admin"))
   .use("/:id/page-sets", requireRole("admin"))
   .get("/:id/page-sets", async (c) => {
     const found = await bookAndSet(c);
-    if (!found) return c.json(BOOK_NOT_FOUND, 404);
-    return c.json(await bookPagesStatus(found.db, found.book));
+    if (!found) return c.json(await bookGone(c), 404);
+    return c.json(await bookPreparation(found.db, found.book));
   })
-  .post("/:id/page-sets", validate("json", OpenSchema), async (c) => {
+  .post("/:id/page-sets", validate("json", PrepareSchema), async (c) => {
     const found = await bookAndSet(c);
     if (!found) return c.json(BOOK_NOT_FOUND, 404);
-    const opened = await openPageSet(found.db, found.book, c.req.valid("json").pageCount);
+    const { pageCount } = c.req.valid("json");
+    if (pageCount === undefined) {
+      const started = await prepareAgain(found.db, c.env.PAGE_JOBS, found.book, actorOf(c).id);
+      if (!started.ok) return c.json({ error: started.error }, started.status);
+      // A new set has no pages yet: the same answer as an opened set's progress, without what a renderer needs.
+      const progress: PageSetProgress = { id: started.set.id, status: started.set.status, pageCount: null, done: [], failed: [] };
+      return c.json(progress, 202);
+    }
+    const opened = await openPageSet(found.db, found.book, pageCount);
     if (!opened.ok) return c.json({ error: opened.error }, opened.status);
     const progress = await pageSetProgress(found.db, opened.set);
     return c.json({ ...progress, widths: [...PAGE_WIDTHS], pdfUrl: `/api/books/${found.book.id}/page-sets/${opened.set.id}/pdf` });
@@ -80,7 +119,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const found = await bookAndSet(c);
     if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
     const n = pageNumber(c);
-    if (n === null) return c.json({ error: "The page number must be a whole number from 1" }, 400);
+    if (n === null) return c.json(BAD_PAGE, 400);
     const length = Number(c.req.header("Content-Length") ?? Number.NaN);
     if (!(length <= MAX_PAGE_BODY)) return c.json({ error: "A page's upload must state its length and be at most 24 MB" }, 413);
     let form: FormData;
@@ -111,7 +150,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const found = await bookAndSet(c);
     if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
     const n = pageNumber(c);
-    if (n === null) return c.json({ error: "The page number must be a whole number from 1" }, 400);
+    if (n === null) return c.json(BAD_PAGE, 400);
     const stored = await storePageFailure(found.db, found.set, n, c.req.valid("json"));
     if (!stored.ok) return c.json({ error: stored.error }, stored.status);
     return c.json({ n });
@@ -125,6 +164,17 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
       return c.json({ error, ...(missing ? { missing } : {}), ...(bookRemoved ? { bookRemoved } : {}) }, result.status);
     }
     return c.json(result.book);
+  })
+  .post("/:id/page-sets/:setId/pages/:n/retry", async (c) => {
+    const found = await bookAndSet(c);
+    if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
+    const n = pageNumber(c);
+    if (n === null) return c.json(BAD_PAGE, 400);
+    const { set } = found;
+    if (set.pageCount !== null && n > set.pageCount) return c.json({ error: `Pages are numbered 1 to ${set.pageCount}` }, 400);
+    const retried = await retryFailedPage(found.db, c.env.PAGE_JOBS, set, n);
+    if (!retried.ok) return c.json({ error: retried.error }, retried.status);
+    return c.json({ n }, 202);
   })
   .delete("/:id/page-sets/:setId", async (c) => {
     const found = await bookAndSet(c);

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
 import type { PdfState } from "../../../workers/books/pdf-state.ts";
 import { uploadCover, uploadPdf } from "../../lib/book-upload.client.ts";
@@ -5,7 +6,8 @@ import { inspectLocalPdf } from "../../lib/pdf.client.ts";
 import { Button } from "../ui/button.tsx";
 import { FileDrop } from "../ui/file-drop.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
-import { handOverUploadedPdf } from "./book-pages.tsx";
+import { CLOSE_TAB_NOTICE } from "./book-pages.tsx";
+import { bookPagesKey } from "./preparation/preparation-calls.ts";
 
 const COVER_TYPES = ["image/jpeg", "image/png", "image/webp"];
 const PDF_TYPES = ["application/pdf", ".pdf"];
@@ -17,6 +19,7 @@ export function AdminBookFiles({ bookId, pdfState, onChanged }: { bookId: number
   const [progress, setProgress] = useState<number | null>(null);
   const [message, setMessage] = useState<{ text: string; tone?: "success" } | null>(null);
   const abort = useRef<AbortController | null>(null);
+  const queryClient = useQueryClient();
 
   // FileDrop checked each file's type and size first.
   async function replacePdf(file: File) {
@@ -29,11 +32,12 @@ export function AdminBookFiles({ bookId, pdfState, onChanged }: { bookId: number
       });
       setProgress(0);
       await uploadPdf(bookId, file, pageCount, controller.signal, setProgress);
-      handOverUploadedPdf(bookId, file);
       setMessage({
-        text: `PDF uploaded (${pageCount} pages). Its pages are being prepared below; ${pdfState === "ready" ? "teachers keep the previous pages until then" : "teachers can read it once they are ready"}.`,
+        text: `PDF uploaded (${pageCount} pages). ${pdfState === "ready" ? "Teachers keep the previous pages until the new ones are ready." : "Teachers can read it once its pages are ready."} ${CLOSE_TAB_NOTICE}`,
         tone: "success",
       });
+      // The pages panel polls the new set from now on.
+      void queryClient.invalidateQueries({ queryKey: bookPagesKey(bookId) });
       onChanged();
     } catch (e) {
       setMessage({

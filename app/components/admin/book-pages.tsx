@@ -1,170 +1,154 @@
-import { useEffect, useRef, useState } from "react";
-import type { PagesStatus } from "../../lib/pages/browser-pages.client.ts";
-import type { PrepareProgress } from "../../lib/pages/prepare-pages.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type ReactNode, useEffect, useRef } from "react";
+import { ApiError } from "../../lib/api-client.ts";
 import { Button } from "../ui/button.tsx";
 import { ButtonLink } from "../ui/button-link.tsx";
+import { LocalDateTime } from "../ui/local-date-time.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
+import { CancelPreparation } from "./preparation/cancel-preparation.tsx";
+import { FailedPages } from "./preparation/failed-pages.tsx";
+import {
+  type BookPages,
+  bookPagesKey,
+  cancelPreparation,
+  fetchBookPages,
+  outcomeText,
+  prepareAgain,
+  retryPage,
+} from "./preparation/preparation-calls.ts";
+import { PreparingProgress } from "./preparation/progress-bar.tsx";
 
-type Job =
-  | { status: "running"; progress: PrepareProgress }
-  | { status: "error"; message: string }
-  | { status: "stopped" }
-  | { status: "removed"; message: string }
-  | { status: "idle" };
+/** How often the panel asks while the platform prepares the pages. */
+export const PREPARING_POLL_MS = 2_000;
 
-/** What the panel says once the admin pressed Stop: nothing went wrong, so it is a notice, not an error. */
-const STOPPED = "Stopped. The pages prepared so far are kept; continue at any time.";
+export const CLOSE_TAB_NOTICE = "You can close this page: the pages are prepared on the server.";
 
-/** A PDF the admin has just uploaded, handed from the upload to this panel so it need not be downloaded again. */
-const uploadedFiles = new Map<number, File>();
-export function handOverUploadedPdf(bookId: number, file: File) {
-  uploadedFiles.set(bookId, file);
+/** A book added with its PDF goes when that PDF is refused: its page polls a 404 that says why. */
+function removedMessage(error: unknown): string | null {
+  if (!(error instanceof ApiError) || error.status !== 404) return null;
+  const body = error.body as { bookRemoved?: boolean } | null;
+  return body?.bookRemoved ? error.message : null;
 }
 
-const pagesModule = () => import("../../lib/pages/browser-pages.client.ts");
-
 /**
- * The state of a book's pages (`status`, from the page's loader; `onChanged` reloads it), and the
- * job that prepares them in this browser. It starts by itself when pages are missing (after an
- * upload, or when the admin reopens a book whose preparation stopped) and resumes where it
- * stopped: the server knows which pages exist, and is asked again just before the job starts.
+ * "Pages for teachers" on the book page: the platform's work on the book's pages, live (polled while
+ * being prepared), with a "Try again" per failed page and Cancel while it runs, and "Prepare again"
+ * once the book is ready with failed pages. `initial` is the loader's answer; `onChanged` reloads
+ * the page when a preparation ends (the book's PDF and page count change then).
  */
-export function AdminBookPages({ bookId, status, onChanged }: { bookId: number; status: PagesStatus; onChanged: () => void }) {
-  const [job, setJob] = useState<Job>({ status: "idle" });
-  const abort = useRef<AbortController | null>(null);
+export function AdminBookPages({ bookId, initial, onChanged }: { bookId: number; initial: BookPages; onChanged: () => void }) {
+  const queryClient = useQueryClient();
+  const key = bookPagesKey(bookId);
+  const query = useQuery({
+    queryKey: key,
+    queryFn: () => fetchBookPages(bookId),
+    initialData: initial,
+    staleTime: PREPARING_POLL_MS,
+    refetchInterval: (q) => (q.state.data?.preparing && !removedMessage(q.state.error) ? PREPARING_POLL_MS : false),
+  });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: key });
+  const retry = useMutation({
+    mutationFn: ({ setId, n }: { setId: string; n: number }) => retryPage(bookId, setId, n),
+    onSettled: refresh,
+  });
+  const again = useMutation({ mutationFn: () => prepareAgain(bookId), onSettled: refresh });
 
-  async function run() {
-    const { pagesStatus, prepareBookPages, resumeSource } = await pagesModule();
-    let current: PagesStatus;
-    try {
-      current = await pagesStatus(bookId);
-    } catch (error) {
-      setJob({ status: "error", message: (error as Error).message });
-      return;
-    }
-    const file = uploadedFiles.get(bookId);
-    const source = current.preparing && file ? file : resumeSource(bookId, current);
-    if (!source) return;
-    const controller = new AbortController();
-    abort.current = controller;
-    setJob({
-      status: "running",
-      progress: { done: current.preparing?.done.length ?? 0, failed: [], total: current.preparing?.pageCount ?? 0 },
-    });
-    let removed = false;
-    try {
-      await prepareBookPages(bookId, source, (progress) => setJob({ status: "running", progress }), controller.signal);
-      uploadedFiles.delete(bookId);
-      setJob({ status: "idle" });
-    } catch (error) {
-      // The book was added with this PDF and went with it (BookRemovedError): its page is not reloaded.
-      removed = (error as Error).name === "BookRemovedError";
-      if (removed) setJob({ status: "removed", message: (error as Error).message });
-      else setJob(controller.signal.aborted ? { status: "stopped" } : { status: "error", message: (error as Error).message });
-    } finally {
-      abort.current = null;
-      if (!removed) onChanged();
-    }
-  }
-
-  const missing = Boolean(status.preparing) || (status.hasPdf && !status.ready);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: starts once when the state says pages are missing
+  const status = query.data;
+  const preparingId = status.preparing?.id ?? null;
+  const previous = useRef(preparingId);
+  // A preparation that ends (ready, refused or cancelled) changes the book itself: its page is reloaded.
   useEffect(() => {
-    if (missing && job.status === "idle" && !abort.current) void run();
-  }, [missing]);
-  useEffect(() => () => abort.current?.abort(), []);
+    if (previous.current && previous.current !== preparingId) onChanged();
+    previous.current = preparingId;
+  }, [preparingId, onChanged]);
 
-  const ready = status.ready;
+  const removed = removedMessage(query.error);
+  if (removed)
+    return (
+      <PagesSection>
+        <MessageBox text={removed} />
+        <ButtonLink to="/admin/books" variant="secondary">
+          Back to the books
+        </ButtonLink>
+      </PagesSection>
+    );
 
+  const { ready, preparing, latest } = status;
+  // The latest outcome is newer than the ready pages' own: a refusal there is the last upload's.
+  const refusedLast = !preparing && latest?.outcome === "refused" ? latest : null;
+  const actionError = (retry.error ?? again.error) as Error | null;
+  return (
+    <PagesSection>
+      {preparing && (
+        <div className="space-y-2">
+          <PreparingProgress handled={preparing.done.length + preparing.failed.length} total={preparing.pageCount} label="Pages prepared" />
+          <p className="text-slate-600 dark:text-slate-400">
+            Started <LocalDateTime value={preparing.startedAt} />
+            {preparing.startedBy ? ` by ${preparing.startedBy}` : ""}.{" "}
+            {ready ? "Teachers read the current pages until these are ready." : "Teachers can open the book once its pages are ready."}
+          </p>
+          <p className="text-slate-600 dark:text-slate-400">{CLOSE_TAB_NOTICE}</p>
+          <FailedPages
+            failed={preparing.failed}
+            retrying={retry.isPending ? (retry.variables?.n ?? null) : null}
+            onRetry={(n) => retry.mutate({ setId: preparing.id, n })}
+          />
+          <CancelPreparation
+            id="cancel-preparation-dialog"
+            title="these pages"
+            newPdf={preparing.newPdf}
+            hasReadyPages={Boolean(ready)}
+            onConfirm={async () => {
+              await cancelPreparation(bookId, preparing.id);
+              await refresh();
+            }}
+          />
+        </div>
+      )}
+      {!preparing && ready && (
+        <div className="space-y-2">
+          <p role="status">
+            <span className="font-medium text-emerald-700 dark:text-emerald-400">
+              {outcomeText({ outcome: "ready", pageCount: ready.pageCount, failedPages: ready.failed.length, message: null })}
+            </span>
+            .
+          </p>
+          <FailedPages failed={ready.failed} />
+          {ready.failed.length > 0 && status.hasPdf && (
+            <div className="flex flex-wrap items-center gap-3">
+              <Button variant="secondary" disabled={again.isPending} onClick={() => again.mutate()}>
+                {again.isPending ? "Starting..." : "Prepare again"}
+              </Button>
+              <span className="text-slate-600 dark:text-slate-400">
+                Every page is prepared anew; teachers keep the current pages meanwhile.
+              </span>
+            </div>
+          )}
+        </div>
+      )}
+      {refusedLast && <MessageBox text={`${outcomeText(refusedLast)}.${ready ? " Teachers keep the current pages." : ""}`} />}
+      {!preparing && !ready && status.hasPdf && (
+        <div className="flex flex-wrap items-center gap-3">
+          {!refusedLast && <p>The pages of this PDF have not been prepared.</p>}
+          <Button variant="secondary" disabled={again.isPending} onClick={() => again.mutate()}>
+            {again.isPending ? "Starting..." : refusedLast ? "Prepare again" : "Prepare pages"}
+          </Button>
+        </div>
+      )}
+      {!status.hasPdf && !preparing && !refusedLast && <p className="text-slate-500">No PDF yet: add one to prepare its pages.</p>}
+      {actionError && <MessageBox text={actionError.message} />}
+      {query.isError && <MessageBox text={`${(query.error as Error).message}. Trying again...`} tone="warning" />}
+    </PagesSection>
+  );
+}
+
+function PagesSection({ children }: { children: ReactNode }) {
   return (
     <section aria-labelledby="pages-heading" className="space-y-2 text-sm">
       <h3 id="pages-heading" className="font-semibold">
         Pages for teachers
       </h3>
-      {job.status === "running" && <PreparingBar progress={job.progress} onStop={() => abort.current?.abort()} />}
-      {job.status !== "running" && ready && !status.preparing && (
-        <p>
-          <span className="font-medium text-emerald-700 dark:text-emerald-400">Ready</span>: {ready.pageCount} pages
-          {ready.failed.length ? `, ${ready.failed.length} of them could not be rendered` : ""}.
-        </p>
-      )}
-      {job.status !== "running" && status.preparing && (
-        <p>
-          Preparing pages {status.preparing.done.length + status.preparing.failed.length} of {status.preparing.pageCount ?? "?"}
-          {ready ? " (teachers read the previous pages until these are ready)" : " (teachers can open the book once they are ready)"}.
-        </p>
-      )}
-      {!status.hasPdf && !status.preparing && <p className="text-slate-500">No PDF yet: add one to prepare its pages.</p>}
-      <FailedPages
-        failed={[...(job.status === "running" ? job.progress.failed : []), ...(ready?.failed ?? []), ...(status.preparing?.failed ?? [])]}
-      />
-      {job.status === "removed" && (
-        <div className="space-y-2">
-          <MessageBox text={job.message} />
-          <ButtonLink to="/admin/books" variant="secondary">
-            Back to the books
-          </ButtonLink>
-        </div>
-      )}
-      {(job.status === "error" || job.status === "stopped") && (
-        <div className="space-y-2">
-          {job.status === "error" ? <MessageBox text={job.message} /> : <MessageBox text={STOPPED} tone="info" />}
-          {missing && (
-            <Button variant="secondary" onClick={() => void run()}>
-              Continue preparing pages
-            </Button>
-          )}
-        </div>
-      )}
+      {children}
     </section>
-  );
-}
-
-function PreparingBar({ progress, onStop }: { progress: PrepareProgress; onStop: () => void }) {
-  const handled = progress.done + progress.failed.length;
-  const fraction = progress.total ? handled / progress.total : 0;
-  return (
-    <div className="space-y-1">
-      <p aria-live="polite">{progress.total ? `Preparing pages ${handled} of ${progress.total}` : "Opening the PDF..."}</p>
-      <div className="flex items-center gap-3">
-        <div
-          role="progressbar"
-          aria-label="Pages prepared"
-          aria-valuenow={handled}
-          aria-valuemin={0}
-          aria-valuemax={progress.total || 1}
-          className="h-2 flex-1 overflow-hidden rounded-full bg-slate-200 dark:bg-slate-800"
-        >
-          <div className="h-full bg-indigo-600 transition-[width]" style={{ width: `${Math.round(fraction * 100)}%` }} />
-        </div>
-        <Button variant="secondary" onClick={onStop}>
-          Stop
-        </Button>
-      </div>
-    </div>
-  );
-}
-
-function FailedPages({ failed }: { failed: { n: number; error: string }[] }) {
-  const unique = [...new Map(failed.map((f) => [f.n, f])).values()].sort((a, b) => a.n - b.n);
-  if (!unique.length) return null;
-  return (
-    <div
-      role="alert"
-      className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200"
-    >
-      <p className="font-medium">
-        {unique.length === 1 ? "1 page could not be rendered" : `${unique.length} pages could not be rendered`}; teachers see a notice in
-        its place:
-      </p>
-      <ul className="mt-1 list-disc pl-5">
-        {unique.slice(0, 20).map((f) => (
-          <li key={f.n}>
-            Page {f.n}: {f.error}
-          </li>
-        ))}
-        {unique.length > 20 && <li>and {unique.length - 20} more</li>}
-      </ul>
-    </div>
   );
 }

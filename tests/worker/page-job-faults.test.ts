@@ -10,13 +10,12 @@ import { FINISH, pageRanges, RESEND_AFTER_MS, resendStalled } from "../../worker
 import { exclusive, runJob } from "../../workers/renderer/jobs.ts";
 import { PASSWORD_MESSAGE } from "../../workers/renderer/pdf-ranges.ts";
 import { api, createBook, createSchool, db, signedInAdmin } from "./helpers.ts";
-import { brokenPagePdf, passwordPdf, until, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
+import { brokenPagePdf, passwordPdf, readyBook, until, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
 import { holdPageJobs, keptCount, releasePageJobs, takeKept } from "./page-job-hold.ts";
 
 afterEach(releasePageJobs);
 
 const bookRow = async (id: number) => (await db().select().from(books).where(eq(books.id, id)))[0];
-const readyBook = (id: number) => until(`book ${id} ready`, async () => ((await bookRow(id))?.pageSetId ? bookRow(id) : null));
 const noticeOf = (bookId: number) =>
   until(
     `a notice for book ${bookId}`,

@@ -1,9 +1,12 @@
 // The platform's page preparation in worker tests: real PDFs made in the test, uploaded as a script
 // would, and waited for while the real local queue and renderer do the work.
+
+import { eq } from "drizzle-orm";
 import { PDFDocument, PDFHexString, PDFNumber, StandardFonts } from "pdf-lib";
 import { expect } from "vitest";
 import { z } from "zod";
-import { client, jsonOf, ORIGIN, okBody, request } from "./helpers.ts";
+import { books, pageSets } from "../../workers/db/schema.ts";
+import { client, db, jsonOf, ORIGIN, okBody, request } from "./helpers.ts";
 
 /** A PDF of `words.length` pages, page n saying words[n - 1] in 24 pt Helvetica, with an outline entry per page when asked. */
 export async function wordsPdf(words: string[]): Promise<Uint8Array<ArrayBuffer>> {
@@ -63,4 +66,16 @@ export async function brokenPagePdf(words: string[], broken: number): Promise<Ui
   const pdf = await PDFDocument.load(await wordsPdf(words));
   pdf.context.assign(pdf.getPage(broken - 1).ref, PDFNumber.of(42));
   return (await pdf.save({ useObjectStreams: false })) as Uint8Array<ArrayBuffer>;
+}
+
+/** The book once the platform has finished its pages (the set it names is ready, not only readable). */
+export function readyBook(bookId: number) {
+  return until(`book ${bookId} ready`, async () => {
+    const [row] = await db()
+      .select({ book: books, status: pageSets.status })
+      .from(books)
+      .innerJoin(pageSets, eq(pageSets.id, books.pageSetId))
+      .where(eq(books.id, bookId));
+    return row?.status === "ready" ? row.book : null;
+  });
 }

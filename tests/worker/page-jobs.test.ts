@@ -7,13 +7,7 @@ import { books, pageJobs, pageSetPages, pageSets, preparationNotices } from "../
 import { inspectPageImage } from "../../workers/page-images/page-image.ts";
 import { outlineKey, pageImageKey, pageTextKey, searchTextKey } from "../../workers/page-images/page-keys.ts";
 import { api, createBook, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
-import { until, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
-
-const readyBook = (bookId: number) =>
-  until(`book ${bookId} to be ready`, async () => {
-    const [book] = await db().select().from(books).where(eq(books.id, bookId));
-    return book?.pageSetId ? book : null;
-  });
+import { readyBook, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
 
 describe("a PDF uploaded through the API is prepared by the platform", () => {
   it("renders every page at both widths with its text, search text and notice; a teacher reads page 1", async () => {

@@ -6,7 +6,9 @@ import { findPreparingSet, pageSetProgress } from "../page-images/page-sets.ts";
 
 /** What of a book's pages teachers read now, what is being prepared, and whether it has a PDF to prepare them from. */
 export async function bookPagesStatus(db: Db, book: Pick<Book, "id" | "pageSetId" | "pdfKey">) {
-  const [ready, preparing] = await Promise.all([readySet(db, book), findPreparingSet(db, book.id)]);
+  const [named, preparing] = await Promise.all([readySet(db, book), findPreparingSet(db, book.id)]);
+  // A first PDF is read while it is prepared: the set the book names is then the one being prepared.
+  const ready = named?.status === "ready" ? named : null;
   return {
     ready: ready ? await pageSetProgress(db, ready) : null,
     preparing: preparing ? await pageSetProgress(db, preparing) : null,

@@ -39,6 +39,13 @@ export async function completePageSet(
   if (!progress.done.length) {
     const error =
       `None of the ${pageCount} pages of this PDF could be rendered, so it was not added. ${progress.failed[0]?.error ?? ""}`.trim();
+    // A first PDF read while it was prepared (its pages all blank in the end) is no longer the book's.
+    if (book.pageSetId === set.id) {
+      await db
+        .update(books)
+        .set({ pageSetId: null, pageCount: null })
+        .where(and(eq(books.id, book.id), eq(books.pageSetId, set.id)));
+    }
     if (book.provisional && (await discardProvisionalBook(db, bucket, actor, book.id, error, now))) {
       return { ok: false, status: 422, error: `${error} The book was not added either.`, bookRemoved: true };
     }

@@ -19,17 +19,25 @@ export interface ReadySet {
 // A few hundred sets of a few hundred pages: well under a megabyte. An hour, so a swept set's memory goes too.
 const sets = new TtlCache<string, ReadySet>(3600_000, 500);
 
-/** The book's ready set with its pages, from memory when this isolate has read it before. */
+/**
+ * The book's readable set with its pages, from memory when this isolate has read it before. A set
+ * still being prepared (a book's first PDF, readable from its first page: docs/decisions/0038) is
+ * read afresh each time, as its pages arrive; it is kept once ready.
+ */
 export async function cachedReadySet(db: Db, book: Pick<Book, "id" | "pageSetId">): Promise<ReadySet | null> {
   if (!book.pageSetId) return null;
   const key = `${book.id}:${book.pageSetId}`;
+  let preparing: ReadySet | null = null;
   const found = await sets.read(key, async () => {
     const [set, rows] = await Promise.all([
       readySet(db, book),
       db.select().from(pageSetPages).where(eq(pageSetPages.setId, book.pageSetId!)),
     ]);
-    if (set?.status !== "ready") return undefined;
-    return { set, pages: new Map(rows.map((row) => [row.n, row])) };
+    if (!set) return undefined;
+    const read = { set, pages: new Map(rows.map((row) => [row.n, row])) };
+    if (set.status === "ready") return read;
+    preparing = read;
+    return undefined;
   });
-  return found ?? null;
+  return found ?? preparing;
 }

@@ -8,7 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION, STORED_PAGE_TYPE } from "../../app/lib/rules/page-format.ts";
 import type { Db } from "../db/client.ts";
-import { type Book, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
+import { type Book, books, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
 import type { PageText } from "./page-content.ts";
 import { inspectPageImage } from "./page-image.ts";
 import { deletePrefix, pageImageKey, pageSetPrefix, pageTextKey } from "./page-keys.ts";
@@ -38,9 +38,18 @@ export async function findPreparingSet(db: Db, bookId: number): Promise<PageSet 
   return set ?? null;
 }
 
-/** Drops a preparing set: its rows, its objects, and its PDF unless the book reads that PDF. */
+/**
+ * Drops a preparing set: its rows, its objects, and its PDF unless the book reads that PDF. A first
+ * PDF read while it was prepared is no longer the book's (readySet in page-reading.ts).
+ */
 export async function abandonSet(db: Db, bucket: R2Bucket, set: PageSet, bookPdfKey: string | null): Promise<void> {
-  await db.delete(pageSets).where(eq(pageSets.id, set.id));
+  await db.batch([
+    db
+      .update(books)
+      .set({ pageSetId: null, pageCount: null })
+      .where(and(eq(books.id, set.bookId), eq(books.pageSetId, set.id))),
+    db.delete(pageSets).where(eq(pageSets.id, set.id)),
+  ]);
   await deletePrefix(bucket, pageSetPrefix(set.bookId, set.id));
   if (set.pdfKey !== bookPdfKey) await bucket.delete(set.pdfKey);
 }

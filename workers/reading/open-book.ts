@@ -90,11 +90,16 @@ export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Pr
   return { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats };
 }
 
+export const PAGE_PREPARING = "This page is still being prepared. It will appear in a moment.";
+
 /** Page `n` of the set (null: the path's number was malformed), or the refusal (400 malformed, 404 out of range or failed). */
 export function pageOf(opened: Opened, n: number | null): PageRow | Refusal {
   const { set } = opened;
   if (n === null) return new Refusal(400, "The page number must be a whole number from 1");
   const page = opened.pages.get(n);
+  // A book read while it is prepared: a page to come is neither spent nor refused for good.
+  if (!page && set.status === "preparing" && set.pageCount !== null && n >= 1 && n <= set.pageCount)
+    return new Refusal(409, PAGE_PREPARING, { status: "page-preparing" }, { "Retry-After": "5" });
   if (!page) return new Refusal(404, `This book has ${set.pageCount} pages`);
   if (page.error !== null) return new Refusal(404, "This page could not be displayed.", { status: "failed" });
   return page;

@@ -155,7 +155,7 @@ function describe(error: unknown): string {
   return (message.replace(/\s+/g, " ").trim() || "PDFium could not render this page").slice(0, 300);
 }
 
-async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Promise<void> {
+async function prepareRange(env: RendererEnv, { set, book }: Found, job: Claimed): Promise<void> {
   const { db, bucket } = env;
   const pageCount = set.pageCount ?? 0;
   const last = Math.min(job.last, pageCount);
@@ -180,6 +180,8 @@ async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Pro
     let engine: Engine | null = null;
     let document: RangeDocument | null = null;
     let mode: "ranges" | "whole" = "ranges";
+    // A book's first PDF is named on the book once a page is stored: teachers read while the rest is prepared.
+    let exposed = book.pageSetId !== null;
     try {
       for (let n = job.first; n <= last; n++) {
         if (done.has(n)) continue;
@@ -224,6 +226,7 @@ async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Pro
           }
           done.add(n);
           if (result.rendered.blank) blank++;
+          if (!exposed) exposed = await readableWhilePrepared(db, set);
         } else {
           await fail(n, result.error, result.size);
         }
@@ -244,6 +247,25 @@ async function prepareRange(env: RendererEnv, { set }: Found, job: Claimed): Pro
 }
 
 class SetGone extends Error {}
+
+/**
+ * Names a set still being prepared on a book that has no pages yet, so teachers can read the pages
+ * stored so far (the reader waits for the rest: page-reading.ts). A book with pages keeps reading
+ * them until the new set is complete. Raises the catalogue version (its trigger on books).
+ */
+async function readableWhilePrepared(db: Db, set: PageSet): Promise<true> {
+  await db
+    .update(books)
+    .set({ pageSetId: set.id, pageCount: set.pageCount })
+    .where(
+      and(
+        eq(books.id, set.bookId),
+        sql`${books.pageSetId} IS NULL`,
+        sql`EXISTS (SELECT 1 FROM page_sets WHERE id = ${set.id} AND status = 'preparing')`,
+      ),
+    );
+  return true;
+}
 
 function safeSize(m: Engine["pdfium"], page: number) {
   try {

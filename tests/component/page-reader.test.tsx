@@ -117,6 +117,40 @@ describe("the teacher's page reader", () => {
     expect(calls.filter((path) => path.startsWith("/api/books/7/pages/1"))).toEqual([]);
   });
 
+  it("shows a page of a book still being prepared as waiting, asks again, and shows it once it is stored", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let stored = false;
+      const calls = stubBook(
+        (path) => {
+          if (path.startsWith("/api/books/7/pages/1?w=") && !stored)
+            return {
+              status: 409,
+              body: { error: "This page is still being prepared. It will appear in a moment.", status: "page-preparing" },
+            };
+          return undefined;
+        },
+        { pages: [page(1, { preparing: true }), page(2, { preparing: true }), page(3, { preparing: true })] },
+      );
+      renderReader();
+      const first = await screen.findByRole("region", { name: "Page 1 of 3" });
+      await within(first).findByText("This page is still being prepared. It will appear in a moment.");
+      expect(within(first).queryByText("This page could not be displayed.")).toBeNull();
+      // Its text is not asked for while it waits.
+      expect(calls.some((call) => call === "/api/books/7/pages/1/text")).toBe(false);
+      const asked = calls.filter((call) => call.startsWith("/api/books/7/pages/1?w=")).length;
+      stored = true;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5_000);
+      });
+      await waitFor(() => expect(first.querySelector("img")).not.toBeNull());
+      expect(calls.filter((call) => call.startsWith("/api/books/7/pages/1?w=")).length).toBe(asked + 1);
+      expect(within(first).queryByText("This page is still being prepared. It will appear in a moment.")).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("announces the reading limit once and stops asking for pages", async () => {
     const limit = { status: 429, body: { error: "You have read a lot of this book in the last hour. Try again in 20 minutes." } };
     const calls = stubBook((path) => (/pages\/\d+/.test(path) ? limit : undefined));

@@ -10,6 +10,9 @@ import { TextLayer } from "./text-layer.tsx";
 
 type Shown = { url: string; width: number };
 
+/** How soon a page still being prepared is asked for again (the server's Retry-After). */
+const PREPARING_RETRY_MS = 5_000;
+
 /**
  * One page of the book: a box of the page's size, with its image and text layer only while it is
  * near the viewport (`active`), so a 500-page book costs what a few pages cost. While a sharper
@@ -65,6 +68,9 @@ export const PageImage = memo(function PageImage({
   const [shown, setShown] = useState<Shown | null>(null);
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(Boolean(info.failed));
+  // A page of a book still being prepared (docs/decisions/0038): asked for again every few seconds while on screen.
+  const [waiting, setWaiting] = useState(Boolean(info.preparing));
+  const [attempt, setAttempt] = useState(0);
   const [text, setText] = useState<PageText | null>(null);
   const held = useRef<number | null>(null);
   const [direct, setDirect] = useState(firstSrc ?? null);
@@ -88,10 +94,12 @@ export const PageImage = memo(function PageImage({
     if (!active || failed) return;
     if (direct && imageWidth === firstWidth) return; // the server-rendered image is this one
     let cancelled = false;
+    let retry: ReturnType<typeof setTimeout> | undefined;
     store
       .loadImage(n, imageWidth)
       .then(() => {
         if (cancelled) return;
+        setWaiting(false);
         const url = store.acquireImage(n, imageWidth);
         if (!url) return;
         if (held.current !== null) store.releaseImage(n, held.current);
@@ -100,17 +108,24 @@ export const PageImage = memo(function PageImage({
         setDirect(null); // superseded: its URL is not asked for again
       })
       .catch((error: unknown) => {
+        if (cancelled || !(error instanceof ReaderApiError)) return;
         // The reading limit is the reader's to announce; a page the server cannot show is this page's.
-        if (!cancelled && error instanceof ReaderApiError && error.status === 404) setFailed(true);
+        if (error.status === 404) setFailed(true);
+        // Not rendered yet: asked for again in a few seconds (the server says when: Retry-After 5).
+        if (error.preparing) {
+          setWaiting(true);
+          retry = setTimeout(() => setAttempt((a) => a + 1), PREPARING_RETRY_MS);
+        }
       });
     return () => {
       cancelled = true;
+      clearTimeout(retry);
     };
-  }, [active, imageWidth, failed, direct]);
+  }, [active, imageWidth, failed, direct, attempt]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {
-    if (!active || failed) return;
+    if (!active || failed || waiting) return;
     let cancelled = false;
     store.loadText(n).then(
       (found) => !cancelled && setText(found),
@@ -119,7 +134,7 @@ export const PageImage = memo(function PageImage({
     return () => {
       cancelled = true;
     };
-  }, [active, failed]);
+  }, [active, failed, waiting]);
 
   // Leaving the viewport drops the image (its URL stays cached a while) and the text layer. The
   // server-rendered image stays: it is not in the cache, and showing it again would ask again.
@@ -145,10 +160,16 @@ export const PageImage = memo(function PageImage({
       className="relative mx-auto shrink-0 overflow-hidden bg-white shadow-lg ring-1 ring-black/5"
       style={fluid ? fittedBoxStyle(info) : { width: box.width, height: box.height }}
     >
-      {!src && !failed && (
+      {!src && !failed && !waiting && (
         <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-2xl font-semibold text-slate-300">
           {n}
         </span>
+      )}
+      {!src && !failed && waiting && (
+        <p role="status" className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-slate-600">
+          <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600" />
+          This page is still being prepared. It will appear in a moment.
+        </p>
       )}
       {failed ? (
         <p className="flex h-full items-center justify-center p-4 text-center text-slate-600">This page could not be displayed.</p>

@@ -177,7 +177,9 @@ export function PageReaderView({
   const shown = serverRendered && !measured ? pages.slice(page - 1, page + 1) : pages;
   const [first] = useState(() => {
     const info = pages[page - 1];
-    return serverRendered && info && !info.failed ? { n: info.n, src: pageImageUrl(bookId, info.n, firstImageWidth) } : null;
+    return serverRendered && info && !info.failed && !info.preparing
+      ? { n: info.n, src: pageImageUrl(bookId, info.n, firstImageWidth) }
+      : null;
   });
   const showPanel = (next: Panel) => {
     if (panel === "search" && next !== "search") search.setDraft("");

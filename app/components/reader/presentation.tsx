@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import type { PageStore } from "../../lib/reader/page-store.ts";
-import type { PageInfo } from "../../lib/reader/reader-api.ts";
+import { type PageInfo, ReaderApiError } from "../../lib/reader/reader-api.ts";
 import { PathIcon } from "./reader-toolbar.tsx";
 
 /** How long the controls stay after the pointer last moved. */
@@ -285,6 +285,7 @@ function PresentedPage({
   const width = chooseImageWidth(info.width * scale, window.devicePixelRatio || 1, widths);
   const [url, setUrl] = useState<string | null>(null);
   const [failed, setFailed] = useState(Boolean(info.failed));
+  const [preparing, setPreparing] = useState(false);
   useEffect(() => {
     if (info.failed) return;
     let cancelled = false;
@@ -296,7 +297,8 @@ function PresentedPage({
         held = Boolean(acquired);
         setUrl(acquired ?? null);
       },
-      () => !cancelled && setFailed(true),
+      // A book read while it is prepared: a page to come says so rather than "could not be displayed".
+      (error: unknown) => !cancelled && (error instanceof ReaderApiError && error.preparing ? setPreparing(true) : setFailed(true)),
     );
     return () => {
       cancelled = true;
@@ -313,6 +315,10 @@ function PresentedPage({
     >
       {failed ? (
         <p className="flex h-full items-center justify-center p-4 text-center text-slate-600">This page could not be displayed.</p>
+      ) : preparing ? (
+        <p className="flex h-full items-center justify-center p-4 text-center text-slate-600">
+          This page is still being prepared. It will appear in a moment.
+        </p>
       ) : url ? (
         <img src={url} alt="" draggable={false} className="pointer-events-none absolute inset-0 h-full w-full" />
       ) : null}

@@ -51,7 +51,7 @@ async function failure(response: Response, fallback: string): Promise<ReaderApiE
   return new ReaderApiError(
     message,
     response.status,
-    response.status === 409 && body?.status === "preparing",
+    response.status === 409 && (body?.status === "preparing" || body?.status === "page-preparing"),
     response.status === 409 && body?.status === "no-seat",
   );
 }

@@ -46,6 +46,7 @@ export default [
     route("admin", "routes/admin-home.tsx", { id: "admin-home" }),
     route("admin/all-schools", "routes/admin-schools.tsx", { id: "admin-all-schools" }),
     route("admin/books", "routes/admin-books.tsx"),
+    route("admin/books/import", "routes/admin-import-books.tsx"),
     route("admin/add-school", "routes/admin-add-school.tsx"),
     route("admin/add-books", "routes/admin-add-book.tsx"),
     route("admin/book/:id", "routes/admin-book.tsx", { id: "admin-book" }),

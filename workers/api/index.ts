@@ -3,6 +3,7 @@ import type { AppEnv } from "../http/context.ts";
 import { API_BASE, API_SCHOOL_BY_SLUG } from "../http/tenancy.ts";
 import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
+import { adminCatalogueApi } from "./admin-catalogue.ts";
 import { adminPageSetsApi } from "./admin-page-sets.ts";
 import { adminStatsApi } from "./admin-stats.ts";
 import { annotationsApi } from "./annotations.ts";
@@ -35,6 +36,7 @@ export const api = new Hono<AppEnv>()
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)
   .route("/schools", schoolSeatsApi)
+  .route("/books", adminCatalogueApi)
   .route("/books", adminBooksApi)
   .route("/books", adminPageSetsApi)
   .route("/books", bookPagesApi)

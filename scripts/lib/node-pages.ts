@@ -1,5 +1,5 @@
-// Page preparation under Node (npm run pages, the seed): the renderer of app/lib/pages/prepare-pages.ts
-// on worker threads (render-worker.ts), writing to a PageStore (page-stores.ts): the local state directly,
+// Page preparation under Node (npm run pages, the seed): PDFium with the platform renderer's page code
+// (workers/renderer/render-page.ts) on worker threads (render-worker.ts), writing to a PageStore (page-stores.ts): the local state directly,
 // or the running app through the admin page-set API.
 // Rendered pages are also kept in a local cache keyed by the PDF's hash, so a fresh local state
 // (the e2e suite seeds one every run) does not render the same demo books again.
@@ -17,7 +17,7 @@ import type { FromWorker, ToWorker } from "./render-worker.ts";
 
 const CACHE = join(ROOT, ".wrangler/page-cache");
 // Bump when the rendering changes, so cached pages are rendered again.
-const CACHE_VERSION = "3";
+const CACHE_VERSION = "4";
 
 export interface PrepareReport {
   bookId: number;

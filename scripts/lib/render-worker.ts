@@ -1,14 +1,16 @@
-// A worker thread that renders one book at a time with pdf.js (legacy build) and @napi-rs/canvas,
-// encoding pages with sharp. The thread only renders: every result goes back to the main thread,
-// which owns the local D1/R2 and stores it (scripts/lib/node-pages.ts). Two threads use both cores.
-import { createRequire } from "node:module";
-import { dirname } from "node:path";
+// A worker thread that renders one book at a time with the platform's own renderer: PDFium (the
+// WebAssembly build the renderer Worker runs, workers/renderer/) and its page code
+// (workers/renderer/render-page.ts), here on a whole file in memory. The thread only renders: every
+// result goes back to the main thread, which owns the local D1/R2 and stores it
+// (scripts/lib/node-pages.ts). Two threads use both cores. `npm run pages` and the seed prepare
+// pages the way the platform does (docs/decisions/0038); pdf.js is no longer a preparer.
 import { parentPort } from "node:worker_threads";
-import { type Canvas, createCanvas } from "@napi-rs/canvas";
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
-import sharp from "sharp";
-import { type LoadingTask, openDocument } from "../../app/lib/pages/open-document.ts";
-import { type PageSink, preparePages, type RenderKit, SinkError } from "../../app/lib/pages/prepare-pages.ts";
+import { plainText } from "../../app/lib/rules/plain-text.ts";
+import type { OutlineItem, PageText } from "../../workers/page-images/page-content.ts";
+import { BLANK_DOCUMENT_ERROR, UNREADABLE_PAGE_MESSAGE } from "../../workers/renderer/messages.ts";
+import type { Pdfium } from "../../workers/renderer/pdfium-api.ts";
+import { extractOutline, renderPage } from "../../workers/renderer/render-page.ts";
+import { loadWhole, nodePdfium } from "./node-pdfium.ts";
 
 export type ToWorker =
   | { type: "open"; data: Uint8Array }
@@ -18,30 +20,21 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: "opened"; pageCount: number }
-  | { type: "put"; seq: number; n: number; images: [number, Uint8Array][]; text: Parameters<PageSink["putPage"]>[2] }
-  | { type: "fail"; seq: number; n: number; failure: Parameters<PageSink["failPage"]>[1] }
-  | { type: "complete"; seq: number; input: Parameters<PageSink["complete"]>[0] }
+  | { type: "put"; seq: number; n: number; images: [number, Uint8Array][]; text: PageText }
+  | { type: "fail"; seq: number; n: number; failure: { width: number; height: number; error: string } }
+  | { type: "complete"; seq: number; input: { outline: OutlineItem[]; text: string[] } }
   | { type: "finished"; failed: { n: number; error: string }[] }
   | { type: "error"; message: string };
 
-const PDFJS = dirname(createRequire(import.meta.url).resolve("pdfjs-dist/package.json"));
 const port = parentPort!;
 
-// sharp writes PNG much faster than the canvas's own encoder (about 50 ms against 1 s for a
-// 2048 px page here), and as RGB: pages need no alpha channel.
-const kit: RenderKit<Canvas> = {
-  createCanvas: (width, height) => createCanvas(width, height),
-  context: (canvas) => canvas.getContext("2d") as unknown as CanvasRenderingContext2D,
-  encode: async (canvas, type) => {
-    if (type !== "image/png") throw new Error(`The Node renderer writes PNG only, not ${type}`);
-    const pixels = canvas.data();
-    const png = await sharp(pixels, { raw: { width: canvas.width, height: canvas.height, channels: 4 } })
-      .removeAlpha()
-      .png({ compressionLevel: 6 })
-      .toBuffer();
-    return new Uint8Array(png.buffer, png.byteOffset, png.byteLength);
-  },
-};
+class SinkError extends Error {
+  readonly status: number;
+  constructor(message: string, status = 0) {
+    super(message);
+    this.status = status;
+  }
+}
 
 let seq = 0;
 const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
@@ -72,28 +65,71 @@ function track(promise: Promise<void>) {
   inFlight.add(done);
 }
 
-const sink: PageSink = {
-  async putPage(n, images, text) {
-    await settle(MAX_IN_FLIGHT - 1);
-    const entries: [number, Uint8Array][] = [];
-    for (const [width, image] of images)
-      entries.push([width, image instanceof Uint8Array ? image : new Uint8Array(await image.arrayBuffer())]);
-    track(request({ type: "put", seq: ++seq, n, images: entries, text }));
-  },
-  async failPage(n, failure) {
-    // After every earlier store: a page stored and then found to fail must end up failed.
-    await settle(0);
-    track(request({ type: "fail", seq: ++seq, n, failure }));
-  },
-  async complete(input) {
-    await settle(0);
-    await request({ type: "complete", seq: ++seq, input });
-  },
-};
+/** The open document: its bytes in the wasm heap stay allocated while it is open. */
+let open: { m: Pdfium; doc: number; data: number; pageCount: number } | null = null;
 
-let task: LoadingTask<Awaited<ReturnType<typeof getDocument>["promise"]>> | null = null;
-// Pages of a damaged page tree that the opened document holds only as empty stand-ins.
-let unreadable = new Map<number, string>();
+function closeDocument() {
+  if (!open) return;
+  open.m._FPDF_CloseDocument(open.doc);
+  open.m._free(open.data);
+  open = null;
+}
+
+async function openDocument(bytes: Uint8Array) {
+  closeDocument();
+  const m = await nodePdfium();
+  open = { m, ...loadWhole(m, bytes) };
+  return open;
+}
+
+/** Every page not in `done`, in order, then the search text and the outline: what the platform's jobs store. */
+async function renderAll(done: Set<number>): Promise<{ n: number; error: string }[]> {
+  if (!open) throw new Error("No document is open");
+  const { m, doc, pageCount } = open;
+  const failed: { n: number; error: string }[] = [];
+  const texts: string[] = [];
+  const rendered: { n: number; size: { width: number; height: number } }[] = [];
+  let blank = 0;
+  for (let n = 1; n <= pageCount; n++) {
+    const page = m._FPDF_LoadPage(doc, n - 1);
+    if (!page) {
+      texts.push("");
+      if (done.has(n)) continue;
+      await settle(0);
+      failed.push({ n, error: UNREADABLE_PAGE_MESSAGE });
+      track(request({ type: "fail", seq: ++seq, n, failure: { width: 612, height: 792, error: UNREADABLE_PAGE_MESSAGE } }));
+      continue;
+    }
+    try {
+      const result = renderPage(m, page);
+      texts.push(plainText(result.text));
+      if (done.has(n)) continue;
+      await settle(MAX_IN_FLIGHT - 1);
+      track(request({ type: "put", seq: ++seq, n, images: [...result.images], text: result.text }));
+      rendered.push({ n, size: { width: result.text.width, height: result.text.height } });
+      if (result.blank) blank++;
+    } catch (error) {
+      if (texts.length < n) texts.push("");
+      if (done.has(n)) continue;
+      await settle(0);
+      const message = (error instanceof Error ? error.message : String(error)).slice(0, 300) || "PDFium could not render this page";
+      failed.push({ n, error: message });
+      track(request({ type: "fail", seq: ++seq, n, failure: { width: 612, height: 792, error: message } }));
+    } finally {
+      m._FPDF_ClosePage(page);
+    }
+  }
+  // A damaged file often "renders" as nothing but white: every page blank is refused, as the platform does.
+  if (!done.size && rendered.length && blank === rendered.length && rendered.length === pageCount) {
+    await settle(0);
+    for (const { n, size } of rendered) track(request({ type: "fail", seq: ++seq, n, failure: { ...size, error: BLANK_DOCUMENT_ERROR } }));
+    failed.splice(0, failed.length, ...rendered.map(({ n }) => ({ n, error: BLANK_DOCUMENT_ERROR })));
+  }
+  const outline: OutlineItem[] = extractOutline(m, doc, pageCount);
+  await settle(0);
+  await request({ type: "complete", seq: ++seq, input: { outline, text: texts } });
+  return failed;
+}
 
 port.on("message", async (message: ToWorker) => {
   try {
@@ -103,41 +139,19 @@ port.on("message", async (message: ToWorker) => {
       if (message.error) pending?.reject(new SinkError(message.error, message.status));
       else pending?.resolve();
     } else if (message.type === "open") {
-      await task?.destroy();
-      task = null;
-      const opened = await openDocument(message.data, (data) =>
-        getDocument({
-          data,
-          enableXfa: false,
-          standardFontDataUrl: `${PDFJS}/standard_fonts/`,
-          cMapUrl: `${PDFJS}/cmaps/`,
-          cMapPacked: true,
-          wasmUrl: `${PDFJS}/wasm/`,
-          iccUrl: `${PDFJS}/iccs/`,
-          verbosity: 0,
-        }),
-      );
-      ({ task, unreadable } = opened);
-      const doc = opened.doc;
-      port.postMessage({ type: "opened", pageCount: doc.numPages } satisfies FromWorker);
+      const opened = await openDocument(message.data);
+      port.postMessage({ type: "opened", pageCount: opened.pageCount } satisfies FromWorker);
     } else if (message.type === "render") {
       refusal = null;
-      const doc = await task!.promise;
-      const result = await preparePages({ doc, done: new Set(message.done), unreadable, kit, sink });
-      port.postMessage({ type: "finished", failed: result.failed } satisfies FromWorker);
+      const failed = await renderAll(new Set(message.done));
+      port.postMessage({ type: "finished", failed } satisfies FromWorker);
     } else if (message.type === "close") {
-      await task?.destroy();
-      task = null;
+      closeDocument();
       port.close();
     }
   } catch (error) {
-    port.postMessage({ type: "error", message: describeError(error) } satisfies FromWorker);
+    port.postMessage({ type: "error", message: error instanceof Error ? error.message : String(error) } satisfies FromWorker);
   }
 });
 
-function describeError(error: unknown): string {
-  const name = error instanceof Error ? error.name : "";
-  if (name === "PasswordException") return "This PDF is password-protected: upload a copy without a password.";
-  if (name === "InvalidPDFException") return "This file cannot be opened as a PDF (it may be damaged).";
-  return error instanceof Error ? error.message : String(error);
-}
+export type { PageText };

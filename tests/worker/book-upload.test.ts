@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BLANK_DOCUMENT_ERROR } from "../../app/lib/pages/prepare-pages.ts";
+import { BLANK_DOCUMENT_ERROR } from "../../workers/renderer/messages.ts";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";

@@ -16,7 +16,7 @@ describe("a page set whose text holds control characters", () => {
     const school = await createSchool();
     const { cookie } = await signedInAdmin();
     const book = await createBook({ title: `Fuzzed ${crypto.randomUUID()}` }, [school.id], { pdf: false });
-    // The PDF pdf.js reads CONTROL_TEXT_RUN from (tests/node/prepare-pages.test.ts shows it does).
+    // The PDF pdf.js reads CONTROL_TEXT_RUN from (tests/node/pdfium-pages.test.ts shows PDFium reads it too).
     const pdf = await controlTextPdf();
     const pdfKey = `books/${book.id}/fuzzed.pdf`;
     await env.BOOKS.put(pdfKey, pdf);

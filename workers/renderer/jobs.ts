@@ -11,7 +11,7 @@
  * MAX_TRIES deliveries.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { plainText } from "../../app/lib/pages/prepare-pages.ts";
+import { plainText } from "../../app/lib/rules/plain-text.ts";
 import { discardProvisionalBook } from "../books/editing.ts";
 import type { Db } from "../db/client.ts";
 import { admins, type Book, books, type PageSet, pageJobs, pageSetPages, pageSets, preparationNotices } from "../db/schema.ts";
@@ -20,6 +20,7 @@ import type { PageText } from "../page-images/page-content.ts";
 import { pageTextKey } from "../page-images/page-keys.ts";
 import { abandonSet, storePage, storePageFailure } from "../page-images/page-sets.ts";
 import { FINISH, LEASE_MS, type PageJobMessage, type PageJobQueue, pageRanges, sendJobs } from "../page-images/preparation.ts";
+import { BLANK_DOCUMENT_ERROR } from "./messages.ts";
 import {
   DAMAGED_MESSAGE,
   openableWhole,
@@ -36,7 +37,6 @@ import { extractOutline, pageSize, type RenderedPage, renderPage } from "./rende
 export const MAX_TRIES = 5;
 /** From this delivery on, the page that was being rendered when the last one died is given up. */
 const GIVE_UP_PAGE_AT = 3;
-export const BLANK_DOCUMENT_ERROR = "Every page of this PDF is blank: the file is probably damaged.";
 
 export interface RendererEnv {
   db: Db;
@@ -130,8 +130,8 @@ async function planSet(env: RendererEnv, { set, book }: Found): Promise<void> {
       .update(pageSets)
       .set({ pageCount })
       .where(and(eq(pageSets.id, set.id), eq(pageSets.status, "preparing"))),
-    // 5 bound values a row: D1 takes at most 100 a statement.
-    ...chunk(rows, 19).map((part) => env.db.insert(pageJobs).values(part).onConflictDoNothing()),
+    // 7 bound values a row (drizzle binds state, tries and blank_pages' defaults too): D1 takes at most 100 a statement.
+    ...chunk(rows, 14).map((part) => env.db.insert(pageJobs).values(part).onConflictDoNothing()),
     env.db
       .update(pageJobs)
       .set({ state: "done", leasedUntil: null })

@@ -11,6 +11,7 @@
  * engine and call whichever reader is current: one document is open at a time in an isolate.
  */
 
+import { DAMAGED_MESSAGE, PASSWORD_MESSAGE, UNREADABLE_PAGE_MESSAGE } from "./messages.ts";
 import { type Engine, PDFIUM_ERROR, type Pdfium } from "./pdfium.ts";
 import rangeCallbacksWasm from "./range-callbacks.wasm";
 
@@ -35,9 +36,6 @@ export class UnreadablePage extends Error {
   override name = "UnreadablePage";
 }
 
-export const PASSWORD_MESSAGE = "This PDF is password-protected: upload a copy without a password.";
-export const DAMAGED_MESSAGE = "This file cannot be opened as a PDF (it may be damaged).";
-export const UNREADABLE_PAGE_MESSAGE = "PDFium could not read this page (it may be damaged).";
 /**
  * A file the availability API refuses is opened whole, up to this size: PDFium's full parser mends
  * more (a broken cross-reference table is rebuilt by scanning the file), and tells a password from
@@ -265,3 +263,4 @@ function openWhole(m: Pdfium, bytes: Uint8Array): RangeDocument {
 }
 
 export type { Pdfium };
+export { DAMAGED_MESSAGE, PASSWORD_MESSAGE, UNREADABLE_PAGE_MESSAGE };

@@ -1,6 +1,6 @@
 /**
  * One page of an open PDFium document turned into what teachers read, the same objects the
- * browser's pdf.js renderer stored before (app/lib/pages/prepare-pages.ts): a PNG at each of
+ * browser's pdf.js renderer stored before (removed with issue 42): a PNG at each of
  * PAGE_WIDTHS, each rendered at its own width (a second render at 1024 px costs less than scaling
  * the 2048 px one down), and the page's text runs in PDF points from the top-left, `y` the top of
  * the run and `h` its font size above the baseline, as pdf.js placed them. And the outline.
@@ -8,7 +8,7 @@
 import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "../../app/lib/rules/extracted-text.ts";
 import { MAX_PAGE_ASPECT, PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
 import type { OutlineItem, PageText, TextRun } from "../page-images/page-content.ts";
-import type { Pdfium } from "./pdfium.ts";
+import type { Pdfium } from "./pdfium-api.ts";
 import { encodePng, isBlank } from "./png.ts";
 
 const FPDF_ANNOT = 0x01;

@@ -14,7 +14,7 @@ export interface MatchBox {
 /**
  * Where the book's search finds `query` on a page: a box per run, or part of a run, that a match
  * covers. The runs are joined as the search's text of the page was (`plainText` in
- * app/lib/pages/prepare-pages.ts: a line break between runs on different lines, else a space), so
+ * app/lib/rules/plain-text.ts: a line break between runs on different lines, else a space), so
  * a page the search lists has its matches here too, also those spanning runs. Within a run the
  * part is measured in proportion to its characters: the run's width is all we know of its glyphs.
  */

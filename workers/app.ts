@@ -5,7 +5,7 @@ import { readConfig } from "./http/config.ts";
 import { withRequestId } from "./http/log.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { sendLicenceReminders } from "./licences/reminders.ts";
-import { resendStalled } from "./page-images/preparation.ts";
+import { forgetOldNotices, resendStalled } from "./page-images/preparation.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
 import { purgeDeletedSchools } from "./school/purge.ts";
 
@@ -41,6 +41,8 @@ export default {
     // Its log lines carry an id of their own, as a request's do (http/log.ts).
     withRequestId(`scheduled-${crypto.randomUUID()}`, () => {
       ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
+      // The console's outcomes of page preparation are kept 30 days (docs/decisions/0038).
+      ctx.waitUntil(forgetOldNotices(getDb(env.DB)));
       // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).
       ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
       // R2 objects no row names (an upload cut off between its completion and the book's update).

@@ -6,7 +6,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { books, pageJobs, pageSetPages, pageSets, preparationNotices } from "../../workers/db/schema.ts";
 import { pageImageKey } from "../../workers/page-images/page-keys.ts";
-import { FINISH, pageRanges, RESEND_AFTER_MS, resendStalled } from "../../workers/page-images/preparation.ts";
+import { FINISH, forgetOldNotices, pageRanges, RESEND_AFTER_MS, resendStalled } from "../../workers/page-images/preparation.ts";
 import { exclusive, runJob } from "../../workers/renderer/jobs.ts";
 import { PASSWORD_MESSAGE } from "../../workers/renderer/pdf-ranges.ts";
 import { api, createBook, createSchool, db, signedInAdmin } from "./helpers.ts";
@@ -189,5 +189,23 @@ describe("a cancelled book", () => {
     expect(await db().select().from(pageJobs).where(eq(pageJobs.setId, pageSet.id))).toEqual([]);
     expect((await env.BOOKS.list({ prefix: `pages/${book.id}/` })).objects).toEqual([]);
     expect(await bookRow(book.id)).toMatchObject({ pageSetId: null });
+  });
+});
+
+describe("the outcomes kept for the console", () => {
+  it("are kept 30 days: the hourly cron forgets older ones", async () => {
+    const now = Date.now();
+    const day = 86_400_000;
+    const [old, recent] = await db()
+      .insert(preparationNotices)
+      .values([
+        { title: "Old Outcome", outcome: "ready", createdAt: now - 31 * day },
+        { title: "Recent Outcome", outcome: "ready", createdAt: now - 29 * day },
+      ])
+      .returning({ id: preparationNotices.id });
+    await forgetOldNotices(db(), now);
+    const left = (await db().select({ id: preparationNotices.id }).from(preparationNotices)).map((row) => row.id);
+    expect(left).toContain(recent!.id);
+    expect(left).not.toContain(old!.id);
   });
 });

@@ -10,9 +10,9 @@
  * RANGE_PAGES each), and the finish (`first = FINISH`, no row: every page's text for search, the
  * outline, and the set made the book's).
  */
-import { and, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { type Book, type PageSet, pageJobs, pageSetPages, pageSets } from "../db/schema.ts";
+import { type Book, type PageSet, pageJobs, pageSetPages, pageSets, preparationNotices } from "../db/schema.ts";
 import { findPreparingSet, newSetId } from "./page-sets.ts";
 
 export interface PageJobMessage {
@@ -167,4 +167,12 @@ export async function prepareAgain(
     .returning();
   await startPreparation(db, queue, set!, now);
   return { ok: true, set: set! };
+}
+
+/** How long the outcome of a book's preparation stays in the console (preparation_notices; preparation-status.ts shows 30 days). */
+const NOTICE_KEPT_MS = 30 * 86_400_000;
+
+/** Outcomes older than the console shows go (the hourly cron). */
+export async function forgetOldNotices(db: Db, now = Date.now()): Promise<void> {
+  await db.delete(preparationNotices).where(lt(preparationNotices.createdAt, now - NOTICE_KEPT_MS));
 }

@@ -18,8 +18,9 @@ import {
 } from "./preparation/preparation-calls.ts";
 import { PreparingProgress } from "./preparation/progress-bar.tsx";
 
-/** How often the panel asks while the platform prepares the pages. */
+/** How often the panel asks while the platform prepares the pages; and otherwise, to notice an upload made elsewhere (a script, another tab). */
 export const PREPARING_POLL_MS = 2_000;
+export const IDLE_POLL_MS = 30_000;
 
 export const CLOSE_TAB_NOTICE = "You can close this page: the pages are prepared on the server.";
 
@@ -44,7 +45,7 @@ export function AdminBookPages({ bookId, initial, onChanged }: { bookId: number;
     queryFn: () => fetchBookPages(bookId),
     initialData: initial,
     staleTime: PREPARING_POLL_MS,
-    refetchInterval: (q) => (q.state.data?.preparing && !removedMessage(q.state.error) ? PREPARING_POLL_MS : false),
+    refetchInterval: (q) => (removedMessage(q.state.error) ? false : q.state.data?.preparing ? PREPARING_POLL_MS : IDLE_POLL_MS),
   });
   const refresh = () => queryClient.invalidateQueries({ queryKey: key });
   const retry = useMutation({
@@ -95,7 +96,7 @@ export function AdminBookPages({ bookId, initial, onChanged }: { bookId: number;
           />
           <CancelPreparation
             id="cancel-preparation-dialog"
-            title="these pages"
+            label="Cancel preparing these pages"
             newPdf={preparing.newPdf}
             hasReadyPages={Boolean(ready)}
             onConfirm={async () => {

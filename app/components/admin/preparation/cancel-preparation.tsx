@@ -8,13 +8,17 @@ import { Dialog } from "../../ui/dialog.tsx";
  */
 export function CancelPreparation({
   id,
+  label,
   title,
   newPdf,
   hasReadyPages,
   onConfirm,
 }: {
   id: string;
-  title: string;
+  /** The Cancel button's accessible name (several are on the Preparation page). */
+  label: string;
+  /** The book's title, named in the question when the page shows several books. */
+  title?: string;
   newPdf: boolean;
   hasReadyPages: boolean;
   onConfirm: () => Promise<void>;
@@ -42,7 +46,7 @@ export function CancelPreparation({
 
   return (
     <>
-      <Button variant="secondary" onClick={() => setOpen(true)} aria-label={`Cancel preparing ${title}`}>
+      <Button variant="secondary" onClick={() => setOpen(true)} aria-label={label}>
         Cancel
       </Button>
       <Dialog
@@ -50,7 +54,7 @@ export function CancelPreparation({
         open={open}
         onClose={() => setOpen(false)}
         title="Cancel preparing these pages?"
-        description={`"${title}": ${discarded} ${kept}`}
+        description={`${title ? `"${title}": ` : ""}${discarded} ${kept}`}
       >
         {error && (
           <p role="alert" className="mb-3 text-sm text-red-700 dark:text-red-300">

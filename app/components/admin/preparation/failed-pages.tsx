@@ -24,7 +24,9 @@ export function FailedPages({
   return (
     <div className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-amber-900 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-200">
       <p className="font-medium">
-        {count === 1 ? "1 page could not be displayed" : `${count} pages could not be displayed`}; teachers see a notice in its place:
+        {count === 1
+          ? "1 page could not be displayed; teachers see a notice in its place:"
+          : `${count} pages could not be displayed; teachers see a notice in their place:`}
       </p>
       <ul className="mt-2 space-y-1">
         {sorted.slice(0, SHOWN).map((page) => (

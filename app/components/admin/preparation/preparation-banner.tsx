@@ -6,6 +6,9 @@ import { fetchNotices, noticesKey, outcomeText } from "./preparation-calls.ts";
 /** The banner asks this often (only while the tab is shown: TanStack Query pauses polling in a hidden tab). */
 export const NOTICE_POLL_MS = 20_000;
 
+/** The banner names this many books; the rest are counted, and listed on the Preparation page. */
+const SHOWN = 3;
+
 const seenKey = (adminId: number) => `lectern.preparation-seen.${adminId}`;
 
 function readSeen(adminId: number): number | null {
@@ -49,7 +52,7 @@ export function PreparationBanner({ adminId }: { adminId: number }) {
     >
       <div className="flex items-start gap-4">
         <ul role="status" className="flex-1 space-y-1">
-          {notices.map((notice) => (
+          {notices.slice(0, SHOWN).map((notice) => (
             <li key={notice.id}>
               <span className="font-medium">{notice.title}</span>: {outcomeText(notice)}.{" "}
               {notice.outcome === "ready" && notice.bookId ? (
@@ -63,6 +66,14 @@ export function PreparationBanner({ adminId }: { adminId: number }) {
               )}
             </li>
           ))}
+          {notices.length > SHOWN && (
+            <li>
+              And {notices.length - SHOWN} more:{" "}
+              <Link to="/admin/preparation" className="underline">
+                see preparation
+              </Link>
+            </li>
+          )}
         </ul>
         <button
           type="button"

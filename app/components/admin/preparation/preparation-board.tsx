@@ -77,6 +77,7 @@ function PreparingRow({ book, onCancel }: { book: PreparingBook; onCancel: () =>
         </div>
         <CancelPreparation
           id={`cancel-${book.setId}`}
+          label={`Cancel preparing ${book.title}`}
           title={book.title}
           newPdf={book.newPdf}
           hasReadyPages={book.hasReadyPages}

@@ -159,6 +159,20 @@ describe("the order of the work", () => {
     expect(takeKept(pageSet.id).map((message) => message.first)).toEqual([1, 4, 14, 24]);
   });
 
+  it("a long book's plan writes every range (D1 takes at most 100 bound values a statement)", async () => {
+    const { cookie } = await signedInAdmin();
+    const book = await createBook({ title: "A Long Book" }, [], { pdf: false });
+    holdPageJobs();
+    const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(400)));
+    await until("the plan's message", async () => keptCount(pageSet.id) === 1);
+    for (const message of takeKept(pageSet.id)) await exclusive(() => runJob(rendererEnv(), message));
+    const jobs = await db().select().from(pageJobs).where(eq(pageJobs.setId, pageSet.id));
+    expect(jobs).toHaveLength(1 + 1 + Math.ceil((400 - 3) / 10));
+    await until("the ranges' messages", async () => keptCount(pageSet.id) === jobs.length - 1);
+    takeKept(pageSet.id);
+    expect((await api(`/api/books/${book.id}/page-sets/${pageSet.id}`, { method: "DELETE", cookie })).status).toBe(204);
+  });
+
   it("two books at once are both prepared", async () => {
     const { cookie } = await signedInAdmin();
     const school = await createSchool();

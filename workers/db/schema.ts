@@ -339,7 +339,11 @@ export const pageSets = sqliteTable(
     createdAt: createdAt(),
     completedAt: integer("completed_at", { mode: "number" }),
   },
-  (t) => [index("page_sets_book_idx").on(t.bookId, t.status)],
+  (t) => [
+    index("page_sets_book_idx").on(t.bookId, t.status),
+    // The console's list of every book being prepared (workers/page-images/preparation-status.ts).
+    index("page_sets_status_idx").on(t.status, t.createdAt),
+  ],
 );
 
 /**
@@ -388,7 +392,11 @@ export const preparationNotices = sqliteTable(
     message: text("message"),
     createdAt: createdAt(),
   },
-  (t) => [index("preparation_notices_created_idx").on(t.createdAt)],
+  (t) => [
+    index("preparation_notices_created_idx").on(t.createdAt),
+    // A book's latest outcome (the book page's panel).
+    index("preparation_notices_book_idx").on(t.bookId, t.id),
+  ],
 );
 
 /** A page of a set that exists: rendered (error null) or reported as impossible to render (error set). */

@@ -69,7 +69,14 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
       <AdminPageHeader
         title="Books"
         description="The whole catalogue, and where each book is assigned."
-        actions={<ButtonLink to="/admin/add-books">Add Book</ButtonLink>}
+        actions={
+          <>
+            <ButtonLink variant="secondary" to="/admin/books/import">
+              Import a catalogue
+            </ButtonLink>
+            <ButtonLink to="/admin/add-books">Add Book</ButtonLink>
+          </>
+        }
       />
       <div className={cardClasses}>
         <Form method="get" role="search" className="mb-4 flex flex-wrap gap-3">

@@ -19,10 +19,10 @@ const tones: Record<ReportRow["state"], string> = {
 };
 
 /** The row's state in words: the server's, or this browser's upload while it runs. */
-export function stateText(row: ReportRow, phase: UploadPhase | undefined): { label: string; detail: string | null } {
+export function stateText(row: ReportRow, phase: UploadPhase | undefined): { label: ReportRow["state"]; detail: string | null } {
   if (row.state === "waiting" && phase) {
     if (phase.kind === "queued") return { label: "waiting", detail: "Queued to upload" };
-    if (phase.kind === "cover") return { label: "uploading", detail: "Uploading the cover" };
+    if (phase.kind === "cover") return { label: "uploading", detail: "Sending the cover" };
     if (phase.kind === "pdf") return { label: "uploading", detail: `Uploading the PDF: ${Math.round(phase.progress * 100)}%` };
     if (phase.kind === "failed") return { label: "waiting", detail: `Upload failed: ${phase.error}` };
   }
@@ -67,7 +67,9 @@ export function CatalogueReportView({
     },
   });
   const report = query.data;
-  const { counts } = report;
+  // Counted as the rows show them: a book this browser is sending reads "uploading" before the server knows.
+  const counts = { waiting: 0, uploading: 0, preparing: 0, ready: 0, refused: 0, removed: 0 };
+  for (const row of report.rows) counts[stateText(row, phases[row.row]).label]++;
   const summary = `${counts.ready} ready, ${counts.preparing} being prepared, ${counts.uploading} uploading, ${counts.waiting} waiting for a file, ${counts.refused} refused`;
   return (
     <section aria-labelledby="report-title" className="space-y-3">
@@ -110,7 +112,7 @@ function ReportLine({ row, phase, onRetry }: { row: ReportRow; phase: UploadPhas
       </td>
       <td className="py-2 pr-3 break-all">{row.pdfFile}</td>
       <td className="w-2/5 space-y-1 py-2 pr-3">
-        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${tones[label as ReportRow["state"]]}`}>{label}</span>
+        <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${tones[label]}`}>{label}</span>
         {row.state === "preparing" && (
           <PreparingProgress handled={row.handled} total={row.pageCount} label={`Pages of ${row.title} prepared`} />
         )}

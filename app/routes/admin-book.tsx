@@ -45,18 +45,14 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
   if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
   const range = lastDays(days);
-  const [usage, seats, book] = await Promise.all([
+  const [usage, seats] = await Promise.all([
     bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, range),
     // The licences that turned teachers away first; the Licences page lists every one.
     licenceSeatUse(db, { bookId: found.book.id }, range, SEAT_ROWS),
-    findBook(db, found.book.id),
   ]);
-  // The panel's first answer, as its API polls it (GET /api/books/:id/page-sets).
-  const pages = book ? await bookPreparation(db, book) : null;
-  if (!pages) throw data(BOOK_NOT_FOUND, { status: 404 });
   return {
     book: found.book,
-    pages,
+    pages: found.pages,
     schoolCount,
     usage: { days, report: usage },
     seats: { range, uses: seats },

@@ -1,8 +1,8 @@
 import { asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, schools } from "../db/schema.ts";
+import { bookPreparation } from "../page-images/preparation-status.ts";
 import { toTeacherBook } from "../reading/library.ts";
-import { bookPagesStatus } from "./pages-status.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "./pdf-state.ts";
 
 export function toAdminBook(book: BookRow, schoolCount: number) {
@@ -84,5 +84,6 @@ export async function getAdminBookPage(db: Db, bookId: number) {
   const found = await readBookAndSchools(db, bookId);
   if (!found) return null;
   const { book, assigned } = found;
-  return { book: { ...toAdminBook(book, assigned.length), schools: assigned }, pages: await bookPagesStatus(db, book) };
+  // The pages panel's first answer, as its API polls it (GET /api/books/:id/page-sets).
+  return { book: { ...toAdminBook(book, assigned.length), schools: assigned }, pages: await bookPreparation(db, book) };
 }

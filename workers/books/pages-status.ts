@@ -1,20 +1,6 @@
 import { and, eq, inArray, isNotNull, isNull, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type Book, books, pageSets } from "../db/schema.ts";
-import { readySet } from "../page-images/page-reading.ts";
-import { findPreparingSet, pageSetProgress } from "../page-images/page-sets.ts";
-
-/** What of a book's pages teachers read now, what is being prepared, and whether it has a PDF to prepare them from. */
-export async function bookPagesStatus(db: Db, book: Pick<Book, "id" | "pageSetId" | "pdfKey">) {
-  const [named, preparing] = await Promise.all([readySet(db, book), findPreparingSet(db, book.id)]);
-  // A first PDF is read while it is prepared: the set the book names is then the one being prepared.
-  const ready = named?.status === "ready" ? named : null;
-  return {
-    ready: ready ? await pageSetProgress(db, ready) : null,
-    preparing: preparing ? await pageSetProgress(db, preparing) : null,
-    hasPdf: Boolean(book.pdfKey),
-  };
-}
 
 /**
  * Books whose pages are missing: a PDF but no ready set, or a set still being prepared (the one

@@ -1,9 +1,12 @@
-// npm start: build, migrate and seed local D1/R2 (miniflare, scripts/lib/local-state.ts), then serve the built Worker on a fixed port,
-// with local stand-ins for Google and Microsoft when the publisher's applications are not set (scripts/lib/dev-sign-in.ts).
+// npm start: build, migrate and seed local D1/R2 (miniflare, scripts/lib/local-state.ts), then serve the built app Worker and the
+// page renderer Worker in one wrangler dev session on a fixed port (one local D1, R2 and queue: scripts/lib/local-server.ts),
+// with the app's minute cron run every minute (page jobs a restart lost are sent again), and local stand-ins for Google and
+// Microsoft when the publisher's applications are not set (scripts/lib/dev-sign-in.ts).
 import { spawn } from "node:child_process";
 import { DEV_PROVIDER_PORTS, type DevProviderMode, startDevSignIn } from "./lib/dev-sign-in.ts";
 import { ensureDevVars, ROOT, runOrExit, toolEnv } from "./lib/env.ts";
-import { seedLocal } from "./lib/seed-local.ts";
+import { type CronTicker, startCronTicker, wranglerDevArgs } from "./lib/local-server.ts";
+import { DEFAULT_STATE, seedLocal } from "./lib/seed-local.ts";
 import { DEMO_SCHOOLS, demoSchoolDomain, demoTeacherEmail } from "./seed/demo-data.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
@@ -11,7 +14,7 @@ const PORT = Number(process.env.PORT ?? 8787);
 ensureDevVars();
 if (!process.argv.includes("--no-build")) await runOrExit("react-router", ["build"]);
 console.log("Migrating and seeding demo data (the first run renders 25 books, their covers and their pages)...");
-const { report, env } = await seedLocal(undefined, (line) => console.log(line));
+const { report, env } = await seedLocal(DEFAULT_STATE, (line) => console.log(line), { beforeServer: true });
 console.log(
   `Seeded ${report.schools} schools, ${report.books} books, ${report.objects} files, ${report.accounts} accounts (0 = already there).`,
 );
@@ -19,14 +22,16 @@ console.log(
 const signIn = await startDevSignIn({ appPort: PORT, ports: DEV_PROVIDER_PORTS });
 
 // Its own process group, so stopping `npm start` also stops workerd.
-const wranglerArgs = ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--show-interactive-dev-session=false", ...signIn.wranglerArgs];
+const wranglerArgs = [...wranglerDevArgs({ port: PORT, persistTo: DEFAULT_STATE }), ...signIn.wranglerArgs];
 const server = spawn("wrangler", wranglerArgs, {
   cwd: ROOT,
   env: toolEnv(),
   stdio: ["ignore", "pipe", "inherit"],
   detached: true,
 });
+let cron: CronTicker | undefined;
 const stop = () => {
+  cron?.stop();
   try {
     if (server.pid) process.kill(-server.pid, "SIGTERM");
   } catch {}
@@ -48,6 +53,8 @@ server.stdout?.on("data", (chunk: Buffer) => {
   process.stdout.write(chunk);
   if (!announced && chunk.toString().includes("Ready on")) {
     announced = true;
+    // Crons do not fire under wrangler dev: the page jobs' minute cron, now (work a restart left) and every minute.
+    cron = startCronTicker(`http://127.0.0.1:${PORT}`);
     announce();
   }
 });

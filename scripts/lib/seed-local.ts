@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { MakeCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
@@ -6,9 +7,10 @@ import { seedDemoUsage } from "../seed/demo-usage.ts";
 import { type SeedReport, seedDemo } from "../seed/seed-demo.ts";
 import { renderCover } from "./cover.ts";
 import { ensureDevVars } from "./env.ts";
+import { releaseLocalLeases } from "./local-server.ts";
 import { applyMigrations, DEFAULT_STATE, localVars, withLocalState } from "./local-state.ts";
 import { type PrepareReport, prepareMissingPages } from "./node-pages.ts";
-import { localPageStore } from "./page-stores.ts";
+import { localPageStore, type PageStore } from "./page-stores.ts";
 import { registerWasmModules } from "./wasm-modules.ts";
 
 // A specifier tsc does not follow: the Node project's types know no .wasm modules.
@@ -41,16 +43,23 @@ export { DEFAULT_STATE };
 
 /**
  * Migrates and seeds the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves, then
- * prepares the pages of every book that lacks them (the demo books on a first run, and books
- * uploaded since).
+ * prepares the pages of every book that lacks them (the demo books on a first run), except books
+ * the platform is preparing (a set with page jobs: the renderer Worker resumes them once the server
+ * is up, docs/decisions/0038). `beforeServer`: no server serves the state now and one is about to,
+ * so the page jobs' leases of a server that was stopped or killed are released (local-server.ts).
  */
 export async function seedLocal(
   persistTo = DEFAULT_STATE,
   log: (line: string) => void = () => {},
+  options: { beforeServer?: boolean } = {},
 ): Promise<{ report: SeedReport; env: SeedEnv; pages: PrepareReport[] }> {
   ensureDevVars();
   return withLocalState(persistTo, async (storage) => {
     await applyMigrations(storage.DB, log);
+    if (options.beforeServer) {
+      const due = await releaseLocalLeases(storage);
+      if (due) log(`${due} page jobs of books being prepared resume once the server is up.`);
+    }
     const env = SeedEnvSchema.parse(storage.vars);
     const report = await seedDemo(
       storage,
@@ -70,7 +79,20 @@ export async function seedLocal(
     );
     const usage = await seedDemoUsage(getDb(storage.DB));
     if (usage > 0) log(`Made up 90 days of demo reading (${usage} rollup writes).`);
-    const pages = await prepareMissingPages(localPageStore(storage), { log });
+    const pages = await prepareMissingPages(withoutPlatformBooks(localPageStore(storage), storage.DB), { log });
     return { report, env, pages };
   });
+}
+
+/** The store, less the books whose preparing set has page jobs: the platform's renderer owns those. */
+function withoutPlatformBooks(store: PageStore, DB: D1Database): PageStore {
+  return {
+    ...store,
+    async booksNeedingPages(bookId) {
+      const owned = await getDb(DB).all<{ id: number }>(sql`
+        SELECT DISTINCT s.book_id AS id FROM page_sets s JOIN page_jobs j ON j.set_id = s.id WHERE s.status = 'preparing'`);
+      const platform = new Set(owned.map((row) => row.id));
+      return (await store.booksNeedingPages(bookId)).filter((book) => !platform.has(book.id));
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { type DevSignIn, startDevSignIn } from "../../scripts/lib/dev-sign-in.ts";
 import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
+import { type CronTicker, startCronTicker, wranglerDevArgs } from "../../scripts/lib/local-server.ts";
 import { seedEnv, seedLocal } from "../../scripts/lib/seed-local.ts";
 import { startMailCatcher } from "../support/mail-catcher.ts";
 import { APP_STATUS, E2E_STATE, SEEDED } from "./state.ts";
@@ -24,10 +25,12 @@ const PERSIST = E2E_STATE;
 let server: ChildProcess | undefined;
 let mailCatcher: Awaited<ReturnType<typeof startMailCatcher>> | undefined;
 let signIn: DevSignIn | undefined;
+let cron: CronTicker | undefined;
 
 /**
  * Seeds the e2e world (or, under `npm test`, waits for tests/e2e/seed.ts, which began seeding at the
- * run's start) and starts the app on it. Not awaited by the setup: the other projects' tests run
+ * run's start) and starts the app on it, with the page renderer Worker in the same session and the
+ * page jobs' minute cron run every minute, as `npm start` does (scripts/lib/local-server.ts). Not awaited by the setup: the other projects' tests run
  * meanwhile, and each e2e file waits for APP_STATUS (tests/e2e/wait-for-app.ts).
  */
 async function bringUp(mail: { smtpPort: number }, providers: DevSignIn) {
@@ -41,7 +44,7 @@ async function bringUp(mail: { smtpPort: number }, providers: DevSignIn) {
     await seedLocal(PERSIST);
   }
 
-  const args = ["dev", "--port", String(PORT), "--ip", "127.0.0.1", "--persist-to", PERSIST, "--show-interactive-dev-session=false"];
+  const args = wranglerDevArgs({ port: PORT, persistTo: PERSIST });
   args.push("--var", `SMTP_URL:smtp://127.0.0.1:${mail.smtpPort}`, "--var", "MAIL_FROM:Lectern <no-reply@lectern.test>");
   // Sign-in with Google and Microsoft: always the local stand-ins, whatever .dev.vars says.
   args.push(...providers.wranglerArgs);
@@ -55,6 +58,7 @@ async function bringUp(mail: { smtpPort: number }, providers: DevSignIn) {
   server.stdout?.on("data", (c) => (output += c));
   server.stderr?.on("data", (c) => (output += c));
   await waitForHealth(`http://127.0.0.1:${PORT}/api/health`, () => output);
+  cron = startCronTicker(`http://127.0.0.1:${PORT}`);
 }
 
 export default async function setup(project: TestProject) {
@@ -85,6 +89,7 @@ export default async function setup(project: TestProject) {
 
   return async () => {
     await up;
+    cron?.stop();
     await mailCatcher?.close();
     await signIn?.close();
     if (server?.pid) {

@@ -1,7 +1,7 @@
 // A catalogue at once (issue 42, item 6; docs/decisions/0040), as a publisher's script sends it:
 // the rows as JSON, checked with their row numbers, created all or none, then each book's PDF
 // through its own upload routes, and the import's report following the platform's work.
-import { eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, bookImportRows, bookImports, books } from "../../workers/db/schema.ts";
@@ -161,7 +161,8 @@ describe("the import's books and report", () => {
     const audit = await db()
       .select()
       .from(auditLog)
-      .where(inArray(auditLog.entityId, ids.map(String)));
+      // Other tests' entities (schools, teachers) share these ids: only the books' creations.
+      .where(and(eq(auditLog.entityType, "book"), eq(auditLog.action, "book.create"), inArray(auditLog.entityId, ids.map(String))));
     expect(audit).toHaveLength(4);
     expect(audit[0]).toMatchObject({ adminId: admin.id, action: "book.create", entityType: "book" });
     expect(audit[0]!.after).toMatchObject({ title: titles[0], id: ids[0], importId: created.importId });

@@ -68,6 +68,34 @@ describe("a page rendered by PDFium", () => {
     expect(plainText(page!.text)).toBe("Photosynthesis in plants");
   });
 
+  it("draws a page in bands without a seam, and a photograph at 2048 px in a small wasm heap", async () => {
+    // A full-page photograph of 3000 x 4500 (noise, so nothing compresses it away) under a dark bar from top to bottom.
+    const { data, info } = await sharp({
+      create: { width: 3000, height: 4500, channels: 3, noise: { type: "gaussian", mean: 128, sigma: 60 } },
+    })
+      .jpeg({ quality: 90 })
+      .toBuffer({ resolveWithObject: true });
+    expect(info.width).toBe(3000);
+    const pdf = await PDFDocument.create();
+    const page = pdf.addPage([612, 918]);
+    page.drawImage(await pdf.embedJpg(data), { x: 0, y: 0, width: 612, height: 918 });
+    page.drawRectangle({ x: 300, y: 0, width: 12, height: 918, color: { type: "RGB", red: 0, green: 0, blue: 0 } as never });
+    const m = await nodePdfium();
+    const before = m.HEAPU8.length;
+    const [rendered] = await renderAll(await pdf.save());
+    // A 13.5-megapixel photograph: drawn whole at 2048 px it took PDFium's heap to 134 MB, past an
+    // isolate's 128 MB; in bands to 93 MB (the decoded photograph itself is most of it).
+    expect(Math.max(before, m.HEAPU8.length)).toBeLessThan(100 * 1024 * 1024);
+    const { data: pixels, info: decoded } = await sharp(rendered!.images.get(2048)!).raw().toBuffer({ resolveWithObject: true });
+    expect([decoded.width, decoded.height]).toEqual([2048, 3072]);
+    // The bar's middle column is dark on every row: no band left a row undrawn.
+    const x = Math.round((306 / 612) * 2048);
+    const light = Array.from({ length: decoded.height }, (_, y) => pixels[(y * decoded.width + x) * decoded.channels]!).filter(
+      (v) => v > 60,
+    );
+    expect(light).toEqual([]);
+  });
+
   it("keeps a colour page in colour", async () => {
     const pdf = await PDFDocument.create();
     pdf

@@ -33,66 +33,92 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
-export interface RgbRows {
-  width: number;
-  height: number;
-  /** Bytes from one row's start to the next's (PDFium pads rows to 4 bytes). */
-  stride: number;
-  pixels: Uint8Array;
-}
+/**
+ * A PNG written band by band, as a page is rendered in horizontal bands (./render-page.ts): each
+ * band's rows are filtered "Up" into the image's one buffer as they arrive, so only a band of
+ * pixels is ever in the wasm heap. Greyscale (colour type 0) when every pixel was grey (the Up
+ * filter of grey rows is the filter of their red bytes), else RGB (type 2). Also says whether
+ * every pixel was (almost) white: a blank page.
+ */
+export class PngBuilder {
+  readonly width: number;
+  readonly height: number;
+  private readonly raw: Uint8Array;
+  private readonly rowBytes: number;
+  private previous: Uint8Array | null = null;
+  private next = 0;
+  grey = true;
+  blank = true;
 
-export function isGrey({ width, height, stride, pixels }: RgbRows): boolean {
-  for (let y = 0; y < height; y++) {
-    for (let i = y * stride, end = i + width * 3; i < end; i += 3) {
-      if (pixels[i] !== pixels[i + 1] || pixels[i] !== pixels[i + 2]) return false;
+  // Plain fields, not parameter properties: Node's type stripping (the seed) does not take those.
+  constructor(width: number, height: number) {
+    this.width = width;
+    this.height = height;
+    this.rowBytes = width * 3;
+    this.raw = new Uint8Array((this.rowBytes + 1) * height);
+  }
+
+  /** The next `count` rows, `stride` bytes apart in `pixels` (read before the call returns; copied as needed). */
+  addRows(pixels: Uint8Array, stride: number, count: number): void {
+    const { raw, rowBytes } = this;
+    for (let r = 0; r < count && this.next < this.height; r++, this.next++) {
+      const row = pixels.subarray(r * stride, r * stride + rowBytes);
+      const out = this.next * (rowBytes + 1);
+      const above = this.previous;
+      raw[out] = above ? 2 : 0;
+      if (this.grey) {
+        for (let x = 0; x < rowBytes; x += 3) {
+          if (row[x] !== row[x + 1] || row[x] !== row[x + 2]) {
+            this.grey = false;
+            break;
+          }
+        }
+      }
+      if (this.blank) {
+        for (let x = 0; x < rowBytes; x++) {
+          if (row[x]! < 250) {
+            this.blank = false;
+            break;
+          }
+        }
+      }
+      if (above) for (let x = 0; x < rowBytes; x++) raw[out + 1 + x] = row[x]! - above[x]!;
+      else raw.set(row, out + 1);
+      this.previous = row;
     }
+    // The rows are a view of memory the caller frees: the last one is kept for the next band's filter.
+    if (this.previous) this.previous = this.previous.slice();
   }
-  return true;
-}
 
-/** Whether nothing was drawn: every pixel (almost) the white the page was filled with. */
-export function isBlank({ width, height, stride, pixels }: RgbRows): boolean {
-  for (let y = 0; y < height; y++) {
-    for (let i = y * stride, end = i + width * 3; i < end; i++) if (pixels[i]! < 250) return false;
-  }
-  return true;
-}
-
-export function encodePng(rows: RgbRows): Uint8Array {
-  const { width, height, stride, pixels } = rows;
-  const grey = isGrey(rows);
-  const channels = grey ? 1 : 3;
-  const rowBytes = width * channels + 1;
-  const raw = new Uint8Array(rowBytes * height);
-  for (let y = 0; y < height; y++) {
-    const out = y * rowBytes;
-    const from = y * stride;
-    const above = from - stride;
-    raw[out] = y ? 2 : 0; // Up, or None for the first row
-    if (grey) {
-      for (let x = 0, i = from; x < width; x++, i += 3) raw[out + 1 + x] = y ? pixels[i]! - pixels[i - stride]! : pixels[i]!;
-    } else if (y) {
-      for (let x = 0; x < width * 3; x++) raw[out + 1 + x] = pixels[from + x]! - pixels[above + x]!;
-    } else {
-      raw.set(pixels.subarray(from, from + width * 3), out + 1);
+  finish(): Uint8Array {
+    const { width, height, rowBytes } = this;
+    let data = this.raw;
+    if (this.grey) {
+      data = new Uint8Array((width + 1) * height);
+      for (let y = 0; y < height; y++) {
+        const from = y * (rowBytes + 1);
+        const to = y * (width + 1);
+        data[to] = this.raw[from]!;
+        for (let x = 0; x < width; x++) data[to + 1 + x] = this.raw[from + 1 + x * 3]!;
+      }
     }
+    const header = new Uint8Array(13);
+    const view = new DataView(header.buffer);
+    view.setUint32(0, width);
+    view.setUint32(4, height);
+    header.set([8, this.grey ? 0 : 2, 0, 0, 0], 8);
+    const parts = [
+      Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10),
+      chunk("IHDR", header),
+      chunk("IDAT", new Uint8Array(deflateSync(data, { level: LEVEL }))),
+      chunk("IEND", new Uint8Array(0)),
+    ];
+    const png = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      png.set(part, at);
+      at += part.length;
+    }
+    return png;
   }
-  const header = new Uint8Array(13);
-  const view = new DataView(header.buffer);
-  view.setUint32(0, width);
-  view.setUint32(4, height);
-  header.set([8, grey ? 0 : 2, 0, 0, 0], 8);
-  const parts = [
-    Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10),
-    chunk("IHDR", header),
-    chunk("IDAT", new Uint8Array(deflateSync(raw, { level: LEVEL }))),
-    chunk("IEND", new Uint8Array(0)),
-  ];
-  const png = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    png.set(part, at);
-    at += part.length;
-  }
-  return png;
 }

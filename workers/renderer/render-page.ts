@@ -9,7 +9,7 @@ import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "../../app/
 import { MAX_PAGE_ASPECT, PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
 import type { OutlineItem, PageText, TextRun } from "../page-images/page-content.ts";
 import type { Pdfium } from "./pdfium-api.ts";
-import { encodePng, isBlank } from "./png.ts";
+import { PngBuilder } from "./png.ts";
 
 const FPDF_ANNOT = 0x01;
 const FPDF_REVERSE_BYTE_ORDER = 0x10;
@@ -29,24 +29,38 @@ export function pageSize(m: Pdfium, page: number): { width: number; height: numb
   return { width: m._FPDF_GetPageWidthF(page), height: m._FPDF_GetPageHeightF(page) };
 }
 
+/**
+ * Pixels rendered per band: a page is drawn in horizontal bands of about this many bytes, so PDFium's
+ * bitmap and the buffers it decodes images into stay small. Drawn whole, a 2048 px page with a
+ * photograph took the wasm heap to 102 MB (freeculture.pdf's cover), close to an isolate's 128 MB
+ * with the PNG's own buffers; in bands of 4 MB, 37 MB.
+ */
+const BAND_BYTES = 4 * 1024 * 1024;
+
 function renderAt(m: Pdfium, page: number, size: { width: number; height: number }, width: number, widest: number) {
   // Very tall pages are limited to MAX_PAGE_ASPECT times the widest width, as the browser renderer did.
   const scale = Math.min(widest / size.width, (widest * MAX_PAGE_ASPECT) / size.height) * (width / widest);
   const w = Math.max(1, Math.round(size.width * scale));
   const h = Math.max(1, Math.round(size.height * scale));
-  const bitmap = m._FPDFBitmap_CreateEx(w, h, FPDFBITMAP_BGR, 0, 0);
-  if (!bitmap) throw new Error(`PDFium could not allocate a ${w} x ${h} page`);
-  try {
-    m._FPDFBitmap_FillRect(bitmap, 0, 0, w, h, 0xffffffff);
-    m._FPDF_RenderPageBitmap(bitmap, page, 0, 0, w, h, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
-    const stride = m._FPDFBitmap_GetStride(bitmap);
-    const at = m._FPDFBitmap_GetBuffer(bitmap);
-    // A view of the wasm heap, encoded before the bitmap is destroyed (nothing calls PDFium in between).
-    const rows = { width: w, height: h, stride, pixels: m.HEAPU8.subarray(at, at + stride * h) };
-    return { png: encodePng(rows), blank: width === PAGE_WIDTHS[0] ? isBlank(rows) : false };
-  } finally {
-    m._FPDFBitmap_Destroy(bitmap);
+  const png = new PngBuilder(w, h);
+  const band = Math.max(1, Math.floor(BAND_BYTES / (w * 3)));
+  for (let top = 0; top < h; top += band) {
+    const rows = Math.min(band, h - top);
+    const bitmap = m._FPDFBitmap_CreateEx(w, rows, FPDFBITMAP_BGR, 0, 0);
+    if (!bitmap) throw new Error(`PDFium could not allocate a ${w} x ${rows} band of the page`);
+    try {
+      m._FPDFBitmap_FillRect(bitmap, 0, 0, w, rows, 0xffffffff);
+      // The whole page's size, drawn from `top` up: PDFium draws only what falls in the band.
+      m._FPDF_RenderPageBitmap(bitmap, page, 0, -top, w, h, 0, FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER);
+      const stride = m._FPDFBitmap_GetStride(bitmap);
+      const at = m._FPDFBitmap_GetBuffer(bitmap);
+      // A view of the wasm heap, read before the bitmap is destroyed (nothing calls PDFium in between).
+      png.addRows(m.HEAPU8.subarray(at, at + stride * rows), stride, rows);
+    } finally {
+      m._FPDFBitmap_Destroy(bitmap);
+    }
   }
+  return { png: png.finish(), blank: png.blank };
 }
 
 export function renderPage(m: Pdfium, page: number): RenderedPage {

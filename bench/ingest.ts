@@ -1,5 +1,6 @@
 // npm run bench:ingest (issue 42, item 8): how fast an uploaded PDF becomes readable when the platform
-// prepares its pages (the renderer Worker on the local queue, as `npm start` runs it), against today's
+// prepares its pages (the renderer Worker on the local queue, as `npm start` runs it; HEAD, built in a
+// worktree, so a shared working tree mid-change does not matter), against today's
 // path before the change (the admin's browser, Chromium, preparing them with pdf.js on the book page,
 // built from the commit before the change), in the same run on the same files: the generated 100 MB,
 // 500-page book and each PDF in ../shared/pdfs. Each book is uploaded through the API (start, parts,
@@ -11,6 +12,7 @@
 //
 //   --only heavy,freeculture   only the files whose names contain one of these ("heavy": the generated book)
 //   --skip-before              the platform alone (no Chromium, no build of the old commit)
+//   --after <commit>           the platform side from this commit instead of HEAD
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
@@ -18,15 +20,16 @@ import { argValue, ROOT } from "../scripts/lib/env.ts";
 import { type LocalServer, startLocalServer } from "../scripts/lib/local-server.ts";
 import { seedEnv } from "../scripts/lib/seed-local.ts";
 import { generateHeavyPdf } from "./lib/big-pdf.ts";
-import { buildWorkingTree } from "./lib/capacity-stage.ts";
 import { freePorts } from "./lib/free-ports.ts";
 import { AdminClient, type IngestTimes, watchPreparation } from "./lib/ingest-api.ts";
-import { peakWasmHeap, processCpuMs, sampleRss } from "./lib/ingest-measure.ts";
+import { peakWasmHeap, processesCpuMs, sampleRss } from "./lib/ingest-measure.ts";
 import { BEFORE_COMMIT, baseState, INGEST_DIR, stageAfter, stageBefore } from "./lib/ingest-stage.ts";
 import { HEAVY, SHARED_PDFS } from "./lib/reader-books.ts";
 import { copyLocalState } from "./lib/state-copy.ts";
 
 const log = (line: string) => console.log(`[ingest] ${line}`);
+/** The commit the platform side ran (HEAD when the run began). */
+let afterCommit = "";
 const started = Date.now();
 
 /** Documented limits the projection uses (developers.cloudflare.com/queues/platform/limits/, read 2026-11-28). */
@@ -108,9 +111,9 @@ async function uploadAndWatch(admin: AdminClient, file: BenchFile, side: string,
 
 /** The platform: the staged app and renderer in one wrangler dev session on a copy of the base state. */
 async function runAfter(files: BenchFile[], base: string, port: number): Promise<AfterResult[]> {
-  log("staging the working tree (build, renderer bundle)");
-  await buildWorkingTree();
-  const staged = stageAfter();
+  log(`staging ${argValue("--after") ?? "HEAD"} (its build in a worktree, its renderer bundled)`);
+  const { commit, ...staged } = await stageAfter(log, argValue("--after") ?? "HEAD");
+  afterCommit = commit;
   const state = join(INGEST_DIR, "after/state");
   copyLocalState(base, state, "no file is skipped");
   const server = await startLocalServer({ port, persistTo: state, ...staged });
@@ -133,13 +136,13 @@ async function runAfter(files: BenchFile[], base: string, port: number): Promise
 }
 
 async function measureAfter(server: LocalServer, admin: AdminClient, file: BenchFile): Promise<AfterResult> {
-  const pid = server.workerdPid();
+  const pids = server.workerdPids();
   const outputFrom = server.output().length;
-  const cpuBefore = pid ? processCpuMs(pid) : null;
-  const rss = sampleRss(pid);
+  const cpuBefore = processesCpuMs(pids);
+  const rss = sampleRss(pids);
   try {
     const { times, uploadSeconds } = await uploadAndWatch(admin, file, "platform");
-    const cpuAfter = pid ? processCpuMs(pid) : null;
+    const cpuAfter = processesCpuMs(pids);
     const memory = rss.stop();
     const pages = times.pageCount ?? 0;
     return {
@@ -234,7 +237,7 @@ function table(results: FileResult[]): string[] {
     "whole s",
     "pages/s",
     "failed",
-    "wasm heap MB",
+    "wasm heap MB (high-water)",
     "workerd RSS MB (+growth)",
     "CPU ms/page",
   ];
@@ -366,7 +369,9 @@ const results: FileResult[] = files.map((file, i) => ({
 const targetRows = targets(results);
 const projected = projection(results);
 
-console.log("\nIngest: seconds from the end of the upload (platform = the renderer Worker on the local queue, 2 cores)\n");
+console.log(
+  `\nIngest: seconds from the end of the upload (platform = the renderer Worker at ${afterCommit.slice(0, 7)} on the local queue; admin's browser = ${BEFORE_COMMIT} in Chromium; 2 cores)\n`,
+);
 for (const line of table(results)) console.log(line);
 console.log("\nTargets\n");
 for (const row of targetRows) console.log(`  ${row.status.padEnd(6)} ${row.target}: ${row.measured}`);
@@ -389,7 +394,15 @@ mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 writeFileSync(
   join(ROOT, "bench/results/ingest.json"),
   JSON.stringify(
-    { at: new Date().toISOString(), beforeCommit: BEFORE_COMMIT, targets: TARGETS, results, targetRows, projection: projected },
+    {
+      at: new Date().toISOString(),
+      afterCommit,
+      beforeCommit: BEFORE_COMMIT,
+      targets: TARGETS,
+      results,
+      targetRows,
+      projection: projected,
+    },
     null,
     2,
   ),

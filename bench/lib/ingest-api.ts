@@ -159,8 +159,9 @@ export async function watchPreparation(
     const progress = status.preparing ?? status.ready;
     if (progress) {
       times.pageCount = progress.pageCount;
+      // Page 1 counts once it is readable (stored); pages 1-10 once each is stored or given up.
       const stored = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
-      if (times.firstPage === null && stored.has(1)) times.firstPage = since();
+      if (times.firstPage === null && progress.done.includes(1)) times.firstPage = since();
       const ten = Math.min(10, progress.pageCount ?? 10);
       if (times.firstTen === null && progress.pageCount && Array.from({ length: ten }, (_, i) => i + 1).every((n) => stored.has(n)))
         times.firstTen = since();
@@ -169,11 +170,12 @@ export async function watchPreparation(
       times.whole = since();
       times.pageCount = status.ready.pageCount;
       times.failed = status.ready.failed;
-      times.firstPage ??= times.whole;
+      if (!times.failed.some((f) => f.n === 1)) times.firstPage ??= times.whole;
       times.firstTen ??= times.whole;
       return times;
     }
-    if (!status.preparing && !status.ready) return { ...times, refused: "no pages and nothing being prepared" };
+    if (!status.preparing && !status.ready)
+      return { ...times, firstPage: null, firstTen: null, refused: "no pages and nothing being prepared" };
     if (Date.now() > deadline) return { ...times, failed: progress?.failed ?? [] };
     await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 250));
   }

@@ -8,6 +8,18 @@ import { readFileSync } from "node:fs";
 
 const TICKS_PER_SECOND = 100;
 
+/** User + system CPU ms of these processes so far, or null when none is there. */
+export function processesCpuMs(pids: number[]): number | null {
+  const each = pids.map(processCpuMs).filter((ms): ms is number => ms !== null);
+  return each.length ? each.reduce((sum, ms) => sum + ms, 0) : null;
+}
+
+/** Resident memory of these processes together now, in bytes, or null. */
+export function processesRssBytes(pids: number[]): number | null {
+  const each = pids.map(processRssBytes).filter((bytes): bytes is number => bytes !== null);
+  return each.length ? each.reduce((sum, bytes) => sum + bytes, 0) : null;
+}
+
 /** User + system CPU ms of a process so far, or null when it is gone. */
 export function processCpuMs(pid: number): number | null {
   try {
@@ -29,12 +41,12 @@ export function processRssBytes(pid: number): number | null {
   }
 }
 
-/** Samples a process's RSS every `everyMs` until stopped; answers the first sample and the peak. */
-export function sampleRss(pid: number | null, everyMs = 200) {
-  const first = pid ? processRssBytes(pid) : null;
+/** Samples the processes' RSS together every `everyMs` until stopped; answers the first sample and the peak. */
+export function sampleRss(pids: number[], everyMs = 200) {
+  const first = processesRssBytes(pids);
   let peak = first ?? 0;
   const timer = setInterval(() => {
-    const now = pid ? processRssBytes(pid) : null;
+    const now = processesRssBytes(pids);
     if (now && now > peak) peak = now;
   }, everyMs);
   return {

@@ -2,7 +2,7 @@
  * The two sides `npm run bench:ingest` compares, each a snapshot the working tree cannot change under
  * it while it runs (others may rebuild or edit the renderer meanwhile; wrangler dev reloads on any
  * change and a reload empties the local queue):
- * - after: the working tree's app build, copied, and the renderer Worker bundled once
+ * - after: HEAD, built in a worktree, its app build copied, and its renderer Worker bundled once
  *   (`wrangler deploy --dry-run`) around a thin entry that logs PDFium's wasm heap after every job
  *   (`[ingest-heap] {...}`: workerd reports no isolate heap, the wasm heap is the renderer's bulk);
  * - before: the commit before the platform prepared pages, built in a git worktree (capacity-stage.ts),
@@ -14,7 +14,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { join } from "node:path";
 import { ROOT, toolEnv } from "../../scripts/lib/env.ts";
 import { seedLocal } from "../../scripts/lib/seed-local.ts";
-import { commitSource } from "./capacity-stage.ts";
+import { commitHash, commitSource } from "./capacity-stage.ts";
 
 export const INGEST_DIR = join(ROOT, ".wrangler/bench-ingest");
 /** The last commit whose admin's browser prepared the pages (the next one, c8a6e4b, moved it to the platform). */
@@ -52,8 +52,10 @@ function stageApp(source: string, dir: string): string {
 }
 
 /** The renderer's entry with the heap log: plain JS, so the bench's Node type check never follows it into workerd code. */
-const RENDERER_ENTRY = `import renderer, { handlePageJobs } from ${JSON.stringify(join(ROOT, "workers/renderer/index.ts"))};
-import { pdfiumEngine } from ${JSON.stringify(join(ROOT, "workers/renderer/pdfium.ts"))};
+const rendererEntry = (
+  source: string,
+) => `import renderer, { handlePageJobs } from ${JSON.stringify(join(source, "workers/renderer/index.ts"))};
+import { pdfiumEngine } from ${JSON.stringify(join(source, "workers/renderer/pdfium.ts"))};
 export default {
   fetch: renderer.fetch,
   async queue(batch, env) {
@@ -67,22 +69,22 @@ export default {
 };
 `;
 
-/** The renderer bundled once into `dir`/renderer, with a configuration that serves that bundle. */
-function stageRenderer(dir: string): string {
+/** `source`'s renderer bundled once into `dir`/renderer, with a configuration that serves that bundle. */
+function stageRenderer(source: string, dir: string): string {
   const src = join(dir, "renderer-src");
   const out = join(dir, "renderer");
   rmSync(src, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
   mkdirSync(src, { recursive: true });
-  const toml = readFileSync(join(ROOT, "workers/renderer/wrangler.toml"), "utf8").replace(
+  const toml = readFileSync(join(source, "workers/renderer/wrangler.toml"), "utf8").replace(
     /^migrations_dir = .*$/m,
-    `migrations_dir = ${JSON.stringify(join(ROOT, "migrations"))}`,
+    `migrations_dir = ${JSON.stringify(join(source, "migrations"))}`,
   );
   const withMain = (main: string) => toml.replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`);
-  writeFileSync(join(src, "entry.js"), RENDERER_ENTRY);
+  writeFileSync(join(src, "entry.js"), rendererEntry(source));
   writeFileSync(join(src, "wrangler.toml"), withMain("./entry.js"));
   execFileSync("wrangler", ["deploy", "--dry-run", "--outdir", out, "-c", join(src, "wrangler.toml")], {
-    cwd: ROOT,
+    cwd: source,
     env: toolEnv(),
     stdio: "ignore",
   });
@@ -96,11 +98,16 @@ export interface StagedAfter {
   rendererConfig: string;
 }
 
-/** The working tree as it is now: its build (made by the caller) and its renderer. */
-export function stageAfter(): StagedAfter {
+/**
+ * The platform as committed: HEAD (or `ref`) built in a worktree (capacity-stage.ts; the shared working tree may
+ * be mid-change and not build), its app build copied and its renderer bundled. Answers the commit too.
+ */
+export async function stageAfter(log: (line: string) => void, ref = "HEAD"): Promise<StagedAfter & { commit: string }> {
+  const commit = commitHash(ref);
+  const source = await commitSource(commit, log);
   const dir = join(INGEST_DIR, "after");
   mkdirSync(dir, { recursive: true });
-  return { appConfig: stageApp(ROOT, dir), rendererConfig: stageRenderer(dir) };
+  return { appConfig: stageApp(source, dir), rendererConfig: stageRenderer(source, dir), commit };
 }
 
 /** The commit before the change, built once in a worktree (shared with bench:capacity's), its build copied. */

@@ -104,8 +104,8 @@ export function releaseLeasesAt(persistTo: string): Promise<number> {
 
 export interface LocalServer {
   origin: string;
-  /** workerd's process id (the app and the renderer), for reading its memory and CPU from /proc. */
-  workerdPid(): number | null;
+  /** The session's workerd process ids (the Workers, local D1/R2, and wrangler's proxy), for /proc. */
+  workerdPids(): number[];
   output(): string;
   /** Ends wrangler and workerd (SIGKILL: at once, as a crash or a power cut would); resolves when they are gone. */
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -163,14 +163,18 @@ export async function startLocalServer(options: {
   return {
     origin,
     output: () => output,
-    workerdPid: () => workerdOf(child.pid),
+    workerdPids: () => workerdsOf(child.pid),
     stop,
   };
 }
 
-/** The workerd process in the group wrangler (`leader`) leads. */
-function workerdOf(leader: number | undefined): number | null {
-  if (!leader) return null;
+/**
+ * The workerd processes in the group wrangler (`leader`) leads: wrangler dev runs two, a small one
+ * for its proxy and the one that runs the Workers and local D1/R2.
+ */
+function workerdsOf(leader: number | undefined): number[] {
+  if (!leader) return [];
+  const found: number[] = [];
   try {
     for (const entry of readdirSync("/proc")) {
       if (!/^\d+$/.test(entry)) continue;
@@ -178,9 +182,9 @@ function workerdOf(leader: number | undefined): number | null {
         const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
         const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
         // fields[2] is the process group (man 5 proc: pgrp, after state and ppid).
-        if (Number(fields[2]) === leader && stat.includes("(workerd)")) return Number(entry);
+        if (Number(fields[2]) === leader && stat.includes("(workerd)")) found.push(Number(entry));
       } catch {}
     }
   } catch {}
-  return null;
+  return found;
 }

@@ -7,10 +7,9 @@ import {
   revokeAccessCommand,
   updateBookCommand,
 } from "../../workers/books/commands.ts";
-import { findBook, getAdminBookPage } from "../../workers/books/detail.ts";
+import { getAdminBookPage } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
-import { bookPreparation } from "../../workers/page-images/preparation-status.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { countSchools } from "../../workers/schools/list.ts";

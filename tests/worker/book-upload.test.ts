@@ -3,12 +3,12 @@ import { and, desc, eq } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { BLANK_DOCUMENT_ERROR } from "../../workers/renderer/messages.ts";
 import type { AdminBook } from "../../workers/books/detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { createUploadedPageSet, storePage } from "../../workers/page-images/page-sets.ts";
+import { BLANK_DOCUMENT_ERROR } from "../../workers/renderer/messages.ts";
 import { api, client, createBook, db, jsonOf, ORIGIN, okBody, request, signedInAdmin } from "./helpers.ts";
 import { pageImages, pagePng, pageText, twoPagePdf } from "./page-fixtures.ts";
 

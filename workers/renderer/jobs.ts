@@ -57,7 +57,7 @@ export async function runJob(env: RendererEnv, message: PageJobMessage, now = Da
   const claimed = await claim(env.db, message, now);
   if (!claimed) return;
   const found = await setAndBook(env.db, message.setId);
-  if (!found || found.set.status !== "preparing") return;
+  if (found?.set.status !== "preparing") return;
   if (message.first === 0) return planSet(env, found);
   return prepareRange(env, found, claimed);
 }
@@ -308,7 +308,7 @@ async function renderOne(engine: Engine, document: RangeDocument, n: number): Pr
 export async function finishSet(env: RendererEnv, setId: string): Promise<void> {
   const { db, bucket } = env;
   const found = await setAndBook(db, setId);
-  if (!found || found.set.status !== "preparing" || !found.set.pageCount) return;
+  if (found?.set.status !== "preparing" || !found.set.pageCount) return;
   const { set, book } = found;
   const jobs = await db.select({ state: pageJobs.state, blank: pageJobs.blankPages }).from(pageJobs).where(eq(pageJobs.setId, set.id));
   if (!jobs.length || jobs.some((job) => job.state !== "done")) return;

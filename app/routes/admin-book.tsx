@@ -10,6 +10,7 @@ import {
 import { getAdminBookPage } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/http/context.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
+import { refusalOfRemovedBook } from "../../workers/page-images/preparation-status.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { countSchools } from "../../workers/schools/list.ts";
@@ -42,7 +43,13 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const id = parseId(params.id);
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const [found, schoolCount] = await Promise.all([id ? getAdminBookPage(db, id) : null, countSchools(db)]);
-  if (!found) throw data(BOOK_NOT_FOUND, { status: 404 });
+  if (!found) {
+    // A book added with a PDF that was refused is gone: its page says why (the platform may refuse it
+    // before the admin's browser arrives here from Add Books).
+    const refusal = id ? await refusalOfRemovedBook(db, id) : null;
+    if (refusal) throw data({ error: `This book was not added: ${refusal}`, removed: true }, { status: 404 });
+    throw data(BOOK_NOT_FOUND, { status: 404 });
+  }
   const range = lastDays(days);
   const [usage, seats] = await Promise.all([
     bookReport(db, { id: found.book.id, pageCount: found.book.pageCount }, range),
@@ -179,5 +186,17 @@ export function ErrorBoundary() {
   const body: unknown = isRouteErrorResponse(error) ? error.data : null;
   const text =
     typeof body === "string" ? body : body && typeof body === "object" && "error" in body ? String(body.error) : "Failed to fetch book";
+  if (body && typeof body === "object" && "removed" in body)
+    return (
+      <section aria-labelledby="pages-heading" className="mx-auto max-w-2xl space-y-3 py-8 text-sm">
+        <h2 id="pages-heading" className="text-lg font-semibold">
+          Pages for teachers
+        </h2>
+        <MessageBox text={text} />
+        <ButtonLink to="/admin/books" variant="secondary">
+          Back to the books
+        </ButtonLink>
+      </section>
+    );
   return <p className="py-8 text-center text-red-700 dark:text-red-300">{text}</p>;
 }

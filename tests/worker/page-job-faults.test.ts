@@ -3,13 +3,14 @@
 // with a restart, a duplicate delivery, a cancelled book, and two books at once.
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
+import { PDFDocument } from "pdf-lib";
 import { afterEach, describe, expect, it } from "vitest";
 import { books, pageJobs, pageSetPages, pageSets, preparationNotices } from "../../workers/db/schema.ts";
 import { pageImageKey } from "../../workers/page-images/page-keys.ts";
 import { FINISH, forgetOldNotices, pageRanges, RESEND_AFTER_MS, resendStalled } from "../../workers/page-images/preparation.ts";
 import { exclusive, runJob } from "../../workers/renderer/jobs.ts";
 import { PASSWORD_MESSAGE } from "../../workers/renderer/pdf-ranges.ts";
-import { api, createBook, createSchool, db, signedInAdmin } from "./helpers.ts";
+import { api, createBook, createSchool, db, page, signedInAdmin } from "./helpers.ts";
 import { brokenPagePdf, passwordPdf, readyBook, until, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
 import { holdPageJobs, keptCount, releasePageJobs, takeKept } from "./page-job-hold.ts";
 
@@ -43,6 +44,28 @@ describe("files the renderer refuses", () => {
     const notice = await noticeOf(book.id);
     expect(notice).toMatchObject({ outcome: "refused", title: "Not Really A PDF" });
     expect(notice.message).toMatch(/cannot be opened as a PDF .* The book was not added either\.$/);
+    expect(await bookRow(book.id)).toBeUndefined();
+    // The admin arriving at the book's page from Add Books after the refusal is told why.
+    const bookPage = await page(`/admin/book/${book.id}`, { cookie });
+    expect(bookPage.status).toBe(404);
+    expect(await bookPage.text()).toContain("This book was not added: This file cannot be opened as a PDF (it may be damaged).");
+  });
+});
+
+describe("a PDF whose every page is blank", () => {
+  it("is refused once its pages are done, and a book added with it goes, although its first page was readable meanwhile", async () => {
+    const { cookie } = await signedInAdmin();
+    const book = await createBook({ title: "All Blank", provisional: true }, [], { pdf: false });
+    const pdf = await PDFDocument.create();
+    pdf.addPage([400, 300]);
+    pdf.addPage([400, 300]);
+    await uploadThroughApi(cookie, book.id, (await pdf.save()) as Uint8Array<ArrayBuffer>);
+    const notice = await noticeOf(book.id);
+    expect(notice).toMatchObject({ outcome: "refused" });
+    expect(notice.message).toMatch(
+      /^None of the 2 pages of this PDF could be rendered, so it was not added\. Every page of this PDF is blank/,
+    );
+    expect(notice.message).toMatch(/The book was not added either\.$/);
     expect(await bookRow(book.id)).toBeUndefined();
   });
 });

@@ -51,30 +51,33 @@ export function PreparationBanner({ adminId }: { adminId: number }) {
       className="border-b border-indigo-200 bg-indigo-50 px-4 py-3 text-sm text-indigo-950 sm:px-6 lg:px-8 dark:border-indigo-900 dark:bg-indigo-950/60 dark:text-indigo-100"
     >
       <div className="flex items-start gap-4">
-        <ul role="status" className="flex-1 space-y-1">
-          {notices.slice(0, SHOWN).map((notice) => (
-            <li key={notice.id}>
-              <span className="font-medium">{notice.title}</span>: {outcomeText(notice)}.{" "}
-              {notice.outcome === "ready" && notice.bookId ? (
-                <Link to={`/admin/book/${notice.bookId}`} className="underline">
-                  Open the book
-                </Link>
-              ) : (
+        {/* The live region wraps the list: a list given role="status" is no longer a list to screen readers (axe). */}
+        <div role="status" className="flex-1">
+          <ul className="space-y-1">
+            {notices.slice(0, SHOWN).map((notice) => (
+              <li key={notice.id}>
+                <span className="font-medium">{notice.title}</span>: {outcomeText(notice)}.{" "}
+                {notice.outcome === "ready" && notice.bookId ? (
+                  <Link to={`/admin/book/${notice.bookId}`} className="underline">
+                    Open the book
+                  </Link>
+                ) : (
+                  <Link to="/admin/preparation" className="underline">
+                    See preparation
+                  </Link>
+                )}
+              </li>
+            ))}
+            {notices.length > SHOWN && (
+              <li>
+                And {notices.length - SHOWN} more:{" "}
                 <Link to="/admin/preparation" className="underline">
-                  See preparation
+                  see preparation
                 </Link>
-              )}
-            </li>
-          ))}
-          {notices.length > SHOWN && (
-            <li>
-              And {notices.length - SHOWN} more:{" "}
-              <Link to="/admin/preparation" className="underline">
-                see preparation
-              </Link>
-            </li>
-          )}
-        </ul>
+              </li>
+            )}
+          </ul>
+        </div>
         <button
           type="button"
           onClick={dismiss}

@@ -11,6 +11,7 @@
  * engine and call whichever reader is current: one document is open at a time in an isolate.
  */
 
+import { loadWhole, UnopenablePdf } from "./load-whole.ts";
 import { DAMAGED_MESSAGE, PASSWORD_MESSAGE, UNREADABLE_PAGE_MESSAGE } from "./messages.ts";
 import { type Engine, PDFIUM_ERROR, type Pdfium } from "./pdfium.ts";
 import rangeCallbacksWasm from "./range-callbacks.wasm";
@@ -25,11 +26,6 @@ const KEEP_CHUNKS = 512;
 const MAX_MERGED = 32;
 /** Rounds of "not yet, read these" before a file is called damaged (a page normally takes 1 to 5). */
 const MAX_ROUNDS = 400;
-
-/** Why a PDF cannot be prepared at all, in the admin's words (as the browser said it before). */
-export class UnopenablePdf extends Error {
-  override name = "UnopenablePdf";
-}
 
 /** A page PDFium cannot find or parse: that page fails; the document is opened again for the next ones. */
 export class UnreadablePage extends Error {
@@ -242,17 +238,10 @@ async function openWholeFrom(engine: Engine, bucket: R2Bucket, key: string): Pro
 }
 
 function openWhole(m: Pdfium, bytes: Uint8Array): RangeDocument {
-  const data = m._malloc(bytes.length);
-  m.HEAPU8.set(bytes, data);
-  const doc = m._FPDF_LoadMemDocument(data, bytes.length, 0);
-  if (!doc) {
-    const error = m._FPDF_GetLastError();
-    m._free(data);
-    throw new UnopenablePdf(error === PDFIUM_ERROR.password || error === PDFIUM_ERROR.security ? PASSWORD_MESSAGE : DAMAGED_MESSAGE);
-  }
+  const { doc, data, pageCount } = loadWhole(m, bytes);
   return {
     doc,
-    pageCount: m._FPDF_GetPageCount(doc),
+    pageCount,
     loadPage: async (index) => m._FPDF_LoadPage(doc, index),
     close() {
       m._FPDF_CloseDocument(doc);
@@ -263,4 +252,4 @@ function openWhole(m: Pdfium, bytes: Uint8Array): RangeDocument {
 }
 
 export type { Pdfium };
-export { DAMAGED_MESSAGE, PASSWORD_MESSAGE, UNREADABLE_PAGE_MESSAGE };
+export { DAMAGED_MESSAGE, PASSWORD_MESSAGE, UNREADABLE_PAGE_MESSAGE, UnopenablePdf };

@@ -62,3 +62,6 @@ export interface Pdfium {
   _FPDFAvail_GetDocument(avail: number, password: number): number;
   _FPDFAvail_IsPageAvail(avail: number, pageIndex: number, hints: number): number;
 }
+
+/** FPDF_GetLastError's codes that mean something to an admin. */
+export const PDFIUM_ERROR = { file: 2, format: 3, password: 4, security: 5, page: 6 } as const;

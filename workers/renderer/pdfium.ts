@@ -7,18 +7,15 @@
  */
 import { init } from "@embedpdf/pdfium";
 import pdfiumWasm from "@embedpdf/pdfium/pdfium.wasm";
-import type { Pdfium } from "./pdfium-api.ts";
+import { PDFIUM_ERROR, type Pdfium } from "./pdfium-api.ts";
 
-export type { Pdfium };
+export { PDFIUM_ERROR, type Pdfium };
 
 export interface Engine {
   pdfium: Pdfium;
   /** PDFium's function table: the range reader puts its callbacks there (./pdf-ranges.ts). */
   table: WebAssembly.Table;
 }
-
-/** FPDF_GetLastError's codes that mean something to an admin. */
-export const PDFIUM_ERROR = { file: 2, format: 3, password: 4, security: 5, page: 6 } as const;
 
 let engine: Promise<Engine> | undefined;
 

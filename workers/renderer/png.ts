@@ -7,31 +7,10 @@
  * did not compress (`@jsquash/png`), and native zlib is the part that costs (docs/decisions/0038).
  */
 import { deflateSync } from "node:zlib";
+import { chunk, pngFile } from "../page-images/png-file.ts";
 
 /** zlib's level: 3 writes a 2048 px page in about two thirds of level 6's time, for 10 to 20 % more bytes. */
 const LEVEL = 3;
-
-const CRC_TABLE = new Int32Array(256).map((_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c;
-});
-
-function crc32(bytes: Uint8Array, start: number, end: number): number {
-  let c = -1;
-  for (let i = start; i < end; i++) c = CRC_TABLE[(c ^ bytes[i]!) & 0xff]! ^ (c >>> 8);
-  return ~c >>> 0;
-}
-
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, data.length);
-  for (let i = 0; i < 4; i++) out[4 + i] = type.charCodeAt(i);
-  out.set(data, 8);
-  view.setUint32(8 + data.length, crc32(out, 4, 8 + data.length));
-  return out;
-}
 
 /**
  * A PNG written band by band, as a page is rendered in horizontal bands (./render-page.ts): each
@@ -107,18 +86,10 @@ export class PngBuilder {
     view.setUint32(0, width);
     view.setUint32(4, height);
     header.set([8, this.grey ? 0 : 2, 0, 0, 0], 8);
-    const parts = [
-      Uint8Array.of(137, 80, 78, 71, 13, 10, 26, 10),
+    return pngFile([
       chunk("IHDR", header),
       chunk("IDAT", new Uint8Array(deflateSync(data, { level: LEVEL }))),
       chunk("IEND", new Uint8Array(0)),
-    ];
-    const png = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      png.set(part, at);
-      at += part.length;
-    }
-    return png;
+    ]);
   }
 }

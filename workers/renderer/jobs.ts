@@ -11,16 +11,12 @@
  * MAX_TRIES deliveries.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { plainText } from "../../app/lib/rules/plain-text.ts";
-import { discardProvisionalBook } from "../books/editing.ts";
 import type { Db } from "../db/client.ts";
-import { admins, type Book, books, type PageSet, pageJobs, pageSetPages, pageSets, preparationNotices } from "../db/schema.ts";
-import { completePageSet } from "../page-images/complete-set.ts";
-import type { PageText } from "../page-images/page-content.ts";
-import { pageTextKey } from "../page-images/page-keys.ts";
-import { abandonSet, storePage, storePageFailure } from "../page-images/page-sets.ts";
-import { FINISH, LEASE_MS, type PageJobMessage, type PageJobQueue, pageRanges, sendJobs } from "../page-images/preparation.ts";
-import { BLANK_DOCUMENT_ERROR } from "./messages.ts";
+import { books, type PageSet, pageJobs, pageSetPages, pageSets } from "../db/schema.ts";
+import { storePage, storePageFailure } from "../page-images/page-sets.ts";
+import { FINISH, LEASE_MS, type PageJobMessage, pageRanges, sendJobs } from "../page-images/preparation.ts";
+import { finishSet, refuseSet } from "./finish.ts";
+import { chunk, type Found, type RendererEnv, setAndBook } from "./job-context.ts";
 import {
   DAMAGED_MESSAGE,
   openableWhole,
@@ -31,18 +27,12 @@ import {
   UnreadablePage,
 } from "./pdf-ranges.ts";
 import { discardEngine, type Engine, isEngineFault, pdfiumEngine } from "./pdfium.ts";
-import { extractOutline, pageSize, type RenderedPage, renderPage } from "./render-page.ts";
+import { pageSize, type RenderedPage, renderPage } from "./render-page.ts";
 
 /** Deliveries of a range before its remaining pages are given up. */
 export const MAX_TRIES = 5;
 /** From this delivery on, the page that was being rendered when the last one died is given up. */
 const GIVE_UP_PAGE_AT = 3;
-
-export interface RendererEnv {
-  db: Db;
-  bucket: R2Bucket;
-  queue: PageJobQueue;
-}
 
 /** One job at a time per isolate: the engine holds one document, and its range reader one callback target. */
 let running: Promise<unknown> = Promise.resolve();
@@ -83,21 +73,6 @@ async function claim(db: Db, message: PageJobMessage, now: number): Promise<Clai
       ),
     )
     .returning({ first: pageJobs.first, last: pageJobs.last, tries: pageJobs.tries, at: pageJobs.at });
-  return row ?? null;
-}
-
-interface Found {
-  set: PageSet;
-  book: Book;
-}
-
-async function setAndBook(db: Db, setId: string): Promise<Found | null> {
-  const [row] = await db
-    .select({ set: pageSets, book: books })
-    .from(pageSets)
-    .innerJoin(books, eq(books.id, pageSets.bookId))
-    .where(eq(pageSets.id, setId))
-    .limit(1);
   return row ?? null;
 }
 
@@ -142,12 +117,6 @@ async function planSet(env: RendererEnv, { set, book }: Found): Promise<void> {
     env.queue,
     ranges.map((range) => ({ setId: set.id, first: range.first })),
   );
-}
-
-function chunk<T>(items: T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
-  return parts;
 }
 
 function describe(error: unknown): string {
@@ -302,99 +271,4 @@ async function renderOne(engine: Engine, document: RangeDocument, n: number): Pr
     m._FPDF_ClosePage(page);
     return { error: describe(error), size };
   }
-}
-
-/** Every job done: the search text, the outline, and the set made the book's (or refused, when no page rendered). */
-export async function finishSet(env: RendererEnv, setId: string): Promise<void> {
-  const { db, bucket } = env;
-  const found = await setAndBook(db, setId);
-  if (found?.set.status !== "preparing" || !found.set.pageCount) return;
-  const { set, book } = found;
-  const jobs = await db.select({ state: pageJobs.state, blank: pageJobs.blankPages }).from(pageJobs).where(eq(pageJobs.setId, set.id));
-  if (!jobs.length || jobs.some((job) => job.state !== "done")) return;
-  const pageCount = set.pageCount ?? 0;
-  const rows = await db.select().from(pageSetPages).where(eq(pageSetPages.setId, set.id)).orderBy(pageSetPages.n);
-  const rendered = rows.filter((row) => row.error === null);
-  const blankPages = jobs.reduce((sum, job) => sum + job.blank, 0);
-  // A damaged file often "renders" as nothing but white: all pages blank is refused, as the browser renderer did.
-  if (rendered.length && blankPages >= rendered.length && rows.length === pageCount) {
-    for (const row of rendered)
-      await storePageFailure(db, set, row.n, { width: row.width, height: row.height, error: BLANK_DOCUMENT_ERROR });
-    rendered.length = 0;
-  }
-  const texts: string[] = Array.from({ length: pageCount }, () => "");
-  const renderedNumbers = rendered.map((row) => row.n);
-  for (const part of chunk(renderedNumbers, 16)) {
-    await Promise.all(
-      part.map(async (n) => {
-        const object = await bucket.get(pageTextKey(book.id, set.id, n));
-        if (object) texts[n - 1] = plainText((await object.json()) as PageText);
-      }),
-    );
-  }
-  let outline: ReturnType<typeof extractOutline> = [];
-  if (rendered.length) {
-    try {
-      const engine = await pdfiumEngine();
-      const document = await openPdf(engine, bucket, set.pdfKey);
-      try {
-        outline = extractOutline(engine.pdfium, document.doc, pageCount);
-      } finally {
-        document.close();
-      }
-    } catch (error) {
-      if (isEngineFault(error)) discardEngine();
-      outline = []; // a book without its contents is still a book
-    }
-  }
-  const actor = set.startedBy ? await adminActor(db, set.startedBy) : null;
-  const result = await completePageSet(db, bucket, actor, book, set, { outline, text: texts });
-  if (result.ok) {
-    await notify(db, { book, adminId: set.startedBy, outcome: "ready", pageCount, failedPages: result.book.failed.length, message: null });
-  } else if (result.status === 422) {
-    await notify(db, { book, adminId: set.startedBy, outcome: "refused", pageCount, failedPages: pageCount, message: result.error });
-  }
-}
-
-async function adminActor(db: Db, adminId: number) {
-  const [admin] = await db.select({ id: admins.id, email: admins.email }).from(admins).where(eq(admins.id, adminId)).limit(1);
-  return admin ?? null;
-}
-
-/** A PDF that cannot be prepared at all: refused with its reason; a book added with it goes too. */
-async function refuseSet(env: RendererEnv, set: PageSet, book: Book, reason: string): Promise<void> {
-  const { db, bucket } = env;
-  const actor = set.startedBy ? await adminActor(db, set.startedBy) : null;
-  const removed = book.provisional && !book.pageSetId && (await discardProvisionalBook(db, bucket, actor, book.id, reason));
-  if (!removed) await abandonSet(db, bucket, set, book.pdfKey);
-  await notify(db, {
-    book,
-    adminId: set.startedBy,
-    outcome: "refused",
-    pageCount: null,
-    failedPages: 0,
-    message: removed ? `${reason} The book was not added either.` : reason,
-  });
-}
-
-async function notify(
-  db: Db,
-  notice: {
-    book: Book;
-    adminId: number | null;
-    outcome: "ready" | "refused";
-    pageCount: number | null;
-    failedPages: number;
-    message: string | null;
-  },
-): Promise<void> {
-  await db.insert(preparationNotices).values({
-    bookId: notice.book.id,
-    title: notice.book.title,
-    adminId: notice.adminId,
-    outcome: notice.outcome,
-    pageCount: notice.pageCount,
-    failedPages: notice.failedPages,
-    message: notice.message,
-  });
 }

@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
-import { appContext } from "../workers/http/context.ts";
+import { appContext } from "../workers/kernel/context.ts";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { AppErrorBoundary } from "./components/public/app-error-boundary.tsx";

@@ -22,9 +22,9 @@ import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
 import { blurValid, greyFromPixels, pageDetail, thumbnailOf } from "../workers/leaks/locate.ts";
-import { PAPER } from "../workers/leaks/mark.ts";
-import { currentMarkKey, markCode } from "../workers/leaks/mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "../workers/leaks/trace-core.ts";
+import { PAPER } from "../workers/stamp/mark.ts";
+import { currentMarkKey, markCode } from "../workers/stamp/mark-key.ts";
 import {
   type Attack,
   closeBrowser,
@@ -43,7 +43,7 @@ const STAMP_MODULE: string = "../workers/page-images/stamp.ts";
 const { stampPage } = (await import(STAMP_MODULE)) as {
   stampPage: (stored: Uint8Array, lines: string[], width?: number, mark?: Int8Array) => Promise<{ bytes: Uint8Array; contentType: string }>;
 };
-const { blockSigns } = await import("../workers/leaks/mark.ts");
+const { blockSigns } = await import("../workers/stamp/mark.ts");
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
 const SAMPLES = Number(process.env.TRACE_SAMPLES ?? 200);

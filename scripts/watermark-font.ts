@@ -1,4 +1,4 @@
-// Writes workers/page-images/watermark-font.ts: the outlines of DejaVu Sans Condensed for the
+// Writes workers/stamp/watermark-font.ts: the outlines of DejaVu Sans Condensed for the
 // characters a teacher's watermark lines may hold, packed small enough to ship in the Worker
 // (decision 0012, revision 2). Build-time only:
 //   node scripts/watermark-font.ts [path/to/DejaVuSansCondensed.ttf]

@@ -4,7 +4,7 @@ import type { Plugin } from "vite";
 /**
  * The Worker's modules (workers/) are server-only, like React Router's `.server` files: the client
  * build fails when one of them ends up in the browser's bundle (type-only imports leave no code).
- * Rules both sides use live in app/lib (pure ones in app/lib/rules/), which the Worker imports.
+ * Rules both sides use live in shared/ (imported as #shared/...), outside both app/ and workers/.
  * React Router removes loaders, actions and middlewares, and the imports only they use, from the
  * client's route modules before this runs.
  */

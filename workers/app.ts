@@ -1,17 +1,17 @@
 import { createRequestHandler } from "react-router";
 import { sweepOrphans } from "./books/orphans.ts";
 import { getDb } from "./db/client.ts";
-import { readConfig } from "./http/config.ts";
-import { withRequestId } from "./http/log.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
+import { readConfig } from "./kernel/config.ts";
+import { withRequestId } from "./kernel/log.ts";
 import { sendLicenceReminders } from "./licences/reminders.ts";
 import { forgetOldNotices, resendStalled } from "./page-images/preparation.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
-import { purgeDeletedSchools } from "./school/purge.ts";
+import { purgeDeletedSchools } from "./school-object/purge.ts";
 
 const EVERY_MINUTE = "* * * * *";
 
-export { School } from "./school/school-object.ts";
+export { School } from "./school-object/school-object.ts";
 
 const loadBuild = () => import("virtual:react-router/server-build");
 

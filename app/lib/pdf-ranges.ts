@@ -1,7 +1,7 @@
 // How the admin's pdf.js reader gets a PDF's bytes: HEAD for the size, then ranges on demand. Kept
 // apart from pdf.client.ts (which loads pdf.js itself) so the node tests can drive it with pdf.js's
 // Node build.
-import { concatBytes } from "./concat-bytes.ts";
+import { concatBytes } from "#shared/concat-bytes.ts";
 
 /** The most one request asks for: pdf.js's larger requests (a big image) are fetched in parts. */
 export const MAX_RANGE = 1024 * 1024;

@@ -1,9 +1,9 @@
 import type { RouterContextProvider } from "react-router";
 import type { ZodType } from "zod";
-import { type Command, execute, type Outcome } from "../../workers/http/command.ts";
-import { appContext } from "../../workers/http/context.ts";
+import { type Command, execute, type Outcome } from "../../workers/kernel/command.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 
-export { failureStatus } from "../../workers/http/command.ts";
+export { failureStatus } from "../../workers/kernel/command.ts";
 
 /**
  * The pages' one adapter for a command (docs/decisions/0027-commands.md): the action hands over

@@ -1,10 +1,10 @@
 import { data } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { licenceEndedMessage } from "#shared/rules/licence.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { toTeacherBook } from "../../workers/reading/library.ts";
 import { lookUpSchoolBook } from "../../workers/reading/school-book.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { teacherContext } from "./guards/teacher.server.ts";
-import { licenceEndedMessage } from "./rules/licence.ts";
 
 type Args = {
   context: { get: typeof import("react-router").RouterContextProvider.prototype.get };

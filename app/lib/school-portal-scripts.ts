@@ -1,7 +1,7 @@
+import type { PublicSchool } from "#shared/rules/public-school.ts";
 import type { ProviderName } from "../../workers/sso/providers.ts";
 import type { TeacherPortalProps } from "../components/school/teacher-portal.tsx";
 import type { PageScripts, PageScriptsHandle } from "./page-scripts.ts";
-import type { PublicSchool } from "./rules/public-school.ts";
 
 type PortalData = { school: PublicSchool; basePath: string; next: string; notice: string | null; providers?: ProviderName[] };
 const isPortalData = (data: unknown): data is PortalData =>

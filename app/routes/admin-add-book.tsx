@@ -1,5 +1,6 @@
 import { type FormEvent, useRef, useState } from "react";
 import { data, Form, redirect, useNavigate } from "react-router";
+import { isValidIsbn } from "#shared/rules/isbn.ts";
 import { createBookCommand } from "../../workers/books/commands.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { bookCreateInput, formText } from "../components/admin/book/form-input.ts";
@@ -12,7 +13,6 @@ import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { errorText } from "../lib/error-text.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
-import { isValidIsbn } from "../lib/rules/isbn.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-book";
 

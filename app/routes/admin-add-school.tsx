@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { data, Form, redirect, useNavigation } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { slugFromName as suggestSlug } from "#shared/rules/slug-from-name.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { createSchoolCommand } from "../../workers/schools/commands.ts";
 import { nextSchoolId } from "../../workers/schools/editing.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -8,7 +9,6 @@ import { SlugField } from "../components/admin/slug-field.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { slugFromName as suggestSlug } from "../lib/rules/slug-from-name.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-school";
 

@@ -1,8 +1,9 @@
 import { useState } from "react";
 import { data } from "react-router";
+import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import { assignToAllSchoolsCommand, grantAccessCommand } from "../../workers/books/commands.ts";
 import { listAdminBooks } from "../../workers/books/list.ts";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { countSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignToAllSchools } from "../components/admin/book/assign-all.tsx";
@@ -13,7 +14,6 @@ import { type LicenceTerms, LicenceTermsFields, termsFields } from "../component
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { errorText } from "../lib/error-text.ts";
-import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
+import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import { assignBooksCommand, revokeAccessCommand } from "../../workers/books/commands.ts";
-import { appContext } from "../../workers/http/context.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import { appContext } from "../../workers/kernel/context.ts";
+import { parseInput } from "../../workers/kernel/validate.ts";
 import { schoolBooks } from "../../workers/schools/books.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
@@ -15,7 +16,6 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-books";
 

@@ -1,5 +1,6 @@
 import { useState } from "react";
 import { data, isRouteErrorResponse, redirect, useRevalidator, useRouteError } from "react-router";
+import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import {
   assignToAllSchoolsCommand,
   deleteBookCommand,
@@ -8,7 +9,7 @@ import {
   updateBookCommand,
 } from "../../workers/books/commands.ts";
 import { getAdminBookPage } from "../../workers/books/detail.ts";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { refusalOfRemovedBook } from "../../workers/page-images/preparation-status.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
@@ -27,7 +28,6 @@ import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-book";
 

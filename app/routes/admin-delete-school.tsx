@@ -1,8 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import { appContext } from "../../workers/kernel/context.ts";
+import { parseInput } from "../../workers/kernel/validate.ts";
 import { deleteSchoolCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow, listSchools } from "../../workers/schools/list.ts";

@@ -1,4 +1,5 @@
-import { appContext } from "../../workers/http/context.ts";
+import { dayOf } from "#shared/rules/licence.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { listLicences } from "../../workers/licences/licences.ts";
 import { usageOverview } from "../../workers/reports/overview.ts";
 import { rangeChoice } from "../../workers/reports/range.ts";
@@ -7,7 +8,6 @@ import { EndingLicences } from "../components/admin/ending-licences.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolsList } from "../components/admin/schools-list.tsx";
 import { UsageOverview } from "../components/admin/usage/usage-overview.tsx";
-import { dayOf } from "../lib/rules/licence.ts";
 import { schoolListPage } from "../lib/school-list.server.ts";
 import type { Route } from "./+types/admin-home";
 

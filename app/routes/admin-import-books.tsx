@@ -1,8 +1,10 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useRef, useState } from "react";
 import { z } from "zod";
+import { CATALOGUE_CSV_COLUMNS, catalogueCsvTemplate, fileKey, inPool, MAX_CATALOGUE_ROWS, matchFiles } from "#shared/catalogue-files.ts";
+import { readCsvFile } from "#shared/csv.ts";
 import { catalogueReport } from "../../workers/books/catalogue-report.ts";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import {
@@ -22,9 +24,7 @@ import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { ApiError } from "../lib/api-client.ts";
-import { CATALOGUE_CSV_COLUMNS, catalogueCsvTemplate, fileKey, inPool, MAX_CATALOGUE_ROWS, matchFiles } from "../lib/catalogue-files.ts";
 import { type BookFiles, UPLOADS_AT_ONCE, type UploadPhase, uploadBookFiles } from "../lib/catalogue-upload.client.ts";
-import { readCsvFile } from "../lib/csv.ts";
 import type { Route } from "./+types/admin-import-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import a Catalogue · Lectern Admin" }];

@@ -1,8 +1,10 @@
 import { useEffect, useState } from "react";
 import { data, Link, useFetcher } from "react-router";
 import { z } from "zod";
-import type { Failure } from "../../workers/http/command.ts";
-import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/http/validate.ts";
+import { csvLines, readCsvFile } from "#shared/csv.ts";
+import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
+import type { Failure } from "../../workers/kernel/command.ts";
+import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
 import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -11,8 +13,6 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { csvLines, readCsvFile } from "../lib/csv.ts";
-import { dayOf, defaultLicenceTerms } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-licences";
 

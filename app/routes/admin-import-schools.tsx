@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { z } from "zod";
-import type { Failure } from "../../workers/http/command.ts";
-import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/http/validate.ts";
+import { readCsvFile, schoolCsvTemplate } from "#shared/csv.ts";
+import type { Failure } from "../../workers/kernel/command.ts";
+import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import {
   importSchoolsCommand,
   saveGeneratedSchoolsCommand,
@@ -16,7 +17,6 @@ import { ImportPreview, type SaveIntent } from "../components/admin/school/impor
 import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { readCsvFile, schoolCsvTemplate } from "../lib/csv.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 

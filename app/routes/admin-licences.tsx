@@ -1,11 +1,12 @@
 import { useEffect, useState } from "react";
 import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { addDays, dayOf, formatDay, type LicenceState } from "#shared/rules/licence.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
 import { listLicences } from "../../workers/licences/licences.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { lastDays } from "../../workers/reports/range.ts";
-import { flushForReport } from "../../workers/school/objects.ts";
+import { flushForReport } from "../../workers/school-object/objects.ts";
 import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
 import { peakText, turnedAwayText } from "../components/admin/usage/seat-use.tsx";
@@ -14,7 +15,6 @@ import { ButtonLink } from "../components/ui/button-link.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { addDays, dayOf, formatDay, type LicenceState } from "../lib/rules/licence.ts";
 import { failureStatus, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-licences";
 

@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { AdminLoginForm } from "../components/admin/login-form.tsx";
 import type { Route } from "./+types/admin-login";
 

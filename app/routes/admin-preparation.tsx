@@ -1,4 +1,4 @@
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { preparationBoard } from "../../workers/page-images/preparation-status.ts";
 import { AdminPageHeader } from "../components/admin/admin-page.tsx";
 import { PreparationBoardView } from "../components/admin/preparation/preparation-board.tsx";

@@ -1,7 +1,7 @@
 import { lazy, Suspense } from "react";
 import { data, isRouteErrorResponse, useRouteError } from "react-router";
 import { findBook } from "../../workers/books/detail.ts";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { listPages, readingState, readySet } from "../../workers/page-images/page-reading.ts";
 import { parseId } from "../../workers/validation/schemas.ts";
 import { AdminReaderLinks } from "../components/reader/admin-reader-links.tsx";

@@ -1,11 +1,11 @@
 import { data, Link } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import { appContext } from "../../workers/kernel/context.ts";
+import { parseInput } from "../../workers/kernel/validate.ts";
 import { freeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { schoolReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
-import { flushForReport } from "../../workers/school/objects.ts";
+import { flushForReport } from "../../workers/school-object/objects.ts";
 import { increaseTeacherLimitCommand, updateSchoolCommand } from "../../workers/schools/commands.ts";
 import { findSchoolDetail, listSchoolBooksForAdmin } from "../../workers/schools/detail.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";

@@ -1,4 +1,4 @@
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { SchoolsList } from "../components/admin/schools-list.tsx";
 import { schoolListPage } from "../lib/school-list.server.ts";

@@ -1,4 +1,4 @@
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { LandingPage } from "../components/public/landing-page.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";
 import { SchoolPortal } from "../components/school/school-portal.tsx";

@@ -1,4 +1,4 @@
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { PublicHeader } from "../components/public/public-header.tsx";
 import { SiteFooter } from "../components/public/site-footer.tsx";
 import { SchoolErrorBoundary } from "../components/school/school-error-boundary.tsx";

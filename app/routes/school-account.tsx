@@ -1,14 +1,14 @@
 import { data, redirect } from "react-router";
 import { sessionCookie } from "../../workers/auth/sessions.ts";
-import { appContext } from "../../workers/http/context.ts";
-import { parseInput } from "../../workers/http/validate.ts";
-import { getTeacherAccount, listTeacherSessions } from "../../workers/teachers/account.ts";
+import { appContext } from "../../workers/kernel/context.ts";
+import { parseInput } from "../../workers/kernel/validate.ts";
+import { getTeacherAccount, listTeacherSessions } from "../../workers/teachers/own-account.ts";
 import {
   changePasswordCommand,
   endSessionCommand,
   signOutEverywhereCommand,
   updateAccountCommand,
-} from "../../workers/teachers/account-commands.ts";
+} from "../../workers/teachers/own-account-commands.ts";
 import { AccountDetails } from "../components/school/account/account-details.tsx";
 import { ChangePassword } from "../components/school/account/change-password.tsx";
 import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Outlet, useLocation, useNavigation, useRouteError, useRouteLoaderData } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { findCoordinator } from "../../workers/teachers/coordinator-lookup.ts";
 import { BookGridSkeleton } from "../components/school/book-card.tsx";
 import { BookSearch } from "../components/school/book-search.tsx";

@@ -1,5 +1,5 @@
 import { data } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { coordinatorFreeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { coordinatorSchoolReport, coordinatorTeachers } from "../../workers/teachers/coordinator-views.ts";

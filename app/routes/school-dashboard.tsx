@@ -1,5 +1,7 @@
 import { useRouteError } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { coverPath } from "#shared/rules/book-category.ts";
+import { readShelfQuery } from "#shared/rules/shelf-query.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { toLibraryBook } from "../../workers/reading/library.ts";
 import { dashboardState } from "../../workers/reading/progress.ts";
 import { dashboardShelf } from "../../workers/reading/shelf-cache.ts";
@@ -7,8 +9,6 @@ import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
-import { coverPath } from "../lib/rules/book-category.ts";
-import { readShelfQuery } from "../lib/rules/shelf-query.ts";
 import type { Route } from "./+types/school-dashboard";
 
 /**

@@ -1,5 +1,5 @@
 import { Form, useNavigation, useRouteError } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { listSchoolBooks, toTeacherBook } from "../../workers/reading/library.ts";
 import { BOOK_GRID_CLASSES, BookCard, FIRST_SCREEN_CARDS } from "../components/school/book-card.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";

@@ -1,5 +1,5 @@
 import { data, isRouteErrorResponse, useParams, useRouteError } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import { listPages, readingState, readySet } from "../../workers/page-images/page-reading.ts";
 import { findProgress } from "../../workers/reading/progress.ts";
 import { lookUpSchoolBook } from "../../workers/reading/school-book.ts";

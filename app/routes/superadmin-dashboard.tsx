@@ -3,9 +3,9 @@ import { auditActionOptions, auditPage } from "../../workers/admins/audit-log.ts
 import { createAdminCommand, deleteAdminCommand, updateAdminCommand } from "../../workers/admins/commands.ts";
 import { AuditQuerySchema } from "../../workers/admins/input.ts";
 import { globalFigures, listAdmins } from "../../workers/admins/superadmin.ts";
-import type { Failure } from "../../workers/http/command.ts";
-import { appContext } from "../../workers/http/context.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import type { Failure } from "../../workers/kernel/command.ts";
+import { appContext } from "../../workers/kernel/context.ts";
+import { parseInput } from "../../workers/kernel/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { formText } from "../components/admin/book/form-input.ts";
 import { AdminAccounts } from "../components/admin/superadmin/admin-accounts.tsx";

@@ -1,4 +1,4 @@
-import { ALL_BOOKS } from "../../app/lib/rules/shelf-query.ts";
+import { ALL_BOOKS } from "#shared/rules/shelf-query.ts";
 import { openLocalState } from "../../scripts/lib/local-state.ts";
 import { getAdminSession } from "../../workers/auth/sessions.ts";
 import { listAdminBooks, searchAdminBooks } from "../../workers/books/list.ts";

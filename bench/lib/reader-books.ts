@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PDFDocument } from "pdf-lib";
-import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import { ROOT } from "../../scripts/lib/env.ts";
 import { withLocalState } from "../../scripts/lib/local-state.ts";
 import { prepareMissingPages } from "../../scripts/lib/node-pages.ts";

@@ -1,6 +1,6 @@
 // The page watermark's image pipeline, measured in Node (the same wasm and zlib the Worker runs):
 //   node bench/lib/stamp-bench.ts
-// The pipeline stampPage runs now (workers/page-images/stamp.ts: native zlib decode, grey PNG or lossy
+// The pipeline stampPage runs now (workers/stamp/stamp.ts: native zlib decode, grey PNG or lossy
 // WebP out) next to the one it replaced (photon decode, lossy WebP out), on the same pages in the
 // same run; pages are rendered with pdf.js + @napi-rs/canvas as the Node renderer would.
 import { existsSync, readFileSync } from "node:fs";
@@ -11,9 +11,9 @@ import { PhotonImage } from "@cf-wasm/photon";
 import webpEncode, { init as initWebpEncode } from "@jsquash/webp/encode.js";
 import { type Canvas, createCanvas } from "@napi-rs/canvas";
 import { PDFDocument, rgb, StandardFonts } from "pdf-lib";
-import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import { EMBIND_ENCODERS, patchEmbindCopy } from "../../vite/embind-copy.ts";
-import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "../../workers/page-images/watermark.ts";
+import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "../../workers/stamp/watermark.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHARED_PDFS = join(ROOT, "../shared/pdfs");

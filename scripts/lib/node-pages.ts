@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "#shared/rules/page-format.ts";
 import type { CompletePageSet, PageText } from "../../workers/page-images/page-content.ts";
 import { ROOT } from "./env.ts";
 import type { BookRef, Outcome, PageStore } from "./page-stores.ts";

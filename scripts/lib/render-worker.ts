@@ -5,7 +5,7 @@
 // (scripts/lib/node-pages.ts). Two threads use both cores. `npm run pages` and the seed prepare
 // pages the way the platform does (docs/decisions/0038); pdf.js is no longer a preparer.
 import { parentPort } from "node:worker_threads";
-import { plainText } from "../../app/lib/rules/plain-text.ts";
+import { plainText } from "#shared/rules/plain-text.ts";
 import type { OutlineItem, PageText } from "../../workers/page-images/page-content.ts";
 import { BLANK_DOCUMENT_ERROR, UNREADABLE_PAGE_MESSAGE } from "../../workers/renderer/messages.ts";
 import type { Pdfium } from "../../workers/renderer/pdfium-api.ts";

@@ -1,4 +1,4 @@
-import { isbn13FromStem } from "../../app/lib/rules/isbn.ts";
+import { isbn13FromStem } from "#shared/rules/isbn.ts";
 
 export interface DemoSchool {
   slug: string;

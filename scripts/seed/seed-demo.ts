@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { schoolYearOf } from "../../app/lib/rules/licence.ts";
+import { schoolYearOf } from "#shared/rules/licence.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";

@@ -1,11 +1,11 @@
 import { act, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { useState } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { rangeRects, rangeText, validRange } from "#shared/annotation-geometry.ts";
 import { HighlightMarks } from "../../app/components/reader/highlight-marks.tsx";
 import { NotesPanel } from "../../app/components/reader/notes-panel.tsx";
 import { TextLayer } from "../../app/components/reader/text-layer.tsx";
 import { useAnnotations } from "../../app/components/reader/use-annotations.ts";
-import { rangeRects, rangeText, validRange } from "../../app/lib/reader/annotation-geometry.ts";
 import { selectedRange } from "../../app/lib/reader/annotation-selection.ts";
 import { pageSentences } from "../../app/lib/reader/page-sentences.ts";
 import type { Annotation } from "../../app/lib/reader/reader-api.ts";

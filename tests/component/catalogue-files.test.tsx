@@ -1,8 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
+import { catalogueCsvTemplate, inPool, matchFiles } from "#shared/catalogue-files.ts";
+import { parseCsvRows } from "#shared/csv.ts";
 import { MatchSummary } from "../../app/components/admin/catalogue/catalogue-preview.tsx";
-import { catalogueCsvTemplate, inPool, matchFiles } from "../../app/lib/catalogue-files.ts";
-import { parseCsvRows } from "../../app/lib/csv.ts";
 
 const file = (name: string, size = 10) => new File([new Uint8Array(size)], name);
 const rows = [

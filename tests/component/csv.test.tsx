@@ -9,7 +9,7 @@ import {
   SCHOOL_CSV_COLUMNS,
   schoolCsvTemplate,
   toCsv,
-} from "../../app/lib/csv.ts";
+} from "#shared/csv.ts";
 
 describe("parseCsv", () => {
   it("reads quoted fields with commas, quotes and line breaks, CRLF and a BOM", () => {

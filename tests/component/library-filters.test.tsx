@@ -3,8 +3,6 @@ import { act, fireEvent, render, screen, waitFor, within } from "@testing-librar
 import userEvent from "@testing-library/user-event";
 import { createRoutesStub, useLoaderData, useLocation } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LibraryFilters } from "../../app/components/school/library-filters.tsx";
-import { FILTER_DEBOUNCE_MS, type LibraryData, LibraryView } from "../../app/components/school/library-view.tsx";
 import {
   ALL_BOOKS,
   matchesFilterText,
@@ -13,7 +11,9 @@ import {
   type ShelfQuery,
   shelfFacets,
   writeShelfQuery,
-} from "../../app/lib/rules/shelf-query.ts";
+} from "#shared/rules/shelf-query.ts";
+import { LibraryFilters } from "../../app/components/school/library-filters.tsx";
+import { FILTER_DEBOUNCE_MS, type LibraryData, LibraryView } from "../../app/components/school/library-view.tsx";
 import type { LibraryBook } from "../../workers/reading/library.ts";
 
 afterEach(() => {

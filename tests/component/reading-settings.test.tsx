@@ -1,10 +1,10 @@
 import { cleanup, render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { DEFAULT_READING_SETTINGS, type ReadingSettings } from "#shared/rules/reading-settings.ts";
 import { TextView } from "../../app/components/reader/text-view.tsx";
 import { createPageStore } from "../../app/lib/reader/page-store.ts";
 import { READING_SETTINGS_PATH } from "../../app/lib/reader/reading-settings.ts";
-import { DEFAULT_READING_SETTINGS, type ReadingSettings } from "../../app/lib/rules/reading-settings.ts";
 
 // The Text view's reading settings (issue 29, docs/decisions/0031): what each control does to the
 // text, where the choice is kept (the teacher's account, mirrored on the device), and that the

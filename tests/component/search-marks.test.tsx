@@ -1,8 +1,8 @@
 import { render, screen } from "@testing-library/react";
 import { describe, expect, it, vi } from "vitest";
+import { plainText } from "#shared/rules/plain-text.ts";
 import { SearchMarks } from "../../app/components/reader/search-marks.tsx";
 import { findMatchBoxes } from "../../app/lib/reader/page-matches.ts";
-import { plainText } from "../../app/lib/rules/plain-text.ts";
 import type { TextRun } from "../../workers/page-images/page-content.ts";
 import { searchPages } from "../../workers/page-images/page-search.ts";
 

@@ -4,7 +4,7 @@
 
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { schoolYearOf } from "../../app/lib/rules/licence.ts";
+import { schoolYearOf } from "#shared/rules/licence.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
 import { adminLogin, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { afterAll, describe, expect, inject, it } from "vitest";
-import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS, STORED_PAGE_EXTENSION } from "#shared/rules/page-format.ts";
 import { freePorts } from "../../bench/lib/free-ports.ts";
 import { AdminClient, type PagesStatus, watchPreparation } from "../../bench/lib/ingest-api.ts";
 import { copyLocalState } from "../../bench/lib/state-copy.ts";

@@ -11,6 +11,7 @@ import {
   type Transform,
   thumbnailOf,
 } from "../../workers/leaks/locate.ts";
+import { type Candidate, confidence, FALSE_ALARM, type StoredPage, scoreNeeded, traceImage } from "../../workers/leaks/trace-core.ts";
 import {
   blockSigns,
   codeScore,
@@ -21,9 +22,8 @@ import {
   readMark,
   readStampMark,
   toneCurve,
-} from "../../workers/leaks/mark.ts";
-import { type Candidate, confidence, FALSE_ALARM, type StoredPage, scoreNeeded, traceImage } from "../../workers/leaks/trace-core.ts";
-import { stampPrediction, watermarkPixels } from "../../workers/page-images/watermark.ts";
+} from "../../workers/stamp/mark.ts";
+import { stampPrediction, watermarkPixels } from "../../workers/stamp/watermark.ts";
 
 // The hidden mark and the trace's core (docs/decisions/0025), on generated print-like pages and
 // attacks done here in plain code; the Worker's whole path is tests/worker/leak-trace.test.ts, the

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { addDays, isDay, licenceState, renewed, schoolYearOf } from "../../app/lib/rules/licence.ts";
+import { addDays, isDay, licenceState, renewed, schoolYearOf } from "#shared/rules/licence.ts";
 
 const MIGRATIONS = join(import.meta.dirname, "../../migrations");
 

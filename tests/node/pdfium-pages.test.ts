@@ -4,9 +4,9 @@
 import { degrees, PDFDocument, PDFHexString, PDFName, PDFNumber, StandardFonts } from "pdf-lib";
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
-import { plainText } from "../../app/lib/rules/plain-text.ts";
+import { plainText } from "#shared/rules/plain-text.ts";
 import { loadWhole, nodePdfium } from "../../scripts/lib/node-pdfium.ts";
-import { parseInput } from "../../workers/http/validate.ts";
+import { parseInput } from "../../workers/kernel/validate.ts";
 import { PageTextSchema } from "../../workers/page-images/page-content.ts";
 import { PASSWORD_MESSAGE } from "../../workers/renderer/messages.ts";
 import type { Pdfium } from "../../workers/renderer/pdfium-api.ts";

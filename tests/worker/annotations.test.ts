@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
-import { MAX_ANNOTATIONS_PER_BOOK } from "../../workers/school/annotations.ts";
+import { MAX_ANNOTATIONS_PER_BOOK } from "../../workers/school-object/annotations.ts";
 import { api, createSchool, errorOf, jsonOf, pagesSpent, schoolStub, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 

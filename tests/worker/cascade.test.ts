@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { isbn13FromStem } from "../../app/lib/rules/isbn.ts";
+import { isbn13FromStem } from "#shared/rules/isbn.ts";
 import {
   admins,
   auditLog,

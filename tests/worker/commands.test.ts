@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createAdminCommand } from "../../workers/admins/commands.ts";
 import { admins, schools, teachers } from "../../workers/db/schema.ts";
-import { execute, failureStatus } from "../../workers/http/command.ts";
 import { resolveRequestContext } from "../../workers/http/request-context.ts";
+import { execute, failureStatus } from "../../workers/kernel/command.ts";
 import { createSchoolCommand } from "../../workers/schools/commands.ts";
-import { updateAccountCommand } from "../../workers/teachers/account-commands.ts";
+import { updateAccountCommand } from "../../workers/teachers/own-account-commands.ts";
 import { createSchool, db, ORIGIN, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 // A command (docs/decisions/0027) parses its input, names its actor from the request context and

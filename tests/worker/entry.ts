@@ -2,13 +2,13 @@
 // loaders, actions and middlewares compiled by React Router's Vite plugin in this project), and
 // the same pipeline with React Router replaced by an echo of the context it would be handed.
 import { createRequestHandler } from "react-router";
-import { appContext } from "../../workers/http/context.ts";
 import { createApp, type PageRenderer } from "../../workers/http/pipeline.ts";
+import { appContext } from "../../workers/kernel/context.ts";
 import type { PageJobMessage } from "../../workers/page-images/preparation.ts";
 import { handlePageJobs, type RendererBindings } from "../../workers/renderer/index.ts";
 import { keepWhileHeld } from "./page-job-hold.ts";
 
-export { School } from "../../workers/school/school-object.ts";
+export { School } from "../../workers/school-object/school-object.ts";
 
 export const echoTenant: PageRenderer = async (request, context) => {
   const { tenant, nonce, teacher, admin } = context.get(appContext);

@@ -219,7 +219,7 @@ export async function hasAccess(schoolId: number, bookId: number): Promise<boole
 
 /** The school's Durable Object (sessions, budgets, unflushed usage): docs/decisions/0024. */
 export async function schoolStub(schoolId: number) {
-  const { schoolObject } = await import("../../workers/school/objects.ts");
+  const { schoolObject } = await import("../../workers/school-object/objects.ts");
   return schoolObject(env, schoolId);
 }
 

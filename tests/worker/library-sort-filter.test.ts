@@ -4,7 +4,7 @@ import { env } from "cloudflare:test";
 // build with the filters in its URL.
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ALL_BOOKS, type ShelfQuery, shelfFacets } from "../../app/lib/rules/shelf-query.ts";
+import { ALL_BOOKS, type ShelfQuery, shelfFacets } from "#shared/rules/shelf-query.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { summariseShelf } from "../../workers/reading/library.ts";
 import { saveProgress } from "../../workers/reading/progress.ts";

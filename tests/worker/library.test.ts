@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { bookCategory } from "../../app/lib/rules/book-category.ts";
+import { bookCategory } from "#shared/rules/book-category.ts";
 import { toFtsQuery } from "../../workers/reading/library.ts";
 import { api, client, createBook, createSchool, okBody, signedInTeacher } from "./helpers.ts";
 

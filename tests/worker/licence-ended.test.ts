@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, dayOf, formatDay } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf, formatDay } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { api, createSchool, db, page, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";

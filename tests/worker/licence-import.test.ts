@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { parseCsvRows } from "../../app/lib/csv.ts";
-import { isbn13FromStem } from "../../app/lib/rules/isbn.ts";
-import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { parseCsvRows } from "#shared/csv.ts";
+import { isbn13FromStem } from "#shared/rules/isbn.ts";
+import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { auditLog, bookAccess } from "../../workers/db/schema.ts";
 import { api, createBook, createSchool, db, errorOf, jsonOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 

@@ -7,7 +7,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { END_BEFORE_START } from "../../workers/licences/input.ts";
 import { api, createBook, createSchool, db, errorBody, jsonOf, licenceOf, page, signedInAdmin } from "./helpers.ts";

@@ -2,11 +2,11 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { addDays, dayOf, formatDay, schoolYearOf } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf, formatDay, schoolYearOf } from "#shared/rules/licence.ts";
 import { auditLog, bookAccess, licenceReminders } from "../../workers/db/schema.ts";
-import { readConfig } from "../../workers/http/config.ts";
+import { readConfig } from "../../workers/kernel/config.ts";
 import { sendLicenceReminders } from "../../workers/licences/reminders.ts";
-import { SEAT_HOLD_MS } from "../../workers/school/school-object.ts";
+import { SEAT_HOLD_MS } from "../../workers/school-object/school-object.ts";
 import {
   api,
   client,

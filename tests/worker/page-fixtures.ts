@@ -2,7 +2,7 @@
 
 import { env } from "cloudflare:test";
 import { PhotonImage } from "@cf-wasm/photon";
-import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import type { PageText } from "../../workers/page-images/page-content.ts";

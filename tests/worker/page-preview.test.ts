@@ -3,7 +3,7 @@
 // sharp image that follows is the read the usage figures count.
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { PREVIEW_WIDTH } from "../../app/lib/rules/page-format.ts";
+import { PREVIEW_WIDTH } from "#shared/rules/page-format.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { downscalePixels } from "../../workers/page-images/downscale.ts";
 import { api, createSchool, db, flushUsage, pagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";

@@ -1,6 +1,6 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
-import { stampPage } from "../../workers/page-images/stamp.ts";
+import { stampPage } from "../../workers/stamp/stamp.ts";
 
 // Issue 23: on a dark page the watermark only darkened, so it vanished on near-black and navy pages.
 

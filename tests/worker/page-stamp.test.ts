@@ -1,8 +1,8 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
-import { MAX_PAGE_HEIGHT } from "../../app/lib/rules/page-format.ts";
+import { MAX_PAGE_HEIGHT } from "#shared/rules/page-format.ts";
 import { decodePageImage, inspectPageImage } from "../../workers/page-images/page-image.ts";
-import { stampPage } from "../../workers/page-images/stamp.ts";
+import { stampPage } from "../../workers/stamp/stamp.ts";
 
 const DANA = ["Dana Whitfield", "dana.whitfield@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];
 const OMAR = ["Omar Haddad", "omar.haddad@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];

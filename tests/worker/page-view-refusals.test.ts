@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { openPageSet, storePage, storePageFailure } from "../../workers/page-images/page-sets.ts";

@@ -1,7 +1,7 @@
 import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import { decodePageImage } from "../../workers/page-images/page-image.ts";
-import { encodeGreyPng, stampPage } from "../../workers/page-images/stamp.ts";
+import { encodeGreyPng, stampPage } from "../../workers/stamp/stamp.ts";
 
 // A grey-level threshold (every pixel lighter than T turned white) used to wipe the tiled mark, which
 // was only light grey, and leave the text clean. The mark's dots are now as dark as the text.

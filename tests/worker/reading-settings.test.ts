@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_READING_SETTINGS, type ReadingSettings } from "../../app/lib/rules/reading-settings.ts";
+import { DEFAULT_READING_SETTINGS, type ReadingSettings } from "#shared/rules/reading-settings.ts";
 import { api, client, createSchool, errorBody, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 // GET and PUT /api/teacher/reading-settings: the Text view's settings, kept per teacher

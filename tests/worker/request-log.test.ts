@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { currentRequestId, log, withRequestId } from "../../workers/http/log.ts";
+import { currentRequestId, log, withRequestId } from "../../workers/kernel/log.ts";
 import { api } from "./helpers.ts";
 
-// One logger for the Worker (workers/http/log.ts): a JSON line per event, with the id of the
+// One logger for the Worker (workers/kernel/log.ts): a JSON line per event, with the id of the
 // request it belongs to; every answer names that id.
 
 afterEach(() => vi.restoreAllMocks());

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { OTP_HOURLY_LIMIT } from "../../workers/auth/otp.ts";
 import { admins, auditLog, schools, teachers } from "../../workers/db/schema.ts";
-import { readConfig } from "../../workers/http/config.ts";
+import { readConfig } from "../../workers/kernel/config.ts";
 import { OTP_LIMITS, sendTeacherOtp } from "../../workers/teachers/send-otp.ts";
 import { api, createBook, createSchool, db, devModeCode, errorOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 

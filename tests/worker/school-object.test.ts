@@ -16,7 +16,7 @@ import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { utcDay } from "../../workers/reading/usage-events.ts";
-import type { School } from "../../workers/school/school-object.ts";
+import type { School } from "../../workers/school-object/school-object.ts";
 import { api, createSchool, db, flushUsage, objectSessions, pagesSpent, schoolStub, setPagesSpent, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 

@@ -7,7 +7,7 @@
 
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { auditLog, bookAccess } from "../../workers/db/schema.ts";
 import { api, createSchool, db, page, pagesSpent, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";

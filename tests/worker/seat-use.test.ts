@@ -1,11 +1,11 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { readingDaily, seatDaily } from "../../workers/db/usage-schema.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
-import { flushStatement, seatDayStatement } from "../../workers/school/usage-flush.ts";
+import { flushStatement, seatDayStatement } from "../../workers/school-object/usage-flush.ts";
 import {
   api,
   createBook,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
-import { COVER_WIDTHS } from "../../app/lib/rules/book-category.ts";
+import { COVER_WIDTHS } from "#shared/rules/book-category.ts";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
 import { DEMO_BOOKS, DEMO_SCHOOLS, demoBooksFor } from "../../scripts/seed/demo-data.ts";
 import { type SeedAssets, seedDemo } from "../../scripts/seed/seed-demo.ts";

@@ -5,7 +5,7 @@ import { issueOtp } from "../../workers/auth/otp.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { ENDED_SESSION_KEPT_MS } from "../../workers/auth/sessions.ts";
 import { teachers } from "../../workers/db/schema.ts";
-import { loginTeacher } from "../../workers/teachers/accounts.ts";
+import { loginTeacher } from "../../workers/teachers/sign-up-and-login.ts";
 import { api, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { RESERVED_SLUGS, SlugSchema } from "../../app/lib/rules/slug.ts";
+import { RESERVED_SLUGS, SlugSchema } from "#shared/rules/slug.ts";
 import { isServedHost, resolveHost, slugFromPath } from "../../workers/http/tenancy.ts";
 
 describe("resolveHost", () => {

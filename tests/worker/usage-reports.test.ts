@@ -2,7 +2,7 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { csvCell } from "../../app/lib/csv.ts";
+import { csvCell } from "#shared/csv.ts";
 import worker from "../../workers/app.ts";
 import { loginEvents, schools, teachers } from "../../workers/db/schema.ts";
 import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usage-schema.ts";

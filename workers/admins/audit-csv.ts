@@ -1,4 +1,4 @@
-import { CSV_BOM, type CsvValue, csvLines } from "../../app/lib/csv.ts";
+import { CSV_BOM, type CsvValue, csvLines } from "#shared/csv.ts";
 import type { Db } from "../db/client.ts";
 import { type AuditEntry, auditEntriesAfter } from "./audit-log.ts";
 import type { AuditFilter } from "./input.ts";

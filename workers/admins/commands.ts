@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminCommand, fromValue } from "../http/command.ts";
+import { adminCommand, fromValue } from "../kernel/command.ts";
 import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema } from "./input.ts";
 import { createAdmin, deleteAdmin, updateAdmin } from "./superadmin.ts";
 

@@ -3,8 +3,8 @@ import { z } from "zod";
 import { loginAdmin } from "../admins/accounts.ts";
 import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
-import { clientIp } from "../http/request-guards.ts";
-import { validate } from "../http/validate.ts";
+import { clientIp } from "../kernel/context.ts";
+import { validate } from "../kernel/validate.ts";
 import { EmailSchema } from "../validation/schemas.ts";
 
 const LoginSchema = z.object({

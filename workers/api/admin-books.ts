@@ -27,9 +27,9 @@ import {
   uploadPdfPart,
 } from "../books/uploads.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
-import { log } from "../http/log.ts";
 import { runJson } from "../http/run-command.ts";
-import { validate } from "../http/validate.ts";
+import { log } from "../kernel/log.ts";
+import { validate } from "../kernel/validate.ts";
 import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
 
 const PageCountSchema = z

@@ -18,12 +18,12 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { cleanExtractedStrings } from "../../app/lib/rules/extracted-text.ts";
-import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { cleanExtractedStrings } from "#shared/rules/extracted-text.ts";
+import { PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
-import { parseInput, validate } from "../http/validate.ts";
+import { parseInput, validate } from "../kernel/validate.ts";
 import { completePageSet } from "../page-images/complete-set.ts";
 import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
 import {

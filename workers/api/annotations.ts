@@ -15,18 +15,18 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { rangeText, validRange } from "../../app/lib/reader/annotation-geometry.ts";
-import { noSeatMessage } from "../../app/lib/rules/licence.ts";
+import { rangeText, validRange } from "#shared/annotation-geometry.ts";
+import { noSeatMessage } from "#shared/rules/licence.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { parseInput, readJsonBody } from "../http/validate.ts";
+import { parseInput, readJsonBody } from "../kernel/validate.ts";
 import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
 import { readingLimitMessage } from "../reading/page-budget.ts";
 import { Refusal } from "../reading/page-view-gate.ts";
 import { readRefusal } from "../reading/spend-page.ts";
-import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school/annotations.ts";
-import { schoolObject } from "../school/objects.ts";
-import type { AnnotationAnswer, Withheld } from "../school/school-object.ts";
+import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school-object/annotations.ts";
+import { schoolObject } from "../school-object/objects.ts";
+import type { AnnotationAnswer, Withheld } from "../school-object/school-object.ts";
 import { parseId } from "../validation/schemas.ts";
 import { NO_STORE, refused } from "./refused.ts";
 

@@ -1,13 +1,13 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { COVER_WIDTHS } from "../../app/lib/rules/book-category.ts";
+import { COVER_WIDTHS } from "#shared/rules/book-category.ts";
 import { openCover } from "../books/cover-renditions.ts";
 import { findBook } from "../books/detail.ts";
 import { pdfError, streamPdf } from "../books/pdf-stream.ts";
 import type { Db } from "../db/client.ts";
 import type { Book } from "../db/schema.ts";
 import { type Reader, type ReaderApiEnv, requireRole } from "../http/guards.ts";
-import { validate } from "../http/validate.ts";
+import { validate } from "../kernel/validate.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { parseId } from "../validation/schemas.ts";
 

@@ -13,12 +13,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type ReaderApiEnv, requireRole } from "../http/guards.ts";
-import { parseInput, validate } from "../http/validate.ts";
+import { parseInput, validate } from "../kernel/validate.ts";
 import { bookOutline, pageText, SearchQuerySchema, searchBook } from "../reading/book-text.ts";
 import { openBookPages } from "../reading/open-book.ts";
 import { MAX_PAGE_WIDTH, pageImage } from "../reading/page-image.ts";
 import { type PageAsk, Refusal } from "../reading/page-view-gate.ts";
-import { schoolObject } from "../school/objects.ts";
+import { schoolObject } from "../school-object/objects.ts";
 import { PageNumberTextSchema, paramOrNull, parseId, WidthTextSchema } from "../validation/schemas.ts";
 import { NO_STORE, refused } from "./refused.ts";
 

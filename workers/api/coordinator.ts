@@ -1,17 +1,17 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
-import { toCsv } from "../../app/lib/csv.ts";
+import { toCsv } from "#shared/csv.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { answerJson, failureResponse, runJson } from "../http/run-command.ts";
-import { validate } from "../http/validate.ts";
+import { validate } from "../kernel/validate.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { teacherUsage } from "../reports/detail.ts";
 import { exportFileName, RANKED_COLUMNS, TEACHER_COLUMNS, USAGE_COLUMNS } from "../reports/exports.ts";
 import { DefaultedRangeQuerySchema } from "../reports/range.ts";
 import { liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
-import { flushForReport } from "../school/objects.ts";
+import { flushForReport } from "../school-object/objects.ts";
 import { coordinatorSchoolReport, coordinatorTeachers } from "../teachers/coordinator-views.ts";
 import {
   asCoordinator,

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../http/context.ts";
 import { API_BASE, API_SCHOOL_BY_SLUG } from "../http/tenancy.ts";
+import type { AppEnv } from "../kernel/context.ts";
 import { adminAuthApi } from "./admin-auth.ts";
 import { adminBooksApi } from "./admin-books.ts";
 import { adminCatalogueApi } from "./admin-catalogue.ts";

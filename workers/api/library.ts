@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { licenceEndedMessage } from "../../app/lib/rules/licence.ts";
-import { readShelfQuery, SEARCH_MIN_CHARS } from "../../app/lib/rules/shelf-query.ts";
+import { licenceEndedMessage } from "#shared/rules/licence.ts";
+import { readShelfQuery, SEARCH_MIN_CHARS } from "#shared/rules/shelf-query.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
-import { validate } from "../http/validate.ts";
+import { validate } from "../kernel/validate.ts";
 import { listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
 import { lookUpSchoolBook, SCHOOL_BOOK_MISSING } from "../reading/school-book.ts";
 import { parseId } from "../validation/schemas.ts";

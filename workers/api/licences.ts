@@ -15,11 +15,11 @@
  */
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type CsvColumns, toCsv } from "../../app/lib/csv.ts";
-import { dayOf } from "../../app/lib/rules/licence.ts";
+import { type CsvColumns, toCsv } from "#shared/csv.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
-import { readJsonBody, validate } from "../http/validate.ts";
+import { readJsonBody, validate } from "../kernel/validate.ts";
 import {
   createLicenceCommand,
   createLicencesCommand,

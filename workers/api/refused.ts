@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../http/context.ts";
+import type { AppEnv } from "../kernel/context.ts";
 import type { Refusal } from "../reading/page-view-gate.ts";
 
 /** What a reader is sent is theirs alone: never stored by a cache, refusals included. */

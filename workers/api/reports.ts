@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
-import { type CsvColumns, toCsv } from "../../app/lib/csv.ts";
+import { type CsvColumns, toCsv } from "#shared/csv.ts";
 import type { Db } from "../db/client.ts";
 import { books, schools } from "../db/schema.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
-import { validate } from "../http/validate.ts";
+import { validate } from "../kernel/validate.ts";
 import { licenceSeatDays, licenceSeatUse } from "../licences/seat-use.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { schoolsReadingBook, stopPages, teacherUsage } from "../reports/detail.ts";
@@ -21,7 +21,7 @@ import {
 import { type ReportQuery, ReportQuerySchema } from "../reports/range.ts";
 import { inactiveSchools, liveRanking } from "../reports/rankings.ts";
 import { usageReport } from "../reports/usage.ts";
-import { flushForReport } from "../school/objects.ts";
+import { flushForReport } from "../school-object/objects.ts";
 
 /** The most rows a ranking export holds. */
 const EXPORT_ROWS = 10_000;

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { Db } from "../db/client.ts";
 import type { AdminApiEnv } from "../http/guards.ts";
-import { parseInput } from "../http/validate.ts";
-import type { HotState } from "../school/objects.ts";
+import { parseInput } from "../kernel/validate.ts";
+import type { HotState } from "../school-object/objects.ts";
 import { SCHOOL_NOT_FOUND } from "../teachers/management.ts";
 import { IdTextSchema } from "../validation/schemas.ts";
 

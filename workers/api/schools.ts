@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { toPublicSchool } from "../../app/lib/rules/public-school.ts";
-import { SlugSchema } from "../../app/lib/rules/slug.ts";
+import { toPublicSchool } from "#shared/rules/public-school.ts";
+import { SlugSchema } from "#shared/rules/slug.ts";
 import { findSchoolById } from "../auth/sessions.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
-import { parseInput, validate } from "../http/validate.ts";
-import { schoolObject } from "../school/objects.ts";
+import { parseInput, validate } from "../kernel/validate.ts";
+import { schoolObject } from "../school-object/objects.ts";
 import {
   createSchoolCommand,
   deleteSchoolCommand,

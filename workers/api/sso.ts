@@ -9,8 +9,8 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { sessionCookie } from "../auth/sessions.ts";
-import type { AppEnv } from "../http/context.ts";
 import { schoolBasePath } from "../http/tenancy.ts";
+import type { AppEnv } from "../kernel/context.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
 import { completeSignIn, finishSignIn, REFUSALS, type SignInRefusal, startSignIn } from "../sso/flow.ts";
 import { type ProviderName, ProviderNameSchema, providerApps } from "../sso/providers.ts";

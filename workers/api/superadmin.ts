@@ -6,7 +6,7 @@ import { AuditQuerySchema } from "../admins/input.ts";
 import { globalFigures, listAdmins } from "../admins/superadmin.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
-import { validate } from "../http/validate.ts";
+import { validate } from "../kernel/validate.ts";
 import { csvResponse } from "../reports/csv.ts";
 
 /** /api/superadmin: accounts, audit log and global figures; superadmins only. */

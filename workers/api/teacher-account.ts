@@ -2,8 +2,13 @@ import { Hono } from "hono";
 import { sessionCookie, type TeacherSession } from "../auth/sessions.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
-import { getTeacherAccount, listTeacherSessions } from "../teachers/account.ts";
-import { changePasswordCommand, endSessionCommand, signOutEverywhereCommand, updateAccountCommand } from "../teachers/account-commands.ts";
+import { getTeacherAccount, listTeacherSessions } from "../teachers/own-account.ts";
+import {
+  changePasswordCommand,
+  endSessionCommand,
+  signOutEverywhereCommand,
+  updateAccountCommand,
+} from "../teachers/own-account-commands.ts";
 import { getReadingSettings, saveReadingSettingsCommand } from "../teachers/reading-settings.ts";
 
 /** The teacher a call is about: the checked session's, never the client's word. */

@@ -2,11 +2,11 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { endTeacherCookieSession, sessionCookie } from "../auth/sessions.ts";
 import { requireRole, schoolNamedByBody, type TeacherApiEnv } from "../http/guards.ts";
-import { clientIp } from "../http/request-guards.ts";
 import { schoolBasePath } from "../http/tenancy.ts";
-import { validate } from "../http/validate.ts";
-import { loginTeacher, registerTeacher, resetTeacherPassword } from "../teachers/accounts.ts";
+import { clientIp } from "../kernel/context.ts";
+import { validate } from "../kernel/validate.ts";
 import { sendTeacherOtp } from "../teachers/send-otp.ts";
+import { loginTeacher, registerTeacher, resetTeacherPassword } from "../teachers/sign-up-and-login.ts";
 import { EmailSchema, MobileSchema, OtpCodeSchema, PasswordSchema, PersonNameSchema, SlugParamSchema } from "../validation/schemas.ts";
 
 const SendOtpSchema = z.object({

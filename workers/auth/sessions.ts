@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { admins, type School, schools, sessions, type Teacher } from "../db/schema.ts";
-import { type HotState, schoolObject } from "../school/objects.ts";
+import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { randomToken, sha256Hex } from "./tokens.ts";
 
 export type SessionKind = "teacher" | "admin";
@@ -175,7 +175,7 @@ async function checkTeacherSession(
   return { session: { tokenHash: ref.tokenHash, teacher: { ...check.teacher, schoolId: school.id }, school }, disabledSchoolId: null };
 }
 
-export type { HotState } from "../school/objects.ts";
+export type { HotState } from "../school-object/objects.ts";
 
 /**
  * Signs a teacher in: a new session in their school's object (which ends their oldest beyond the

@@ -2,9 +2,9 @@ import { asc, eq, sql } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
-import { log } from "../http/log.ts";
+import { log } from "../kernel/log.ts";
 import { catalogueChanged } from "../licences/licences.ts";
-import { type HotState, schoolObject } from "../school/objects.ts";
+import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 
 /** Gives the book to every school that lacks it; returns how many new assignments were made. */

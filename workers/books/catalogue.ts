@@ -6,11 +6,11 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { fileKey, MAX_CATALOGUE_ROWS, rowList } from "../../app/lib/catalogue-files.ts";
-import { normalizeIsbn } from "../../app/lib/rules/isbn.ts";
+import { fileKey, MAX_CATALOGUE_ROWS, rowList } from "#shared/catalogue-files.ts";
+import { normalizeIsbn } from "#shared/rules/isbn.ts";
 import type { Actor } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
-import { adminCommand, done, failed } from "../http/command.ts";
+import { adminCommand, done, failed } from "../kernel/command.ts";
 import { isPlainLine } from "../validation/schemas.ts";
 import { BookFields } from "./input.ts";
 import { randomId } from "./uploads.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminCommand, done, failed } from "../http/command.ts";
+import { adminCommand, done, failed } from "../kernel/command.ts";
 import { checkLicenceDays, LicenceTermsSchema } from "../licences/input.ts";
 import { AssignBooksSchema } from "../schools/books.ts";
 import { SchoolIdSchema } from "../schools/input.ts";

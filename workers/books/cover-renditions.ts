@@ -5,8 +5,8 @@ import createWebpDecoder from "@jsquash/webp/codec/dec/webp_dec.js";
 import webpDecoderWasm from "@jsquash/webp/codec/dec/webp_dec.wasm";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
-import { COVER_WIDTHS, type CoverWidth } from "../../app/lib/rules/book-category.ts";
-import { log } from "../http/log.ts";
+import { COVER_WIDTHS, type CoverWidth } from "#shared/rules/book-category.ts";
+import { log } from "../kernel/log.ts";
 import { downscalePixels } from "../page-images/downscale.ts";
 import type { PagePixels } from "../page-images/page-image.ts";
 import {

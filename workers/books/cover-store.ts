@@ -1,4 +1,4 @@
-import { COVER_WIDTHS, type CoverWidth } from "../../app/lib/rules/book-category.ts";
+import { COVER_WIDTHS, type CoverWidth } from "#shared/rules/book-category.ts";
 
 /**
  * A cover in R2: the original as uploaded at the book's `coverKey`, and beside it one WebP per

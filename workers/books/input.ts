@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isValidIsbn, normalizeIsbn } from "../../app/lib/rules/isbn.ts";
+import { isValidIsbn, normalizeIsbn } from "#shared/rules/isbn.ts";
 import { checkLicenceDays, LicenceTermsSchema } from "../licences/input.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, IdListSchema, IdTextSchema, isPlainLine, isPlainText } from "../validation/schemas.ts";
 

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import { coverPath } from "../../app/lib/rules/book-category.ts";
+import { coverPath } from "#shared/rules/book-category.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books } from "../db/schema.ts";
 import { toFtsQuery } from "../reading/library.ts";

@@ -1,5 +1,5 @@
 import { inflateSync } from "node:zlib";
-import { concatBytes } from "../../app/lib/concat-bytes.ts";
+import { concatBytes } from "#shared/concat-bytes.ts";
 
 /**
  * Any PNG as RGBA, 8 bits a sample: grey, RGB, palette, grey + alpha, RGBA; 1 to 16 bits; tRNS;

@@ -24,7 +24,7 @@ import { and, eq, inArray, lt } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, uploads } from "../db/schema.ts";
-import { log } from "../http/log.ts";
+import { log } from "../kernel/log.ts";
 import { createUploadedPageSet } from "../page-images/page-sets.ts";
 import { type PageJobQueue, startPreparation } from "../page-images/preparation.ts";
 

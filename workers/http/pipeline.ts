@@ -2,14 +2,15 @@ import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { RouterContextProvider } from "react-router";
 import { api } from "../api/index.ts";
-import { readConfig } from "./config.ts";
-import { type AppEnv, appContext } from "./context.ts";
-import { log, withRequestId } from "./log.ts";
+import { readConfig } from "../kernel/config.ts";
+import type { HostTenant } from "../kernel/context.ts";
+import { type AppEnv, appContext } from "../kernel/context.ts";
+import { log, withRequestId } from "../kernel/log.ts";
+import { requireUtf8Json } from "../kernel/validate.ts";
 import { resolveRequestContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
-import { API_BASE, type HostTenant, isApiPath, isServedHost, pagePath, resolveHost } from "./tenancy.ts";
-import { requireUtf8Json } from "./validate.ts";
+import { API_BASE, isApiPath, isServedHost, pagePath, resolveHost } from "./tenancy.ts";
 
 export type PageRenderer = (request: Request, context: RouterContextProvider) => Promise<Response>;
 

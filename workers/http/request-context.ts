@@ -1,9 +1,9 @@
 import { findSchoolById, getAdminSession, readTeacherCookie, readTeacherCookieRef } from "../auth/sessions.ts";
 import { getDb } from "../db/client.ts";
+import { readConfig } from "../kernel/config.ts";
+import type { HostTenant, RequestContext } from "../kernel/context.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
-import { readConfig } from "./config.ts";
-import type { RequestContext } from "./context.ts";
-import { apiPathSlug, type HostTenant, isApiPath, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
+import { apiPathSlug, isApiPath, resolveHost, schoolBasePath, slugFromPath } from "./tenancy.ts";
 
 /**
  * The slug a request names: the school's own host, else a school page's path (`/{slug}`,

@@ -17,8 +17,3 @@ export const requireSameOrigin: MiddlewareHandler = async (c, next) => {
   if (!allowed) return c.json({ error: "This request did not come from this site." }, 403);
   return next();
 };
-
-/** The client's address as Cloudflare reports it; one bucket for all local requests. */
-export function clientIp(request: Request): string {
-  return request.headers.get("CF-Connecting-IP") ?? "local";
-}

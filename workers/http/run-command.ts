@@ -1,8 +1,8 @@
 import type { Context } from "hono";
 import type { ZodType } from "zod";
-import { type Command, execute, type Failure, failureBody, failureStatus } from "./command.ts";
-import type { AppEnv } from "./context.ts";
-import { readJsonBody } from "./validate.ts";
+import { type Command, execute, type Failure, failureBody, failureStatus } from "../kernel/command.ts";
+import type { AppEnv } from "../kernel/context.ts";
+import { readJsonBody } from "../kernel/validate.ts";
 
 /**
  * The API's one adapter for a command (docs/decisions/0027-commands.md): the JSON body, with the

@@ -1,4 +1,5 @@
-import { isValidSlug } from "../../app/lib/rules/slug.ts";
+import { isValidSlug } from "#shared/rules/slug.ts";
+import type { HostTenant } from "../kernel/context.ts";
 
 /**
  * Where the tenancy lives in a URL, defined once: app/routes.ts mounts the school pages under
@@ -21,13 +22,6 @@ export function apiPathSlug(pathname: string): string | null {
   const segment = pathname.slice(prefix.length).split("/")[0];
   return segment ? safeDecode(segment).trim().toLowerCase() : null;
 }
-
-export type HostTenant =
-  | { kind: "main" }
-  | { kind: "admin" }
-  | { kind: "school"; slug: string }
-  /** A subdomain that can never be a school (reserved word, bad label, nested subdomain). */
-  | { kind: "invalid" };
 
 /**
  * Which part of the product a host name serves. `localhost` always counts as an app domain,

@@ -1,4 +1,5 @@
-import { stampPrediction } from "../page-images/watermark.ts";
+import { CODE_BITS, codeScore, flatInk, joinSoft, type MarkLayout, readMark, readStampMark, toneCurve } from "../stamp/mark.ts";
+import { stampPrediction } from "../stamp/watermark.ts";
 import {
   blurValid,
   boxHypotheses,
@@ -24,7 +25,6 @@ import {
   validRows,
   warpToFrame,
 } from "./locate.ts";
-import { CODE_BITS, codeScore, flatInk, joinSoft, type MarkLayout, readMark, readStampMark, toneCurve } from "./mark.ts";
 
 /**
  * The trace without the platform (docs/decisions/0025-leak-trace.md): which stored page a suspect

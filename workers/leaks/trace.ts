@@ -5,7 +5,7 @@
  * received the page named from D1.
  */
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
-import { STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
+import { STORED_PAGE_EXTENSION } from "#shared/rules/page-format.ts";
 import { decodeImage } from "../books/cover-renditions.ts";
 import { readImageSize } from "../books/image-size.ts";
 import type { Db } from "../db/client.ts";
@@ -13,9 +13,9 @@ import { bookAccess, books, pageSetPages, pageSets, schools, teachers } from "..
 import { readingDaily } from "../db/usage-schema.ts";
 import { decodePageImage } from "../page-images/page-image.ts";
 import { pageImageKey, pageSetPrefix } from "../page-images/page-keys.ts";
-import { watermarkLines } from "../page-images/watermark.ts";
+import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "../stamp/mark-key.ts";
+import { watermarkLines } from "../stamp/watermark.ts";
 import { blurValid, DETAIL_WIDTH, FRAME_WIDTH, type Grey, greyFromPixels, pageDetail, thumbnailOf } from "./locate.ts";
-import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "./mark-key.ts";
 import { type Candidate, type StoredPage, traceImage } from "./trace-core.ts";
 
 export const TRACE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;

@@ -4,8 +4,8 @@
  * before the start is 400 on `endsOn` (checkLicenceDays, the one rule every writer applies).
  */
 import { z } from "zod";
-import { dayOf } from "../../app/lib/rules/licence.ts";
-import { adminCommand, done, failed, type Outcome } from "../http/command.ts";
+import { dayOf } from "#shared/rules/licence.ts";
+import { adminCommand, done, failed, type Outcome } from "../kernel/command.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { importLicences, LicenceImportBodySchema, validateLicenceImport } from "./import.ts";
 import { checkLicenceDays, DaySchema, SeatsSchema } from "./input.ts";

@@ -7,10 +7,10 @@
  */
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { normalizeIsbn } from "../../app/lib/rules/isbn.ts";
+import { normalizeIsbn } from "#shared/rules/isbn.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
-import type { HotState } from "../school/objects.ts";
+import type { HotState } from "../school-object/objects.ts";
 import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
 import { parseId } from "../validation/schemas.ts";
 import { checkLicenceDays, DaySchema, MAX_SEATS } from "./input.ts";

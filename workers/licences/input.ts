@@ -1,6 +1,6 @@
 /** The zod pieces of a licence's input, for the commands and for the assign calls (workers/books/input.ts). */
 import { z } from "zod";
-import { dayOf, isDay } from "../../app/lib/rules/licence.ts";
+import { dayOf, isDay } from "#shared/rules/licence.ts";
 
 export const MAX_SEATS = 100_000;
 

@@ -7,12 +7,12 @@
  * is dropped at once; should that call fail, within a minute).
  */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { addDays, type LicenceState, licenceState, renewed } from "../../app/lib/rules/licence.ts";
+import { addDays, type LicenceState, licenceState, renewed } from "#shared/rules/licence.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
-import { log } from "../http/log.ts";
-import { type HotState, schoolObject } from "../school/objects.ts";
+import { log } from "../kernel/log.ts";
+import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 import { END_BEFORE_START, endsBeforeStart } from "./input.ts";
 

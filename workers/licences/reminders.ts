@@ -6,10 +6,10 @@
  * (Development Mode) the reminder is logged instead.
  */
 import { sql } from "drizzle-orm";
-import { addDays, dayOf } from "../../app/lib/rules/licence.ts";
+import { addDays, dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
-import type { AppConfig } from "../http/config.ts";
-import { log } from "../http/log.ts";
+import type { AppConfig } from "../kernel/config.ts";
+import { log } from "../kernel/log.ts";
 import { licenceReminderEmail } from "../mail/licence-email.ts";
 import { sendSmtp } from "../mail/smtp.ts";
 

@@ -11,8 +11,8 @@ import { z } from "zod";
 import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, schools, teachers } from "../db/schema.ts";
-import { adminCommand, failed, fromWrite, teacherCommand } from "../http/command.ts";
-import { type HotState, schoolObject } from "../school/objects.ts";
+import { adminCommand, failed, fromWrite, teacherCommand } from "../kernel/command.ts";
+import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { coordinatorActor, findCoordinator, NOT_COORDINATOR } from "../teachers/coordinators.ts";
 import { idFrom } from "../validation/schemas.ts";
 

@@ -1,4 +1,4 @@
-import { formatDay } from "../../app/lib/rules/licence.ts";
+import { formatDay } from "#shared/rules/licence.ts";
 import { type EmailContent, escapeHtml, layout, paragraph } from "./otp-email.ts";
 
 export interface EndingLicence {

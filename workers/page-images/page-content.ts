@@ -5,13 +5,13 @@
  * callers of parseInput clean the raw body first, as its generic check runs before the schema).
  */
 import { z } from "zod";
-import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "../../app/lib/rules/extracted-text.ts";
+import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "#shared/rules/extracted-text.ts";
 
 /** A page's size in PDF points (pdf.js viewport at scale 1): a poster is big, nothing is 20 m wide. */
 const PagePoints = z.number().positive().max(20_000);
 const Coordinate = z.number().min(-MAX_TEXT_COORDINATE).max(MAX_TEXT_COORDINATE);
 
-/** Text out of a PDF, at most `max` long, with its control characters dropped (app/lib/rules/extracted-text.ts). */
+/** Text out of a PDF, at most `max` long, with its control characters dropped (shared/rules/extracted-text.ts). */
 const extracted = (max: number) => z.string().max(max).transform(cleanExtractedText);
 
 /** One run of text as pdf.js places it: top-left origin, `y` is the top of the run, `h` its font height. */

@@ -1,6 +1,6 @@
 import { inflateSync } from "node:zlib";
-import { concatBytes } from "../../app/lib/concat-bytes.ts";
-import { MAX_PAGE_HEIGHT, PAGE_WIDTHS, STORED_PAGE_TYPE } from "../../app/lib/rules/page-format.ts";
+import { concatBytes } from "#shared/concat-bytes.ts";
+import { MAX_PAGE_HEIGHT, PAGE_WIDTHS, STORED_PAGE_TYPE } from "#shared/rules/page-format.ts";
 
 const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 /** PNG colour type -> the bit depths it allows (PNG spec, table 11.1). */

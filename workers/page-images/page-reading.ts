@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, type PageSet, pageSetPages } from "../db/schema.ts";
 import { findPageSet, findPreparingSet } from "./page-sets.ts";

@@ -2,11 +2,11 @@
  * Search inside one book: the pages whose text holds what was typed, with a plain-text snippet
  * and the character ranges of the matches in it (the reader marks them; nothing is HTML). Case,
  * accents and runs of white space are ignored, by the matcher the reader also uses to mark the
- * matches on the page (app/lib/reader/text-match.ts). The whole book's text is one R2 object,
+ * matches on the page (shared/text-match.ts). The whole book's text is one R2 object,
  * read once per search: a 500-page book is a few hundred kB, cheaper than a query per page.
  */
 
-import { matchRanges, normaliseQuery } from "../../app/lib/reader/text-match.ts";
+import { matchRanges, normaliseQuery } from "#shared/text-match.ts";
 
 export const MAX_SEARCH_RESULTS = 50;
 const SNIPPET_BEFORE = 60;

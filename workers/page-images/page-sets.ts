@@ -6,7 +6,7 @@
  * and a set whose every page failed is refused with its PDF, leaving the book as it was.
  */
 import { and, eq, sql } from "drizzle-orm";
-import { PAGE_WIDTHS, STORED_PAGE_EXTENSION, STORED_PAGE_TYPE } from "../../app/lib/rules/page-format.ts";
+import { PAGE_WIDTHS, STORED_PAGE_EXTENSION, STORED_PAGE_TYPE } from "#shared/rules/page-format.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
 import type { PageText } from "./page-content.ts";

@@ -2,7 +2,7 @@
  * A PNG file from its chunks: the signature, then each chunk as length, type, data and the CRC-32
  * of type and data. What the stamp (./stamp.ts) and the renderer (../renderer/png.ts) write.
  */
-import { concatBytes } from "../../app/lib/concat-bytes.ts";
+import { concatBytes } from "#shared/concat-bytes.ts";
 
 const PNG_SIGNATURE = Uint8Array.of(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a);
 

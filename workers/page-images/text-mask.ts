@@ -1,4 +1,4 @@
-import { FONT_DATA } from "./watermark-font.ts";
+import { FONT_DATA } from "../stamp/watermark-font.ts";
 
 /**
  * Lines of text as anti-aliased coverage, for the watermark: outlines of DejaVu Sans Condensed

@@ -1,5 +1,5 @@
 import { and, eq, sql } from "drizzle-orm";
-import { dayOf } from "../../app/lib/rules/licence.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, favourites } from "../db/schema.ts";
 import { activeOn } from "../licences/licences.ts";

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
-import { dayOf, daysLeft, ENDING_SOON_DAYS } from "../../app/lib/rules/licence.ts";
-import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/rules/shelf-query.ts";
+import { dayOf, daysLeft, ENDING_SOON_DAYS } from "#shared/rules/licence.ts";
+import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "#shared/rules/shelf-query.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, favourites, readingProgress, schools } from "../db/schema.ts";
@@ -46,7 +46,7 @@ export function toLibraryBook(book: ShelfBook) {
 
 export type LibraryBook = ReturnType<typeof toLibraryBook>;
 
-import { coverPath } from "../../app/lib/rules/book-category.ts";
+import { coverPath } from "#shared/rules/book-category.ts";
 
 const MAX_TERMS = 8;
 

@@ -10,7 +10,7 @@
  * checked yet) no answer leaves before the session is checked, so a made-up cookie learns nothing
  * about a school's books, whichever refusal a view adds.
  */
-import { dayOf, licenceEndedMessage, licenceState } from "../../app/lib/rules/licence.ts";
+import { dayOf, licenceEndedMessage, licenceState } from "#shared/rules/licence.ts";
 import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";

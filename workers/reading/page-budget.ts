@@ -3,7 +3,7 @@
  * in again resets nothing), per book, per hour and per day. Page images, page texts and searches
  * count one each, so reading a page costs two; the limits let a teacher read the whole book twice an hour
  * and six times a day, with a floor so short books can be leafed through freely. The school's
- * object keeps the counts and spends them (workers/school/reading.ts).
+ * object keeps the counts and spends them (workers/school-object/reading.ts).
  */
 
 const HOUR = 3600_000;

@@ -2,11 +2,11 @@
  * A page as an image (docs/decisions/0013): stamped with the teacher's watermark and hidden mark,
  * as stored for an admin. Opened by open-book.ts, spent by spend-page.ts, answered through the gate.
  */
-import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "../../app/lib/rules/page-format.ts";
-import { markSignsFor } from "../leaks/mark-key.ts";
+import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "#shared/rules/page-format.ts";
 import { pageImageKey } from "../page-images/page-keys.ts";
 import { storedWidthFor } from "../page-images/page-reading.ts";
-import { stampPage } from "../page-images/stamp.ts";
+import { markSignsFor } from "../stamp/mark-key.ts";
+import { stampPage } from "../stamp/stamp.ts";
 import { goneFromR2, open, pageOf, STALE, withFreshRetry } from "./open-book.ts";
 import { type PageAsk, Refusal, throughGate } from "./page-view-gate.ts";
 import { spend } from "./spend-page.ts";

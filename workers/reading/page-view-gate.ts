@@ -8,10 +8,10 @@
  * every view's answer, refusal or not, passes `throughGate`, which checks an unchecked session first.
  */
 
-import type { RequestContext } from "../http/context.ts";
 import type { Reader } from "../http/guards.ts";
-import { schoolObject } from "../school/objects.ts";
-import { ACCOUNT_DISABLED } from "../teachers/accounts.ts";
+import type { RequestContext } from "../kernel/context.ts";
+import { schoolObject } from "../school-object/objects.ts";
+import { ACCOUNT_DISABLED } from "../teachers/sign-up-and-login.ts";
 
 /** A page view's request, parsed by the route: null where the path held something malformed. */
 export interface PageAsk {

@@ -5,11 +5,11 @@
  * object first: what it holds is newer than D1's row.
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import { dayOf } from "../../app/lib/rules/licence.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, readingProgress } from "../db/schema.ts";
 import { activeOn } from "../licences/licences.ts";
-import { type HotState, schoolObject } from "../school/objects.ts";
+import { type HotState, schoolObject } from "../school-object/objects.ts";
 
 export interface TeacherInSchool {
   schoolId: number;

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { dayOf, licenceState } from "../../app/lib/rules/licence.ts";
+import { dayOf, licenceState } from "#shared/rules/licence.ts";
 import { type BookRow, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books } from "../db/schema.ts";

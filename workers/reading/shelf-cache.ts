@@ -21,8 +21,8 @@
  * whose call to the school's object failed.
  */
 import { and, eq, exists, sql } from "drizzle-orm";
-import { dayOf } from "../../app/lib/rules/licence.ts";
-import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "../../app/lib/rules/shelf-query.ts";
+import { dayOf } from "#shared/rules/licence.ts";
+import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "#shared/rules/shelf-query.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, catalogueState, favourites } from "../db/schema.ts";
 import { TtlCache } from "../db/ttl-cache.ts";

@@ -2,10 +2,10 @@
  * A page of a teacher's reading budget, spent in one call to the school's object
  * (docs/decisions/0024), which checks the session first: the gate need not ask again.
  */
-import { noSeatMessage } from "../../app/lib/rules/licence.ts";
-import { markDay } from "../leaks/mark-key.ts";
-import { watermarkLines } from "../page-images/watermark.ts";
-import { schoolObject } from "../school/objects.ts";
+import { noSeatMessage } from "#shared/rules/licence.ts";
+import { schoolObject } from "../school-object/objects.ts";
+import { markDay } from "../stamp/mark-key.ts";
+import { watermarkLines } from "../stamp/watermark.ts";
 import { type Opened, STALE } from "./open-book.ts";
 import { readingLimitMessage } from "./page-budget.ts";
 import { forgetPageViewBook, rememberPageViewBook } from "./page-view-cache.ts";

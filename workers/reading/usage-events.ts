@@ -10,8 +10,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { HotState } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
-import { log } from "../http/log.ts";
-import { schoolObject } from "../school/objects.ts";
+import { log } from "../kernel/log.ts";
+import { schoolObject } from "../school-object/objects.ts";
 
 /** The longest gap between two events of one teacher that still counts as reading time. */
 export const READING_GAP_CAP_MS = 5 * 60_000;

@@ -4,7 +4,7 @@
  * uploader's notice. Also the refusal of a PDF that cannot be opened at all.
  */
 import { eq } from "drizzle-orm";
-import { plainText } from "../../app/lib/rules/plain-text.ts";
+import { plainText } from "#shared/rules/plain-text.ts";
 import { discardProvisionalBook } from "../books/editing.ts";
 import type { Db } from "../db/client.ts";
 import { admins, type Book, type PageSet, pageJobs, pageSetPages, preparationNotices } from "../db/schema.ts";

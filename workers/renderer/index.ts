@@ -5,7 +5,7 @@
  * it shares the app's D1 database and R2 bucket. Configuration: workers/renderer/wrangler.toml.
  */
 import { getDb } from "../db/client.ts";
-import { log, withRequestId } from "../http/log.ts";
+import { log, withRequestId } from "../kernel/log.ts";
 import type { PageJobMessage } from "../page-images/preparation.ts";
 import { exclusive, runJob } from "./jobs.ts";
 

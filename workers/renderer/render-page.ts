@@ -5,8 +5,8 @@
  * the 2048 px one down), and the page's text runs in PDF points from the top-left, `y` the top of
  * the run and `h` its font size above the baseline, as pdf.js placed them. And the outline.
  */
-import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "../../app/lib/rules/extracted-text.ts";
-import { MAX_PAGE_ASPECT, PAGE_WIDTHS } from "../../app/lib/rules/page-format.ts";
+import { cleanExtractedText, MAX_TEXT_COORDINATE, TEXT_LIMITS } from "#shared/rules/extracted-text.ts";
+import { MAX_PAGE_ASPECT, PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import type { OutlineItem, PageText, TextRun } from "../page-images/page-content.ts";
 import type { Pdfium } from "./pdfium-api.ts";
 import { PngBuilder } from "./png.ts";

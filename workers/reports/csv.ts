@@ -1,5 +1,5 @@
 /**
- * A CSV download's response (docs/decisions/0019): the body as app/lib/csv.ts writes it (a string,
+ * A CSV download's response (docs/decisions/0019): the body as shared/csv.ts writes it (a string,
  * or a stream of it), sent as an attachment that no cache keeps.
  */
 export function csvResponse(body: string | ReadableStream<Uint8Array>, fileName: string): Response {

@@ -1,5 +1,5 @@
 /** Each report as CSV: the columns of every export, and its file name. */
-import type { CsvColumns } from "../../app/lib/csv.ts";
+import type { CsvColumns } from "#shared/csv.ts";
 import type { LicenceSeatDay } from "../licences/seat-use.ts";
 import type { SchoolReading, StopBucket, TeacherUsage } from "./detail.ts";
 import type { DayRange } from "./range.ts";

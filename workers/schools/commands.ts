@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminCommand, done, fromWrite } from "../http/command.ts";
+import { adminCommand, done, fromWrite } from "../kernel/command.ts";
 import { createSchool, deleteSchool, updateSchool } from "./editing.ts";
 import { importSchools, updateDuplicateSchools, validateImportRows } from "./import.ts";
 import { ImportBodySchema } from "./import-rows.ts";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { coverPath } from "../../app/lib/rules/book-category.ts";
+import { coverPath } from "#shared/rules/book-category.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
 import { schoolTeacherRows } from "../teachers/management.ts";

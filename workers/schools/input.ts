@@ -1,6 +1,6 @@
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
-import { SlugSchema } from "../../app/lib/rules/slug.ts";
+import { SlugSchema } from "#shared/rules/slug.ts";
 import type { schools } from "../db/schema.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, EmailSchema, IdTextSchema, isPlainLine } from "../validation/schemas.ts";
 import { guardedTeacherLimit } from "./write-guards.ts";

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { isValidSlug } from "../../app/lib/rules/slug.ts";
-import { slugFromName } from "../../app/lib/rules/slug-from-name.ts";
+import { isValidSlug } from "#shared/rules/slug.ts";
+import { slugFromName } from "#shared/rules/slug-from-name.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { type AdminCommandContext, adminCommand, failed, fromWrite, type WriteRefusal } from "../http/command.ts";
+import { type AdminCommandContext, adminCommand, failed, fromWrite, type WriteRefusal } from "../kernel/command.ts";
 import { idFrom } from "../validation/schemas.ts";
 import {
   deleteTeacher,

@@ -6,7 +6,7 @@
 import type { Db } from "../db/client.ts";
 import { schoolReport } from "../reports/detail.ts";
 import type { DayRange } from "../reports/range.ts";
-import { flushForReport, type HotState } from "../school/objects.ts";
+import { flushForReport, type HotState } from "../school-object/objects.ts";
 import { listSchoolTeachers } from "./management.ts";
 
 export async function coordinatorTeachers(db: Db, hot: HotState, schoolId: number) {

@@ -19,7 +19,7 @@ import {
   type TeacherCommandContext,
   teacherCommand,
   type WriteRefusal,
-} from "../http/command.ts";
+} from "../kernel/command.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { idFrom } from "../validation/schemas.ts";
 import { findCoordinator } from "./coordinator-lookup.ts";

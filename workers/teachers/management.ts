@@ -10,8 +10,8 @@ import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { otpCodes, schools, teachers } from "../db/schema.ts";
-import type { AppConfig } from "../http/config.ts";
-import { schoolObject } from "../school/objects.ts";
+import type { AppConfig } from "../kernel/config.ts";
+import { schoolObject } from "../school-object/objects.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { sendTeacherOtp } from "./send-otp.ts";
 

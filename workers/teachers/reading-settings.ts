@@ -9,11 +9,11 @@ import {
   readStoredSettings,
   SPEECH_RATES,
   TEXT_SIZES,
-} from "../../app/lib/rules/reading-settings.ts";
+} from "#shared/rules/reading-settings.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
-import { done, failed, teacherCommand } from "../http/command.ts";
-import type { TeacherRef } from "./account.ts";
+import { done, failed, teacherCommand } from "../kernel/command.ts";
+import type { TeacherRef } from "./own-account.ts";
 
 /**
  * A teacher's reading settings for the Text view (docs/decisions/0031), kept on their row so they

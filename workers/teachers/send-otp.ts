@@ -3,11 +3,11 @@ import { issueOtp, OTP_TTL_MS, type OtpPurpose } from "../auth/otp.ts";
 import { describeWait, recordAmount } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { type School, teachers } from "../db/schema.ts";
-import type { AppConfig } from "../http/config.ts";
-import { log } from "../http/log.ts";
+import type { AppConfig } from "../kernel/config.ts";
+import { log } from "../kernel/log.ts";
 import { accountExistsEmail, noAccountEmail, otpEmail } from "../mail/otp-email.ts";
 import { sendSmtp } from "../mail/smtp.ts";
-import { LIMIT_REACHED } from "./accounts.ts";
+import { LIMIT_REACHED } from "./sign-up-and-login.ts";
 
 export type SendOtpAnswer = {
   status: 200 | 403 | 429 | 502 | 503;

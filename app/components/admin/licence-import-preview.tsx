@@ -1,5 +1,5 @@
+import { formatDay } from "#shared/rules/licence.ts";
 import type { LicenceImportStatus, LicenceImportValidation } from "../../../workers/licences/import.ts";
-import { formatDay } from "../../lib/rules/licence.ts";
 import { Button } from "../ui/button.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "./admin-page.tsx";

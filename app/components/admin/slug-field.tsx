@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
+import { SlugSchema } from "#shared/rules/slug.ts";
 import { api, call } from "../../lib/api-client.ts";
-import { SlugSchema } from "../../lib/rules/slug.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Field, inputClasses } from "../ui/field.tsx";
 

@@ -1,5 +1,5 @@
 import { useRouteLoaderData } from "react-router";
-import type { AppConfig } from "../../../workers/http/config.ts";
+import type { AppConfig } from "../../../workers/kernel/config.ts";
 import type { loader as rootLoader } from "../../root.tsx";
 import { LogoMark, PRODUCT_NAME } from "../ui/logo.tsx";
 

@@ -1,4 +1,4 @@
-import type { TextPoint } from "../../lib/reader/annotation-geometry.ts";
+import type { TextPoint } from "#shared/annotation-geometry.ts";
 import { HIGHLIGHT_CLASSES } from "./highlight-marks.tsx";
 
 const COLOURS = ["yellow", "green", "blue", "pink"] as const;

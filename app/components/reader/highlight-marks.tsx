@@ -1,6 +1,6 @@
 import { memo, useMemo } from "react";
+import { rangeRects } from "#shared/annotation-geometry.ts";
 import type { TextRun } from "../../../workers/page-images/page-content.ts";
-import { rangeRects } from "../../lib/reader/annotation-geometry.ts";
 import type { Annotation } from "../../lib/reader/reader-api.ts";
 
 /** Each highlight colour, translucent over the page (and outlined where the system forces colours). */

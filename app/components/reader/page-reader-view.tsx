@@ -1,10 +1,10 @@
 import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { PREVIEW_WIDTH } from "#shared/rules/page-format.ts";
 import { selectedRange } from "../../lib/reader/annotation-selection.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
 import { type PageList, pageImageUrl, type ReaderApiError, releaseSeat } from "../../lib/reader/reader-api.ts";
-import { PREVIEW_WIDTH } from "../../lib/rules/page-format.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { HighlightBar } from "./highlight-bar.tsx";
 import { NotesPanel } from "./notes-panel.tsx";

@@ -1,6 +1,6 @@
 import { type ReactNode, type Ref, useMemo } from "react";
+import { SPEECH_RATES } from "#shared/rules/reading-settings.ts";
 import type { ReadAloudSnapshot } from "../../lib/reader/read-aloud.ts";
-import { SPEECH_RATES } from "../../lib/rules/reading-settings.ts";
 
 const control =
   "inline-flex min-h-10 items-center gap-1.5 rounded-lg border border-current/20 px-3 py-1.5 text-sm font-medium hover:bg-current/10 focus:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 disabled:opacity-50";

@@ -1,6 +1,6 @@
 import type { ReactNode, Ref } from "react";
+import type { ReadingSettings } from "#shared/rules/reading-settings.ts";
 import type { SaveState, SettingsHome } from "../../lib/reader/reading-settings.ts";
-import type { ReadingSettings } from "../../lib/rules/reading-settings.ts";
 
 type Option<T extends string> = { value: T; label: ReactNode; name?: string };
 

@@ -1,5 +1,5 @@
 import type { CSSProperties } from "react";
-import type { LineSpacing, ReadingFont, ReadingSettings, ReadingTheme, TextSize } from "../../lib/rules/reading-settings.ts";
+import type { LineSpacing, ReadingFont, ReadingSettings, ReadingTheme, TextSize } from "#shared/rules/reading-settings.ts";
 
 /**
  * How the Text view looks in each reading setting. Written out class by class, so Tailwind finds

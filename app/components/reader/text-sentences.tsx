@@ -1,5 +1,5 @@
+import { matchRanges, normaliseQuery } from "#shared/text-match.ts";
 import { splitHighlights } from "../../lib/reader/highlight.ts";
-import { matchRanges, normaliseQuery } from "../../lib/reader/text-match.ts";
 
 /** A paragraph's text; while read-aloud reads it, as its sentences with the one being read marked. */
 export function Sentences(props: {

@@ -1,9 +1,9 @@
 import type { ReactNode } from "react";
 import { useId } from "react";
 import { Link } from "react-router";
+import { bookCategory } from "#shared/rules/book-category.ts";
+import { formatDay } from "#shared/rules/licence.ts";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
-import { bookCategory } from "../../lib/rules/book-category.ts";
-import { formatDay } from "../../lib/rules/licence.ts";
 import { BookCover } from "../ui/book-cover.tsx";
 import { InfoTooltip } from "./info-tooltip.tsx";
 

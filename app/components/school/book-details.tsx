@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
 import { Link } from "react-router";
+import { bookCategory } from "#shared/rules/book-category.ts";
+import { formatDay } from "#shared/rules/licence.ts";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
-import { bookCategory } from "../../lib/rules/book-category.ts";
-import { formatDay } from "../../lib/rules/licence.ts";
 import { BookCover } from "../ui/book-cover.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 

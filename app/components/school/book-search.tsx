@@ -1,9 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { useNavigate } from "react-router";
+import { bookCategory } from "#shared/rules/book-category.ts";
+import { SEARCH_MIN_CHARS } from "#shared/rules/shelf-query.ts";
 import { api, call, type Ok } from "../../lib/api-client.ts";
-import { bookCategory } from "../../lib/rules/book-category.ts";
-import { SEARCH_MIN_CHARS } from "../../lib/rules/shelf-query.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Icon } from "../ui/icon.tsx";
 

@@ -1,4 +1,4 @@
-import type { FacetOption } from "../../lib/rules/shelf-query.ts";
+import type { FacetOption } from "#shared/rules/shelf-query.ts";
 
 /** A chip's or an option's name with its count: 'Science (4)'. */
 export const withCount = (option: { label: string; count: number }) => `${option.label} (${option.count})`;

@@ -6,7 +6,7 @@ import {
   type ShelfFacets,
   type ShelfQuery,
   type ShelfSort,
-} from "../../lib/rules/shelf-query.ts";
+} from "#shared/rules/shelf-query.ts";
 import { inputClasses } from "../ui/field.tsx";
 import { Icon } from "../ui/icon.tsx";
 import { FilterChips, withCount } from "./category-chips.tsx";

@@ -1,7 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useLocation, useNavigation, useSearchParams } from "react-router";
-import type { LibraryBook } from "../../../workers/reading/library.ts";
-import { ApiError, api, call } from "../../lib/api-client.ts";
 import {
   matchesFilterText,
   readShelfQuery,
@@ -9,7 +7,9 @@ import {
   type ShelfQuery,
   shelfFacets,
   writeShelfQuery,
-} from "../../lib/rules/shelf-query.ts";
+} from "#shared/rules/shelf-query.ts";
+import type { LibraryBook } from "../../../workers/reading/library.ts";
+import { ApiError, api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Button } from "../ui/button.tsx";
 import { StatusPanel } from "../ui/status-panel.tsx";

@@ -1,5 +1,5 @@
+import { joinAddress, type PublicSchool } from "#shared/rules/public-school.ts";
 import type { ProviderName } from "../../../workers/sso/providers.ts";
-import { joinAddress, type PublicSchool } from "../../lib/rules/public-school.ts";
 import { PublicHeader } from "../public/public-header.tsx";
 import { SiteFooter } from "../public/site-footer.tsx";
 import { Icon } from "../ui/icon.tsx";

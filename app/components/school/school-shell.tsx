@@ -1,6 +1,6 @@
 import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, useLocation } from "react-router";
-import type { PublicSchool } from "../../lib/rules/public-school.ts";
+import type { PublicSchool } from "#shared/rules/public-school.ts";
 import { schoolInitials } from "../../lib/teacher-name.ts";
 import { Icon } from "../ui/icon.tsx";
 import { LogoMark } from "../ui/logo.tsx";

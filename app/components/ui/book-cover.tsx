@@ -1,5 +1,5 @@
 import { useCallback, useState } from "react";
-import { COVER_WIDTHS, coverSrcSet, coverWidthPath } from "../../lib/rules/book-category.ts";
+import { COVER_WIDTHS, coverSrcSet, coverWidthPath } from "#shared/rules/book-category.ts";
 
 const WIDEST = Math.max(...COVER_WIDTHS) as (typeof COVER_WIDTHS)[number];
 

@@ -1,6 +1,6 @@
 import { createContext, redirect } from "react-router";
 import type { AdminSession } from "../../../workers/auth/sessions.ts";
-import { appContext } from "../../../workers/http/context.ts";
+import { appContext } from "../../../workers/kernel/context.ts";
 
 /** Set by the admin layout's middleware: the signed-in admin. */
 export const adminContext = createContext<AdminSession>();

@@ -1,11 +1,11 @@
 import { createContext, redirect } from "react-router";
-import { appContext } from "../../../workers/http/context.ts";
+import type { PublicSchool } from "#shared/rules/public-school.ts";
+import { appContext } from "../../../workers/kernel/context.ts";
 import { REFUSALS, type SignInRefusal } from "../../../workers/sso/flow.ts";
 import { PROVIDERS, type ProviderName, providerApps } from "../../../workers/sso/providers.ts";
 import { readSignIn } from "../../../workers/sso/settings.ts";
-import { ACCOUNT_DISABLED } from "../../../workers/teachers/accounts.ts";
+import { ACCOUNT_DISABLED } from "../../../workers/teachers/sign-up-and-login.ts";
 import { redirectTarget } from "../redirect-target.ts";
-import type { PublicSchool } from "../rules/public-school.ts";
 import { requireSchool } from "./tenant.server.ts";
 
 export interface SignedInTeacher {

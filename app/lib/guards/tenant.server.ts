@@ -1,6 +1,6 @@
 import { data } from "react-router";
-import { appContext } from "../../../workers/http/context.ts";
-import { toPublicSchool } from "../rules/public-school.ts";
+import { toPublicSchool } from "#shared/rules/public-school.ts";
+import { appContext } from "../../../workers/kernel/context.ts";
 
 type LoaderContext = { context: { get: typeof import("react-router").RouterContextProvider.prototype.get }; params: { slug?: string } };
 

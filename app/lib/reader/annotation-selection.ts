@@ -4,7 +4,7 @@
  * offset in its text. An end that falls between spans (on the layer itself) is the start of the
  * run after it, or the end of the run before it.
  */
-import type { TextPoint } from "./annotation-geometry.ts";
+import type { TextPoint } from "#shared/annotation-geometry.ts";
 
 function pointOf(layer: Element, node: Node, offset: number, edge: "start" | "end"): TextPoint | null {
   const element = node.nodeType === Node.TEXT_NODE ? node.parentElement : (node as Element);

@@ -1,5 +1,5 @@
+import { matchRanges, normaliseQuery } from "#shared/text-match.ts";
 import type { TextRun } from "../../../workers/page-images/page-content.ts";
-import { matchRanges, normaliseQuery } from "./text-match.ts";
 
 /** Where (part of) one match is on the page, in PDF points from the top-left corner; `match` numbers the matches. */
 export interface MatchBox {
@@ -14,7 +14,7 @@ export interface MatchBox {
 /**
  * Where the book's search finds `query` on a page: a box per run, or part of a run, that a match
  * covers. The runs are joined as the search's text of the page was (`plainText` in
- * app/lib/rules/plain-text.ts: a line break between runs on different lines, else a space), so
+ * shared/rules/plain-text.ts: a line break between runs on different lines, else a space), so
  * a page the search lists has its matches here too, also those spanning runs. Within a run the
  * part is measured in proportion to its characters: the run's width is all we know of its glyphs.
  */

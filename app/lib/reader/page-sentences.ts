@@ -5,8 +5,9 @@
  * cut into sentences as read-aloud cuts them, and each sentence's first and last character is mapped
  * back to its run and offset, the same range a selection over the text layer would give.
  */
+
+import type { TextPoint } from "#shared/annotation-geometry.ts";
 import type { TextRun } from "../../../workers/page-images/page-content.ts";
-import type { TextPoint } from "./annotation-geometry.ts";
 import { splitSentences } from "./sentences.ts";
 
 export interface PageSentence {

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { DEFAULT_READING_SETTINGS, type ReadingSettings, readStoredSettings } from "../rules/reading-settings.ts";
+import { DEFAULT_READING_SETTINGS, type ReadingSettings, readStoredSettings } from "#shared/rules/reading-settings.ts";
 
 /**
  * The Text view's reading settings in the browser (docs/decisions/0031): kept on the teacher's

@@ -1,5 +1,5 @@
-import type { FileMatch } from "../../../lib/catalogue-files.ts";
-import { rowList } from "../../../lib/catalogue-files.ts";
+import type { FileMatch } from "#shared/catalogue-files.ts";
+import { rowList } from "#shared/catalogue-files.ts";
 import { formatFileSize } from "../../../lib/format-size.ts";
 import { rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
 import type { CatalogueCheck } from "./catalogue-calls.ts";

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
+import { formatDay } from "#shared/rules/licence.ts";
 import type { LicenceSeatUse } from "../../../../workers/licences/seat-use.ts";
 import type { DayRange } from "../../../../workers/reports/range.ts";
-import { formatDay } from "../../../lib/rules/licence.ts";
 import { count, longDay } from "./format.ts";
 import { CsvLink, ReportCard, ReportTable, reportUrl } from "./usage-parts.tsx";
 

@@ -5,7 +5,7 @@
  * page's stored runs, never the client's word) and the reader the rectangles it draws over the
  * page image, in PDF points like the runs.
  */
-import type { TextRun } from "../../../workers/page-images/page-content.ts";
+import type { TextRun } from "../workers/page-images/page-content.ts";
 
 export interface TextPoint {
   run: number;

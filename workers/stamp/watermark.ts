@@ -1,5 +1,5 @@
-import { MARK_COLUMNS, MARK_ROWS, markBlock } from "../leaks/mark.ts";
-import { renderText, type TextMask } from "./text-mask.ts";
+import { renderText, type TextMask } from "../page-images/text-mask.ts";
+import { MARK_COLUMNS, MARK_ROWS, markBlock } from "./mark.ts";
 
 /**
  * The watermark in the pixels of a page: the teacher's lines as a light block tiled in staggered

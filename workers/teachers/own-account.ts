@@ -6,7 +6,7 @@ import type { HotState } from "../auth/sessions.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
-import { schoolObject } from "../school/objects.ts";
+import { schoolObject } from "../school-object/objects.ts";
 import { MobileSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { log } from "../http/log.ts";
+import { log } from "../kernel/log.ts";
 /**
  * The school's Durable Object (docs/decisions/0024), addressed by the school's id, and the
  * flush the reports ask for.

@@ -1,10 +1,10 @@
 import { deflateSync } from "node:zlib";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
-import { embedMark } from "../leaks/mark.ts";
-import { downscalePixels } from "./downscale.ts";
-import { decodePageImage, type PagePixels, pixelWords, whiteWords } from "./page-image.ts";
-import { chunk, pngFile } from "./png-file.ts";
+import { downscalePixels } from "../page-images/downscale.ts";
+import { decodePageImage, type PagePixels, pixelWords, whiteWords } from "../page-images/page-image.ts";
+import { chunk, pngFile } from "../page-images/png-file.ts";
+import { embedMark } from "./mark.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
 
 /**
@@ -26,7 +26,7 @@ export async function stampPage(
   if (!lines.some((line) => line.trim())) throw new Error("a page is never served without a watermark");
   // Narrower than stored: the reader's quick first look at a page (PREVIEW_WIDTH), before the sharp one.
   const page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
-  // The hidden mark first (workers/leaks/mark.ts): it moves the page's own pixels; the stamp's tiles then carry it in their dots.
+  // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles then carry it in their dots.
   if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
   watermarkPixels(page.pixels, page.width, page.height, lines, page.channels, mark);
   const grey = encodeGreyPng(page);

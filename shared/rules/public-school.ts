@@ -1,4 +1,4 @@
-import type { School } from "../../../workers/db/schema.ts";
+import type { School } from "../../workers/db/schema.ts";
 
 /** What anyone may know about a school: its name and postal address. */
 export function toPublicSchool(school: School) {

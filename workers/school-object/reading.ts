@@ -1,7 +1,7 @@
 /**
  * A teacher's reading of a book's words, in the school's object: a page's view or a highlight's
  * text read back costs pages of the teacher's budget for the book (workers/reading/page-budget.ts)
- * and, where the licence limits them, a seat (workers/school/seats.ts). Checked and spent in one
+ * and, where the licence limits them, a seat (workers/school-object/seats.ts). Checked and spent in one
  * single-threaded step, with no D1 statement and no await between them.
  */
 import { pageBudget } from "../reading/page-budget.ts";

@@ -6,7 +6,7 @@ import { hashPassword } from "../auth/password.ts";
 import { type HotState, openTeacherSession } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
-import { schoolObject } from "../school/objects.ts";
+import { schoolObject } from "../school-object/objects.ts";
 
 export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 401 | 403 | 409 | 429; error: string };
 

@@ -3,7 +3,6 @@ import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/ses
 import type { Db } from "../db/client.ts";
 import type { School } from "../db/schema.ts";
 import type { AppConfig } from "./config.ts";
-import type { HostTenant } from "./tenancy.ts";
 
 /** The school a request is about, by its host or its path. */
 export interface RequestTenant {
@@ -55,3 +54,15 @@ export const appContext = createContext<RequestContext>();
 
 /** The Hono environment of every API route. */
 export type AppEnv = { Bindings: Env; Variables: { context: RequestContext } };
+
+export type HostTenant =
+  | { kind: "main" }
+  | { kind: "admin" }
+  | { kind: "school"; slug: string }
+  /** A subdomain that can never be a school (reserved word, bad label, nested subdomain). */
+  | { kind: "invalid" };
+
+/** The client's address as Cloudflare reports it; one bucket for all local requests. */
+export function clientIp(request: Request): string {
+  return request.headers.get("CF-Connecting-IP") ?? "local";
+}

@@ -5,7 +5,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { log } from "../http/log.ts";
+import { log } from "../kernel/log.ts";
 import { type HotState, schoolObject } from "./objects.ts";
 
 const LOOK_BACK_MS = 26 * 3600_000;

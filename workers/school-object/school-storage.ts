@@ -36,7 +36,7 @@ const SCHEMA = [
   // Who was turned away from which book today (counted once per teacher and day).
   `CREATE TABLE IF NOT EXISTS seat_refusals (day TEXT NOT NULL, book_id INTEGER NOT NULL, teacher_id INTEGER NOT NULL,
     PRIMARY KEY (day, book_id, teacher_id))`,
-  // Each teacher's bookmarks, highlights and notes (docs/decisions/0032): workers/school/annotations.ts.
+  // Each teacher's bookmarks, highlights and notes (docs/decisions/0032): workers/school-object/annotations.ts.
   ANNOTATIONS_TABLE,
   ANNOTATIONS_INDEX,
 ];

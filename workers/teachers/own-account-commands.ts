@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { done, fromWrite, teacherCommand } from "../http/command.ts";
+import { done, fromWrite, teacherCommand } from "../kernel/command.ts";
 import {
   AccountUpdateSchema,
   changeTeacherPassword,
@@ -8,7 +8,7 @@ import {
   signOutEverywhere,
   type TeacherAccount,
   updateTeacherAccount,
-} from "./account.ts";
+} from "./own-account.ts";
 
 /**
  * A teacher's writes to their own account, each once (docs/decisions/0027-commands.md): the API's

@@ -1,7 +1,7 @@
 /**
  * A school's usage and reading progress, kept in its object until a flush sends them to D1
  * (docs/decisions/0024): each event is added to the unflushed rows of seq 0; a flush claims them
- * under the next sequence number, sends them in one statement (workers/school/usage-flush.ts) and
+ * under the next sequence number, sends them in one statement (workers/school-object/usage-flush.ts) and
  * deletes them once D1 has them.
  */
 import type { Db } from "../db/client.ts";

@@ -1,8 +1,7 @@
 import type { ZodType, z } from "zod";
 import { type Actor, adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
-import type { RequestContext } from "./context.ts";
-import { clientIp } from "./request-guards.ts";
+import { clientIp, type RequestContext } from "./context.ts";
 import { parseInput } from "./validate.ts";
 
 /**

@@ -1,9 +1,10 @@
 import type { RouterContextProvider } from "react-router";
 import type { ZodType } from "zod";
-import { type Command, execute, type Outcome } from "../../workers/kernel/command.ts";
+import { type Command, execute } from "../../workers/kernel/command.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import type { Outcome } from "../../workers/kernel/failure.ts";
 
-export { failureStatus } from "../../workers/kernel/command.ts";
+export { failureStatus } from "../../workers/http/failure-status.ts";
 
 /**
  * The pages' one adapter for a command (docs/decisions/0027-commands.md): the action hands over

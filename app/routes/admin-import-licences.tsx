@@ -3,7 +3,7 @@ import { data, Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { csvLines, readCsvFile } from "#shared/csv.ts";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
-import type { Failure } from "../../workers/kernel/command.ts";
+import type { Failure } from "../../workers/kernel/failure.ts";
 import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
 import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";

@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { data, useFetcher } from "react-router";
 import { z } from "zod";
 import { readCsvFile, schoolCsvTemplate } from "#shared/csv.ts";
-import type { Failure } from "../../workers/kernel/command.ts";
+import type { Failure } from "../../workers/kernel/failure.ts";
 import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import {
   importSchoolsCommand,

@@ -3,8 +3,8 @@ import { auditActionOptions, auditPage } from "../../workers/admins/audit-log.ts
 import { createAdminCommand, deleteAdminCommand, updateAdminCommand } from "../../workers/admins/commands.ts";
 import { AuditQuerySchema } from "../../workers/admins/input.ts";
 import { globalFigures, listAdmins } from "../../workers/admins/superadmin.ts";
-import type { Failure } from "../../workers/kernel/command.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import type { Failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { formText } from "../components/admin/book/form-input.ts";

@@ -10,7 +10,8 @@ import { fileKey, MAX_CATALOGUE_ROWS, rowList } from "#shared/catalogue-files.ts
 import { normalizeIsbn } from "#shared/rules/isbn.ts";
 import type { Actor } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
-import { adminCommand, done, failed } from "../kernel/command.ts";
+import { adminCommand } from "../kernel/command.ts";
+import { done, failed } from "../kernel/failure.ts";
 import { isPlainLine } from "../validation/schemas.ts";
 import { BookFields } from "./input.ts";
 import { randomId } from "./uploads.ts";

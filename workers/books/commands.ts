@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adminCommand, done, failed } from "../kernel/command.ts";
+import { adminCommand } from "../kernel/command.ts";
+import { done, failed } from "../kernel/failure.ts";
 import { checkLicenceDays, LicenceTermsSchema } from "../licences/input.ts";
 import { AssignBooksSchema } from "../schools/books.ts";
 import { SchoolIdSchema } from "../schools/input.ts";

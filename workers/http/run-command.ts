@@ -1,8 +1,10 @@
 import type { Context } from "hono";
 import type { ZodType } from "zod";
-import { type Command, execute, type Failure, failureBody, failureStatus } from "../kernel/command.ts";
+import { type Command, execute } from "../kernel/command.ts";
 import type { AppEnv } from "../kernel/context.ts";
+import type { Failure } from "../kernel/failure.ts";
 import { readJsonBody } from "../kernel/validate.ts";
+import { failureBody, failureHeaders, failureStatus } from "./failure-status.ts";
 
 /**
  * The API's one adapter for a command (docs/decisions/0027-commands.md): the JSON body, with the
@@ -38,5 +40,5 @@ export const answerJson = <Value extends object>(c: Context<AppEnv>, value: Valu
 
 /** A failure as the API answers it: its status, and `{ error }` with the field or rows it is about. */
 export function failureResponse<Env extends AppEnv>(c: Context<Env>, failure: Failure) {
-  return c.json(failureBody(failure), failureStatus(failure));
+  return c.json(failureBody(failure), failureStatus(failure), failureHeaders(failure));
 }

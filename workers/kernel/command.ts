@@ -2,6 +2,7 @@ import type { ZodType, z } from "zod";
 import { type Actor, adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
 import { clientIp, type RequestContext } from "./context.ts";
+import { done, type Failure, type FailureKind, failed, type Outcome } from "./failure.ts";
 import { parseInput } from "./validate.ts";
 
 /**
@@ -48,47 +49,6 @@ export function teacherCommand<Schema extends ZodType, Value>(
  */
 export type AdminCommandContext = RequestContext & { actor: Actor; client: { ip: string; origin: string } };
 
-/**
- * Why a command did not do its work. `invalid`: the input (with the field it is about, and rows
- * for an import); `not-found`: what it names does not exist; `conflict`: it clashes with what
- * exists (a taken slug); `refused`: allowed input, but not by this actor (403) or not now (429);
- * `unavailable`: a service it needs failed (the mail server: 502, 503).
- */
-export type Failure =
-  | { kind: "invalid"; error: string; field?: string; rows?: unknown }
-  | { kind: "not-found"; error: string }
-  | { kind: "conflict"; error: string; rows?: unknown }
-  | { kind: "refused"; error: string; status?: 403 | 429 }
-  | { kind: "unavailable"; error: string; status: 502 | 503 };
-
-export type Outcome<Value> = { ok: true; value: Value } | { ok: false; failure: Failure };
-
-/** The one mapping of a failure to an HTTP status, for both sides. */
-export function failureStatus(failure: Failure): 400 | 403 | 404 | 409 | 429 | 502 | 503 {
-  switch (failure.kind) {
-    case "invalid":
-      return 400;
-    case "not-found":
-      return 404;
-    case "conflict":
-      return 409;
-    case "refused":
-      return failure.status ?? 403;
-    case "unavailable":
-      return failure.status;
-  }
-}
-
-/** A failure's body as both sides answer it: `{ error }`, with the field or rows it is about. */
-export function failureBody(failure: Failure): { error: string; field?: string; rows?: unknown } {
-  const { kind: _kind, ...body } = failure;
-  if ("status" in body) {
-    const { status: _status, ...rest } = body;
-    return rest;
-  }
-  return body;
-}
-
 export function adminCommand<Schema extends ZodType, Value>(
   input: Schema,
   run: (context: AdminCommandContext, input: z.output<Schema>) => Promise<Outcome<Value>>,
@@ -96,9 +56,6 @@ export function adminCommand<Schema extends ZodType, Value>(
 ): AdminCommand<Schema, Value> {
   return { input, run, role };
 }
-
-export const done = <Value>(value: Value): Outcome<Value> => ({ ok: true, value });
-export const failed = (failure: Failure): { ok: false; failure: Failure } => ({ ok: false, failure });
 
 /**
  * Runs a command for the request: who may run it checked first (an admin, a superadmin, or the
@@ -141,12 +98,18 @@ export function fromWrite<Value extends object>(result: ({ ok: true } & Value) |
   }
   const { status, error } = result;
   const rows = "rows" in result ? { rows: result.rows } : {};
-  if (status === 404) return failed({ kind: "not-found", error });
-  if (status === 409) return failed({ kind: "conflict", error, ...rows });
-  if (status === 403 || status === 429) return failed({ kind: "refused", error, status });
-  if (status === 502 || status === 503) return failed({ kind: "unavailable", error, status });
-  return failed({ kind: "invalid", error, ...rows });
+  return failed({ kind: KIND_OF_STATUS[status], error, ...rows });
 }
+
+const KIND_OF_STATUS: Record<WriteRefusal["status"], FailureKind> = {
+  400: "invalid",
+  403: "refused",
+  404: "not-found",
+  409: "conflict",
+  429: "throttled",
+  502: "upstream-failed",
+  503: "unavailable",
+};
 
 /** A write answered as `{ ok: true, value }` or `{ ok: false, status, error }` (the admin accounts' shape) as an outcome. */
 export function fromValue<Value>(

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { dayOf } from "#shared/rules/licence.ts";
-import { adminCommand, done, failed, type Outcome } from "../kernel/command.ts";
+import { adminCommand } from "../kernel/command.ts";
+import { done, failed, type Outcome } from "../kernel/failure.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { importLicences, LicenceImportBodySchema, validateLicenceImport } from "./import.ts";
 import { checkLicenceDays, DaySchema, SeatsSchema } from "./input.ts";

@@ -11,7 +11,8 @@ import { z } from "zod";
 import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, schools, teachers } from "../db/schema.ts";
-import { adminCommand, failed, fromWrite, teacherCommand } from "../kernel/command.ts";
+import { adminCommand, fromWrite, teacherCommand } from "../kernel/command.ts";
+import { failed } from "../kernel/failure.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { coordinatorActor, findCoordinator, NOT_COORDINATOR } from "../teachers/coordinators.ts";
 import { idFrom } from "../validation/schemas.ts";
@@ -130,7 +131,7 @@ export const coordinatorFreeSeatCommand = teacherCommand(
   z.object({ bookId: z.unknown(), teacherId: z.unknown() }),
   async ({ db, env, who }, input) => {
     const coordinator = await findCoordinator(db, who);
-    if (!coordinator) return failed({ kind: "refused", error: NOT_COORDINATOR, status: 403 });
+    if (!coordinator) return failed({ kind: "refused", error: NOT_COORDINATOR });
     const [bookId, teacherId] = [idFrom(input.bookId), idFrom(input.teacherId)];
     if (!teacherId) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
     if (!bookId) return failed({ kind: "not-found", error: BOOK_NOT_FOUND });

@@ -5,7 +5,8 @@
  * another school is 404 exactly like a book that does not exist.
  */
 import { z } from "zod";
-import { done, failed, teacherCommand } from "../kernel/command.ts";
+import { teacherCommand } from "../kernel/command.ts";
+import { done, failed } from "../kernel/failure.ts";
 import { idFrom } from "../validation/schemas.ts";
 import { starBook, unstarBook } from "./favourites.ts";
 import { findSchoolBook } from "./library.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adminCommand, done, fromWrite } from "../kernel/command.ts";
+import { adminCommand, fromWrite } from "../kernel/command.ts";
+import { done } from "../kernel/failure.ts";
 import { createSchool, deleteSchool, updateSchool } from "./editing.ts";
 import { importSchools, updateDuplicateSchools, validateImportRows } from "./import.ts";
 import { ImportBodySchema } from "./import-rows.ts";

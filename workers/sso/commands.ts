@@ -1,6 +1,7 @@
 /** The admins' write to a school's provider sign-in (docs/decisions/0027: one command, run by the API and the school's page). */
 import { z } from "zod";
-import { adminCommand, done, failed } from "../kernel/command.ts";
+import { adminCommand } from "../kernel/command.ts";
+import { done, failed } from "../kernel/failure.ts";
 import { idFrom } from "../validation/schemas.ts";
 import { PROVIDER_LABELS, PROVIDERS, providerApps } from "./providers.ts";
 import { readSignIn, SignInSettingsSchema, saveSignIn } from "./settings.ts";

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { type AdminCommandContext, adminCommand, failed, fromWrite, type WriteRefusal } from "../kernel/command.ts";
+import { type AdminCommandContext, adminCommand, fromWrite, type WriteRefusal } from "../kernel/command.ts";
+import { failed } from "../kernel/failure.ts";
 import { idFrom } from "../validation/schemas.ts";
 import {
   deleteTeacher,

@@ -10,16 +10,8 @@ import { z } from "zod";
 import type { AuditActor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
-import {
-  adminCommand,
-  done,
-  failed,
-  fromWrite,
-  type Outcome,
-  type TeacherCommandContext,
-  teacherCommand,
-  type WriteRefusal,
-} from "../kernel/command.ts";
+import { adminCommand, fromWrite, type TeacherCommandContext, teacherCommand, type WriteRefusal } from "../kernel/command.ts";
+import { done, failed, type Outcome } from "../kernel/failure.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { idFrom } from "../validation/schemas.ts";
 import { findCoordinator } from "./coordinator-lookup.ts";
@@ -124,7 +116,7 @@ function coordinatorCommand<Extra extends object>(
 ) {
   return teacherCommand(CoordinatorRef, async (context, { teacherId }): Promise<Outcome<Done<Extra>>> => {
     const coordinator = await findCoordinator(context.db, context.who);
-    if (!coordinator) return failed({ kind: "refused", error: NOT_COORDINATOR, status: 403 });
+    if (!coordinator) return failed({ kind: "refused", error: NOT_COORDINATOR });
     const teacher = idFrom(teacherId);
     if (!teacher) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
     return fromWrite<Done<Extra>>(await act(context, coordinatorActor(coordinator.email), teacher));
@@ -165,5 +157,5 @@ export const coordinatorSendResetCommand = coordinatorCommand<object>(({ db, con
 /** A coordinator's read (their school's teachers, its usage): the coordinator, or the refusal. */
 export async function asCoordinator(db: Db, who: { schoolId: number; teacherId: number }) {
   const coordinator = await findCoordinator(db, who);
-  return coordinator ? done(coordinator) : failed({ kind: "refused", error: NOT_COORDINATOR, status: 403 });
+  return coordinator ? done(coordinator) : failed({ kind: "refused", error: NOT_COORDINATOR });
 }

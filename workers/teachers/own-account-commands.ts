@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { done, fromWrite, teacherCommand } from "../kernel/command.ts";
+import { fromWrite, teacherCommand } from "../kernel/command.ts";
+import { done } from "../kernel/failure.ts";
 import {
   AccountUpdateSchema,
   changeTeacherPassword,

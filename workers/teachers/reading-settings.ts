@@ -12,7 +12,8 @@ import {
 } from "#shared/rules/reading-settings.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
-import { done, failed, teacherCommand } from "../kernel/command.ts";
+import { teacherCommand } from "../kernel/command.ts";
+import { done, failed } from "../kernel/failure.ts";
 import type { TeacherRef } from "./own-account.ts";
 
 /**

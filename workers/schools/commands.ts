@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminCommand, fromWrite } from "../kernel/command.ts";
+import { adminCommand } from "../kernel/command.ts";
 import { done } from "../kernel/failure.ts";
 import { createSchool, deleteSchool, updateSchool } from "./editing.ts";
 import { importSchools, updateDuplicateSchools, validateImportRows } from "./import.ts";
@@ -19,32 +19,30 @@ import {
  * Increase Login Count, the CSV import) run these.
  */
 
-export const createSchoolCommand = adminCommand(SchoolInputSchema, async ({ db, actor }, input) =>
-  fromWrite(await createSchool(db, actor, input)),
-);
+export const createSchoolCommand = adminCommand(SchoolInputSchema, async ({ db, actor }, input) => createSchool(db, actor, input));
 
 /** Every field optional: what is sent changes. The id comes first, so a bad one is the error shown. */
 export const updateSchoolCommand = adminCommand(
   z.object({ id: SchoolIdSchema, ...SchoolUpdateSchema.shape }),
   async ({ db, env, actor }, input) => {
     const { id, ...change } = input;
-    return fromWrite(await updateSchool(db, env, actor, id, change));
+    return updateSchool(db, env, actor, id, change);
   },
 );
 
 export const deleteSchoolCommand = adminCommand(z.object({ id: SchoolIdSchema }), async ({ db, env, actor }, { id }) =>
-  fromWrite(await deleteSchool(db, env, actor, id)),
+  deleteSchool(db, env, actor, id),
 );
 
 /** The teacher limit raised `by` some, or set to `limit`; never below the teachers registered. */
 export const increaseTeacherLimitCommand = adminCommand(
   z.object({ id: SchoolIdSchema, ...LoginCountChangeShape }).refine(...oneLoginCountChange),
-  async ({ db, actor }, { id, ...change }) => fromWrite(await increaseTeacherLimit(db, actor, id, change)),
+  async ({ db, actor }, { id, ...change }) => increaseTeacherLimit(db, actor, id, change),
 );
 
 export const increaseTotalLoginsCommand = adminCommand(
   z.object({ id: SchoolIdSchema, ...IncreaseTotalLoginSchema.shape }),
-  async ({ db, actor }, { id, by }) => fromWrite(await increaseTotalLogins(db, actor, id, by)),
+  async ({ db, actor }, { id, by }) => increaseTotalLogins(db, actor, id, by),
 );
 
 /** The import's check: what each row would do (new, duplicate, invalid), nothing written. */
@@ -55,12 +53,12 @@ export const validateImportCommand = adminCommand(ImportBodySchema, async ({ db 
 /** Adds every row or none; with `generateSlugs`, rows without an address get a free one. */
 const importCommand = (generateSlugs: boolean) =>
   adminCommand(ImportBodySchema, async ({ db, actor }, { rows, rowNumbers }) =>
-    fromWrite(await importSchools(db, actor, rows, { generateSlugs, rowNumbers })),
+    importSchools(db, actor, rows, { generateSlugs, rowNumbers }),
   );
 export const importSchoolsCommand = importCommand(false);
 export const saveGeneratedSchoolsCommand = importCommand(true);
 
 /** Updates every row that names an existing school, or none. */
 export const updateDuplicatesCommand = adminCommand(ImportBodySchema, async ({ db, actor }, { rows, rowNumbers }) =>
-  fromWrite(await updateDuplicateSchools(db, actor, rows, rowNumbers)),
+  updateDuplicateSchools(db, actor, rows, rowNumbers),
 );

@@ -3,13 +3,14 @@ import type { Actor } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { schoolObject } from "../school-object/objects.ts";
 import { auditWhenChanged } from "./audit.ts";
 import { type SchoolInput, type SchoolUpdate, toInsertValues, toUpdateValues } from "./input.ts";
 import { findSchoolRow, type SchoolRow } from "./list.ts";
 import { generateUniqueSlugs, slugTaken } from "./slugs.ts";
-import { DUPLICATE_SLUG, isLimitGuardError, isUniqueSlugError, limitBelowCount, NOT_FOUND, type WriteResult } from "./write-guards.ts";
+import { DUPLICATE_SLUG, isLimitGuardError, isUniqueSlugError, limitBelowCount, NOT_FOUND } from "./write-guards.ts";
 
 /** The id the next insert will most likely get: AUTOINCREMENT never reuses ids, so past the sequence too. */
 export async function nextSchoolId(db: Db): Promise<number> {
@@ -26,13 +27,8 @@ export async function nextSchoolId(db: Db): Promise<number> {
   }
 }
 
-export async function createSchool(
-  db: Db,
-  actor: Actor,
-  input: SchoolInput,
-  now = Date.now(),
-): Promise<WriteResult<{ school: SchoolRow }>> {
-  if (input.slug && (await slugTaken(db, input.slug))) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+export async function createSchool(db: Db, actor: Actor, input: SchoolInput, now = Date.now()): Promise<Outcome<{ school: SchoolRow }>> {
+  if (input.slug && (await slugTaken(db, input.slug))) return failure("conflict", DUPLICATE_SLUG);
   const slug = input.slug ?? (await generateUniqueSlugs(db, [input.schoolName]))[0]!;
   const values = toInsertValues(input, slug);
   try {
@@ -40,9 +36,9 @@ export async function createSchool(
       db.insert(schools).values(values).returning({ id: schools.id }),
       auditWhenChanged(db, actor, { action: "school.create", entityId: sql`last_insert_rowid()`, after: values }, now),
     ]);
-    return { ok: true, school: (await findSchoolRow(db, created!.id))! };
+    return done({ school: (await findSchoolRow(db, created!.id))! });
   } catch (error) {
-    if (isUniqueSlugError(error)) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+    if (isUniqueSlugError(error)) return failure("conflict", DUPLICATE_SLUG);
     throw error;
   }
 }
@@ -60,31 +56,30 @@ export async function updateSchool(
   schoolId: number,
   input: SchoolUpdate,
   now = Date.now(),
-): Promise<WriteResult<{ school: SchoolRow }>> {
+): Promise<Outcome<{ school: SchoolRow }>> {
   const before = await findSchoolRow(db, schoolId);
   if (!before) return NOT_FOUND;
-  if (input.slug && (await slugTaken(db, input.slug, schoolId))) return { ok: false, status: 409, error: DUPLICATE_SLUG };
+  if (input.slug && (await slugTaken(db, input.slug, schoolId))) return failure("conflict", DUPLICATE_SLUG);
   if (input.teacherLimit !== undefined && input.teacherLimit < before.teacherCount) {
-    return { ok: false, status: 400, error: limitBelowCount(before.teacherCount) };
+    return failure("invalid", limitBelowCount(before.teacherCount));
   }
   const values = toUpdateValues(schoolId, input);
-  if (Object.keys(values).length === 0) return { ok: true, school: before };
+  if (Object.keys(values).length === 0) return done({ school: before });
   try {
     await db.batch([
       db.update(schools).set(values).where(eq(schools.id, schoolId)),
       auditWhenChanged(db, actor, { action: "school.update", entityId: schoolId, before, after: input }, now),
     ]);
   } catch (error) {
-    if (isUniqueSlugError(error)) return { ok: false, status: 409, error: DUPLICATE_SLUG };
-    if (isLimitGuardError(error))
-      return { ok: false, status: 400, error: limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0) };
+    if (isUniqueSlugError(error)) return failure("conflict", DUPLICATE_SLUG);
+    if (isLimitGuardError(error)) return failure("invalid", limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0));
     throw error;
   }
   if (input.sessionLimit !== undefined) {
     await schoolObject(hot, schoolId).setSessionLimit(schoolId, input.sessionLimit);
   }
   const school = await findSchoolRow(db, schoolId);
-  return school ? { ok: true, school } : NOT_FOUND;
+  return school ? done({ school }) : NOT_FOUND;
 }
 
 /**
@@ -93,7 +88,7 @@ export async function updateSchool(
  * second step fail, nothing of it can sign anyone in (a session needs its school's row), and the
  * hourly job empties the objects of schools deleted in the last day (purgeDeletedSchools).
  */
-export async function deleteSchool(db: Db, hot: HotState, actor: Actor, schoolId: number, now = Date.now()): Promise<WriteResult<object>> {
+export async function deleteSchool(db: Db, hot: HotState, actor: Actor, schoolId: number, now = Date.now()): Promise<Outcome<object>> {
   const before = await findSchoolRow(db, schoolId);
   if (!before) return NOT_FOUND;
   const [deleted] = await db.batch([
@@ -106,5 +101,5 @@ export async function deleteSchool(db: Db, hot: HotState, actor: Actor, schoolId
   } catch (error) {
     log.error("School deleted; its object will be emptied by the hourly job", { schoolId, error });
   }
-  return { ok: true };
+  return done({});
 }

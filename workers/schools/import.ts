@@ -3,6 +3,7 @@ import type { BatchItem } from "drizzle-orm/batch";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
+import { done, type Failed, failed, failure, type Outcome } from "../kernel/failure.ts";
 import {
   flagInFileDuplicates,
   type ImportMode,
@@ -111,8 +112,6 @@ async function flagLimitsBelowCounts(db: Db, rows: Parsed[]) {
   }
 }
 
-export type ImportOutcome<T> = ({ ok: true } & T) | { ok: false; status: 400 | 409; error: string; rows?: ImportValidation };
-
 // Audit entries carry the rows in chunks, so none nears D1's 1 MB row limit.
 const AUDIT_CHUNK = 100;
 
@@ -120,10 +119,11 @@ function chunks<T>(items: T[], size = AUDIT_CHUNK): T[][] {
   return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 }
 
-function refusal(validation: ImportValidation, wanted: ImportStatus): ImportOutcome<never> {
+/** Every row or none: the rows come back with their own errors for the admin to mend. */
+function refusal(validation: ImportValidation, wanted: ImportStatus): Failed {
   const refused = validation.rows.filter((row) => row.status !== wanted).length;
   const what = wanted === "new" ? "cannot be added" : "do not match an existing school";
-  return { ok: false, status: 400, error: `${refused} of ${validation.rows.length} rows ${what}; nothing was saved.`, rows: validation };
+  return failed({ kind: "invalid", error: `${refused} of ${validation.rows.length} rows ${what}; nothing was saved.`, rows: validation });
 }
 
 const RACED = "Another change to these schools happened meanwhile; nothing was saved. Please validate the file again.";
@@ -138,7 +138,7 @@ export async function importSchools(
   rows: Record<string, unknown>[],
   options: { generateSlugs: boolean; rowNumbers?: number[] },
   now = Date.now(),
-): Promise<ImportOutcome<{ created: number }>> {
+): Promise<Outcome<{ created: number }>> {
   const validation = await validateImportRows(db, rows, options.generateSlugs ? "generate" : "bulk", options.rowNumbers);
   if (validation.rows.some((row) => row.status !== "new")) return refusal(validation, "new");
   const values = validation.rows.map((row) => toInsertValues(row.data as SchoolInput, (row.data.slug as string) ?? row.generatedSlug));
@@ -149,10 +149,10 @@ export async function importSchools(
   try {
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
-    if (isUniqueSlugError(error)) return { ok: false, status: 409, error: RACED };
+    if (isUniqueSlugError(error)) return failure("conflict", RACED);
     throw error;
   }
-  return { ok: true, created: values.length };
+  return done({ created: values.length });
 }
 
 /**
@@ -165,7 +165,7 @@ export async function updateDuplicateSchools(
   rows: Record<string, unknown>[],
   rowNumbers?: number[],
   now = Date.now(),
-): Promise<ImportOutcome<{ updated: number }>> {
+): Promise<Outcome<{ updated: number }>> {
   const validation = await validateImportRows(db, rows, "update", rowNumbers);
   if (validation.rows.some((row) => row.status !== "duplicate")) return refusal(validation, "duplicate");
   const updates = validation.rows.map((row) => ({ id: row.existingId!, input: row.data as SchoolInput }));
@@ -182,8 +182,8 @@ export async function updateDuplicateSchools(
   try {
     await db.batch(statements as [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]);
   } catch (error) {
-    if (isUniqueSlugError(error) || isLimitGuardError(error)) return { ok: false, status: 409, error: RACED };
+    if (isUniqueSlugError(error) || isLimitGuardError(error)) return failure("conflict", RACED);
     throw error;
   }
-  return { ok: true, updated: updates.length };
+  return done({ updated: updates.length });
 }

@@ -3,13 +3,14 @@ import { z } from "zod";
 import type { Actor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { loginEvents, schools } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { auditWhenChanged } from "./audit.ts";
 import { LIMIT_MESSAGE, MAX_TEACHER_LIMIT } from "./input.ts";
 
 const ADD_MESSAGE = `The number of teachers to add must be a whole number from 1 to ${MAX_TEACHER_LIMIT}`;
 
 import { findSchoolRow, teacherCount } from "./list.ts";
-import { guardedTeacherLimit, isLimitGuardError, limitBelowCount, NOT_FOUND, type WriteResult } from "./write-guards.ts";
+import { guardedTeacherLimit, isLimitGuardError, limitBelowCount, NOT_FOUND } from "./write-guards.ts";
 
 // The spec's admins raise two numbers. The "login count" is the teacher limit: how many teacher
 // accounts a school may register. The "total login" is schools.total_logins: a counter that every
@@ -52,13 +53,13 @@ export async function increaseTeacherLimit(
   schoolId: number,
   change: { by?: number; limit?: number },
   now = Date.now(),
-): Promise<WriteResult<{ teacherLimit: number }>> {
+): Promise<Outcome<{ teacherLimit: number }>> {
   const before = await findSchoolRow(db, schoolId);
   if (!before) return NOT_FOUND;
   const limit = change.limit ?? before.teacherLimit + change.by!;
-  const tooHigh = { ok: false, status: 400, error: `The teacher limit can be at most ${MAX_TEACHER_LIMIT}` } as const;
+  const tooHigh = failure("invalid", `The teacher limit can be at most ${MAX_TEACHER_LIMIT}`);
   if (limit > MAX_TEACHER_LIMIT) return tooHigh;
-  if (limit < before.teacherCount) return { ok: false, status: 400, error: limitBelowCount(before.teacherCount) };
+  if (limit < before.teacherCount) return failure("invalid", limitBelowCount(before.teacherCount));
   // "By" adds in SQL, so ten admins adding 1 at once add 10; the audit reads the values the update wrote.
   const current = sql`(SELECT teacher_limit FROM schools WHERE id = ${schoolId})`;
   const next = change.by === undefined ? limit : sql`${schools.teacherLimit} + ${change.by}`;
@@ -82,12 +83,12 @@ export async function increaseTeacherLimit(
         now,
       ),
     ]);
-    return updated ? { ok: true, teacherLimit: updated.teacherLimit } : NOT_FOUND;
+    return updated ? done({ teacherLimit: updated.teacherLimit }) : NOT_FOUND;
   } catch (error) {
     if (isLimitGuardError(error)) {
       const row = await findSchoolRow(db, schoolId);
       if (row && change.by !== undefined && row.teacherLimit + change.by > MAX_TEACHER_LIMIT) return tooHigh;
-      return { ok: false, status: 400, error: limitBelowCount(row?.teacherCount ?? 0) };
+      return failure("invalid", limitBelowCount(row?.teacherCount ?? 0));
     }
     throw error;
   }
@@ -105,7 +106,7 @@ export async function increaseTotalLogins(
   schoolId: number,
   by: number,
   now = Date.now(),
-): Promise<WriteResult<{ totalLogins: number }>> {
+): Promise<Outcome<{ totalLogins: number }>> {
   const total = sql`(SELECT total_logins FROM schools WHERE id = ${schoolId})`;
   const [[updated]] = await db.batch([
     db
@@ -125,7 +126,7 @@ export async function increaseTotalLogins(
       now,
     ),
   ]);
-  return updated ? { ok: true, totalLogins: updated.totalLogins } : NOT_FOUND;
+  return updated ? done({ totalLogins: updated.totalLogins }) : NOT_FOUND;
 }
 
 /** Teacher logins per UTC day for the last `days` days (today included), zero days filled in. */

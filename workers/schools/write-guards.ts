@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import { failure } from "../kernel/failure.ts";
 
 // Shared by every admin write to a school (editing, logins, CSV import). A check made before the
 // write can race another request, so the database itself refuses a limit below the teachers or a
@@ -26,5 +27,4 @@ export const DUPLICATE_SLUG = "A school with this slug already exists";
 export const limitBelowCount = (count: number) =>
   `This school already has ${count} registered teacher${count === 1 ? "" : "s"}; the teacher limit cannot be lower`;
 
-export type WriteResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 404 | 409; error: string };
-export const NOT_FOUND = { ok: false, status: 404, error: "School not found" } as const;
+export const NOT_FOUND = failure("not-found", "School not found");

@@ -35,7 +35,7 @@ const UsageQuerySchema = z.intersection(
 );
 
 /** The teacher is named by the path alone: no body is read. */
-const TEACHER = { params: ["teacherId"], body: false };
+const TEACHER = { params: ["teacherId"], body: false } as const;
 
 /**
  * The reads of My school are a coordinator's only: a plain teacher of the school is 403. (The writes

@@ -3,7 +3,7 @@ import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { runJson } from "../http/run-command.ts";
 import { starBookCommand, unstarBookCommand } from "../reading/commands.ts";
 
-const PATH = { params: ["id"], body: false };
+const PATH = { params: ["id"], body: false } as const;
 
 /**
  * A teacher's 'My books', mounted at /api/books: PUT stars a book of their school, DELETE unstars

@@ -13,7 +13,7 @@ import { listSchoolTeachers } from "../teachers/management.ts";
 import { schoolList } from "./school-list.ts";
 
 /** The teacher is named by the path alone: no body is read. */
-const TEACHER = { params: ["id", "teacherId"], body: false };
+const TEACHER = { params: ["id", "teacherId"], body: false } as const;
 
 /**
  * /api/schools/:id/teachers: a school's teachers for admins (docs/decisions/0015). Mounted after

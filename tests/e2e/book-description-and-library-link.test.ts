@@ -5,8 +5,8 @@ import { execSql, signInDemoTeacher } from "./support.ts";
 
 setupBrowser();
 
-// Issue 16, items 2 and 8 in Chromium: the description tooltip on a touch screen and with a mouse,
-// and the library page linked from the sidebar. (A dropped connection between pages is covered by
+// In Chromium (issue 16, items 2 and 8): a book's description tooltip on a touch screen and with a
+// mouse, and the library page linked from the sidebar. (A dropped connection between pages is covered by
 // tests/component/school-errors.test.tsx with the real route boundaries.)
 
 // A teacher who has not started a book: no 'Continue reading' row with a second link per book.

@@ -1,8 +1,9 @@
-// Issue 29: the teacher's desk in Chromium. A teacher highlights a sentence on page 2 and adds a
-// note, reloads, finds both in the Notes panel in another browser (another device's session),
-// presents the book and moves through three pages with the keyboard, and starts read-aloud in Text
-// view (the speech call is observed: no audio device needed). axe finds nothing with each panel open,
-// and the panels fit a 390 px phone.
+// Highlights, notes, presenting and read-aloud in the teacher's reader, in Chromium (issue 29, "the
+// teacher's desk"). A teacher highlights a sentence on page 2 and adds a note, reloads, finds both
+// in the Notes panel in another browser (another device's session), presents the book and moves
+// through three pages with the keyboard, and starts read-aloud in Text view (the speech call is
+// observed: no audio device needed). axe finds nothing with each panel open, and the panels fit a
+// 390 px phone.
 
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
@@ -51,7 +52,7 @@ async function axeViolations(page: Page) {
   return violations.map((v) => `${v.id} (${v.impact}): ${v.help} (${v.nodes.map((node) => node.target.join(" ")).join(", ")})`);
 }
 
-describe("the teacher's desk", () => {
+describe("highlights, notes, presenting and read-aloud in the teacher's reader", () => {
   it("keeps a highlight and its note across a reload and another device, and presents with the keyboard", async () => {
     const page = await openPage();
     await openBook(page, "Chemistry");

@@ -1,5 +1,5 @@
-// Issue 41's new and changed endpoints as a teacher with curl and devtools would try them (the
-// review's R3): a coordinator of school A with school B's ids, through the API and My school's form;
+// Requests tampered with as a teacher with curl and devtools would try them, at issue 41's new and
+// changed endpoints (the review's R3): a coordinator of school A with school B's ids, through the API and My school's form;
 // a cookie of A on B's host; headers a script may forge (Host, X-Forwarded-Host, X-Forwarded-Proto,
 // Origin of a sibling school's subdomain, Sec-Fetch-Site, Referer); the admin's Free seat with a
 // teacher's cookie; and notes of a book whose licence ended. What seat-holders, coordinators,

@@ -18,7 +18,7 @@ import { z } from "zod";
 import { type CsvColumns, toCsv } from "#shared/csv.ts";
 import { dayOf } from "#shared/rules/licence.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
-import { runJson } from "../http/run-command.ts";
+import { type CommandBody, type JsonInput, runJson } from "../http/run-command.ts";
 import { readJsonBody, validate } from "../kernel/validate.ts";
 import {
   createLicenceCommand,
@@ -65,6 +65,8 @@ const ListQuerySchema = z.object({
 
 const createOne = runJson(createLicenceCommand, (c: Context<AdminApiEnv>, { licence }) => c.json({ licence }, 201));
 const createMany = runJson(createLicencesCommand, (c: Context<AdminApiEnv>, { licences }) => c.json({ licences }, 201));
+/** What POST / takes, declared to Hono: one licence's fields, or `{ licences: [...] }`. */
+type CreateBody = CommandBody<typeof createLicenceCommand.input> | CommandBody<typeof createLicencesCommand.input>;
 
 export const licencesApi = new Hono<AdminApiEnv>()
   .use(requireRole("admin"))
@@ -97,7 +99,7 @@ export const licencesApi = new Hono<AdminApiEnv>()
     runJson(renewLicencesCommand, (c, result) => c.json(result)),
   )
   // One licence, or `{ licences: [...] }` for many: the body's shape picks the command.
-  .post("/", async (c) => {
+  .post("/", async (c: Context<AdminApiEnv, "/", JsonInput<CreateBody>>) => {
     // Hono keeps the parsed body: the command's adapter reads this same parse.
     // Decoded strictly (bytes that are not UTF-8 are left for the command's own read to refuse).
     const read = await readJsonBody(c.req);

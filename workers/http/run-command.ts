@@ -15,9 +15,15 @@ type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never
  * the path; nothing for a command that reads no body. The path's parameters Hono types from the path.
  */
 export type CommandInput<Schema extends ZodType, Params extends string, HasBody extends boolean> = HasBody extends true
-  ? { in: { json: OmitEach<z.input<Schema>, Params> }; out: { json: OmitEach<z.input<Schema>, Params> } }
+  ? JsonInput<CommandBody<Schema, Params>>
   : // biome-ignore lint/complexity/noBannedTypes: Hono's own BlankInput is `{}`.
     {};
+
+/** The body a command takes from the client: its schema's input, less the fields the path names. */
+export type CommandBody<Schema extends ZodType, Params extends string = never> = OmitEach<z.input<Schema>, Params>;
+
+/** A JSON body declared to Hono (for a route that picks its command by the body's shape). */
+export type JsonInput<Body> = { in: { json: Body }; out: { json: Body } };
 
 /**
  * The API's one adapter for a command (docs/decisions/0027-commands.md): the JSON body, with the

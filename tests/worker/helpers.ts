@@ -125,13 +125,16 @@ export async function okBody<R extends ClientResponse<unknown, number, string>>(
 
 const ErrorBody = z.object({ error: z.string() }).loose();
 
+/** An answer whose body is read as JSON: a raw `api` call's or a typed client's (whose json() is typed by its route). */
+type JsonAnswer = Pick<Response, "json"> | ClientResponse<unknown, number, string>;
+
 /** A refused answer's `error` sentence (and the rest of its body), checked to be one. */
-export async function errorOf(response: Response | Promise<Response>): Promise<string> {
+export async function errorOf(response: JsonAnswer | Promise<JsonAnswer>): Promise<string> {
   return (await errorBody(response)).error;
 }
 
 /** A refused answer's body: `{ error, ...extra }`, checked to carry an error sentence. */
-export async function errorBody(response: Response | Promise<Response>): Promise<z.infer<typeof ErrorBody>> {
+export async function errorBody(response: JsonAnswer | Promise<JsonAnswer>): Promise<z.infer<typeof ErrorBody>> {
   return ErrorBody.parse(await (await response).json());
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { dayOf } from "#shared/rules/licence.ts";
 import { ROOT } from "../../scripts/lib/env.ts";
 import { openLocalState } from "../../scripts/lib/local-state.ts";
-import { utcDay } from "../../workers/reading/usage-events.ts";
 import { seedState } from "./app-server.ts";
 import { addBigSchool } from "./big-school.ts";
 import { addUsageRollups, USAGE, type UsageBuild } from "./usage-seed.ts";
@@ -186,7 +186,7 @@ export async function ensureScaleState(
       `${JSON.stringify({ key, version: SCALE_VERSION, scale: SCALE, usage, seconds: seconds(), date: new Date().toISOString() })}\n`,
     );
   if (found?.key === key && found.usage) {
-    const oldest = utcDay(Date.now() - USAGE_MAX_AGE_DAYS * 86_400_000);
+    const oldest = dayOf(Date.now() - USAGE_MAX_AGE_DAYS * 86_400_000);
     if (found.usage.day >= oldest) return { persistTo, cached: true, seconds: 0, usage: found.usage };
     log(`the scale database's usage year ends ${found.usage.day}: generating it again to end today`);
     // Half-regenerated rollups (their indexes dropped) are no cache: a failure here rebuilds it all next time.

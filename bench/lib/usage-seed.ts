@@ -1,6 +1,6 @@
+import { dayOf } from "#shared/rules/licence.ts";
 import { openLocalState } from "../../scripts/lib/local-state.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { utcDay } from "../../workers/reading/usage-events.ts";
 import { refreshRankings } from "../../workers/reports/rankings.ts";
 
 /** Every `schoolEvery`-th scale school reads (scale-00005, scale-00010, ...), each with its own 20 teachers. */
@@ -115,7 +115,7 @@ export async function addUsageRollups(persistTo: string, log: (line: string) => 
       ...["school_usage_daily", "usage_daily", "usage_rankings"].map((table) => db.prepare(`DELETE FROM ${table}`)),
     ]);
     log(`  usage: rollups emptied in ${took(started)}`);
-    const days = Array.from({ length: USAGE.days }, (_, i) => utcDay(now - (USAGE.days - 1 - i) * DAY_MS)).filter(isSchoolDay);
+    const days = Array.from({ length: USAGE.days }, (_, i) => dayOf(now - (USAGE.days - 1 - i) * DAY_MS)).filter(isSchoolDay);
     for (const [i, day] of days.entries()) {
       await db.batch([
         db.prepare(dayRowsSql(day, generation)),
@@ -157,7 +157,7 @@ export async function addUsageRollups(persistTo: string, log: (line: string) => 
       .first<{ readingDaily: number; schoolDays: number }>())!;
     const seconds = +((performance.now() - started) / 1000).toFixed(1);
     log(`  usage: ${rows.readingDaily} teacher rows, ${rows.schoolDays} school rows over ${days.length} school days in ${seconds} s`);
-    return { day: utcDay(now), schoolDaysInYear: days.length, ...rows, seconds, generateSeconds, rankingsSeconds };
+    return { day: dayOf(now), schoolDaysInYear: days.length, ...rows, seconds, generateSeconds, rankingsSeconds };
   } finally {
     await proxy.dispose();
   }

@@ -1,5 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
-import { schoolYearOf } from "#shared/rules/licence.ts";
+import { dayOf, schoolYearOf } from "#shared/rules/licence.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
 import { getDb } from "../../workers/db/client.ts";
@@ -58,9 +58,9 @@ async function ensureCoverRenditions(bucket: R2Bucket, coverKey: string, make: M
   const cover = await bucket.get(coverKey);
   if (!cover) throw new Error(`Demo cover ${coverKey} is missing`);
   const made = await make(new Uint8Array(await cover.arrayBuffer()), cover.httpMetadata?.contentType ?? "");
-  if (!made.ok) throw new Error(`Demo cover ${coverKey}: ${made.error}`);
-  await putCoverRenditions(bucket, coverKey, made.renditions);
-  return made.renditions.length;
+  if (!made.ok) throw new Error(`Demo cover ${coverKey}: ${made.failure.error}`);
+  await putCoverRenditions(bucket, coverKey, made.value);
+  return made.value.length;
 }
 
 /**
@@ -152,7 +152,7 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
 
   // Licences for this school year (docs/decisions/0028); one book a school shares by two seats, so
   // the seat reports have something to show.
-  const year = schoolYearOf(new Date().toISOString().slice(0, 10));
+  const year = schoolYearOf(dayOf(Date.now()));
   const licence = (schoolId: number, book: DemoBook) => ({
     schoolId,
     bookId: bookIds.get(book.isbn)!,

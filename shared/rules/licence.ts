@@ -5,7 +5,7 @@
  */
 export type LicenceState = "scheduled" | "active" | "expired";
 
-/** The UTC day of a moment, YYYY-MM-DD. */
+/** The UTC day of a moment, YYYY-MM-DD: the one day formatter of the Worker and the browser (the usage reports, the school object, the stamp's mark, licences). */
 export function dayOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 10);
 }
@@ -14,7 +14,7 @@ export function dayOf(ms: number): string {
 export function isDay(day: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
   const parsed = new Date(`${day}T00:00:00Z`);
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === day;
+  return !Number.isNaN(parsed.getTime()) && dayOf(parsed.getTime()) === day;
 }
 
 /** The day `days` after (or before) `day`. */

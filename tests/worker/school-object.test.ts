@@ -11,17 +11,17 @@ import {
 } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
+import { dayOf } from "#shared/rules/licence.ts";
 import worker from "../../workers/app.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
-import { utcDay } from "../../workers/reading/usage-events.ts";
 import type { School } from "../../workers/school-object/school-object.ts";
 import { api, createSchool, db, flushUsage, objectSessions, pagesSpent, schoolStub, setPagesSpent, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["One.", "Two.", "Three."];
-const today = () => utcDay(Date.now());
+const today = () => dayOf(Date.now());
 
 let { schoolA, schoolB, bookId, admin } = {} as Awaited<ReturnType<typeof twoSchoolsReading>>;
 
@@ -350,9 +350,9 @@ describe("a page view's cost to D1", () => {
     const { completePageSet } = await import("../../workers/page-images/complete-set.ts");
     const { pageImages, pageText } = await import("./page-fixtures.ts");
     const opened = await openPageSet(db(), book, 2);
-    if (!opened.ok) throw new Error(opened.error);
-    for (const n of [1, 2]) await storePage(db(), env.BOOKS, opened.set, n, { images: pageImages(200), text: pageText(`New ${n}`) });
-    expect((await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline: [], text: ["New 1", "New 2"] })).ok).toBe(true);
+    if (!opened.ok) throw new Error(opened.failure.error);
+    for (const n of [1, 2]) await storePage(db(), env.BOOKS, opened.value, n, { images: pageImages(200), text: pageText(`New ${n}`) });
+    expect((await completePageSet(db(), env.BOOKS, null, book, opened.value, { outline: [], text: ["New 1", "New 2"] })).ok).toBe(true);
     const text = await api(`/api/books/${book.id}/pages/1/text`, { cookie: reader.cookie });
     expect(text.status).toBe(200);
     expect(await text.json()).toMatchObject({ runs: [expect.objectContaining({ str: "New 1" })] });

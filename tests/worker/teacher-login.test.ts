@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { LOGIN_THROTTLE } from "../../workers/auth/login-guard.ts";
 import { issueOtp } from "../../workers/auth/otp.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
-import { ENDED_SESSION_KEPT_MS } from "../../workers/auth/sessions.ts";
 import { teachers } from "../../workers/db/schema.ts";
+import { ENDED_SESSION_KEPT_MS } from "../../workers/school-object/policy.ts";
 import { loginTeacher } from "../../workers/teachers/sign-up-and-login.ts";
 import { api, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 

@@ -3,17 +3,19 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { csvCell } from "#shared/csv.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import worker from "../../workers/app.ts";
 import { loginEvents, schools, teachers } from "../../workers/db/schema.ts";
 import { readingDaily, schoolUsageDaily, usageDaily } from "../../workers/db/usage-schema.ts";
-import { READING_GAP_CAP_MS, recordReadingEvent, utcDay } from "../../workers/reading/usage-events.ts";
+import { recordReadingEvent } from "../../workers/reading/usage-events.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
+import { READING_GAP_CAP_MS } from "../../workers/school-object/policy.ts";
 import { api, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
-const today = () => utcDay(Date.now());
+const today = () => dayOf(Date.now());
 
 let { schoolA, schoolB, bookId, admin } = {} as Awaited<ReturnType<typeof twoSchoolsReading>>;
 
@@ -317,7 +319,7 @@ describe("rankings, retention and the hourly job", () => {
     await waitOnExecutionContext(ctx);
     expect((await teacherRows(reader.teacher.id)).map((row) => row.day)).toEqual([today()]);
     expect(await db().select().from(loginEvents).where(eq(loginEvents.teacherId, reader.teacher.id))).toEqual([]);
-    expect((await schoolDay(school.id, utcDay(old))).pages).toBe(1);
+    expect((await schoolDay(school.id, dayOf(old))).pages).toBe(1);
   });
 });
 

@@ -1,4 +1,5 @@
 import { CSV_BOM, type CsvValue, csvLines } from "#shared/csv.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { type AuditEntry, auditEntriesAfter } from "./audit-log.ts";
 import type { AuditFilter } from "./input.ts";
@@ -54,7 +55,7 @@ export function auditCsvStream(db: Db, filter: AuditFilter, limits = { page: AUD
 
 /** The export's file name: the day it was made, and the filter's dates when it has them. */
 export function auditCsvFileName(filter: AuditFilter, now = Date.now()): string {
-  const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  const day = dayOf;
   const range =
     filter.fromMs !== undefined || filter.toMs !== undefined
       ? `-${filter.fromMs === undefined ? "start" : day(filter.fromMs)}-to-${filter.toMs === undefined ? "now" : day(filter.toMs - 1)}`

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dayOf } from "#shared/rules/licence.ts";
 import { blankToUndefined, EmailSchema, IdTextSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
 
 // What the superadmin's account and audit-log calls take, for /api/superadmin and the dashboard's forms.
@@ -22,7 +23,7 @@ const DaySchema = (field: string) =>
     const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
     const ms = day ? Date.UTC(Number(day[1]), Number(day[2]) - 1, Number(day[3])) : Number.NaN;
     // Date.UTC rolls 2024-02-31 over to March: a real day reads back as itself.
-    if (!day || new Date(ms).toISOString().slice(0, 10) !== text) {
+    if (!day || dayOf(ms) !== text) {
       ctx.addIssue({ code: "custom", message: `Enter the ${field} date as YYYY-MM-DD` });
       return z.NEVER;
     }

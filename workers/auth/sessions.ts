@@ -2,17 +2,18 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { admins, type School, schools, sessions, type Teacher } from "../db/schema.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
+import { ENDED_SESSION_KEPT_MS, TEACHER_SESSION_LIFETIME } from "../school-object/policy.ts";
 import { randomToken, sha256Hex } from "./tokens.ts";
 
 export type SessionKind = "teacher" | "admin";
 
 /**
- * Lifetimes (see docs/decisions/0006-teacher-accounts.md). Teachers: signed out after 3 days
- * without use and after 14 days in any case. Admins: 2.5 hours in any case, as the spec's
- * auto-logout says, and after 1 hour without use.
+ * Lifetimes (see docs/decisions/0006-teacher-accounts.md). Teachers: the school object's policy
+ * (workers/school-object/policy.ts), which holds their sessions. Admins: 2.5 hours in any case, as
+ * the spec's auto-logout says, and after 1 hour without use.
  */
 export const SESSION_LIFETIME: Record<SessionKind, { idleMs: number; absoluteMs: number }> = {
-  teacher: { idleMs: 3 * 24 * 3600_000, absoluteMs: 14 * 24 * 3600_000 },
+  teacher: TEACHER_SESSION_LIFETIME,
   admin: { idleMs: 3600_000, absoluteMs: 9_000_000 },
 };
 
@@ -248,12 +249,9 @@ async function isLive(db: Db, session: typeof sessions.$inferSelect, now: number
 }
 
 /**
- * How long an ended session's row is kept: a teacher an admin disabled who comes back within it,
- * cookie in hand, is told that the account was disabled rather than only that they are signed out.
+ * Removes sessions that ended a while ago (kept ENDED_SESSION_KEPT_MS, as the school object keeps
+ * its own); run opportunistically so the table does not grow without bound.
  */
-export const ENDED_SESSION_KEPT_MS = 14 * 24 * 3600_000;
-
-/** Removes sessions that ended a while ago; run opportunistically so the table does not grow without bound. */
 export function sweepExpiredSessions(db: Db, now = Date.now()) {
   return db.delete(sessions).where(sql`${sessions.expiresAt} <= ${now - ENDED_SESSION_KEPT_MS}`);
 }

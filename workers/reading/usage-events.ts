@@ -8,13 +8,11 @@
  * into D1 (the demo seed's past days) and for the tests that compare the two.
  */
 import { type SQL, sql } from "drizzle-orm";
-import type { HotState } from "../auth/sessions.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { log } from "../kernel/log.ts";
-import { schoolObject } from "../school-object/objects.ts";
-
-/** The longest gap between two events of one teacher that still counts as reading time. */
-export const READING_GAP_CAP_MS = 5 * 60_000;
+import { type HotState, schoolObject } from "../school-object/objects.ts";
+import { READING_GAP_CAP_MS } from "../school-object/policy.ts";
 
 export interface ReadingEvent {
   schoolId: number;
@@ -24,8 +22,6 @@ export interface ReadingEvent {
   pages: 0 | 1;
 }
 
-export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
-
 /**
  * The statements that add one event to every rollup. Reading time is the gap since the teacher's
  * previous event that day in any book (so two open tabs do not count twice), capped at
@@ -33,7 +29,7 @@ export const utcDay = (at: number) => new Date(at).toISOString().slice(0, 10);
  * teacher's row, so their "first of the day" tests see the row as it was.
  */
 export function readingEventStatements(event: ReadingEvent, now: number): SQL[] {
-  const day = utcDay(now);
+  const day = dayOf(now);
   const { schoolId, bookId, teacherId, pages } = event;
   const teacherToday = sql`FROM reading_daily WHERE teacher_id = ${teacherId} AND day = ${day}`;
   // D1 binds JavaScript numbers as REAL: the CAST keeps whole seconds.

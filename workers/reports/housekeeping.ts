@@ -3,8 +3,8 @@
  * drop what names a teacher once it is older than the retention period.
  */
 import { sql } from "drizzle-orm";
+import { dayOf } from "#shared/rules/licence.ts";
 import { type Db, runTransaction } from "../db/client.ts";
-import { utcDay } from "../reading/usage-events.ts";
 import { refreshRankings } from "./rankings.ts";
 
 /** Per-teacher rows and sign-in events are kept 400 days: a 366-day report and a month to spare. */
@@ -13,7 +13,7 @@ export const TEACHER_DATA_RETENTION_DAYS = 400;
 export async function pruneTeacherUsage(db: Db, now = Date.now()) {
   const cutoff = now - TEACHER_DATA_RETENTION_DAYS * 86_400_000;
   await runTransaction(db, [
-    sql`DELETE FROM reading_daily WHERE day < ${utcDay(cutoff)}`,
+    sql`DELETE FROM reading_daily WHERE day < ${dayOf(cutoff)}`,
     sql`DELETE FROM login_events WHERE at < ${cutoff}`,
   ]);
 }

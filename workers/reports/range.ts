@@ -1,6 +1,6 @@
 /** Report ranges: whole UTC days, `from` and `to` included, at most MAX_RANGE_DAYS. */
 import { z } from "zod";
-import { utcDay } from "../reading/usage-events.ts";
+import { dayOf, isDay } from "#shared/rules/licence.ts";
 import { IdTextSchema } from "../validation/schemas.ts";
 
 export const MAX_RANGE_DAYS = 366;
@@ -20,12 +20,12 @@ const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / DAY_MS;
 /** Every day of the range, oldest first. */
 export function daysOf(range: DayRange): string[] {
   const first = dayNumber(range.from);
-  return Array.from({ length: dayNumber(range.to) - first + 1 }, (_, i) => utcDay((first + i) * DAY_MS));
+  return Array.from({ length: dayNumber(range.to) - first + 1 }, (_, i) => dayOf((first + i) * DAY_MS));
 }
 
 /** The `days` days ending today (UTC). */
 export function lastDays(days: number, now = Date.now()): DayRange {
-  return { from: utcDay(now - (days - 1) * DAY_MS), to: utcDay(now) };
+  return { from: dayOf(now - (days - 1) * DAY_MS), to: dayOf(now) };
 }
 
 /** The first and last millisecond of the range, for timestamps (epoch ms) stored outside the rollups. */
@@ -34,12 +34,10 @@ export function rangeMillis(range: DayRange): { start: number; end: number } {
 }
 
 const DAY_MESSAGE = "Dates must be real days written YYYY-MM-DD";
-const isUtcDay = (day: string) =>
-  /^\d{4}-\d{2}-\d{2}$/.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`)) && utcDay(Date.parse(`${day}T00:00:00Z`)) === day;
 const DaySchema = z
   .string({ error: "Give the range as from=YYYY-MM-DD&to=YYYY-MM-DD" })
   .regex(/^\d{4}-\d{2}-\d{2}$/, DAY_MESSAGE)
-  .refine(isUtcDay, DAY_MESSAGE);
+  .refine(isDay, DAY_MESSAGE);
 
 export const RangeQuerySchema = z
   .object({ from: DaySchema, to: DaySchema })
@@ -62,10 +60,9 @@ const given = (value: unknown) => (value === undefined || value === "" ? undefin
 export const DefaultedRangeQuerySchema = z.preprocess((query) => {
   if (typeof query !== "object" || query === null) return query;
   const { from, to } = query as { from?: unknown; to?: unknown };
-  const end = given(to) ?? utcDay(Date.now());
+  const end = given(to) ?? dayOf(Date.now());
   const start =
-    given(from) ??
-    (typeof end === "string" && isUtcDay(end) ? lastDays(DEFAULT_RANGE_DAYS, Date.parse(`${end}T00:00:00Z`)).from : undefined);
+    given(from) ?? (typeof end === "string" && isDay(end) ? lastDays(DEFAULT_RANGE_DAYS, Date.parse(`${end}T00:00:00Z`)).from : undefined);
   return { ...query, from: start, to: end };
 }, RangeQuerySchema);
 

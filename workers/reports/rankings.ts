@@ -5,8 +5,8 @@
  * `usage_rankings`, which the scheduled job (and a stale overview, in the background) recomputes.
  */
 import { sql } from "drizzle-orm";
+import { dayOf } from "#shared/rules/licence.ts";
 import { type Db, runTransaction } from "../db/client.ts";
-import { utcDay } from "../reading/usage-events.ts";
 import { type DayRange, lastDays, RANGE_CHOICES, type RangeChoice } from "./range.ts";
 import { minutesOf } from "./usage.ts";
 
@@ -135,7 +135,7 @@ export interface InactiveSchool {
  * schools added in the last 30 days are not counted yet. Walks the last-active index.
  */
 export async function inactiveSchools(db: Db, now = Date.now(), limit = TOP_COUNT) {
-  const since = utcDay(now - 29 * 86_400_000);
+  const since = dayOf(now - 29 * 86_400_000);
   const addedBefore = now - 30 * 86_400_000;
   const quiet = sql`(last_active_day IS NULL OR last_active_day < ${since}) AND created_at < ${addedBefore}`;
   const [[count], schools] = await Promise.all([

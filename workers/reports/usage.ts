@@ -5,8 +5,8 @@
  * book. Written for admins today and for a school's own view later (the school is a parameter).
  */
 import { sql } from "drizzle-orm";
+import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
-import { utcDay } from "../reading/usage-events.ts";
 import { type DayRange, daysOf } from "./range.ts";
 
 export interface UsageDay {
@@ -75,7 +75,7 @@ async function distinctTeachers(db: Db, range: DayRange, scope: UsageScope, now:
     [row] = await db.all<{ n: number }>(
       sql`SELECT count(DISTINCT teacher_id) AS n FROM reading_daily WHERE day BETWEEN ${from} AND ${to} ${book} ${school}`,
     );
-  } else if (to >= utcDay(now)) {
+  } else if (to >= dayOf(now)) {
     [row] = await db.all<{ n: number }>(sql`SELECT count(*) AS n FROM teachers WHERE last_active_day >= ${from}`);
   } else {
     [row] = await db.all<{ n: number }>(sql`SELECT count(DISTINCT teacher_id) AS n FROM reading_daily WHERE day BETWEEN ${from} AND ${to}`);
@@ -112,7 +112,7 @@ export async function usageReport(db: Db, range: DayRange, scope: UsageScope = {
 
 /** Teachers (of one school, or all) active in the last 7 and 30 days, on the last-active index. */
 export async function activeTeacherCounts(db: Db, now = Date.now(), schoolId?: number) {
-  const since = (days: number) => utcDay(now - (days - 1) * 86_400_000);
+  const since = (days: number) => dayOf(now - (days - 1) * 86_400_000);
   const school = schoolId === undefined ? sql`` : sql`AND school_id = ${schoolId}`;
   const [row] = await db.all<{ week: number; month: number; teachers: number }>(sql`SELECT
     (SELECT count(*) FROM teachers WHERE last_active_day >= ${since(7)} ${school}) AS week,

@@ -4,9 +4,9 @@
  * object, once per school.
  */
 import { sql as d1 } from "drizzle-orm";
-import { ENDED_SESSION_KEPT_MS } from "../auth/sessions.ts";
+import { dayOf } from "#shared/rules/licence.ts";
 import { getDb, runTransaction } from "../db/client.ts";
-import { utcDay } from "../reading/usage-events.ts";
+import { ENDED_SESSION_KEPT_MS } from "./policy.ts";
 import { saveTeacher } from "./sessions.ts";
 
 export type HotStateInD1 = NonNullable<Awaited<ReturnType<typeof readHotStateFromD1>>>;
@@ -30,7 +30,7 @@ export async function readHotStateFromD1(database: D1Database, schoolId: number,
         AND CAST(substr(r.key, 9, instr(substr(r.key, 9), ':') - 1) AS INTEGER) IN (SELECT id FROM teachers WHERE school_id = ${schoolId})`,
     d1`
       SELECT day, teacher_id AS teacherId, book_id AS bookId, coalesce(last_at, 0) AS lastAt FROM reading_daily
-      WHERE school_id = ${schoolId} AND day >= ${utcDay(now - 24 * 3600_000)}`,
+      WHERE school_id = ${schoolId} AND day >= ${dayOf(now - 24 * 3600_000)}`,
     d1`SELECT id, name, email FROM teachers WHERE school_id = ${schoolId} AND disabled = 1`,
     d1`SELECT id FROM schools WHERE id = ${schoolId}`,
   ]);

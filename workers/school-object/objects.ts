@@ -1,9 +1,9 @@
-import { log } from "../kernel/log.ts";
 /**
  * The school's Durable Object (docs/decisions/0024), addressed by the school's id, and the
  * flush the reports ask for.
  */
-import { utcDay } from "../reading/usage-events.ts";
+import { dayOf } from "#shared/rules/licence.ts";
+import { log } from "../kernel/log.ts";
 import type { School } from "./school-object.ts";
 
 /** The school objects' namespace (the Worker's `env`): what every function that reaches a school's hot state takes. */
@@ -19,7 +19,7 @@ export function schoolObject(env: HotState, schoolId: number) {
  * then shows what D1 has (at most one flush interval behind).
  */
 export async function flushForReport(env: HotState, schoolId: number, range: { to: string }): Promise<void> {
-  if (range.to < utcDay(Date.now())) return;
+  if (range.to < dayOf(Date.now())) return;
   try {
     await schoolObject(env, schoolId).flush(schoolId);
   } catch (error) {

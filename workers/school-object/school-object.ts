@@ -19,6 +19,7 @@ import { getDb } from "../db/client.ts";
 import * as annotating from "./annotation-calls.ts";
 import type { Annotation } from "./annotations.ts";
 import { moveIn, readHotStateFromD1 } from "./move-in.ts";
+import { FLUSH_INTERVAL_MS } from "./policy.ts";
 import * as reading from "./reading.ts";
 import { catalogueVersion, createSchema, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
 import * as seats from "./seats.ts";
@@ -26,10 +27,7 @@ import * as sessions from "./sessions.ts";
 import * as usage from "./usage.ts";
 
 export type { AnnotationAnswer, Withheld } from "./annotation-calls.ts";
-export { SEAT_HOLD_MS } from "./seats.ts";
-
-/** How long usage waits in the object before the alarm sends it to D1. */
-export const FLUSH_INTERVAL_MS = 5 * 60_000;
+export { SEAT_HOLD_MS } from "./policy.ts";
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
 type SchoolEnv = { DB: D1Database };

@@ -3,15 +3,9 @@
  * licence's seat limit leaves one free, and each day's seat figures (the most readers at once, and
  * how many different teachers found none) until a flush sends them to D1's seat_daily.
  */
-import { SESSION_LIFETIME } from "../auth/sessions.ts";
-import { utcDay } from "../reading/usage-events.ts";
+import { dayOf } from "#shared/rules/licence.ts";
+import { SEAT_HOLD_MS, TEACHER_SESSION_LIFETIME } from "./policy.ts";
 import type { SeatDayRow } from "./usage-flush.ts";
-
-/**
- * A teacher holds a seat of a book while they have read a page of it in the last 10 minutes, until
- * they close it, or until their last session ends (or an admin or coordinator frees it).
- */
-export const SEAT_HOLD_MS = 10 * 60_000;
 
 /** A teacher holding a seat of a book: since their last page of it (lastAt), for SEAT_HOLD_MS. */
 export type SeatHolder = {
@@ -45,7 +39,7 @@ export function takeSeat(sql: SqlStorage, teacherId: number, bookId: number, now
   const changed = sql.exec(
     `INSERT INTO seat_days (day, book_id, peak) VALUES (?1, ?2, (SELECT count(*) FROM seats WHERE book_id = ?2))
      ON CONFLICT (day, book_id) DO UPDATE SET peak = excluded.peak, dirty = 1 WHERE excluded.peak > peak`,
-    utcDay(now),
+    dayOf(now),
     bookId,
   ).rowsWritten;
   return changed > 0;
@@ -56,7 +50,7 @@ export function takeSeat(sql: SqlStorage, teacherId: number, bookId: number, now
  * needs more). True when the day's figures changed.
  */
 export function turnAway(sql: SqlStorage, teacherId: number, bookId: number, now: number): boolean {
-  const day = utcDay(now);
+  const day = dayOf(now);
   const first = sql.exec(
     "INSERT OR IGNORE INTO seat_refusals (day, book_id, teacher_id) VALUES (?, ?, ?)",
     day,
@@ -118,7 +112,7 @@ export function freeSeatsOfSignedOut(sql: SqlStorage, teacherId: number, now: nu
        WHERE teacher_id = ?1 AND ended IS NULL AND expires_at > ?2 AND last_seen_at > ?3)`,
     teacherId,
     now,
-    now - SESSION_LIFETIME.teacher.idleMs,
+    now - TEACHER_SESSION_LIFETIME.idleMs,
   );
 }
 

@@ -3,11 +3,8 @@
  * signed in on which device, who an admin disabled, and the school's session limit. The object
  * calls these inside its single-threaded step, in a transaction where a call writes more than once.
  */
-import { ENDED_SESSION_KEPT_MS, SESSION_LIFETIME } from "../auth/sessions.ts";
+import { ENDED_SESSION_KEPT_MS, LAST_SEEN_RESOLUTION_MS, TEACHER_SESSION_LIFETIME } from "./policy.ts";
 import { freeSeatsOfSignedOut, freeSeatsOfTeacher } from "./seats.ts";
-
-// Writing last-seen on every request would be a storage write per page view; five minutes is enough for idle expiry.
-const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;
 
 export interface SessionTeacher {
   id: number;
@@ -51,7 +48,7 @@ export function openSession(sql: SqlStorage, input: NewSession, now: number): { 
     input.device,
     now,
     now,
-    now + SESSION_LIFETIME.teacher.absoluteMs,
+    now + TEACHER_SESSION_LIFETIME.absoluteMs,
   );
   endBeyondLimit(sql, input.teacher.id, input.sessionLimit);
   return { ok: true };
@@ -88,7 +85,7 @@ export function checkSession(sql: SqlStorage, tokenHash: string, now: number): S
   // A session a disable ended tells its teacher why while they are disabled; once enabled it is just ended.
   if (row.disabled) return { status: "disabled" };
   if (row.ended !== null) return { status: "none" };
-  if (row.expiresAt <= now || row.lastSeenAt + SESSION_LIFETIME.teacher.idleMs <= now) {
+  if (row.expiresAt <= now || row.lastSeenAt + TEACHER_SESSION_LIFETIME.idleMs <= now) {
     sql.exec("DELETE FROM sessions WHERE token_hash = ?", tokenHash);
     return { status: "none" };
   }
@@ -132,7 +129,7 @@ export function listSessions(sql: SqlStorage, teacherId: number, now: number): S
        ORDER BY last_seen_at DESC, created_at DESC`,
       teacherId,
       now,
-      now - SESSION_LIFETIME.teacher.idleMs,
+      now - TEACHER_SESSION_LIFETIME.idleMs,
     )
     .toArray();
 }
@@ -147,7 +144,7 @@ export function sessionCounts(sql: SqlStorage, teacherIds: number[], now: number
        WHERE ended IS NULL AND expires_at > ? AND last_seen_at > ? AND teacher_id IN (SELECT value FROM json_each(?))
        GROUP BY teacher_id`,
       now,
-      now - SESSION_LIFETIME.teacher.idleMs,
+      now - TEACHER_SESSION_LIFETIME.idleMs,
       JSON.stringify(teacherIds),
     )
     .toArray();

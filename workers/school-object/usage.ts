@@ -4,14 +4,12 @@
  * under the next sequence number, sends them in one statement (workers/school-object/usage-flush.ts) and
  * deletes them once D1 has them.
  */
+import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
-import { READING_GAP_CAP_MS, utcDay } from "../reading/usage-events.ts";
+import { FLUSH_ROWS, READING_GAP_CAP_MS } from "./policy.ts";
 import { readMeta, writeMeta } from "./school-storage.ts";
 import { dirtySeatDays, forgetSeatDaysBefore, seatDaysSent } from "./seats.ts";
 import { flushStatement, type ProgressRow, seatDayStatement, type UsageRow } from "./usage-flush.ts";
-
-/** At most this many rows go in one flush statement; a bigger backlog takes several. */
-const FLUSH_ROWS = 2_000;
 
 export interface ReadingEventInput {
   teacherId: number;
@@ -28,7 +26,7 @@ export interface ReadingEventInput {
  * (the book opened).
  */
 export function countEvent(sql: SqlStorage, event: Omit<ReadingEventInput, "now">, now: number) {
-  const day = utcDay(now);
+  const day = dayOf(now);
   const { teacherId, bookId, pages } = event;
   const [last] = sql
     .exec<{ lastAt: number | null; thisBook: number }>(
@@ -165,7 +163,7 @@ export async function sendUsage(storage: DurableObjectStorage, db: Db, schoolId:
     sent += leftDays.length;
   }
   // Reading marks before yesterday no longer decide first-of-day marks or gaps.
-  const yesterday = utcDay(Date.now() - 24 * 3600_000);
+  const yesterday = dayOf(Date.now() - 24 * 3600_000);
   sql.exec("DELETE FROM reading_days WHERE day < ?", yesterday);
   forgetSeatDaysBefore(sql, yesterday);
   return sent;

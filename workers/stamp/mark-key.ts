@@ -1,3 +1,4 @@
+import { dayOf } from "#shared/rules/licence.ts";
 import { blockSigns, createLayout, type MarkLayout } from "./mark.ts";
 
 /**
@@ -73,7 +74,7 @@ const SIGNS_CACHE_LIMIT = 64;
 
 /** The day a page is marked with: the UTC date, as the reports count days. */
 export function markDay(now = Date.now()): string {
-  return new Date(now).toISOString().slice(0, 10);
+  return dayOf(now);
 }
 
 /** Each block's sign for a teacher's pages today, under the current key: what stampPage writes. */

@@ -1,5 +1,6 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { dayOf } from "#shared/rules/licence.ts";
 import type { Actor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { loginEvents, schools } from "../db/schema.ts";
@@ -140,7 +141,7 @@ export async function loginHistory(db: Db, schoolId: number, days: number, now =
   const byDay = new Map(rows.map((row) => [row.day, row.logins]));
   const series = Array.from({ length: days }, (_, i) => {
     const day = start / DAY_MS + i;
-    return { date: new Date(day * DAY_MS).toISOString().slice(0, 10), logins: byDay.get(day) ?? 0 };
+    return { date: dayOf(day * DAY_MS), logins: byDay.get(day) ?? 0 };
   });
   return { days: series, total: series.reduce((sum, day) => sum + day.logins, 0) };
 }

@@ -13,7 +13,7 @@ import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { errorText } from "../lib/error-text.ts";
 import { inspectLocalPdf } from "../lib/pdf.client.ts";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Admin" }];
@@ -25,7 +25,7 @@ export const meta: Route.MetaFunction = () => [{ title: "Add Books · Lectern Ad
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const outcome = await runCommand({ context, request }, createBookCommand, bookCreateInput(form));
-  if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
+  if (!outcome.ok) return reply(outcome);
   const { book } = outcome.value;
   if (formText(form, "next") !== "upload") throw redirect(`/admin/book/${book.id}`);
   return data({ book: { id: book.id } }, { status: 201 });

@@ -1,7 +1,8 @@
 import { useState } from "react";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
 import { slugFromName as suggestSlug } from "#shared/rules/slug-from-name.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { createSchoolCommand } from "../../workers/schools/commands.ts";
 import { nextSchoolId } from "../../workers/schools/editing.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
@@ -9,7 +10,7 @@ import { SlugField } from "../components/admin/slug-field.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Add School · Lectern Admin" }];
@@ -42,15 +43,17 @@ export async function action({ request, context }: Route.ActionArgs) {
     return typeof value === "string" ? value : "";
   };
   const entered = Object.fromEntries([...FIELDS.map((f) => f.key), "slug", "teacherLimit"].map((key) => [key, text(key)])) as Entered;
-  const refuse = (error: string, status: number) => data({ error, entered }, { status });
-  const missing = FIELDS.filter((f) => f.required && !entered[f.key].trim()).map((f) => f.label);
-  if (missing.length) return refuse(`Please fill in: ${missing.join(", ")}`, 400);
+  const missing = FIELDS.filter((f) => f.required && !entered[f.key].trim());
+  if (missing[0]) {
+    const refused = failure("invalid", `Please fill in: ${missing.map((f) => f.label).join(", ")}`, missing[0].key);
+    return reply(refused, { entered });
+  }
   const outcome = await runCommand({ context, request }, createSchoolCommand, {
     ...Object.fromEntries(FIELDS.map((f) => [f.key, entered[f.key]]).filter(([, v]) => v?.trim() !== "")),
     slug: entered.slug || undefined,
     teacherLimit: entered.teacherLimit,
   });
-  if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+  if (!outcome.ok) return reply(outcome, { entered });
   return redirect(`/admin/school/${outcome.value.school.id}`);
 }
 

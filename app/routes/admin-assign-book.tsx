@@ -1,9 +1,9 @@
 import { useState } from "react";
-import { data } from "react-router";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import { assignToAllSchoolsCommand, grantAccessCommand } from "../../workers/books/commands.ts";
 import { listAdminBooks } from "../../workers/books/list.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { countSchools } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { AssignToAllSchools } from "../components/admin/book/assign-all.tsx";
@@ -14,7 +14,7 @@ import { type LicenceTerms, LicenceTermsFields, termsFields } from "../component
 import { SchoolPicker } from "../components/admin/school-picker.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { errorText } from "../lib/error-text.ts";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Book · Lectern Admin" }];
@@ -36,15 +36,13 @@ export async function action({ request, context }: Route.ActionArgs) {
       bookIds: formIds(form, "bookId"),
       ...licenceTermsInput(form),
     });
-    if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-    return { intent, created: outcome.value.created };
+    return reply(outcome, { intent }, ({ created }) => ({ intent, created }));
   }
   if (intent === "assign-all") {
     const outcome = await runCommand({ context, request }, assignToAllSchoolsCommand, { id: formText(form, "bookId") });
-    if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-    return { intent, assigned: outcome.value.assigned };
+    return reply(outcome, { intent }, ({ assigned }) => ({ intent, assigned }));
   }
-  return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  return reply(failure("invalid", "Unknown action"), { intent: null });
 }
 
 /** One book to many schools, or to all of them (after a confirmation). Assigning twice changes nothing. */

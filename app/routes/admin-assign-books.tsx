@@ -3,6 +3,7 @@ import { data, useFetcher } from "react-router";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import { assignBooksCommand, revokeAccessCommand } from "../../workers/books/commands.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { schoolBooks } from "../../workers/schools/books.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
@@ -16,7 +17,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-assign-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Assign Books · Lectern Admin" }];
@@ -42,15 +43,14 @@ export async function loader({ params, context }: Route.LoaderArgs) {
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const id = parseInput(SchoolIdSchema, params.schoolId);
-  if (!id.ok) return data({ intent: null, error: NOT_FOUND }, { status: 404 });
+  if (!id.ok) return reply(failure("not-found", NOT_FOUND), { intent: null });
   const form = await request.formData().catch(() => new FormData());
   if (formText(form, "intent") === "unassign") {
     const outcome = await runCommand({ context, request }, revokeAccessCommand, {
       schoolId: params.schoolId,
       bookId: formText(form, "bookId"),
     });
-    if (!outcome.ok) return data({ intent: "unassign" as const, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-    return { intent: "unassign" as const, removed: true };
+    return reply(outcome, { intent: "unassign" as const }, () => ({ intent: "unassign" as const, removed: true }));
   }
   const bookIds = form.getAll("bookId").map((value) => Number(value));
   const outcome = await runCommand({ context, request }, assignBooksCommand, {
@@ -58,8 +58,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     bookIds,
     ...licenceTermsInput(form),
   });
-  if (!outcome.ok) return data({ intent: "assign" as const, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-  return { intent: "assign" as const, ...outcome.value };
+  return reply(outcome, { intent: "assign" as const }, (value) => ({ intent: "assign" as const, ...value }));
 }
 
 /** Many books to one school; the books it has already are listed first, each with Unassign. */

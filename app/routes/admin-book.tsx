@@ -10,6 +10,7 @@ import {
 } from "../../workers/books/commands.ts";
 import { getAdminBookPage } from "../../workers/books/detail.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { refusalOfRemovedBook } from "../../workers/page-images/preparation-status.ts";
 import { bookReport } from "../../workers/reports/detail.ts";
@@ -28,7 +29,7 @@ import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-book";
 
 export const meta: Route.MetaFunction = () => [{ title: "Book · Lectern Admin" }];
@@ -69,27 +70,23 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 type Intent = "update" | "unassign" | "assign" | "assign-all" | "delete";
 const INTENTS: readonly string[] = ["update", "unassign", "assign", "assign-all", "delete"] satisfies Intent[];
 
-const refuse = (intent: Intent, error: string, status: number) => data({ intent, error }, { status });
-
 /** The page's forms: edit the details, assign and unassign schools, delete the book. */
 export async function action({ request, context, params }: Route.ActionArgs) {
   const form = await request.formData();
   const intent = formText(form, "intent");
-  if (!INTENTS.includes(intent)) return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  if (!INTENTS.includes(intent)) return reply(failure("invalid", "Unknown action"), { intent: null });
   const id = parseId(params.id);
   switch (intent as Intent) {
     case "update": {
       const outcome = await runCommand({ context, request }, updateBookCommand, { ...bookUpdateInput(form), id: params.id });
-      if (!outcome.ok) return refuse("update", outcome.failure.error, failureStatus(outcome.failure));
-      return { intent: "update" as const, saved: true };
+      return reply(outcome, { intent: "update" as const }, () => ({ intent: "update" as const, saved: true }));
     }
     case "unassign": {
       const outcome = await runCommand({ context, request }, revokeAccessCommand, {
         schoolId: formText(form, "schoolId"),
         bookId: params.id,
       });
-      if (!outcome.ok) return refuse("unassign", outcome.failure.error, failureStatus(outcome.failure));
-      return { intent: "unassign" as const, removed: true };
+      return reply(outcome, { intent: "unassign" as const }, () => ({ intent: "unassign" as const, removed: true }));
     }
     case "assign": {
       const outcome = await runCommand({ context, request }, grantAccessCommand, {
@@ -97,17 +94,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
         bookIds: id ? [id] : [],
         ...licenceTermsInput(form),
       });
-      if (!outcome.ok) return refuse("assign", outcome.failure.error, failureStatus(outcome.failure));
-      return { intent: "assign" as const, created: outcome.value.created };
+      return reply(outcome, { intent: "assign" as const }, ({ created }) => ({ intent: "assign" as const, created }));
     }
     case "assign-all": {
       const outcome = await runCommand({ context, request }, assignToAllSchoolsCommand, { id: params.id });
-      if (!outcome.ok) return refuse("assign-all", outcome.failure.error, failureStatus(outcome.failure));
-      return { intent: "assign-all" as const, assigned: outcome.value.assigned };
+      return reply(outcome, { intent: "assign-all" as const }, ({ assigned }) => ({ intent: "assign-all" as const, assigned }));
     }
     case "delete": {
       const outcome = await runCommand({ context, request }, deleteBookCommand, { id: params.id });
-      if (!outcome.ok) return refuse("delete", outcome.failure.error, failureStatus(outcome.failure));
+      if (!outcome.ok) return reply(outcome, { intent: "delete" as const });
       throw redirect("/admin/books");
     }
   }

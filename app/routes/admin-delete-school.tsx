@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { deleteSchoolCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
@@ -12,7 +13,7 @@ import { type SchoolChoice, SchoolSelect } from "../components/admin/school-sele
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-delete-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Delete School · Lectern Admin" }];
@@ -29,11 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const id = parseInput(SchoolIdSchema, form.get("schoolId"));
   const school = id.ok ? await findSchoolRow(db, id.data) : null;
-  if (!school) return data({ error: "School not found" }, { status: 404 });
-  if (form.get("confirm") !== school.slug) return data({ error: `Type ${school.slug} to confirm.` }, { status: 400 });
+  if (!school) return reply(failure("not-found", "School not found"));
+  if (form.get("confirm") !== school.slug) return reply(failure("invalid", `Type ${school.slug} to confirm.`, "confirm"));
   const outcome = await runCommand({ context, request }, deleteSchoolCommand, { id: String(school.id) });
-  if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-  return { deleted: school.schoolName };
+  return reply(outcome, {}, () => ({ deleted: school.schoolName }));
 }
 
 /** Deleting a school takes its teachers, sessions, codes, assignments and progress with it: the slug must be typed. */

@@ -1,9 +1,9 @@
 import { useEffect, useState } from "react";
-import { data, Link, useFetcher } from "react-router";
+import { Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { csvLines, readCsvFile } from "#shared/csv.ts";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
-import type { Failure } from "../../workers/kernel/failure.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
 import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";
@@ -13,7 +13,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-licences";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Licences · Lectern Admin" }];
@@ -31,22 +31,19 @@ const IntentSchema = z.object({ intent: z.enum(["validate", "import"], { error: 
 export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
   // Decoded strictly: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+  // A refusal carries the rows' own errors when the command checked them (the preview shows them).
+  const rows = { rows: undefined as LicenceImportValidation | undefined };
   const read = await readJsonBody(request);
-  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return data({ error: read.error, rows: undefined }, { status: 400 });
+  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return reply(failure("invalid", read.error), rows);
   const body = read.ok ? read.value : null;
   const chosen = parseInput(IntentSchema, body);
-  if (!chosen.ok) return data({ error: chosen.error, rows: undefined }, { status: 400 });
-  const refuse = (failure: Failure) =>
-    data(
-      { error: failure.error, rows: "rows" in failure ? (failure.rows as LicenceImportValidation | undefined) : undefined },
-      { status: failureStatus(failure) },
-    );
+  if (!chosen.ok) return reply(failure("invalid", chosen.error, chosen.field), rows);
   if (chosen.data.intent === "validate") {
     const outcome = await runCommand({ context, request }, validateLicenceImportCommand, body);
-    return outcome.ok ? { validation: outcome.value } : refuse(outcome.failure);
+    return reply(outcome, rows, (validation) => ({ validation }));
   }
   const outcome = await runCommand({ context, request }, importLicencesCommand, body);
-  return outcome.ok ? { imported: outcome.value } : refuse(outcome.failure);
+  return reply(outcome, rows, (imported) => ({ imported }));
 }
 
 /** Licences from a CSV file: checked row by row on the server, previewed, then imported all or nothing. */

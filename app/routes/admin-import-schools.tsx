@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import { z } from "zod";
 import { readCsvFile, schoolCsvTemplate } from "#shared/csv.ts";
-import type { Failure } from "../../workers/kernel/failure.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import {
   importSchoolsCommand,
@@ -17,7 +17,7 @@ import { ImportPreview, type SaveIntent } from "../components/admin/school/impor
 import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
 export const meta: Route.MetaFunction = () => [{ title: "Import Schools · Lectern Admin" }];
@@ -32,31 +32,28 @@ const IntentSchema = z.object({ intent: z.enum(["validate", "bulk", "save-genera
 export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
   // Decoded strictly: bytes that are not UTF-8 are refused, not stored as U+FFFD.
+  // A refusal carries the rows' own errors when the command checked them (the preview shows them).
+  const rows = { rows: undefined as ImportValidation | undefined };
   const read = await readJsonBody(request);
-  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return data({ error: read.error, rows: undefined }, { status: 400 });
+  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return reply(failure("invalid", read.error), rows);
   const body = read.ok ? read.value : null;
   const chosen = parseInput(IntentSchema, body);
-  if (!chosen.ok) return data({ error: chosen.error, rows: undefined }, { status: 400 });
-  const refuse = (failure: Failure) =>
-    data(
-      { error: failure.error, rows: "rows" in failure ? (failure.rows as ImportValidation | undefined) : undefined },
-      { status: failureStatus(failure) },
-    );
+  if (!chosen.ok) return reply(failure("invalid", chosen.error, chosen.field), rows);
   const { intent } = chosen.data;
   if (intent === "validate") {
     const outcome = await runCommand({ context, request }, validateImportCommand, body);
-    return outcome.ok ? { validation: outcome.value } : refuse(outcome.failure);
+    return reply(outcome, rows, (validation) => ({ validation }));
   }
   if (intent === "update-duplicates") {
     const outcome = await runCommand({ context, request }, updateDuplicatesCommand, body);
-    return outcome.ok ? { updated: outcome.value.updated } : refuse(outcome.failure);
+    return reply(outcome, rows, ({ updated }) => ({ updated }));
   }
   const outcome = await runCommand(
     { context, request },
     intent === "save-generated" ? saveGeneratedSchoolsCommand : importSchoolsCommand,
     body,
   );
-  return outcome.ok ? { created: outcome.value.created } : refuse(outcome.failure);
+  return reply(outcome, rows, ({ created }) => ({ created }));
 }
 
 /** Schools from a CSV file: validated row by row on the server, previewed, then saved all or nothing. */
@@ -80,9 +77,9 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
       if (answer.rows) setValidation(answer.rows);
       return setMessage({ text: saving ? `${answer.error} Nothing was saved.` : answer.error });
     }
-    if (answer.validation) return setValidation(answer.validation);
+    if ("validation" in answer) return setValidation(answer.validation);
     setMessage({
-      text: answer.updated !== undefined ? `${answer.updated} school(s) updated.` : `${answer.created} school(s) added.`,
+      text: "updated" in answer ? `${answer.updated} school(s) updated.` : `${answer.created} school(s) added.`,
       tone: "success",
     });
     setFile(null);

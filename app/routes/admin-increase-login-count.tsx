@@ -1,7 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useEffect, useState } from "react";
-import { data, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { increaseTeacherLimitCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
@@ -12,7 +13,7 @@ import { type SchoolChoice, SchoolSelect } from "../components/admin/school-sele
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-increase-login-count";
 
 export const meta: Route.MetaFunction = () => [{ title: "Increase Login Count · Lectern Admin" }];
@@ -27,13 +28,12 @@ export async function loader({ context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const id = parseInput(SchoolIdSchema, form.get("schoolId"));
-  if (!id.ok) return data({ error: "School not found" }, { status: 404 });
+  if (!id.ok) return reply(failure("not-found", "School not found"));
   const outcome = await runCommand({ context, request }, increaseTeacherLimitCommand, {
     id: String(id.data),
     by: formNumber(form.get("by")),
   });
-  if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-  return { schoolId: id.data, teacherLimit: outcome.value.teacherLimit };
+  return reply(outcome, {}, ({ teacherLimit }) => ({ schoolId: id.data, teacherLimit }));
 }
 
 /** Raise how many teachers a school may register (the spec's "login count"). */

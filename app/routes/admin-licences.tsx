@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { data, Form, Link, useNavigation, useSearchParams } from "react-router";
+import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { addDays, dayOf, formatDay, type LicenceState } from "#shared/rules/licence.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
 import { listLicences } from "../../workers/licences/licences.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
@@ -15,7 +16,7 @@ import { ButtonLink } from "../components/ui/button-link.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-licences";
 
 export const meta: Route.MetaFunction = () => [{ title: "Licences · Lectern Admin" }];
@@ -60,20 +61,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ids = form.getAll("id").map(Number);
   if (intent === "renew") {
     const outcome = await runCommand({ context, request }, renewLicencesCommand, { ids });
-    if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-    const { renewed, openEnded } = outcome.value;
-    const skipped = openEnded ? ` ${openEnded} open-ended licence(s) had nothing to renew.` : "";
-    return { message: `${renewed} licence(s) renewed for the next school year.${skipped}` };
+    return reply(outcome, {}, ({ renewed, openEnded }) => {
+      const skipped = openEnded ? ` ${openEnded} open-ended licence(s) had nothing to renew.` : "";
+      return { message: `${renewed} licence(s) renewed for the next school year.${skipped}` };
+    });
   }
   if (intent === "seats" || intent === "end") {
     const rawSeats = String(form.get("seats") ?? "").trim();
     const change = intent === "end" ? { endNow: true } : { seats: rawSeats === "" ? null : Number(rawSeats) };
     const outcome = await runCommand({ context, request }, changeLicencesCommand, { ids, ...change });
-    if (!outcome.ok) return data({ error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-    const { changed } = outcome.value;
-    return { message: intent === "end" ? `${changed} licence(s) ended today.` : `${changed} licence(s) changed.` };
+    return reply(outcome, {}, ({ changed }) => ({
+      message: intent === "end" ? `${changed} licence(s) ended today.` : `${changed} licence(s) changed.`,
+    }));
   }
-  return data({ error: "Unknown action" }, { status: 400 });
+  return reply(failure("invalid", "Unknown action"));
 }
 
 /** The CSV of the licences shown (for invoicing): the API's export with the page's filters. */

@@ -1,5 +1,6 @@
 import { data, Link } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { freeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
@@ -33,7 +34,7 @@ import { SignInSettings } from "../components/admin/school/sign-in-settings.tsx"
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "School · Lectern Admin" }];
@@ -87,26 +88,23 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
-  const refuse = (error: string, status: number) => data({ intent, error }, { status });
   const id = parseInput(SchoolIdSchema, params.id);
-  if (!id.ok) return refuse(NOT_FOUND, 404);
+  if (!id.ok) return reply(failure("not-found", NOT_FOUND), { intent });
 
   if (intent === "teacher-limit") {
     const outcome = await runCommand({ context, request }, increaseTeacherLimitCommand, {
       id: params.id,
       limit: formNumber(form.get("limit")),
     });
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return { intent, message: `Teacher limit is now ${outcome.value.teacherLimit}.` };
+    return reply(outcome, { intent }, ({ teacherLimit }) => ({ intent, message: `Teacher limit is now ${teacherLimit}.` }));
   }
   if (intent === "session-limit") {
     const sessionLimit = formNumber(form.get("sessionLimit"));
     const outcome = await runCommand({ context, request }, updateSchoolCommand, { id: params.id, sessionLimit });
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return {
+    return reply(outcome, { intent }, () => ({
       intent,
       message: `Each teacher may now be signed in on ${sessionLimit} device(s) at once.`,
-    };
+    }));
   }
   if (intent === "sign-in") {
     const domains = (name: string) =>
@@ -122,22 +120,19 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         tenantId: String(form.get("microsoft.tenantId") ?? "").trim() || null,
       },
     });
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return { intent, message: "Sign-in saved." };
+    return reply(outcome, { intent }, () => ({ intent, message: "Sign-in saved." }));
   }
   if (intent === SEAT_FREE_INTENT) {
     const fields = { id: params.id, bookId: form.get("bookId") ?? "", teacherId: form.get("teacherId") ?? "" };
     const outcome = await runCommand({ context, request }, freeSeatCommand, fields);
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return { intent, message: outcome.value.message };
+    return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
     const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
-    return { intent, message: outcome.value.message };
+    return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
-  return refuse("Unknown action", 400);
+  return reply(failure("invalid", "Unknown action"), { intent });
 }
 
 /** The teachers table's intents, each running the command its API route runs. */

@@ -1,6 +1,7 @@
 import { data, redirect } from "react-router";
 import { sessionCookie } from "../../workers/auth/sessions.ts";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { getTeacherAccount, listTeacherSessions } from "../../workers/teachers/own-account.ts";
 import {
@@ -13,7 +14,7 @@ import { AccountDetails } from "../components/school/account/account-details.tsx
 import { ChangePassword } from "../components/school/account/change-password.tsx";
 import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/school-account";
 
 export const meta: Route.MetaFunction = () => [{ title: "My account · Lectern" }];
@@ -47,14 +48,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     const value = form.get(name);
     return typeof value === "string" ? value : undefined;
   };
-  const refuse = (error: string, status: number) => data({ intent, error }, { status });
   const done = (message: string) => ({ intent, message });
   // Off to the login page with the cookie cleared: this browser's session has ended.
   const signedOut = () => redirect(basePath || "/", { headers: { "Set-Cookie": sessionCookie(request, "teacher", null) } });
 
   if (intent === "profile") {
     const outcome = await runCommand({ context, request }, updateAccountCommand, { name: text("name"), mobile: text("mobile") });
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    if (!outcome.ok) return reply(outcome, { intent });
     // A form posted as a page (before hydration) has the layout's loader run in this same request,
     // reading the session resolved before this action: it greets the teacher by the new name.
     context.get(teacherContext).teacher.name = outcome.value.account.name;
@@ -66,22 +66,23 @@ export async function action({ request, context }: Route.ActionArgs) {
     // (once the two fields themselves are valid, so their own messages come first).
     const checked = parseInput(changePasswordCommand.input, change);
     const confirm = text("confirmPassword");
-    if (checked.ok && confirm !== undefined && confirm !== checked.data.newPassword) return refuse("Passwords do not match", 400);
+    if (checked.ok && confirm !== undefined && confirm !== checked.data.newPassword)
+      return reply(failure("invalid", "Passwords do not match", "confirmPassword"), { intent });
     const outcome = await runCommand({ context, request }, changePasswordCommand, change);
-    return outcome.ok ? done(outcome.value.message) : refuse(outcome.failure.error, failureStatus(outcome.failure));
+    return reply(outcome, { intent }, ({ message }) => done(message));
   }
   if (intent === "end-session") {
     const outcome = await runCommand({ context, request }, endSessionCommand, { id: text("sessionId") ?? "" });
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    if (!outcome.ok) return reply(outcome, { intent });
     if (outcome.value.current) throw signedOut();
     return done(outcome.value.message);
   }
   if (intent === "sign-out-everywhere") {
     const outcome = await runCommand({ context, request }, signOutEverywhereCommand, {});
-    if (!outcome.ok) return refuse(outcome.failure.error, failureStatus(outcome.failure));
+    if (!outcome.ok) return reply(outcome, { intent });
     throw signedOut();
   }
-  return refuse("Please choose what to do on this page.", 400);
+  return reply(failure("invalid", "Please choose what to do on this page."), { intent });
 }
 
 /** A zod error as the sentence it carries (no field names: the form shows which field is which). */

@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { coordinatorFreeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { coordinatorSchoolReport, coordinatorTeachers } from "../../workers/teachers/coordinator-views.ts";
@@ -15,7 +16,7 @@ import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { type SchoolCsvHref, SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/school-coordinator";
 
 export const meta: Route.MetaFunction = () => [{ title: "My school · Lectern" }];
@@ -64,14 +65,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (intent === SEAT_FREE_INTENT) {
     const fields = { bookId: form.get("bookId") ?? "", teacherId: form.get("teacherId") ?? "" };
     const outcome = await runCommand({ context, request }, coordinatorFreeSeatCommand, fields);
-    if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-    return { intent, message: outcome.value.message };
+    return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
-  if (!(intent in COMMANDS)) return data({ intent, error: "Unknown action" }, { status: 400 });
+  if (!(intent in COMMANDS)) return reply(failure("invalid", "Unknown action"), { intent });
   const command = COMMANDS[intent as keyof typeof COMMANDS];
   const outcome = await runCommand({ context, request }, command, { teacherId: form.get("teacherId") ?? "" });
-  if (!outcome.ok) return data({ intent, error: outcome.failure.error }, { status: failureStatus(outcome.failure) });
-  return { intent, message: outcome.value.message };
+  return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
 }
 
 export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) {

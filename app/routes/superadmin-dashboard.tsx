@@ -1,10 +1,10 @@
-import { data, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { auditActionOptions, auditPage } from "../../workers/admins/audit-log.ts";
 import { createAdminCommand, deleteAdminCommand, updateAdminCommand } from "../../workers/admins/commands.ts";
 import { AuditQuerySchema } from "../../workers/admins/input.ts";
 import { globalFigures, listAdmins } from "../../workers/admins/superadmin.ts";
 import { appContext } from "../../workers/kernel/context.ts";
-import type { Failure } from "../../workers/kernel/failure.ts";
+import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { formText } from "../components/admin/book/form-input.ts";
@@ -14,7 +14,7 @@ import { Button } from "../components/ui/button.tsx";
 import { clearAdminFlag } from "../lib/admin-flag.ts";
 import { api, call } from "../lib/api-client.ts";
 import { requireRole } from "../lib/guards/role.server.ts";
-import { failureStatus, runCommand } from "../lib/run-command.server.ts";
+import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/superadmin-dashboard";
 
 export const meta: Route.MetaFunction = () => [{ title: "Superadmin · Lectern" }];
@@ -51,7 +51,6 @@ export async function action(args: Route.ActionArgs) {
   requireRole("superadmin", args);
   const form = await args.request.formData();
   const intent = formText(form, "intent");
-  const refuse = (failure: Failure) => data({ intent, error: failure.error }, { status: failureStatus(failure) });
   if (intent === "create") {
     const outcome = await runCommand(args, createAdminCommand, {
       name: formText(form, "name"),
@@ -59,13 +58,13 @@ export async function action(args: Route.ActionArgs) {
       password: formText(form, "password"),
       role: formText(form, "role") || undefined,
     });
-    return outcome.ok ? { intent, created: formText(form, "email") } : refuse(outcome.failure);
+    return reply(outcome, { intent }, () => ({ intent, created: formText(form, "email") }));
   }
   if (intent === "delete") {
     const outcome = await runCommand(args, deleteAdminCommand, { id: formText(form, "id") });
-    return outcome.ok ? { intent, deleted: outcome.value.email } : refuse(outcome.failure);
+    return reply(outcome, { intent }, ({ email }) => ({ intent, deleted: email }));
   }
-  if (intent !== "update") return data({ intent: null, error: "Unknown action" }, { status: 400 });
+  if (intent !== "update") return reply(failure("invalid", "Unknown action"), { intent: null });
   const change = {
     id: formText(form, "id"),
     disabled: form.has("disabled") ? formText(form, "disabled") === "true" : undefined,
@@ -74,10 +73,10 @@ export async function action(args: Route.ActionArgs) {
   // The reset dialog sends the password twice: a mismatch is refused once the input is valid.
   const checked = parseInput(updateAdminCommand.input, change);
   if (checked.ok && form.has("confirm") && formText(form, "confirm") !== checked.data.password) {
-    return data({ intent, error: "The two passwords do not match" }, { status: 400 });
+    return reply(failure("invalid", "The two passwords do not match", "confirm"), { intent });
   }
   const outcome = await runCommand(args, updateAdminCommand, change);
-  return outcome.ok ? { intent, passwordReset: change.password !== undefined } : refuse(outcome.failure);
+  return reply(outcome, { intent }, () => ({ intent, passwordReset: change.password !== undefined }));
 }
 
 export default function SuperadminDashboard({ loaderData, actionData }: Route.ComponentProps) {

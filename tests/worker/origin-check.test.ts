@@ -21,6 +21,7 @@ describe("the origin check, once for every state change", () => {
       const [method, path] = route.split(" ") as [string, string];
       const url = path.replace(/:[A-Za-z]+(\{[^}]*\})?/g, "1");
       for (const origin of ["https://evil.example", null]) {
+        // Raw: every route, walked by its method and path, with the same empty body.
         const response = await api(url, { method, cookie, origin, body: {} });
         expect(response.status, `${method} ${url} from ${origin ?? "a script without an Origin"}`).toBe(403);
         expect(await response.json()).toEqual({ error: "This request did not come from this site." });
@@ -31,6 +32,7 @@ describe("the origin check, once for every state change", () => {
 
   it("lets our own pages' calls through to the route, which then answers as it would", async () => {
     const { cookie } = await signedInAdmin();
+    // Raw: a body missing every other field, which the typed client would not send.
     const response = await api("/api/schools", { method: "POST", cookie, body: { schoolName: "" } });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: "Please enter the school name", field: "schoolName" });

@@ -1,7 +1,7 @@
 // GET /api/books/awaiting-pages: what `npm run pages` prepares when it goes through the running app
 // (scripts/lib/page-stores.ts). Admins only; a teacher's cookie or none gets nothing.
 import { describe, expect, it } from "vitest";
-import { api, client, createBook, createSchool, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 describe("books awaiting their pages", () => {
@@ -21,14 +21,14 @@ describe("books awaiting their pages", () => {
 
     const one = await okBody(client({ cookie }).api.books["awaiting-pages"].$get({ query: { bookId: String(waiting.id) } }));
     expect(one.books.map((b) => b.id)).toEqual([waiting.id]);
-    const bad = await api("/api/books/awaiting-pages?bookId=abc", { cookie });
+    const bad = await client({ cookie }).api.books["awaiting-pages"].$get({ query: { bookId: "abc" } });
     expect(bad.status).toBe(400);
   });
 
   it("answers only admins", async () => {
     const school = await createSchool();
     const teacher = await signedInTeacher(school);
-    expect((await api("/api/books/awaiting-pages", { cookie: teacher.cookie })).status).toBe(401);
-    expect((await api("/api/books/awaiting-pages")).status).toBe(401);
+    expect((await client(teacher).api.books["awaiting-pages"].$get({ query: {} })).status).toBe(401);
+    expect((await client().api.books["awaiting-pages"].$get({ query: {} })).status).toBe(401);
   });
 });

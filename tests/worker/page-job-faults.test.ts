@@ -10,7 +10,7 @@ import { pageImageKey } from "../../workers/page-images/page-keys.ts";
 import { FINISH, forgetOldNotices, pageRanges, RESEND_AFTER_MS, resendStalled } from "../../workers/page-images/preparation.ts";
 import { exclusive, runJob } from "../../workers/renderer/jobs.ts";
 import { PASSWORD_MESSAGE } from "../../workers/renderer/pdf-ranges.ts";
-import { api, createBook, createSchool, db, page, signedInAdmin } from "./helpers.ts";
+import { client, createBook, createSchool, db, page, signedInAdmin } from "./helpers.ts";
 import { brokenPagePdf, passwordPdf, readyBook, until, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
 import { holdPageJobs, keptCount, releasePageJobs, takeKept } from "./page-job-hold.ts";
 
@@ -193,7 +193,13 @@ describe("the order of the work", () => {
     expect(jobs).toHaveLength(1 + 1 + Math.ceil((400 - 3) / 10));
     await until("the ranges' messages", async () => keptCount(pageSet.id) === jobs.length - 1);
     takeKept(pageSet.id);
-    expect((await api(`/api/books/${book.id}/page-sets/${pageSet.id}`, { method: "DELETE", cookie })).status).toBe(204);
+    expect(
+      (
+        await client({ cookie }).api.books[":id"]["page-sets"][":setId"].$delete({
+          param: { id: String(book.id), setId: String(pageSet.id) },
+        })
+      ).status,
+    ).toBe(204);
   });
 
   it("two books at once are both prepared", async () => {
@@ -219,7 +225,9 @@ describe("a cancelled book", () => {
     const book = await createBook({ title: "Cancelled" }, [], { pdf: false });
     holdPageJobs();
     const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(8)));
-    const cancelled = await api(`/api/books/${book.id}/page-sets/${pageSet.id}`, { method: "DELETE", cookie });
+    const cancelled = await client({ cookie }).api.books[":id"]["page-sets"][":setId"].$delete({
+      param: { id: String(book.id), setId: String(pageSet.id) },
+    });
     expect(cancelled.status).toBe(204);
     await releasePageJobs();
     expect(await db().select().from(pageSetPages).where(eq(pageSetPages.setId, pageSet.id))).toEqual([]);

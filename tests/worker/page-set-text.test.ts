@@ -30,15 +30,16 @@ describe("a page set whose text holds control characters", () => {
     ];
     const page1 = await putPage(cookie, book.id, set.id, 1, pageImages(), { ...PAGE, runs });
     expect(page1.status, await page1.clone().text()).toBe(200);
-    const failure = await api(`/api/books/${book.id}/page-sets/${set.id}/pages/2/failure`, {
-      cookie,
-      method: "PUT",
-      body: { width: 612, height: 792, error: "Invalid font\u0000 glyph" },
+    const pageSet = client({ cookie }).api.books[":id"]["page-sets"][":setId"];
+    const param = { id: String(book.id), setId: String(set.id) };
+    const failure = await pageSet.pages[":n"].failure.$put({
+      param: { ...param, n: "2" },
+      json: { width: 612, height: 792, error: "Invalid font\u0000 glyph" },
     });
     expect(failure.status, await failure.clone().text()).toBe(200);
-    const done = await api(`/api/books/${book.id}/page-sets/${set.id}/complete`, {
-      cookie,
-      body: { text: [`${CONTROL_TEXT_RUN}\nΕλληνικά\u0000`, ""], outline: [{ title: "Chapter\u0000 1\u001b", page: 1, items: [] }] },
+    const done = await pageSet.complete.$post({
+      param,
+      json: { text: [`${CONTROL_TEXT_RUN}\nΕλληνικά\u0000`, ""], outline: [{ title: "Chapter\u0000 1\u001b", page: 1, items: [] }] },
     });
     expect(done.status, await done.clone().text()).toBe(200);
     expect(await done.json()).toEqual({ pageCount: 2, failed: [2] });

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { recentReading, unflushedProgress } from "../../workers/reading/progress.ts";
-import { api, createBook, createSchool, db, flushUsage, page, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, flushUsage, okBody, page, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 let teacherId: number;
@@ -22,12 +22,15 @@ beforeAll(async () => {
 const put = (id: number, page: unknown, call: { cookie?: string } = { cookie: "" }) =>
   api(`/api/reading-progress/${id}`, { method: "PUT", body: { page }, cookie: call.cookie });
 
+/** Where the signed-in teacher is in a book, as the reader asks to resume. */
+const progress = (id: number) => client({ cookie }).api["reading-progress"][":bookId"].$get({ param: { bookId: String(id) } });
+
 describe("reading progress", () => {
   it("starts at page 1, saves the last page, and keeps one row per teacher and book", async () => {
-    expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 1 });
+    expect(await okBody(progress(bookId))).toEqual({ page: 1 });
     expect((await put(bookId, 7, { cookie })).status).toBe(204);
     expect((await put(bookId, 12, { cookie })).status).toBe(204);
-    expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 12 });
+    expect(await okBody(progress(bookId))).toEqual({ page: 12 });
     // Until the school's object flushes, the page is there, not in D1: the dashboard lays it over D1's rows.
     const who = { schoolId, teacherId };
     expect(await recentReading(db(), teacherId, schoolId)).toEqual([]);
@@ -36,10 +39,10 @@ describe("reading progress", () => {
     await flushUsage(schoolId);
     expect(await recentReading(db(), teacherId, schoolId)).toEqual(expected);
     expect(await unflushedProgress(env, who)).toEqual([]);
-    expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 12 });
+    expect(await okBody(progress(bookId))).toEqual({ page: 12 });
     // A newer save in the object wins over D1's row, in the resume and in the row.
     expect((await put(bookId, 15, { cookie })).status).toBe(204);
-    expect(await (await api(`/api/reading-progress/${bookId}`, { cookie })).json()).toEqual({ page: 15 });
+    expect(await okBody(progress(bookId))).toEqual({ page: 15 });
     expect(await recentReading(db(), teacherId, schoolId, await unflushedProgress(env, who))).toEqual([
       expect.objectContaining({ bookId, page: 15 }),
     ]);
@@ -62,7 +65,7 @@ describe("reading progress", () => {
     expect((await put(bookId, 0, { cookie })).status).toBe(400);
     expect((await put(bookId, "3", { cookie })).status).toBe(400);
     expect((await put(otherBookId, 3, { cookie })).status).toBe(404);
-    expect((await api(`/api/reading-progress/${otherBookId}`, { cookie })).status).toBe(404);
+    expect((await progress(otherBookId)).status).toBe(404);
   });
 
   it("needs a session and our own origin", async () => {

@@ -30,7 +30,7 @@ const save = (cookie: string, settings: ReadingSettings) => client({ cookie }).a
 describe("GET /api/teacher/reading-settings", () => {
   it("answers the defaults to a teacher who never chose any, not to be cached", async () => {
     const { cookie } = await signedInTeacher(await createSchool());
-    const response = await api(PATH, { cookie });
+    const response = await client({ cookie }).api.teacher["reading-settings"].$get();
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
     expect(await response.json()).toEqual({ settings: DEFAULT_READING_SETTINGS });
@@ -81,12 +81,14 @@ describe("PUT /api/teacher/reading-settings", () => {
       ["large", "expected object", undefined],
     ];
     for (const [body, message, field] of cases) {
+      // Raw: bodies of the wrong shape, which the typed client would not send.
       const response = await api(PATH, { method: "PUT", cookie, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
       const answer = await errorBody(response);
       expect(answer.error, JSON.stringify(body)).toContain(message);
       expect(answer.field, JSON.stringify(body)).toBe(field);
     }
+    // Raw: a JSON Content-Type with no body at all.
     const notJson = await api(PATH, { method: "PUT", cookie, headers: { "Content-Type": "application/json" }, body: undefined });
     expect(notJson.status).toBe(400);
     expect(await storedSettings(teacher.id)).toEqual(CHOSEN);
@@ -100,6 +102,7 @@ describe("PUT /api/teacher/reading-settings", () => {
     await okBody(save(grace.cookie, { ...DEFAULT_READING_SETTINGS, theme: "dark" }));
 
     await okBody(save(ada.cookie, CHOSEN));
+    // Raw: an extra key, which the typed client would not send.
     const smuggled = await api(PATH, { method: "PUT", cookie: ada.cookie, body: { ...CHOSEN, teacherId: grace.teacher.id } });
     expect(smuggled.status).toBe(400);
 
@@ -115,8 +118,9 @@ describe("who may read and write reading settings", () => {
     const { teacher } = await signedInTeacher(await createSchool());
     const { cookie: adminCookie } = await signedInAdmin();
     for (const cookie of [null, adminCookie, "__Host-lectern_teacher=forged"]) {
-      expect((await api(PATH, { cookie })).status, `GET with ${cookie}`).toBe(401);
-      expect((await api(PATH, { method: "PUT", cookie, body: CHOSEN })).status, `PUT with ${cookie}`).toBe(401);
+      const settings = client({ cookie }).api.teacher["reading-settings"];
+      expect((await settings.$get()).status, `GET with ${cookie}`).toBe(401);
+      expect((await settings.$put({ json: CHOSEN })).status, `PUT with ${cookie}`).toBe(401);
     }
     expect(await storedSettings(teacher.id)).toBeNull();
   });
@@ -124,7 +128,7 @@ describe("who may read and write reading settings", () => {
   it("refuses a write from another site (403) and keeps what was stored", async () => {
     const { teacher, cookie } = await signedInTeacher(await createSchool());
     for (const origin of ["https://evil.example", null]) {
-      const response = await api(PATH, { method: "PUT", cookie, origin, body: CHOSEN });
+      const response = await client({ cookie, origin }).api.teacher["reading-settings"].$put({ json: CHOSEN });
       expect(response.status, `from ${origin}`).toBe(403);
     }
     expect(await storedSettings(teacher.id)).toBeNull();

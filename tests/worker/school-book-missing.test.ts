@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, client, createBook, createSchool, okBody, page, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, okBody, page, signedInTeacher } from "./helpers.ts";
 
 // An id that is no book at all says 'Book not found'; a book of the catalogue that the school was not
 // given says 'This book is not available for your school' (the spec has both texts) on the API and
@@ -21,13 +21,17 @@ beforeAll(async () => {
 
 describe("a book a teacher cannot open: no such book, or not the school's", () => {
   it("GET /api/schools/slug/{slug}/books/{id} answers 'Book not found' for an id that is no book", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books/${noSuchBook}`, { cookie });
+    const response = await client({ cookie }).api.schools.slug[":slug"].books[":bookId"].$get({
+      param: { slug, bookId: String(noSuchBook) },
+    });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: "Book not found" });
   });
 
   it("GET /api/schools/slug/{slug}/books/{id} answers 'This book is not available for your school' for another school's book", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books/${unassigned}`, { cookie });
+    const response = await client({ cookie }).api.schools.slug[":slug"].books[":bookId"].$get({
+      param: { slug, bookId: String(unassigned) },
+    });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: "This book is not available for your school" });
     const own = client({ cookie }).api.schools.slug[":slug"].books[":bookId"].$get({ param: { slug, bookId: String(assigned) } });

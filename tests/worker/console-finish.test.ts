@@ -216,8 +216,10 @@ describe("DELETE /api/superadmin/admins/:id", () => {
     const last = await deleteAdmin(db(), { id: plain.admin.id, email: plain.admin.email }, survivor.admin.id);
     expect(last).toEqual({
       ok: false,
-      status: 409,
-      error: `${survivor.admin.email} is the last active superadmin and cannot be deleted. Make another account a superadmin first.`,
+      failure: {
+        kind: "conflict",
+        error: `${survivor.admin.email} is the last active superadmin and cannot be deleted. Make another account a superadmin first.`,
+      },
     });
     expect(await db().select().from(admins).where(eq(admins.id, survivor.admin.id))).toHaveLength(1);
     expect(await audits("delete", String(survivor.admin.id))).toHaveLength(0);

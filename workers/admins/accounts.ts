@@ -3,13 +3,12 @@ import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-gu
 import { prepareSession, SESSION_LIFETIME } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { admins, loginEvents } from "../db/schema.ts";
+import { done, type Failed, failure, type Outcome } from "../kernel/failure.ts";
 import { type SignInRefusal, signInEntry } from "./audit.ts";
 
 export type AdminRole = "admin" | "superadmin";
 
-export type AdminLoginResult =
-  | { ok: true; token: string; admin: { id: number; name: string; email: string; role: AdminRole }; expiresAt: number }
-  | { ok: false; status: 401 | 403 | 429; error: string };
+export type AdminSignIn = { token: string; admin: { id: number; name: string; email: string; role: AdminRole }; expiresAt: number };
 
 /**
  * Signs an admin in with the teachers' rules: same answer and work for unknown e-mail and wrong
@@ -25,10 +24,10 @@ export async function loginAdmin(
   db: Db,
   input: { email: string; password: string; clientIp: string; requireRole?: AdminRole },
   now = Date.now(),
-): Promise<AdminLoginResult> {
+): Promise<Outcome<AdminSignIn>> {
   const [admin] = await db.select().from(admins).where(eq(admins.email, input.email)).limit(1);
   const door = input.requireRole ?? "admin";
-  const refuse = async <R extends AdminLoginResult>(result: R, refused: SignInRefusal): Promise<R> => {
+  const refuse = async (result: Failed, refused: SignInRefusal): Promise<Failed> => {
     await signInEntry(db, { email: input.email, adminId: admin?.id ?? null, door, refused }, now);
     return result;
   };
@@ -37,14 +36,18 @@ export async function loginAdmin(
     { scope: "admin", email: input.email, clientIp: input.clientIp, password: input.password, storedHash: admin?.passwordHash },
     now,
   );
-  if (!check.ok) return check.status === 429 ? check : refuse(check, admin ? "wrong password" : "unknown account");
+  if (!check.ok) {
+    // The admins' sign-in never said how many tries are left: the sentence only, not the teachers' details.
+    const refusal = failure(check.failure.kind, check.failure.error);
+    return check.failure.kind === "throttled" ? refusal : refuse(refusal, admin ? "wrong password" : "unknown account");
+  }
   // checkLogin passes only with a stored hash, so the account exists here.
-  if (!admin) return { ok: false, status: 401, error: BAD_CREDENTIALS };
+  if (!admin) return failure("unauthenticated", BAD_CREDENTIALS);
   if (admin.disabled) {
-    return refuse({ ok: false, status: 403, error: "This account has been disabled. Please contact a superadmin." }, "account disabled");
+    return refuse(failure("refused", "This account has been disabled. Please contact a superadmin."), "account disabled");
   }
   if (input.requireRole === "superadmin" && admin.role !== "superadmin") {
-    return refuse({ ok: false, status: 403, error: "This account is not a superadmin account." }, "not a superadmin");
+    return refuse(failure("refused", "This account is not a superadmin account."), "not a superadmin");
   }
   const session = await prepareSession(db, { kind: "admin", adminId: admin.id }, now);
   await db.batch([
@@ -54,5 +57,5 @@ export async function loginAdmin(
     ...loginHousekeeping(db, now),
   ]);
   const { id, name, email, role } = admin;
-  return { ok: true, token: session.token, admin: { id, name, email, role }, expiresAt: now + SESSION_LIFETIME.admin.absoluteMs };
+  return done({ token: session.token, admin: { id, name, email, role }, expiresAt: now + SESSION_LIFETIME.admin.absoluteMs });
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adminCommand, fromValue } from "../kernel/command.ts";
+import { adminCommand } from "../kernel/command.ts";
 import { AdminCreateSchema, AdminIdParamSchema, AdminUpdateSchema } from "./input.ts";
 import { createAdmin, deleteAdmin, updateAdmin } from "./superadmin.ts";
 
@@ -10,19 +10,19 @@ import { createAdmin, deleteAdmin, updateAdmin } from "./superadmin.ts";
 
 export const createAdminCommand = adminCommand(
   AdminCreateSchema,
-  async ({ db, actor }, input) => fromValue(await createAdmin(db, actor, input)),
+  async ({ db, actor }, input) => createAdmin(db, actor, input),
   "superadmin",
 );
 
 /** Disable, enable, or set a new password; the id first, so a bad one is the error shown. */
 export const updateAdminCommand = adminCommand(
   z.object({ ...AdminIdParamSchema.shape, ...AdminUpdateSchema.shape }),
-  async ({ db, actor }, { id, ...change }) => fromValue(await updateAdmin(db, actor, id, change)),
+  async ({ db, actor }, { id, ...change }) => updateAdmin(db, actor, id, change),
   "superadmin",
 );
 
 export const deleteAdminCommand = adminCommand(
   AdminIdParamSchema,
-  async ({ db, actor }, { id }) => fromValue(await deleteAdmin(db, actor, id)),
+  async ({ db, actor }, { id }) => deleteAdmin(db, actor, id),
   "superadmin",
 );

@@ -2,6 +2,7 @@ import { and, count, eq, gt, ne, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/password.ts";
 import type { Db } from "../db/client.ts";
 import { admins, books, loginEvents, schools, sessions, teachers } from "../db/schema.ts";
+import { done, failure } from "../kernel/failure.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 import { type Actor, auditEntry } from "./audit.ts";
 
@@ -18,15 +19,13 @@ export function listAdmins(db: Db) {
   return db.select(PUBLIC_ADMIN).from(admins).orderBy(admins.email);
 }
 
-export type AdminWriteResult<T> = { ok: true; value: T } | { ok: false; status: 400 | 404 | 409; error: string };
-
 export async function createAdmin(
   db: Db,
   actor: Actor,
   input: { email: string; name: string; password: string; role: "admin" | "superadmin" },
 ) {
   const [existing] = await db.select({ id: admins.id }).from(admins).where(eq(admins.email, input.email));
-  if (existing) return { ok: false, status: 409, error: "An account with this e-mail already exists" } as const;
+  if (existing) return failure("conflict", "An account with this e-mail already exists");
   const passwordHash = await hashPassword(input.password);
   const [created] = await db.batch([
     db.insert(admins).values({ email: input.email, name: input.name, role: input.role, passwordHash }).returning(PUBLIC_ADMIN),
@@ -38,7 +37,7 @@ export async function createAdmin(
       after: { email: input.email, name: input.name, role: input.role },
     }),
   ]);
-  return { ok: true, value: created[0]! } as const;
+  return done(created[0]!);
 }
 
 /**
@@ -47,12 +46,12 @@ export async function createAdmin(
  */
 export async function updateAdmin(db: Db, actor: Actor, id: number, change: { disabled?: boolean; password?: string }) {
   const [before] = await db.select(PUBLIC_ADMIN).from(admins).where(eq(admins.id, id));
-  if (!before) return { ok: false, status: 404, error: "Admin not found" } as const;
-  if (change.disabled && id === actor.id) return { ok: false, status: 400, error: "You cannot disable your own account" } as const;
+  if (!before) return failure("not-found", "Admin not found");
+  if (change.disabled && id === actor.id) return failure("invalid", "You cannot disable your own account");
   const set: { disabled?: boolean; passwordHash?: string } = {};
   if (change.disabled !== undefined) set.disabled = change.disabled;
   if (change.password) set.passwordHash = await hashPassword(change.password);
-  if (Object.keys(set).length === 0) return { ok: false, status: 400, error: "Nothing to change" } as const;
+  if (Object.keys(set).length === 0) return failure("invalid", "Nothing to change");
   const endSessions = change.disabled === true || change.password !== undefined;
   // Disabling keeps an active superadmin: the update's own WHERE checks it, so two superadmins
   // disabling each other at once cannot both succeed; the audit entry follows only a real change.
@@ -78,8 +77,8 @@ export async function updateAdmin(db: Db, actor: Actor, id: number, change: { di
     // changes() here is the audit insert's: 1 only when the update above took.
     ...(endSessions ? [db.delete(sessions).where(and(eq(sessions.adminId, id), sql`changes() > 0`))] : []),
   ]);
-  if (!updated[0]) return { ok: false, status: 409, error: "The last active superadmin cannot be disabled." } as const;
-  return { ok: true, value: updated[0] } as const;
+  if (!updated[0]) return failure("conflict", "The last active superadmin cannot be disabled.");
+  return done(updated[0]);
 }
 
 /** Whether any active superadmin other than `id` exists (SQL, for the guard of a delete). */
@@ -93,10 +92,10 @@ const anotherActiveSuperadmin = (id: number) =>
  * cannot both succeed. The audit entry is written only when a row went (a repeated delete is a 404).
  */
 export async function deleteAdmin(db: Db, actor: Actor, id: number, now = Date.now()) {
-  const notFound = { ok: false, status: 404, error: "Admin not found" } as const;
+  const notFound = failure("not-found", "Admin not found");
   const [target] = await db.select(PUBLIC_ADMIN).from(admins).where(eq(admins.id, id));
   if (!target) return notFound;
-  if (id === actor.id) return { ok: false, status: 409, error: "You cannot delete your own account." } as const;
+  if (id === actor.id) return failure("conflict", "You cannot delete your own account.");
   const { email, name, role, disabled } = target;
   const [deleted] = await db.batch([
     db
@@ -111,12 +110,12 @@ export async function deleteAdmin(db: Db, actor: Actor, id: number, now = Date.n
       .returning({ id: admins.id }),
     auditWhenChanged(db, actor, { action: "delete", entityType: "admin", entityId: id, before: { email, name, role, disabled } }, now),
   ]);
-  if (deleted.length === 1) return { ok: true, value: target } as const;
+  if (deleted.length === 1) return done(target);
   // Refused by the guard: gone meanwhile, or the last active superadmin (another one went meanwhile).
   const [still] = await db.select({ id: admins.id }).from(admins).where(eq(admins.id, id));
   if (!still) return notFound;
   const error = `${target.email} is the last active superadmin and cannot be deleted. Make another account a superadmin first.`;
-  return { ok: false, status: 409, error } as const;
+  return failure("conflict", error);
 }
 
 export async function globalFigures(db: Db, now = Date.now()) {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { loginAdmin } from "../admins/accounts.ts";
 import { readSessionToken, revokeSession, sessionCookie } from "../auth/sessions.ts";
 import { type AdminApiEnv, requireRole } from "../http/guards.ts";
+import { failureResponse } from "../http/run-command.ts";
 import { clientIp } from "../kernel/context.ts";
 import { validate } from "../kernel/validate.ts";
 import { EmailSchema } from "../validation/schemas.ts";
@@ -24,11 +25,11 @@ export const adminAuthApi = new Hono<AdminApiEnv>()
       clientIp: clientIp(c.req.raw),
       requireRole: body.role,
     });
-    if (!result.ok) return c.json({ error: result.error }, result.status);
+    if (!result.ok) return failureResponse(c, result.failure);
     const previous = readSessionToken(c.req.raw, "admin");
     if (previous) await revokeSession(db, previous);
-    c.header("Set-Cookie", sessionCookie(c.req.raw, "admin", result.token));
-    return c.json({ admin: result.admin, expiresAt: result.expiresAt });
+    c.header("Set-Cookie", sessionCookie(c.req.raw, "admin", result.value.token));
+    return c.json({ admin: result.value.admin, expiresAt: result.value.expiresAt });
   })
   .post("/logout", async (c) => {
     const token = readSessionToken(c.req.raw, "admin");

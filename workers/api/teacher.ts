@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { endTeacherCookieSession, sessionCookie } from "../auth/sessions.ts";
 import { requireRole, schoolNamedByBody, type TeacherApiEnv } from "../http/guards.ts";
+import { failureResponse } from "../http/run-command.ts";
 import { schoolBasePath } from "../http/tenancy.ts";
 import { clientIp } from "../kernel/context.ts";
 import { validate } from "../kernel/validate.ts";
@@ -48,7 +49,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
       // The teacher's own dialog: Development Mode shows them the code (README).
       requester: "teacher",
     });
-    return c.json(answer.body, answer.status);
+    return answer.ok ? c.json(answer.value.reply) : failureResponse(c, answer.failure);
   })
   .post("/register", validate("json", RegisterSchema), async (c) => {
     const body = c.req.valid("json");
@@ -56,9 +57,9 @@ export const teacherApi = new Hono<TeacherApiEnv>()
     if (!school) return c.json(SCHOOL_NOT_FOUND, 404);
     const userAgent = c.req.header("User-Agent");
     const result = await registerTeacher(c.var.context.db, c.env, c.var.context.config.authSecret, { school, ...body, userAgent });
-    if (!result.ok) return c.json({ error: result.error }, result.status);
-    c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.token));
-    return c.json({ teacherName: result.teacherName }, 201);
+    if (!result.ok) return failureResponse(c, result.failure);
+    c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.value.token));
+    return c.json({ teacherName: result.value.teacherName }, 201);
   })
   .post("/login", validate("json", LoginSchema), async (c) => {
     const body = c.req.valid("json");
@@ -72,13 +73,12 @@ export const teacherApi = new Hono<TeacherApiEnv>()
       clientIp: clientIp(c.req.raw),
       userAgent: c.req.header("User-Agent"),
     });
-    // From the third wrong password, `triesLeft` says how many this device has before its 15-minute pause.
-    if (!result.ok)
-      return c.json({ error: result.error, ...("triesLeft" in result ? { triesLeft: result.triesLeft } : {}) }, result.status);
+    // From the third wrong password, the failure's details carry `triesLeft`: how many this device has before its 15-minute pause.
+    if (!result.ok) return failureResponse(c, result.failure);
     // A new token at every login: whatever session this browser had before is ended.
     await endTeacherCookieSession(db, c.env, c.req.raw);
-    c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.token));
-    return c.json({ teacherName: result.teacherName });
+    c.header("Set-Cookie", sessionCookie(c.req.raw, "teacher", result.value.token));
+    return c.json({ teacherName: result.value.teacherName });
   })
   .post("/reset-password", validate("json", ResetSchema), async (c) => {
     const body = c.req.valid("json");
@@ -90,7 +90,7 @@ export const teacherApi = new Hono<TeacherApiEnv>()
       otp: body.otp,
       newPassword: body.newPassword,
     });
-    if (!result.ok) return c.json({ error: result.error }, result.status);
+    if (!result.ok) return failureResponse(c, result.failure);
     return c.json({ message: "Password reset successful! You can now log in with your new password." });
   })
   .get("/verify-token", requireRole("teacher"), async (c) => {

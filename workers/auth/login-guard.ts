@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { otpCodes, rateLimits } from "../db/schema.ts";
+import { done, type Failed, failed, type Outcome } from "../kernel/failure.ts";
 import { verifyPassword } from "./password.ts";
 import { sweepExpiredSessions } from "./sessions.ts";
 import { blockedFor, clearHits, describeWait, recordHit } from "./throttle.ts";
@@ -47,8 +48,9 @@ export function badCredentials(failures: number): { error: string; triesLeft?: n
 const DUMMY_HASH =
   "pbkdf2-sha512$100000$3q2+78r+ur7erb7vyv66vg==$YWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY3ODkwYWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMg==";
 
-const tooMany = (waitMs: number) =>
-  ({ ok: false, status: 429, error: `Too many login attempts. Please try again in ${describeWait(waitMs)}.` }) as const;
+// The sign-in forms say when to come back in the sentence; the answer sends no Retry-After (it never did).
+const tooMany = (waitMs: number): Failed =>
+  failed({ kind: "throttled", error: `Too many login attempts. Please try again in ${describeWait(waitMs)}.` });
 
 /** A counter's failures in its current window, and when that window ends. */
 async function failures(db: Db, key: string, windowMs: number, now: number) {
@@ -58,8 +60,12 @@ async function failures(db: Db, key: string, windowMs: number, now: number) {
   return { count: row?.count ?? 0, retryAfterMs: row ? row.windowStart + windowMs - now : 0 };
 }
 
-/** `triesLeft`: on a 401 from the third failure, the tries this client has left on this account before its pause. */
-export type LoginCheck = { ok: true } | { ok: false; status: 401 | 429; error: string; triesLeft?: number };
+/**
+ * Passed, or refused: `throttled` for a blocked client or account, `unauthenticated` for a wrong
+ * password, whose `details.triesLeft` (from the third failure) says how many tries this client has
+ * left on this account before its pause.
+ */
+export type LoginCheck = Outcome<null>;
 
 /**
  * The one password check for teachers and admins: refuses a blocked client or account, verifies
@@ -89,13 +95,14 @@ export async function checkLogin(
   const valid = await verifyPassword(login.password, login.storedHash ?? DUMMY_HASH);
   if (!login.storedHash || !valid) {
     await recordHit(db, keys.client, LOGIN_THROTTLE.client, now);
-    const failed = await recordHit(db, keys.pair, LOGIN_THROTTLE.pair, now);
+    const failedTries = await recordHit(db, keys.pair, LOGIN_THROTTLE.pair, now);
     // The account's count never blocks (blockMs 0 is never reached as a block: the limit is out of reach).
     await recordHit(db, keys.account, { limit: Number.MAX_SAFE_INTEGER, windowMs: LOGIN_THROTTLE.account.windowMs, blockMs: 0 }, now);
-    return { ok: false, status: 401, ...badCredentials(failed) };
+    const { error, triesLeft } = badCredentials(failedTries);
+    return failed({ kind: "unauthenticated", error, ...(triesLeft === undefined ? {} : { details: { triesLeft } }) });
   }
   await clearHits(db, keys.pair);
-  return { ok: true };
+  return done(null);
 }
 
 /**

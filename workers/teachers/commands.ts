@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { type AdminCommandContext, adminCommand, fromWrite, type WriteRefusal } from "../kernel/command.ts";
-import { failed } from "../kernel/failure.ts";
+import { type AdminCommandContext, adminCommand } from "../kernel/command.ts";
+import { failed, type Outcome } from "../kernel/failure.ts";
 import { idFrom } from "../validation/schemas.ts";
 import {
   deleteTeacher,
@@ -24,12 +24,12 @@ const NO_TEACHER = { kind: "not-found", error: TEACHER_NOT_FOUND } as const;
 type Done<Extra> = { message: string; teacher: TeacherIdentity } & Extra;
 
 function teacherCommand<Extra extends object>(
-  act: (context: AdminCommandContext, schoolId: number, teacherId: number) => Promise<({ ok: true } & Done<Extra>) | WriteRefusal>,
+  act: (context: AdminCommandContext, schoolId: number, teacherId: number) => Promise<Outcome<Done<Extra>>>,
 ) {
   return adminCommand(TeacherRef, async (context, { id, teacherId }) => {
     const [schoolId, teacher] = [idFrom(id), idFrom(teacherId)];
     if (!schoolId || !teacher) return failed(NO_TEACHER);
-    return fromWrite<Done<Extra>>(await act(context, schoolId, teacher));
+    return act(context, schoolId, teacher);
   });
 }
 

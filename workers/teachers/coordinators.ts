@@ -10,14 +10,14 @@ import { z } from "zod";
 import type { AuditActor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
-import { adminCommand, fromWrite, type TeacherCommandContext, teacherCommand, type WriteRefusal } from "../kernel/command.ts";
-import { done, failed, type Outcome } from "../kernel/failure.ts";
+import { adminCommand, type TeacherCommandContext, teacherCommand } from "../kernel/command.ts";
+import { done, type Failed, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { idFrom } from "../validation/schemas.ts";
 import { findCoordinator } from "./coordinator-lookup.ts";
 import {
   endTeacherSessions,
-  type ManageResult,
+  type Managed,
   sendTeacherReset,
   setTeacherDisabled,
   TEACHER_NOT_FOUND,
@@ -29,7 +29,7 @@ export const NOT_COORDINATOR = "Only your school's coordinators can do this.";
 /** A coordinator disabling or enabling themselves or another coordinator. */
 export const COORDINATOR_ACCOUNT = "A coordinator's account is managed by the publisher. Ask them to disable or enable it.";
 
-const NOT_FOUND = { ok: false, status: 404, error: TEACHER_NOT_FOUND } as const;
+const NOT_FOUND = failure("not-found", TEACHER_NOT_FOUND);
 
 export { findCoordinator };
 
@@ -47,7 +47,7 @@ export async function setCoordinator(
   teacherId: number,
   coordinator: boolean,
   now = Date.now(),
-): Promise<ManageResult<{ teacher: TeacherIdentity & { coordinator: boolean }; changed: boolean }>> {
+): Promise<Outcome<Managed<{ teacher: TeacherIdentity & { coordinator: boolean }; changed: boolean }>>> {
   const target = and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId));
   const [teacher] = await db
     .select({ id: teachers.id, name: teachers.name, email: teachers.email, disabled: teachers.disabled })
@@ -82,7 +82,7 @@ export async function setCoordinator(
     : changed
       ? `${teacher.name} is no longer a coordinator.`
       : `${teacher.name} was not a coordinator.`;
-  return { ok: true, teacher: { ...teacher, coordinator }, changed, message };
+  return done({ teacher: { ...teacher, coordinator }, changed, message });
 }
 
 const TeacherRef = z.object({ id: z.unknown(), teacherId: z.unknown() });
@@ -91,9 +91,7 @@ function coordinatorSwitch(on: boolean) {
   return adminCommand(TeacherRef, async ({ db, actor }, { id, teacherId }) => {
     const [schoolId, teacher] = [idFrom(id), idFrom(teacherId)];
     if (!schoolId || !teacher) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
-    return fromWrite<{ message: string; teacher: TeacherIdentity & { coordinator: boolean }; changed: boolean }>(
-      await setCoordinator(db, actor, schoolId, teacher, on),
-    );
+    return setCoordinator(db, actor, schoolId, teacher, on);
   });
 }
 
@@ -112,14 +110,14 @@ const CoordinatorRef = z.object({ teacherId: z.unknown() });
  * request's; a plain teacher is refused (403) before anything is read about the other teacher.
  */
 function coordinatorCommand<Extra extends object>(
-  act: (context: TeacherCommandContext, actor: AuditActor, teacherId: number) => Promise<({ ok: true } & Done<Extra>) | WriteRefusal>,
+  act: (context: TeacherCommandContext, actor: AuditActor, teacherId: number) => Promise<Outcome<Done<Extra>>>,
 ) {
   return teacherCommand(CoordinatorRef, async (context, { teacherId }): Promise<Outcome<Done<Extra>>> => {
     const coordinator = await findCoordinator(context.db, context.who);
     if (!coordinator) return failed({ kind: "refused", error: NOT_COORDINATOR });
     const teacher = idFrom(teacherId);
     if (!teacher) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
-    return fromWrite<Done<Extra>>(await act(context, coordinatorActor(coordinator.email), teacher));
+    return act(context, coordinatorActor(coordinator.email), teacher);
   });
 }
 
@@ -128,13 +126,13 @@ function coordinatorCommand<Extra extends object>(
  * disable another could lock the school's other coordinators out, and one who disabled themselves
  * could not undo it. The publisher's admins do that.
  */
-async function refuseCoordinatorAccount(db: Db, schoolId: number, teacherId: number): Promise<WriteRefusal | null> {
+async function refuseCoordinatorAccount(db: Db, schoolId: number, teacherId: number): Promise<Failed | null> {
   const [row] = await db
     .select({ coordinator: teachers.coordinator })
     .from(teachers)
     .where(and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId)));
   if (!row) return NOT_FOUND;
-  return row.coordinator ? { ok: false, status: 403, error: COORDINATOR_ACCOUNT } : null;
+  return row.coordinator ? failure("refused", COORDINATOR_ACCOUNT) : null;
 }
 
 function disabling(disabled: boolean) {

@@ -11,6 +11,7 @@ import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { otpCodes, schools, teachers } from "../db/schema.ts";
 import type { AppConfig } from "../kernel/config.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { schoolObject } from "../school-object/objects.ts";
 import { auditWhere } from "../schools/audit.ts";
 import { sendTeacherOtp } from "./send-otp.ts";
@@ -18,8 +19,9 @@ import { sendTeacherOtp } from "./send-otp.ts";
 export const TEACHER_NOT_FOUND = "Teacher not found";
 export const SCHOOL_NOT_FOUND = "School not found";
 
-export type ManageResult<T> = ({ ok: true; message: string } & T) | { ok: false; status: 404 | 403 | 429 | 502 | 503; error: string };
-const NOT_FOUND = { ok: false, status: 404, error: TEACHER_NOT_FOUND } as const;
+/** What every action on a teacher answers: the sentence for whoever acted, and what it was about. */
+export type Managed<T> = { message: string } & T;
+const NOT_FOUND = failure("not-found", TEACHER_NOT_FOUND);
 
 /** Who the action was about, as the audit entry and the messages name them. */
 export interface TeacherIdentity {
@@ -119,7 +121,7 @@ export async function setTeacherDisabled(
   teacherId: number,
   disabled: boolean,
   now = Date.now(),
-): Promise<ManageResult<{ teacher: TeacherIdentity; changed: boolean }>> {
+): Promise<Outcome<Managed<{ teacher: TeacherIdentity; changed: boolean }>>> {
   const teacher = await findTeacher(db, schoolId, teacherId);
   if (!teacher) return NOT_FOUND;
   const target = ofSchool(schoolId, teacherId);
@@ -157,7 +159,7 @@ export async function setTeacherDisabled(
     : changed
       ? `${teacher.name} is enabled and can sign in again.`
       : `${teacher.name} was already enabled.`;
-  return { ok: true, teacher: result, changed, message };
+  return done({ teacher: result, changed, message });
 }
 
 /** Ends every session the teacher has (they stay enabled and may sign in again). */
@@ -168,7 +170,7 @@ export async function endTeacherSessions(
   schoolId: number,
   teacherId: number,
   now = Date.now(),
-): Promise<ManageResult<{ teacher: TeacherIdentity; sessionsEnded: number }>> {
+): Promise<Outcome<Managed<{ teacher: TeacherIdentity; sessionsEnded: number }>>> {
   const teacher = await findTeacher(db, schoolId, teacherId);
   if (!teacher) return NOT_FOUND;
   const target = ofSchool(schoolId, teacherId);
@@ -186,7 +188,7 @@ export async function endTeacherSessions(
   ]);
   if (!still) return NOT_FOUND;
   const message = n === 0 ? `${teacher.name} had no sessions to end.` : `Ended ${n} session${n === 1 ? "" : "s"} of ${teacher.name}.`;
-  return { ok: true, teacher, sessionsEnded: n, message };
+  return done({ teacher, sessionsEnded: n, message });
 }
 
 /**
@@ -205,7 +207,7 @@ export async function deleteTeacher(
   schoolId: number,
   teacherId: number,
   now = Date.now(),
-): Promise<ManageResult<{ teacher: TeacherIdentity }>> {
+): Promise<Outcome<Managed<{ teacher: TeacherIdentity }>>> {
   const teacher = await findTeacher(db, schoolId, teacherId);
   if (!teacher) return NOT_FOUND;
   await schoolObject(hot, schoolId).removeTeacher(schoolId, teacherId);
@@ -216,7 +218,7 @@ export async function deleteTeacher(
     db.delete(teachers).where(ofSchool(schoolId, teacherId)).returning({ id: teachers.id }),
   ]);
   if (!deleted.length) return NOT_FOUND;
-  return { ok: true, teacher, message: `${teacher.name} (${teacher.email}) was removed; their place at the school is free.` };
+  return done({ teacher, message: `${teacher.name} (${teacher.email}) was removed; their place at the school is free.` });
 }
 
 /**
@@ -234,7 +236,7 @@ export async function sendTeacherReset(
   teacherId: number,
   client: { ip: string; origin: string },
   now = Date.now(),
-): Promise<ManageResult<{ teacher: TeacherIdentity }>> {
+): Promise<Outcome<Managed<{ teacher: TeacherIdentity }>>> {
   const [teacher, [school]] = await Promise.all([
     findTeacher(db, schoolId, teacherId),
     db.select().from(schools).where(eq(schools.id, schoolId)),
@@ -254,9 +256,7 @@ export async function sendTeacherReset(
     },
     now,
   );
-  if (answer.status !== 200) {
-    return { ok: false, status: answer.status, error: answer.body.error ?? "The code could not be sent. Please try again." };
-  }
+  if (!answer.ok) return answer;
   await auditEntry(
     db,
     actor,
@@ -265,13 +265,13 @@ export async function sendTeacherReset(
       entityType: "teacher",
       entityId: teacher.id,
       before: named(teacher),
-      after: { delivery: answer.delivery === "log" ? "server log (Development Mode)" : "e-mail" },
+      after: { delivery: answer.value.delivery === "log" ? "server log (Development Mode)" : "e-mail" },
     },
     now,
   );
   const message =
-    answer.delivery === "log"
+    answer.value.delivery === "log"
       ? `Development Mode: email delivery is not configured, so the password-reset code for ${teacher.name} was sent to the server's log, not shown here.`
       : `A password-reset code was e-mailed to ${teacher.name} (${teacher.email}).`;
-  return { ok: true, teacher, message };
+  return done({ teacher, message });
 }

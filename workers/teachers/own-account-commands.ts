@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { fromWrite, teacherCommand } from "../kernel/command.ts";
+import { teacherCommand } from "../kernel/command.ts";
 import { done } from "../kernel/failure.ts";
 import {
   AccountUpdateSchema,
@@ -7,7 +7,6 @@ import {
   endTeacherSession,
   PasswordChangeSchema,
   signOutEverywhere,
-  type TeacherAccount,
   updateTeacherAccount,
 } from "./own-account.ts";
 
@@ -18,19 +17,17 @@ import {
  */
 
 export const updateAccountCommand = teacherCommand(AccountUpdateSchema, async ({ db, env, who }, input) =>
-  fromWrite<{ message: string; account: TeacherAccount }>(await updateTeacherAccount(db, env, who, input)),
+  updateTeacherAccount(db, env, who, input),
 );
 
 /** The teacher's other sessions end; this one stays. */
 export const changePasswordCommand = teacherCommand(PasswordChangeSchema, async ({ db, env, who, session, client }, input) =>
-  fromWrite<{ message: string; sessionsEnded: number }>(
-    await changeTeacherPassword(db, env, { ...who, keepTokenHash: session.tokenHash, clientIp: client.ip }, input),
-  ),
+  changeTeacherPassword(db, env, { ...who, keepTokenHash: session.tokenHash, clientIp: client.ip }, input),
 );
 
 /** One session ended by its id (as the sessions list names it); `current` when it was this one. */
 export const endSessionCommand = teacherCommand(z.object({ id: z.string().max(200) }), async ({ env, who, session }, { id }) =>
-  fromWrite<{ message: string; current: boolean }>(await endTeacherSession(env, who, id, session.tokenHash)),
+  endTeacherSession(env, who, id, session.tokenHash),
 );
 
 export const signOutEverywhereCommand = teacherCommand(z.object({}), async ({ env, who }) => done(await signOutEverywhere(env, who)));

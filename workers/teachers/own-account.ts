@@ -6,6 +6,7 @@ import type { HotState } from "../auth/sessions.ts";
 import { sha256Hex } from "../auth/tokens.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { schoolObject } from "../school-object/objects.ts";
 import { MobileSchema, PasswordSchema, PersonNameSchema } from "../validation/schemas.ts";
 
@@ -38,13 +39,13 @@ export interface TeacherRef {
   teacherId: number;
 }
 
-export type AccountError = { ok: false; status: 400 | 404 | 429; error: string };
-export type AccountResult<T> = ({ ok: true; message: string } & T) | AccountError;
+/** What every change to the account answers: the sentence the teacher reads, and what changed. */
+export type AccountChange<T> = { message: string } & T;
 
 export const WRONG_CURRENT_PASSWORD = "Your current password is not correct.";
 export const SAME_PASSWORD = "Your new password must be different from your current password.";
 export const SESSION_GONE = "This session has already ended.";
-const TEACHER_GONE: AccountError = { ok: false, status: 404, error: "Your account could not be found." };
+const TEACHER_GONE = failure("not-found", "Your account could not be found.");
 
 /** What the account page shows of the teacher. */
 export interface TeacherAccount {
@@ -67,7 +68,7 @@ export async function updateTeacherAccount(
   hot: HotState,
   who: TeacherRef,
   input: AccountUpdate,
-): Promise<AccountResult<{ account: TeacherAccount }>> {
+): Promise<Outcome<AccountChange<{ account: TeacherAccount }>>> {
   const [account] = await db
     .update(teachers)
     .set({ name: input.name, mobile: input.mobile })
@@ -76,7 +77,7 @@ export async function updateTeacherAccount(
   if (!account) return TEACHER_GONE;
   // The school's object stamps the name on the teacher's pages.
   await schoolObject(hot, who.schoolId).updateTeacher(who.schoolId, { id: who.teacherId, name: account.name, email: account.email });
-  return { ok: true, account, message: "Your name and mobile number have been saved." };
+  return done({ account, message: "Your name and mobile number have been saved." });
 }
 
 /**
@@ -93,7 +94,7 @@ export async function changeTeacherPassword(
   who: TeacherRef & { keepTokenHash: string; clientIp: string },
   input: PasswordChange,
   now = Date.now(),
-): Promise<AccountResult<{ sessionsEnded: number }>> {
+): Promise<Outcome<AccountChange<{ sessionsEnded: number }>>> {
   const [teacher] = await db
     .select({ email: teachers.email, schoolId: teachers.schoolId, passwordHash: teachers.passwordHash })
     .from(teachers)
@@ -111,11 +112,10 @@ export async function changeTeacherPassword(
     },
     now,
   );
+  // A wrong password here is wrong input on the form (invalid), not a failed sign-in; a throttle stays one.
   if (!check.ok)
-    return check.status === 429
-      ? { ok: false, status: 429, error: check.error }
-      : { ok: false, status: 400, error: WRONG_CURRENT_PASSWORD };
-  if (input.newPassword === input.currentPassword) return { ok: false, status: 400, error: SAME_PASSWORD };
+    return check.failure.kind === "throttled" ? failure("throttled", check.failure.error) : failure("invalid", WRONG_CURRENT_PASSWORD);
+  if (input.newPassword === input.currentPassword) return failure("invalid", SAME_PASSWORD);
 
   const passwordHash = await hashPassword(input.newPassword);
   const n = await schoolObject(hot, who.schoolId).endTeacherSessions(who.schoolId, who.teacherId, who.keepTokenHash);
@@ -125,12 +125,12 @@ export async function changeTeacherPassword(
     .set({ passwordHash })
     .where(and(eq(teachers.id, who.teacherId), eq(teachers.passwordHash, teacher.passwordHash)))
     .returning({ id: teachers.id });
-  if (!updated.length) return { ok: false, status: 400, error: WRONG_CURRENT_PASSWORD };
+  if (!updated.length) return failure("invalid", WRONG_CURRENT_PASSWORD);
   const message =
     n === 0
       ? "Your password has been changed."
       : `Your password has been changed, and you have been signed out on ${n} other device${n === 1 ? "" : "s"}.`;
-  return { ok: true, sessionsEnded: n, message };
+  return done({ sessionsEnded: n, message });
 }
 
 /** One of the teacher's live sessions, as the page and the API show it. */
@@ -185,8 +185,8 @@ export async function endTeacherSession(
   id: string,
   currentTokenHash: string,
   now = Date.now(),
-): Promise<AccountResult<{ current: boolean }>> {
-  const gone: AccountError = { ok: false, status: 404, error: SESSION_GONE };
+): Promise<Outcome<AccountChange<{ current: boolean }>>> {
+  const gone = failure("not-found", SESSION_GONE);
   if (!SessionIdSchema.safeParse(id).success) return gone;
   let match: { tokenHash: string; device: string | null } | undefined;
   const school = schoolObject(hot, who.schoolId);
@@ -199,7 +199,7 @@ export async function endTeacherSession(
   const message = current
     ? "You have been signed out on this device."
     : `The session on ${match.device ?? "an unknown device"} has been ended.`;
-  return { ok: true, current, message };
+  return done({ current, message });
 }
 
 /** Ends every session of the teacher, this one included. */

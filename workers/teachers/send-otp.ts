@@ -4,16 +4,20 @@ import { describeWait, recordAmount } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { type School, teachers } from "../db/schema.ts";
 import type { AppConfig } from "../kernel/config.ts";
+import { done, type Failed, failure, type Outcome } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { accountExistsEmail, noAccountEmail, otpEmail } from "../mail/otp-email.ts";
 import { sendSmtp } from "../mail/smtp.ts";
 import { LIMIT_REACHED } from "./sign-up-and-login.ts";
 
-export type SendOtpAnswer = {
-  status: 200 | 403 | 429 | 502 | 503;
-  body: { message?: string; error?: string };
-  /** Where a code that was issued went: the teacher's inbox, or the server's log (Development Mode). */
-  delivery?: "email" | "log";
+export type SentCode = {
+  /**
+   * What the requester's dialog reads: `{ message }`, or in Development Mode for the teacher's own
+   * dialog `{ error }` with the code in it (shown on screen, README), a success all the same.
+   */
+  reply: { message: string } | { error: string };
+  /** Where the code went: the teacher's inbox, or the server's log (Development Mode). */
+  delivery: "email" | "log";
 };
 
 /**
@@ -51,13 +55,13 @@ export async function sendTeacherOtp(
   secret: string,
   input: { school: School; email: string; purpose: OtpPurpose; clientIp: string; loginUrl: string; requester: OtpRequester },
   now = Date.now(),
-): Promise<SendOtpAnswer> {
+): Promise<Outcome<SentCode>> {
   const { school, email, purpose } = input;
   if (!config.mail && !config.devMode) {
-    return { status: 503, body: { error: "Email delivery is not configured. Please contact your school's administrator." } };
+    return failure("unavailable", "Email delivery is not configured. Please contact your school's administrator.");
   }
   // At a full school nobody needs a registration code (a registered teacher signs in): one answer for every address.
-  if (purpose === "register" && (await isSchoolFull(db, school.id))) return { status: 403, body: { error: LIMIT_REACHED } };
+  if (purpose === "register" && (await isSchoolFull(db, school.id))) return failure("refused", LIMIT_REACHED);
 
   const [existing] = await db
     .select({ id: teachers.id })
@@ -68,18 +72,17 @@ export async function sendTeacherOtp(
 
   const issued = await issueOtp(db, secret, { schoolId: school.id, email, purpose }, now);
   if (!issued.ok) {
-    return { status: 429, body: { error: `Please wait ${describeWait(issued.retryAfterMs)} before requesting another OTP.` } };
+    return failure("throttled", `Please wait ${describeWait(issued.retryAfterMs)} before requesting another OTP.`);
   }
 
   if (!config.mail) {
     log.info(`[Development Mode] OTP for ${email} at ${school.slug} (${purpose}): ${issued.code}`);
     if (input.requester === "staff")
-      return { status: 200, body: { message: "Development Mode: the code was sent to the server's log." }, delivery: "log" };
-    return {
-      status: 200,
-      body: { error: `Development Mode: email delivery is not configured, so here is your OTP: ${issued.code}` },
+      return done({ reply: { message: "Development Mode: the code was sent to the server's log." }, delivery: "log" });
+    return done({
+      reply: { error: `Development Mode: email delivery is not configured, so here is your OTP: ${issued.code}` },
       delivery: "log",
-    };
+    });
   }
 
   const minutesValid = OTP_TTL_MS / 60_000;
@@ -94,13 +97,16 @@ export async function sendTeacherOtp(
     await sendSmtp(config.mail.smtpUrl, { from: config.mail.from, to: email, ...content });
   } catch (error) {
     log.error("OTP e-mail failed", { school: school.slug, error: error instanceof Error ? error.message : String(error) });
-    return { status: 502, body: { error: "We could not send the email right now. Please try again in a few minutes." } };
+    return failure("upstream-failed", "We could not send the email right now. Please try again in a few minutes.");
   }
-  return { status: 200, body: { message: OTP_SENT }, delivery: "email" };
+  return done({ reply: { message: OTP_SENT }, delivery: "email" });
 }
 
-/** Counts one code against the address and the school, or the 429 refusing it. */
-async function countCode(db: Db, school: School, clientIp: string, now: number): Promise<SendOtpAnswer | null> {
+/**
+ * Counts one code against the address and the school, or the refusal. The wait is in the sentence;
+ * the answer never sent a Retry-After, so none is set here.
+ */
+async function countCode(db: Db, school: School, clientIp: string, now: number): Promise<Failed | null> {
   const schoolLimit = Math.max(OTP_LIMITS.schoolMin, OTP_LIMITS.schoolPerSlot * school.teacherLimit);
   const checks = [
     { key: `otp:client:${clientIp}`, rule: OTP_LIMITS.client },
@@ -109,7 +115,7 @@ async function countCode(db: Db, school: School, clientIp: string, now: number):
   for (const { key, rule } of checks) {
     const counted = await recordAmount(db, key, 1, rule, now);
     if (!counted.allowed) {
-      return { status: 429, body: { error: `Too many codes requested. Please try again in ${describeWait(counted.retryAfterMs)}.` } };
+      return failure("throttled", `Too many codes requested. Please try again in ${describeWait(counted.retryAfterMs)}.`);
     }
   }
   return null;

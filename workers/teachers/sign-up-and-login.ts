@@ -6,9 +6,8 @@ import { hashPassword } from "../auth/password.ts";
 import { type HotState, openTeacherSession } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { schoolObject } from "../school-object/objects.ts";
-
-export type AccountResult<T> = ({ ok: true } & T) | { ok: false; status: 400 | 401 | 403 | 409 | 429; error: string };
 
 export const LIMIT_REACHED = "limit_reached";
 // Only after the right password (docs/decisions/0015): a stranger learns nothing about the account.
@@ -27,17 +26,17 @@ export async function registerTeacher(
   secret: string,
   input: { school: School; name: string; mobile: string; email: string; password: string; otp: string; userAgent?: string | null },
   now = Date.now(),
-): Promise<AccountResult<{ token: string; teacherName: string }>> {
+): Promise<Outcome<{ token: string; teacherName: string }>> {
   const { school, email } = input;
   // The code first, then the address: a known address gets the wrong code's answer (its owner was
   // e-mailed "you already have an account" instead of a code), so this call reveals no account.
   const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "register" }, input.otp, now);
-  if (!check.ok) return { ok: false, status: 400, error: OTP_ERRORS[check.reason] };
+  if (!check.ok) return failure("invalid", OTP_ERRORS[check.reason]);
   const [existing] = await db
     .select({ id: teachers.id })
     .from(teachers)
     .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
-  if (existing) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
+  if (existing) return failure("invalid", OTP_ERRORS.invalid);
 
   const passwordHash = await hashPassword(input.password);
   const teacherId = sql`(SELECT id FROM teachers WHERE school_id = ${school.id} AND email = ${email})`;
@@ -58,19 +57,19 @@ export async function registerTeacher(
     created = inserted?.results[0] as { id: number } | undefined;
     if (!created) {
       const [otp] = await db.all<{ usedAt: number | null }>(sql`SELECT used_at AS usedAt FROM otp_codes WHERE id = ${check.otpId}`);
-      if (otp?.usedAt !== null) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
-      return { ok: false, status: 403, error: LIMIT_REACHED };
+      if (otp?.usedAt !== null) return failure("invalid", OTP_ERRORS.invalid);
+      return failure("refused", LIMIT_REACHED);
     }
   } catch (error) {
     // Two registrations for the same address racing: the unique index refuses the second.
-    if (String(error).includes("UNIQUE")) return { ok: false, status: 409, error: DUPLICATE_EMAIL };
+    if (String(error).includes("UNIQUE")) return failure("conflict", DUPLICATE_EMAIL);
     throw error;
   }
   const teacher = { id: created.id, name: input.name, email };
   const token = await openTeacherSession(hot, school, teacher, describeDevice(input.userAgent), now);
   // Only a teacher the object knows as disabled has no session; a new one cannot be.
-  if (!token) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
-  return { ok: true, token, teacherName: input.name };
+  if (!token) return failure("refused", ACCOUNT_DISABLED);
+  return done({ token, teacherName: input.name });
 }
 
 export async function loginTeacher(
@@ -78,7 +77,7 @@ export async function loginTeacher(
   hot: HotState,
   input: { school: School; email: string; password: string; clientIp: string; userAgent?: string | null },
   now = Date.now(),
-): Promise<AccountResult<{ token: string; teacherName: string }>> {
+): Promise<Outcome<{ token: string; teacherName: string }>> {
   const { school, email } = input;
   const [teacher] = await db
     .select({ id: teachers.id, name: teachers.name, passwordHash: teachers.passwordHash, disabled: teachers.disabled })
@@ -91,12 +90,12 @@ export async function loginTeacher(
   );
   if (!check.ok) return check;
   // checkLogin passes only with a stored hash, so the account exists here.
-  if (!teacher) return { ok: false, status: 401, error: BAD_CREDENTIALS };
-  if (teacher.disabled) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
+  if (!teacher) return failure("unauthenticated", BAD_CREDENTIALS);
+  if (teacher.disabled) return failure("refused", ACCOUNT_DISABLED);
 
   // The session first: a teacher whose disable reached the school's object but not D1 stays out.
   const token = await openTeacherSession(hot, school, { id: teacher.id, name: teacher.name, email }, describeDevice(input.userAgent), now);
-  if (!token) return { ok: false, status: 403, error: ACCOUNT_DISABLED };
+  if (!token) return failure("refused", ACCOUNT_DISABLED);
   await db.batch([
     db.insert(loginEvents).values({ kind: "teacher", schoolId: school.id, teacherId: teacher.id, at: now }),
     db
@@ -105,7 +104,7 @@ export async function loginTeacher(
       .where(eq(schools.id, school.id)),
     ...loginHousekeeping(db, now),
   ]);
-  return { ok: true, token, teacherName: teacher.name };
+  return done({ token, teacherName: teacher.name });
 }
 
 /**
@@ -120,16 +119,16 @@ export async function resetTeacherPassword(
   secret: string,
   input: { school: School; email: string; otp: string; newPassword: string },
   now = Date.now(),
-): Promise<AccountResult<Record<never, never>>> {
+): Promise<Outcome<Record<never, never>>> {
   const { school, email } = input;
   const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "reset" }, input.otp, now);
-  if (!check.ok) return { ok: false, status: 400, error: OTP_ERRORS[check.reason] };
+  if (!check.ok) return failure("invalid", OTP_ERRORS[check.reason]);
   const [teacher] = await db
     .select({ id: teachers.id })
     .from(teachers)
     .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
   // Codes are issued for unknown addresses too (so the form reveals nothing); they just open nothing.
-  if (!teacher) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
+  if (!teacher) return failure("invalid", OTP_ERRORS.invalid);
 
   const passwordHash = await hashPassword(input.newPassword);
   await schoolObject(hot, school.id).endTeacherSessions(school.id, teacher.id);
@@ -140,6 +139,6 @@ export async function resetTeacherPassword(
       RETURNING id`,
     sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL`,
   ]);
-  if (!updated?.results.length) return { ok: false, status: 400, error: OTP_ERRORS.invalid };
-  return { ok: true };
+  if (!updated?.results.length) return failure("invalid", OTP_ERRORS.invalid);
+  return done({});
 }

@@ -6,11 +6,11 @@
 import { z } from "zod";
 import { dayOf } from "#shared/rules/licence.ts";
 import { adminCommand } from "../kernel/command.ts";
-import { done, failed, type Outcome } from "../kernel/failure.ts";
+import { done, failed } from "../kernel/failure.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { importLicences, LicenceImportBodySchema, validateLicenceImport } from "./import.ts";
 import { checkLicenceDays, DaySchema, SeatsSchema } from "./input.ts";
-import { changeLicences, createLicences, deleteLicence, type LicenceWrite, MAX_RENEWED, renewLicences, updateLicence } from "./licences.ts";
+import { changeLicences, createLicences, deleteLicence, MAX_RENEWED, renewLicences, updateLicence } from "./licences.ts";
 
 const NoteSchema = z.string().trim().max(200, "A note has at most 200 characters");
 
@@ -46,25 +46,14 @@ export const LicenceFilterSchema = z
     "Say which licences: a school, a book, a state, an end, or their ids",
   );
 
-function fromLicenceWrite<T extends object>(result: LicenceWrite<T>): Outcome<T> {
-  if (result.ok) {
-    const { ok: _ok, ...value } = result;
-    return done(value as unknown as T);
-  }
-  const { status, error, field } = result;
-  if (status === 404) return failed({ kind: "not-found", error });
-  if (status === 409) return failed({ kind: "conflict", error });
-  return failed({ kind: "invalid", error, ...(field ? { field } : {}) });
-}
-
 export const createLicenceCommand = adminCommand(LicenceInputSchema, async ({ db, env, actor }, input) => {
-  const outcome = fromLicenceWrite(await createLicences(db, env, actor, [input]));
+  const outcome = await createLicences(db, env, actor, [input]);
   return outcome.ok ? done({ licence: outcome.value.licences[0]! }) : outcome;
 });
 
 export const createLicencesCommand = adminCommand(
   z.object({ licences: z.array(LicenceInputSchema).min(1, "Give at least one licence").max(500, "Give at most 500 licences at a time") }),
-  async ({ db, env, actor }, { licences }) => fromLicenceWrite(await createLicences(db, env, actor, licences)),
+  async ({ db, env, actor }, { licences }) => createLicences(db, env, actor, licences),
 );
 
 /** A licence's id as the URL carries it: anything malformed is a licence that does not exist (idFrom). */
@@ -87,7 +76,7 @@ export const updateLicenceCommand = adminCommand(
   async ({ db, env, actor }, { id, ...change }) => {
     const licenceId = idFrom(id);
     if (!licenceId) return failed(NOT_FOUND);
-    return fromLicenceWrite(await updateLicence(db, env, actor, licenceId, change));
+    return updateLicence(db, env, actor, licenceId, change);
   },
 );
 
@@ -117,10 +106,6 @@ export const validateLicenceImportCommand = adminCommand(LicenceImportBodySchema
 );
 
 /** Every row of a CSV file imported, or none (400 with every row's problems). */
-export const importLicencesCommand = adminCommand(LicenceImportBodySchema, async ({ db, env, actor }, { rows, rowNumbers }) => {
-  const result = await importLicences(db, env, actor, rows, rowNumbers);
-  if (result.ok) return done({ created: result.created, changed: result.changed, unchanged: result.unchanged });
-  return failed(
-    result.status === 409 ? { kind: "conflict", error: result.error } : { kind: "invalid", error: result.error, rows: result.rows },
-  );
-});
+export const importLicencesCommand = adminCommand(LicenceImportBodySchema, async ({ db, env, actor }, { rows, rowNumbers }) =>
+  importLicences(db, env, actor, rows, rowNumbers),
+);

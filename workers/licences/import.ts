@@ -10,6 +10,7 @@ import { z } from "zod";
 import { normalizeIsbn } from "#shared/rules/isbn.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
+import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import type { HotState } from "../school-object/objects.ts";
 import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
 import { parseId } from "../validation/schemas.ts";
@@ -232,9 +233,8 @@ async function checkRows(
 const RACED = "Another change to these licences happened meanwhile; nothing was saved. Please check the file again.";
 const AUDIT_CHUNK = 100;
 
-export type LicenceImportOutcome =
-  | { ok: true; created: number; changed: number; unchanged: number }
-  | { ok: false; status: 400 | 409; error: string; rows?: LicenceImportValidation };
+/** What an import did: licences made, changed, and rows that were already as the file says. */
+export type LicenceImportCounts = { created: number; changed: number; unchanged: number };
 
 /**
  * Imports every row or none: the new and changed licences in one upsert and the audit entries (a
@@ -247,11 +247,11 @@ export async function importLicences(
   rows: Record<string, unknown>[],
   rowNumbers?: number[],
   now = Date.now(),
-): Promise<LicenceImportOutcome> {
+): Promise<Outcome<LicenceImportCounts>> {
   const { validation, checked } = await checkRows(db, rows, rowNumbers);
   const invalid = validation.summary.invalid;
   if (invalid)
-    return { ok: false, status: 400, error: `${invalid} of ${rows.length} rows cannot be imported; nothing was saved.`, rows: validation };
+    return failed({ kind: "invalid", error: `${invalid} of ${rows.length} rows cannot be imported; nothing was saved.`, rows: validation });
   // The new and changed rows, as the upsert writes them (it keys on the school and the book).
   const written: NewLicence[] = checked
     .filter((row) => row.result.status === "new" || row.result.status === "change")
@@ -264,7 +264,7 @@ export async function importLicences(
       note: row.input.note,
     }));
   const unchanged = validation.summary.unchanged;
-  if (!written.length) return { ok: true, created: 0, changed: 0, unchanged };
+  if (!written.length) return done({ created: 0, changed: 0, unchanged });
   // One upsert: a licence made or deleted since the check still ends as the file says.
   const statements: SQL[] = [
     sql`INSERT INTO book_access (school_id, book_id, starts_on, ends_on, seats, note, created_at, updated_at)
@@ -281,9 +281,9 @@ export async function importLicences(
     await runTransaction(db, statements);
   } catch (error) {
     // A school or book deleted since the check.
-    if (String(error).includes("FOREIGN KEY constraint failed")) return { ok: false, status: 409, error: RACED };
+    if (String(error).includes("FOREIGN KEY constraint failed")) return failure("conflict", RACED);
     throw error;
   }
   await catalogueChanged(hot, [...new Set(written.map((row) => row.schoolId))]);
-  return { ok: true, created: validation.summary.new, changed: validation.summary.change, unchanged };
+  return done({ created: validation.summary.new, changed: validation.summary.change, unchanged });
 }

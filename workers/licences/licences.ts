@@ -11,6 +11,7 @@ import { addDays, type LicenceState, licenceState, renewed } from "#shared/rules
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
@@ -88,11 +89,9 @@ export interface NewLicence {
   note: string;
 }
 
-export type LicenceWrite<T> = ({ ok: true } & T) | { ok: false; status: 400 | 404 | 409; error: string; field?: string };
-
 /**
- * Creates every licence, or none: a school or book that does not exist is 400 (naming it), a pair
- * that already has a licence 409 (naming the school and the book: renew or change that one).
+ * Creates every licence, or none: a school or book that does not exist is invalid (naming it), a
+ * pair that already has a licence a conflict (naming the school and the book: renew or change that one).
  */
 export async function createLicences(
   db: Db,
@@ -100,11 +99,12 @@ export async function createLicences(
   actor: Actor,
   items: NewLicence[],
   now = Date.now(),
-): Promise<LicenceWrite<{ licences: LicenceRow[] }>> {
+): Promise<Outcome<{ licences: LicenceRow[] }>> {
   const pairs = new Set<string>();
-  for (const [index, item] of items.entries()) {
+  for (const item of items) {
     const pair = `${item.schoolId}:${item.bookId}`;
-    if (pairs.has(pair)) return { ok: false, status: 409, error: "The same school and book are given twice", field: `licences.${index}` };
+    // The sentence names no row and the answer never named one: a conflict between items, not one field's.
+    if (pairs.has(pair)) return failure("conflict", "The same school and book are given twice");
     pairs.add(pair);
   }
   const schoolIds = [...new Set(items.map((item) => item.schoolId))];
@@ -114,9 +114,9 @@ export async function createLicences(
     db.select({ id: books.id }).from(books).where(inArray(books.id, bookIds)),
   ]);
   const missingSchool = schoolIds.find((id) => !foundSchools.some((row) => row.id === id));
-  if (missingSchool !== undefined) return { ok: false, status: 400, error: `No school with id ${missingSchool}`, field: "schoolId" };
+  if (missingSchool !== undefined) return failure("invalid", `No school with id ${missingSchool}`, "schoolId");
   const missingBook = bookIds.find((id) => !foundBooks.some((row) => row.id === id));
-  if (missingBook !== undefined) return { ok: false, status: 400, error: `No book with id ${missingBook}`, field: "bookId" };
+  if (missingBook !== undefined) return failure("invalid", `No book with id ${missingBook}`, "bookId");
   const json = JSON.stringify(items);
   try {
     await runTransaction(db, [
@@ -129,7 +129,7 @@ export async function createLicences(
   } catch (error) {
     if (!String(error).includes("UNIQUE constraint failed")) throw error;
     const taken = await existingPair(db, items);
-    return { ok: false, status: 409, error: taken ?? "A licence for one of these schools and books exists already" };
+    return failure("conflict", taken ?? "A licence for one of these schools and books exists already");
   }
   const created = await db
     .select()
@@ -137,7 +137,7 @@ export async function createLicences(
     .where(sql`(${bookAccess.schoolId}, ${bookAccess.bookId}) IN (SELECT value ->> 'schoolId', value ->> 'bookId' FROM json_each(${json}))`)
     .orderBy(asc(bookAccess.id));
   await catalogueChanged(hot, schoolIds);
-  return { ok: true, licences: created };
+  return done({ licences: created });
 }
 
 async function existingPair(db: Db, items: NewLicence[]): Promise<string | null> {
@@ -161,7 +161,7 @@ export interface LicenceChange {
   note?: string;
 }
 
-/** Changes one licence; 404 when there is none, 400 (field `endsOn`) when it would end before it starts. */
+/** Changes one licence; not found when there is none, invalid (field `endsOn`) when it would end before it starts. */
 export async function updateLicence(
   db: Db,
   hot: HotState,
@@ -169,12 +169,12 @@ export async function updateLicence(
   id: number,
   change: LicenceChange,
   now = Date.now(),
-): Promise<LicenceWrite<{ licence: LicenceRow }>> {
+): Promise<Outcome<{ licence: LicenceRow }>> {
   const before = await findLicence(db, id);
-  if (!before) return { ok: false, status: 404, error: "Licence not found" };
+  if (!before) return failure("not-found", "Licence not found");
   const after = { ...before, ...change, updatedAt: now };
   // The change's days with the licence's others, by the rule every writer applies.
-  if (endsBeforeStart(after)) return { ok: false, status: 400, error: END_BEFORE_START, field: "endsOn" };
+  if (endsBeforeStart(after)) return failure("invalid", END_BEFORE_START, "endsOn");
   const [updated] = await db.batch([
     db
       .update(bookAccess)
@@ -184,9 +184,9 @@ export async function updateLicence(
     auditWhenChanged(db, actor, { action: "licence.update", entityType: "licence", entityId: id, before, after: change }, now),
   ]);
   const licence = updated[0];
-  if (!licence) return { ok: false, status: 404, error: "Licence not found" };
+  if (!licence) return failure("not-found", "Licence not found");
   await catalogueChanged(hot, [licence.schoolId]);
-  return { ok: true, licence };
+  return done({ licence });
 }
 
 /** The most licences one renewal takes: more is refused (narrow the filter), never cut off silently. */

@@ -11,8 +11,8 @@ import { z } from "zod";
 import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, schools, teachers } from "../db/schema.ts";
-import { adminCommand, fromWrite, teacherCommand } from "../kernel/command.ts";
-import { failed } from "../kernel/failure.ts";
+import { adminCommand, teacherCommand } from "../kernel/command.ts";
+import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { coordinatorActor, findCoordinator, NOT_COORDINATOR } from "../teachers/coordinators.ts";
 import { idFrom } from "../validation/schemas.ts";
@@ -62,9 +62,7 @@ export async function schoolSeatHolders(db: Db, hot: HotState, schoolId: number,
     .sort((a, b) => a.title.localeCompare(b.title) || a.bookId - b.bookId || b.lastAt - a.lastAt);
 }
 
-type FreeResult =
-  | { ok: true; message: string; freed: boolean; teacher: { id: number; name: string }; book: { id: number; title: string } }
-  | { ok: false; status: 404; error: string };
+type FreedSeat = { message: string; freed: boolean; teacher: { id: number; name: string }; book: { id: number; title: string } };
 
 /**
  * Frees the teacher's seat of the book (both the school's, else 404): the object first, then the
@@ -78,7 +76,7 @@ export async function freeSeat(
   bookId: number,
   teacherId: number,
   now = Date.now(),
-): Promise<FreeResult> {
+): Promise<Outcome<FreedSeat>> {
   const [[teacher], [book]] = await db.batch([
     db
       .select({ id: teachers.id, name: teachers.name, email: teachers.email })
@@ -90,8 +88,8 @@ export async function freeSeat(
       .innerJoin(books, eq(books.id, bookAccess.bookId))
       .where(and(eq(bookAccess.schoolId, schoolId), eq(bookAccess.bookId, bookId))),
   ]);
-  if (!teacher) return { ok: false, status: 404, error: TEACHER_NOT_FOUND };
-  if (!book) return { ok: false, status: 404, error: BOOK_NOT_FOUND };
+  if (!teacher) return failure("not-found", TEACHER_NOT_FOUND);
+  if (!book) return failure("not-found", BOOK_NOT_FOUND);
   const freed = await schoolObject(hot, schoolId).freeSeat(schoolId, { bookId, teacherId, now });
   if (freed) {
     await auditEntry(
@@ -108,7 +106,7 @@ export async function freeSeat(
     );
   }
   const message = freed ? `Freed ${teacher.name}'s seat of ${book.title}.` : `${teacher.name} no longer held a seat of ${book.title}.`;
-  return { ok: true, message, freed, teacher: { id: teacher.id, name: teacher.name }, book };
+  return done({ message, freed, teacher: { id: teacher.id, name: teacher.name }, book });
 }
 
 /** `DELETE /api/schools/:id/seats/:bookId/:teacherId` and the school page's "Free seat". */
@@ -119,7 +117,7 @@ export const freeSeatCommand = adminCommand(
     if (!schoolId) return failed({ kind: "not-found", error: SCHOOL_NOT_FOUND });
     if (!teacherId) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
     if (!bookId) return failed({ kind: "not-found", error: BOOK_NOT_FOUND });
-    return fromWrite(await freeSeat(db, env, actor, schoolId, bookId, teacherId));
+    return freeSeat(db, env, actor, schoolId, bookId, teacherId);
   },
 );
 
@@ -135,6 +133,6 @@ export const coordinatorFreeSeatCommand = teacherCommand(
     const [bookId, teacherId] = [idFrom(input.bookId), idFrom(input.teacherId)];
     if (!teacherId) return failed({ kind: "not-found", error: TEACHER_NOT_FOUND });
     if (!bookId) return failed({ kind: "not-found", error: BOOK_NOT_FOUND });
-    return fromWrite(await freeSeat(db, env, coordinatorActor(coordinator.email), who.schoolId, bookId, teacherId));
+    return freeSeat(db, env, coordinatorActor(coordinator.email), who.schoolId, bookId, teacherId);
   },
 );

@@ -21,7 +21,8 @@ import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
-import { blurValid, greyFromPixels, pageDetail, thumbnailOf } from "../workers/leaks/locate.ts";
+import { blurValid, greyFromPixels } from "../workers/leaks/grey.ts";
+import { pageDetail, thumbnailOf } from "../workers/leaks/thumbnails.ts";
 import { type Candidate, type StoredPage, traceImage } from "../workers/leaks/trace-core.ts";
 import { PAPER } from "../workers/stamp/mark.ts";
 import { currentMarkKey, markCode } from "../workers/stamp/mark-key.ts";

@@ -1,16 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { benchPages } from "../../bench/lib/trace-pages.ts";
-import {
-  apply,
-  blurValid,
-  type Grey,
-  greyFromPixels,
-  leaveOutSurround,
-  pageBox,
-  pageDetail,
-  type Transform,
-  thumbnailOf,
-} from "../../workers/leaks/locate.ts";
+import { apply, type Transform } from "../../workers/leaks/frame.ts";
+import { blurValid, type Grey, greyFromPixels } from "../../workers/leaks/grey.ts";
+import { leaveOutSurround, pageBox } from "../../workers/leaks/page-box.ts";
+import { pageDetail, thumbnailOf } from "../../workers/leaks/thumbnails.ts";
 import { type Candidate, confidence, FALSE_ALARM, type StoredPage, scoreNeeded, traceImage } from "../../workers/leaks/trace-core.ts";
 import {
   blockSigns,

@@ -1,30 +1,12 @@
 import { CODE_BITS, codeScore, flatInk, joinSoft, type MarkLayout, readMark, readStampMark, toneCurve } from "../stamp/mark.ts";
 import { stampPrediction } from "../stamp/watermark.ts";
-import {
-  blurValid,
-  boxHypotheses,
-  FRAME_WIDTH,
-  type Grey,
-  halveValid,
-  hypotheses,
-  leaveOutSurround,
-  type PageBox,
-  type PageLevels,
-  pageBox,
-  pageLevels,
-  pageSlides,
-  pyramid,
-  refine,
-  resizeTo,
-  seenEdges,
-  slid,
-  suspectThumbnail,
-  THUMB_WIDTH,
-  type Transform,
-  toneFit,
-  validRows,
-  warpToFrame,
-} from "./locate.ts";
+import { FRAME_WIDTH, slid, type Transform, warpToFrame } from "./frame.ts";
+import { blurValid, type Grey, halveValid, pyramid, resizeTo, validRows } from "./grey.ts";
+import { boxHypotheses, hypotheses, pageSlides } from "./locate.ts";
+import { leaveOutSurround, type PageBox, pageBox } from "./page-box.ts";
+import { type PageLevels, pageLevels, refine, seenEdges } from "./refine.ts";
+import { suspectThumbnail, THUMB_WIDTH } from "./thumbnails.ts";
+import { toneFit } from "./tone-fit.ts";
 
 /**
  * The trace without the platform (docs/decisions/0025-leak-trace.md): which stored page a suspect

@@ -15,7 +15,9 @@ import { decodePageImage } from "../page-images/page-image.ts";
 import { pageImageKey, pageSetPrefix } from "../page-images/page-keys.ts";
 import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "../stamp/mark-key.ts";
 import { watermarkLines } from "../stamp/watermark.ts";
-import { blurValid, DETAIL_WIDTH, FRAME_WIDTH, type Grey, greyFromPixels, pageDetail, thumbnailOf } from "./locate.ts";
+import { FRAME_WIDTH } from "./frame.ts";
+import { blurValid, type Grey, greyFromPixels } from "./grey.ts";
+import { DETAIL_WIDTH, pageDetail, thumbnailOf } from "./thumbnails.ts";
 import { type Candidate, type StoredPage, traceImage } from "./trace-core.ts";
 
 export const TRACE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;

@@ -12,7 +12,20 @@ import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { lastDays } from "../../workers/reports/range.ts";
 import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
 import { loggedCode, withLoggedLines } from "./dev-log.ts";
-import { api, createBook, createSchool, db, errorOf, jsonOf, objectSessions, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import {
+  api,
+  client,
+  createBook,
+  createSchool,
+  db,
+  errorOf,
+  jsonOf,
+  objectSessions,
+  okBody,
+  page,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
 
@@ -27,27 +40,23 @@ const coordinatorUrl = (schoolId: number | string, teacherId: number | string) =
   `/api/schools/${schoolId}/teachers/${teacherId}/coordinator`;
 const mySchool = (slug: string, path: string) => `/api/schools/slug/${slug}/coordinator${path}`;
 
-const TeacherAnswer = z.object({ message: z.string(), teacher: z.object({ id: z.number(), name: z.string() }).loose() }).loose();
-const TeachersList = z.object({
-  teachers: z.array(
-    z
-      .object({
-        id: z.number(),
-        name: z.string(),
-        email: z.string(),
-        disabled: z.boolean(),
-        coordinator: z.boolean(),
-        sessions: z.number(),
-      })
-      .loose(),
-  ),
+/** An admin's coordinator flag for a teacher (POST names one, DELETE un-names), typed. */
+const coordinatorFlag = (cookie: string | null = admin.cookie, origin?: string) =>
+  client({ cookie, origin }).api.schools[":id"].teachers[":teacherId"].coordinator;
+const teacherOf = (schoolId: number | string, teacherId: number | string) => ({
+  param: { id: String(schoolId), teacherId: String(teacherId) },
 });
+/** The coordinator's own routes under /api/schools/slug/{slug}/coordinator, typed. */
+const coordinatorApi = (cookie: string | null) => client({ cookie }).api.schools.slug[":slug"].coordinator;
+type TeacherAction = "disable" | "enable" | "sign-out" | "send-reset";
+const coordinatorAct = (cookie: string, slug: string, teacherId: number, action: TeacherAction) =>
+  coordinatorApi(cookie).teachers[":teacherId"][action].$post({ param: { slug, teacherId: String(teacherId) } });
 
 async function schoolWithCoordinator() {
   const school = await createSchool({ slug: `coord-${tag()}`, teacherLimit: 20 });
   const coordinator = await signedInTeacher(school, "Casey Coordinator");
   const colleague = await signedInTeacher(school, "Pat Colleague");
-  const made = await api(coordinatorUrl(school.id, coordinator.teacher.id), { method: "POST", cookie: admin.cookie });
+  const made = await coordinatorFlag().$post(teacherOf(school.id, coordinator.teacher.id));
   expect(made.status).toBe(200);
   return { school, coordinator, colleague };
 }
@@ -62,23 +71,23 @@ describe("an admin names a coordinator", () => {
   it("sets and clears the flag, once each, with an audit entry naming the admin", async () => {
     const school = await createSchool({ slug: `coord-${tag()}` });
     const { teacher } = await signedInTeacher(school, "Robin Librarian");
-    const first = await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
-    expect((await jsonOf(first, TeacherAnswer)).message).toBe("Robin Librarian is now a coordinator of their school.");
-    const again = await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
-    expect((await jsonOf(again, TeacherAnswer)).message).toBe("Robin Librarian was already a coordinator.");
+    const first = await okBody(coordinatorFlag().$post(teacherOf(school.id, teacher.id)));
+    expect(first.message).toBe("Robin Librarian is now a coordinator of their school.");
+    const again = await okBody(coordinatorFlag().$post(teacherOf(school.id, teacher.id)));
+    expect(again.message).toBe("Robin Librarian was already a coordinator.");
     const [made] = await auditFor(teacher.id, "teacher.coordinator");
     expect(made).toMatchObject({ adminEmail: admin.email, after: { coordinator: true } });
     expect(await auditFor(teacher.id, "teacher.coordinator")).toHaveLength(1);
 
-    const undone = await api(coordinatorUrl(school.id, teacher.id), { method: "DELETE", cookie: admin.cookie });
-    expect((await jsonOf(undone, TeacherAnswer)).message).toBe("Robin Librarian is no longer a coordinator.");
+    const undone = await okBody(coordinatorFlag().$delete(teacherOf(school.id, teacher.id)));
+    expect(undone.message).toBe("Robin Librarian is no longer a coordinator.");
     expect(await auditFor(teacher.id, "teacher.coordinator-removed")).toHaveLength(1);
     const [row] = await db().select({ coordinator: teachers.coordinator }).from(teachers).where(eq(teachers.id, teacher.id));
     expect(row?.coordinator).toBe(false);
 
     // The admin's teachers list says who is one.
-    await api(coordinatorUrl(school.id, teacher.id), { method: "POST", cookie: admin.cookie });
-    const list = await jsonOf(await api(`/api/schools/${school.id}/teachers`, { cookie: admin.cookie }), TeachersList);
+    await coordinatorFlag().$post(teacherOf(school.id, teacher.id));
+    const list = await okBody(client({ cookie: admin.cookie }).api.schools[":id"].teachers.$get({ param: { id: String(school.id) } }));
     expect(list.teachers.find((t) => t.id === teacher.id)?.coordinator).toBe(true);
   });
 
@@ -100,20 +109,14 @@ describe("an admin names a coordinator", () => {
   it("is refused for another school's teacher, a bad id, a teacher, a coordinator and no one", async () => {
     const { school, coordinator, colleague } = await schoolWithCoordinator();
     const other = await createSchool({ slug: `coord-${tag()}` });
-    expect(await errorOf(await api(coordinatorUrl(other.id, colleague.teacher.id), { method: "POST", cookie: admin.cookie }))).toBe(
-      "Teacher not found",
-    );
-    expect((await api(coordinatorUrl(school.id, "1e3"), { method: "POST", cookie: admin.cookie })).status).toBe(404);
+    expect(await errorOf(coordinatorFlag().$post(teacherOf(other.id, colleague.teacher.id)))).toBe("Teacher not found");
+    expect((await coordinatorFlag().$post(teacherOf(school.id, "1e3"))).status).toBe(404);
     for (const cookie of [colleague.cookie, coordinator.cookie, null]) {
-      const response = await api(coordinatorUrl(school.id, colleague.teacher.id), { method: "POST", cookie });
+      const response = await coordinatorFlag(cookie).$post(teacherOf(school.id, colleague.teacher.id));
       expect(response.status).toBe(401);
     }
     // Without our Origin: a form on another site cannot do it with the admin's cookie either.
-    const forged = await api(coordinatorUrl(school.id, colleague.teacher.id), {
-      method: "POST",
-      cookie: admin.cookie,
-      origin: "https://evil.test",
-    });
+    const forged = await coordinatorFlag(admin.cookie, "https://evil.test").$post(teacherOf(school.id, colleague.teacher.id));
     expect(forged.status).toBe(403);
     const [row] = await db().select({ coordinator: teachers.coordinator }).from(teachers).where(eq(teachers.id, colleague.teacher.id));
     expect(row?.coordinator).toBe(false);
@@ -123,10 +126,10 @@ describe("an admin names a coordinator", () => {
 describe("a coordinator's view of their school", () => {
   it("lists the school's teachers without their mobile numbers", async () => {
     const { school, coordinator, colleague } = await schoolWithCoordinator();
-    const response = await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie });
+    const response = await coordinatorApi(coordinator.cookie).teachers.$get({ param: { slug: school.slug } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    const body = await jsonOf(response, TeachersList);
+    const body = await okBody(response);
     expect(body.teachers.map((t) => t.name).sort()).toEqual(["Casey Coordinator", "Pat Colleague"]);
     expect(body.teachers.find((t) => t.id === coordinator.teacher.id)?.coordinator).toBe(true);
     expect(body.teachers.find((t) => t.id === colleague.teacher.id)?.sessions).toBe(1);
@@ -135,42 +138,43 @@ describe("a coordinator's view of their school", () => {
 
   it("disables, enables, ends sessions and sends a reset, audited under the coordinator's name", async () => {
     const { school, coordinator, colleague } = await schoolWithCoordinator();
-    const act = (action: string) =>
-      api(mySchool(school.slug, `/teachers/${colleague.teacher.id}/${action}`), { method: "POST", cookie: coordinator.cookie });
+    const act = (action: TeacherAction) => coordinatorAct(coordinator.cookie, school.slug, colleague.teacher.id, action);
 
     const disabled = await act("disable");
-    expect((await jsonOf(disabled, TeacherAnswer)).message).toBe("Pat Colleague is disabled and has been signed out everywhere.");
+    expect((await okBody(disabled)).message).toBe("Pat Colleague is disabled and has been signed out everywhere.");
     // The colleague is signed out at once.
-    expect((await api(`/api/schools/slug/${school.slug}/books`, { cookie: colleague.cookie })).status).toBe(401);
+    const shelf = await client({ cookie: colleague.cookie }).api.schools.slug[":slug"].books.$get({
+      param: { slug: school.slug },
+      query: {},
+    });
+    expect(shelf.status).toBe(401);
     const [entry] = await auditFor(colleague.teacher.id, "teacher.disable");
     expect(entry).toMatchObject({ adminId: null, adminEmail: `${coordinator.teacher.email} (coordinator)` });
 
-    expect((await jsonOf(await act("enable"), TeacherAnswer)).message).toBe("Pat Colleague is enabled and can sign in again.");
-    expect((await jsonOf(await act("sign-out"), TeacherAnswer)).message).toBe("Pat Colleague had no sessions to end.");
+    expect((await okBody(act("enable"))).message).toBe("Pat Colleague is enabled and can sign in again.");
+    expect((await okBody(act("sign-out"))).message).toBe("Pat Colleague had no sessions to end.");
     const reset = await act("send-reset");
     expect(reset.status).toBe(200);
-    expect((await jsonOf(reset, TeacherAnswer)).message).toMatch(/password-reset/);
+    expect((await okBody(reset)).message).toMatch(/password-reset/);
     expect(await auditFor(colleague.teacher.id, "teacher.send-reset")).toHaveLength(1);
   });
 
   it("sends a reset whose code goes to the teacher alone: in Development Mode to the server's log, never into the coordinator's answer", async () => {
     const { school, coordinator, colleague } = await schoolWithCoordinator();
     // Another coordinator of the school: the account one coordinator could take over if the code came back.
-    await api(coordinatorUrl(school.id, colleague.teacher.id), { method: "POST", cookie: admin.cookie });
-    const viaApi = await withLoggedLines(() =>
-      api(mySchool(school.slug, `/teachers/${colleague.teacher.id}/send-reset`), { method: "POST", cookie: coordinator.cookie }),
-    );
+    await coordinatorFlag().$post(teacherOf(school.id, colleague.teacher.id));
+    const viaApi = await withLoggedLines(() => coordinatorAct(coordinator.cookie, school.slug, colleague.teacher.id, "send-reset"));
     expect(viaApi.result.status).toBe(200);
     const code = loggedCode(viaApi.lines, colleague.teacher.email, "reset");
     expect(code).toMatch(/^\d{6}$/);
-    const answer = await viaApi.result.text();
+    const answer = await viaApi.result.clone().text();
     expect(answer).not.toContain(code!);
-    expect((TeacherAnswer.parse(JSON.parse(answer)) as { message: string }).message).toBe(
+    expect((await okBody(viaApi.result)).message).toBe(
       "Development Mode: email delivery is not configured, so the password-reset code for Pat Colleague was sent to the server's log, not shown here.",
     );
     // The code is the teacher's: it resets their password.
-    const reset = await api("/api/teacher/reset-password", {
-      body: { email: colleague.teacher.email, otp: code, newPassword: "only mine to choose", slug: school.slug },
+    const reset = await client().api.teacher["reset-password"].$post({
+      json: { email: colleague.teacher.email, otp: code!, newPassword: "only mine to choose", slug: school.slug },
     });
     expect(reset.status).toBe(200);
 
@@ -193,15 +197,13 @@ describe("a coordinator's view of their school", () => {
 
   it("cannot disable a coordinator (themselves included), remove a teacher or change the limit", async () => {
     const { school, coordinator, colleague } = await schoolWithCoordinator();
-    const self = await api(mySchool(school.slug, `/teachers/${coordinator.teacher.id}/disable`), {
-      method: "POST",
-      cookie: coordinator.cookie,
-    });
+    const self = await coordinatorAct(coordinator.cookie, school.slug, coordinator.teacher.id, "disable");
     expect(self.status).toBe(403);
     expect(await errorOf(self)).toBe(COORDINATOR_ACCOUNT);
     expect((await objectSessions(school.id)).filter((s) => s.teacher_id === coordinator.teacher.id)).toHaveLength(1);
 
     // No remove endpoint for a coordinator; the admin's ones answer 401 to a teacher's cookie.
+    // No such route, so the typed client has none to call.
     const remove = await api(mySchool(school.slug, `/teachers/${colleague.teacher.id}`), { method: "DELETE", cookie: coordinator.cookie });
     expect(remove.status).toBe(404);
     for (const [path, method, body] of [
@@ -212,6 +214,7 @@ describe("a coordinator's view of their school", () => {
       [`/api/reports/usage?from=2026-01-01&to=2026-01-31&schoolId=${school.id}`, "GET", undefined],
       [coordinatorUrl(school.id, colleague.teacher.id), "POST", undefined],
     ] as const) {
+      // One loop over a table of routes (paths as strings): raw calls.
       const response = await api(path, { method, body, cookie: coordinator.cookie });
       expect(response.status, `${method} ${path}`).toBe(401);
     }
@@ -221,9 +224,10 @@ describe("a coordinator's view of their school", () => {
 
   it("answers the school's usage report as JSON and three CSVs", async () => {
     const { school, coordinator } = await schoolWithCoordinator();
-    const range = "from=2026-01-01&to=2026-01-31";
-    const json = await api(mySchool(school.slug, `/usage?${range}`), { cookie: coordinator.cookie });
+    const usage = (query: Record<string, string>) => coordinatorApi(coordinator.cookie).usage.$get({ param: { slug: school.slug }, query });
+    const json = await usage({ from: "2026-01-01", to: "2026-01-31" });
     expect(json.status).toBe(200);
+    // The route answers JSON or a CSV, so its JSON is not typed: the shape is stated here.
     const body = await jsonOf(
       json,
       z
@@ -242,34 +246,36 @@ describe("a coordinator's view of their school", () => {
       ["books", "bookId,title,"],
       ["teachers", "teacherId,"],
     ] as const) {
-      const csv = await api(mySchool(school.slug, `/usage?${range}&format=csv&report=${report}`), { cookie: coordinator.cookie });
+      const csv = await usage({ from: "2026-01-01", to: "2026-01-31", format: "csv", report });
       expect(csv.status, report).toBe(200);
       expect(csv.headers.get("Content-Type")).toContain("text/csv");
       expect(csv.headers.get("Content-Disposition")).toContain(`lectern-${report}-${school.slug}-2026-01-01-to-2026-01-31.csv`);
       expect((await csv.text()).split("\n")[0]).toContain(header);
     }
-    const bad = await api(mySchool(school.slug, "/usage?from=2026-02-01&to=2026-01-01"), { cookie: coordinator.cookie });
+    const bad = await usage({ from: "2026-02-01", to: "2026-01-01" });
     expect(bad.status).toBe(400);
   });
 
   it("without from and to, answers the last 30 days as My school shows them (it answered 400)", async () => {
     const { school, coordinator } = await schoolWithCoordinator();
     const last30 = lastDays(30);
+    const usage = (query: Record<string, string>) => coordinatorApi(coordinator.cookie).usage.$get({ param: { slug: school.slug }, query });
+    // The route answers JSON or a CSV, so its JSON is not typed: the shape is stated here.
     const Usage = z.object({ from: z.string(), to: z.string(), usage: z.object({ days: z.array(z.unknown()) }).loose() }).loose();
-    const json = await api(mySchool(school.slug, "/usage"), { cookie: coordinator.cookie });
+    const json = await usage({});
     expect(json.status).toBe(200);
     const body = await jsonOf(json, Usage);
     expect({ from: body.from, to: body.to }).toEqual(last30);
     expect(body.usage.days).toHaveLength(30);
-    const csv = await api(mySchool(school.slug, "/usage?format=csv&report=teachers"), { cookie: coordinator.cookie });
+    const csv = await usage({ format: "csv", report: "teachers" });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Disposition")).toContain(`lectern-teachers-${school.slug}-${last30.from}-to-${last30.to}.csv`);
     // One day given: no `to` is today, no `from` the 30 days ending on `to`.
-    const ending = await jsonOf(await api(mySchool(school.slug, "/usage?to=2026-01-31"), { cookie: coordinator.cookie }), Usage);
+    const ending = await jsonOf(usage({ to: "2026-01-31" }), Usage);
     expect({ from: ending.from, to: ending.to }).toEqual({ from: "2026-01-02", to: "2026-01-31" });
-    const since = await jsonOf(await api(mySchool(school.slug, `/usage?from=${last30.to}`), { cookie: coordinator.cookie }), Usage);
+    const since = await jsonOf(usage({ from: last30.to }), Usage);
     expect({ from: since.from, to: since.to }).toEqual({ from: last30.to, to: last30.to });
-    expect((await api(mySchool(school.slug, "/usage?to=2026-02-30"), { cookie: coordinator.cookie })).status).toBe(400);
+    expect((await usage({ to: "2026-02-30" })).status).toBe(400);
   });
 });
 
@@ -282,6 +288,7 @@ describe("the coordinator endpoints refuse", () => {
       [`/teachers/${colleague.teacher.id}/disable`, "POST"],
       [`/teachers/${colleague.teacher.id}/send-reset`, "POST"],
     ] as const) {
+      // One loop over a table of routes (paths as strings): raw calls.
       const plain = await api(mySchool(school.slug, path), { method, cookie: colleague.cookie });
       expect(plain.status, `${method} ${path}`).toBe(403);
       expect(await errorOf(plain)).toBe(NOT_COORDINATOR);
@@ -298,23 +305,21 @@ describe("the coordinator endpoints refuse", () => {
     const b = await schoolWithCoordinator();
     // B's path with A's cookie: not A's school, so B does not exist for it (as the library answers).
     for (const path of ["/teachers", "/usage?from=2026-01-01&to=2026-01-02", `/teachers/${b.colleague.teacher.id}/disable`]) {
+      // One loop over a table of routes (paths as strings): raw calls.
       const method = path.endsWith("disable") ? "POST" : "GET";
       const response = await api(mySchool(b.school.slug, path), { method, cookie: a.coordinator.cookie });
       expect(response.status, path).toBe(404);
     }
     // B's teacher through A's own path: no such teacher at A.
-    for (const action of ["disable", "enable", "sign-out", "send-reset"]) {
-      const response = await api(mySchool(a.school.slug, `/teachers/${b.colleague.teacher.id}/${action}`), {
-        method: "POST",
-        cookie: a.coordinator.cookie,
-      });
+    for (const action of ["disable", "enable", "sign-out", "send-reset"] as const) {
+      const response = await coordinatorAct(a.coordinator.cookie, a.school.slug, b.colleague.teacher.id, action);
       expect(response.status, action).toBe(404);
       expect(await errorOf(response)).toBe("Teacher not found");
     }
     const [row] = await db().select({ disabled: teachers.disabled }).from(teachers).where(eq(teachers.id, b.colleague.teacher.id));
     expect(row?.disabled).toBe(false);
     expect((await objectSessions(b.school.id)).filter((s) => s.teacher_id === b.colleague.teacher.id)).toHaveLength(1);
-    // A body cannot retarget the path's teacher.
+    // A body cannot retarget the path's teacher (a body the typed client would not send: raw).
     const retarget = await api(mySchool(a.school.slug, `/teachers/${a.colleague.teacher.id}/sign-out`), {
       body: { teacherId: b.colleague.teacher.id },
       cookie: a.coordinator.cookie,
@@ -325,12 +330,15 @@ describe("the coordinator endpoints refuse", () => {
 
   it("a coordinator the admin un-named, or disabled, at their next request", async () => {
     const { school, coordinator } = await schoolWithCoordinator();
-    expect((await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie })).status).toBe(200);
-    await api(coordinatorUrl(school.id, coordinator.teacher.id), { method: "DELETE", cookie: admin.cookie });
-    expect((await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie })).status).toBe(403);
-    await api(coordinatorUrl(school.id, coordinator.teacher.id), { method: "POST", cookie: admin.cookie });
-    await api(`/api/schools/${school.id}/teachers/${coordinator.teacher.id}/disable`, { method: "POST", cookie: admin.cookie });
-    expect((await api(mySchool(school.slug, "/teachers"), { cookie: coordinator.cookie })).status).toBe(401);
+    const teachersList = () => coordinatorApi(coordinator.cookie).teachers.$get({ param: { slug: school.slug } });
+    expect((await teachersList()).status).toBe(200);
+    await coordinatorFlag().$delete(teacherOf(school.id, coordinator.teacher.id));
+    expect((await teachersList()).status).toBe(403);
+    await coordinatorFlag().$post(teacherOf(school.id, coordinator.teacher.id));
+    await client({ cookie: admin.cookie }).api.schools[":id"].teachers[":teacherId"].disable.$post(
+      teacherOf(school.id, coordinator.teacher.id),
+    );
+    expect((await teachersList()).status).toBe(401);
     expect(
       await db()
         .select()

@@ -1,5 +1,6 @@
 import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addDays, dayOf, formatDay, schoolYearOf } from "#shared/rules/licence.ts";
@@ -33,15 +34,22 @@ beforeAll(async () => {
   admin = await signedInAdmin();
 });
 
-const licences = (body?: unknown, method = "POST") => api("/api/licences", { cookie: admin.cookie, body, method });
-const licence = (id: number | string, body?: unknown, method = "PATCH") =>
-  api(`/api/licences/${id}`, { cookie: admin.cookie, body, method });
+/** The admin's typed client for /api/licences. */
+const licencesApi = () => client({ cookie: admin.cookie }).api.licences;
+type CreateBody = InferRequestType<ReturnType<typeof licencesApi>["$post"]>["json"];
+type PatchBody = InferRequestType<ReturnType<typeof licencesApi>[":id"]["$patch"]>["json"];
+const licences = (json: CreateBody) => licencesApi().$post({ json });
+const licence = (id: number | string, json: PatchBody) => licencesApi()[":id"].$patch({ param: { id: String(id) }, json });
+const removeLicence = (id: number | string) => licencesApi()[":id"].$delete({ param: { id: String(id) } });
+/** POST /api/books/access (a licence made by the old call), typed. */
+const grantAccess = (json: InferRequestType<ReturnType<typeof client>["api"]["books"]["access"]["$post"]>["json"]) =>
+  client({ cookie: admin.cookie }).api.books.access.$post({ json });
 
 describe("an assignment is a licence", () => {
   it("made by the old /api/books/access call: open-ended, unlimited, active from today", async () => {
     const school = await createSchool();
     const book = await createBook({ title: `Old Way ${crypto.randomUUID()}` });
-    const granted = await api("/api/books/access", { cookie: admin.cookie, body: { schoolIds: [school.id], bookIds: [book.id] } });
+    const granted = await grantAccess({ schoolIds: [school.id], bookIds: [book.id] });
     expect(granted.status).toBe(200);
     expect(await licenceOf(school.id, book.id)).toMatchObject({ startsOn: today(), endsOn: null, seats: null, note: "" });
     const listed = await okBody(client({ cookie: admin.cookie }).api.licences.$get({ query: { schoolId: String(school.id) } }));
@@ -57,7 +65,7 @@ describe("POST /api/licences", () => {
     const body = { schoolId: school.id, bookId: book.id, ...year, seats: 5, note: "PO-1234" };
     const created = await licences(body);
     expect(created.status).toBe(201);
-    const { licence: made } = (await created.json()) as { licence: { id: number } };
+    const { licence: made } = await okBody(created);
     expect(made).toMatchObject({ schoolId: school.id, bookId: book.id, ...year, seats: 5, note: "PO-1234" });
     // The entry names the licences it made by their school and book (a pair has one licence), not
     // by id: the admin's other licences, in this file and others, have entries of the same action.
@@ -84,19 +92,22 @@ describe("POST /api/licences", () => {
     const school = await createSchool();
     const book = await createBook({ title: `Refused ${crypto.randomUUID()}` });
     const base = { schoolId: school.id, bookId: book.id, startsOn: "2027-08-01" };
-    const cases: [unknown, string][] = [
+    const cases: [CreateBody, string][] = [
       [{ ...base, endsOn: "2027-07-31" }, "endsOn"],
       [{ ...base, startsOn: "2027-02-30" }, "startsOn"],
       [{ ...base, startsOn: "01/08/2027" }, "startsOn"],
       [{ ...base, seats: 0 }, "seats"],
       [{ ...base, seats: 2.5 }, "seats"],
-      [{ ...base, schoolId: "1" }, "schoolId"],
     ];
     for (const [body, field] of cases) {
       const refused = await licences(body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
       expect((await errorBody(refused)).field, JSON.stringify(body)).toBe(field);
     }
+    // A school id of the wrong type, which the typed client would not send: raw.
+    const wrongType = await api("/api/licences", { cookie: admin.cookie, body: { ...base, schoolId: "1" } });
+    expect(wrongType.status, 'schoolId: "1"').toBe(400);
+    expect((await errorBody(wrongType)).field, 'schoolId: "1"').toBe("schoolId");
     const unknownSchool = await licences({ ...base, schoolId: 99_999_999 });
     expect(unknownSchool.status).toBe(400);
     expect(await errorOf(unknownSchool)).toBe("No school with id 99999999");
@@ -116,17 +127,18 @@ describe("POST /api/licences", () => {
     expect(await licenceOf(a.id, book.id)).toBeUndefined();
     const one = await licences({ licences: [{ schoolId: a.id, bookId: book.id, startsOn: "2026-08-01", endsOn: "2027-07-31", seats: 3 }] });
     expect(one.status).toBe(201);
-    expect(await one.json()).toMatchObject({ licences: [{ schoolId: a.id, bookId: book.id, seats: 3, endsOn: "2027-07-31" }] });
+    expect(await okBody(one)).toMatchObject({ licences: [{ schoolId: a.id, bookId: book.id, seats: 3, endsOn: "2027-07-31" }] });
   });
 
   it("is for admins only: 401 for a teacher's cookie or none, 403 from another site", async () => {
     const school = await createSchool();
     const teacher = await signedInTeacher(school);
     const body = { schoolId: school.id, bookId: 1, startsOn: "2026-08-01" };
-    expect((await api("/api/licences", { body })).status).toBe(401);
-    expect((await api("/api/licences", { body, cookie: teacher.cookie })).status).toBe(401);
-    expect((await api("/api/licences", { body, cookie: admin.cookie, origin: "https://evil.example" })).status).toBe(403);
-    expect((await api("/api/licences", { cookie: teacher.cookie })).status).toBe(401);
+    const as = (cookie: string | null, origin?: string) => client({ cookie, origin }).api.licences;
+    expect((await as(null).$post({ json: body })).status).toBe(401);
+    expect((await as(teacher.cookie).$post({ json: body })).status).toBe(401);
+    expect((await as(admin.cookie, "https://evil.example").$post({ json: body })).status).toBe(403);
+    expect((await as(teacher.cookie).$get({ query: {} })).status).toBe(401);
   });
 });
 
@@ -142,7 +154,7 @@ describe("GET /api/licences/export", () => {
       seats: 30,
       note: "=HYPERLINK(1)",
     });
-    const response = await api(`/api/licences/export?schoolId=${school.id}`, { cookie: admin.cookie });
+    const response = await licencesApi().export.$get({ query: { schoolId: String(school.id) } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="lectern-licences-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -157,7 +169,7 @@ describe("GET /api/licences/export", () => {
     expect(lines[1]).toContain(`,${book.title},2026-08-01,2027-07-31,30,`);
     expect(lines[1]!.endsWith(",'=HYPERLINK(1),0,0,0")).toBe(true);
     const teacher = await signedInTeacher(school);
-    expect((await api("/api/licences/export", { cookie: teacher.cookie })).status).toBe(401);
+    expect((await client({ cookie: teacher.cookie }).api.licences.export.$get({ query: {} })).status).toBe(401);
   });
 });
 
@@ -185,6 +197,7 @@ describe("GET, PATCH, renew and DELETE", () => {
     expect((await list({ state: "scheduled" })).licences.map((l) => l.bookId)).toEqual([later.id]);
     expect((await list({ endingWithinDays: "30" })).licences.map((l) => l.bookId)).toEqual([ending.id]);
     expect((await list({ endingWithinDays: "9" })).licences).toEqual([]);
+    // A state the API does not know, which the typed client would not send: raw.
     expect((await api(`/api/licences?state=gone`, { cookie: admin.cookie })).status).toBe(400);
 
     const endingId = (await licenceOf(school.id, ending.id))!.id;
@@ -202,16 +215,17 @@ describe("GET, PATCH, renew and DELETE", () => {
     // Renewal: the running one to the end of the school year after the one it ends in; the ended
     // one for today's school year.
     const endedId = (await licenceOf(school.id, ended.id))!.id;
-    const renewed = await api("/api/licences/renew", { cookie: admin.cookie, body: { ids: [endingId, endedId] } });
-    expect(await renewed.json()).toEqual({ renewed: 2, openEnded: 0 });
+    const renewed = await licencesApi().renew.$post({ json: { ids: [endingId, endedId] } });
+    expect(await okBody(renewed)).toEqual({ renewed: 2, openEnded: 0 });
     const next = schoolYearOf(addDays(schoolYearOf(addDays(t, 10)).endsOn, 1));
     expect(await licenceOf(school.id, ending.id)).toMatchObject({ startsOn: addDays(t, -100), endsOn: next.endsOn });
     expect(await licenceOf(school.id, ended.id)).toMatchObject(schoolYearOf(t));
+    // No ids, which the typed client would not send: raw.
     expect((await api("/api/licences/renew", { cookie: admin.cookie, body: {} })).status).toBe(400);
 
-    expect((await licence(endingId, undefined, "DELETE")).status).toBe(200);
+    expect((await removeLicence(endingId)).status).toBe(200);
     expect(await licenceOf(school.id, ending.id)).toBeUndefined();
-    expect((await licence(endingId, undefined, "DELETE")).status).toBe(404);
+    expect((await removeLicence(endingId)).status).toBe(404);
   });
 });
 
@@ -233,20 +247,24 @@ describe("what teachers see", () => {
     );
     expect(own.book.availableUntil).toBe(addDays(t, 7));
     expect((await shelf()).books.map((b) => b.id)).toContain(book.id);
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie })).status).toBe(200);
-    expect((await api(`/api/books/${book.id}/favourite`, { cookie: teacher.cookie, method: "PUT" })).status).toBe(200);
+    const asTeacher = client(teacher).api;
+    const bookParam = { param: { id: String(book.id) } };
+    const pageOne = () => asTeacher.books[":id"].pages[":n"].$get({ param: { id: String(book.id), n: "1" } });
+    const detailOf = () => asTeacher.schools.slug[":slug"].books[":bookId"].$get({ param: { slug: school.slug, bookId: String(book.id) } });
+    expect((await pageOne()).status).toBe(200);
+    expect((await asTeacher.books[":id"].favourite.$put(bookParam)).status).toBe(200);
 
     // Ended yesterday: gone from the shelf; the book and its pages say so (403), with the day.
     await licence(id, { endsOn: addDays(t, -1) });
     expect((await shelf()).books.map((b) => b.id)).not.toContain(book.id);
     const ended = `Your school's licence for this book ended on ${formatDay(addDays(t, -1))}.`;
-    const detail = await api(`/api/schools/slug/${school.slug}/books/${book.id}`, { cookie: teacher.cookie });
+    const detail = await detailOf();
     expect(detail.status).toBe(403);
     expect(await detail.json()).toEqual({ error: ended, status: "licence-ended" });
-    const image = await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie });
+    const image = await pageOne();
     expect(image.status).toBe(403);
     expect(await image.json()).toEqual({ error: ended, status: "licence-ended" });
-    expect((await api(`/api/books/${book.id}/pages`, { cookie: teacher.cookie })).status).toBe(403);
+    expect((await asTeacher.books[":id"].pages.$get(bookParam)).status).toBe(403);
     // The book's page says so too, with whom to ask.
     const html = await page(`https://lectern.test/schools/${school.slug}/dashboard/book/${book.id}`, { cookie: teacher.cookie });
     expect(html.status).toBe(403);
@@ -255,13 +273,14 @@ describe("what teachers see", () => {
     expect(body).toContain(`licence for this book ended on ${formatDay(addDays(t, -1))}.`);
     expect(body).toContain('href="mailto:library@hillside.example"');
     // Nor can it be starred, or its place saved.
-    expect((await api(`/api/books/${book.id}/favourite`, { cookie: teacher.cookie, method: "PUT" })).status).toBe(404);
-    expect((await api(`/api/reading-progress/${book.id}`, { cookie: teacher.cookie, method: "PUT", body: { page: 1 } })).status).toBe(404);
+    expect((await asTeacher.books[":id"].favourite.$put(bookParam)).status).toBe(404);
+    const progress = await asTeacher["reading-progress"][":bookId"].$put({ param: { bookId: String(book.id) }, json: { page: 1 } });
+    expect(progress.status).toBe(404);
 
     // Not begun yet: like a book the school does not have.
     await licence(id, { startsOn: addDays(t, 1), endsOn: null });
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie })).status).toBe(404);
-    expect((await api(`/api/schools/slug/${school.slug}/books/${book.id}`, { cookie: teacher.cookie })).status).toBe(404);
+    expect((await pageOne()).status).toBe(404);
+    expect((await detailOf()).status).toBe(404);
   });
 });
 
@@ -275,7 +294,8 @@ describe("seats", () => {
       await signedInTeacher(school, "B"),
       await signedInTeacher(school, "C"),
     ];
-    const read = (teacher: { cookie: string }, n = 1) => api(`/api/books/${book.id}/pages/${n}`, { cookie: teacher.cookie });
+    const read = (teacher: { cookie: string }, n = 1) =>
+      client(teacher).api.books[":id"].pages[":n"].$get({ param: { id: String(book.id), n: String(n) } });
     expect((await read(first)).status).toBe(200);
     expect((await read(second)).status).toBe(200);
     const refused = await read(third);
@@ -286,15 +306,16 @@ describe("seats", () => {
     });
     // A holder reads on; the text layer is reading too.
     expect((await read(first, 2)).status).toBe(200);
-    expect((await api(`/api/books/${book.id}/pages/2/text`, { cookie: third.cookie })).status).toBe(409);
+    const text = await client(third).api.books[":id"].pages[":n"].text.$get({ param: { id: String(book.id), n: "2" } });
+    expect(text.status).toBe(409);
 
     // A script's release without our origin, or with another site's, changes nothing.
-    expect((await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE", origin: null })).status).toBe(403);
-    expect(
-      (await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE", origin: "https://evil.example" })).status,
-    ).toBe(403);
+    const release = (origin?: string | null) =>
+      client({ cookie: first.cookie, origin }).api.books[":id"].seat.$delete({ param: { id: String(book.id) } });
+    expect((await release(null)).status).toBe(403);
+    expect((await release("https://evil.example")).status).toBe(403);
     expect((await read(third)).status).toBe(409);
-    expect((await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" })).status).toBe(204);
+    expect((await release()).status).toBe(204);
     expect((await read(third)).status).toBe(200);
     expect((await read(first)).status).toBe(409);
   });
@@ -304,7 +325,9 @@ describe("seats", () => {
     const { book } = await preparedBook(`Five Seats ${crypto.randomUUID()}`, [], ["One."]);
     expect((await licences({ schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 5 })).status).toBe(201);
     const teachers = await Promise.all(Array.from({ length: 30 }, (_, i) => signedInTeacher(school, `Teacher ${i}`)));
-    const answers = await Promise.all(teachers.map((t) => api(`/api/books/${book.id}/pages/1`, { cookie: t.cookie })));
+    const answers = await Promise.all(
+      teachers.map((t) => client(t).api.books[":id"].pages[":n"].$get({ param: { id: String(book.id), n: "1" } })),
+    );
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(5);
     expect(statuses.filter((s) => s === 409)).toHaveLength(25);
@@ -325,8 +348,9 @@ describe("seats", () => {
     const { book } = await preparedBook(`One Seat ${crypto.randomUUID()}`, [], ["One."]);
     await licences({ schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 1 });
     const [holder, waiting] = [await signedInTeacher(school, "Holder"), await signedInTeacher(school, "Waiting")];
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: holder.cookie })).status).toBe(200);
-    for (let i = 0; i < 5; i++) expect((await api(`/api/books/${book.id}/pages/1`, { cookie: waiting.cookie })).status).toBe(409);
+    const pageOne = (who: { cookie: string }) => client(who).api.books[":id"].pages[":n"].$get({ param: { id: String(book.id), n: "1" } });
+    expect((await pageOne(holder)).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await pageOne(waiting)).status).toBe(409);
     const { runInDurableObject } = await import("cloudflare:test");
     const spent = await runInDurableObject(await schoolStub(school.id), (_instance, state) =>
       state.storage.sql.exec("SELECT count(*) AS n FROM budgets WHERE teacher_id = ?", waiting.teacher.id).toArray(),
@@ -440,16 +464,10 @@ describe("assigning with the licence's terms", () => {
       await createBook({ title: `Terms None ${crypto.randomUUID()}` }),
     ];
     const terms = { startsOn: "2026-08-01", endsOn: "2027-07-31", seats: 12 };
-    const granted = await api("/api/books/access", {
-      cookie: admin.cookie,
-      body: { schoolIds: [school.id], bookIds: [viaApi.id], ...terms },
-    });
+    const granted = await grantAccess({ schoolIds: [school.id], bookIds: [viaApi.id], ...terms });
     expect(granted.status).toBe(200);
     expect(await licenceOf(school.id, viaApi.id)).toMatchObject(terms);
-    const backwards = await api("/api/books/access", {
-      cookie: admin.cookie,
-      body: { schoolIds: [school.id], bookIds: [plain.id], startsOn: "2027-08-01", endsOn: "2027-07-31" },
-    });
+    const backwards = await grantAccess({ schoolIds: [school.id], bookIds: [plain.id], startsOn: "2027-08-01", endsOn: "2027-07-31" });
     expect(backwards.status).toBe(400);
     expect((await errorBody(backwards)).field).toBe("endsOn");
 
@@ -463,9 +481,7 @@ describe("assigning with the licence's terms", () => {
     expect((await page(`/admin/assign-books/${school.id}`, { method: "POST", cookie: admin.cookie, body: form })).status).toBe(200);
     expect(await licenceOf(school.id, viaPage.id)).toMatchObject({ startsOn: "2026-09-01", endsOn: null, seats: 3 });
 
-    expect((await api("/api/books/access", { cookie: admin.cookie, body: { schoolIds: [school.id], bookIds: [plain.id] } })).status).toBe(
-      200,
-    );
+    expect((await grantAccess({ schoolIds: [school.id], bookIds: [plain.id] })).status).toBe(200);
     expect(await licenceOf(school.id, plain.id)).toMatchObject({ startsOn: today(), endsOn: null, seats: null });
   });
 });

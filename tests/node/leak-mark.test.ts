@@ -2,9 +2,10 @@ import { describe, expect, it } from "vitest";
 import { benchPages } from "../../bench/lib/trace-pages.ts";
 import { apply, type Transform } from "../../workers/leaks/frame.ts";
 import { blurValid, type Grey, greyFromPixels } from "../../workers/leaks/grey.ts";
+import { confidence, FALSE_ALARM, scoreNeeded } from "../../workers/leaks/mark-reading.ts";
 import { leaveOutSurround, pageBox } from "../../workers/leaks/page-box.ts";
 import { pageDetail, thumbnailOf } from "../../workers/leaks/thumbnails.ts";
-import { type Candidate, confidence, FALSE_ALARM, type StoredPage, scoreNeeded, traceImage } from "../../workers/leaks/trace-core.ts";
+import { type Candidate, type StoredPage, traceImage } from "../../workers/leaks/trace-core.ts";
 import {
   blockSigns,
   codeScore,

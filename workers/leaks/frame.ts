@@ -84,3 +84,14 @@ export function warpToFrame(levels: Grey[], t: Transform, frameWidth: number, fr
   }
   return { width, height, data: out };
 }
+
+/** Two hypotheses that place the page within half a thumbnail pixel (8 frame px) of each other. */
+export function sameish(a: Transform, b: Transform): boolean {
+  return (
+    Math.abs(a.s / b.s - 1) < 0.01 && Math.abs(a.theta - b.theta) < 0.002 && Math.hypot(a.tx - b.tx, a.ty - b.ty) < 8 * Math.min(a.s, b.s)
+  );
+}
+
+export function same(a: Transform, b: Transform): boolean {
+  return a.s === b.s && a.theta === b.theta && a.tx === b.tx && a.ty === b.ty;
+}

@@ -163,3 +163,8 @@ export function subsample(a: Grey, step: number): Grey {
   for (let j = 0; j < height; j++) for (let i = 0; i < width; i++) data[j * width + i] = a.data[j * step * a.width + i * step] as number;
   return { width, height, data };
 }
+
+/** Luma bytes (a stored page's) as a grey image. */
+export function greyOf(luma: Uint8Array, width: number, height: number): Grey {
+  return { width, height, data: Float32Array.from(luma) };
+}

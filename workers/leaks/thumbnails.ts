@@ -29,3 +29,6 @@ export function thumbnail(page: Grey): Grey {
 export function suspectThumbnail(levels: Grey[], t: Transform, like: Grey): Grey {
   return blurValid(warpToFrame(levels, t, like.width, like.height));
 }
+
+/** The least of a page a suspect must show to be compared with it: a quarter of a screenshot shows a tenth. */
+export const MIN_SHARE = 0.06;

@@ -1,17 +1,20 @@
-import { CODE_BITS, codeScore, flatInk, joinSoft, type MarkLayout, readMark, readStampMark, toneCurve } from "../stamp/mark.ts";
-import { stampPrediction } from "../stamp/watermark.ts";
-import { FRAME_WIDTH, slid, type Transform, warpToFrame } from "./frame.ts";
-import { blurValid, type Grey, halveValid, pyramid, resizeTo, validRows } from "./grey.ts";
+import { CODE_BITS, type MarkLayout } from "../stamp/mark.ts";
+import { FRAME_WIDTH, sameish, type Transform } from "./frame.ts";
+import { type Grey, greyOf, pyramid, validRows } from "./grey.ts";
 import { boxHypotheses, hypotheses, pageSlides } from "./locate.ts";
+import { readFound } from "./mark-reading.ts";
 import { leaveOutSurround, type PageBox, pageBox } from "./page-box.ts";
 import { type PageLevels, pageLevels, refine, seenEdges } from "./refine.ts";
-import { suspectThumbnail, THUMB_WIDTH } from "./thumbnails.ts";
+import { slideHypotheses } from "./slide-hypotheses.ts";
+import { MIN_SHARE, suspectThumbnail } from "./thumbnails.ts";
 import { toneFit } from "./tone-fit.ts";
 
 /**
  * The trace without the platform (docs/decisions/0025-leak-trace.md): which stored page a suspect
  * image shows, where, and which (teacher, day) codes its hidden mark carries. Used by
- * POST /api/leaks/trace (trace.ts) and by `npm run bench:trace` in Node.
+ * POST /api/leaks/trace (trace.ts) and by `npm run bench:trace` in Node. The search for the page is
+ * here (locate.ts says its steps); a page sliding along a screenshot's side edge is searched in
+ * slide-hypotheses.ts, and the mark is read, and its codes named, in mark-reading.ts.
  */
 
 /** A stored page the suspect may show: its 32 px thumbnail now, its 1024 px luma when asked. */
@@ -47,23 +50,6 @@ export interface Found {
   needed: number;
 }
 
-/**
- * The chance a trace may name someone whose code the image does not carry, whatever the number of
- * codes it tries: one in a million traces.
- */
-export const FALSE_ALARM = 1e-6;
-
-/**
- * The score (out of 16) a code needs to be named, when `tried` codes were scored. A code the image
- * does not carry scores a sum of the soft bits with random signs, divided by their norm: whatever
- * the bits (a sparse page gives a few large ones), Hoeffding's bound holds for it, P(score > z) <=
- * exp(-z^2 / 2), so any of `tried` reaches z with a chance of at most tried * exp(-z^2 / 2). The
- * threshold is where that is FALSE_ALARM: 5.9 for 40 codes, 7.0 for 50,000 (trace.ts's cap of candidates), 7.1
- * for 100,000 (that cap under two keys).
- */
-export function scoreNeeded(tried: number): number {
-  return Math.sqrt(2 * Math.log(Math.max(1, tried) / FALSE_ALARM));
-}
 /** Page hypotheses refined after the thumbnail round, for a suspect showing a whole page; up to MAX_REFINED for a quarter of one. */
 const REFINED = 12;
 const MAX_REFINED = 48;
@@ -71,8 +57,7 @@ const MAX_REFINED = 48;
 const FINE = 6;
 /** Hypotheses of one page registered at most (its top or its bottom in a screenshot, scales of a cut page). */
 const PER_PAGE = 3;
-/** The least of a page a suspect must show to be compared with it: a quarter of a screenshot shows a tenth. */
-const MIN_SHARE = 0.06;
+
 /** Pages whose best hypotheses are scored again at 128 px. */
 const SHORTLIST = 40;
 /** Hypotheses a page keeps from the 64 px round. */
@@ -83,14 +68,7 @@ const PER_PAGE_KEPT = 6;
  * pages' places well enough to crowd its own page out (2 of 16 lost at 0.05 and 0.15).
  */
 const SLIDE_DOUBT = 0.3;
-/** Places along a slide a page keeps from the 32 px scan. */
-const SLIDE_KEPT = 6;
-/**
- * Peaks along a slide's strip at 32 px placed again at 64 px, for each scale. At 32 px a few half
- * lines of text fit other places of their page about as well as their own: the best one alone lost
- * the right place of 5 in 8 screenshot quarters kept from the bench.
- */
-const SLIDE_PEAKS = 6;
+
 /**
  * Below this fit at 512 px, the suspect does not show the page. A screenshot binarised near black
  * keeps the cores of the letters only: placed exactly by its box on its own page, it fits 0.25.
@@ -257,166 +235,6 @@ async function traceWith(
     best ??= found;
   }
   return best;
-}
-
-/**
- * A page along a slide (locate.ts, pageSlides): a screenshot shows neither the page's top nor its
- * bottom, so where the page is along its visible side edge is searched, for each page and scale:
- * the suspect is warped once per scale into a strip of the page's width in the page's frame, and
- * each page's 32 px thumbnail is slid along it a row at a time, then placed to the half row at 64 px.
- * A page keeps its SLIDE_KEPT best places, scored at 64 px as the other hypotheses are.
- */
-function slideHypotheses(levels: Grey[], starts: Transform[], pages: StoredPage[]) {
-  const out: Array<{ page: StoredPage; start: Transform; score: number }> = [];
-  if (!starts.length) return out;
-  const suspect = levels[0] as Grey;
-  const unit = FRAME_WIDTH / THUMB_WIDTH;
-  const strips = starts.map((start) => {
-    // The strip covers the suspect's height in the frame and a turn's slant, from `pad` above the start.
-    const pad = FRAME_WIDTH * Math.abs(Math.sin(start.theta)) + unit;
-    const origin = slid(start, -pad);
-    const rows = Math.ceil((suspect.height / (start.s * Math.cos(start.theta)) + 2 * pad) / unit);
-    const fine = blurValid(warpToFrame(levels, origin, THUMB_WIDTH, rows));
-    return { origin, fine, coarse: halveValid(fine) };
-  });
-  for (const page of pages) {
-    const small = halveValid(page.thumb);
-    // Along each scale's strip the best place at 32 px, then to the half row at 64 px (the row
-    // found, or one either side); the page keeps its best few places by their 64 px score. With
-    // one scale (both side edges seen) every half row is tried at 64 px: it costs what a scale scan
-    // does, and at 32 px a binarised strip fits wrong places as well as its own.
-    const best: Array<{ start: Transform; score: number }> = [];
-    for (const strip of strips) {
-      const shifts: number[] = [];
-      if (strips.length === 1) {
-        for (let shift = 1 - page.thumb.height; shift < strip.fine.height; shift++) shifts.push(shift);
-      } else {
-        const first = 1 - small.height;
-        const scores: number[] = [];
-        for (let shift = first; shift < strip.coarse.height; shift++) scores.push(toneFit(small, strip.coarse, MIN_SHARE, 16, shift));
-        // The best few peaks along the strip: at 32 px a few lines of text fit other places of their
-        // page, and of other pages, about as well as their own.
-        const peaks = scores
-          .map((score, i) => ({ score, shift: first + i }))
-          .filter(({ score }, i) => score >= 0 && score >= (scores[i - 1] ?? -1) && score >= (scores[i + 1] ?? -1))
-          .sort((x, y) => y.score - x.score)
-          .slice(0, SLIDE_PEAKS);
-        for (const peak of peaks) {
-          let place = { score: -1, shift: 0 };
-          for (const shift of [2 * peak.shift - 1, 2 * peak.shift, 2 * peak.shift + 1]) {
-            const score = toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift);
-            if (score > place.score) place = { score, shift };
-          }
-          if (place.score >= 0) best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
-        }
-        continue;
-      }
-      const places = shifts.map((shift) => ({ shift, score: toneFit(page.thumb, strip.fine, MIN_SHARE, 24, shift) }));
-      places.sort((x, y) => y.score - x.score);
-      for (const place of places.slice(0, SLIDE_KEPT)) {
-        if (place.score >= 0) best.push({ start: slid(strip.origin, place.shift * unit), score: place.score });
-      }
-    }
-    best.sort((x, y) => y.score - x.score);
-    for (const { start, score } of best.slice(0, SLIDE_KEPT)) out.push({ page, start, score });
-  }
-  return out;
-}
-
-/** Two hypotheses that place the page within half a thumbnail pixel (8 frame px) of each other. */
-function sameish(a: Transform, b: Transform): boolean {
-  return (
-    Math.abs(a.s / b.s - 1) < 0.01 && Math.abs(a.theta - b.theta) < 0.002 && Math.hypot(a.tx - b.tx, a.ty - b.ty) < 8 * Math.min(a.s, b.s)
-  );
-}
-
-async function readFound(
-  { page, luma, start, transform, fit }: { page: StoredPage; luma: Uint8Array; start: Transform; transform: Transform; fit: number },
-  levels: Grey[],
-  keys: MarkLayout[],
-  candidatesFor: (bookId: number) => Promise<Candidate[]>,
-  passes: number,
-): Promise<Found> {
-  // The mark is read at the suspect's own resolution of the page (never above 1024 px): compared
-  // with a sharp page, a page scaled down and up again differs most at the edges, where the mark is.
-  const readWidth = Math.max(128, Math.min(FRAME_WIDTH, Math.round(FRAME_WIDTH * transform.s)));
-  const readHeight = Math.max(1, Math.round((page.height * readWidth) / FRAME_WIDTH));
-  const original =
-    readWidth === FRAME_WIDTH
-      ? luma
-      : Uint8Array.from(resizeTo(greyOf(luma, FRAME_WIDTH, page.height), readWidth, readHeight).data, Math.round);
-  // Read where the registration put the page and, when the hypothesis it started from is within a
-  // few pixels of that, there too: a hypothesis from the image's own shape (a quarter, half the
-  // size) is exact for an exact crop or scale, and the registration, at 512 px, can leave it by a
-  // pixel at the page's far side (0.5 % of scale), which the mark, riding on edges, does not survive.
-  // Each place read (and each pass of the trace) counts as codes tried.
-  const places = sameish(start, transform) && !same(start, transform) ? [transform, start] : [transform];
-  const reads = places.map((place) => {
-    const warped = warpToFrame(levels, place, readWidth, readHeight);
-    const tone = toneCurve(original, warped.data);
-    const k = readWidth / FRAME_WIDTH;
-    return {
-      warped,
-      tone,
-      /** Whether the suspect shows a pixel of the 1,024 px page (where its stamp is predicted). */
-      seen: (x: number, y: number) => {
-        const v = warped.data[Math.floor(y * k) * readWidth + Math.floor(x * k)];
-        return v !== undefined && !Number.isNaN(v);
-      },
-      softs: keys.map((layout) => readMark(original, warped.data, readWidth, readHeight, layout, tone)),
-    };
-  });
-  const candidates = await candidatesFor(page.bookId);
-  // A candidate whose stamp is known is scored twice for each read: by the page's ink alone, and by
-  // that joined with its stamp's dots (read against its own stamp). Both count as codes tried. The
-  // stamps are drawn only when the ink alone names no one (a candidate's best is then its joined
-  // score): leaving scores out never names anyone more.
-  const stamped = candidates.some((candidate) => candidate.stamp);
-  const tried = candidates.length * reads.length * keys.length * passes * (stamped ? 2 : 1);
-  const needed = scoreNeeded(tried);
-  const scores = candidates.map((candidate) =>
-    Math.max(...reads.flatMap(({ softs }) => softs.map((soft, key) => codeScore(soft, candidate.codes[key] as Uint8Array)))),
-  );
-  if (stamped && !scores.some((score) => score >= needed)) {
-    for (const { warped, tone, seen, softs } of reads) {
-      // The page's flat pixels, read once a place for every candidate's stamp.
-      const flat = flatInk(original, warped.data, readWidth, readHeight, tone);
-      for (const [c, candidate] of candidates.entries()) {
-        if (!candidate.stamp) continue;
-        const stamp = stampPrediction(luma, FRAME_WIDTH, page.height, candidate.stamp, seen);
-        for (const [key, soft] of softs.entries()) {
-          const joined = codeScore(joinSoft(soft, readStampMark(flat, stamp, keys[key] as MarkLayout)), candidate.codes[key] as Uint8Array);
-          scores[c] = Math.max(scores[c] as number, joined);
-        }
-      }
-    }
-  }
-  const matches: Found["matches"] = [];
-  let best = Number.NEGATIVE_INFINITY;
-  for (const [c, candidate] of candidates.entries()) {
-    const score = scores[c] as number;
-    best = Math.max(best, score);
-    if (score >= needed) matches.push({ candidate, score, confidence: confidence(score, tried) });
-  }
-  matches.sort((a, b) => b.score - a.score);
-  return { page, transform, fit, matches, best, needed };
-}
-
-function same(a: Transform, b: Transform): boolean {
-  return a.s === b.s && a.theta === b.theta && a.tx === b.tx && a.ty === b.ty;
-}
-
-function greyOf(luma: Uint8Array, width: number, height: number): Grey {
-  return { width, height, data: Float32Array.from(luma) };
-}
-
-/**
- * How sure: one minus the bound (scoreNeeded) on the chance that any of `tried` codes the image does
- * not carry scores this high, never shown as certain.
- */
-export function confidence(score: number, tried: number): number {
-  const falseAlarm = Math.min(1, Math.max(1, tried) * Math.exp((-score * score) / 2));
-  return Math.min(0.999999, Math.max(0, 1 - falseAlarm));
 }
 
 export { CODE_BITS };

@@ -3,7 +3,7 @@ import { and, eq } from "drizzle-orm";
 import type { ClientResponse } from "hono/client";
 import { hc } from "hono/client";
 import { z } from "zod";
-import type { Ok } from "../../app/lib/api-client.ts";
+import type { Ok } from "#shared/api-answer.ts";
 import type { Api } from "../../workers/api/index.ts";
 import { getDb } from "../../workers/db/client.ts";
 import { bookAccess, books, schools } from "../../workers/db/schema.ts";
@@ -138,8 +138,11 @@ export async function errorBody(response: JsonAnswer | Promise<JsonAnswer>): Pro
   return ErrorBody.parse(await (await response).json());
 }
 
-/** A JSON answer read by a schema the test states (for answers the typed client does not describe: pages' `.data`, other servers). */
-export async function jsonOf<Schema extends z.ZodType>(response: Response | Promise<Response>, schema: Schema): Promise<z.output<Schema>> {
+/** A JSON answer read by a schema the test states (for answers the typed client does not describe: pages' `.data`, other servers, a route that answers `object`). */
+export async function jsonOf<Schema extends z.ZodType>(
+  response: JsonAnswer | Promise<JsonAnswer>,
+  schema: Schema,
+): Promise<z.output<Schema>> {
   return schema.parse(await (await response).json());
 }
 

@@ -6,7 +6,7 @@ import { bookAccess } from "../../workers/db/schema.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
 import { openPageSet, storePage, storePageFailure } from "../../workers/page-images/page-sets.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
-import { api, createBook, createSchool, db, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { PAGE, pageImages, pageText, preparedBook } from "./page-fixtures.ts";
 
 // A page view (a page image or its text) is answered before the request context checks any session
@@ -39,11 +39,11 @@ async function setLicence(bookId: number, values: Partial<typeof bookAccess.$inf
 async function bookWithFailedPage(): Promise<number> {
   const book = await createBook({ title: "Torn Page" }, [school.id]);
   const opened = await openPageSet(db(), book, 3);
-  if (!opened.ok) throw new Error(opened.error);
-  for (const n of [1, 3]) await storePage(db(), env.BOOKS, opened.set, n, { images: pageImages(), text: pageText(TEXTS[n - 1]!) });
-  await storePageFailure(db(), opened.set, 2, { ...PAGE, error: "The renderer gave up" });
-  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline: [], text: TEXTS });
-  if (!completed.ok) throw new Error(completed.error);
+  if (!opened.ok) throw new Error(opened.failure.error);
+  for (const n of [1, 3]) await storePage(db(), env.BOOKS, opened.value, n, { images: pageImages(), text: pageText(TEXTS[n - 1]!) });
+  await storePageFailure(db(), opened.value, 2, { ...PAGE, error: "The renderer gave up" });
+  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.value, { outline: [], text: TEXTS });
+  if (!completed.ok) throw new Error(completed.failure.error);
   return book.id;
 }
 
@@ -65,14 +65,13 @@ beforeAll(async () => {
   books.oneSeat = await prepared("One Seat");
   await setLicence(books.oneSeat, { seats: 1 });
   const holder = await signedInTeacher(school, "Seat Holder");
-  expect((await api(`/api/books/${books.oneSeat}/pages/1`, { cookie: holder.cookie })).status).toBe(200);
+  expect((await client(holder).api.books[":id"].pages[":n"].$get({ param: { id: String(books.oneSeat), n: "1" } })).status).toBe(200);
   books.spent = await prepared("Budget Spent");
   await setPagesSpent(school, reader.teacher.id, books.spent, "h", pageBudget(TEXTS.length).hour.limit);
   books.failedPage = await bookWithFailedPage();
   const admin = await signedInAdmin();
-  const disabling = await api(`/api/schools/${school.id}/teachers/${disabled.teacher.id}/disable`, {
-    method: "POST",
-    cookie: admin.cookie,
+  const disabling = await client(admin).api.schools[":id"].teachers[":teacherId"].disable.$post({
+    param: { id: String(school.id), teacherId: String(disabled.teacher.id) },
   });
   expect(disabling.status).toBe(200);
 });
@@ -110,7 +109,7 @@ function refusals() {
 }
 
 /** What a caller can tell two answers apart by: the status, the body, and the headers that vary by case. */
-async function seen(response: Response) {
+async function seen(response: Pick<Response, "status" | "text" | "headers">) {
   return {
     status: response.status,
     body: await response.text(),
@@ -123,6 +122,7 @@ async function seen(response: Response) {
 describe("a page view's refusals", () => {
   it("each is what a signed-in teacher of the school is told (so the cases below are real)", async () => {
     for (const refusal of refusals()) {
+      // Raw: malformed ids and page numbers, a width, another school's host: what the typed client cannot send.
       const response = await api(refusal.url, { cookie: refusal.cookie?.() ?? reader.cookie });
       expect(response.status, refusal.kind).toBe(refusal.status);
       const body = (await response.json()) as { error: string };
@@ -146,8 +146,9 @@ describe("a page view's refusals", () => {
   });
 
   it("a made-up cookie is not signed in for a readable page either, and a real teacher reads it", async () => {
-    const url = `/api/books/${books.readable}/pages/1/text`;
-    expect(await seen(await api(url, { cookie: madeUp(school.id) }))).toEqual(await seen(await api(url)));
-    expect((await api(url, { cookie: reader.cookie })).status).toBe(200);
+    const text = (cookie?: string) =>
+      client({ cookie }).api.books[":id"].pages[":n"].text.$get({ param: { id: String(books.readable), n: "1" } });
+    expect(await seen(await text(madeUp(school.id)))).toEqual(await seen(await text()));
+    expect((await text(reader.cookie)).status).toBe(200);
   });
 });

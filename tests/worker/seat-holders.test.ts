@@ -7,10 +7,9 @@
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { openTeacherSession } from "../../workers/auth/sessions.ts";
 import { auditLog } from "../../workers/db/schema.ts";
-import { api, createSchool, db, errorOf, jsonOf, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createSchool, db, errorOf, okBody, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
@@ -27,39 +26,35 @@ type Teacher = Awaited<ReturnType<typeof signedInTeacher>>;
 async function seatedSchool(seats: number, names: string[]) {
   const school = await createSchool({ slug: `seats-${tag()}`, teacherLimit: 20 });
   const { book } = await preparedBook(`Seat Book ${tag()}`, [], ["One.", "Two."]);
-  const licence = await api("/api/licences", {
-    cookie: admin.cookie,
-    body: { schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats },
-  });
+  const licence = await client(admin).api.licences.$post({ json: { schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats } });
   expect(licence.status).toBe(201);
   const teachers: Teacher[] = [];
   for (const name of names) teachers.push(await signedInTeacher(school, name));
-  const read = (teacher: { cookie: string }) => api(`/api/books/${book.id}/pages/1`, { cookie: teacher.cookie });
+  const read = (teacher: { cookie: string }) =>
+    client(teacher).api.books[":id"].pages[":n"].$get({ param: { id: String(book.id), n: "1" } });
   return { school, book, teachers, read };
 }
 
-const SessionList = z.object({ sessions: z.array(z.object({ id: z.string(), current: z.boolean() })) });
+/** The teacher `h` of school `s`, as an admin's call names them. */
+const teacherOf = (h: Teacher, s: { id: number }) => ({ param: { id: String(s.id), teacherId: String(h.teacher.id) } });
 
 describe("a teacher's last session ending frees their seats", () => {
-  const ways: [string, (holder: Teacher, school: { id: number }) => Promise<Response>][] = [
-    ["signing out", (h) => api("/api/teacher/sign-out", { method: "POST", cookie: h.cookie })],
+  const ways: [string, (holder: Teacher, school: { id: number }) => Promise<{ status: number }>][] = [
+    ["signing out", (h) => client(h).api.teacher["sign-out"].$post()],
     [
       "revoking the session from the account page",
       async (h) => {
-        const { sessions } = await jsonOf(await api("/api/teacher/sessions", { cookie: h.cookie }), SessionList);
-        return api(`/api/teacher/sessions/${sessions[0]!.id}`, { method: "DELETE", cookie: h.cookie });
+        const { sessions } = await okBody(client(h).api.teacher.sessions.$get());
+        return client(h).api.teacher.sessions[":id"].$delete({ param: { id: sessions[0]!.id } });
       },
     ],
-    ["signing out everywhere", (h) => api("/api/teacher/sign-out-everywhere", { method: "POST", cookie: h.cookie })],
+    ["signing out everywhere", (h) => client(h).api.teacher["sign-out-everywhere"].$post()],
     [
       "an admin ending their sessions",
-      (h, s) => api(`/api/schools/${s.id}/teachers/${h.teacher.id}/sign-out`, { method: "POST", cookie: admin.cookie }),
+      (h, s) => client(admin).api.schools[":id"].teachers[":teacherId"]["sign-out"].$post(teacherOf(h, s)),
     ],
-    [
-      "an admin disabling them",
-      (h, s) => api(`/api/schools/${s.id}/teachers/${h.teacher.id}/disable`, { method: "POST", cookie: admin.cookie }),
-    ],
-    ["an admin removing them", (h, s) => api(`/api/schools/${s.id}/teachers/${h.teacher.id}`, { method: "DELETE", cookie: admin.cookie })],
+    ["an admin disabling them", (h, s) => client(admin).api.schools[":id"].teachers[":teacherId"].disable.$post(teacherOf(h, s))],
+    ["an admin removing them", (h, s) => client(admin).api.schools[":id"].teachers[":teacherId"].$delete(teacherOf(h, s))],
   ];
   for (const [way, end] of ways) {
     it(way, async () => {
@@ -78,27 +73,17 @@ describe("a teacher's last session ending frees their seats", () => {
     const [holder, waiting] = teachers as [Teacher, Teacher];
     await openTeacherSession(env, { id: school.id, sessionLimit: 3 }, holder.teacher, null);
     expect((await read(holder)).status).toBe(200);
-    expect((await api("/api/teacher/sign-out", { method: "POST", cookie: holder.cookie })).status).toBe(200);
+    expect((await client(holder).api.teacher["sign-out"].$post()).status).toBe(200);
     expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(1);
     expect((await read(waiting)).status).toBe(409);
   });
 });
 
-const HeldSeats = z.object({
-  seats: z.array(
-    z.object({
-      bookId: z.number(),
-      title: z.string(),
-      seats: z.number(),
-      held: z.number(),
-      teacherId: z.number(),
-      name: z.string(),
-      email: z.string(),
-      lastAt: z.number(),
-    }),
-  ),
+/** An admin's call about a school's seats: the list, or one teacher's seat of one book. */
+const schoolSeats = (cookie?: string) => client({ cookie }).api.schools[":id"].seats;
+const seatOf = (schoolId: number | string, bookId: number | string, teacherId: number | string) => ({
+  param: { id: String(schoolId), bookId: String(bookId), teacherId: String(teacherId) },
 });
-const Freed = z.object({ message: z.string(), freed: z.boolean() }).loose();
 
 const seatAudit = (teacherId: number) =>
   db()
@@ -115,16 +100,16 @@ describe("an admin sees who holds a school's seats and frees one", () => {
     expect((await read(cal)).status).toBe(409);
     // A book without a seat limit is not listed: nobody waits for its seats.
     const { book: open } = await preparedBook(`Open Book ${tag()}`, [school.id], ["Free."]);
-    expect((await api(`/api/books/${open.id}/pages/1`, { cookie: cal.cookie })).status).toBe(200);
+    expect((await client(cal).api.books[":id"].pages[":n"].$get({ param: { id: String(open.id), n: "1" } })).status).toBe(200);
 
-    const listed = await jsonOf(await api(`/api/schools/${school.id}/seats`, { cookie: admin.cookie }), HeldSeats);
+    const listed = await okBody(schoolSeats(admin.cookie).$get({ param: { id: String(school.id) } }));
     expect(listed.seats.map((s) => [s.bookId, s.name, s.held, s.seats]).sort()).toEqual([
       [book.id, "Ann Holder", 2, 2],
       [book.id, "Ben Holder", 2, 2],
     ]);
 
-    const url = `/api/schools/${school.id}/seats/${book.id}/${ann.teacher.id}`;
-    const freed = await jsonOf(await api(url, { method: "DELETE", cookie: admin.cookie }), Freed);
+    const annsSeat = seatOf(school.id, book.id, ann.teacher.id);
+    const freed = await okBody(schoolSeats(admin.cookie)[":bookId"][":teacherId"].$delete(annsSeat));
     expect(freed).toMatchObject({ freed: true, message: `Freed Ann Holder's seat of ${book.title}.` });
     const [entry, ...more] = await seatAudit(ann.teacher.id);
     expect(more).toEqual([]);
@@ -133,7 +118,7 @@ describe("an admin sees who holds a school's seats and frees one", () => {
     // Ann's next page finds no seat: Ben and Cal hold them.
     expect((await read(ann)).status).toBe(409);
     // Asking again frees nothing and writes no second entry.
-    const again = await jsonOf(await api(url, { method: "DELETE", cookie: admin.cookie }), Freed);
+    const again = await okBody(schoolSeats(admin.cookie)[":bookId"][":teacherId"].$delete(annsSeat));
     expect(again).toMatchObject({ freed: false, message: `Ann Holder no longer held a seat of ${book.title}.` });
     expect(await seatAudit(ann.teacher.id)).toHaveLength(1);
   });
@@ -144,29 +129,28 @@ describe("an admin sees who holds a school's seats and frees one", () => {
     expect((await read(held)).status).toBe(200);
     const other = await seatedSchool(1, ["Elsewhere"]);
     const [elsewhere] = other.teachers as [Teacher];
-    const free = (path: string, cookie = admin.cookie) => api(`/api/schools/${path}`, { method: "DELETE", cookie });
-    expect(await errorOf(free(`${school.id}/seats/${book.id}/${elsewhere.teacher.id}`))).toBe("Teacher not found");
-    expect(await errorOf(free(`${school.id}/seats/${other.book.id}/${held.teacher.id}`))).toBe("Book not found");
-    expect((await free(`${other.school.id}/seats/${book.id}/${held.teacher.id}`)).status).toBe(404);
+    const free = (seat: ReturnType<typeof seatOf>, cookie = admin.cookie) => schoolSeats(cookie)[":bookId"][":teacherId"].$delete(seat);
+    expect(await errorOf(free(seatOf(school.id, book.id, elsewhere.teacher.id)))).toBe("Teacher not found");
+    expect(await errorOf(free(seatOf(school.id, other.book.id, held.teacher.id)))).toBe("Book not found");
+    expect((await free(seatOf(other.school.id, book.id, held.teacher.id))).status).toBe(404);
     for (const [bad, error] of [
-      [`${school.id}/seats/0/${held.teacher.id}`, "Book not found"],
-      [`${school.id}/seats/${book.id}/1.5`, "Teacher not found"],
-      [`x/seats/${book.id}/1`, "School not found"],
+      [seatOf(school.id, 0, held.teacher.id), "Book not found"],
+      [seatOf(school.id, book.id, "1.5"), "Teacher not found"],
+      [seatOf("x", book.id, 1), "School not found"],
     ] as const) {
       const response = await free(bad);
-      expect(response.status, bad).toBe(404);
-      expect(await errorOf(response), bad).toBe(error);
+      const path = Object.values(bad.param).join("/");
+      expect(response.status, path).toBe(404);
+      expect(await errorOf(response), path).toBe(error);
     }
-    expect((await api("/api/schools/99999999/seats", { cookie: admin.cookie })).status).toBe(404);
-    expect((await api(`/api/schools/${school.id}/seats`, { cookie: held.cookie })).status).toBe(401);
-    expect((await free(`${school.id}/seats/${book.id}/${held.teacher.id}`, held.cookie)).status).toBe(401);
-    expect((await api(`/api/schools/${school.id}/seats`)).status).toBe(401);
+    expect((await schoolSeats(admin.cookie).$get({ param: { id: "99999999" } })).status).toBe(404);
+    expect((await schoolSeats(held.cookie).$get({ param: { id: String(school.id) } })).status).toBe(401);
+    expect((await free(seatOf(school.id, book.id, held.teacher.id), held.cookie)).status).toBe(401);
+    expect((await schoolSeats().$get({ param: { id: String(school.id) } })).status).toBe(401);
     // Another site's page cannot free a seat with the admin's cookie.
-    const forged = await api(`/api/schools/${school.id}/seats/${book.id}/${held.teacher.id}`, {
-      method: "DELETE",
-      cookie: admin.cookie,
-      origin: "https://evil.example",
-    });
+    const forged = await client({ cookie: admin.cookie, origin: "https://evil.example" }).api.schools[":id"].seats[":bookId"][
+      ":teacherId"
+    ].$delete(seatOf(school.id, book.id, held.teacher.id));
     expect(forged.status).toBe(403);
     expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(1);
   });
@@ -192,26 +176,24 @@ describe("the school's coordinator sees who holds its seats and frees one", () =
   async function withCoordinator() {
     const seated = await seatedSchool(1, ["Cora Coordinator", "Hal Holder", "Wes Waiting"]);
     const [coordinator, holder, waiting] = seated.teachers as [Teacher, Teacher, Teacher];
-    const made = await api(`/api/schools/${seated.school.id}/teachers/${coordinator.teacher.id}/coordinator`, {
-      method: "POST",
-      cookie: admin.cookie,
-    });
+    const made = await client(admin).api.schools[":id"].teachers[":teacherId"].coordinator.$post(teacherOf(coordinator, seated.school));
     expect(made.status).toBe(200);
     expect((await seated.read(holder)).status).toBe(200);
     expect((await seated.read(waiting)).status).toBe(409);
     return { ...seated, coordinator, holder, waiting };
   }
-  const mySchool = (slug: string, path: string) => `/api/schools/slug/${slug}/coordinator${path}`;
+  /** A coordinator's call about the seats of the school the path names. */
+  const mySeats = (cookie?: string) => client({ cookie }).api.schools.slug[":slug"].coordinator.seats;
+  const mySeat = (slug: string, bookId: number, teacherId: number) => ({
+    param: { slug, bookId: String(bookId), teacherId: String(teacherId) },
+  });
 
   it("lists and frees (audited in the coordinator's name); the waiting teacher reads", async () => {
     const { school, book, coordinator, holder, waiting, read } = await withCoordinator();
-    const listed = await jsonOf(await api(mySchool(school.slug, "/seats"), { cookie: coordinator.cookie }), HeldSeats);
+    const listed = await okBody(mySeats(coordinator.cookie).$get({ param: { slug: school.slug } }));
     expect(listed.seats).toMatchObject([{ bookId: book.id, name: "Hal Holder", held: 1, seats: 1 }]);
-    const freed = await api(mySchool(school.slug, `/seats/${book.id}/${holder.teacher.id}`), {
-      method: "DELETE",
-      cookie: coordinator.cookie,
-    });
-    expect(await jsonOf(freed, Freed)).toMatchObject({ freed: true });
+    const freed = mySeats(coordinator.cookie)[":bookId"][":teacherId"].$delete(mySeat(school.slug, book.id, holder.teacher.id));
+    expect(await okBody(freed)).toMatchObject({ freed: true });
     const [entry] = await seatAudit(holder.teacher.id);
     expect(entry?.adminEmail).toBe(`${coordinator.teacher.email} (coordinator)`);
     expect(entry?.adminId).toBeNull();
@@ -220,30 +202,23 @@ describe("the school's coordinator sees who holds its seats and frees one", () =
 
   it("a plain teacher is 403, another school's coordinator 404, and a coordinator cannot name another school's teacher", async () => {
     const { school, book, holder, waiting } = await withCoordinator();
-    const forbidden = await api(mySchool(school.slug, "/seats"), { cookie: waiting.cookie });
+    const forbidden = await mySeats(waiting.cookie).$get({ param: { slug: school.slug } });
     expect(forbidden.status).toBe(403);
     expect(await errorOf(forbidden)).toBe("Only your school's coordinators can do this.");
-    const plainFree = await api(mySchool(school.slug, `/seats/${book.id}/${holder.teacher.id}`), {
-      method: "DELETE",
-      cookie: waiting.cookie,
-    });
+    const holdersSeat = mySeat(school.slug, book.id, holder.teacher.id);
+    const plainFree = await mySeats(waiting.cookie)[":bookId"][":teacherId"].$delete(holdersSeat);
     expect(plainFree.status).toBe(403);
 
     const other = await withCoordinator();
     // Their own school's path, another school's teacher and book: as if they did not exist.
-    const across = await api(mySchool(other.school.slug, `/seats/${book.id}/${holder.teacher.id}`), {
-      method: "DELETE",
-      cookie: other.coordinator.cookie,
-    });
+    const theirs = mySeats(other.coordinator.cookie);
+    const across = await theirs[":bookId"][":teacherId"].$delete(mySeat(other.school.slug, book.id, holder.teacher.id));
     expect(across.status).toBe(404);
     // The other school's path with their cookie: the guard's 404, as for the library.
-    expect((await api(mySchool(school.slug, "/seats"), { cookie: other.coordinator.cookie })).status).toBe(404);
-    expect(
-      (await api(mySchool(school.slug, `/seats/${book.id}/${holder.teacher.id}`), { method: "DELETE", cookie: other.coordinator.cookie }))
-        .status,
-    ).toBe(404);
-    expect((await api(mySchool(school.slug, "/seats"))).status).toBe(401);
-    expect((await api(mySchool(school.slug, "/seats"), { cookie: admin.cookie })).status).toBe(401);
+    expect((await theirs.$get({ param: { slug: school.slug } })).status).toBe(404);
+    expect((await theirs[":bookId"][":teacherId"].$delete(holdersSeat)).status).toBe(404);
+    expect((await mySeats().$get({ param: { slug: school.slug } })).status).toBe(401);
+    expect((await mySeats(admin.cookie).$get({ param: { slug: school.slug } })).status).toBe(401);
     expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(1);
   });
 

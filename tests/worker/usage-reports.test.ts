@@ -11,7 +11,7 @@ import { recordReadingEvent } from "../../workers/reading/usage-events.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
 import { READING_GAP_CAP_MS } from "../../workers/school-object/policy.ts";
-import { api, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInTeacher } from "./helpers.ts";
+import { api, client, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
@@ -46,10 +46,12 @@ describe("usage events counted by the server", () => {
     const other = await signedInTeacher(schoolB, "Ben Other");
     const [beforeA, beforeB, beforeAll] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id), await allDay()];
 
-    expect((await api(`/api/books/${bookId}/pages`, { cookie: reader.cookie })).status).toBe(200);
-    for (const n of [1, 2, 3]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie })).status).toBe(200);
+    const id = String(bookId);
+    const asReader = client(reader).api.books[":id"];
+    expect((await asReader.pages.$get({ param: { id } })).status).toBe(200);
+    for (const n of [1, 2, 3]) expect((await asReader.pages[":n"].$get({ param: { id, n: String(n) } })).status).toBe(200);
     // Texts and searches spend the budget but are not pages read.
-    expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(200);
+    expect((await asReader.pages[":n"].text.$get({ param: { id, n: "1" } })).status).toBe(200);
     // The schools' objects count; D1 has it once they flush (the alarm's flush, here on demand).
     expect(await schoolDay(schoolA.id)).toEqual(beforeA);
     await flushBoth();
@@ -63,7 +65,8 @@ describe("usage events counted by the server", () => {
       expect.objectContaining({ day: today(), schoolId: schoolA.id, bookId, teacherId: reader.teacher.id, pages: 3 }),
     ]);
 
-    for (const n of [2, 3]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: other.cookie })).status).toBe(200);
+    const asOther = client(other).api.books[":id"].pages[":n"];
+    for (const n of [2, 3]) expect((await asOther.$get({ param: { id, n: String(n) } })).status).toBe(200);
     await flushBoth();
     const [finalA, finalB, finalAll] = [await schoolDay(schoolA.id), await schoolDay(schoolB.id), await allDay()];
     expect(finalA).toEqual(afterA);
@@ -80,7 +83,7 @@ describe("usage events counted by the server", () => {
 
   it("does not count an admin's reading", async () => {
     const before = await allDay();
-    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: admin.cookie })).status).toBe(200);
+    expect((await client(admin).api.books[":id"].pages[":n"].$get({ param: { id: String(bookId), n: "1" } })).status).toBe(200);
     expect(await allDay()).toEqual(before);
   });
 
@@ -151,6 +154,7 @@ describe("GET /api/reports/usage", () => {
   });
 
   const url = (query: string) => `/api/reports/usage?${query}`;
+  const reports = () => client(admin).api.reports;
   // The reports build their JSON per report (typed `object` on the server), so hc cannot describe it: read by schemas.
   const UsageReport = z.object({ days: z.array(z.unknown()), totals: z.unknown() });
   const TeachersReport = z.object({
@@ -160,7 +164,7 @@ describe("GET /api/reports/usage", () => {
   const SchoolsReport = z.object({ schools: z.array(z.object({ id: z.number(), pagesRead: z.number() })) });
 
   it("gives an admin every day of the range and the totals", async () => {
-    const response = await api(url(`from=2025-01-09&to=2025-01-12&schoolId=${school.id}`), { cookie: admin.cookie });
+    const response = await reports().usage.$get({ query: { from: "2025-01-09", to: "2025-01-12", schoolId: String(school.id) } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toContain("no-store");
     const report = await jsonOf(response, UsageReport);
@@ -172,7 +176,7 @@ describe("GET /api/reports/usage", () => {
     ]);
     expect(report.totals).toEqual({ activeTeachers: 2, booksOpened: 3, pagesRead: 7, readingMinutes: 11 });
     const oneDay = await jsonOf(
-      api(url(`from=2025-01-12&to=2025-01-12&schoolId=${school.id}&bookId=${bookId}`), { cookie: admin.cookie }),
+      reports().usage.$get({ query: { from: "2025-01-12", to: "2025-01-12", schoolId: String(school.id), bookId: String(bookId) } }),
       UsageReport,
     );
     expect(oneDay.totals).toEqual({ activeTeachers: 2, booksOpened: 2, pagesRead: 4, readingMinutes: 7 });
@@ -180,11 +184,11 @@ describe("GET /api/reports/usage", () => {
 
   it("includes the school's figures in all schools' and answers the same as CSV", async () => {
     const all = await jsonOf(
-      api(url("from=2025-01-10&to=2025-01-10"), { cookie: admin.cookie }),
+      reports().usage.$get({ query: { from: "2025-01-10", to: "2025-01-10" } }),
       z.object({ totals: z.object({ pagesRead: z.number() }) }),
     );
     expect(all.totals.pagesRead).toBeGreaterThanOrEqual(3);
-    const csv = await api(url(`from=2025-01-10&to=2025-01-11&schoolId=${school.id}&format=csv`), { cookie: admin.cookie });
+    const csv = await reports().usage.$get({ query: { from: "2025-01-10", to: "2025-01-11", schoolId: String(school.id), format: "csv" } });
     expect(csv.status).toBe(200);
     expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(csv.headers.get("Content-Disposition")).toBe(
@@ -192,19 +196,18 @@ describe("GET /api/reports/usage", () => {
     );
     const bytes = new Uint8Array(await csv.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes)).toBe(
+    expect(new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(bytes)).toBe(
       "\uFEFFdate,activeTeachers,booksOpened,pagesRead,readingMinutes\r\n2025-01-10,1,1,3,4\r\n2025-01-11,0,0,0,0\r\n",
     );
   });
 
   it("answers 401 without an admin session, a teacher's included", async () => {
-    const query = url("from=2025-01-01&to=2025-01-31");
-    expect((await api(query)).status).toBe(401);
+    const query = { from: "2025-01-01", to: "2025-01-31" };
+    expect((await client().api.reports.usage.$get({ query })).status).toBe(401);
     const teacher = await signedInTeacher(school);
-    expect((await api(query, { cookie: teacher.cookie })).status).toBe(401);
-    expect(
-      (await api(`/api/reports/teachers?from=2025-01-01&to=2025-01-31&schoolId=${school.id}`, { cookie: teacher.cookie })).status,
-    ).toBe(401);
+    expect((await client(teacher).api.reports.usage.$get({ query })).status).toBe(401);
+    const teachers = await client(teacher).api.reports.teachers.$get({ query: { ...query, schoolId: String(school.id) } });
+    expect(teachers.status).toBe(401);
   });
 
   it("answers 400 for a malformed, impossible, reversed or too long range, and 404 for an unknown school or book", async () => {
@@ -221,34 +224,33 @@ describe("GET /api/reports/usage", () => {
       ["from=2025-01-01&to=2025-01-31&format=xlsx", /json or csv/],
     ];
     for (const [query, message] of cases) {
+      // Raw: malformed queries, which the typed client would not send.
       const response = await api(url(query), { cookie: admin.cookie });
       expect(response.status, query).toBe(400);
       expect(await errorOf(response), query).toMatch(message);
     }
     // 366 days is allowed (a leap year).
-    expect((await api(url("from=2024-01-01&to=2024-12-31"), { cookie: admin.cookie })).status).toBe(200);
-    expect((await api(url("from=2025-01-01&to=2025-01-31&schoolId=999999"), { cookie: admin.cookie })).status).toBe(404);
-    expect((await api(url("from=2025-01-01&to=2025-01-31&bookId=999999"), { cookie: admin.cookie })).status).toBe(404);
+    expect((await reports().usage.$get({ query: { from: "2024-01-01", to: "2024-12-31" } })).status).toBe(200);
+    const january = { from: "2025-01-01", to: "2025-01-31" };
+    expect((await reports().usage.$get({ query: { ...january, schoolId: "999999" } })).status).toBe(404);
+    expect((await reports().usage.$get({ query: { ...january, bookId: "999999" } })).status).toBe(404);
   });
 
   it("exports the school's teachers, its books and the book's schools and stop pages", async () => {
-    const range = "from=2025-01-09&to=2025-01-12";
-    const teachersReport = await jsonOf(
-      api(`/api/reports/teachers?${range}&schoolId=${school.id}`, { cookie: admin.cookie }),
-      TeachersReport,
-    );
+    const range = { from: "2025-01-09", to: "2025-01-12" };
+    const teachersReport = await jsonOf(reports().teachers.$get({ query: { ...range, schoolId: String(school.id) } }), TeachersReport);
     expect(teachersReport.teachers.map((t) => [t.name, t.pagesRead, t.readingMinutes, t.booksOpened])).toEqual([
       ["T One", 5, 6, 2],
       ["T Two", 2, 5, 1],
       ["Test Teacher", 0, 0, 0], // signed up in the 401 case, never read: listed with nothing
     ]);
-    const books = await jsonOf(api(`/api/reports/books?${range}&schoolId=${school.id}`, { cookie: admin.cookie }), BooksReport);
+    const books = await jsonOf(reports().books.$get({ query: { ...range, schoolId: String(school.id) } }), BooksReport);
     expect(books.books).toEqual([expect.objectContaining({ id: bookId, pagesRead: 7, readers: 2 })]);
-    const readingSchools = await jsonOf(api(`/api/reports/schools?${range}&bookId=${bookId}`, { cookie: admin.cookie }), SchoolsReport);
+    const readingSchools = await jsonOf(reports().schools.$get({ query: { ...range, bookId: String(bookId) } }), SchoolsReport);
     expect(readingSchools.schools).toContainEqual(expect.objectContaining({ id: school.id, pagesRead: 7 }));
-    expect((await api(`/api/reports/teachers?${range}`, { cookie: admin.cookie })).status).toBe(400);
-    expect((await api(`/api/reports/stop-pages?${range}`, { cookie: admin.cookie })).status).toBe(400);
-    const stops = await api(`/api/reports/stop-pages?from=${today()}&to=${today()}&bookId=${bookId}&format=csv`, { cookie: admin.cookie });
+    expect((await reports().teachers.$get({ query: range })).status).toBe(400);
+    expect((await reports()["stop-pages"].$get({ query: range })).status).toBe(400);
+    const stops = await reports()["stop-pages"].$get({ query: { from: today(), to: today(), bookId: String(bookId), format: "csv" } });
     expect(stops.status).toBe(200);
     expect((await stops.text()).split("\r\n")[0]).toBe("fromPage,toPage,readers");
   });
@@ -266,9 +268,8 @@ describe("GET /api/reports/usage", () => {
     expect(csvCell(-3)).toBe("-3");
     const evil = await createSchool({ name: "Evil School" });
     await signedInTeacher(evil, '=HYPERLINK("http://evil.example","x")');
-    const csv = await (
-      await api(`/api/reports/teachers?from=2025-01-01&to=2025-01-02&schoolId=${evil.id}&format=csv`, { cookie: admin.cookie })
-    ).text();
+    const query = { from: "2025-01-01", to: "2025-01-02", schoolId: String(evil.id), format: "csv" } as const;
+    const csv = await (await client(admin).api.reports.teachers.$get({ query })).text();
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"",""x"")"`);
     expect(csv).not.toMatch(/(^|,)=HYPERLINK/m);
   });
@@ -278,7 +279,7 @@ describe("GET /api/reports/inactive-schools", () => {
   it("lists schools with no reading in 30 days, but not schools added this month", async () => {
     const quiet = await createSchool({ name: "Quiet School", createdAt: Date.now() - 90 * 86_400_000 });
     const fresh = await createSchool({ name: "Fresh School" });
-    const response = await api("/api/reports/inactive-schools", { cookie: admin.cookie });
+    const response = await client(admin).api.reports["inactive-schools"].$get({ query: {} });
     expect(response.status).toBe(200);
     // JSON or CSV by `format`, so hc cannot type the answer: read by a schema.
     const body = await jsonOf(
@@ -365,12 +366,14 @@ describe("the rules hold against scripts", () => {
   it("keeps the reports from teachers and anonymous scripts whatever headers they send, and from an admin cookie on a school's host", async () => {
     const teacher = await signedInTeacher(schoolA);
     const query = `/api/reports/teachers?from=2025-01-01&to=2025-01-31&schoolId=${schoolA.id}&format=csv`;
+    const typed = { from: "2025-01-01", to: "2025-01-31", schoolId: String(schoolA.id), format: "csv" } as const;
     for (const cookie of [undefined, teacher.cookie, `${teacher.cookie}; lectern_admin=forged-token`]) {
-      const response = await api(query, { cookie, headers: headersAScriptForges });
+      const response = await client({ cookie }).api.reports.teachers.$get({ query: typed }, { headers: headersAScriptForges });
       expect(response.status).toBe(401);
       expect(await response.text()).not.toContain("@");
     }
     // A school's own host never carries an admin session (decision 14).
+    // Raw: the typed client calls our own origin, not a school's host.
     const onSchoolHost = await api(`https://${schoolA.slug}.lectern.test${query}`, { cookie: admin.cookie });
     expect(onSchoolHost.status).toBe(401);
   });
@@ -380,9 +383,11 @@ describe("the rules hold against scripts", () => {
     const otherBook = (await preparedBook("Alder Only", [schoolA.id], TEXTS)).book.id;
     const put = await api(`/api/reading-progress/${otherBook}`, { method: "PUT", body: { page: 1 }, cookie: outsider.cookie });
     expect(put.status).toBe(404);
-    for (const path of [`/api/books/${otherBook}/pages`, `/api/books/${otherBook}/pages/1`]) {
-      expect((await api(path, { cookie: outsider.cookie, headers: headersAScriptForges })).status).toBe(404);
-    }
+    const book = client(outsider).api.books[":id"];
+    const param = { id: String(otherBook) };
+    const options = { headers: headersAScriptForges };
+    expect((await book.pages.$get({ param }, options)).status).toBe(404);
+    expect((await book.pages[":n"].$get({ param: { ...param, n: "1" } }, options)).status).toBe(404);
     expect(await teacherRows(outsider.teacher.id)).toEqual([]);
     const [row] = await db().select().from(readingDaily).where(eq(readingDaily.bookId, otherBook));
     expect(row).toBeUndefined();

@@ -22,15 +22,23 @@ beforeAll(async () => {
   teacher = await signedInTeacher(school, "Dana Whitfield");
 });
 
-const bytesOf = async (response: Response) => new Uint8Array(await response.arrayBuffer());
+/** The book's reading routes as `cookie` calls them, typed. */
+const books = (cookie?: string | null) => client({ cookie }).api.books[":id"];
+const pagesOf = (cookie: string | null, id: number | string = bookId) => books(cookie).pages.$get({ param: { id: String(id) } });
+const pageOf = (cookie: string, n: number | string, id: number | string = bookId) =>
+  books(cookie).pages[":n"].$get({ param: { id: String(id), n: String(n) } });
+const textOf = (cookie: string, n: number) => books(cookie).pages[":n"].text.$get({ param: { id: String(bookId), n: String(n) } });
+const search = (cookie: string, q: string) => books(cookie).search.$get({ param: { id: String(bookId) }, query: { q } });
+
+const bytesOf = async (response: Pick<Response, "arrayBuffer">) => new Uint8Array(await response.arrayBuffer());
 const same = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 describe("GET /api/books/:id/pages", () => {
   it("lists the pages for a teacher of the school, private and uncached", async () => {
-    const response = await api(`/api/books/${bookId}/pages`, { cookie: teacher.cookie });
+    const response = await pagesOf(teacher.cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("private, no-store");
-    expect(await response.json()).toEqual({
+    expect(await okBody(response)).toEqual({
       pageCount: 3,
       widths: [1024, 2048],
       hasOutline: true,
@@ -39,11 +47,12 @@ describe("GET /api/books/:id/pages", () => {
   });
 
   it("answers 401 without a session and 404 for another school's teacher or a malformed id", async () => {
-    expect((await api(`/api/books/${bookId}/pages`)).status).toBe(401);
+    expect((await pagesOf(null)).status).toBe(401);
     const stranger = await signedInTeacher(await createSchool());
-    const refused = await api(`/api/books/${bookId}/pages`, { cookie: stranger.cookie });
+    const refused = await pagesOf(stranger.cookie);
     expect(refused.status).toBe(404);
     expect(await refused.json()).toEqual({ error: "Book not found" });
+    // Malformed ids written into the path as they stand (the typed client would encode some): raw.
     for (const id of ["0", "-1", "1.5", "abc", "%2027", "0x1b", "99999999999999"]) {
       expect((await api(`/api/books/${id}/pages`, { cookie: teacher.cookie })).status).toBe(404);
     }
@@ -51,12 +60,12 @@ describe("GET /api/books/:id/pages", () => {
 
   it("says a book is still being prepared (409) and a book without a PDF has none (404)", async () => {
     const waiting = await createBook({ title: "Not yet" }, [school.id]);
-    const preparing = await api(`/api/books/${waiting.id}/pages`, { cookie: teacher.cookie });
+    const preparing = await pagesOf(teacher.cookie, waiting.id);
     expect(preparing.status).toBe(409);
     expect(await preparing.json()).toMatchObject({ status: "preparing" });
-    expect((await api(`/api/books/${waiting.id}/pages/1`, { cookie: teacher.cookie })).status).toBe(409);
+    expect((await pageOf(teacher.cookie, 1, waiting.id)).status).toBe(409);
     const none = await createBook({ title: "No file" }, [school.id], { pdf: false });
-    const missing = await api(`/api/books/${none.id}/pages`, { cookie: teacher.cookie });
+    const missing = await pagesOf(teacher.cookie, none.id);
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: "This book does not have a PDF file available" });
   });
@@ -65,8 +74,8 @@ describe("GET /api/books/:id/pages", () => {
 describe("GET /api/books/:id/pages/:n", () => {
   it("stamps each teacher's copy: two teachers get different bytes, an admin the stored page", async () => {
     const other = await signedInTeacher(school, "Robin Okafor");
-    const first = await api(`/api/books/${bookId}/pages/2`, { cookie: teacher.cookie });
-    const second = await api(`/api/books/${bookId}/pages/2`, { cookie: other.cookie });
+    const first = await pageOf(teacher.cookie, 2);
+    const second = await pageOf(other.cookie, 2);
     for (const response of [first, second]) {
       expect(response.status).toBe(200);
       expect(response.headers.get("Content-Type")).toMatch(/^image\/(webp|png)$/);
@@ -79,6 +88,7 @@ describe("GET /api/books/:id/pages/:n", () => {
     const stored = new Uint8Array(await (await env.BOOKS.get(pageImageKey(bookId, setId, 2, 1024, "png")))!.arrayBuffer());
     expect(same(a, stored)).toBe(false);
     const { cookie } = await signedInAdmin();
+    // The width (w) is not declared to the typed client: raw, here and below.
     const admin = await api(`/api/books/${bookId}/pages/2?w=1024`, { cookie });
     expect(admin.status).toBe(200);
     expect(same(await bytesOf(admin), stored)).toBe(true);
@@ -92,6 +102,7 @@ describe("GET /api/books/:id/pages/:n", () => {
   });
 
   it("answers 400 for malformed page numbers and widths, 404 out of range, never 500", async () => {
+    // Malformed page numbers and widths as written into the URL: raw.
     for (const n of ["0", "-1", "1.5", "abc", "1e3", "%201", "+1", "01", "9999999"]) {
       const response = await api(`/api/books/${bookId}/pages/${n}`, { cookie: teacher.cookie });
       expect(response.status, n).toBe(400);
@@ -101,19 +112,19 @@ describe("GET /api/books/:id/pages/:n", () => {
       expect(response.status, `w=${w}`).toBe(400);
     }
     for (const n of ["4", "999999"]) {
-      const response = await api(`/api/books/${bookId}/pages/${n}`, { cookie: teacher.cookie });
+      const response = await pageOf(teacher.cookie, n);
       expect(response.status).toBe(404);
       expect(response.headers.get("Content-Type")).toMatch(/^application\/json/);
     }
     const stranger = await signedInTeacher(await createSchool());
-    const other = await api(`/api/books/${bookId}/pages/1`, { cookie: stranger.cookie });
+    const other = await pageOf(stranger.cookie, 1);
     expect(other.status).toBe(404);
     expect(other.headers.get("Content-Type")).toMatch(/^application\/json/);
   });
 
   it("counts every page served in the day's rollup", async () => {
     const reader = await signedInTeacher(school);
-    for (const n of [1, 2, 2]) expect((await api(`/api/books/${bookId}/pages/${n}`, { cookie: reader.cookie })).status).toBe(200);
+    for (const n of [1, 2, 2]) expect((await pageOf(reader.cookie, n)).status).toBe(200);
     // The school's object counts them; its flush (the alarm's, here on demand) writes the rollup.
     expect(await db().select().from(readingDaily).where(eq(readingDaily.teacherId, reader.teacher.id))).toEqual([]);
     await flushUsage(school.id);
@@ -136,20 +147,20 @@ describe("the reading budget", () => {
     const { limit } = pageBudget(3).hour;
     // One page short of the hourly limit, as if this teacher had read that much already.
     await setPagesSpent(school, reader.teacher.id, bookId, "h", limit - 1);
-    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: reader.cookie })).status).toBe(200);
+    expect((await pageOf(reader.cookie, 1)).status).toBe(200);
 
     const { openTeacherSession } = await import("../../workers/auth/sessions.ts");
     const second = await openTeacherSession(env, school, reader.teacher, null);
-    const refused = await api(`/api/books/${bookId}/pages/2`, { cookie: `__Host-lectern_teacher=${second}` });
+    const refused = await pageOf(`__Host-lectern_teacher=${second}`, 2);
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await refused.json()).toEqual({
       error: expect.stringMatching(/^You have reached the reading limit for this book/),
     });
-    expect((await api(`/api/books/${bookId}/pages/1/text`, { cookie: reader.cookie })).status).toBe(429);
-    expect((await api(`/api/books/${bookId}/search?q=light`, { cookie: reader.cookie })).status).toBe(429);
+    expect((await textOf(reader.cookie, 1)).status).toBe(429);
+    expect((await search(reader.cookie, "light")).status).toBe(429);
     // Another teacher, and the same teacher's other books, are not affected.
-    expect((await api(`/api/books/${bookId}/pages/1`, { cookie: teacher.cookie })).status).toBe(200);
+    expect((await pageOf(teacher.cookie, 1)).status).toBe(200);
   });
 
   it("lets a teacher read the whole book twice an hour", () => {
@@ -161,28 +172,28 @@ describe("the reading budget", () => {
 
 describe("text, outline and search", () => {
   it("gives a page's text runs with positions", async () => {
-    const response = await api(`/api/books/${bookId}/pages/2/text`, { cookie: teacher.cookie });
+    const response = await textOf(teacher.cookie, 2);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ n: 2, width: 612, height: 120, runs: [{ str: TEXTS[1], x: 72, y: 40, w: 300, h: 12 }] });
-    expect((await api(`/api/books/${bookId}/pages/9/text`, { cookie: teacher.cookie })).status).toBe(404);
+    expect(await okBody(response)).toEqual({ n: 2, width: 612, height: 120, runs: [{ str: TEXTS[1], x: 72, y: 40, w: 300, h: 12 }] });
+    expect((await textOf(teacher.cookie, 9)).status).toBe(404);
   });
 
   it("gives the outline", async () => {
-    const response = await api(`/api/books/${bookId}/outline`, { cookie: teacher.cookie });
-    expect(await response.json()).toEqual({ outline: [{ title: "Chapter 1", page: 2, items: [] }] });
+    const response = books(teacher.cookie).outline.$get({ param: { id: String(bookId) } });
+    expect(await okBody(response)).toEqual({ outline: [{ title: "Chapter 1", page: 2, items: [] }] });
   });
 
   it("finds the pages that hold a word, ignoring case, with the matches marked", async () => {
-    const response = await client(teacher).api.books[":id"].search.$get({ param: { id: String(bookId) }, query: { q: "PHOTOSYNTHESIS" } });
+    const response = await search(teacher.cookie, "PHOTOSYNTHESIS");
     expect(response.status).toBe(200);
     const body = await okBody(response);
     expect(body.total).toBe(2);
     expect(body.results.map((r) => r.n)).toEqual([1, 2]);
     const [start, end] = body.results[1]!.highlights[0]!;
     expect(body.results[1]!.snippet.slice(start, end)).toBe("Photosynthesis");
-    expect((await api(`/api/books/${bookId}/search?q=`, { cookie: teacher.cookie })).status).toBe(400);
-    expect((await api(`/api/books/${bookId}/search?q=${"x".repeat(101)}`, { cookie: teacher.cookie })).status).toBe(400);
+    expect((await search(teacher.cookie, "")).status).toBe(400);
+    expect((await search(teacher.cookie, "x".repeat(101))).status).toBe(400);
     const stranger = await signedInTeacher(await createSchool());
-    expect((await api(`/api/books/${bookId}/search?q=light`, { cookie: stranger.cookie })).status).toBe(404);
+    expect((await search(stranger.cookie, "light")).status).toBe(404);
   });
 });

@@ -7,6 +7,7 @@ import { bookCreateInput, formText } from "../components/admin/book/form-input.t
 import { useActionCall } from "../components/admin/book/use-action-call.ts";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { FileDrop } from "../components/ui/file-drop.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { api, call } from "../lib/api-client.ts";
@@ -55,6 +56,10 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
   const [pdf, setPdf] = useState<{ file: File; pageCount: number | null; firstPage: Blob | null } | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: "idle" });
   const [error, setError] = useState<string | null>(actionData && "error" in actionData ? actionData.error : null);
+  // The answer (or the page's own check) that refused a field: the field is marked until the next try.
+  const [refused, setRefused] = useState<unknown>(actionData);
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusInvalid(formRef, refused);
   const abort = useRef<AbortController | null>(null);
 
   // FileDrop checked the type and size (COVER_TYPES, MAX_COVER, PDF_TYPES, MAX_PDF).
@@ -84,15 +89,25 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
     // A book added with its PDF is removed again if that PDF's pages are refused (workers/books/input.ts).
     if (pdf) form.set("provisional", "true");
     setError(null);
-    if (!values.title.trim() || !values.author1.trim()) return setError("Please enter the title and the author.");
-    if (values.isbn.trim() && !isValidIsbn(values.isbn)) return setError("This ISBN's check digit is wrong, or it is not 10 or 13 digits.");
+    setRefused(null);
+    const refuse = (text: string, field: string) => {
+      setError(text);
+      setRefused({ error: text, field });
+    };
+    if (!values.title.trim() || !values.author1.trim())
+      return refuse("Please enter the title and the author.", values.title.trim() ? "author1" : "title");
+    if (values.isbn.trim() && !isValidIsbn(values.isbn))
+      return refuse("This ISBN's check digit is wrong, or it is not 10 or 13 digits.", "isbn");
     const controller = new AbortController();
     abort.current = controller;
     let bookId: number | null = null;
     try {
       setStage({ kind: "busy", label: "Saving the book...", progress: null });
       const answer = await create.submit(form);
-      if (!answer || !("book" in answer)) throw new Error(errorText(answer) ?? "Failed to save the book");
+      if (!answer || !("book" in answer)) {
+        setRefused(answer);
+        throw new Error(errorText(answer) ?? "Failed to save the book");
+      }
       const { book } = answer;
       bookId = book.id;
       const image = cover ?? pdf?.firstPage;
@@ -120,24 +135,26 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Add Books" description="Enter the book's details, then add its PDF and (optionally) a cover." />
-      <Form method="post" onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
+      <Form ref={formRef} method="post" onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
         {TEXT_FIELDS.map(([key, label, required]) => (
-          <Field key={key} label={`${label}${required ? "" : " (optional)"}`} htmlFor={`book-${key}`}>
+          <Field key={key} label={`${label}${required ? "" : " (optional)"}`} htmlFor={`book-${key}`} error={fieldError(refused, key)}>
             <input
               id={`book-${key}`}
               name={key}
               className={inputClasses}
+              {...invalidProps(`book-${key}`, fieldError(refused, key))}
               value={values[key]}
               disabled={busy}
               onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
             />
           </Field>
         ))}
-        <Field label="Grade level (optional)" htmlFor="book-grade">
+        <Field label="Grade level (optional)" htmlFor="book-grade" error={fieldError(refused, "gradeLevel")}>
           <select
             id="book-grade"
             name="gradeLevel"
             className={inputClasses}
+            {...invalidProps("book-grade", fieldError(refused, "gradeLevel"))}
             value={values.gradeLevel}
             disabled={busy}
             onChange={(e) => setValues((v) => ({ ...v, gradeLevel: e.target.value }))}
@@ -151,12 +168,13 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
           </select>
         </Field>
         <div className="sm:col-span-2">
-          <Field label="Description (optional)" htmlFor="book-description">
+          <Field label="Description (optional)" htmlFor="book-description" error={fieldError(refused, "description")}>
             <textarea
               id="book-description"
               name="description"
               rows={3}
               className={inputClasses}
+              {...invalidProps("book-description", fieldError(refused, "description"))}
               value={values.description}
               disabled={busy}
               onChange={(e) => setValues((v) => ({ ...v, description: e.target.value }))}

@@ -1,4 +1,4 @@
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Form, redirect, useNavigation } from "react-router";
 import { slugFromName as suggestSlug } from "#shared/rules/slug-from-name.ts";
 import { appContext } from "../../workers/kernel/context.ts";
@@ -9,6 +9,7 @@ import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx
 import { SlugField } from "../components/admin/slug-field.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses } from "../components/ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-school";
@@ -69,19 +70,28 @@ export default function AdminAddSchool({ loaderData, actionData }: Route.Compone
   const effectiveSlug = slugEdited ? slug : suggestSlug(values.schoolName);
   // Busy from the post until the new school's page has loaded, as the page was before.
   const saving = navigation.formData !== undefined;
-  const error = navigation.state === "submitting" ? null : actionData?.error;
+  // The refusal stands until the next post: its message above the button, its field marked.
+  const refused = navigation.state === "submitting" ? undefined : actionData;
+  const error = refused?.error;
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, refused);
 
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Add School" description={`This will be school #${loaderData.nextId}.`} />
-      <Form method="post" noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
+      <Form ref={form} method="post" noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
         {FIELDS.map((field) => (
           <div key={field.key} className={field.key === "schoolName" || field.key.startsWith("address") ? "sm:col-span-2" : ""}>
-            <Field label={`${field.label}${field.required ? "" : " (optional)"}`} htmlFor={`school-${field.key}`}>
+            <Field
+              label={`${field.label}${field.required ? "" : " (optional)"}`}
+              htmlFor={`school-${field.key}`}
+              error={fieldError(refused, field.key)}
+            >
               <input
                 id={`school-${field.key}`}
                 name={field.key}
                 className={inputClasses}
+                {...invalidProps(`school-${field.key}`, fieldError(refused, field.key))}
                 autoComplete={field.autoComplete}
                 value={values[field.key]}
                 onChange={(e) => setValues((v) => ({ ...v, [field.key]: e.target.value }))}
@@ -91,16 +101,23 @@ export default function AdminAddSchool({ loaderData, actionData }: Route.Compone
         ))}
         <SlugField
           name="slug"
+          error={fieldError(refused, "slug")}
           value={effectiveSlug}
           onChange={(next) => {
             setSlugEdited(true);
             setSlug(next);
           }}
         />
-        <Field label="Teacher limit" htmlFor="school-limit" hint="How many teachers may register.">
+        <Field
+          label="Teacher limit"
+          htmlFor="school-limit"
+          hint="How many teachers may register."
+          error={fieldError(refused, "teacherLimit")}
+        >
           <input
             id="school-limit"
             name="teacherLimit"
+            {...invalidProps("school-limit", fieldError(refused, "teacherLimit"))}
             type="number"
             min={1}
             max={10000}

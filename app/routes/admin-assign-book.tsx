@@ -50,6 +50,8 @@ export default function AdminAssignBook({ loaderData, actionData }: Route.Compon
   const [book, setBook] = useState<BookOption | null>(null);
   const [terms, setTerms] = useState<LicenceTerms>(loaderData.defaultTerms);
   const assign = useActionCall<typeof action>();
+  // The last assign's refusal, whose term (an end before the start) the terms' fields mark.
+  const [refused, setRefused] = useState<unknown>(null);
   // The picker posts through a fetcher: its answer stands until the next assign-all's.
   const [picked, setPicked] = useState<{ text: string; after: typeof actionData } | null>(null);
   const message =
@@ -78,7 +80,7 @@ export default function AdminAssignBook({ loaderData, actionData }: Route.Compon
             <AssignToAllSchools book={book} schoolCount={loaderData.schoolCount} sendBookId />
           </div>
           <div className="mb-4">
-            <LicenceTermsFields value={terms} onChange={setTerms} />
+            <LicenceTermsFields value={terms} onChange={setTerms} refused={refused} />
           </div>
           <SchoolPicker
             actionLabel="Assign"
@@ -90,6 +92,7 @@ export default function AdminAssignBook({ loaderData, actionData }: Route.Compon
                 ...termsFields(terms),
               });
               const error = errorText(answer);
+              setRefused(error ? answer : null);
               if (error) throw new Error(error);
               const created = answer && "created" in answer ? answer.created : 0;
               setPicked({

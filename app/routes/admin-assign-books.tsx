@@ -104,7 +104,7 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
         />
         <fetcher.Form method="post" className="mt-4 space-y-4">
           <input type="hidden" name="intent" value="assign" />
-          <LicenceTermsFields value={terms} onChange={setTerms} />
+          <LicenceTermsFields value={terms} onChange={setTerms} refused={busy ? null : fetcher.data} />
           <input type="hidden" name="startsOn" value={terms.startsOn} />
           <input type="hidden" name="endsOn" value={terms.endsOn} />
           <input type="hidden" name="seats" value={terms.seats} />

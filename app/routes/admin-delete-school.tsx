@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
@@ -12,6 +12,7 @@ import type { Notice } from "../components/admin/school/form-values.ts";
 import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
+import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-delete-school";
@@ -44,6 +45,9 @@ export default function AdminDeleteSchool({ loaderData }: Route.ComponentProps) 
   const [typed, setTyped] = useState("");
   const [message, setMessage] = useState<Notice | null>(null);
   const deleting = fetcher.state !== "idle";
+  const refused = deleting ? null : fieldError(fetcher.data, "confirm");
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, fetcher.data);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
   useEffect(() => {
@@ -74,6 +78,7 @@ export default function AdminDeleteSchool({ loaderData }: Route.ComponentProps) 
         />
         {school && (
           <fetcher.Form
+            ref={form}
             method="post"
             onSubmit={(event) => typed !== school.slug && event.preventDefault()}
             className="mt-4 space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
@@ -91,8 +96,10 @@ export default function AdminDeleteSchool({ loaderData }: Route.ComponentProps) 
                 className={`${inputClasses} mt-1 max-w-sm font-mono`}
                 value={typed}
                 onChange={(e) => setTyped(e.target.value)}
+                {...invalidProps("confirm-slug", refused)}
               />
             </label>
+            <FieldError inputId="confirm-slug" message={refused} />
             <Button type="submit" disabled={typed !== school.slug || deleting} className="bg-red-600 hover:bg-red-700">
               {deleting ? "Deleting..." : "Delete school"}
             </Button>

@@ -11,6 +11,7 @@ import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx
 import { LicenceImportPreview } from "../components/admin/licence-import-preview.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { fileInputClasses } from "../components/ui/field.tsx";
+import { FieldError, fieldError, invalidProps } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
@@ -55,6 +56,8 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
   const [message, setMessage] = useState<Notice | null>(null);
   const [importing, setImporting] = useState(false);
   const busy = fetcher.state === "idle" ? null : importing ? "Importing..." : "Checking the rows...";
+  // A refusal about the rows is about the file: its input is marked.
+  const fileError = busy ? null : fieldError(fetcher.data, "rows", "rowNumbers");
 
   // Each answer once: a check shows its preview, an import its outcome.
   useEffect(() => {
@@ -116,11 +119,12 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
             id="licence-file"
             type="file"
             accept=".csv,text/csv"
-            aria-describedby="licence-file-help"
             className={fileInputClasses}
             onChange={(e) => pick(e.target.files?.[0])}
             disabled={busy !== null}
+            {...invalidProps("licence-file", fileError, "licence-file-help")}
           />
+          <FieldError inputId="licence-file" message={fileError} className="mt-2" />
         </div>
         <p id="licence-file-help" className="text-sm text-slate-600 dark:text-slate-300">
           Columns: <code>slug</code> (or <code>schoolId</code>), <code>isbn</code> (or <code>bookId</code>), <code>startsOn</code> and{" "}

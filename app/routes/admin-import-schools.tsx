@@ -15,6 +15,7 @@ import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
 import { fileInputClasses } from "../components/ui/field.tsx";
+import { FieldError, fieldError, invalidProps } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { Spinner } from "../components/ui/spinner.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
@@ -67,6 +68,8 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
   const [message, setMessage] = useState<Notice | null>(null);
   const [saving, setSaving] = useState(false);
   const busy = fetcher.state === "idle" ? null : label;
+  // A refusal about the rows is about the file: its input is marked.
+  const fileError = busy ? null : fieldError(fetcher.data, "rows", "rowNumbers");
 
   // Each answer of the action once: a check shows its preview, a save its outcome.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
@@ -137,7 +140,9 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
           className={fileInputClasses}
           onChange={(e) => pick(e.target.files?.[0])}
           disabled={busy !== null}
+          {...invalidProps("import-file", fileError)}
         />
+        <FieldError inputId="import-file" message={fileError} className="mt-2" />
         {busy && (
           <p className="mt-3 flex items-center gap-2 text-sm text-indigo-700 dark:text-indigo-300" role="status">
             <Spinner label={busy} className="h-4 w-4" /> {busy}

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
@@ -12,6 +12,7 @@ import { formNumber, type Notice } from "../components/admin/school/form-values.
 import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
+import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-increase-login-count";
@@ -46,6 +47,10 @@ export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentP
   // The school the last post was about (the admin may choose another while it is under way).
   const [posted, setPosted] = useState<SchoolChoice | null>(null);
   const saving = fetcher.state !== "idle";
+  // A refused number is marked on its field until the next post.
+  const refused = saving ? null : fieldError(fetcher.data, "by");
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, fetcher.data);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
   useEffect(() => {
@@ -76,6 +81,7 @@ export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentP
         <SchoolSelect initial={loaderData.schools} value={school} onChange={setSchool} />
         {school && (
           <fetcher.Form
+            ref={form}
             method="post"
             onSubmit={submit}
             className="mt-4 flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
@@ -95,11 +101,13 @@ export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentP
                 className={`${inputClasses} mt-1 w-32`}
                 value={by}
                 onChange={(e) => setBy(e.target.value)}
+                {...invalidProps("increase-by", refused)}
               />
             </label>
             <Button type="submit" disabled={saving}>
               {saving ? "Saving..." : "Increase"}
             </Button>
+            <FieldError inputId="increase-by" message={refused} className="w-full" />
           </fetcher.Form>
         )}
       </div>

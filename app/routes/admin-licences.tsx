@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { addDays, dayOf, formatDay, type LicenceState } from "#shared/rules/licence.ts";
 import { appContext } from "../../workers/kernel/context.ts";
@@ -15,6 +15,7 @@ import { Button } from "../components/ui/button.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
+import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-licences";
@@ -115,6 +116,10 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
   const allPicked = licences.length > 0 && picked.size === licences.length;
   const notice =
     actionData && ("message" in actionData ? { text: actionData.message, tone: "success" as const } : { text: actionData.error });
+  // A refused number of seats is marked in the dialog, which stays open (a refusal reloads nothing).
+  const seatsError = busy ? null : fieldError(actionData, "seats");
+  const bulkForm = useRef<HTMLFormElement>(null);
+  useFocusInvalid(bulkForm, actionData);
 
   return (
     <div>
@@ -261,23 +266,28 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
               : "Leave the box empty for no limit."
         }
       >
-        <Form method="post" className="space-y-4">
+        <Form ref={bulkForm} method="post" className="space-y-4">
           <input type="hidden" name="intent" value={confirming ?? ""} />
           {[...picked].map((id) => (
             <input key={id} type="hidden" name="id" value={id} />
           ))}
           {confirming === "seats" && (
-            <label className="block text-sm">
-              <span className="mb-1 block font-medium">Readers at once</span>
-              <input
-                name="seats"
-                inputMode="numeric"
-                pattern="[1-9]\d{0,5}"
-                value={seats}
-                onChange={(e) => setSeats(e.target.value.replace(/\D/g, "").slice(0, 6))}
-                className={`${inputClasses} w-32`}
-              />
-            </label>
+            <div>
+              <label className="block text-sm">
+                <span className="mb-1 block font-medium">Readers at once</span>
+                <input
+                  id="licences-seats"
+                  name="seats"
+                  inputMode="numeric"
+                  pattern="[1-9]\d{0,5}"
+                  value={seats}
+                  onChange={(e) => setSeats(e.target.value.replace(/\D/g, "").slice(0, 6))}
+                  className={`${inputClasses} w-32`}
+                  {...invalidProps("licences-seats", seatsError)}
+                />
+              </label>
+              <FieldError inputId="licences-seats" message={seatsError} className="mt-1" />
+            </div>
           )}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={() => setConfirming(null)}>

@@ -1,5 +1,6 @@
-import { useId } from "react";
+import { useId, useRef } from "react";
 import { inputClasses } from "../ui/field.tsx";
+import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../ui/field-error.tsx";
 
 /** A new licence's terms as the assign screens take them: the days (YYYY-MM-DD; no end: empty) and the readers at once (empty: no limit). */
 export interface LicenceTerms {
@@ -16,13 +17,25 @@ export function termsFields(terms: LicenceTerms): Record<string, string> {
 /**
  * The licence the assign screens give: from, until (default: the current school year, 1 August to
  * 31 July) and how many readers at once (default: no limit). Pairs that have a licence already keep
- * theirs: renew or change them on the Licences page.
+ * theirs: renew or change them on the Licences page. `refused`, the last assign's answer, marks
+ * the term it refused (an end before the start, too many seats).
  */
-export function LicenceTermsFields({ value, onChange }: { value: LicenceTerms; onChange: (next: LicenceTerms) => void }) {
+export function LicenceTermsFields({
+  value,
+  onChange,
+  refused,
+}: {
+  value: LicenceTerms;
+  onChange: (next: LicenceTerms) => void;
+  refused?: unknown;
+}) {
   const id = useId();
+  const errors = { from: fieldError(refused, "startsOn"), until: fieldError(refused, "endsOn"), seats: fieldError(refused, "seats") };
+  const fieldset = useRef<HTMLFieldSetElement>(null);
+  useFocusInvalid(fieldset, refused);
   const set = (key: keyof LicenceTerms) => (event: { target: { value: string } }) => onChange({ ...value, [key]: event.target.value });
   return (
-    <fieldset className="flex flex-wrap items-end gap-3">
+    <fieldset ref={fieldset} className="flex flex-wrap items-end gap-3">
       <legend className="mb-2 text-sm font-semibold">Licence</legend>
       <label htmlFor={`${id}-from`} className="text-sm">
         <span className="mb-1 block">From</span>
@@ -33,6 +46,7 @@ export function LicenceTermsFields({ value, onChange }: { value: LicenceTerms; o
           value={value.startsOn}
           onChange={set("startsOn")}
           className={`${inputClasses} w-44`}
+          {...invalidProps(`${id}-from`, errors.from)}
         />
       </label>
       <label htmlFor={`${id}-until`} className="text-sm">
@@ -44,6 +58,7 @@ export function LicenceTermsFields({ value, onChange }: { value: LicenceTerms; o
           min={value.startsOn}
           onChange={set("endsOn")}
           className={`${inputClasses} w-44`}
+          {...invalidProps(`${id}-until`, errors.until)}
         />
       </label>
       <label htmlFor={`${id}-seats`} className="text-sm">
@@ -54,8 +69,12 @@ export function LicenceTermsFields({ value, onChange }: { value: LicenceTerms; o
           value={value.seats}
           onChange={(event) => onChange({ ...value, seats: event.target.value.replace(/\D/g, "").slice(0, 6) })}
           className={`${inputClasses} w-32`}
+          {...invalidProps(`${id}-seats`, errors.seats)}
         />
       </label>
+      {(["from", "until", "seats"] as const).map((key) => (
+        <FieldError key={key} inputId={`${id}-${key}`} message={errors[key]} className="w-full" />
+      ))}
     </fieldset>
   );
 }

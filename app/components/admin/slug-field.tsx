@@ -3,6 +3,7 @@ import { SlugSchema } from "#shared/rules/slug.ts";
 import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Field, inputClasses } from "../ui/field.tsx";
+import { fieldErrorId } from "../ui/field-error.tsx";
 
 type Check = { tone: "error" | "ok" | "plain"; text: string };
 
@@ -17,9 +18,20 @@ function describe(value: string, format: ReturnType<typeof SlugSchema.safeParse>
 /**
  * The portal address of a new school, checked while the admin types: the format and reserved
  * words at once (the server's own SlugSchema), then whether a school has it already. The server
- * checks again on save; this only spares a round trip to a refusal.
+ * checks again on save; this only spares a round trip to a refusal, whose sentence (`error`) shows
+ * beside the field too.
  */
-export function SlugField({ value, onChange, name }: { value: string; onChange: (slug: string) => void; name?: string }) {
+export function SlugField({
+  value,
+  onChange,
+  name,
+  error,
+}: {
+  value: string;
+  onChange: (slug: string) => void;
+  name?: string;
+  error?: string | null;
+}) {
   const settled = useDebounced(value, 300);
   const format = value ? SlugSchema.safeParse(value) : null;
   const availability = useQuery({
@@ -40,10 +52,12 @@ export function SlugField({ value, onChange, name }: { value: string; onChange: 
     ok: "text-emerald-700 dark:text-emerald-300",
     plain: "text-slate-500 dark:text-slate-400",
   };
+  const refused = error ? fieldErrorId("school-slug") : null;
   return (
     <Field
       label="Portal address (slug)"
       htmlFor="school-slug"
+      error={error}
       hint={
         <>
           <span id="school-slug-check" className={tones[check.tone]} data-tone={check.tone} aria-live="polite">
@@ -65,8 +79,8 @@ export function SlugField({ value, onChange, name }: { value: string; onChange: 
         id="school-slug"
         name={name}
         className={`${inputClasses} font-mono`}
-        aria-describedby="school-slug-check"
-        aria-invalid={check.tone === "error" || undefined}
+        aria-describedby={[refused, "school-slug-check"].filter(Boolean).join(" ")}
+        aria-invalid={check.tone === "error" || Boolean(error) || undefined}
         value={value}
         onChange={(e) => onChange(e.target.value.toLowerCase())}
       />

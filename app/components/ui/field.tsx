@@ -1,15 +1,33 @@
 import type { ReactNode } from "react";
+import { FieldError } from "./field-error.tsx";
 
 export const inputClasses =
   "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500";
 
-export function Field({ label, htmlFor, children, hint }: { label: string; htmlFor: string; children: ReactNode; hint?: ReactNode }) {
+/**
+ * A labelled input with an optional hint and, when the form's answer refused it, the refusal's
+ * sentence beside it (the input itself takes `invalidProps(htmlFor, error)`: app/components/ui/field-error.tsx).
+ */
+export function Field({
+  label,
+  htmlFor,
+  children,
+  hint,
+  error,
+}: {
+  label: string;
+  htmlFor: string;
+  children: ReactNode;
+  hint?: ReactNode;
+  error?: string | null;
+}) {
   return (
     <div className="space-y-1.5">
       <label htmlFor={htmlFor} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
         {label}
       </label>
       {children}
+      <FieldError inputId={htmlFor} message={error} />
       {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
     </div>
   );

@@ -32,6 +32,8 @@ export function AssignedSchools({
 }) {
   const assign = useActionCall<NonNullable<Route.ComponentProps["actionData"]>>();
   const [terms, setTerms] = useState<LicenceTerms>(defaultTerms);
+  // The last assign's refusal, whose term (an end before the start) the terms' fields mark.
+  const [refused, setRefused] = useState<unknown>(null);
   return (
     <section className={cardClasses} aria-labelledby="assigned-title">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-3">
@@ -57,13 +59,14 @@ export function AssignedSchools({
         ))}
       </ul>
       <div className="mt-4 space-y-4 border-t border-slate-200 pt-4 dark:border-slate-800">
-        <LicenceTermsFields value={terms} onChange={setTerms} />
+        <LicenceTermsFields value={terms} onChange={setTerms} refused={refused} />
         <SchoolPicker
           exclude={schools.map((s) => s.id)}
           actionLabel="Assign to selected"
           onPick={async (schoolIds) => {
             const answer = await assign.submit({ intent: "assign", schoolIds: schoolIds.join(","), ...termsFields(terms) });
             const error = errorText(answer);
+            setRefused(error ? answer : null);
             if (error) throw new Error(error);
             onAssigned(schoolIds.length);
           }}

@@ -1,9 +1,10 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { Route } from "../../../routes/+types/admin-school";
 import type { action } from "../../../routes/admin-school.tsx";
 import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
+import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses } from "../admin-page.tsx";
 import type { Notice } from "./form-values.ts";
@@ -48,10 +49,16 @@ export function NumberSetting(props: {
     const outOfRange = !Number.isInteger(n) || n < props.min || n > props.max;
     const text = found ?? (outOfRange ? `Enter a whole number from ${props.min} to ${props.max}.` : null);
     setProblem(text ? { text } : null);
-    if (text) event.preventDefault();
+    if (!text) return;
+    event.preventDefault();
+    document.getElementById(props.id)?.focus();
   }
 
   const message = problem ?? noticeOf(answer);
+  // The page's own check and the action's refusal of this value both mark the field.
+  const invalid = problem?.text ?? fieldError(answer, props.name);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, answer);
   const titleId = `${props.id}-title`;
   return (
     <section className={cardClasses} aria-labelledby={titleId}>
@@ -59,7 +66,7 @@ export function NumberSetting(props: {
         {props.title}
       </h2>
       {props.description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{props.description}</p>}
-      <fetcher.Form method="post" onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
+      <fetcher.Form ref={form} method="post" onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value={props.intent} />
         <label htmlFor={props.id} className="text-sm">
           {props.label}
@@ -72,11 +79,13 @@ export function NumberSetting(props: {
             value={value}
             onChange={(e) => setValue(e.target.value)}
             className={`${inputClasses} mt-1 w-32`}
+            {...invalidProps(props.id, invalid)}
           />
         </label>
         <Button type="submit" disabled={saving}>
           {saving ? "Saving..." : props.saveLabel}
         </Button>
+        <FieldError inputId={props.id} message={invalid} className="w-full" />
       </fetcher.Form>
       {message && (
         <div className="mt-3">

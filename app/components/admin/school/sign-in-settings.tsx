@@ -1,7 +1,9 @@
+import { useRef } from "react";
 import { useFetcher } from "react-router";
 import type { action } from "../../../routes/admin-school.tsx";
 import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
+import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses } from "../admin-page.tsx";
 
@@ -21,6 +23,10 @@ export function SignInSettings({ settings }: { settings: SignInSettingsView }) {
   const fetcher = useFetcher<typeof action>();
   const answer = fetcher.data?.intent === "sign-in" ? fetcher.data : undefined;
   const busy = fetcher.state !== "idle";
+  // A refused domain or tenant ("google.domains.1") is marked on its input.
+  const refused = busy ? null : answer;
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, answer);
   return (
     <section className={cardClasses} aria-labelledby="sign-in-title">
       <h2 id="sign-in-title" className="font-semibold">
@@ -30,10 +36,11 @@ export function SignInSettings({ settings }: { settings: SignInSettingsView }) {
         Teachers sign in with their school's Google or Microsoft account: no password to keep, and a teacher whose school account is closed
         can no longer sign in. The e-mail form stays for everyone else.
       </p>
-      <fetcher.Form method="post" className="mt-4 space-y-5">
+      <fetcher.Form ref={form} method="post" className="mt-4 space-y-5">
         <input type="hidden" name="intent" value="sign-in" />
         {(["google", "microsoft"] as const).map((provider) => {
           const current = settings[provider];
+          const domainsError = fieldError(refused, `${provider}.domains`);
           return (
             <fieldset key={provider} className="space-y-3 rounded-lg border border-slate-200 p-4 dark:border-slate-800">
               <legend className="px-1 text-sm font-semibold">{LABELS[provider]}</legend>
@@ -55,22 +62,30 @@ export function SignInSettings({ settings }: { settings: SignInSettingsView }) {
               <label className="block text-sm">
                 <span className="mb-1 block font-medium">E-mail domains allowed (comma-separated)</span>
                 <input
+                  id={`sign-in-${provider}-domains`}
                   name={`${provider}.domains`}
                   defaultValue={current.domains.join(", ")}
                   placeholder="lincoln.k12.example.org"
                   className={inputClasses}
+                  {...invalidProps(`sign-in-${provider}-domains`, domainsError)}
                 />
               </label>
+              <FieldError inputId={`sign-in-${provider}-domains`} message={domainsError} />
               {provider === "microsoft" && (
-                <label className="block text-sm">
-                  <span className="mb-1 block font-medium">Tenant id (optional: only accounts of this organisation)</span>
-                  <input
-                    name="microsoft.tenantId"
-                    defaultValue={settings.microsoft.tenantId ?? ""}
-                    placeholder="72f988bf-86f1-41af-91ab-2d7cd011db47"
-                    className={`${inputClasses} font-mono`}
-                  />
-                </label>
+                <>
+                  <label className="block text-sm">
+                    <span className="mb-1 block font-medium">Tenant id (optional: only accounts of this organisation)</span>
+                    <input
+                      id="sign-in-microsoft-tenant"
+                      name="microsoft.tenantId"
+                      defaultValue={settings.microsoft.tenantId ?? ""}
+                      placeholder="72f988bf-86f1-41af-91ab-2d7cd011db47"
+                      className={`${inputClasses} font-mono`}
+                      {...invalidProps("sign-in-microsoft-tenant", fieldError(refused, "microsoft.tenantId"))}
+                    />
+                  </label>
+                  <FieldError inputId="sign-in-microsoft-tenant" message={fieldError(refused, "microsoft.tenantId")} />
+                </>
               )}
             </fieldset>
           );

@@ -1,4 +1,5 @@
 import { Field } from "../../ui/field.tsx";
+import { fieldError, invalidProps } from "../../ui/field-error.tsx";
 import { PasswordInput } from "../../ui/password-input.tsx";
 import { ActionDialog } from "./action-dialog.tsx";
 
@@ -20,15 +21,33 @@ export function ResetPasswordDialog({ account, onClose, onDone }: { account: Acc
       fields={{ intent: "update", id: String(account?.id ?? "") }}
       submitLabel="Set password"
       busyLabel="Saving..."
-      check={(form) => (form.get("password") === form.get("confirm") ? null : "The two passwords do not match")}
+      check={(form) =>
+        form.get("password") === form.get("confirm") ? null : { error: "The two passwords do not match", field: "confirm" }
+      }
       onDone={() => onDone({ text: `New password set for ${account?.email}. Their sessions were ended.`, tone: "success" })}
     >
-      <Field label="New password" htmlFor="reset-password-new" hint={PASSWORD_RULES}>
-        <PasswordInput id="reset-password-new" name="password" autoComplete="new-password" required />
-      </Field>
-      <Field label="Confirm new password" htmlFor="reset-password-confirm">
-        <PasswordInput id="reset-password-confirm" name="confirm" autoComplete="new-password" required />
-      </Field>
+      {(refused) => (
+        <>
+          <Field label="New password" htmlFor="reset-password-new" hint={PASSWORD_RULES} error={fieldError(refused, "password")}>
+            <PasswordInput
+              id="reset-password-new"
+              name="password"
+              autoComplete="new-password"
+              required
+              {...invalidProps("reset-password-new", fieldError(refused, "password"))}
+            />
+          </Field>
+          <Field label="Confirm new password" htmlFor="reset-password-confirm" error={fieldError(refused, "confirm")}>
+            <PasswordInput
+              id="reset-password-confirm"
+              name="confirm"
+              autoComplete="new-password"
+              required
+              {...invalidProps("reset-password-confirm", fieldError(refused, "confirm"))}
+            />
+          </Field>
+        </>
+      )}
     </ActionDialog>
   );
 }

@@ -3,6 +3,7 @@ import { Form, useNavigation } from "react-router";
 import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { Button } from "../../ui/button.tsx";
 import { Field, inputClasses } from "../../ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 
 type DashboardAnswer = Route.ComponentProps["actionData"];
@@ -21,6 +22,9 @@ export function CreateAdmin({ answer }: { answer: DashboardAnswer }) {
   const navigation = useNavigation();
   const creating = navigation.state === "submitting" && navigation.formData?.get("intent") === "create";
   const message = createMessage(answer);
+  // A refusal names the field at fault: marked beside it, and focused.
+  const refused = answer?.intent === "create" && "error" in answer ? answer : null;
+  useFocusInvalid(form, refused);
   // Each new account's answer empties the form.
   const created = answer && "created" in answer ? answer : null;
   useEffect(() => {
@@ -37,18 +41,25 @@ export function CreateAdmin({ answer }: { answer: DashboardAnswer }) {
       <input type="hidden" name="intent" value="create" />
       <h3 className="font-medium sm:col-span-5">New admin account</h3>
       {(["name", "email", "password"] as const).map((key) => (
-        <Field key={key} label={key[0]!.toUpperCase() + key.slice(1)} htmlFor={`new-admin-${key}`}>
+        <Field key={key} label={key[0]!.toUpperCase() + key.slice(1)} htmlFor={`new-admin-${key}`} error={fieldError(refused, key)}>
           <input
             id={`new-admin-${key}`}
             name={key}
             type={key === "password" ? "password" : key === "email" ? "email" : "text"}
             autoComplete={key === "password" ? "new-password" : "off"}
             className={inputClasses}
+            {...invalidProps(`new-admin-${key}`, fieldError(refused, key))}
           />
         </Field>
       ))}
-      <Field label="Role" htmlFor="new-admin-role">
-        <select id="new-admin-role" name="role" className={inputClasses} defaultValue="admin">
+      <Field label="Role" htmlFor="new-admin-role" error={fieldError(refused, "role")}>
+        <select
+          id="new-admin-role"
+          name="role"
+          className={inputClasses}
+          defaultValue="admin"
+          {...invalidProps("new-admin-role", fieldError(refused, "role"))}
+        >
           <option value="admin">Admin</option>
           <option value="superadmin">Superadmin</option>
         </select>

@@ -1,9 +1,10 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { rememberTeacherName } from "../../../lib/teacher-name.ts";
 import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Field, inputClasses } from "../../ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { digitsOnly } from "../account-fields.tsx";
 import { useAnswer } from "./answer.ts";
@@ -12,7 +13,9 @@ import { AccountSection } from "./section.tsx";
 /** Name and mobile, with the registration's rules (checked by the page's action); the address is shown, not edited. */
 export function AccountDetails({ account }: { account: { name: string; email: string; mobile: string } }) {
   const fetcher = useFetcher<typeof action>({ key: "account-profile" });
-  const { notice, clear } = useAnswer("profile", fetcher.data);
+  const { notice, refused, clear } = useAnswer("profile", fetcher.data);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, refused);
   const [name, setName] = useState(account.name);
   const [mobile, setMobile] = useState(account.mobile);
   const saving = fetcher.state !== "idle";
@@ -26,13 +29,14 @@ export function AccountDetails({ account }: { account: { name: string; email: st
 
   return (
     <AccountSection id="account-details" title="Your details" description="Your name appears in the header and on the pages you read.">
-      <fetcher.Form method="post" className="space-y-4" onSubmit={clear}>
+      <fetcher.Form ref={form} method="post" className="space-y-4" onSubmit={clear}>
         <input type="hidden" name="intent" value="profile" />
-        <Field label="Full Name" htmlFor="account-name">
+        <Field label="Full Name" htmlFor="account-name" error={fieldError(refused, "name")}>
           <input
             id="account-name"
             name="name"
             className={inputClasses}
+            {...invalidProps("account-name", fieldError(refused, "name"))}
             autoComplete="name"
             required
             maxLength={100}
@@ -43,11 +47,12 @@ export function AccountDetails({ account }: { account: { name: string; email: st
             }}
           />
         </Field>
-        <Field label="Mobile Number" htmlFor="account-mobile" hint="10 digits">
+        <Field label="Mobile Number" htmlFor="account-mobile" hint="10 digits" error={fieldError(refused, "mobile")}>
           <input
             id="account-mobile"
             name="mobile"
             className={inputClasses}
+            {...invalidProps("account-mobile", fieldError(refused, "mobile"))}
             inputMode="numeric"
             autoComplete="tel-national"
             placeholder="10-digit mobile number"

@@ -17,10 +17,10 @@ export function useAnswer(intent: string, fetched: AccountAnswer | undefined) {
   const posted = useActionData<typeof action>();
   const answer = fetched?.intent === intent ? fetched : posted?.intent === intent ? posted : undefined;
   const [cleared, setCleared] = useState<AccountAnswer | undefined>(undefined);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<{ error: string; field?: string } | null>(null);
   const shown = answer && answer !== cleared ? answer : undefined;
   const notice: Notice | null = problem
-    ? { text: problem, tone: "error" }
+    ? { text: problem.error, tone: "error" }
     : shown
       ? "message" in shown
         ? { text: shown.message, tone: "success" }
@@ -29,8 +29,10 @@ export function useAnswer(intent: string, fetched: AccountAnswer | undefined) {
   return {
     notice,
     succeeded: Boolean(shown && "message" in shown),
-    /** A problem found before posting (passwords that differ). */
-    refuse: (text: string) => setProblem(text),
+    /** The refusal shown, with the field it names (the form marks it: app/components/ui/field-error.tsx). */
+    refused: problem ?? (shown && "error" in shown ? shown : null),
+    /** A problem found before posting (passwords that differ), and the field it is about. */
+    refuse: (text: string, field?: string) => setProblem(field ? { error: text, field } : { error: text }),
     clear: () => {
       setProblem(null);
       setCleared(answer);

@@ -1,8 +1,9 @@
-import { type FormEvent, useEffect, useState } from "react";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
 import { Field } from "../../ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { PasswordInput } from "../../ui/password-input.tsx";
 import { useAnswer } from "./answer.ts";
@@ -16,7 +17,9 @@ const EMPTY = { currentPassword: "", newPassword: "", confirmPassword: "" };
  */
 export function ChangePassword({ email }: { email: string }) {
   const fetcher = useFetcher<typeof action>({ key: "account-password" });
-  const { notice, succeeded, refuse, clear } = useAnswer("password", fetcher.data);
+  const { notice, succeeded, refused, refuse, clear } = useAnswer("password", fetcher.data);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, refused);
   const [fields, setFields] = useState(EMPTY);
   const changing = fetcher.state !== "idle";
 
@@ -29,15 +32,16 @@ export function ChangePassword({ email }: { email: string }) {
     clear();
     if (fields.newPassword !== fields.confirmPassword) {
       event.preventDefault();
-      refuse("Passwords do not match");
+      refuse("Passwords do not match", "confirmPassword");
     }
   }
 
   const field = (name: keyof typeof EMPTY, label: string, autoComplete: string, hint?: string) => (
-    <Field label={label} htmlFor={`account-${name}`} hint={hint}>
+    <Field label={label} htmlFor={`account-${name}`} hint={hint} error={fieldError(refused, name)}>
       <PasswordInput
         id={`account-${name}`}
         name={name}
+        {...invalidProps(`account-${name}`, fieldError(refused, name))}
         autoComplete={autoComplete}
         required
         value={fields[name]}
@@ -55,7 +59,7 @@ export function ChangePassword({ email }: { email: string }) {
       title="Change password"
       description="Once it is changed, you are signed out on your other devices. This device stays signed in."
     >
-      <fetcher.Form method="post" className="space-y-4" onSubmit={submit}>
+      <fetcher.Form ref={form} method="post" className="space-y-4" onSubmit={submit}>
         <input type="hidden" name="intent" value="password" />
         {/* Lets a password manager file the new password under the right account. */}
         <input type="hidden" autoComplete="username" value={email} />

@@ -1,0 +1,139 @@
+// A refused field reaches its input (issue 43): a page action's answer `{ error, field }` marks the
+// input the field names as invalid, describes it by the sentence shown beside it, and moves focus
+// there; the form's own message stays.
+
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { render, screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import type { ComponentType } from "react";
+import { createRoutesStub, data, useActionData } from "react-router";
+import { describe, expect, it, vi } from "vitest";
+import { ResetPasswordDialog } from "../../app/components/admin/superadmin/account-dialogs.tsx";
+import { ChangePassword } from "../../app/components/school/account/change-password.tsx";
+import AdminAddSchool from "../../app/routes/admin-add-school.tsx";
+
+/** `ui` on a page whose action answers `answer` (with `status`), inside a query client (the slug check asks one). */
+function renderWithAction(Ui: ComponentType, answer: unknown, status = 400) {
+  const posted = vi.fn();
+  const Stub = createRoutesStub([
+    {
+      path: "/",
+      Component: Ui,
+      action: async ({ request }) => {
+        posted(Object.fromEntries(await request.formData()));
+        return data(answer, { status });
+      },
+    },
+  ]);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <Stub initialEntries={["/"]} />
+    </QueryClientProvider>,
+  );
+  return posted;
+}
+
+/** The input is marked invalid and described by a message with exactly `text`. */
+function expectMarked(input: HTMLElement, text: string) {
+  expect(input.getAttribute("aria-invalid")).toBe("true");
+  const ids = (input.getAttribute("aria-describedby") ?? "").split(" ").filter(Boolean);
+  const messages = ids.map((id) => document.getElementById(id)?.textContent);
+  expect(messages).toContain(text);
+}
+
+function expectUnmarked(input: HTMLElement) {
+  expect(input.getAttribute("aria-invalid")).toBeNull();
+}
+
+/** Add School as its route renders it, with the action's answer as the route gives it. */
+function AddSchoolPage() {
+  const actionData = useActionData() as Parameters<typeof AdminAddSchool>[0]["actionData"];
+  const props = { loaderData: { nextId: 7 }, actionData, params: {}, matches: [] };
+  return <AdminAddSchool {...(props as unknown as Parameters<typeof AdminAddSchool>[0])} />;
+}
+
+describe("Add School", () => {
+  it("marks the slug the action refused, beside its input, keeps the form's message and focuses it", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ available: true })),
+    );
+    const taken = "A school with this slug already exists";
+    const posted = renderWithAction(AddSchoolPage, { error: taken, field: "slug", entered: {} }, 409);
+    const slug = screen.getByLabelText("Portal address (slug)");
+    expectUnmarked(slug);
+    await userEvent.type(screen.getByLabelText("School name"), "Lincoln High");
+    await userEvent.click(screen.getByRole("button", { name: "Add School" }));
+
+    await vi.waitFor(() => expectMarked(slug, taken));
+    expect(posted).toHaveBeenCalledOnce();
+    // The form's own message stays, and the other fields are not marked.
+    expect(screen.getByRole("alert").textContent).toBe(taken);
+    expectUnmarked(screen.getByLabelText("School name"));
+    expectUnmarked(screen.getByLabelText("Teacher limit"));
+    // The slug's own hint still describes it, after the refusal.
+    expect(slug.getAttribute("aria-describedby")).toBe("school-slug-error school-slug-check");
+    await vi.waitFor(() => expect(document.activeElement).toBe(slug));
+    vi.unstubAllGlobals();
+  });
+
+  it("marks a refused field that has a hint, the hint staying", async () => {
+    const message = "The teacher limit must be a whole number from 1 to 10000";
+    renderWithAction(AddSchoolPage, { error: message, field: "teacherLimit", entered: {} });
+    await userEvent.click(screen.getByRole("button", { name: "Add School" }));
+    const limit = screen.getByLabelText("Teacher limit");
+    await vi.waitFor(() => expectMarked(limit, message));
+    expect(screen.getByText("How many teachers may register.")).toBeTruthy();
+    await vi.waitFor(() => expect(document.activeElement).toBe(limit));
+  });
+});
+
+function ResetPage() {
+  return <ResetPasswordDialog account={{ id: 7, email: "ana@lectern.test" }} onClose={() => {}} onDone={() => {}} />;
+}
+
+function ChangePasswordPage() {
+  return <ChangePassword email="ada@school.org" />;
+}
+
+describe("the superadmin's reset-password dialog", () => {
+  it("marks the password the server refused, and the confirmation its own check refused", async () => {
+    const common = "This password is too common. Please choose one that is harder to guess.";
+    renderWithAction(ResetPage, { intent: "update", error: common, field: "password" });
+    const password = screen.getByLabelText("New password");
+    const confirm = screen.getByLabelText("Confirm new password");
+    await userEvent.type(password, "password123");
+    await userEvent.type(confirm, "password123");
+    await userEvent.click(screen.getByRole("button", { name: "Set password" }));
+    await vi.waitFor(() => expectMarked(password, common));
+    expectUnmarked(confirm);
+    await vi.waitFor(() => expect(document.activeElement).toBe(password));
+
+    // The dialog's own check names the confirmation: the server's mark goes, the confirmation's comes.
+    await userEvent.type(confirm, "4");
+    await userEvent.click(screen.getByRole("button", { name: "Set password" }));
+    expectMarked(confirm, "The two passwords do not match");
+    expectUnmarked(password);
+    await vi.waitFor(() => expect(document.activeElement).toBe(confirm));
+  });
+});
+
+describe("a teacher's Change password form", () => {
+  it("marks the current password the action refused, and only that field", async () => {
+    const wrong = "Your current password is not correct";
+    renderWithAction(ChangePasswordPage, { intent: "password", error: wrong, field: "currentPassword" });
+    const current = screen.getByLabelText("Current Password");
+    await userEvent.type(current, "not my password");
+    await userEvent.type(screen.getByLabelText("New Password"), "a new passphrase");
+    await userEvent.type(screen.getByLabelText("Confirm New Password"), "a new passphrase");
+    await userEvent.click(screen.getByRole("button", { name: "Change password" }));
+    await vi.waitFor(() => expectMarked(current, wrong));
+    expect(screen.getByRole("alert").textContent).toBe(wrong);
+    expectUnmarked(screen.getByLabelText("New Password"));
+    await vi.waitFor(() => expect(document.activeElement).toBe(current));
+    // Typing again clears the answer, its mark with it.
+    await userEvent.type(current, "x");
+    expectUnmarked(current);
+  });
+});

@@ -49,6 +49,13 @@ async function halfPrepared(title: string, adminId: number | null) {
 }
 
 const pageSetsOf = (cookie: string | null) => client({ cookie, env: { PAGE_JOBS } }).api.books[":id"]["page-sets"];
+const ofBook = (id: number) => ({ param: { id: String(id) } });
+/** A set of the book (`DELETE` cancels it), typed. */
+const pageSet = (cookie: string, bookId: number, setId: string) =>
+  pageSetsOf(cookie)[":setId"].$delete({ param: { id: String(bookId), setId } });
+/** Try again for a failed page, typed. */
+const retryPage = (cookie: string | null, bookId: number, setId: string, n: string | number) =>
+  pageSetsOf(cookie)[":setId"].pages[":n"].retry.$post({ param: { id: String(bookId), setId, n: String(n) } });
 
 async function notice(values: Partial<typeof preparationNotices.$inferInsert> & { title: string }) {
   const [row] = await db()
@@ -99,8 +106,9 @@ describe("the console's live list of books being prepared", () => {
   it("is for admins only: no cookie and a teacher's are 401, as a script's would be", async () => {
     const teacher = await signedInTeacher(await createSchool());
     for (const cookie of [null, teacher.cookie]) {
-      expect((await api("/api/books/preparation/status", { cookie })).status).toBe(401);
-      expect((await api("/api/books/preparation/notices", { cookie })).status).toBe(401);
+      const preparation = client({ cookie }).api.books.preparation;
+      expect((await preparation.status.$get()).status).toBe(401);
+      expect((await preparation.notices.$get({ query: {} })).status).toBe(401);
     }
   });
 
@@ -124,7 +132,7 @@ describe("the console's live list of books being prepared", () => {
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    const response = await api("/api/books/preparation/status", { cookie, env: { DB } });
+    const response = await client({ cookie, env: { DB } }).api.books.preparation.status.$get();
     expect(response.status).toBe(200);
     // Two statements prepared for the one batch, sent once.
     expect(trips.filter((trip) => trip[0] === "batch")).toEqual([["batch", "batch"]]);
@@ -174,13 +182,13 @@ describe("a book's panel: GET /api/books/:id/page-sets", () => {
       outcome: "refused",
       message: "This file cannot be opened as a PDF (it may be damaged).",
     });
-    const response = await api(`/api/books/${book.id}/page-sets`, { cookie });
+    const response = await pageSetsOf(cookie).$get(ofBook(book.id));
     expect(response.status).toBe(404);
     expect(await errorBody(response)).toEqual({
       error: "This book was not added: This file cannot be opened as a PDF (it may be damaged).",
       bookRemoved: true,
     });
-    expect(await errorOf(api("/api/books/999999/page-sets", { cookie }))).toBe("Book not found");
+    expect(await errorOf(pageSetsOf(cookie).$get(ofBook(999999)))).toBe("Book not found");
   });
 });
 
@@ -188,27 +196,27 @@ describe("Try again: POST /api/books/:id/page-sets/:setId/pages/:n/retry", () =>
   it("queues a failed page's range again, and refuses what cannot be retried", async () => {
     const { cookie, admin } = await signedInAdmin();
     const { book, set } = await halfPrepared("Retry Book", admin.id);
-    const path = (n: string | number, bookId = book.id, setId = set.id) => `/api/books/${bookId}/page-sets/${setId}/pages/${n}/retry`;
+    const retry = (n: string | number, bookId = book.id, setId = set.id, who: string | null = cookie) => retryPage(who, bookId, setId, n);
     // Not failed (stored, or not reached yet): 409, nothing sent.
-    expect((await api(path(1), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(409);
-    expect((await api(path(4), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(409);
+    expect((await retry(1)).status).toBe(409);
+    expect((await retry(4)).status).toBe(409);
     // Not a page number, or past the end: 400.
-    for (const n of ["0", "abc", "1.5", "6"]) expect((await api(path(n), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(400);
+    for (const n of ["0", "abc", "1.5", "6"]) expect((await retry(n)).status).toBe(400);
     // Another book's set, or none: 404.
     const other = await createBook({ title: "Other Book" });
-    expect((await api(path(2, other.id), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(404);
-    expect((await api(path(2, book.id, "0123456789abcdef01234567"), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(404);
-    expect((await api(path(2, book.id, "not-a-set"), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(404);
+    expect((await retry(2, other.id)).status).toBe(404);
+    expect((await retry(2, book.id, "0123456789abcdef01234567")).status).toBe(404);
+    expect((await retry(2, book.id, "not-a-set")).status).toBe(404);
     // Not an admin: 401.
     const teacher = await signedInTeacher(await createSchool());
-    expect((await api(path(2), { cookie: teacher.cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(401);
-    expect((await api(path(2), { method: "POST", env: { PAGE_JOBS } })).status).toBe(401);
+    expect((await retry(2, book.id, set.id, teacher.cookie)).status).toBe(401);
+    expect((await retry(2, book.id, set.id, null)).status).toBe(401);
     expect(takeSent()).toEqual([]);
 
-    // A script's bare POST, as curl sends it.
-    const retried = await api(path(2), { cookie, method: "POST", env: { PAGE_JOBS } });
+    // A script's bare POST, as curl sends it (the route reads no body: the typed call sends none).
+    const retried = await retry(2);
     expect(retried.status).toBe(202);
-    expect(await retried.json()).toEqual({ n: 2 });
+    expect(await okBody(retried)).toEqual({ n: 2 });
     expect(
       await db()
         .select()
@@ -222,13 +230,13 @@ describe("Try again: POST /api/books/:id/page-sets/:setId/pages/:n/retry", () =>
     expect(range).toMatchObject({ state: "queued", tries: 0 });
     expect(takeSent()).toEqual([{ setId: set.id, first: 1 }]);
     // Once retried it has not failed any more.
-    expect((await api(path(2), { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(409);
+    expect((await retry(2)).status).toBe(409);
   });
 
   it("refuses a ready set's page: the book is prepared again instead", async () => {
     const { cookie } = await signedInAdmin();
     const { book, setId } = await preparedBook("Ready Retry", [], ["one", "two"]);
-    const refused = await api(`/api/books/${book.id}/page-sets/${setId}/pages/1/retry`, { cookie, method: "POST", env: { PAGE_JOBS } });
+    const refused = await retryPage(cookie, book.id, setId, 1);
     expect(refused.status).toBe(409);
     expect(await errorOf(refused)).toBe("These pages are complete: prepare the book again to try its failed pages");
   });
@@ -238,7 +246,7 @@ describe("Prepare again: POST /api/books/:id/page-sets", () => {
   it("starts a new set from the book's own PDF, sent to the queue; teachers keep the ready pages", async () => {
     const { cookie, admin } = await signedInAdmin();
     const { book, setId } = await preparedBook("Again Book", [], ["one", "two"]);
-    // A script's bare POST (no body, no Content-Type), as curl -X POST sends it.
+    // A script's bare POST (no body, no Content-Type), as curl -X POST sends it: raw (the typed client sends a JSON body).
     const started = await api(`/api/books/${book.id}/page-sets`, { cookie, method: "POST", env: { PAGE_JOBS } });
     expect(started.status).toBe(202);
     const body = (await started.json()) as { id: string };
@@ -260,11 +268,13 @@ describe("Prepare again: POST /api/books/:id/page-sets", () => {
   it("is refused for a book without a PDF, another's cookie, or a page count that is not one", async () => {
     const { cookie } = await signedInAdmin();
     const bare = await createBook({ title: "No PDF" }, [], { pdf: false });
+    // Bare POSTs, as a script sends them: raw (the typed client sends a JSON body).
     expect((await api(`/api/books/${bare.id}/page-sets`, { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(404);
     expect((await api("/api/books/999999/page-sets", { cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(404);
     const book = await createBook({ title: "Has PDF" });
     const teacher = await signedInTeacher(await createSchool());
     expect((await api(`/api/books/${book.id}/page-sets`, { cookie: teacher.cookie, method: "POST", env: { PAGE_JOBS } })).status).toBe(401);
+    // A page count of the wrong type, which the typed client would not send: raw.
     expect((await api(`/api/books/${book.id}/page-sets`, { cookie, body: { pageCount: "many" }, env: { PAGE_JOBS } })).status).toBe(400);
     expect(takeSent()).toEqual([]);
     expect(await db().select().from(pageSets).where(eq(pageSets.bookId, book.id))).toEqual([]);
@@ -276,11 +286,11 @@ describe("Cancel: DELETE /api/books/:id/page-sets/:setId", () => {
     const { cookie, admin } = await signedInAdmin();
     const { book, set, key } = await halfPrepared("Cancelled Book", admin.id);
     const other = await createBook({ title: "Not Its Book" });
-    expect((await api(`/api/books/${other.id}/page-sets/${set.id}`, { cookie, method: "DELETE" })).status).toBe(404);
+    expect((await pageSet(cookie, other.id, set.id)).status).toBe(404);
     const teacher = await signedInTeacher(await createSchool());
-    expect((await api(`/api/books/${book.id}/page-sets/${set.id}`, { cookie: teacher.cookie, method: "DELETE" })).status).toBe(401);
+    expect((await pageSet(teacher.cookie, book.id, set.id)).status).toBe(401);
 
-    expect((await api(`/api/books/${book.id}/page-sets/${set.id}`, { cookie, method: "DELETE" })).status).toBe(204);
+    expect((await pageSet(cookie, book.id, set.id)).status).toBe(204);
     expect(await db().select().from(pageSets).where(eq(pageSets.id, set.id))).toEqual([]);
     expect(await db().select().from(pageJobs).where(eq(pageJobs.setId, set.id))).toEqual([]);
     expect(await env.BOOKS.head(key)).toBeNull();
@@ -289,7 +299,7 @@ describe("Cancel: DELETE /api/books/:id/page-sets/:setId", () => {
     expect(await env.BOOKS.head(book.pdfKey!)).not.toBeNull();
     // A ready set is the book's: replacing the PDF replaces it.
     const ready = await preparedBook("Ready Cancel", [], ["one"]);
-    expect((await api(`/api/books/${ready.book.id}/page-sets/${ready.setId}`, { cookie, method: "DELETE" })).status).toBe(409);
+    expect((await pageSet(cookie, ready.book.id, ready.setId)).status).toBe(409);
   });
 });
 
@@ -311,7 +321,7 @@ describe("the uploader's notices: GET /api/books/preparation/notices", () => {
     // A dismissed marker from before a notice older than a day still shows it (within 30 days).
     const since = await okBody(notices.$get({ query: { after: String(yesterday.id - 1) } }));
     expect(since.notices.map((n) => n.id)).toEqual([second.id, first.id, yesterday.id]);
-    expect((await api("/api/books/preparation/notices?after=x", { cookie })).status).toBe(400);
+    expect((await notices.$get({ query: { after: "x" } })).status).toBe(400);
   });
 });
 

@@ -147,13 +147,13 @@ export async function jsonOf<Schema extends z.ZodType>(
 }
 
 /** `name=value` of the cookie a response set, ready to send back. */
-export function cookieFrom(response: Response): string {
+export function cookieFrom(response: Pick<Response, "headers">): string {
   const header = response.headers.get("Set-Cookie") ?? "";
   return header.split(";")[0] ?? "";
 }
 
 /** The code that Development Mode shows instead of e-mailing it. */
-export async function devModeCode(response: Response): Promise<string> {
+export async function devModeCode(response: JsonAnswer): Promise<string> {
   const error = await errorOf(response);
   const code = /\b(\d{6})\b/.exec(error)?.[1];
   if (!code) throw new Error(`No Development Mode code in ${JSON.stringify(error)}`);

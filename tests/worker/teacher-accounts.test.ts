@@ -2,22 +2,25 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { issueOtp } from "../../workers/auth/otp.ts";
 import { getTeacherSession, SESSION_LIFETIME } from "../../workers/auth/sessions.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
+import { api, client, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 
 let counter = 0;
 const freshEmail = () => `teacher-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
 const PASSWORD = "correct horse battery";
 
 async function codeFor(slug: string, email: string, purpose: "register" | "reset" = "register") {
-  return devModeCode(await api("/api/teacher/send-otp", { body: { email, slug, purpose } }));
+  return devModeCode(await client().api.teacher["send-otp"].$post({ json: { email, slug, purpose } }));
 }
 
-async function register(slug: string, email = freshEmail(), extra: Record<string, unknown> = {}) {
+async function register(slug: string, email = freshEmail()) {
   const otp = await codeFor(slug, email);
-  return api("/api/teacher/register", {
-    body: { name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug, ...extra },
-  });
+  return signUp({ name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug });
 }
+
+/** POST /api/teacher/register with this body. */
+const signUp = (json: { name: string; mobile: string; email: string; password: string; otp: string; slug: string }) =>
+  client().api.teacher.register.$post({ json });
+const verifyToken = (cookie: string) => client({ cookie }).api.teacher["verify-token"].$get();
 
 describe("registration", () => {
   it("creates the teacher, signs them in with a hashed-token session cookie", async () => {
@@ -38,7 +41,7 @@ describe("registration", () => {
     const inD1 = "SELECT count(*) AS n FROM sessions WHERE kind = 'teacher' AND school_id = ?";
     expect(await env.DB.prepare(inD1).bind(school.id).first("n")).toBe(0);
 
-    const me = await api("/api/teacher/verify-token", { cookie: cookieFrom(response) });
+    const me = await verifyToken(cookieFrom(response));
     expect(await me.json()).toEqual({ teacherName: "Ada Lovelace", email, school: { slug: school.slug, name: school.name } });
   });
 
@@ -46,6 +49,7 @@ describe("registration", () => {
     const school = await createSchool();
     const email = freshEmail();
     const otp = await codeFor(school.slug, email);
+    // Raw: an http URL, which the typed client (bound to our https origin) does not call.
     const response = await api("http://lectern.test/api/teacher/register", {
       body: { name: "Ada", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug },
     });
@@ -59,9 +63,7 @@ describe("registration", () => {
     const email = freshEmail();
     const otp = await codeFor(school.slug, email);
     const wrong = otp === "123456" ? "654321" : "123456";
-    const response = await api("/api/teacher/register", {
-      body: { name: "A", mobile: "5551234567", email, password: PASSWORD, otp: wrong, slug: school.slug },
-    });
+    const response = await signUp({ name: "A", mobile: "5551234567", email, password: PASSWORD, otp: wrong, slug: school.slug });
     expect(response.status).toBe(400);
     expect(await errorOf(response)).toMatch(/^Invalid OTP/);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM teachers WHERE email = ?").bind(email).first("n")).toBe(0);
@@ -79,8 +81,8 @@ describe("registration", () => {
       otp: "123456",
       slug: school.slug,
     });
-    const known = await api("/api/teacher/register", { body: body(email.toUpperCase()) });
-    const unknown = await api("/api/teacher/register", { body: body(freshEmail()) });
+    const known = await signUp(body(email.toUpperCase()));
+    const unknown = await signUp(body(freshEmail()));
     expect(known.status).toBe(400);
     expect(unknown.status).toBe(400);
     expect(await known.text()).toBe(await unknown.text());
@@ -101,8 +103,9 @@ describe("registration", () => {
     [{ name: "  " }, "Please enter your full name"],
   ])("validates %o: a sentence, and the field apart from it", async (override, message) => {
     const school = await createSchool();
-    const response = await api("/api/teacher/register", {
-      body: { name: "A", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug, ...override },
+    const response = await signUp({
+      ...{ name: "A", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug },
+      ...override,
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: message, field: Object.keys(override)[0] });
@@ -113,23 +116,20 @@ describe("the teacher limit", () => {
   it("answers 403 limit_reached when the school is full, already at send-otp", async () => {
     const school = await createSchool({ teacherLimit: 1 });
     expect((await register(school.slug)).status).toBe(201);
-    const send = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug } });
+    const send = await client().api.teacher["send-otp"].$post({ json: { email: freshEmail(), slug: school.slug } });
     expect(send.status).toBe(403);
     expect(await send.json()).toEqual({ error: "limit_reached" });
 
     const email = freshEmail();
     const issued = await issueOtp(db(), env.AUTH_SECRET, { schoolId: school.id, email, purpose: "register" });
     if (!issued.ok) throw new Error("not issued");
-    const response = await api("/api/teacher/register", {
-      body: { name: "Late", mobile: "5551234567", email, password: PASSWORD, otp: issued.code, slug: school.slug },
-    });
+    const late = { name: "Late", mobile: "5551234567", email, password: PASSWORD, otp: issued.code, slug: school.slug };
+    const response = await signUp(late);
     expect(response.status).toBe(403);
     expect(await response.json()).toEqual({ error: "limit_reached" });
     // The code was not spent on a refused registration: it still works once the limit is raised.
     await env.DB.prepare("UPDATE schools SET teacher_limit = 2 WHERE id = ?").bind(school.id).run();
-    const retry = await api("/api/teacher/register", {
-      body: { name: "Late", mobile: "5551234567", email, password: PASSWORD, otp: issued.code, slug: school.slug },
-    });
+    const retry = await signUp(late);
     expect(retry.status).toBe(201);
   });
 
@@ -144,9 +144,7 @@ describe("the teacher limit", () => {
       }),
     );
     const responses = await Promise.all(
-      entrants.map(({ email, otp }) =>
-        api("/api/teacher/register", { body: { name: "Racer", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug } }),
-      ),
+      entrants.map(({ email, otp }) => signUp({ name: "Racer", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug })),
     );
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(5);
@@ -161,10 +159,10 @@ describe("sessions", () => {
   it("sign-out revokes the session on the server", async () => {
     const school = await createSchool();
     const cookie = cookieFrom(await register(school.slug));
-    expect((await api("/api/teacher/verify-token", { cookie })).status).toBe(200);
-    const out = await api("/api/teacher/sign-out", { method: "POST", cookie });
+    expect((await verifyToken(cookie)).status).toBe(200);
+    const out = await client({ cookie }).api.teacher["sign-out"].$post();
     expect(out.headers.get("Set-Cookie")).toMatch(/Max-Age=0/);
-    expect((await api("/api/teacher/verify-token", { cookie })).status).toBe(401);
+    expect((await verifyToken(cookie)).status).toBe(401);
   });
 
   it("expire after the idle time and after the absolute lifetime", async () => {
@@ -188,12 +186,13 @@ describe("sessions", () => {
     const school = await createSchool();
     const body = { email: freshEmail(), password: PASSWORD, slug: school.slug };
     for (const origin of ["https://evil.example", `https://${school.slug}.lectern.test`, "null", null]) {
-      const response = await api("/api/teacher/login", { body, origin });
+      const response = await client({ origin }).api.teacher.login.$post({ json: body });
       expect(response.status, String(origin)).toBe(403);
     }
-    const sameSite = await api("/api/teacher/login", { body, origin: null, headers: { "Sec-Fetch-Site": "same-origin" } });
+    const login = client({ origin: null }).api.teacher.login;
+    const sameSite = await login.$post({ json: body }, { headers: { "Sec-Fetch-Site": "same-origin" } });
     expect(sameSite.status).toBe(401);
-    const crossSite = await api("/api/teacher/login", { body, origin: null, headers: { "Sec-Fetch-Site": "same-site" } });
+    const crossSite = await login.$post({ json: body }, { headers: { "Sec-Fetch-Site": "same-site" } });
     expect(crossSite.status).toBe(403);
   });
 });

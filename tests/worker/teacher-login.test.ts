@@ -6,7 +6,7 @@ import { hashPassword } from "../../workers/auth/password.ts";
 import { teachers } from "../../workers/db/schema.ts";
 import { ENDED_SESSION_KEPT_MS } from "../../workers/school-object/policy.ts";
 import { loginTeacher } from "../../workers/teachers/sign-up-and-login.ts";
-import { api, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
+import { client, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
 let counter = 0;
@@ -20,8 +20,10 @@ async function teacherAt(school: { id: number }, password = PASSWORD) {
 }
 
 function login(slug: string, email: string, password: string, call: { ip?: string; cookie?: string } = {}) {
-  return api("/api/teacher/login", { body: { email, password, slug }, ...call });
+  return client(call).api.teacher.login.$post({ json: { email, password, slug } });
 }
+
+const verifyToken = (cookie: string) => client({ cookie }).api.teacher["verify-token"].$get();
 
 describe("POST /api/teacher/login", () => {
   it("returns the teacher's name and a session; records the login", async () => {
@@ -30,7 +32,7 @@ describe("POST /api/teacher/login", () => {
     const response = await login(school.slug, email.toUpperCase(), PASSWORD);
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ teacherName: "Grace Hopper" });
-    expect((await api("/api/teacher/verify-token", { cookie: cookieFrom(response) })).status).toBe(200);
+    expect((await verifyToken(cookieFrom(response))).status).toBe(200);
     const events = await env.DB.prepare("SELECT count(*) AS n FROM login_events WHERE school_id = ?").bind(school.id).first("n");
     expect(events).toBe(1);
     expect(await env.DB.prepare("SELECT total_logins FROM schools WHERE id = ?").bind(school.id).first("total_logins")).toBe(1);
@@ -42,8 +44,8 @@ describe("POST /api/teacher/login", () => {
     const first = cookieFrom(await login(school.slug, email, PASSWORD));
     const second = cookieFrom(await login(school.slug, email, PASSWORD, { cookie: first }));
     expect(second).not.toBe(first);
-    expect((await api("/api/teacher/verify-token", { cookie: first })).status).toBe(401);
-    expect((await api("/api/teacher/verify-token", { cookie: second })).status).toBe(200);
+    expect((await verifyToken(first)).status).toBe(401);
+    expect((await verifyToken(second)).status).toBe(200);
   });
 
   it("answers a wrong password and an unknown e-mail identically, with the same work", async () => {
@@ -128,23 +130,24 @@ describe("login throttling", () => {
   });
 });
 
+const resetPassword = (json: { email: string; otp: string; newPassword: string; slug: string }) =>
+  client().api.teacher["reset-password"].$post({ json });
+
 describe("POST /api/teacher/reset-password", () => {
   it("sets the new password, spends the code, and signs the teacher out everywhere", async () => {
     const school = await createSchool();
     const email = await teacherAt(school);
     const session = cookieFrom(await login(school.slug, email, PASSWORD));
-    const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } }));
+    const otp = await devModeCode(await client().api.teacher["send-otp"].$post({ json: { email, slug: school.slug, purpose: "reset" } }));
     const newPassword = "a brand new passphrase";
-    const response = await api("/api/teacher/reset-password", { body: { email, otp, newPassword, slug: school.slug } });
+    const response = await resetPassword({ email, otp, newPassword, slug: school.slug });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: "Password reset successful! You can now log in with your new password." });
-    expect((await api("/api/teacher/verify-token", { cookie: session })).status).toBe(401);
+    expect((await verifyToken(session)).status).toBe(401);
     expect((await login(school.slug, email, PASSWORD)).status).toBe(401);
     expect((await login(school.slug, email, newPassword)).status).toBe(200);
 
-    const reuse = await api("/api/teacher/reset-password", {
-      body: { email, otp, newPassword: "yet another passphrase", slug: school.slug },
-    });
+    const reuse = await resetPassword({ email, otp, newPassword: "yet another passphrase", slug: school.slug });
     expect(reuse.status).toBe(400);
     expect((await login(school.slug, email, newPassword)).status).toBe(200);
   });
@@ -154,9 +157,7 @@ describe("POST /api/teacher/reset-password", () => {
     const email = await teacherAt(school);
     const issued = await issueOtp(db(), env.AUTH_SECRET, { schoolId: school.id, email, purpose: "register" });
     if (!issued.ok) throw new Error("not issued");
-    const response = await api("/api/teacher/reset-password", {
-      body: { email, otp: issued.code, newPassword: "another good one", slug: school.slug },
-    });
+    const response = await resetPassword({ email, otp: issued.code, newPassword: "another good one", slug: school.slug });
     expect(response.status).toBe(400);
   });
 
@@ -165,7 +166,7 @@ describe("POST /api/teacher/reset-password", () => {
     const known = await teacherAt(school);
     const answers = [];
     for (const email of [known, "stranger@school.test"]) {
-      const response = await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } });
+      const response = await client().api.teacher["send-otp"].$post({ json: { email, slug: school.slug, purpose: "reset" } });
       answers.push({ status: response.status, shape: (await errorOf(response)).replace(/\d{6}/, "######") });
     }
     expect(answers[0]).toEqual(answers[1]);

@@ -54,10 +54,7 @@ async function teacherAt(school: { id: number; slug: string }, name = "Dana Read
 }
 
 const login = (slug: string, email: string, password = PASSWORD) =>
-  api("/api/teacher/login", { body: { email, password, slug }, ip: `10.9.${Math.floor(Math.random() * 250)}.1` });
-
-const teacherUrl = (schoolId: number | string, teacherId: number | string, action = "") =>
-  `/api/schools/${schoolId}/teachers/${teacherId}${action ? `/${action}` : ""}`;
+  client({ ip: `10.9.${Math.floor(Math.random() * 250)}.1` }).api.teacher.login.$post({ json: { email, password, slug } });
 
 /** Each write endpoint: method and path suffix. */
 const WRITES = [
@@ -71,9 +68,14 @@ const WRITES = [
 const write = (
   schoolId: number | string,
   teacherId: number | string,
-  action: string,
+  action: (typeof WRITES)[number]["action"],
   call: { cookie?: string | null; origin?: string | null } = {},
-) => api(teacherUrl(schoolId, teacherId, action), { method: action ? "POST" : "DELETE", cookie, ...call });
+) => {
+  // Ids go into the path as they are: malformed ones ("%2027", "0x1b") reach the route as sent.
+  const row = client({ cookie, ...call }).api.schools[":id"].teachers[":teacherId"];
+  const param = { param: { id: String(schoolId), teacherId: String(teacherId) } };
+  return action ? row[action].$post(param) : row.$delete(param);
+};
 
 const audits = (action: string, teacherId: number) =>
   db()
@@ -81,7 +83,7 @@ const audits = (action: string, teacherId: number) =>
     .from(auditLog)
     .where(and(eq(auditLog.action, action), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
 
-const verify = (teacherCookie: string) => api("/api/teacher/verify-token", { cookie: teacherCookie });
+const verify = (teacherCookie: string) => client({ cookie: teacherCookie }).api.teacher["verify-token"].$get();
 /** The teacher's sessions that still sign in, in their school's object (an ended one's row stays a while, to tell its teacher why). */
 const sessionCount = async (teacher: { id: number; schoolId: number }) =>
   (await objectSessions(teacher.schoolId)).filter((s) => s.teacher_id === teacher.id && s.ended === null && s.expires_at > Date.now())
@@ -125,15 +127,17 @@ describe("GET /api/schools/:id/teachers", () => {
   it("is for admins only, and 404 for a school that does not exist or a malformed id", async () => {
     const school = await createSchool();
     const { cookie: teacherCookie } = await signedInTeacher(school);
-    expect((await api(`/api/schools/${school.id}/teachers`)).status).toBe(401);
-    expect((await api(`/api/schools/${school.id}/teachers`, { cookie: teacherCookie })).status).toBe(401);
+    const list = (id: string, as?: string) => client({ cookie: as }).api.schools[":id"].teachers.$get({ param: { id } });
+    expect((await list(String(school.id))).status).toBe(401);
+    expect((await list(String(school.id), teacherCookie)).status).toBe(401);
+    // Ids go into the path as they are: malformed ones reach the route as sent.
     for (const id of ["999999999", "%2027", "0x1b", "27.0", "-1", "0", "1e3"]) {
-      const response = await api(`/api/schools/${id}/teachers`, { cookie });
+      const response = await list(id, cookie);
       expect(response.status, id).toBe(404);
     }
     // The school routes keep their paths.
-    expect((await api(`/api/schools/${school.id}`, { cookie })).status).toBe(200);
-    expect((await api(`/api/schools/slug/${school.slug}`)).status).toBe(200);
+    expect((await asAdmin().api.schools[":id"].$get({ param: { id: String(school.id) } })).status).toBe(200);
+    expect((await client().api.schools.slug[":slug"].$get({ param: { slug: school.slug } })).status).toBe(200);
   });
 });
 
@@ -274,7 +278,7 @@ describe("disable and enable", () => {
     expect(await openTeacherSession(env, school, teacher, null)).toBeNull();
     for (const c of [teacherCookie]) {
       expect((await verify(c)).status).toBe(401);
-      const books = await api(`/api/schools/slug/${school.slug}/books`, { cookie: c });
+      const books = await client({ cookie: c }).api.schools.slug[":slug"].books.$get({ param: { slug: school.slug }, query: {} });
       expect(books.status).toBe(401);
       expect(await books.json()).toEqual({ error: DISABLED, disabled: true });
     }
@@ -341,7 +345,7 @@ describe("send a password-reset code", () => {
     expect(code!.codeHash).not.toContain(otp);
 
     const newPassword = "a brand new passphrase";
-    const reset = await api("/api/teacher/reset-password", { body: { email, otp, newPassword, slug: school.slug } });
+    const reset = await client().api.teacher["reset-password"].$post({ json: { email, otp, newPassword, slug: school.slug } });
     expect(reset.status).toBe(200);
     expect((await login(school.slug, email, newPassword)).status).toBe(200);
     const [entry] = await audits("teacher.send-reset", teacher.id);
@@ -357,19 +361,16 @@ describe("send a password-reset code", () => {
   it("with mail configured, e-mails the teacher the code as 'Forgot password' does", async () => {
     const school = await createSchool();
     const { teacher, email } = await teacherAt(school);
-    const response = await api(teacherUrl(school.id, teacher.id, "send-reset"), {
-      method: "POST",
-      cookie,
-      env: { SMTP_URL: env.SMTP_TEST_URL, MAIL_FROM: "Lectern <no-reply@lectern.test>" },
-    });
+    const withMail = client({ cookie, env: { SMTP_URL: env.SMTP_TEST_URL, MAIL_FROM: "Lectern <no-reply@lectern.test>" } });
+    const response = await withMail.api.schools[":id"].teachers[":teacherId"]["send-reset"].$post(teacherParam(school.id, teacher.id));
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ message: `A password-reset code was e-mailed to Dana Reader (${email}).` });
     const caught = await jsonOf(fetch(`${env.MAIL_CATCHER_URL}/messages?to=${encodeURIComponent(email)}`), Caught);
     expect(caught).toHaveLength(1);
     const otp = extractCode(caught[0]!.text);
     expect(otp).toMatch(/^\d{6}$/);
-    const reset = await api("/api/teacher/reset-password", {
-      body: { email, otp, newPassword: "mailed passphrase ok", slug: school.slug },
+    const reset = await client().api.teacher["reset-password"].$post({
+      json: { email, otp, newPassword: "mailed passphrase ok", slug: school.slug },
     });
     expect(reset.status).toBe(200);
   });
@@ -387,11 +388,12 @@ describe("remove", () => {
       db().insert(readingProgress).values({ teacherId: teacher.id, bookId: book!.id, page: 4, updatedAt: Date.now() }),
       db().insert(readingDaily).values({ day: "2025-01-01", schoolId: school.id, bookId: book!.id, teacherId: teacher.id, pages: 3 }),
     ]);
-    await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } }));
+    const sendOtp = client().api.teacher["send-otp"];
+    await devModeCode(await sendOtp.$post({ json: { email, slug: school.slug, purpose: "reset" } }));
 
     // The school is full: nobody else may register.
     const newcomer = `newcomer-${tag()}@school.test`;
-    const full = await api("/api/teacher/send-otp", { body: { email: newcomer, slug: school.slug, purpose: "register" } });
+    const full = await sendOtp.$post({ json: { email: newcomer, slug: school.slug, purpose: "register" } });
     expect(full.status).toBe(403);
 
     const response = await write(school.id, teacher.id, "");
@@ -420,11 +422,9 @@ describe("remove", () => {
     expect(entry).toMatchObject({ adminId: admin.id, before: { id: teacher.id, name: "Dana Reader", email } });
 
     // The slot is free: a new teacher registers.
-    const otp = await devModeCode(
-      await api("/api/teacher/send-otp", { body: { email: newcomer, slug: school.slug, purpose: "register" } }),
-    );
-    const registered = await api("/api/teacher/register", {
-      body: { name: "New Comer", mobile: "5551234567", email: newcomer, password: PASSWORD, otp, slug: school.slug },
+    const otp = await devModeCode(await sendOtp.$post({ json: { email: newcomer, slug: school.slug, purpose: "register" } }));
+    const registered = await client().api.teacher.register.$post({
+      json: { name: "New Comer", mobile: "5551234567", email: newcomer, password: PASSWORD, otp, slug: school.slug },
     });
     expect(registered.status).toBe(201);
 

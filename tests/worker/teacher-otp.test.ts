@@ -1,17 +1,20 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { checkOtp, issueOtp, OTP_HOURLY_LIMIT, OTP_MAX_ATTEMPTS, OTP_TTL_MS } from "../../workers/auth/otp.ts";
-import { api, createSchool, db, devModeCode, errorOf } from "./helpers.ts";
+import { api, client, createSchool, db, devModeCode, errorOf } from "./helpers.ts";
 
 const SECRET = env.AUTH_SECRET;
 let emailCounter = 0;
 const freshEmail = () => `otp-${++emailCounter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
 
+/** POST /api/teacher/send-otp, through the typed client (`call` sets the Worker's env). */
+const sendOtp = (call: Parameters<typeof client>[0] = {}) => client(call).api.teacher["send-otp"];
+
 describe("POST /api/teacher/send-otp", () => {
   it("in Development Mode answers the code in a 'Development Mode' text and stores only its HMAC", async () => {
     const school = await createSchool();
     const email = freshEmail();
-    const response = await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "register" } });
+    const response = await sendOtp().$post({ json: { email, slug: school.slug, purpose: "register" } });
     expect(response.status).toBe(200);
     const code = await devModeCode(response.clone());
     expect(await errorOf(response)).toMatch(/^Development Mode/);
@@ -27,27 +30,24 @@ describe("POST /api/teacher/send-otp", () => {
   it("throttles a resend within 60 seconds", async () => {
     const school = await createSchool();
     const email = freshEmail();
-    expect((await api("/api/teacher/send-otp", { body: { email, slug: school.slug } })).status).toBe(200);
-    const again = await api("/api/teacher/send-otp", { body: { email, slug: school.slug } });
+    expect((await sendOtp().$post({ json: { email, slug: school.slug } })).status).toBe(200);
+    const again = await sendOtp().$post({ json: { email, slug: school.slug } });
     expect(again.status).toBe(429);
     expect(await errorOf(again)).toMatch(/^Please wait \d+ seconds? before requesting another OTP\.$/);
     // A code for another purpose (a reset right after registering) is not a resend.
-    expect((await api("/api/teacher/send-otp", { body: { email, slug: school.slug, purpose: "reset" } })).status).toBe(200);
+    expect((await sendOtp().$post({ json: { email, slug: school.slug, purpose: "reset" } })).status).toBe(200);
   });
 
   it("refuses production without a mail transport unless Development Mode is enabled", async () => {
     const school = await createSchool();
-    const response = await api("/api/teacher/send-otp", {
-      body: { email: freshEmail(), slug: school.slug },
-      env: { ALLOW_DEV_MODE: "false" },
-    });
+    const response = await sendOtp({ env: { ALLOW_DEV_MODE: "false" } }).$post({ json: { email: freshEmail(), slug: school.slug } });
     expect(response.status).toBe(503);
     expect(await response.text()).not.toMatch(/\d{6}/);
   });
 
   it("answers 404 for an unknown school and 400 for a bad e-mail", async () => {
-    expect((await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: "no-such-school" } })).status).toBe(404);
-    const bad = await api("/api/teacher/send-otp", { body: { email: "not-an-email", slug: "x" } });
+    expect((await sendOtp().$post({ json: { email: freshEmail(), slug: "no-such-school" } })).status).toBe(404);
+    const bad = await sendOtp().$post({ json: { email: "not-an-email", slug: "x" } });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toEqual({ error: "Please enter a valid email address", field: "email" });
   });
@@ -55,6 +55,7 @@ describe("POST /api/teacher/send-otp", () => {
   it("on a school's subdomain only speaks for that school", async () => {
     const school = await createSchool();
     const other = await createSchool();
+    // Raw: the typed client calls our own origin, not a school's host.
     const response = await api(`https://${school.slug}.lectern.test/api/teacher/send-otp`, {
       body: { email: freshEmail(), slug: other.slug },
     });

@@ -40,6 +40,10 @@ export interface PageStore {
   close(): Promise<void>;
 }
 
+/** A domain outcome as the store's: the sentence of a refusal (the app's store adds the HTTP status it got). */
+const storeOutcome = (outcome: { ok: true } | { ok: false; failure: { error: string } }): Outcome =>
+  outcome.ok ? { ok: true } : { ok: false, error: outcome.failure.error };
+
 /** The local state's D1 and R2, written directly: only while no app serves them. */
 export function localPageStore(env: { DB: D1Database; BOOKS: R2Bucket }): PageStore {
   const db = getDb(env.DB);
@@ -65,19 +69,19 @@ export function localPageStore(env: { DB: D1Database; BOOKS: R2Bucket }): PageSt
     },
     async openSet(ref, pageCount) {
       const opened = await openPageSet(db, await book(ref.id), pageCount);
-      if (!opened.ok) return opened;
-      const progress = await pageSetProgress(db, opened.set);
-      return { ok: true, setId: opened.set.id, done: [...progress.done, ...progress.failed.map((f) => f.n)] };
+      if (!opened.ok) return { ok: false, error: opened.failure.error };
+      const progress = await pageSetProgress(db, opened.value);
+      return { ok: true, setId: opened.value.id, done: [...progress.done, ...progress.failed.map((f) => f.n)] };
     },
     async putPage(ref, setId, n, page) {
-      return storePage(db, env.BOOKS, await set(ref.id, setId), n, page);
+      return storeOutcome(await storePage(db, env.BOOKS, await set(ref.id, setId), n, page));
     },
     async failPage(ref, setId, n, failure) {
-      return storePageFailure(db, await set(ref.id, setId), n, failure);
+      return storeOutcome(await storePageFailure(db, await set(ref.id, setId), n, failure));
     },
     async complete(ref, setId, input) {
       const completed = await completePageSet(db, env.BOOKS, null, await book(ref.id), await set(ref.id, setId), input);
-      return completed.ok ? { ok: true, failed: completed.book.failed } : completed;
+      return completed.ok ? { ok: true, failed: completed.value.failed } : { ok: false, error: completed.failure.error };
     },
     async close() {},
   };

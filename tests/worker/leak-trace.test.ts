@@ -54,19 +54,19 @@ function printLikePage(width: number, height: number, seed: number): Uint8Array 
 async function bookOfPages(schoolId: number, pages: number) {
   const book = await createBook({ title: `Traceable ${crypto.randomUUID().slice(0, 6)}` }, [schoolId]);
   const opened = await openPageSet(db(), book, pages);
-  if (!opened.ok) throw new Error(opened.error);
+  if (!opened.ok) throw new Error(opened.failure.error);
   const seed = Math.floor(Math.random() * 1e9) + 1;
   for (let n = 1; n <= pages; n++) {
     const images = new Map([
       [1024, printLikePage(1024, 1325, seed + n)],
       [2048, printLikePage(2048, 2650, seed + n)],
     ]);
-    const stored = await storePage(db(), env.BOOKS, opened.set, n, { images, text: pageText(`page ${n}`) });
-    if (!stored.ok) throw new Error(stored.error);
+    const stored = await storePage(db(), env.BOOKS, opened.value, n, { images, text: pageText(`page ${n}`) });
+    if (!stored.ok) throw new Error(stored.failure.error);
   }
   const texts = Array.from({ length: pages }, (_, i) => `page ${i + 1}`);
-  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline: [], text: texts });
-  if (!completed.ok) throw new Error(completed.error);
+  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.value, { outline: [], text: texts });
+  if (!completed.ok) throw new Error(completed.failure.error);
   return book;
 }
 

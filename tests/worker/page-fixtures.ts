@@ -54,14 +54,14 @@ export async function preparedBook(
 ) {
   const book = await createBook({ title }, schoolIds);
   const opened = await openPageSet(db(), book, texts.length);
-  if (!opened.ok) throw new Error(opened.error);
+  if (!opened.ok) throw new Error(opened.failure.error);
   for (const [i, words] of texts.entries()) {
-    const stored = await storePage(db(), env.BOOKS, opened.set, i + 1, { images: pageImages(i * 10), text: pageText(words) });
-    if (!stored.ok) throw new Error(stored.error);
+    const stored = await storePage(db(), env.BOOKS, opened.value, i + 1, { images: pageImages(i * 10), text: pageText(words) });
+    if (!stored.ok) throw new Error(stored.failure.error);
   }
-  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.set, { outline, text: texts });
-  if (!completed.ok) throw new Error(completed.error);
-  return { book: { ...book, pageSetId: opened.set.id }, setId: opened.set.id };
+  const completed = await completePageSet(db(), env.BOOKS, null, book, opened.value, { outline, text: texts });
+  if (!completed.ok) throw new Error(completed.failure.error);
+  return { book: { ...book, pageSetId: opened.value.id }, setId: opened.value.id };
 }
 
 /** A real two-page PDF from the demo generator, for the upload paths. */

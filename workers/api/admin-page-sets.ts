@@ -23,6 +23,7 @@ import { PAGE_WIDTHS } from "#shared/rules/page-format.ts";
 import { findBook } from "../books/detail.ts";
 import { pdfResponse } from "../books/pdf-stream.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
+import { failureResponse } from "../http/run-command.ts";
 import { parseInput, validate } from "../kernel/validate.ts";
 import { completePageSet } from "../page-images/complete-set.ts";
 import { CompletePageSetSchema, PageFailureSchema, PageTextSchema } from "../page-images/page-content.ts";
@@ -98,15 +99,15 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const { pageCount } = c.req.valid("json");
     if (pageCount === undefined) {
       const started = await prepareAgain(found.db, c.env.PAGE_JOBS, found.book, actorOf(c).id);
-      if (!started.ok) return c.json({ error: started.error }, started.status);
+      if (!started.ok) return failureResponse(c, started.failure);
       // A new set has no pages yet: the same answer as an opened set's progress, without what a renderer needs.
-      const progress: PageSetProgress = { id: started.set.id, status: started.set.status, pageCount: null, done: [], failed: [] };
+      const progress: PageSetProgress = { id: started.value.id, status: started.value.status, pageCount: null, done: [], failed: [] };
       return c.json(progress, 202);
     }
     const opened = await openPageSet(found.db, found.book, pageCount);
-    if (!opened.ok) return c.json({ error: opened.error }, opened.status);
-    const progress = await pageSetProgress(found.db, opened.set);
-    return c.json({ ...progress, widths: [...PAGE_WIDTHS], pdfUrl: `/api/books/${found.book.id}/page-sets/${opened.set.id}/pdf` });
+    if (!opened.ok) return failureResponse(c, opened.failure);
+    const progress = await pageSetProgress(found.db, opened.value);
+    return c.json({ ...progress, widths: [...PAGE_WIDTHS], pdfUrl: `/api/books/${found.book.id}/page-sets/${opened.value.id}/pdf` });
   })
   .get("/:id/page-sets/:setId/pdf", async (c) => {
     const found = await bookAndSet(c);
@@ -143,7 +144,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const parsedText = parseInput(PageTextSchema, cleanExtractedStrings(text));
     if (!parsedText.ok) return c.json({ error: parsedText.error, field: parsedText.field ? `text.${parsedText.field}` : "text" }, 400);
     const stored = await storePage(found.db, c.env.BOOKS, found.set, n, { images, text: parsedText.data });
-    if (!stored.ok) return c.json({ error: stored.error }, stored.status);
+    if (!stored.ok) return failureResponse(c, stored.failure);
     return c.json({ n });
   })
   .put("/:id/page-sets/:setId/pages/:n/failure", validate("json", PageFailureSchema), async (c) => {
@@ -152,18 +153,16 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const n = pageNumber(c);
     if (n === null) return c.json(BAD_PAGE, 400);
     const stored = await storePageFailure(found.db, found.set, n, c.req.valid("json"));
-    if (!stored.ok) return c.json({ error: stored.error }, stored.status);
+    if (!stored.ok) return failureResponse(c, stored.failure);
     return c.json({ n });
   })
   .post("/:id/page-sets/:setId/complete", validate("json", CompletePageSetSchema), async (c) => {
     const found = await bookAndSet(c);
     if (!found?.set) return c.json(found ? SET_NOT_FOUND : BOOK_NOT_FOUND, 404);
     const result = await completePageSet(found.db, c.env.BOOKS, actorOf(c), found.book, found.set, c.req.valid("json"));
-    if (!result.ok) {
-      const { error, missing, bookRemoved } = result;
-      return c.json({ error, ...(missing ? { missing } : {}), ...(bookRemoved ? { bookRemoved } : {}) }, result.status);
-    }
-    return c.json(result.book);
+    // `missing` and `bookRemoved` travel in the failure's details.
+    if (!result.ok) return failureResponse(c, result.failure);
+    return c.json(result.value);
   })
   .post("/:id/page-sets/:setId/pages/:n/retry", async (c) => {
     const found = await bookAndSet(c);
@@ -173,7 +172,7 @@ export const adminPageSetsApi = new Hono<AdminApiEnv>()
     const { set } = found;
     if (set.pageCount !== null && n > set.pageCount) return c.json({ error: `Pages are numbered 1 to ${set.pageCount}` }, 400);
     const retried = await retryFailedPage(found.db, c.env.PAGE_JOBS, set, n);
-    if (!retried.ok) return c.json({ error: retried.error }, retried.status);
+    if (!retried.ok) return failureResponse(c, retried.failure);
     return c.json({ n }, 202);
   })
   .delete("/:id/page-sets/:setId", async (c) => {

@@ -3,13 +3,13 @@ import { type Actor, auditEntry } from "../admins/audit.ts";
 import { discardProvisionalBook } from "../books/editing.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books, type PageSet, pageSets } from "../db/schema.ts";
+import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import type { CompletePageSet } from "./page-content.ts";
 import { deletePrefix, outlineKey, pageSetPrefix, searchTextKey } from "./page-keys.ts";
 import { abandonSet, pageSetProgress } from "./page-sets.ts";
 
-export type CompleteResult =
-  | { ok: true; book: { pageCount: number; failed: number[] } }
-  | { ok: false; status: 404 | 409 | 422; error: string; missing?: number[]; bookRemoved?: true };
+/** The book's pages once the set is its: how many, and those teachers are told could not be displayed. */
+export type CompletedPages = { pageCount: number; failed: number[] };
 
 /**
  * Makes a complete set the book's: every page must exist. In one batch the book points at the
@@ -17,7 +17,8 @@ export type CompleteResult =
  * failure there leaves orphans, never a book without pages). A set whose every page failed is
  * refused and dropped, with its PDF unless the book already reads that PDF; a book added with
  * this PDF (`provisional`) is deleted with it (audited as a deletion, with the reason), so a
- * refused add leaves no empty book. A book that existed before keeps what it had.
+ * refused add leaves no empty book. A book that existed before keeps what it had. A refusal's
+ * details say which pages are `missing` (the first 50) or that the book was removed (`bookRemoved`).
  */
 export async function completePageSet(
   db: Db,
@@ -27,14 +28,14 @@ export async function completePageSet(
   set: PageSet,
   input: CompletePageSet,
   now = Date.now(),
-): Promise<CompleteResult> {
-  if (set.status === "ready") return { ok: true, book: { pageCount: set.pageCount ?? 0, failed: [] } };
+): Promise<Outcome<CompletedPages>> {
+  if (set.status === "ready") return done({ pageCount: set.pageCount ?? 0, failed: [] });
   const progress = await pageSetProgress(db, set);
   const pageCount = set.pageCount ?? 0;
   const present = new Set([...progress.done, ...progress.failed.map((f) => f.n)]);
   const missing = Array.from({ length: pageCount }, (_, i) => i + 1).filter((n) => !present.has(n));
   if (!pageCount || missing.length) {
-    return { ok: false, status: 409, error: `${missing.length} pages are not prepared yet`, missing: missing.slice(0, 50) };
+    return failed({ kind: "conflict", error: `${missing.length} pages are not prepared yet`, details: { missing: missing.slice(0, 50) } });
   }
   if (!progress.done.length) {
     const error =
@@ -47,12 +48,12 @@ export async function completePageSet(
         .where(and(eq(books.id, book.id), eq(books.pageSetId, set.id)));
     }
     if (book.provisional && (await discardProvisionalBook(db, bucket, actor, book.id, error, now))) {
-      return { ok: false, status: 422, error: `${error} The book was not added either.`, bookRemoved: true };
+      return failed({ kind: "unprocessable", error: `${error} The book was not added either.`, details: { bookRemoved: true } });
     }
     await abandonSet(db, bucket, set, book.pdfKey);
-    return { ok: false, status: 422, error };
+    return failure("unprocessable", error);
   }
-  if (input.text.length !== pageCount) return { ok: false, status: 409, error: `Send the text of all ${pageCount} pages` };
+  if (input.text.length !== pageCount) return failure("conflict", `Send the text of all ${pageCount} pages`);
   await Promise.all([
     bucket.put(searchTextKey(book.id, set.id), JSON.stringify(input.text), { httpMetadata: { contentType: "application/json" } }),
     input.outline.length
@@ -101,11 +102,11 @@ export async function completePageSet(
         ]
       : []),
   ]);
-  if (!updated.length) return { ok: false, status: 409, error: "These pages were replaced by a newer upload" };
+  if (!updated.length) return failure("conflict", "These pages were replaced by a newer upload");
   for (const old of previous) await deletePrefix(bucket, pageSetPrefix(book.id, old.id));
   const oldPdfs = new Set([book.pdfKey, ...previous.map((p) => p.pdfKey)]);
   oldPdfs.delete(set.pdfKey);
   const stale = [...oldPdfs].filter((key): key is string => !!key);
   if (stale.length) await bucket.delete(stale);
-  return { ok: true, book: { pageCount, failed: progress.failed.map((f) => f.n) } };
+  return done({ pageCount, failed: progress.failed.map((f) => f.n) });
 }

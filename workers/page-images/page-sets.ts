@@ -9,6 +9,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { PAGE_WIDTHS, STORED_PAGE_EXTENSION, STORED_PAGE_TYPE } from "#shared/rules/page-format.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books, type PageSet, pageSetPages, pageSets } from "../db/schema.ts";
+import { done, type Failed, failure, type Outcome } from "../kernel/failure.ts";
 import type { PageText } from "./page-content.ts";
 import { inspectPageImage } from "./page-image.ts";
 import { deletePrefix, pageImageKey, pageSetPrefix, pageTextKey } from "./page-keys.ts";
@@ -74,35 +75,29 @@ export async function createUploadedPageSet(
   return set!;
 }
 
-export type OpenResult = { ok: true; set: PageSet } | { ok: false; status: 404 | 409; error: string };
-
 /**
  * The set a renderer should work on: the preparing one (resumed), else a new one for the book's
  * own PDF (a book from before page images, or pages to render again). The renderer has counted
  * the pages with pdf.js; a count that disagrees with the one recorded is a different file.
  */
-export async function openPageSet(db: Db, book: Book, pageCount: number): Promise<OpenResult> {
+export async function openPageSet(db: Db, book: Book, pageCount: number): Promise<Outcome<PageSet>> {
   const preparing = await findPreparingSet(db, book.id);
   if (preparing) {
     if (preparing.pageCount === null) {
       await db.update(pageSets).set({ pageCount }).where(eq(pageSets.id, preparing.id));
-      return { ok: true, set: { ...preparing, pageCount } };
+      return done({ ...preparing, pageCount });
     }
     if (preparing.pageCount !== pageCount) {
-      return {
-        ok: false,
-        status: 409,
-        error: `This PDF has ${preparing.pageCount} pages, not ${pageCount}: reload the page and try again`,
-      };
+      return failure("conflict", `This PDF has ${preparing.pageCount} pages, not ${pageCount}: reload the page and try again`);
     }
-    return { ok: true, set: preparing };
+    return done(preparing);
   }
-  if (!book.pdfKey || !book.pdfSize) return { ok: false, status: 404, error: "This book has no PDF to prepare" };
+  if (!book.pdfKey || !book.pdfSize) return failure("not-found", "This book has no PDF to prepare");
   const [set] = await db
     .insert(pageSets)
     .values({ id: newSetId(), bookId: book.id, pdfKey: book.pdfKey, pdfSize: book.pdfSize, pageCount })
     .returning();
-  return { ok: true, set: set! };
+  return done(set!);
 }
 
 export interface PageSetProgress {
@@ -129,13 +124,10 @@ export async function pageSetProgress(db: Db, set: PageSet): Promise<PageSetProg
   };
 }
 
-export type StoreResult = { ok: true } | { ok: false; status: 400 | 404 | 409 | 413 | 415; error: string };
-
-function checkPageNumber(set: PageSet, n: number): StoreResult | null {
-  if (set.status !== "preparing") return { ok: false, status: 409, error: "These pages are already complete" };
-  if (set.pageCount === null) return { ok: false, status: 409, error: "Open the page set with its page count first" };
-  if (!Number.isSafeInteger(n) || n < 1 || n > set.pageCount)
-    return { ok: false, status: 400, error: `Pages are numbered 1 to ${set.pageCount}` };
+function checkPageNumber(set: PageSet, n: number): Failed | null {
+  if (set.status !== "preparing") return failure("conflict", "These pages are already complete");
+  if (set.pageCount === null) return failure("conflict", "Open the page set with its page count first");
+  if (!Number.isSafeInteger(n) || n < 1 || n > set.pageCount) return failure("invalid", `Pages are numbered 1 to ${set.pageCount}`);
   return null;
 }
 
@@ -150,23 +142,22 @@ export async function storePage(
   set: PageSet,
   n: number,
   input: { images: Map<number, Uint8Array>; text: PageText },
-): Promise<StoreResult> {
+): Promise<Outcome<null>> {
   const refused = checkPageNumber(set, n);
   if (refused) return refused;
   for (const width of PAGE_WIDTHS) {
     const bytes = input.images.get(width);
-    if (!bytes) return { ok: false, status: 400, error: `The image at ${width} px is missing` };
-    if (bytes.byteLength > MAX_PAGE_IMAGE_BYTES) return { ok: false, status: 413, error: `The image at ${width} px is over 8 MB` };
+    if (!bytes) return failure("invalid", `The image at ${width} px is missing`);
+    if (bytes.byteLength > MAX_PAGE_IMAGE_BYTES) return failure("too-large", `The image at ${width} px is over 8 MB`);
     const image = inspectPageImage(bytes);
     if (!image || image.type !== STORED_PAGE_TYPE) {
-      return { ok: false, status: 415, error: `The image at ${width} px is not a ${STORED_PAGE_EXTENSION.toUpperCase()} image` };
+      return failure("unsupported", `The image at ${width} px is not a ${STORED_PAGE_EXTENSION.toUpperCase()} image`);
     }
     if (image.width > width || image.width < width / 8) {
-      return { ok: false, status: 400, error: `The image at ${width} px is ${image.width} px wide` };
+      return failure("invalid", `The image at ${width} px is ${image.width} px wide`);
     }
   }
-  if (input.images.size !== PAGE_WIDTHS.length)
-    return { ok: false, status: 400, error: `Send exactly the widths ${PAGE_WIDTHS.join(" and ")}` };
+  if (input.images.size !== PAGE_WIDTHS.length) return failure("invalid", `Send exactly the widths ${PAGE_WIDTHS.join(" and ")}`);
   await Promise.all([
     ...PAGE_WIDTHS.map((width) =>
       bucket.put(pageImageKey(set.bookId, set.id, n, width, STORED_PAGE_EXTENSION), input.images.get(width)!, {
@@ -179,23 +170,28 @@ export async function storePage(
 }
 
 /** Records that page `n` cannot be rendered, and why: the admin sees it, teachers see a notice. */
-export async function storePageFailure(db: Db, set: PageSet, n: number, failure: { width: number; height: number; error: string }) {
+export async function storePageFailure(
+  db: Db,
+  set: PageSet,
+  n: number,
+  failedPage: { width: number; height: number; error: string },
+): Promise<Outcome<null>> {
   const refused = checkPageNumber(set, n);
   if (refused) return refused;
-  return recordPage(db, set, { n, ...failure });
+  return recordPage(db, set, { n, ...failedPage });
 }
 
 async function recordPage(
   db: Db,
   set: PageSet,
   page: { n: number; width: number; height: number; error: string | null },
-): Promise<StoreResult> {
+): Promise<Outcome<null>> {
   // Only while the set is still preparing and still exists: a late page of an abandoned set is refused.
   const rows = await db.run(sql`
     INSERT INTO page_set_pages (set_id, n, width, height, error)
       SELECT ${set.id}, ${page.n}, ${page.width}, ${page.height}, ${page.error}
       WHERE EXISTS (SELECT 1 FROM page_sets WHERE id = ${set.id} AND status = 'preparing')
     ON CONFLICT (set_id, n) DO UPDATE SET width = excluded.width, height = excluded.height, error = excluded.error`);
-  if (!rows.meta.changes) return { ok: false, status: 404, error: "These pages were replaced by a newer upload" };
-  return { ok: true };
+  if (!rows.meta.changes) return failure("not-found", "These pages were replaced by a newer upload");
+  return done(null);
 }

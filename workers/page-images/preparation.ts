@@ -13,6 +13,7 @@
 import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { type Book, type PageSet, pageJobs, pageSetPages, pageSets, preparationNotices } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { findPreparingSet, newSetId } from "./page-sets.ts";
 
 export interface PageJobMessage {
@@ -116,34 +117,31 @@ export async function resendStalled(db: Db, queue: PageJobQueue, now = Date.now(
   return messages.length;
 }
 
-export type RetryResult = { ok: true } | { ok: false; status: 404 | 409; error: string };
-
 /**
  * "Try again" for a page that failed while its set is still being prepared: the failure goes and
  * the page's range is queued again (the range skips the pages it stored before). Once the set is the
  * book's it never changes (page-set-cache.ts): failed pages of a ready book are tried again by
  * preparing the book again (`prepareAgain`), teachers keeping the current pages meanwhile.
  */
-export async function retryFailedPage(db: Db, queue: PageJobQueue, set: PageSet, n: number, now = Date.now()): Promise<RetryResult> {
-  if (set.status !== "preparing")
-    return { ok: false, status: 409, error: "These pages are complete: prepare the book again to try its failed pages" };
+export async function retryFailedPage(db: Db, queue: PageJobQueue, set: PageSet, n: number, now = Date.now()): Promise<Outcome<null>> {
+  if (set.status !== "preparing") return failure("conflict", "These pages are complete: prepare the book again to try its failed pages");
   const [range] = await db
     .select({ first: pageJobs.first })
     .from(pageJobs)
     .where(and(eq(pageJobs.setId, set.id), sql`${pageJobs.first} > 0 AND ${pageJobs.first} <= ${n} AND ${pageJobs.last} >= ${n}`))
     .limit(1);
-  if (!range) return { ok: false, status: 404, error: `Page ${n} is not one of this book's pages` };
+  if (!range) return failure("not-found", `Page ${n} is not one of this book's pages`);
   const [removed] = await db
     .delete(pageSetPages)
     .where(and(eq(pageSetPages.setId, set.id), eq(pageSetPages.n, n), isNotNull(pageSetPages.error)))
     .returning({ n: pageSetPages.n });
-  if (!removed) return { ok: false, status: 409, error: `Page ${n} did not fail` };
+  if (!removed) return failure("conflict", `Page ${n} did not fail`);
   await db
     .update(pageJobs)
     .set({ state: "queued", tries: 0, at: null, leasedUntil: null, sentAt: now })
     .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.first, range.first)));
   await sendJobs(queue, [{ setId: set.id, first: range.first }]);
-  return { ok: true };
+  return done(null);
 }
 
 /**
@@ -157,16 +155,16 @@ export async function prepareAgain(
   book: Pick<Book, "id" | "pdfKey" | "pdfSize">,
   startedBy: number | null,
   now = Date.now(),
-): Promise<{ ok: true; set: PageSet } | { ok: false; status: 404 | 409; error: string }> {
-  if (!book.pdfKey || !book.pdfSize) return { ok: false, status: 404, error: "This book has no PDF to prepare" };
+): Promise<Outcome<PageSet>> {
+  if (!book.pdfKey || !book.pdfSize) return failure("not-found", "This book has no PDF to prepare");
   const preparing = await findPreparingSet(db, book.id);
-  if (preparing) return { ok: false, status: 409, error: "This book's pages are already being prepared" };
+  if (preparing) return failure("conflict", "This book's pages are already being prepared");
   const [set] = await db
     .insert(pageSets)
     .values({ id: newSetId(), bookId: book.id, pdfKey: book.pdfKey, pdfSize: book.pdfSize, startedBy })
     .returning();
   await startPreparation(db, queue, set!, now);
-  return { ok: true, set: set! };
+  return done(set!);
 }
 
 /** How long the outcome of a book's preparation stays in the console (preparation_notices; preparation-status.ts shows 30 days). */

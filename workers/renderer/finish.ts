@@ -64,9 +64,16 @@ export async function finishSet(env: RendererEnv, setId: string): Promise<void> 
   const actor = set.startedBy ? await adminActor(db, set.startedBy) : null;
   const result = await completePageSet(db, bucket, actor, book, set, { outline, text: texts });
   if (result.ok) {
-    await notify(db, { book, adminId: set.startedBy, outcome: "ready", pageCount, failedPages: result.book.failed.length, message: null });
-  } else if (result.status === 422) {
-    await notify(db, { book, adminId: set.startedBy, outcome: "refused", pageCount, failedPages: pageCount, message: result.error });
+    await notify(db, { book, adminId: set.startedBy, outcome: "ready", pageCount, failedPages: result.value.failed.length, message: null });
+  } else if (result.failure.kind === "unprocessable") {
+    await notify(db, {
+      book,
+      adminId: set.startedBy,
+      outcome: "refused",
+      pageCount,
+      failedPages: pageCount,
+      message: result.failure.error,
+    });
   }
 }
 

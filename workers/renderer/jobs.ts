@@ -189,8 +189,8 @@ async function prepareRange(env: RendererEnv, { set, book }: Found, job: Claimed
         if ("rendered" in result) {
           const stored = await storePage(db, bucket, set, n, { images: result.rendered.images, text: result.rendered.text });
           if (!stored.ok) {
-            if (stored.status === 404 || stored.status === 409) throw new SetGone();
-            await fail(n, stored.error, { width: result.rendered.text.width, height: result.rendered.text.height });
+            if (stored.failure.kind === "not-found" || stored.failure.kind === "conflict") throw new SetGone();
+            await fail(n, stored.failure.error, { width: result.rendered.text.width, height: result.rendered.text.height });
             continue;
           }
           done.add(n);

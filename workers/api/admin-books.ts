@@ -27,7 +27,7 @@ import {
   uploadPdfPart,
 } from "../books/uploads.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
-import { runJson } from "../http/run-command.ts";
+import { failureResponse, runJson } from "../http/run-command.ts";
 import { log } from "../kernel/log.ts";
 import { validate } from "../kernel/validate.ts";
 import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
@@ -133,8 +133,8 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     if (!bytes) return c.json(tooBig, 413);
     const db = c.var.context.db;
     const result = await replaceCover(db, c.env.BOOKS, actorOf(c), book, { type, bytes });
-    if (!result.ok) return c.json({ error: result.error }, result.status);
-    return c.json({ book: await getAdminBook(db, book.id), notice: result.notice });
+    if (!result.ok) return failureResponse(c, result.failure);
+    return c.json({ book: await getAdminBook(db, book.id), notice: result.value.notice });
   })
   .post("/:id/upload/pdf", requireRole("admin"), validate("json", StartPdfSchema), async (c) => {
     const book = await bookOf(c);
@@ -153,8 +153,8 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     const declared = Number(c.req.header("Content-Length") ?? 0);
     const bytes = declared > PART_SIZE ? null : await readLimited(c.req.raw.body, PART_SIZE);
     const result = await uploadPdfPart(c.env.BOOKS, upload, partNumber, bytes);
-    if (!result.ok) return c.json({ error: result.error }, result.status);
-    return c.json({ partNumber: result.partNumber, etag: result.etag });
+    if (!result.ok) return failureResponse(c, result.failure);
+    return c.json({ partNumber: result.value.partNumber, etag: result.value.etag });
   })
   .post("/:id/upload/pdf/:uploadId/complete", requireRole("admin"), validate("json", CompletePdfSchema), async (c) => {
     const db = c.var.context.db;
@@ -162,8 +162,8 @@ export const adminBooksApi = new Hono<AdminApiEnv>()
     const upload = book ? await findPdfUpload(db, book.id, c.req.param("uploadId")) : null;
     if (!book || !upload) return c.json(UPLOAD_NOT_FOUND, 404);
     const result = await completePdfUpload(db, c.env.BOOKS, c.env.PAGE_JOBS, actorOf(c), book, upload, c.req.valid("json"));
-    if (!result.ok) return c.json({ error: result.error }, result.status);
-    return c.json({ book: await getAdminBook(db, book.id), pageSet: result.pageSet });
+    if (!result.ok) return failureResponse(c, result.failure);
+    return c.json({ book: await getAdminBook(db, book.id), pageSet: result.value.pageSet });
   })
   .delete("/:id/upload/pdf/:uploadId", requireRole("admin"), async (c) => {
     const db = c.var.context.db;

@@ -6,6 +6,7 @@ import webpDecoderWasm from "@jsquash/webp/codec/dec/webp_dec.wasm";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import { COVER_WIDTHS, type CoverWidth } from "#shared/rules/book-category.ts";
+import { failed } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { downscalePixels } from "../page-images/downscale.ts";
 import type { PagePixels } from "../page-images/page-image.ts";
@@ -39,24 +40,21 @@ export const COVER_WEBP_OPTIONS = { quality: 75, method: 4 } as const;
 
 export const makeCoverRenditions: MakeCoverRenditions = async (bytes, type) => {
   const unreadable = {
-    ok: false,
-    status: 415,
-    error: `The file is not a readable ${type.slice(6).toUpperCase()} image`,
+    ...failed({ kind: "unsupported", error: `The file is not a readable ${type.slice(6).toUpperCase()} image` }),
     unreadable: true,
-  } as const;
+  };
   const size = readImageSize(bytes, type);
   if (!size) return unreadable;
   if (size.components === 4)
-    return { ok: false, status: 415, error: "The JPEG is in CMYK (print) colours: save it in RGB for screens", unreadable: false };
+    return {
+      ...failed({ kind: "unsupported", error: "The JPEG is in CMYK (print) colours: save it in RGB for screens" }),
+      unreadable: false,
+    };
   const perPixel = decodingBytesPerPixel(size);
   if (size.width * size.height * perPixel > MAX_DECODING_BYTES) {
     const megapixels = Math.floor(MAX_DECODING_BYTES / perPixel / 100_000) / 10;
-    return {
-      ok: false,
-      status: 413,
-      error: `The cover is ${size.width} x ${size.height} pixels: send one of at most ${megapixels} megapixels (2000 x 3000 is plenty)`,
-      unreadable: false,
-    };
+    const error = `The cover is ${size.width} x ${size.height} pixels: send one of at most ${megapixels} megapixels (2000 x 3000 is plenty)`;
+    return { ...failed({ kind: "too-large", error }), unreadable: false };
   }
   let pixels: PagePixels;
   try {
@@ -71,7 +69,7 @@ export const makeCoverRenditions: MakeCoverRenditions = async (bytes, type) => {
     pixels = downscalePixels(pixels, width);
     renditions.push({ width, bytes: await encode(pixels) });
   }
-  return { ok: true, renditions };
+  return { ok: true, value: renditions };
 };
 
 /** When this isolate began making a cover's renditions on a request; 0 when it is not making any. */
@@ -93,10 +91,10 @@ export async function backfillCoverRenditions(bucket: R2Bucket, coverKey: string
     const original = await bucket.get(coverKey);
     if (!original) return false;
     const made = await makeCoverRenditions(new Uint8Array(await original.arrayBuffer()), original.httpMetadata?.contentType ?? "");
-    if (made.ok) await putCoverRenditions(bucket, coverKey, made.renditions);
+    if (made.ok) await putCoverRenditions(bucket, coverKey, made.value);
     else {
-      log.warn("Cover renditions unavailable", { coverKey, reason: made.error });
-      await markCoverRenditionsUnavailable(bucket, coverKey, made.error);
+      log.warn("Cover renditions unavailable", { coverKey, reason: made.failure.error });
+      await markCoverRenditionsUnavailable(bucket, coverKey, made.failure.error);
     }
     // The cover was replaced (and deleted) while its renditions were made: they go too, not left for the sweep.
     if (!(await bucket.head(coverKey))) {

@@ -1,4 +1,5 @@
 import { COVER_WIDTHS, type CoverWidth } from "#shared/rules/book-category.ts";
+import type { Failed } from "../kernel/failure.ts";
 
 /**
  * A cover in R2: the original as uploaded at the book's `coverKey`, and beside it one WebP per
@@ -20,9 +21,7 @@ export type MakeCoverRenditions = (bytes: Uint8Array, type: string) => Promise<M
  * The renditions, or why there are none: a file that is not a readable image (`unreadable`), or an
  * image the Worker does not shrink (CMYK, too many pixels to decode), which browsers still show.
  */
-export type MadeRenditions =
-  | { ok: true; renditions: CoverRendition[] }
-  | { ok: false; status: 413 | 415; error: string; unreadable: boolean };
+export type MadeRenditions = { ok: true; value: CoverRendition[] } | (Failed & { unreadable: boolean });
 
 export function coverRenditionKey(coverKey: string, width: CoverWidth): string {
   return `${coverKey}.${width}.webp`;

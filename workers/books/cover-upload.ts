@@ -15,6 +15,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Actor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, books } from "../db/schema.ts";
+import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 import { makeCoverRenditions } from "./cover-renditions.ts";
 import { deleteCover, markCoverRenditionsUnavailable, putCoverRenditions } from "./cover-store.ts";
@@ -38,7 +39,8 @@ export function coverType(contentType: string | undefined): string | null {
   return type in COVER_SIGNATURES ? type : null;
 }
 
-export type CoverResult = { ok: true; notice: string | null } | { ok: false; status: 404 | 409 | 413 | 415; error: string };
+/** A stored cover: `notice` says why it has no renditions (teachers get the file itself), or null. */
+export type CoverStored = { notice: string | null };
 
 export const COVER_CHANGED = "The cover was replaced by another upload a moment ago. Upload yours again to use it.";
 
@@ -49,15 +51,15 @@ export async function replaceCover(
   book: Book,
   input: { type: string; bytes: Uint8Array },
   now = Date.now(),
-): Promise<CoverResult> {
+): Promise<Outcome<CoverStored>> {
   if (!COVER_SIGNATURES[input.type]?.(input.bytes))
-    return { ok: false, status: 415, error: `The file is not a ${input.type.slice(6).toUpperCase()} image` };
+    return failure("unsupported", `The file is not a ${input.type.slice(6).toUpperCase()} image`);
   const made = await makeCoverRenditions(input.bytes, input.type);
-  if (!made.ok && made.unreadable) return { ok: false, status: made.status, error: made.error };
+  if (!made.ok && made.unreadable) return failed(made.failure);
   const key = `covers/${book.id}/${randomId()}`;
   await Promise.all([
     bucket.put(key, input.bytes, { httpMetadata: { contentType: input.type } }),
-    made.ok ? putCoverRenditions(bucket, key, made.renditions) : markCoverRenditionsUnavailable(bucket, key, made.error),
+    made.ok ? putCoverRenditions(bucket, key, made.value) : markCoverRenditionsUnavailable(bucket, key, made.failure.error),
   ]);
   const changes = { coverKey: key, updatedAt: Math.max(now, (book.updatedAt ?? 0) + 1) };
   const replaced = book.coverKey === null ? isNull(books.coverKey) : eq(books.coverKey, book.coverKey);
@@ -90,8 +92,8 @@ export async function replaceCover(
   if (!updated.length) {
     await deleteCover(bucket, key);
     const [still] = await db.select({ id: books.id }).from(books).where(eq(books.id, book.id));
-    return still ? { ok: false, status: 409, error: COVER_CHANGED } : { ok: false, status: 404, error: "Book not found" };
+    return still ? failure("conflict", COVER_CHANGED) : failure("not-found", "Book not found");
   }
   if (book.coverKey && book.coverKey !== key) await deleteCover(bucket, book.coverKey);
-  return { ok: true, notice: made.ok ? null : `${made.error}. The cover is kept as it is; teachers get the file itself.` };
+  return done({ notice: made.ok ? null : `${made.failure.error}. The cover is kept as it is; teachers get the file itself.` });
 }

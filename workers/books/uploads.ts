@@ -24,6 +24,7 @@ import { and, eq, inArray, lt } from "drizzle-orm";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, uploads } from "../db/schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { createUploadedPageSet } from "../page-images/page-sets.ts";
 import { type PageJobQueue, startPreparation } from "../page-images/preparation.ts";
@@ -105,20 +106,22 @@ export async function findPdfUpload(db: Db, bookId: number, uploadId: string): P
   return upload ?? null;
 }
 
-export type PartResult = { ok: true; partNumber: number; etag: string } | { ok: false; status: 400 | 404; error: string };
-
-export async function uploadPdfPart(bucket: R2Bucket, upload: Upload, partNumber: number, bytes: Uint8Array | null): Promise<PartResult> {
+export async function uploadPdfPart(
+  bucket: R2Bucket,
+  upload: Upload,
+  partNumber: number,
+  bytes: Uint8Array | null,
+): Promise<Outcome<R2UploadedPart>> {
   const size = declaredSize(upload);
   const expected = expectedPartLength(size, partNumber);
-  if (expected === null) return { ok: false, status: 400, error: `This upload has parts 1 to ${partCountFor(size)}` };
-  if (bytes?.byteLength !== expected) return { ok: false, status: 400, error: `Part ${partNumber} must be exactly ${expected} bytes` };
+  if (expected === null) return failure("invalid", `This upload has parts 1 to ${partCountFor(size)}`);
+  if (bytes?.byteLength !== expected) return failure("invalid", `Part ${partNumber} must be exactly ${expected} bytes`);
   const part = await bucket.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).uploadPart(partNumber, bytes);
-  return { ok: true, partNumber: part.partNumber, etag: part.etag };
+  return done({ partNumber: part.partNumber, etag: part.etag });
 }
 
-export type CompleteResult =
-  | { ok: true; pageSet: { id: string; pageCount: number | null } }
-  | { ok: false; status: 400 | 404 | 415; error: string };
+/** The page set a completed upload started: the book takes the PDF once its pages are prepared. */
+export type UploadedPdf = { pageSet: { id: string; pageCount: number | null } };
 
 /** Whether the stored object looks like a whole PDF: the header, and the end-of-file marker near its end. */
 async function looksLikePdf(bucket: R2Bucket, key: string): Promise<boolean> {
@@ -136,29 +139,25 @@ export async function completePdfUpload(
   upload: Upload,
   input: { parts: R2UploadedPart[]; pageCount?: number | null },
   now = Date.now(),
-): Promise<CompleteResult> {
+): Promise<Outcome<UploadedPdf>> {
   const size = declaredSize(upload);
   const parts = [...input.parts].sort((a, b) => a.partNumber - b.partNumber);
   const count = partCountFor(size);
   if (parts.length !== count || parts.some((part, i) => part.partNumber !== i + 1)) {
-    return { ok: false, status: 400, error: `Send all ${count} parts, numbered 1 to ${count}` };
+    return failure("invalid", `Send all ${count} parts, numbered 1 to ${count}`);
   }
   let object: R2Object;
   try {
     object = await bucket.resumeMultipartUpload(upload.objectKey, upload.r2UploadId).complete(parts);
   } catch (error) {
-    return {
-      ok: false,
-      status: 400,
-      error: `The upload could not be completed (${error instanceof Error ? error.message : "unknown error"})`,
-    };
+    return failure("invalid", `The upload could not be completed (${error instanceof Error ? error.message : "unknown error"})`);
   }
   if (object.size !== size || !(await looksLikePdf(bucket, upload.objectKey))) {
     await bucket.delete(upload.objectKey);
     await db.delete(uploads).where(eq(uploads.id, upload.id));
     return object.size !== size
-      ? { ok: false, status: 400, error: `The file is ${object.size} bytes, not the ${size} announced` }
-      : { ok: false, status: 415, error: "The file is not a PDF" };
+      ? failure("invalid", `The file is ${object.size} bytes, not the ${size} announced`)
+      : failure("unsupported", "The file is not a PDF");
   }
   const started = Number(object.customMetadata?.pageCount);
   const pageCount = input.pageCount ?? (Number.isSafeInteger(started) && started > 0 ? started : null);
@@ -182,7 +181,7 @@ export async function completePdfUpload(
   ]);
   // The platform prepares the pages (docs/decisions/0038): no browser needs to stay open.
   await startPreparation(db, queue, set, now);
-  return { ok: true, pageSet: { id: set.id, pageCount } };
+  return done({ pageSet: { id: set.id, pageCount } });
 }
 
 /** Aborts R2 multipart uploads; one already gone (completed, aborted, expired) is not an error. */

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { auditEntry } from "../admins/audit.ts";
 import { readLimited } from "../books/uploads.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
+import { failureResponse } from "../http/run-command.ts";
 import { MAX_TRACE_BYTES, suspectImage, traceLeak } from "../leaks/trace.ts";
 
 /**
@@ -16,13 +17,15 @@ export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireRole("admi
   const type = (c.req.header("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
   const bytes = await readLimited(c.req.raw.body, MAX_TRACE_BYTES);
   if (bytes === null) return c.json({ error: "The image is larger than 20 MB" }, 413);
-  const suspect = await suspectImage(bytes, type);
+  const read = await suspectImage(bytes, type);
   const { db } = c.var.context;
   const actor = actorOf(c);
-  if ("error" in suspect) {
-    await auditEntry(db, actor, { action: "leak.trace", entityType: "leak", after: { type, bytes: bytes.length, refused: suspect.error } });
-    return c.json({ error: suspect.error }, suspect.status);
+  if (!read.ok) {
+    const refused = read.failure.error;
+    await auditEntry(db, actor, { action: "leak.trace", entityType: "leak", after: { type, bytes: bytes.length, refused } });
+    return failureResponse(c, read.failure);
   }
+  const suspect = read.value;
   const result = await traceLeak(c.env, db, suspect);
   await auditEntry(db, actor, {
     action: "leak.trace",

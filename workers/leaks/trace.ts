@@ -11,6 +11,7 @@ import { readImageSize } from "../books/image-size.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, pageSetPages, pageSets, schools, teachers } from "../db/schema.ts";
 import { readingDaily } from "../db/usage-schema.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { decodePageImage } from "../page-images/page-image.ts";
 import { pageImageKey, pageSetPrefix } from "../page-images/page-keys.ts";
 import { type MarkSecrets, markCode, markDay, readableMarkKeys } from "../stamp/mark-key.ts";
@@ -25,30 +26,25 @@ export const MAX_TRACE_BYTES = 20 * 1024 * 1024;
 /** Pixels decoded at most: RGBA plus the decoder's copy plus luma as floats, well inside a Worker's 128 MB. */
 export const MAX_TRACE_PIXELS = 10_000_000;
 
-export type TraceInputError = { status: 400 | 413; error: string };
-
-/** The suspect's luma, or why it cannot be traced: 400 for what is not a PNG, JPEG or WebP image (whatever its Content-Type), 413 for too many pixels. */
-export async function suspectImage(bytes: Uint8Array, type: string): Promise<Grey | TraceInputError> {
+/** The suspect's luma, or why it cannot be traced: invalid for what is not a PNG, JPEG or WebP image (whatever its Content-Type), too large for too many pixels. */
+export async function suspectImage(bytes: Uint8Array, type: string): Promise<Outcome<Grey>> {
   if (!(TRACE_TYPES as readonly string[]).includes(type)) {
-    return {
-      status: 400,
-      error: "Send the image itself as PNG, JPEG or WebP, with its Content-Type (image/png, image/jpeg or image/webp)",
-    };
+    return failure("invalid", "Send the image itself as PNG, JPEG or WebP, with its Content-Type (image/png, image/jpeg or image/webp)");
   }
-  if (bytes.length === 0) return { status: 400, error: "The request has no image: send the image file as the body" };
+  if (bytes.length === 0) return failure("invalid", "The request has no image: send the image file as the body");
   const size = readImageSize(bytes, type);
   const name = type.slice(6).toUpperCase();
-  if (!size) return { status: 400, error: `The file is not a readable ${name} image` };
-  if (size.components === 4) return { status: 400, error: "The JPEG is in CMYK (print) colours: save it in RGB" };
+  if (!size) return failure("invalid", `The file is not a readable ${name} image`);
+  if (size.components === 4) return failure("invalid", "The JPEG is in CMYK (print) colours: save it in RGB");
   if (size.width * size.height > MAX_TRACE_PIXELS) {
-    return { status: 413, error: `The image is ${size.width} x ${size.height} pixels: send one of at most 10 megapixels` };
+    return failure("too-large", `The image is ${size.width} x ${size.height} pixels: send one of at most 10 megapixels`);
   }
-  if (size.width < 32 || size.height < 32) return { status: 400, error: "The image is too small to hold a page (at least 32 x 32 pixels)" };
+  if (size.width < 32 || size.height < 32) return failure("invalid", "The image is too small to hold a page (at least 32 x 32 pixels)");
   try {
     const { width, height, data } = await decodeImage(bytes, type);
-    return greyFromPixels(data, width, height, 4);
+    return done(greyFromPixels(data, width, height, 4));
   } catch {
-    return { status: 400, error: `The file is not a readable ${name} image` };
+    return failure("invalid", `The file is not a readable ${name} image`);
   }
 }
 

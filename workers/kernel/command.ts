@@ -2,7 +2,7 @@ import type { ZodType, z } from "zod";
 import { type Actor, adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
 import { clientIp, type RequestContext } from "./context.ts";
-import { done, type Failure, type FailureKind, failed, type Outcome } from "./failure.ts";
+import { failed, type Outcome } from "./failure.ts";
 import { parseInput } from "./validate.ts";
 
 /**
@@ -82,38 +82,4 @@ export async function execute<Schema extends ZodType, Value>(
     return command.run({ ...context, session, who, client }, parsed.data);
   }
   return command.run({ ...context, actor: adminActor(admin as AdminSession), client }, parsed.data);
-}
-
-/** A domain write's refusal, as the school, admin and teacher writes return it. */
-export type WriteRefusal = { ok: false; status: 400 | 403 | 404 | 409 | 429 | 502 | 503; error: string; rows?: unknown };
-
-/**
- * A domain write's answer (`{ ok: true, ...value }` or `{ ok: false, status, error }`, the shape the
- * school and teacher writes return) as an outcome.
- */
-export function fromWrite<Value extends object>(result: ({ ok: true } & Value) | WriteRefusal): Outcome<Value> {
-  if (result.ok) {
-    const { ok: _ok, ...value } = result;
-    return done(value as unknown as Value);
-  }
-  const { status, error } = result;
-  const rows = "rows" in result ? { rows: result.rows } : {};
-  return failed({ kind: KIND_OF_STATUS[status], error, ...rows });
-}
-
-const KIND_OF_STATUS: Record<WriteRefusal["status"], FailureKind> = {
-  400: "invalid",
-  403: "refused",
-  404: "not-found",
-  409: "conflict",
-  429: "throttled",
-  502: "upstream-failed",
-  503: "unavailable",
-};
-
-/** A write answered as `{ ok: true, value }` or `{ ok: false, status, error }` (the admin accounts' shape) as an outcome. */
-export function fromValue<Value>(
-  result: { ok: true; value: Value } | { ok: false; status: 400 | 404 | 409; error: string },
-): Outcome<Value> {
-  return result.ok ? done(result.value) : fromWrite<never>(result);
 }

@@ -5,12 +5,12 @@
 // Every refusal says the same sentence, on `endsOn`, and stores nothing.
 
 import { eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { END_BEFORE_START } from "../../workers/licences/input.ts";
-import { api, createBook, createSchool, db, errorBody, jsonOf, licenceOf, page, signedInAdmin } from "./helpers.ts";
+import { client, createBook, createSchool, db, errorBody, licenceOf, okBody, page, signedInAdmin } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
 beforeAll(async () => {
@@ -22,8 +22,15 @@ const PAST_END = "2020-01-01";
 const unique = () => crypto.randomUUID().slice(0, 8);
 const licencesOf = (schoolId: number) => db().select().from(bookAccess).where(eq(bookAccess.schoolId, schoolId));
 
+/** The admin's typed client. */
+const asAdmin = () => client({ cookie: admin.cookie }).api;
+type AssignBody = InferRequestType<ReturnType<typeof asAdmin>["books"]["access"]["$post"]>["json"];
+type LicenceBody = InferRequestType<ReturnType<typeof asAdmin>["licences"]["$post"]>["json"];
+const assign = (json: AssignBody) => asAdmin().books.access.$post({ json });
+const createLicence = (json: LicenceBody) => asAdmin().licences.$post({ json });
+
 /** A 400 that names `endsOn` (or the list's item's) with the one sentence. */
-async function expectEndBeforeStart(response: Response, what: string, field = "endsOn") {
+async function expectEndBeforeStart(response: Pick<Response, "status" | "json">, what: string, field = "endsOn") {
   expect(response.status, what).toBe(400);
   expect(await errorBody(response), what).toMatchObject({ error: END_BEFORE_START, field });
 }
@@ -33,25 +40,22 @@ describe("the assign call and the licences API refuse the same terms", () => {
     const school = await createSchool();
     const book = await createBook({ title: `Past End ${unique()}` });
     const body = { schoolIds: [school.id], bookIds: [book.id], endsOn: PAST_END };
-    await expectEndBeforeStart(await api("/api/books/access", { cookie: admin.cookie, body }), "assign, only a past end");
+    await expectEndBeforeStart(await assign(body), "assign, only a past end");
     expect(await licenceOf(school.id, book.id)).toBeUndefined();
 
     // The same terms written out (starting today) are refused the same way, by every writer.
     const terms = { startsOn: today(), endsOn: PAST_END };
-    await expectEndBeforeStart(await api("/api/books/access", { cookie: admin.cookie, body: { ...body, ...terms } }), "assign, both days");
+    await expectEndBeforeStart(await assign({ ...body, ...terms }), "assign, both days");
+    await expectEndBeforeStart(await createLicence({ schoolId: school.id, bookId: book.id, ...terms }), "POST /api/licences");
     await expectEndBeforeStart(
-      await api("/api/licences", { cookie: admin.cookie, body: { schoolId: school.id, bookId: book.id, ...terms } }),
-      "POST /api/licences",
-    );
-    await expectEndBeforeStart(
-      await api("/api/licences", { cookie: admin.cookie, body: { licences: [{ schoolId: school.id, bookId: book.id, ...terms }] } }),
+      await createLicence({ licences: [{ schoolId: school.id, bookId: book.id, ...terms }] }),
       "POST /api/licences, many",
       "licences.0.endsOn",
     );
     expect(await licenceOf(school.id, book.id)).toBeUndefined();
 
     // A past end with an earlier start is a licence that has ended: allowed, as /api/licences allows it.
-    const ended = await api("/api/books/access", { cookie: admin.cookie, body: { ...body, startsOn: "2019-08-01" } });
+    const ended = await assign({ ...body, startsOn: "2019-08-01" });
     expect(ended.status).toBe(200);
     expect(await licenceOf(school.id, book.id)).toMatchObject({ startsOn: "2019-08-01", endsOn: PAST_END });
   });
@@ -59,13 +63,11 @@ describe("the assign call and the licences API refuse the same terms", () => {
   it("PATCH /api/licences/:id refuses a change that would end it before it starts, either day alone", async () => {
     const school = await createSchool();
     const book = await createBook({ title: `Patched ${unique()}` });
-    const made = await api("/api/licences", {
-      cookie: admin.cookie,
-      body: { schoolId: school.id, bookId: book.id, startsOn: today(), endsOn: addDays(today(), 30) },
-    });
+    const made = await createLicence({ schoolId: school.id, bookId: book.id, startsOn: today(), endsOn: addDays(today(), 30) });
     expect(made.status).toBe(201);
     const { id } = (await licenceOf(school.id, book.id))!;
-    const patch = (body: unknown) => api(`/api/licences/${id}`, { cookie: admin.cookie, body, method: "PATCH" });
+    const patch = (json: InferRequestType<ReturnType<typeof asAdmin>["licences"][":id"]["$patch"]>["json"]) =>
+      asAdmin().licences[":id"].$patch({ param: { id: String(id) }, json });
     await expectEndBeforeStart(await patch({ endsOn: PAST_END }), "an end alone");
     await expectEndBeforeStart(await patch({ startsOn: addDays(today(), 31) }), "a start alone");
     expect(await licenceOf(school.id, book.id)).toMatchObject({ startsOn: today(), endsOn: addDays(today(), 30) });
@@ -115,23 +117,21 @@ describe("the console's assign forms", () => {
 });
 
 describe("the CSV import", () => {
-  const Rows = z.object({ rows: z.array(z.object({ status: z.string(), errors: z.array(z.string()) }).loose()) });
-
   it("refuses a row, new or changing a licence, that ends before it starts, with the same sentence", async () => {
     const school = await createSchool();
     const [fresh, held] = [await createBook({ title: `Import New ${unique()}` }), await createBook({ title: `Import Held ${unique()}` })];
-    const made = await api("/api/licences", { cookie: admin.cookie, body: { schoolId: school.id, bookId: held.id, startsOn: today() } });
+    const made = await createLicence({ schoolId: school.id, bookId: held.id, startsOn: today() });
     expect(made.status).toBe(201);
     const rows = [
       { slug: school.slug, bookId: String(fresh.id), startsOn: today(), endsOn: PAST_END },
       { slug: school.slug, bookId: String(held.id), startsOn: today(), endsOn: PAST_END },
     ];
-    const checked = await jsonOf(await api("/api/licences/import/validate", { cookie: admin.cookie, body: { rows } }), Rows);
+    const checked = await okBody(asAdmin().licences.import.validate.$post({ json: { rows } }));
     expect(checked.rows.map((row) => [row.status, row.errors])).toEqual([
       ["invalid", [`endsOn: ${END_BEFORE_START}`]],
       ["invalid", [`endsOn: ${END_BEFORE_START}`]],
     ]);
-    const imported = await api("/api/licences/import", { cookie: admin.cookie, body: { rows } });
+    const imported = await asAdmin().licences.import.$post({ json: { rows } });
     expect(imported.status).toBe(400);
     expect(await licenceOf(school.id, fresh.id)).toBeUndefined();
     expect(await licenceOf(school.id, held.id)).toMatchObject({ startsOn: today(), endsOn: null });
@@ -142,9 +142,11 @@ describe("the Licences page's bulk change", () => {
   it("'end now' on a licence that has not begun ends it on a day not before its first", async () => {
     const school = await createSchool();
     const book = await createBook({ title: `Not Begun ${unique()}` });
-    const made = await api("/api/licences", {
-      cookie: admin.cookie,
-      body: { schoolId: school.id, bookId: book.id, startsOn: addDays(today(), 10), endsOn: addDays(today(), 40) },
+    const made = await createLicence({
+      schoolId: school.id,
+      bookId: book.id,
+      startsOn: addDays(today(), 10),
+      endsOn: addDays(today(), 40),
     });
     expect(made.status).toBe(201);
     const { id } = (await licenceOf(school.id, book.id))!;

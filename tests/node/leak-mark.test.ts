@@ -6,17 +6,8 @@ import { confidence, FALSE_ALARM, scoreNeeded } from "../../workers/leaks/mark-r
 import { leaveOutSurround, pageBox } from "../../workers/leaks/page-box.ts";
 import { pageDetail, thumbnailOf } from "../../workers/leaks/thumbnails.ts";
 import { type Candidate, type StoredPage, traceImage } from "../../workers/leaks/trace-core.ts";
-import {
-  blockSigns,
-  codeScore,
-  createLayout,
-  embedMark,
-  flatInk,
-  joinSoft,
-  readMark,
-  readStampMark,
-  toneCurve,
-} from "../../workers/stamp/mark.ts";
+import { blockSigns, createLayout, embedMark } from "../../workers/stamp/mark.ts";
+import { codeScore, flatInk, joinSoft, readMark, readStampMark, toneCurve } from "../../workers/stamp/read-mark.ts";
 import { stampPrediction, watermarkPixels } from "../../workers/stamp/watermark.ts";
 
 // The hidden mark and the trace's core (docs/decisions/0025), on generated print-like pages and

@@ -1,5 +1,6 @@
 /** Reading the hidden mark where the search found the page, and naming the codes it carries within the one-in-a-million bound (docs/decisions/0025-leak-trace.md). */
-import { codeScore, flatInk, joinSoft, type MarkLayout, readMark, readStampMark, toneCurve } from "../stamp/mark.ts";
+import type { MarkLayout } from "../stamp/mark.ts";
+import { codeScore, flatInk, joinSoft, readMark, readStampMark, toneCurve } from "../stamp/read-mark.ts";
 import { stampPrediction } from "../stamp/watermark.ts";
 import { FRAME_WIDTH, same, sameish, type Transform, warpToFrame } from "./frame.ts";
 import { type Grey, greyOf, resizeTo } from "./grey.ts";

@@ -1,5 +1,6 @@
-import { renderText, type TextMask } from "../page-images/text-mask.ts";
+import type { TextMask } from "../page-images/text-mask.ts";
 import { MARK_COLUMNS, MARK_ROWS, markBlock } from "./mark.ts";
+import { tilePlaces, watermarkFor } from "./stamp-text.ts";
 
 /**
  * The watermark in the pixels of a page: the teacher's lines as a light block tiled in staggered
@@ -41,13 +42,6 @@ export function watermarkLines(name: string, email: string, school: string, day:
 /** libwebp settings for stamped pages: method 0 is its fastest; q75 keeps small text crisp. */
 export const STAMPED_WEBP_OPTIONS = { quality: 75, method: 0 } as const;
 
-interface Watermark {
-  tile: TextMask;
-  /** Per tile pixel, 1 where the stipple puts a dark dot. */
-  dots: Uint8Array;
-  foot: TextMask;
-}
-
 /**
  * How far the mark moves a fully covered pixel's luma, out of 255, where it lightens a dark page
  * (the tiles) or darkens or lightens it (the foot). The tile's 44 is more than the widest step (43)
@@ -60,20 +54,14 @@ const FOOT_CONTRAST = 186;
 const DARK_CELL = 96;
 const CELL_SHIFT = 4;
 /**
- * The stipple on light paper (see `stipple`): a dot keeps 16/256 of the paper's luma, white -> 15,
+ * The stipple on light paper (stamp-text.ts, `stipple`): a dot keeps 16/256 of the paper's luma, white -> 15,
  * the grey PNG's black level: as dark as text ink, so a threshold that keeps the text keeps the dots.
  */
-const DOT_COVERAGE = 128;
 const DOT_KEEP = 16;
 /** On dark cells, the share (of 256) of the tiles' lightening where the hidden mark's block is -1. */
 const WEAK_LIGHT = 154;
 /** A pixel this much darker than its cell's paper is ink (text, an edge of it): no dot there. */
 const INK_MARGIN = 24;
-/** Teachers' rendered stamps kept per isolate (~15 kB each): the trace draws the stamps of many candidates, several times a trace. */
-const CACHE_LIMIT = 256;
-
-/** Per isolate: the rendered text of the last teachers seen, by width. Text rendering is the slow part. */
-const watermarks = new Map<string, Watermark>();
 
 /**
  * Composites the watermark into RGB (3 channels) or RGBA (4) pixels in place: darker ink on light
@@ -143,22 +131,6 @@ export function stampPrediction(
     }
   }
   return out;
-}
-
-/**
- * Where the tiles go: staggered rows from the top, gaps of about a tile's size, so every region of
- * the page carries a stamp yet most of it none.
- */
-function tilePlaces(tile: TextMask, width: number, height: number): Array<[number, number]> {
-  const scale = width / 1024;
-  const pitchX = tile.width + Math.round(220 * scale);
-  const pitchY = tile.height + Math.round(150 * scale);
-  const places: Array<[number, number]> = [];
-  for (let row = 0, y = Math.round(40 * scale); y < height; row++, y += pitchY) {
-    const offset = row % 2 ? -Math.round(pitchX / 2) : 0;
-    for (let x = offset; x < width; x += pitchX) places.push([x, y]);
-  }
-  return places;
 }
 
 /**
@@ -268,36 +240,4 @@ function cellLuma({ pixels, width, height, channels, columns, paper }: Page, col
   }
   paper[row * columns + column] = count ? lightest >> 2 : 255;
   return count ? Math.round(sum / (4 * count)) : 255;
-}
-
-function watermarkFor(lines: string[], width: number): Watermark {
-  const key = `${width}\n${lines.join("\n")}`;
-  const cached = watermarks.get(key);
-  if (cached) {
-    watermarks.delete(key);
-    watermarks.set(key, cached);
-    return cached;
-  }
-  const scale = width / 1024;
-  const text = lines.map((line) => line.trim()).filter(Boolean);
-  const tile = renderText(text, Math.round(14 * scale));
-  const footSize = Math.round(12 * scale);
-  let foot = renderText([text.join(" · ")], footSize);
-  if (foot.width > width - 32 * scale) {
-    const half = Math.ceil(text.length / 2);
-    foot = renderText([text.slice(0, half).join(" · "), text.slice(half).join(" · ")], footSize);
-  }
-  const watermark = { tile, dots: stipple(tile), foot };
-  watermarks.set(key, watermark);
-  if (watermarks.size > CACHE_LIMIT) watermarks.delete(watermarks.keys().next().value as string);
-  return watermark;
-}
-
-/**
- * Which of the tile's pixels are dots: every other pixel, in a checkerboard fixed to the tile, of
- * those at least half covered. Each stroke stays a dotted line, so the lines read at 1x and 0.75x;
- * ordered dither (4x4 Bayer, 3 or 4 in 16) was as light but left 1-px strokes without dots.
- */
-function stipple({ xs, ys, alphas }: TextMask): Uint8Array {
-  return Uint8Array.from(alphas, (alpha, i) => (alpha >= DOT_COVERAGE && (((xs[i] as number) + (ys[i] as number)) & 1) === 0 ? 1 : 0));
 }

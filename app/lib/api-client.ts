@@ -1,6 +1,6 @@
 import type { ClientResponse } from "hono/client";
 import { hc } from "hono/client";
-import type { SuccessStatusCode } from "hono/utils/http-status";
+import type { Ok } from "#shared/api-answer.ts";
 import type { Api } from "../../workers/api/index.ts";
 import { errorText } from "./error-text.ts";
 
@@ -25,8 +25,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The body of a call's successful answers (2xx), as the server's route declares it. */
-export type Ok<R> = R extends ClientResponse<infer T, infer S, infer _F> ? (S extends SuccessStatusCode ? T : never) : never;
+export type { Ok };
 
 /**
  * Runs a typed API call and returns its successful body. Non-OK answers throw ApiError with the

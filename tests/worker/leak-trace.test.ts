@@ -97,7 +97,7 @@ async function quarterAsWebp(png: Uint8Array): Promise<Uint8Array> {
     }
   }
   await initWebpEncoder(webpEncoderWasm);
-  return new Uint8Array(await encodeWebp({ data: out, width: w, height: h, colorSpace: "srgb" } as ImageData, { quality: 50 }));
+  return new Uint8Array(await encodeWebp({ data: out, width: w, height: h, colorSpace: "srgb" }, { quality: 50 }));
 }
 
 /** The trace's answer; its route reads the raw image, so hc does not type it: read by a schema that must fit the server's TraceMatch. */

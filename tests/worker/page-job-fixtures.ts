@@ -20,7 +20,7 @@ export async function wordsPdf(words: string[]): Promise<Uint8Array<ArrayBuffer>
 }
 
 /** The admin's upload through the API, as a publisher's script sends it: start, parts, complete. */
-export async function uploadThroughApi(cookie: string, bookId: number, bytes: Uint8Array<ArrayBuffer>) {
+export async function uploadThroughApi(cookie: string, bookId: number, bytes: Uint8Array) {
   const upload = client({ cookie }).api.books[":id"].upload.pdf;
   const started = await okBody(upload.$post({ param: { id: String(bookId) }, json: { size: bytes.length } }));
   const parts = [];

@@ -5,6 +5,7 @@ import type { AppEnv } from "../kernel/context.ts";
 import type { Failure } from "../kernel/failure.ts";
 import { readJsonBody } from "../kernel/validate.ts";
 import { failureBody, failureHeaders, failureStatus } from "./failure-status.ts";
+import type { JsonAnswer } from "./json-answer.ts";
 
 /** `Omit` over each member of a union (a schema's input may be one), not over the union as a whole. */
 type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -65,7 +66,7 @@ export function runJson<
 }
 
 /** A command's value answered as it is (for `runJson`'s `respond`). */
-export const answerJson = <Value extends object>(c: Context<AppEnv>, value: Value) => c.json(value);
+export const answerJson = <Value extends object>(c: Context<AppEnv>, value: Value): JsonAnswer<Value> => c.json(value);
 
 /** A failure as the API answers it: its status, and `{ error }` with the field or rows it is about. */
 export function failureResponse<Env extends AppEnv>(c: Context<Env, string, object>, failure: Failure) {

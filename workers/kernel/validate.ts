@@ -46,7 +46,7 @@ export const NOT_UTF8_MESSAGE = "The request's body is not valid UTF-8 text. Sen
 /** Bytes as text, strictly: null when they are not UTF-8 (a lenient decoder puts U+FFFD where they were, and that gets stored). */
 export function decodeUtf8(bytes: ArrayBuffer): string | null {
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
   } catch {
     return null;
   }

@@ -6,30 +6,39 @@ import { describe, expect, it } from "vitest";
 import { auditCsvStream } from "../../workers/admins/audit-csv.ts";
 import { auditWhere } from "../../workers/admins/audit-log.ts";
 import { auditLog } from "../../workers/db/schema.ts";
-import { api, client, createBook, createSchool, db, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, db, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+
+const adminLogin = (email: string, password: string) => client().api.admin.login.$post({ json: { email, password } });
+/** A superadmin's change to an admin account. */
+const updateAdmin = (cookie: string, id: number, json: { disabled?: boolean; password?: string }) =>
+  client({ cookie }).api.superadmin.admins[":id"].$put({ param: { id: String(id) }, json });
 
 describe("superadmin API", () => {
   it("refuses plain admins, teachers and strangers", async () => {
     const admin = await signedInAdmin("admin");
     const teacher = await signedInTeacher(await createSchool());
-    for (const path of ["/api/superadmin/admins", "/api/superadmin/audit", "/api/superadmin/stats"]) {
-      expect((await api(path)).status, path).toBe(401);
-      expect((await api(path, { cookie: teacher.cookie })).status, path).toBe(401);
-      expect((await api(path, { cookie: admin.cookie })).status, path).toBe(403);
+    const reads = [
+      ["/api/superadmin/admins", (cookie?: string) => client({ cookie }).api.superadmin.admins.$get()],
+      ["/api/superadmin/audit", (cookie?: string) => client({ cookie }).api.superadmin.audit.$get({ query: {} })],
+      ["/api/superadmin/stats", (cookie?: string) => client({ cookie }).api.superadmin.stats.$get()],
+    ] as const;
+    for (const [path, read] of reads) {
+      expect((await read()).status, path).toBe(401);
+      expect((await read(teacher.cookie)).status, path).toBe(401);
+      expect((await read(admin.cookie)).status, path).toBe(403);
     }
   });
 
   it("creates an admin who can sign in, and records it in the audit log", async () => {
     const { cookie, admin: superadmin } = await signedInAdmin("superadmin");
     const email = `new-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
-    const created = await api("/api/superadmin/admins", { cookie, body: { email, name: "New Admin", password: "a long new passphrase" } });
+    const admins = client({ cookie }).api.superadmin.admins;
+    const created = await admins.$post({ json: { email, name: "New Admin", password: "a long new passphrase" } });
     expect(created.status).toBe(201);
     expect(await created.json()).toMatchObject({ admin: { email, role: "admin", disabled: false } });
-    expect(JSON.stringify(await (await api("/api/superadmin/admins", { cookie })).json())).not.toContain("passwordHash");
-    expect((await api("/api/admin/login", { body: { email, password: "a long new passphrase" } })).status).toBe(200);
-    expect(
-      (await api("/api/superadmin/admins", { cookie, body: { email, name: "Again", password: "a long new passphrase" } })).status,
-    ).toBe(409);
+    expect(JSON.stringify(await (await admins.$get()).json())).not.toContain("passwordHash");
+    expect((await adminLogin(email, "a long new passphrase")).status).toBe(200);
+    expect((await admins.$post({ json: { email, name: "Again", password: "a long new passphrase" } })).status).toBe(409);
 
     const audit = await okBody(client({ cookie }).api.superadmin.audit.$get({ query: { who: superadmin.email } }));
     expect(audit.entries[0]).toMatchObject({
@@ -43,17 +52,16 @@ describe("superadmin API", () => {
   it("disables (ending sessions), re-enables and resets passwords; never disables itself", async () => {
     const { cookie, admin: superadmin } = await signedInAdmin("superadmin");
     const target = await signedInAdmin("admin");
-    expect((await api("/api/admin/me", { cookie: target.cookie })).status).toBe(200);
-    expect((await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { disabled: true } })).status).toBe(200);
-    expect((await api("/api/admin/me", { cookie: target.cookie })).status).toBe(401);
-    expect((await api("/api/admin/login", { body: { email: target.admin.email, password: target.password } })).status).toBe(403);
-    expect((await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { disabled: false } })).status).toBe(200);
-    expect(
-      (await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { password: "brand new passphrase" } }))
-        .status,
-    ).toBe(200);
-    expect((await api("/api/admin/login", { body: { email: target.admin.email, password: "brand new passphrase" } })).status).toBe(200);
-    const self = await api(`/api/superadmin/admins/${superadmin.id}`, { cookie, method: "PUT", body: { disabled: true } });
+    const me = () => client(target).api.admin.me.$get();
+    const update = (id: number, json: { disabled?: boolean; password?: string }) => updateAdmin(cookie, id, json);
+    expect((await me()).status).toBe(200);
+    expect((await update(target.admin.id, { disabled: true })).status).toBe(200);
+    expect((await me()).status).toBe(401);
+    expect((await adminLogin(target.admin.email, target.password)).status).toBe(403);
+    expect((await update(target.admin.id, { disabled: false })).status).toBe(200);
+    expect((await update(target.admin.id, { password: "brand new passphrase" })).status).toBe(200);
+    expect((await adminLogin(target.admin.email, "brand new passphrase")).status).toBe(200);
+    const self = await update(superadmin.id, { disabled: true });
     expect(self.status).toBe(400);
     const actions = await env.DB.prepare(
       "SELECT action FROM audit_log WHERE entity_type = 'admin' AND entity_id = ? AND action NOT LIKE 'sign%' ORDER BY id",
@@ -65,7 +73,7 @@ describe("superadmin API", () => {
 
   it("validates input", async () => {
     const { cookie } = await signedInAdmin("superadmin");
-    const response = await api("/api/superadmin/admins", { cookie, body: { email: "bad", name: "X", password: "short" } });
+    const response = await client({ cookie }).api.superadmin.admins.$post({ json: { email: "bad", name: "X", password: "short" } });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "Please enter a valid email address", field: "email" });
   });
@@ -100,11 +108,12 @@ describe("the audit log reads as names", () => {
     const school = await createSchool({ name: `Named School ${crypto.randomUUID().slice(0, 6)}` });
     const book = await createBook({ title: `Named Book ${crypto.randomUUID().slice(0, 6)}` }, [school.id]);
     const doomed = await createBook({ title: "Soon Gone" });
-    await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { disabled: true } });
-    await api(`/api/schools/${school.id}`, { cookie: admin.cookie, method: "PUT", body: { city: "Salem" } });
-    await api(`/api/books/${book.id}`, { cookie: admin.cookie, method: "PUT", body: { subject: "History" } });
-    await api(`/api/books/access/${school.id}/${book.id}`, { cookie: admin.cookie, method: "DELETE" });
-    await api(`/api/books/${doomed.id}`, { cookie: admin.cookie, method: "DELETE" });
+    await updateAdmin(cookie, target.admin.id, { disabled: true });
+    const asAdmin = client(admin).api;
+    await asAdmin.schools[":id"].$put({ param: { id: String(school.id) }, json: { city: "Salem" } });
+    await asAdmin.books[":id"].$put({ param: { id: String(book.id) }, json: { subject: "History" } });
+    await asAdmin.books.access[":schoolId"][":bookId"].$delete({ param: { schoolId: String(school.id), bookId: String(book.id) } });
+    await asAdmin.books[":id"].$delete({ param: { id: String(doomed.id) } });
 
     const own = await audit(cookie, { who: superadmin.email });
     expect(own.entries.map((e) => e.what)).toContain(`disable admin ${target.admin.email}`);
@@ -118,7 +127,7 @@ describe("the audit log reads as names", () => {
   it("the dashboard shows the names and each change folded, in full", async () => {
     const { cookie } = await signedInAdmin("superadmin");
     const target = await signedInAdmin("admin");
-    await api(`/api/superadmin/admins/${target.admin.id}`, { cookie, method: "PUT", body: { disabled: true } });
+    await updateAdmin(cookie, target.admin.id, { disabled: true });
     const html = await (await page(`/superadmin/dashboard?what=disable&who=`, { cookie })).text();
     expect(html).toContain(`disable admin ${target.admin.email}`);
     expect(html).toMatch(/<details[^>]*>.*Before → after/s);
@@ -151,7 +160,7 @@ describe("the audit log's filters", () => {
       [{ to: "yesterday" }, "Enter the to date as YYYY-MM-DD"],
       [{ from: "2021-03-05", to: "2021-03-01" }, "The from date is after the to date"],
     ] as const) {
-      const response = await api(`/api/superadmin/audit?${new URLSearchParams(query)}`, { cookie });
+      const response = await client({ cookie }).api.superadmin.audit.$get({ query });
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ error });
     }
@@ -183,7 +192,7 @@ describe("GET /api/superadmin/audit.csv", () => {
       at: 1_600_000_001_000,
       before: '{"a":1}',
     });
-    const response = await api(`/api/superadmin/audit.csv?who=${encodeURIComponent(who)}`, { cookie });
+    const response = await client({ cookie }).api.superadmin["audit.csv"].$get({ query: { who } });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/csv; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toMatch(/^attachment; filename="lectern-audit-log-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -215,7 +224,7 @@ describe("GET /api/superadmin/audit.csv", () => {
 
   it("is for superadmins only", async () => {
     const admin = await signedInAdmin("admin");
-    expect((await api("/api/superadmin/audit.csv")).status).toBe(401);
-    expect((await api("/api/superadmin/audit.csv", { cookie: admin.cookie })).status).toBe(403);
+    expect((await client().api.superadmin["audit.csv"].$get({ query: {} })).status).toBe(401);
+    expect((await client(admin).api.superadmin["audit.csv"].$get({ query: {} })).status).toBe(403);
   });
 });

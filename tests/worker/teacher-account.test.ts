@@ -50,12 +50,20 @@ async function teacherAt(school?: { id: number; slug: string }) {
 
 /** Signs in through the real login API from a browser with `userAgent`; returns the cookie. */
 async function signIn(slug: string, email: string, userAgent = UA.chromeWindows, password = PASSWORD, ip = freshIp()) {
-  const response = await api("/api/teacher/login", { body: { email, password, slug }, ip, headers: { "User-Agent": userAgent } });
+  const response = await client({ ip }).api.teacher.login.$post(
+    { json: { email, password, slug } },
+    { headers: { "User-Agent": userAgent } },
+  );
   expect(response.status).toBe(200);
   return cookieFrom(response);
 }
 
-const verify = (cookie: string) => api("/api/teacher/verify-token", { cookie }).then((r) => r.status);
+const verify = (cookie: string) =>
+  client({ cookie })
+    .api.teacher["verify-token"].$get()
+    .then((r) => r.status);
+/** What the signed-in teacher's own account calls go through. */
+const own = (cookie: string, ip?: string) => client({ cookie, ip }).api.teacher;
 
 async function storedHash(teacherId: number) {
   return env.DB.prepare("SELECT password_hash FROM teachers WHERE id = ?").bind(teacherId).first<string>("password_hash");
@@ -106,11 +114,11 @@ describe("the device is recorded at sign-in", () => {
   it("from the registration's User-Agent", async () => {
     const school = await createSchool();
     const email = `register-${crypto.randomUUID().slice(0, 8)}@school.test`;
-    const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug } }));
-    const response = await api("/api/teacher/register", {
-      body: { name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug },
-      headers: { "User-Agent": UA.chromeOs },
-    });
+    const otp = await devModeCode(await client().api.teacher["send-otp"].$post({ json: { email, slug: school.slug } }));
+    const response = await client().api.teacher.register.$post(
+      { json: { name: "Ada Lovelace", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug } },
+      { headers: { "User-Agent": UA.chromeOs } },
+    );
     expect(response.status).toBe(201);
     const sessions = await objectSessions(school.id);
     expect(sessions.map((s) => s.device)).toEqual(["Chrome on ChromeOS"]);
@@ -118,7 +126,7 @@ describe("the device is recorded at sign-in", () => {
 
   it("as nothing when the browser sends no User-Agent", async () => {
     const { school, teacher, email } = await teacherAt();
-    const response = await api("/api/teacher/login", { body: { email, password: PASSWORD, slug: school.slug }, ip: freshIp() });
+    const response = await client({ ip: freshIp() }).api.teacher.login.$post({ json: { email, password: PASSWORD, slug: school.slug } });
     expect(response.status).toBe(200);
     const sessions = (await objectSessions(school.id)).filter((s) => s.teacher_id === teacher.id);
     expect(sessions).toHaveLength(1);
@@ -130,12 +138,12 @@ describe("GET and PUT /api/teacher/account", () => {
   it("shows the teacher's own details and saves name and mobile (trimmed)", async () => {
     const { school, email } = await teacherAt();
     const cookie = await signIn(school.slug, email);
-    const read = await api("/api/teacher/account", { cookie });
+    const read = await own(cookie).account.$get();
     expect(read.status).toBe(200);
     expect(read.headers.get("Cache-Control")).toBe("private, no-store");
     expect(await read.json()).toEqual({ name: "Ada Lovelace", email, mobile: "5551234567" });
 
-    const saved = await api("/api/teacher/account", { method: "PUT", cookie, body: { name: "  Ada King  ", mobile: " 5559876543 " } });
+    const saved = await own(cookie).account.$put({ json: { name: "  Ada King  ", mobile: " 5559876543 " } });
     expect(saved.status).toBe(200);
     expect(await saved.json()).toEqual({
       name: "Ada King",
@@ -160,6 +168,7 @@ describe("GET and PUT /api/teacher/account", () => {
       [{ name: "Ada" }, "Please enter your mobile number"],
     ];
     for (const [body, message] of cases) {
+      // Raw: the table holds bodies of the wrong shape too (a field missing), which the typed client would not send.
       const response = await api("/api/teacher/account", { method: "PUT", cookie, body });
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(await errorOf(response)).toContain(message);
@@ -177,11 +186,7 @@ describe("POST /api/teacher/password", () => {
     const there = await signIn(school.slug, email, UA.safariIphone);
     const before = await storedHash(teacher.id);
 
-    const response = await api("/api/teacher/password", {
-      cookie: here,
-      ip,
-      body: { currentPassword: "not my password", newPassword: NEW_PASSWORD },
-    });
+    const response = await own(here, ip).password.$post({ json: { currentPassword: "not my password", newPassword: NEW_PASSWORD } });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "Your current password is not correct." });
     expect(await storedHash(teacher.id)).toBe(before);
@@ -194,14 +199,14 @@ describe("POST /api/teacher/password", () => {
     const ip = freshIp();
     const cookie = await signIn(school.slug, email, UA.chromeWindows, PASSWORD, ip);
     for (let i = 0; i < 5; i++) {
-      const wrong = await api("/api/teacher/password", { cookie, ip, body: { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD } });
+      const wrong = await own(cookie, ip).password.$post({ json: { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD } });
       expect(wrong.status).toBe(400);
     }
     // The sixth try is blocked, even with the right password; so is the login from the same client.
-    const blocked = await api("/api/teacher/password", { cookie, ip, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    const blocked = await own(cookie, ip).password.$post({ json: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
     expect(blocked.status).toBe(429);
     expect(await errorOf(blocked)).toMatch(/^Too many login attempts\. Please try again in \d+ minutes?\.$/);
-    const login = await api("/api/teacher/login", { body: { email, password: PASSWORD, slug: school.slug }, ip });
+    const login = await client({ ip }).api.teacher.login.$post({ json: { email, password: PASSWORD, slug: school.slug } });
     expect(login.status).toBe(429);
   });
 
@@ -213,7 +218,7 @@ describe("POST /api/teacher/password", () => {
     const laptop = await signIn(school.slug, email, UA.firefoxLinux);
     const theirs = await signIn(school.slug, colleagueEmail);
 
-    const response = await api("/api/teacher/password", { cookie: here, body: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
+    const response = await own(here).password.$post({ json: { currentPassword: PASSWORD, newPassword: NEW_PASSWORD } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({
       message: "Your password has been changed, and you have been signed out on 2 other devices.",
@@ -226,7 +231,7 @@ describe("POST /api/teacher/password", () => {
     expect(await verify(theirs)).toBe(200);
     expect(await storedHash(colleague.id)).not.toBe(await storedHash(teacher.id));
 
-    const old = await api("/api/teacher/login", { body: { email, password: PASSWORD, slug: school.slug }, ip: freshIp() });
+    const old = await client({ ip: freshIp() }).api.teacher.login.$post({ json: { email, password: PASSWORD, slug: school.slug } });
     expect(old.status).toBe(401);
     await signIn(school.slug, email, UA.chromeWindows, NEW_PASSWORD);
   });
@@ -243,6 +248,7 @@ describe("POST /api/teacher/password", () => {
       [{ currentPassword: PASSWORD, newPassword: PASSWORD }, "Your new password must be different from your current password."],
     ];
     for (const [body, message] of cases) {
+      // Raw: the table holds a body with a field missing, which the typed client would not send.
       const response = await api("/api/teacher/password", { cookie, body, ip: freshIp() });
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(await errorOf(response)).toContain(message);
@@ -283,7 +289,7 @@ describe("sessions", () => {
     const here = await signIn(school.slug, email, UA.chromeWindows);
     const target = (await listSessions(here)).find((s) => s.device === "Chrome on Android")!;
 
-    const ended = await api(`/api/teacher/sessions/${target.id}`, { method: "DELETE", cookie: here });
+    const ended = await own(here).sessions[":id"].$delete({ param: { id: target.id } });
     expect(ended.status).toBe(200);
     expect(await ended.json()).toEqual({ message: "The session on Chrome on Android has been ended.", current: false });
     expect(ended.headers.get("Set-Cookie")).toBeNull();
@@ -291,7 +297,7 @@ describe("sessions", () => {
     expect(await verify(tablet)).toBe(200);
     expect(await verify(here)).toBe(200);
 
-    const again = await api(`/api/teacher/sessions/${target.id}`, { method: "DELETE", cookie: here });
+    const again = await own(here).sessions[":id"].$delete({ param: { id: target.id } });
     expect(again.status).toBe(404);
     expect(await again.json()).toEqual({ error: "This session has already ended." });
   });
@@ -306,7 +312,7 @@ describe("sessions", () => {
     const elsewhere = await signIn(other.school.slug, other.email);
     for (const victim of [colleague, elsewhere]) {
       const [session] = await listSessions(victim);
-      const response = await api(`/api/teacher/sessions/${session!.id}`, { method: "DELETE", cookie: here });
+      const response = await own(here).sessions[":id"].$delete({ param: { id: session!.id } });
       expect(response.status).toBe(404);
       expect(await response.json()).toEqual({ error: "This session has already ended." });
       expect(await verify(victim)).toBe(200);
@@ -315,7 +321,7 @@ describe("sessions", () => {
     const hash = (await objectSessions(school.id)).find((s) => s.teacher_id === theirs.teacher.id)?.token_hash;
     const token = colleague.split("=")[1]!;
     for (const id of [hash!, hash!.slice(0, 32), hash!.slice(0, 16), await sha256Hex(hash!), token, "1", "%00", "x".repeat(32)]) {
-      const response = await api(`/api/teacher/sessions/${encodeURIComponent(id)}`, { method: "DELETE", cookie: here });
+      const response = await own(here).sessions[":id"].$delete({ param: { id: encodeURIComponent(id) } });
       expect(response.status, id).toBe(404);
     }
     expect(await verify(colleague)).toBe(200);
@@ -325,7 +331,7 @@ describe("sessions", () => {
     const { school, email } = await teacherAt();
     const here = await signIn(school.slug, email);
     const [current] = await listSessions(here);
-    const response = await api(`/api/teacher/sessions/${current!.id}`, { method: "DELETE", cookie: here });
+    const response = await own(here).sessions[":id"].$delete({ param: { id: current!.id } });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: "You have been signed out on this device.", current: true });
     expect(response.headers.get("Set-Cookie")).toMatch(/^__Host-lectern_teacher=; .*Max-Age=0/);
@@ -338,7 +344,7 @@ describe("sessions", () => {
     const phone = await signIn(school.slug, email, UA.safariIphone);
     const here = await signIn(school.slug, email);
     const colleague = await signIn(school.slug, colleagueEmail);
-    const response = await api("/api/teacher/sign-out-everywhere", { method: "POST", cookie: here });
+    const response = await own(here)["sign-out-everywhere"].$post();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: "You have been signed out everywhere.", sessionsEnded: 2 });
     expect(response.headers.get("Set-Cookie")).toMatch(/^__Host-lectern_teacher=; .*Max-Age=0/);
@@ -358,6 +364,7 @@ describe("the account API's guards", () => {
     { method: "POST", path: "/api/teacher/sign-out-everywhere" },
   ];
 
+  // Raw: every route of the table, walked by its method and path.
   it.each(calls)("$method $path: 401 without a session", async ({ method, path, body }) => {
     const response = await api(path, { method, body });
     expect(response.status).toBe(401);
@@ -369,6 +376,7 @@ describe("the account API's guards", () => {
     const before = await storedHash(teacher.id);
     for (const call of calls.filter((c) => c.method !== "GET")) {
       for (const origin of ["https://evil.example", `https://other-school.lectern.test`, null]) {
+        // Raw: every write of the table, walked by its method and path.
         const response = await api(call.path, { method: call.method, body: call.body, cookie, origin });
         expect(response.status, `${call.method} ${call.path} from ${origin}`).toBe(403);
       }
@@ -383,6 +391,7 @@ describe("the account API's guards", () => {
     const { school, email } = await teacherAt();
     const other = await createSchool();
     const cookie = await signIn(school.slug, email);
+    // Raw: the typed client calls our own origin, not a school's host.
     const response = await api(`https://${other.slug}.lectern.test/api/teacher/sessions`, { cookie });
     expect(response.status).toBe(404);
   });

@@ -13,7 +13,6 @@ import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
 import { loggedCode, withLoggedLines } from "./dev-log.ts";
 import {
-  api,
   client,
   cookieFrom,
   createSchool,

@@ -3,7 +3,6 @@ import { and, desc, eq } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { AdminBook } from "../../workers/books/detail.ts";
 import { PART_SIZE, sweepStaleUploads } from "../../workers/books/uploads.ts";
 import { auditLog, books, pageSets, uploads } from "../../workers/db/schema.ts";
 import { completePageSet } from "../../workers/page-images/complete-set.ts";
@@ -32,8 +31,9 @@ function send(path: string, bytes: Uint8Array<ArrayBuffer>, init: { contentType?
 const asAdmin = () => client({ cookie });
 /** A part's answer; its route reads the raw bytes, so hc does not type it. */
 const PartAnswer = z.object({ partNumber: z.number(), etag: z.string() });
-/** A created book as POST /api/books answers it (its route declares no body, so hc cannot type it). */
-const BookAnswer = z.object({ book: z.object({ id: z.number() }).loose() }) satisfies z.ZodType<{ book: Pick<AdminBook, "id"> }>;
+/** An upload in flight (`DELETE` cancels it), typed. */
+const cancelUpload = (bookId: number, uploadId: string) =>
+  asAdmin().api.books[":id"].upload.pdf[":uploadId"].$delete({ param: { id: String(bookId), uploadId } });
 
 /** One byte per character (latin1), zero-padded to `size`. */
 function bytesOf(text: string, size = text.length) {
@@ -164,11 +164,14 @@ describe("PDF upload in parts", () => {
 
   it("validates the start and the page count", async () => {
     const book = await createBook({ title: "Checked" });
-    for (const body of [{ size: 0 }, { size: 1024 * MiB + 1 }, { size: 10, pageCount: 0 }, { size: 10, pageCount: 100_001 }, {}]) {
-      const response = await api(`/api/books/${book.id}/upload/pdf`, { cookie, body });
-      expect(response.status, JSON.stringify(body)).toBe(400);
+    const startPdf = asAdmin().api.books[":id"].upload.pdf;
+    for (const json of [{ size: 0 }, { size: 1024 * MiB + 1 }, { size: 10, pageCount: 0 }, { size: 10, pageCount: 100_001 }]) {
+      const response = await startPdf.$post({ param: { id: String(book.id) }, json });
+      expect(response.status, JSON.stringify(json)).toBe(400);
     }
-    expect((await api("/api/books/999999/upload/pdf", { cookie, body: { size: 10 } })).status).toBe(404);
+    // No size at all, which the typed client would not send: raw.
+    expect((await api(`/api/books/${book.id}/upload/pdf`, { cookie, body: {} })).status, "{}").toBe(400);
+    expect((await startPdf.$post({ param: { id: "999999" }, json: { size: 10 } })).status).toBe(404);
   });
 
   it("deletes an upload that is not a PDF and answers 415", async () => {
@@ -190,12 +193,12 @@ describe("PDF upload in parts", () => {
     const book = await createBook({ title: "Changed my mind" });
     const started = await start(book.id, { size: PART_SIZE + 10 });
     expect((await send(`/api/books/${book.id}/upload/pdf/${started.uploadId}/1`, new Uint8Array(PART_SIZE))).status).toBe(200);
-    const cancelled = await api(`/api/books/${book.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie });
-    expect(await cancelled.json()).toEqual({ ok: true });
+    const cancelled = await cancelUpload(book.id, started.uploadId);
+    expect(await okBody(cancelled)).toEqual({ ok: true });
     expect(await keysUnder(`books/${book.id}/`)).toEqual([]);
     expect(await db().select().from(uploads).where(eq(uploads.bookId, book.id))).toEqual([]);
     expect((await send(`/api/books/${book.id}/upload/pdf/${started.uploadId}/2`, new Uint8Array(10))).status).toBe(404);
-    expect((await api(`/api/books/${book.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie })).status).toBe(404);
+    expect((await cancelUpload(book.id, started.uploadId)).status).toBe(404);
   });
 
   it("treats another book's upload id as unknown", async () => {
@@ -206,7 +209,7 @@ describe("PDF upload in parts", () => {
     expect((await send(`/api/books/${other.id}/upload/pdf/${started.uploadId}/1`, bytes)).status).toBe(404);
     const parts = await sendParts(mine.id, started, bytes);
     expect((await complete(other.id, started.uploadId, { parts })).status).toBe(404);
-    expect((await api(`/api/books/${other.id}/upload/pdf/${started.uploadId}`, { method: "DELETE", cookie })).status).toBe(404);
+    expect((await cancelUpload(other.id, started.uploadId)).status).toBe(404);
     expect((await complete(mine.id, started.uploadId, { parts })).status).toBe(200);
     expect((await bookRow(other.id)).pdfKey).toBe(other.pdfKey);
     expect(await keysUnder(`books/${other.id}/`)).toEqual([]);
@@ -231,14 +234,14 @@ describe("adding a book whose PDF is refused", () => {
 
   /** What the renderer does with a PDF every page of which comes out blank: all failed, then complete. */
   async function refuseEveryPage(bookId: number) {
-    const opened = await okBody(asAdmin().api.books[":id"]["page-sets"].$post({ param: { id: String(bookId) }, json: { pageCount: 2 } }));
+    const pageSets = asAdmin().api.books[":id"]["page-sets"];
+    const opened = await okBody(pageSets.$post({ param: { id: String(bookId) }, json: { pageCount: 2 } }));
+    const param = { id: String(bookId), setId: opened.id };
     for (const n of [1, 2]) {
-      const body = { width: 612, height: 792, error: BLANK_DOCUMENT_ERROR };
-      expect((await api(`/api/books/${bookId}/page-sets/${opened.id}/pages/${n}/failure`, { cookie, method: "PUT", body })).status).toBe(
-        200,
-      );
+      const json = { width: 612, height: 792, error: BLANK_DOCUMENT_ERROR };
+      expect((await pageSets[":setId"].pages[":n"].failure.$put({ param: { ...param, n: String(n) }, json })).status).toBe(200);
     }
-    return api(`/api/books/${bookId}/page-sets/${opened.id}/complete`, { cookie, body: { text: ["", ""], outline: [] } });
+    return pageSets[":setId"].complete.$post({ param, json: { text: ["", ""], outline: [] } });
   }
 
   async function uploadBlankPdf(bookId: number) {
@@ -252,9 +255,9 @@ describe("adding a book whose PDF is refused", () => {
   it("removes the book the Add Books page made for that PDF, in the API's answer, the database, R2 and the audit log", async () => {
     const title = `Blank Add ${crypto.randomUUID().slice(0, 8)}`;
     // As the Add Books page does it: the book (provisional, since a PDF follows), its cover, its PDF.
-    const created = await api("/api/books", { cookie, body: { title, author1: "A. Writer", provisional: true } });
+    const created = await asAdmin().api.books.$post({ json: { title, author1: "A. Writer", provisional: true } });
     expect(created.status).toBe(201);
-    const { book } = await jsonOf(created, BookAnswer);
+    const { book } = await okBody(created);
     expect((await bookRow(book.id)).provisional).toBe(true);
     expect((await send(`/api/books/${book.id}/upload/thumbnail`, PNG, { contentType: "image/png" })).status).toBe(200);
     await uploadBlankPdf(book.id);
@@ -262,7 +265,7 @@ describe("adding a book whose PDF is refused", () => {
     const refused = await refuseEveryPage(book.id);
     expect(refused.status).toBe(422);
     expect(await refused.json()).toEqual({ error: `${REFUSED} The book was not added either.`, bookRemoved: true });
-    expect((await api(`/api/books/${book.id}`, { cookie })).status).toBe(404);
+    expect((await asAdmin().api.books[":id"].$get({ param: { id: String(book.id) } })).status).toBe(404);
     expect(await db().select().from(books).where(eq(books.id, book.id))).toEqual([]);
     expect(await db().select().from(pageSets).where(eq(pageSets.bookId, book.id))).toEqual([]);
     for (const prefix of [`books/${book.id}/`, `covers/${book.id}/`, `pages/${book.id}/`])
@@ -276,8 +279,7 @@ describe("adding a book whose PDF is refused", () => {
 
   it("keeps a book made before its PDF, and a book whose first pages were accepted", async () => {
     // Made without a PDF (one is added later from its page): it stays, still without a PDF.
-    const created = await api("/api/books", { cookie, body: { title: "Details First", author1: "A. Writer" } });
-    const { book: early } = await jsonOf(created, BookAnswer);
+    const { book: early } = await okBody(asAdmin().api.books.$post({ json: { title: "Details First", author1: "A. Writer" } }));
     await uploadBlankPdf(early.id);
     const kept = await refuseEveryPage(early.id);
     expect(kept.status).toBe(422);

@@ -7,7 +7,13 @@ import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { deleteAdmin } from "../../workers/admins/superadmin.ts";
 import { admins, auditLog, bookAccess } from "../../workers/db/schema.ts";
-import { api, createBook, createSchool, db, hasAccess, page, signedInAdmin } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, hasAccess, okBody, page, signedInAdmin } from "./helpers.ts";
+
+/** GET /api/admin/me with `cookie`, typed: whether the session still opens the console. */
+const me = (cookie: string) => client({ cookie }).api.admin.me.$get();
+/** DELETE /api/superadmin/admins/:id, typed. */
+const deleteAdminCall = (id: number | string, cookie: string | null, origin?: string) =>
+  client({ cookie, origin }).api.superadmin.admins[":id"].$delete({ param: { id: String(id) } });
 
 const tag = () => crypto.randomUUID().slice(0, 8);
 const form = (fields: Record<string, string>) => new URLSearchParams(fields);
@@ -68,7 +74,10 @@ describe("Assign Books for a school: what it has, and unassigning", () => {
     expect(malformed.status).toBe(400);
 
     // The API's DELETE writes the same entry.
-    expect((await api(`/api/books/access/${school.id}/${b.id}`, { method: "DELETE", cookie })).status).toBe(200);
+    const revoked = await client({ cookie }).api.books.access[":schoolId"][":bookId"].$delete({
+      param: { schoolId: String(school.id), bookId: String(b.id) },
+    });
+    expect(revoked.status).toBe(200);
     const [viaPage] = await audits("book_access.revoke", `${school.id}:${a.id}`);
     const [viaApi] = await audits("book_access.revoke", `${school.id}:${b.id}`);
     expect(await audits("book_access.revoke", `${school.id}:${a.id}`)).toHaveLength(1);
@@ -133,13 +142,13 @@ describe("the reset-password dialog's post", () => {
     const common = await reset("password123", "password123");
     expect(await common.text()).toContain("This password is too common");
     expect(await audits("reset-password", String(target.admin.id))).toHaveLength(0);
-    expect((await api("/api/admin/me", { cookie: target.cookie })).status).toBe(200);
+    expect((await me(target.cookie)).status).toBe(200);
 
     const done = await reset("a long enough passphrase", "a long enough passphrase");
     expect(done.status).toBe(200);
     expect(await audits("reset-password", String(target.admin.id))).toHaveLength(1);
-    expect((await api("/api/admin/me", { cookie: target.cookie })).status).toBe(401);
-    const login = await api("/api/admin/login", { body: { email: target.admin.email, password: "a long enough passphrase" } });
+    expect((await me(target.cookie)).status).toBe(401);
+    const login = await client().api.admin.login.$post({ json: { email: target.admin.email, password: "a long enough passphrase" } });
     expect(login.status).toBe(200);
   });
 });
@@ -148,19 +157,18 @@ describe("DELETE /api/superadmin/admins/:id", () => {
   it("deletes the account, ends its sessions, audits once; a repeat is a 404 with no second entry", async () => {
     const { cookie, admin: superadmin } = await signedInAdmin("superadmin");
     const target = await signedInAdmin("admin");
-    const url = `/api/superadmin/admins/${target.admin.id}`;
-    const deleted = await api(url, { method: "DELETE", cookie });
+    const deleted = await deleteAdminCall(target.admin.id, cookie);
     expect(deleted.status).toBe(200);
-    expect(await deleted.json()).toMatchObject({ deleted: { id: target.admin.id, email: target.admin.email } });
+    expect(await okBody(deleted)).toMatchObject({ deleted: { id: target.admin.id, email: target.admin.email } });
     expect(await db().select().from(admins).where(eq(admins.id, target.admin.id))).toHaveLength(0);
-    expect((await api("/api/admin/me", { cookie: target.cookie })).status).toBe(401);
+    expect((await me(target.cookie)).status).toBe(401);
     const remaining = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE admin_id = ?").bind(target.admin.id).first("n");
     expect(remaining).toBe(0);
     const [entry] = await audits("delete", String(target.admin.id));
     expect(entry).toMatchObject({ adminId: superadmin.id, entityType: "admin", before: { email: target.admin.email, role: "admin" } });
     expect(JSON.stringify(entry)).not.toContain("passwordHash");
 
-    const repeat = await api(url, { method: "DELETE", cookie });
+    const repeat = await deleteAdminCall(target.admin.id, cookie);
     expect(repeat.status).toBe(404);
     expect(await repeat.json()).toEqual({ error: "Admin not found" });
     expect(await audits("delete", String(target.admin.id))).toHaveLength(1);
@@ -169,18 +177,18 @@ describe("DELETE /api/superadmin/admins/:id", () => {
   it("reads the id strictly, refuses its own account (409), plain admins and strangers", async () => {
     const { cookie, admin: self } = await signedInAdmin("superadmin");
     const target = await signedInAdmin("admin");
+    // Malformed ids, encoded into the path as they stand: raw.
     for (const id of ["05", "1.0", "-1", "abc", "1e3", " 7"]) {
       const response = await api(`/api/superadmin/admins/${encodeURIComponent(id)}`, { method: "DELETE", cookie });
       expect(response.status, id).toBe(400);
     }
-    expect((await api("/api/superadmin/admins/987654321", { method: "DELETE", cookie })).status).toBe(404);
-    const own = await api(`/api/superadmin/admins/${self.id}`, { method: "DELETE", cookie });
+    expect((await deleteAdminCall(987654321, cookie)).status).toBe(404);
+    const own = await deleteAdminCall(self.id, cookie);
     expect(own.status).toBe(409);
     expect(await own.json()).toEqual({ error: "You cannot delete your own account." });
-    const url = `/api/superadmin/admins/${target.admin.id}`;
-    expect((await api(url, { method: "DELETE", cookie: target.cookie })).status).toBe(403);
-    expect((await api(url, { method: "DELETE" })).status).toBe(401);
-    expect((await api(url, { method: "DELETE", cookie, origin: "https://evil.example" })).status).toBe(403);
+    expect((await deleteAdminCall(target.admin.id, target.cookie)).status).toBe(403);
+    expect((await deleteAdminCall(target.admin.id, null)).status).toBe(401);
+    expect((await deleteAdminCall(target.admin.id, cookie, "https://evil.example")).status).toBe(403);
     expect(await db().select().from(admins).where(eq(admins.id, target.admin.id))).toHaveLength(1);
     expect(await audits("delete", String(self.id))).toHaveLength(0);
   });

@@ -1,11 +1,20 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { bookCategory } from "#shared/rules/book-category.ts";
 import { toFtsQuery } from "../../workers/reading/library.ts";
-import { api, client, createBook, createSchool, okBody, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, okBody, signedInTeacher } from "./helpers.ts";
 
 let slug: string;
 let cookie: string;
 const ids: Record<string, number> = {};
+
+/** The teacher's shelf routes, typed. */
+const shelfApi = (who: string | null = cookie) => client({ cookie: who }).api.schools.slug[":slug"];
+const searchShelf = (search: string) => shelfApi().books.$get({ param: { slug }, query: { search } });
+const cover = (id: number, who: string | null = cookie, etag?: string) =>
+  client({ cookie: who }).api.books[":id"].thumbnail.$get(
+    { param: { id: String(id) }, query: {} },
+    { headers: etag ? { "If-None-Match": etag } : undefined },
+  );
 
 beforeAll(async () => {
   const school = await createSchool();
@@ -82,17 +91,17 @@ describe("GET /api/schools/slug/{slug}/books", () => {
     "'; DROP TABLE books; --",
     "🙂",
   ])("never fails on FTS syntax: %s", async (search) => {
-    const response = await api(`/api/schools/slug/${slug}/books?search=${encodeURIComponent(search)}`, { cookie });
+    const response = await searchShelf(search);
     expect(response.status).toBe(200);
   });
 
   it("refuses control characters in a search with a clear 400", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books?search=${encodeURIComponent("\u0000")}`, { cookie });
+    const response = await searchShelf("\u0000");
     expect(response.status).toBe(400);
   });
 
   it("refuses an absurdly long search with a clear 400", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books?search=${"a".repeat(201)}`, { cookie });
+    const response = await searchShelf("a".repeat(201));
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error: "The search text can have at most 200 characters", field: "search" });
   });
@@ -104,7 +113,7 @@ describe("GET /api/schools/slug/{slug}/search-books", () => {
       client({ cookie }).api.schools.slug[":slug"]["search-books"].$get({ param: { slug }, query: { query: "  weat " } }),
     );
     expect(books).toEqual([expect.objectContaining({ id: ids["Weather Watchers"], title: "Weather Watchers" })]);
-    expect(await (await api(`/api/schools/slug/${slug}/search-books?query=we`, { cookie })).json()).toEqual({ books: [] });
+    expect(await okBody(shelfApi()["search-books"].$get({ param: { slug }, query: { query: "we" } }))).toEqual({ books: [] });
   });
 
   it("finds a book by its ISBN typed with hyphens, whole or in part, and by its digits", async () => {
@@ -180,32 +189,32 @@ describe("GET /api/schools/slug/{slug}/books/{bookId}", () => {
   });
 
   it("answers 404 for a book of the catalogue that the school does not have", async () => {
-    const response = await api(`/api/schools/slug/${slug}/books/${ids.unassigned}`, { cookie });
+    const response = await shelfApi().books[":bookId"].$get({ param: { slug, bookId: String(ids.unassigned) } });
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: "This book is not available for your school" });
   });
 
   it.each(["abc", "0", "-1", "1.5", "99999999999999999"])("answers 404 for the id %s", async (id) => {
-    expect((await api(`/api/schools/slug/${slug}/books/${id}`, { cookie })).status).toBe(404);
+    expect((await shelfApi().books[":bookId"].$get({ param: { slug, bookId: id } })).status).toBe(404);
   });
 });
 
 describe("GET /api/books/{id}/thumbnail", () => {
   it("serves the cover with an ETag, privately cached, and 304 when unchanged", async () => {
-    const response = await api(`/api/books/${ids["Art Through the Ages"]}/thumbnail`, { cookie });
+    const response = await cover(ids["Art Through the Ages"]!);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("image/png");
     expect(response.headers.get("Cache-Control")).toBe("private, max-age=86400");
     const etag = response.headers.get("ETag")!;
     expect(etag).toMatch(/^"/);
     expect(new Uint8Array(await response.arrayBuffer()).slice(0, 4)).toEqual(new Uint8Array([0x89, 0x50, 0x4e, 0x47]));
-    const again = await api(`/api/books/${ids["Art Through the Ages"]}/thumbnail`, { cookie, headers: { "If-None-Match": etag } });
+    const again = await cover(ids["Art Through the Ages"]!, cookie, etag);
     expect(again.status).toBe(304);
   });
 
   it("is refused without a session and hidden for other schools' books", async () => {
-    expect((await api(`/api/books/${ids["Art Through the Ages"]}/thumbnail`)).status).toBe(401);
-    expect((await api(`/api/books/${ids.unassigned}/thumbnail`, { cookie })).status).toBe(404);
+    expect((await cover(ids["Art Through the Ages"]!, null)).status).toBe(401);
+    expect((await cover(ids.unassigned!)).status).toBe(404);
   });
 });
 

@@ -1,6 +1,6 @@
-// Issue #15 item 6, the admin console finished: assign-to-all's count, a school's assigned books
-// (listed, unassigned from its page), the reset-password dialog's post, and deleting admin accounts
-// (API and dashboard). Audit-log names, filters and CSV are in superadmin.test.ts, sign-ins in
+// The admin console's actions (issue #15 item 6, "the admin console finished"): assign-to-all's
+// count, a school's assigned books (listed, unassigned from its page), the reset-password dialog's
+// post, and deleting admin accounts (API and dashboard). Audit-log names, filters and CSV are in superadmin.test.ts, sign-ins in
 // admin-auth.test.ts, import row numbers in school-import.test.ts.
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";

@@ -1,9 +1,12 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { getAdminSession, SESSION_LIFETIME } from "../../workers/auth/sessions.ts";
-import { api, cookieFrom, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, cookieFrom, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
-const login = (email: string, password: string, role?: string) => api("/api/admin/login", { body: { email, password, role } });
+const login = (email: string, password: string, role?: "admin" | "superadmin", ip?: string) =>
+  client({ ip }).api.admin.login.$post({ json: { email, password, role } });
+/** GET /api/admin/me: whether `cookie` opens the console. */
+const me = (cookie: string) => client({ cookie }).api.admin.me.$get();
 
 describe("admin sign-in", () => {
   it("signs in, answers /me, and signs out on the server", async () => {
@@ -15,9 +18,9 @@ describe("admin sign-in", () => {
       /^__Host-lectern_admin=[\w-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=9000; Secure$/,
     );
     const cookie = cookieFrom(response);
-    expect((await api("/api/admin/me", { cookie })).status).toBe(200);
-    expect((await api("/api/admin/logout", { method: "POST", cookie })).status).toBe(200);
-    expect((await api("/api/admin/me", { cookie })).status).toBe(401);
+    expect((await me(cookie)).status).toBe(200);
+    expect((await client({ cookie }).api.admin.logout.$post()).status).toBe(200);
+    expect((await me(cookie)).status).toBe(401);
     const events = await env.DB.prepare("SELECT count(*) AS n FROM login_events WHERE admin_id = ?").bind(admin.id).first("n");
     expect(events).toBe(1);
   });
@@ -41,15 +44,15 @@ describe("admin sign-in", () => {
 
   it("a disabled admin's existing session stops working", async () => {
     const { admin, cookie } = await signedInAdmin();
-    expect((await api("/api/admin/me", { cookie })).status).toBe(200);
+    expect((await me(cookie)).status).toBe(200);
     await env.DB.prepare("UPDATE admins SET disabled = 1 WHERE id = ?").bind(admin.id).run();
-    expect((await api("/api/admin/me", { cookie })).status).toBe(401);
+    expect((await me(cookie)).status).toBe(401);
   });
 
   it("a teacher session is no admin session", async () => {
     const { cookie } = await signedInTeacher(await createSchool());
-    expect((await api("/api/admin/me", { cookie: cookie.replace("teacher", "admin") })).status).toBe(401);
-    expect((await api("/api/admin/me", { cookie })).status).toBe(401);
+    expect((await me(cookie.replace("teacher", "admin"))).status).toBe(401);
+    expect((await me(cookie)).status).toBe(401);
   });
 
   it("ends 2.5 hours after sign-in, whatever the activity", async () => {
@@ -117,7 +120,7 @@ describe("sign-ins in the audit log", () => {
     const ip = "203.0.113.9";
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) {
-      statuses.push((await api("/api/admin/login", { body: { email: target, password: `guess ${i}` }, ip })).status);
+      statuses.push((await login(target, `guess ${i}`, undefined, ip)).status);
     }
     expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
     expect(await entriesOf(target)).toHaveLength(statuses.filter((status) => status === 401).length);

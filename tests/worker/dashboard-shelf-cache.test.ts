@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 // view that is kept.
 import { beforeAll, describe, expect, it } from "vitest";
 import { saveProgress } from "../../workers/reading/progress.ts";
-import { api, createBook, createSchool, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let school: Awaited<ReturnType<typeof createSchool>>;
 let ada: Awaited<ReturnType<typeof signedInTeacher>>;
@@ -35,7 +35,8 @@ async function dashboard(who: { cookie: string }) {
 
 describe("the dashboard's kept shelf", () => {
   it("shows each teacher only their own stars, reading and name", async () => {
-    expect((await api(`/api/books/${ids["Beta Botany"]}/favourite`, { method: "PUT", cookie: ada.cookie })).status).toBe(200);
+    const star = () => client(ada).api.books[":id"].favourite;
+    expect((await star().$put({ param: { id: String(ids["Beta Botany"]) } })).status).toBe(200);
     await saveProgress(env, { schoolId: school.id, teacherId: ada.teacher.id }, ids["Gamma Geology"]!, 4);
 
     const first = await dashboard(ada);
@@ -56,22 +57,21 @@ describe("the dashboard's kept shelf", () => {
     expect(second.html).toContain("My books (0)");
 
     // And Ada's own star, taken back, is gone from her next page at once.
-    expect((await api(`/api/books/${ids["Beta Botany"]}/favourite`, { method: "DELETE", cookie: ada.cookie })).status).toBe(200);
+    expect((await star().$delete({ param: { id: String(ids["Beta Botany"]) } })).status).toBe(200);
     expect((await dashboard(ada)).html).toContain('aria-label="Add Beta Botany to My books"');
   });
 
   it("shows a book the admin assigns, and drops one they take away, on the next dashboard", async () => {
     await dashboard(ben);
-    const grant = await api("/api/books/access", {
-      cookie: admin.cookie,
-      body: { schoolIds: [school.id], bookIds: [ids["Alpha Astronomy"]] },
-    });
+    const grant = await client(admin).api.books.access.$post({ json: { schoolIds: [school.id], bookIds: [ids["Alpha Astronomy"]!] } });
     expect(grant.status).toBe(200);
     const granted = await dashboard(ben);
     expect(granted.titles).toEqual(["Alpha Astronomy", "Beta Botany", "Delta Drama", "Gamma Geology"]);
     expect(granted.html).toContain("4 book(s) available");
 
-    const revoke = await api(`/api/books/access/${school.id}/${ids["Delta Drama"]}`, { method: "DELETE", cookie: admin.cookie });
+    const revoke = await client(admin).api.books.access[":schoolId"][":bookId"].$delete({
+      param: { schoolId: String(school.id), bookId: String(ids["Delta Drama"]) },
+    });
     expect(revoke.status).toBe(200);
     const revoked = await dashboard(ada);
     expect(revoked.titles).toEqual(["Alpha Astronomy", "Beta Botany", "Gamma Geology"]);
@@ -80,10 +80,9 @@ describe("the dashboard's kept shelf", () => {
 
   it("shows a book's new title on the next dashboard", async () => {
     await dashboard(ben);
-    const edit = await api(`/api/books/${ids["Gamma Geology"]}`, {
-      method: "PUT",
-      cookie: admin.cookie,
-      body: { title: "Aardvark Atlas" },
+    const edit = await client(admin).api.books[":id"].$put({
+      param: { id: String(ids["Gamma Geology"]) },
+      json: { title: "Aardvark Atlas" },
     });
     expect(edit.status).toBe(200);
     expect((await dashboard(ben)).titles).toEqual(["Aardvark Atlas", "Alpha Astronomy", "Beta Botany"]);
@@ -91,7 +90,7 @@ describe("the dashboard's kept shelf", () => {
 
   it("drops a book the admin deletes from the catalogue on the next dashboard", async () => {
     await dashboard(ada);
-    const removed = await api(`/api/books/${ids["Beta Botany"]}`, { method: "DELETE", cookie: admin.cookie });
+    const removed = await client(admin).api.books[":id"].$delete({ param: { id: String(ids["Beta Botany"]) } });
     expect(removed.status).toBe(200);
     const after = await dashboard(ada);
     expect(after.titles).toEqual(["Aardvark Atlas", "Alpha Astronomy"]);

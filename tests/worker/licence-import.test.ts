@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseCsvRows } from "#shared/csv.ts";
 import { isbn13FromStem } from "#shared/rules/isbn.ts";
 import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { auditLog, bookAccess } from "../../workers/db/schema.ts";
-import { api, createBook, createSchool, db, errorOf, jsonOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, errorOf, jsonOf, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
 beforeAll(async () => {
@@ -14,8 +15,11 @@ beforeAll(async () => {
 
 const today = () => dayOf(Date.now());
 const randomIsbn = () => isbn13FromStem(`978${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`);
-const validate = (body: unknown, cookie = admin.cookie) => api("/api/licences/import/validate", { cookie, body });
-const importFile = (body: unknown, cookie = admin.cookie) => api("/api/licences/import", { cookie, body });
+/** The licence import's routes, typed. */
+const importApi = (cookie = admin.cookie, origin?: string | null) => client({ cookie, origin }).api.licences.import;
+type ImportBody = InferRequestType<ReturnType<typeof importApi>["$post"]>["json"];
+const validate = (json: ImportBody, cookie = admin.cookie) => importApi(cookie).validate.$post({ json });
+const importFile = (json: ImportBody, cookie = admin.cookie) => importApi(cookie).$post({ json });
 const licencesOf = (schoolId: number) => db().select().from(bookAccess).where(eq(bookAccess.schoolId, schoolId)).orderBy(bookAccess.bookId);
 
 const Validation = z.object({
@@ -31,8 +35,8 @@ const Validation = z.object({
   ),
   summary: z.object({ new: z.number(), change: z.number(), unchanged: z.number(), invalid: z.number() }),
 });
+/** A refused import's body: its rows are a failure's, which the typed client leaves untyped, so their shape is stated. */
 const Refused = z.object({ error: z.string(), rows: Validation });
-const Imported = z.object({ created: z.number(), changed: z.number(), unchanged: z.number() });
 
 /** A school with two books (by ISBN) and a licence for the first, and a CSV-like file about them. */
 async function world() {
@@ -40,9 +44,8 @@ async function world() {
   const [isbnA, isbnB] = [randomIsbn(), randomIsbn()];
   const a = await createBook({ title: `Import A ${crypto.randomUUID().slice(0, 6)}`, isbn: isbnA });
   const b = await createBook({ title: `Import B ${crypto.randomUUID().slice(0, 6)}`, isbn: isbnB });
-  const made = await api("/api/licences", {
-    cookie: admin.cookie,
-    body: { schoolId: school.id, bookId: a.id, startsOn: "2026-08-01", endsOn: "2027-07-31", seats: 5, note: "PO-1" },
+  const made = await client({ cookie: admin.cookie }).api.licences.$post({
+    json: { schoolId: school.id, bookId: a.id, startsOn: "2026-08-01", endsOn: "2027-07-31", seats: 5, note: "PO-1" },
   });
   expect(made.status).toBe(201);
   return { school, a, b, isbnA, isbnB };
@@ -63,7 +66,7 @@ describe("POST /api/licences/import/validate", () => {
     const parsed = parseCsvRows(csv);
     const answer = await validate(parsed);
     expect(answer.status).toBe(200);
-    const { rows, summary } = await jsonOf(answer, Validation);
+    const { rows, summary } = await okBody(answer);
     expect(rows.map((row) => [row.row, row.status])).toEqual([
       [2, "unchanged"],
       [4, "new"],
@@ -98,7 +101,7 @@ describe("POST /api/licences/import/validate", () => {
       { slug: school.slug, isbn: isbnB, startsOn: "2026-08-01", seats: "4" },
       { slug: school.slug, isbn: isbnB, startsOn: "2026-09-01" },
     ];
-    const { rows: checked } = await jsonOf(await validate({ rows }), Validation);
+    const { rows: checked } = await okBody(validate({ rows }));
     expect(checked.map((row) => row.errors)).toEqual([
       ["No school has the slug “no-such-school-anywhere”"],
       ["No book has the ISBN 978-0-00-000000-2"],
@@ -110,7 +113,8 @@ describe("POST /api/licences/import/validate", () => {
 
   it("refuses a body that is not rows, and too many rows, with a 400", async () => {
     expect(await errorOf(validate({ rows: [] }))).toBe("The file has no rows");
-    expect(await errorOf(validate({ rows: "x" }))).toBe("Send the file's rows");
+    // Rows that are not a list, which the typed client would not send: raw.
+    expect(await errorOf(api("/api/licences/import/validate", { cookie: admin.cookie, body: { rows: "x" } }))).toBe("Send the file's rows");
     const many = Array.from({ length: 5001 }, () => ({ slug: "x" }));
     expect(await errorOf(validate({ rows: many }))).toBe("Import at most 5,000 licences at a time");
   });
@@ -135,7 +139,9 @@ describe("POST /api/licences/import", () => {
     const { school, a, b, isbnB } = await world();
     const teacher = await signedInTeacher(school);
     const seen = async () =>
-      (await (await api(`/api/schools/slug/${school.slug}/books`, { cookie: teacher.cookie })).text()).includes(b.title);
+      (await (await client(teacher).api.schools.slug[":slug"].books.$get({ param: { slug: school.slug }, query: {} })).text()).includes(
+        b.title,
+      );
     expect(await seen()).toBe(false);
     const t = today();
     const rows = [
@@ -144,7 +150,7 @@ describe("POST /api/licences/import", () => {
     ];
     const imported = await importFile({ rows });
     expect(imported.status).toBe(200);
-    expect(await jsonOf(imported, Imported)).toEqual({ created: 1, changed: 1, unchanged: 0 });
+    expect(await okBody(imported)).toEqual({ created: 1, changed: 1, unchanged: 0 });
     expect(await licencesOf(school.id)).toMatchObject([
       { bookId: a.id, startsOn: "2026-08-01", endsOn: "2028-07-31", seats: 8, note: "PO-2" },
       { bookId: b.id, startsOn: addDays(t, -1), endsOn: null, seats: null, note: "" },
@@ -158,11 +164,13 @@ describe("POST /api/licences/import", () => {
     expect(audits.some((entry) => JSON.stringify(entry.after).includes(`"schoolId":${school.id}`))).toBe(true);
 
     // The Licences CSV, edited in a spreadsheet (one seat count changed), imports back.
-    const exported = await (await api(`/api/licences/export?schoolId=${school.id}`, { cookie: admin.cookie })).text();
+    const exported = await (
+      await client({ cookie: admin.cookie }).api.licences.export.$get({ query: { schoolId: String(school.id) } })
+    ).text();
     const file = parseCsvRows(exported.replace(`,8,active,PO-2`, `,12,active,PO-2`));
-    const { summary } = await jsonOf(await validate(file), Validation);
+    const { summary } = await okBody(validate(file));
     expect(summary).toEqual({ new: 0, change: 1, unchanged: 1, invalid: 0 });
-    expect(await jsonOf(await importFile(file), Imported)).toEqual({ created: 0, changed: 1, unchanged: 1 });
+    expect(await okBody(importFile(file))).toEqual({ created: 0, changed: 1, unchanged: 1 });
     expect((await licencesOf(school.id))[0]!.seats).toBe(12);
   });
 
@@ -171,8 +179,8 @@ describe("POST /api/licences/import", () => {
     const teacher = await signedInTeacher(school);
     const rows = [{ slug: school.slug, isbn: isbnB, startsOn: "2026-08-01" }];
     expect((await importFile({ rows }, teacher.cookie)).status).toBe(401);
-    expect((await api("/api/licences/import", { cookie: admin.cookie, body: { rows }, origin: "https://evil.example" })).status).toBe(403);
-    expect((await api("/api/licences/import/validate", { cookie: admin.cookie, body: { rows }, origin: null })).status).toBe(403);
+    expect((await importApi(admin.cookie, "https://evil.example").$post({ json: { rows } })).status).toBe(403);
+    expect((await importApi(admin.cookie, null).validate.$post({ json: { rows } })).status).toBe(403);
     expect(await licencesOf(school.id)).toHaveLength(1);
   });
 });

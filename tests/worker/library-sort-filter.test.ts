@@ -6,9 +6,9 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_BOOKS, type ShelfQuery, shelfFacets } from "#shared/rules/shelf-query.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
-import { summariseShelf } from "../../workers/reading/library.ts";
 import { saveProgress } from "../../workers/reading/progress.ts";
-import { api, client, createBook, createSchool, db, flushUsage, okBody, page, signedInTeacher } from "./helpers.ts";
+import { summariseShelf } from "../../workers/reading/shelf.ts";
+import { client, createBook, createSchool, db, flushUsage, okBody, page, signedInTeacher } from "./helpers.ts";
 
 let school: Awaited<ReturnType<typeof createSchool>>;
 let teacher: Awaited<ReturnType<typeof signedInTeacher>>;
@@ -57,8 +57,11 @@ beforeAll(async () => {
 const shelf = (query: Partial<ShelfQuery> = {}, who = teacher) =>
   summariseShelf(db(), school.id, 48, who.teacher.id, { ...ALL_BOOKS, ...query });
 const titles = (books: { title: string }[]) => books.map((book) => book.title);
-const favourite = (bookId: number | string, method: "PUT" | "DELETE", who: { cookie: string } | null = teacher, origin?: string | null) =>
-  api(`/api/books/${bookId}/favourite`, { method, cookie: who?.cookie ?? null, origin });
+const favourite = (bookId: number | string, method: "PUT" | "DELETE", who: { cookie: string } | null = teacher, origin?: string | null) => {
+  const star = client({ cookie: who?.cookie ?? null, origin }).api.books[":id"].favourite;
+  const param = { param: { id: String(bookId) } };
+  return method === "PUT" ? star.$put(param) : star.$delete(param);
+};
 
 describe("sorting the shelf", () => {
   it("sorts by title (A-Z) by default", async () => {
@@ -275,10 +278,12 @@ describe("GET /api/schools/slug/{slug}/shelf (the list past its first page)", ()
   });
 
   it("refuses a bad offset, another school's teacher and no session", async () => {
-    expect((await api(`/api/schools/slug/${school.slug}/shelf?from=-1`, { cookie: teacher.cookie })).status).toBe(400);
+    const shelfOf = (who: { cookie: string } | null, query: { from?: string } = {}) =>
+      client({ cookie: who?.cookie ?? null }).api.schools.slug[":slug"].shelf.$get({ param: { slug: school.slug }, query });
+    expect((await shelfOf(teacher, { from: "-1" })).status).toBe(400);
     const stranger = await signedInTeacher(await createSchool());
-    expect((await api(`/api/schools/slug/${school.slug}/shelf`, { cookie: stranger.cookie })).status).toBe(404);
-    expect((await api(`/api/schools/slug/${school.slug}/shelf`)).status).toBe(401);
+    expect((await shelfOf(stranger)).status).toBe(404);
+    expect((await shelfOf(null)).status).toBe(401);
   });
 });
 

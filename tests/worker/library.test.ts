@@ -241,7 +241,7 @@ describe("helpers", () => {
 
 describe("summariseShelf", () => {
   it("counts every (subject, grade) and returns only the first page, in one batch", async () => {
-    const { summariseShelf } = await import("../../workers/reading/library.ts");
+    const { summariseShelf } = await import("../../workers/reading/shelf.ts");
     const { db } = await import("./helpers.ts");
     const school = await createSchool();
     for (let i = 0; i < 7; i++)

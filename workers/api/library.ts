@@ -4,8 +4,9 @@ import { licenceEndedMessage } from "#shared/rules/licence.ts";
 import { readShelfQuery, SEARCH_MIN_CHARS } from "#shared/rules/shelf-query.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import { validate } from "../kernel/validate.ts";
-import { listSchoolBooks, listShelfPage, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
+import { listSchoolBooks, searchSchoolBooks, toLibraryBook, toTeacherBook } from "../reading/library.ts";
 import { lookUpSchoolBook, SCHOOL_BOOK_MISSING } from "../reading/school-book.ts";
+import { listShelfPage } from "../reading/shelf.ts";
 import { parseId } from "../validation/schemas.ts";
 
 const SearchSchema = z.object({ search: z.string().trim().max(200, "The search text can have at most 200 characters").optional() });

@@ -27,8 +27,9 @@ import type { Db } from "../db/client.ts";
 import { bookAccess, books, catalogueState, favourites } from "../db/schema.ts";
 import { TtlCache } from "../db/ttl-cache.ts";
 import { activeOn } from "../licences/licences.ts";
-import { type ShelfBook, type ShelfSummary, summariseShelf } from "./library.ts";
+import type { ShelfBook } from "./library.ts";
 import { recentReading, type UnflushedProgress } from "./progress.ts";
+import { type ShelfSummary, summariseShelf } from "./shelf.ts";
 
 export const SHELF_TTL_MS = 60_000;
 

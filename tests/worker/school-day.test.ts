@@ -7,7 +7,7 @@ import { OTP_HOURLY_LIMIT } from "../../workers/auth/otp.ts";
 import { admins, auditLog, schools, teachers } from "../../workers/db/schema.ts";
 import { readConfig } from "../../workers/kernel/config.ts";
 import { OTP_LIMITS, sendTeacherOtp } from "../../workers/teachers/send-otp.ts";
-import { api, createBook, createSchool, db, devModeCode, errorOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, db, devModeCode, errorOf, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
 const STAFF_ROOM = "203.0.113.40";
@@ -21,10 +21,10 @@ describe("one-time codes for a school building", () => {
     const statuses: number[] = [];
     for (let i = 0; i < 40; i++) {
       const email = freshEmail();
-      const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug }, ip: STAFF_ROOM }));
-      const registered = await api("/api/teacher/register", {
-        body: { name: `Teacher ${i}`, mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug },
-        ip: STAFF_ROOM,
+      const staffRoom = client({ ip: STAFF_ROOM }).api.teacher;
+      const otp = await devModeCode(await staffRoom["send-otp"].$post({ json: { email, slug: school.slug } }));
+      const registered = await staffRoom.register.$post({
+        json: { name: `Teacher ${i}`, mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug },
       });
       statuses.push(registered.status);
     }
@@ -37,7 +37,7 @@ describe("one-time codes for a school building", () => {
     let sent = 0;
     let first429 = 0;
     for (let i = 0; i < OTP_LIMITS.client.limit + 5; i++) {
-      const response = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug }, ip });
+      const response = await client({ ip }).api.teacher["send-otp"].$post({ json: { email: freshEmail(), slug: school.slug } });
       if (response.status === 200) sent++;
       else if (!first429) {
         first429 = i + 1;
@@ -48,9 +48,8 @@ describe("one-time codes for a school building", () => {
     expect(sent).toBe(OTP_LIMITS.client.limit);
     expect(first429).toBe(OTP_LIMITS.client.limit + 1);
     // Another address of the same school is not affected.
-    expect((await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug }, ip: "198.51.100.100" })).status).toBe(
-      200,
-    );
+    const elsewhere = client({ ip: "198.51.100.100" }).api.teacher["send-otp"];
+    expect((await elsewhere.$post({ json: { email: freshEmail(), slug: school.slug } })).status).toBe(200);
   }, 120_000);
 
   it("limits codes to one inbox without touching the others", async () => {
@@ -84,11 +83,12 @@ describe("nothing tells a stranger who has an account", () => {
   it("answers send-otp for a registration at a full school alike for registered and unknown addresses", async () => {
     const school = await createSchool({ teacherLimit: 1 });
     const email = freshEmail();
-    const otp = await devModeCode(await api("/api/teacher/send-otp", { body: { email, slug: school.slug } }));
+    const teacherApi = client().api.teacher;
+    const otp = await devModeCode(await teacherApi["send-otp"].$post({ json: { email, slug: school.slug } }));
     const body = { name: "Only One", mobile: "5551234567", email, password: PASSWORD, otp, slug: school.slug };
-    expect((await api("/api/teacher/register", { body })).status).toBe(201);
-    const known = await api("/api/teacher/send-otp", { body: { email, slug: school.slug } });
-    const unknown = await api("/api/teacher/send-otp", { body: { email: freshEmail(), slug: school.slug } });
+    expect((await teacherApi.register.$post({ json: body })).status).toBe(201);
+    const known = await teacherApi["send-otp"].$post({ json: { email, slug: school.slug } });
+    const unknown = await teacherApi["send-otp"].$post({ json: { email: freshEmail(), slug: school.slug } });
     expect(known.status).toBe(403);
     expect(await known.text()).toBe(await unknown.text());
   });
@@ -97,15 +97,11 @@ describe("nothing tells a stranger who has an account", () => {
     const school = await createSchool();
     const { teacher } = await signedInTeacher(school);
     for (const purpose of ["register", "reset"] as const) {
-      const known = await api("/api/teacher/send-otp", {
-        body: { email: teacher.email, slug: school.slug, purpose },
-        env: MAIL,
-        ip: "192.0.2.201",
+      const known = await client({ env: MAIL, ip: "192.0.2.201" }).api.teacher["send-otp"].$post({
+        json: { email: teacher.email, slug: school.slug, purpose },
       });
-      const unknown = await api("/api/teacher/send-otp", {
-        body: { email: freshEmail(), slug: school.slug, purpose },
-        env: MAIL,
-        ip: "192.0.2.202",
+      const unknown = await client({ env: MAIL, ip: "192.0.2.202" }).api.teacher["send-otp"].$post({
+        json: { email: freshEmail(), slug: school.slug, purpose },
       });
       expect(known.status, purpose).toBe(200);
       expect(await known.text(), purpose).toBe(await unknown.text());
@@ -116,7 +112,9 @@ describe("nothing tells a stranger who has an account", () => {
     const school = await createSchool();
     const { teacher } = await signedInTeacher(school);
     const reset = (email: string) =>
-      api("/api/teacher/reset-password", { body: { email, otp: "123456", newPassword: "a new passphrase 42", slug: school.slug } });
+      client().api.teacher["reset-password"].$post({
+        json: { email, otp: "123456", newPassword: "a new passphrase 42", slug: school.slug },
+      });
     const known = await reset(teacher.email);
     const unknown = await reset(freshEmail());
     expect(known.status).toBe(400);
@@ -130,7 +128,7 @@ describe("writes that hold under concurrency", () => {
     const { cookie } = await signedInAdmin();
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        api(`/api/schools/logins/${school.id}/increase-login-count`, { method: "POST", cookie, body: { by: 1 } }),
+        client({ cookie }).api.schools.logins[":id"]["increase-login-count"].$post({ param: { id: String(school.id) }, json: { by: 1 } }),
       ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
@@ -143,11 +141,7 @@ describe("writes that hold under concurrency", () => {
     const email = `racing-${crypto.randomUUID().slice(0, 8)}@lectern.test`;
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>
-        api("/api/superadmin/admins", {
-          method: "POST",
-          cookie,
-          body: { email, name: "Racing Admin", password: "a long admin passphrase" },
-        }),
+        client({ cookie }).api.superadmin.admins.$post({ json: { email, name: "Racing Admin", password: "a long admin passphrase" } }),
       ),
     );
     const statuses = answers.map((a) => a.status).sort();
@@ -157,7 +151,8 @@ describe("writes that hold under concurrency", () => {
   it("deletes a book once when 10 deletes race: one 200, nine 404, one audit entry", async () => {
     const { cookie } = await signedInAdmin();
     const book = await createBook({ title: "Racing Deletes" });
-    const answers = await Promise.all(Array.from({ length: 10 }, () => api(`/api/books/${book.id}`, { method: "DELETE", cookie })));
+    const remove = () => client({ cookie }).api.books[":id"].$delete({ param: { id: String(book.id) } });
+    const answers = await Promise.all(Array.from({ length: 10 }, remove));
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
     const entries = await db()
       .select()
@@ -175,8 +170,8 @@ describe("the last superadmin", () => {
     for (const { id } of others)
       if (id !== a.admin.id && id !== b.admin.id) await db().update(admins).set({ disabled: true }).where(eq(admins.id, id));
     const [first, second] = await Promise.all([
-      api(`/api/superadmin/admins/${b.admin.id}`, { method: "PUT", cookie: a.cookie, body: { disabled: true } }),
-      api(`/api/superadmin/admins/${a.admin.id}`, { method: "PUT", cookie: b.cookie, body: { disabled: true } }),
+      client(a).api.superadmin.admins[":id"].$put({ param: { id: String(b.admin.id) }, json: { disabled: true } }),
+      client(b).api.superadmin.admins[":id"].$put({ param: { id: String(a.admin.id) }, json: { disabled: true } }),
     ]);
     const statuses = [first.status, second.status].sort();
     expect(statuses).toContain(200);
@@ -195,7 +190,11 @@ describe("racing revokes", () => {
     const school = await createSchool();
     const book = await createBook({ title: "Racing Revokes" }, [school.id]);
     const answers = await Promise.all(
-      Array.from({ length: 10 }, () => api(`/api/books/access/${school.id}/${book.id}`, { method: "DELETE", cookie })),
+      Array.from({ length: 10 }, () =>
+        client({ cookie }).api.books.access[":schoolId"][":bookId"].$delete({
+          param: { schoolId: String(school.id), bookId: String(book.id) },
+        }),
+      ),
     );
     expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(404)]);
     const entries = await db()
@@ -210,7 +209,9 @@ describe("strict ids, private pages, plain text", () => {
   it("reads a school id only in its canonical form", async () => {
     const school = await createSchool();
     const { cookie } = await signedInAdmin();
-    expect((await api(`/api/schools/${school.id}`, { cookie })).status).toBe(200);
+    const read = (id: string) => client({ cookie }).api.schools[":id"].$get({ param: { id } });
+    expect((await read(String(school.id))).status).toBe(200);
+    // Ids go into the path as they are: the malformed ones below reach the route as sent.
     for (const id of [
       `%20${school.id}`,
       `0x${school.id.toString(16)}`,
@@ -220,10 +221,11 @@ describe("strict ids, private pages, plain text", () => {
       `0b${school.id.toString(2)}`,
       `0${school.id}`,
     ]) {
-      const response = await api(`/api/schools/${id}`, { cookie });
+      const response = await read(id);
       expect(response.status, id).toBe(400);
     }
-    expect((await api(`/api/books/access?schoolId=0x${school.id.toString(16)}`, { cookie })).status).toBe(400);
+    const access = await client({ cookie }).api.books.access.$get({ query: { schoolId: `0x${school.id.toString(16)}` } });
+    expect(access.status).toBe(400);
   });
 
   it("marks signed-in pages and their data answers private, no-store", async () => {
@@ -241,13 +243,16 @@ describe("strict ids, private pages, plain text", () => {
   it("refuses control characters in names, through the API and the page's form", async () => {
     const { cookie } = await signedInAdmin();
     const school = await createSchool();
-    const renamed = await api(`/api/schools/${school.id}`, { method: "PUT", cookie, body: { schoolName: "Evil\u0000School" } });
+    const renamed = await client({ cookie }).api.schools[":id"].$put({
+      param: { id: String(school.id) },
+      json: { schoolName: "Evil\u0000School" },
+    });
     expect(renamed.status).toBe(400);
     expect(await errorOf(renamed)).toMatch(/control characters/);
     const [row] = await db().select({ name: schools.name }).from(schools).where(eq(schools.id, school.id));
     expect(row!.name).toBe(school.name);
-    const name = await api("/api/teacher/register", {
-      body: { name: "Bell\u0007Ringer", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug },
+    const name = await client().api.teacher.register.$post({
+      json: { name: "Bell\u0007Ringer", mobile: "5551234567", email: freshEmail(), password: PASSWORD, otp: "123456", slug: school.slug },
     });
     expect(name.status).toBe(400);
     expect(await db().select().from(teachers).where(eq(teachers.name, "Bell\u0007Ringer"))).toEqual([]);

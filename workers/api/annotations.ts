@@ -16,22 +16,17 @@ import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { rangeText, validRange } from "#shared/annotation-geometry.ts";
-import { noSeatMessage } from "#shared/rules/licence.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
+import { done, type Failure, failure, type Outcome } from "../kernel/failure.ts";
 import { parseInput, readJsonBody } from "../kernel/validate.ts";
 import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
-import { readingLimitMessage } from "../reading/page-budget.ts";
-import { Refusal } from "../reading/page-view-gate.ts";
-import { readRefusal } from "../reading/spend-page.ts";
-import { type Annotation, HIGHLIGHT_COLOURS, MAX_ANNOTATIONS_PER_BOOK, type NewAnnotation } from "../school-object/annotations.ts";
+import type { AnnotationList } from "../school-object/annotation-calls.ts";
+import { type Annotation, HIGHLIGHT_COLOURS, type NewAnnotation } from "../school-object/annotations.ts";
 import { schoolObject } from "../school-object/objects.ts";
-import type { AnnotationAnswer, Withheld } from "../school-object/school-object.ts";
+import { ANNOTATION_NOT_FOUND } from "../school-object/refusals.ts";
 import { parseId } from "../validation/schemas.ts";
 import { NO_STORE, refused } from "./refused.ts";
-
-export const ANNOTATION_NOT_FOUND = "Annotation not found";
-export const BOOK_FULL = `You can keep at most ${MAX_ANNOTATIONS_PER_BOOK.toLocaleString("en-US")} bookmarks, highlights and notes in one book. Delete some to add more.`;
 /** The most characters one highlight covers (a sentence or a paragraph, not a page). */
 export const MAX_HIGHLIGHT_CHARS = 1_000;
 /** How much of each highlight the Markdown export carries. */
@@ -86,80 +81,54 @@ const PatchSchema = z
 
 type Env = TeacherApiEnv;
 
-/** The book of the path as the teacher may read it now, or the reader's refusal (404 for another school's, or a malformed id). */
-function teacherBook(c: Context<Env>): Promise<TeacherBook | Refusal> {
+/** The book of the path as the teacher may read it now, or the reader's failure (not-found for another school's, or a malformed id). */
+function teacherBook(c: Context<Env>): Promise<Outcome<TeacherBook>> {
   const bookId = parseId(c.req.param("id"));
   return openForTeacher({ context: c.var.context, reader: { kind: "teacher", teacher: c.var.teacher }, bookId });
 }
 
-/** The school object's answer: its value, or its refusal as the API answers it. */
-function fromObject<Value>(answer: AnnotationAnswer<Value>): Value | Refusal {
-  switch (answer.status) {
-    case "ok":
-      return answer.value;
-    case "none":
-    case "disabled":
-    case "limit":
-    case "no-seat":
-      // As a page answers it.
-      return readRefusal(answer);
-    case "full":
-      return new Refusal(409, BOOK_FULL);
-    case "not-found":
-      return new Refusal(404, ANNOTATION_NOT_FOUND);
-    case "invalid":
-      return new Refusal(400, answer.error);
-  }
-}
-
-/** The request's JSON body checked by `schema` (parseInput: depth, control characters, the schema), or the 400. */
-async function jsonBody<Schema extends z.ZodType>(c: Context<Env>, schema: Schema): Promise<z.output<Schema> | Refusal> {
+/** The request's JSON body checked by `schema` (parseInput: depth, control characters, the schema), or why not (`invalid`, with the field). */
+async function jsonBody<Schema extends z.ZodType>(c: Context<Env>, schema: Schema): Promise<Outcome<z.output<Schema>>> {
   // Decoded strictly whatever its Content-Type: bytes that are not UTF-8 are refused, not stored as U+FFFD.
   const body = await readJsonBody(c.req);
-  if (!body.ok) return new Refusal(400, body.error);
+  if (!body.ok) return failure("invalid", body.error);
   const parsed = parseInput(schema, body.value);
-  return parsed.ok ? parsed.data : new Refusal(400, parsed.error, parsed.field ? { field: parsed.field } : {});
+  return parsed.ok ? done(parsed.data) : failure("invalid", parsed.error, parsed.field);
 }
 
 /** The teacher's annotations of the book, their highlights' words paid for (budget and seat) or withheld by the object. */
-async function listed(c: Context<Env>, book: TeacherBook): Promise<{ annotations: Annotation[]; withheld: Withheld | null } | Refusal> {
+async function listed(c: Context<Env>, book: TeacherBook): Promise<Outcome<AnnotationList>> {
   const args = { tokenHash: book.tokenHash, bookId: book.bookId, pageCount: book.pageCount, seats: book.seats };
-  return fromObject(await schoolObject(c.env, book.schoolId).annotations(book.schoolId, args));
+  return schoolObject(c.env, book.schoolId).annotations(book.schoolId, args);
 }
 
 /** A new annotation from the checked body: a highlight's range checked against the page's runs, and its text read from them. */
-async function newAnnotation(book: TeacherBook, input: z.output<typeof CreateSchema>): Promise<NewAnnotation | Refusal> {
-  if (input.page > book.pageCount) return new Refusal(400, `This book has ${book.pageCount} pages`);
+async function newAnnotation(book: TeacherBook, input: z.output<typeof CreateSchema>): Promise<Outcome<NewAnnotation>> {
+  if (input.page > book.pageCount) return failure("invalid", `This book has ${book.pageCount} pages`);
   const base = { kind: input.kind, page: input.page, label: null, note: null, colour: null, start: null, end: null, text: null };
-  if (input.kind === "bookmark") return { ...base, label: input.label ?? null };
-  if (input.kind === "note") return { ...base, note: input.note };
+  if (input.kind === "bookmark") return done({ ...base, label: input.label ?? null });
+  if (input.kind === "note") return done({ ...base, note: input.note });
   const text = await book.readText(input.page);
-  if (!text) return new Refusal(400, "This page has no text to highlight.");
-  if (!validRange(text.runs, input.start, input.end)) return new Refusal(400, "The highlight's start and end are not text of this page.");
+  if (!text) return failure("invalid", "This page has no text to highlight.");
+  if (!validRange(text.runs, input.start, input.end)) return failure("invalid", "The highlight's start and end are not text of this page.");
   const highlighted = rangeText(text.runs, input.start, input.end);
-  if (!highlighted) return new Refusal(400, "Select some text to highlight.");
+  if (!highlighted) return failure("invalid", "Select some text to highlight.");
   if (highlighted.length > MAX_HIGHLIGHT_CHARS)
-    return new Refusal(400, `A highlight can cover at most ${MAX_HIGHLIGHT_CHARS.toLocaleString("en-US")} characters. Select less text.`);
-  return { ...base, colour: input.colour, start: input.start, end: input.end, text: highlighted, note: input.note ?? null };
+    return failure("invalid", `A highlight can cover at most ${MAX_HIGHLIGHT_CHARS.toLocaleString("en-US")} characters. Select less text.`);
+  return done({ ...base, colour: input.colour, start: input.start, end: input.end, text: highlighted, note: input.note ?? null });
 }
 
-/** Why the words were withheld, as the list says it (`textWithheld`). */
-function withheldMessage(withheld: Withheld): string {
-  return withheld.reason === "limit" ? readingLimitMessage(withheld.waitMs) : noSeatMessage(withheld.seats);
-}
+/** Why the export leaves the words out: the budget spent (`throttled`) or every seat held (`conflict`). */
+type WithheldReason = "limit" | "no-seat";
+const withheldReason = (withheld: Failure): WithheldReason => (withheld.kind === "throttled" ? "limit" : "no-seat");
 
-const EXPORT_WITHHELD: Record<Withheld["reason"], string> = {
+const EXPORT_WITHHELD: Record<WithheldReason, string> = {
   limit: "(the highlighted text is left out: you have reached the reading limit for this book)",
   "no-seat": "(the highlighted text is left out: every copy of this book is in use at your school)",
 };
 
 /** The teacher's annotations as Markdown: notes whole, highlights cut to EXPORT_HIGHLIGHT_CHARS (or left out, and why). */
-export function annotationsMarkdown(
-  title: string,
-  annotations: Annotation[],
-  withheld: Withheld["reason"] | null,
-  now = Date.now(),
-): string {
+export function annotationsMarkdown(title: string, annotations: Annotation[], withheld: WithheldReason | null, now = Date.now()): string {
   const day = new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
   const lines = [`# ${title}: my notes`, "", `Exported from Lectern on ${day}.`];
   if (annotations.length === 0) lines.push("", "You have no bookmarks, highlights or notes in this book yet.");
@@ -185,24 +154,27 @@ export function annotationsMarkdown(
 }
 
 const guard = requireRole("teacher");
+/** A malformed annotation id: like one that does not exist. */
+const NOT_FOUND: Failure = { kind: "not-found", error: ANNOTATION_NOT_FOUND };
 
 export const annotationsApi = new Hono<Env>()
   .get("/:id/annotations", guard, async (c) => {
     const book = await teacherBook(c);
-    if (book instanceof Refusal) return refused(c, book);
-    const list = await listed(c, book);
-    if (list instanceof Refusal) return refused(c, list);
-    const { annotations, withheld } = list;
-    return c.json({ annotations, ...(withheld ? { textWithheld: withheldMessage(withheld) } : {}) }, 200, NO_STORE);
+    if (!book.ok) return refused(c, book.failure);
+    const list = await listed(c, book.value);
+    if (!list.ok) return refused(c, list.failure);
+    const { annotations, withheld } = list.value;
+    // The list says why the words were left out in the object's own sentence.
+    return c.json({ annotations, ...(withheld ? { textWithheld: withheld.error } : {}) }, 200, NO_STORE);
   })
   .get("/:id/annotations/export", guard, async (c) => {
     const book = await teacherBook(c);
-    if (book instanceof Refusal) return refused(c, book);
+    if (!book.ok) return refused(c, book.failure);
     const [list, [row]] = await Promise.all([
-      listed(c, book),
-      c.var.context.db.select({ title: books.title }).from(books).where(eq(books.id, book.bookId)),
+      listed(c, book.value),
+      c.var.context.db.select({ title: books.title }).from(books).where(eq(books.id, book.value.bookId)),
     ]);
-    if (list instanceof Refusal) return refused(c, list);
+    if (!list.ok) return refused(c, list.failure);
     const title = row?.title ?? "Book";
     const name =
       title
@@ -210,7 +182,8 @@ export const annotationsApi = new Hono<Env>()
         .replace(/[^a-z0-9]+/g, "-")
         .replace(/^-|-$/g, "")
         .slice(0, 60) || "book";
-    return c.body(annotationsMarkdown(title, list.annotations, list.withheld?.reason ?? null), 200, {
+    const { annotations, withheld } = list.value;
+    return c.body(annotationsMarkdown(title, annotations, withheld ? withheldReason(withheld) : null), 200, {
       ...NO_STORE,
       "Content-Type": "text/markdown; charset=utf-8",
       "Content-Disposition": `attachment; filename="lectern-notes-${name}.md"`,
@@ -218,45 +191,42 @@ export const annotationsApi = new Hono<Env>()
     });
   })
   .post("/:id/annotations", guard, async (c) => {
-    const book = await teacherBook(c);
-    if (book instanceof Refusal) return refused(c, book);
+    const opened = await teacherBook(c);
+    if (!opened.ok) return refused(c, opened.failure);
+    const book = opened.value;
     const input = await jsonBody(c, CreateSchema);
-    if (input instanceof Refusal) return refused(c, input);
-    const annotation = await newAnnotation(book, input);
-    if (annotation instanceof Refusal) return refused(c, annotation);
-    const made = fromObject(
-      await schoolObject(c.env, book.schoolId).annotate(book.schoolId, {
-        tokenHash: book.tokenHash,
-        bookId: book.bookId,
-        pageCount: book.pageCount,
-        seats: book.seats,
-        annotation,
-      }),
-    );
-    if (made instanceof Refusal) return refused(c, made);
-    return c.json({ annotation: made }, 201, NO_STORE);
+    if (!input.ok) return refused(c, input.failure);
+    const annotation = await newAnnotation(book, input.value);
+    if (!annotation.ok) return refused(c, annotation.failure);
+    const made = await schoolObject(c.env, book.schoolId).annotate(book.schoolId, {
+      tokenHash: book.tokenHash,
+      bookId: book.bookId,
+      pageCount: book.pageCount,
+      seats: book.seats,
+      annotation: annotation.value,
+    });
+    if (!made.ok) return refused(c, made.failure);
+    return c.json({ annotation: made.value }, 201, NO_STORE);
   })
   .patch("/:id/annotations/:annotationId", guard, async (c) => {
     const book = await teacherBook(c);
-    if (book instanceof Refusal) return refused(c, book);
+    if (!book.ok) return refused(c, book.failure);
     const id = parseId(c.req.param("annotationId"));
-    if (!id) return c.json({ error: ANNOTATION_NOT_FOUND }, 404, NO_STORE);
+    if (!id) return refused(c, NOT_FOUND);
     const patch = await jsonBody(c, PatchSchema);
-    if (patch instanceof Refusal) return refused(c, patch);
-    const changed = fromObject(
-      await schoolObject(c.env, book.schoolId).editAnnotation(book.schoolId, { tokenHash: book.tokenHash, bookId: book.bookId, id, patch }),
-    );
-    if (changed instanceof Refusal) return refused(c, changed);
-    return c.json({ annotation: changed }, 200, NO_STORE);
+    if (!patch.ok) return refused(c, patch.failure);
+    const { schoolId, tokenHash, bookId } = book.value;
+    const changed = await schoolObject(c.env, schoolId).editAnnotation(schoolId, { tokenHash, bookId, id, patch: patch.value });
+    if (!changed.ok) return refused(c, changed.failure);
+    return c.json({ annotation: changed.value }, 200, NO_STORE);
   })
   .delete("/:id/annotations/:annotationId", guard, async (c) => {
     const book = await teacherBook(c);
-    if (book instanceof Refusal) return refused(c, book);
+    if (!book.ok) return refused(c, book.failure);
     const id = parseId(c.req.param("annotationId"));
-    if (!id) return c.json({ error: ANNOTATION_NOT_FOUND }, 404, NO_STORE);
-    const removed = fromObject(
-      await schoolObject(c.env, book.schoolId).removeAnnotation(book.schoolId, { tokenHash: book.tokenHash, bookId: book.bookId, id }),
-    );
-    if (removed instanceof Refusal) return refused(c, removed);
+    if (!id) return refused(c, NOT_FOUND);
+    const { schoolId, tokenHash, bookId } = book.value;
+    const removed = await schoolObject(c.env, schoolId).removeAnnotation(schoolId, { tokenHash, bookId, id });
+    if (!removed.ok) return refused(c, removed.failure);
     return c.body(null, 204, NO_STORE);
   });

@@ -13,11 +13,12 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { type ReaderApiEnv, requireRole } from "../http/guards.ts";
+import type { Outcome } from "../kernel/failure.ts";
 import { parseInput, validate } from "../kernel/validate.ts";
 import { bookOutline, pageText, SearchQuerySchema, searchBook } from "../reading/book-text.ts";
 import { openBookPages } from "../reading/open-book.ts";
 import { MAX_PAGE_WIDTH, pageImage } from "../reading/page-image.ts";
-import { type PageAsk, Refusal } from "../reading/page-view-gate.ts";
+import type { PageAsk } from "../reading/page-view-gate.ts";
 import { schoolObject } from "../school-object/objects.ts";
 import { PageNumberTextSchema, paramOrNull, parseId, WidthTextSchema } from "../validation/schemas.ts";
 import { NO_STORE, refused } from "./refused.ts";
@@ -36,10 +37,10 @@ function pageNumber(c: Context<Env>): number | null {
   return paramOrNull(PageNumberTextSchema, c.req.param("n"));
 }
 
-/** The service's answer as JSON, or its refusal. */
-function answer<T extends object>(c: Context<Env>, result: T | Refusal) {
-  if (result instanceof Refusal) return refused(c, result);
-  return c.json(result, 200, NO_STORE);
+/** The service's answer as JSON, or its failure. */
+function answer<T extends object>(c: Context<Env>, result: Outcome<T>) {
+  if (!result.ok) return refused(c, result.failure);
+  return c.json(result.value, 200, NO_STORE);
 }
 
 // Guarded route by route: other routers share the /books mount.
@@ -50,8 +51,9 @@ export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages/:n", reader, async (c) => {
     const raw = c.req.query("w");
     const width = raw === undefined ? undefined : paramOrNull(WidthSchema, raw);
-    const image = await pageImage(ask(c), pageNumber(c), width);
-    if (image instanceof Refusal) return refused(c, image);
+    const answered = await pageImage(ask(c), pageNumber(c), width);
+    if (!answered.ok) return refused(c, answered.failure);
+    const image = answered.value;
     return new Response(image.body as BodyInit, {
       headers: {
         ...NO_STORE,
@@ -73,7 +75,7 @@ export const bookPagesApi = new Hono<Env>()
   })
   .get("/:id/outline", reader, async (c) => {
     const outline = await bookOutline(ask(c));
-    return outline instanceof Refusal ? refused(c, outline) : c.json({ outline }, 200, NO_STORE);
+    return outline.ok ? c.json({ outline: outline.value }, 200, NO_STORE) : refused(c, outline.failure);
   })
   // The query is declared for the typed client; it is read (SearchQuerySchema) after the book, whose refusal comes first.
   .get("/:id/search", reader, validate("query", z.object({ q: z.string().optional() })), async (c) => {

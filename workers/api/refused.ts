@@ -1,11 +1,12 @@
 import type { Context } from "hono";
+import { failureBody, failureHeaders, failureStatus } from "../http/failure-status.ts";
 import type { AppEnv } from "../kernel/context.ts";
-import type { Refusal } from "../reading/page-view-gate.ts";
+import type { Failure } from "../kernel/failure.ts";
 
 /** What a reader is sent is theirs alone: never stored by a cache, refusals included. */
 export const NO_STORE = { "Cache-Control": "private, no-store" } as const;
 
-/** A reading refusal as the API answers it (a page view's, an annotation's): its status, `{ error }` and what else it carries. */
-export function refused<Env extends AppEnv>(c: Context<Env>, refusal: Refusal) {
-  return c.json({ error: refusal.error, ...refusal.extra }, refusal.status, { ...NO_STORE, ...refusal.headers });
+/** A reading failure as the API answers it (a page view's, an annotation's): its status, `{ error }` with its details, and Retry-After. */
+export function refused<Env extends AppEnv>(c: Context<Env>, failure: Failure) {
+  return c.json(failureBody(failure), failureStatus(failure), { ...NO_STORE, ...failureHeaders(failure) });
 }

@@ -171,9 +171,9 @@ async function checkTeacherSession(
     knownSchool(ref.schoolId),
   ]);
   if (!school) return { session: null, disabledSchoolId: null };
-  if (check.status === "disabled") return { session: null, disabledSchoolId: school.id };
-  if (check.status !== "ok") return { session: null, disabledSchoolId: null };
-  return { session: { tokenHash: ref.tokenHash, teacher: { ...check.teacher, schoolId: school.id }, school }, disabledSchoolId: null };
+  // A teacher an admin disabled is told so (signed-out.ts): the object's failure says `disabled`.
+  if (!check.ok) return { session: null, disabledSchoolId: check.failure.details?.disabled ? school.id : null };
+  return { session: { tokenHash: ref.tokenHash, teacher: { ...check.value, schoolId: school.id }, school }, disabledSchoolId: null };
 }
 
 export type { HotState } from "../school-object/objects.ts";

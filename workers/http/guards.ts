@@ -7,10 +7,10 @@ import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/sessions.ts";
+import { ACCOUNT_DISABLED } from "../auth/signed-out.ts";
 import type { School } from "../db/schema.ts";
 import type { AppEnv, RequestContext } from "../kernel/context.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
-import { ACCOUNT_DISABLED } from "../teachers/sign-up-and-login.ts";
 
 export type TeacherApiEnv = AppEnv & { Variables: { teacher: TeacherSession } };
 export type AdminApiEnv = AppEnv & { Variables: { admin: AdminSession } };

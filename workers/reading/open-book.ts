@@ -1,11 +1,12 @@
 /**
  * Opening a book for a page view (docs/decisions/0013, 0024): which book a reader may read as
- * pages, and the refusals before a page is spent. No HTTP here: workers/api/book-pages.ts parses
- * the request and turns a `Refusal` or a result into the answer; the views are page-image.ts
- * (the stamped image) and book-text.ts (text, outline, search, a teacher's book for annotations).
+ * pages, and the failures before a page is spent. No HTTP here: workers/api/book-pages.ts parses
+ * the request and turns the `Outcome` into the answer (a failure's kind into its status, at the
+ * edge); the views are page-image.ts (the stamped image) and book-text.ts (text, outline, search,
+ * a teacher's book for annotations).
  *
- * Another school's book, a deleted one or a malformed id is 404 before anything else is looked
- * at; a book whose pages are not ready yet is 409 with `status: "preparing"`. Every exported view
+ * Another school's book, a deleted one or a malformed id is `not-found` before anything else is
+ * looked at; a book whose pages are not ready yet is a `conflict` with `status: "preparing"`. Every exported view
  * answers through `throughGate` (page-view-gate.ts): for a page viewer (a teacher cookie no one has
  * checked yet) no answer leaves before the session is checked, so a made-up cookie learns nothing
  * about a school's books, whichever refusal a view adds.
@@ -14,11 +15,12 @@ import { dayOf, licenceEndedMessage, licenceState } from "#shared/rules/licence.
 import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
 import type { Book, PageSet } from "../db/schema.ts";
+import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { listPages, type PageList, readingState } from "../page-images/page-reading.ts";
 import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts";
 import { findBookForPageView } from "./library.ts";
 import { cachedPageViewBook, forgetPageViewBook, type PageViewBook } from "./page-view-cache.ts";
-import { type PageAsk, type PageReader, Refusal, throughGate } from "./page-view-gate.ts";
+import { type PageAsk, type PageReader, throughGate } from "./page-view-gate.ts";
 import { recordAfterResponse } from "./usage-events.ts";
 
 export type PageRow = NonNullable<ReturnType<ReadySet["pages"]["get"]>>;
@@ -43,12 +45,14 @@ export interface Opened {
 /** The book remembered for a page view was stale (docs/decisions/0024): the view runs again, reading it from D1. */
 export const STALE = Symbol("stale");
 
+const BOOK_NOT_FOUND = failure("not-found", "Book not found");
+
 /**
- * The reader, the book they may read and its readable page set; or the refusal. A teacher's page
+ * The reader, the book they may read and its readable page set; or why not. A teacher's page
  * view reads their school's book from this isolate's memory (checked by the object call, `spend`),
  * or one row from D1; `fresh` always reads D1 (opening a book, and the retry of a stale memory).
  */
-export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Promise<Opened | Refusal> {
+export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Promise<Outcome<Opened>> {
   const { db, tenant, env } = ask.context;
   const { bookId } = ask;
   let book: ReadableBook | null = null;
@@ -66,43 +70,47 @@ export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Pr
     if (remembered && remembered.book.pageSetId !== row?.book.pageSetId) forgetPageViewBook(reader.schoolId, bookId);
     [teacherRow, cachedVersion] = [row ?? undefined, cached?.version];
     // The cookie's school is not the one the request names: like a school that does not exist.
-    if (row && tenant.slug !== null && row.school.slug !== tenant.slug) return new Refusal(404, "School not found");
+    if (row && tenant.slug !== null && row.school.slug !== tenant.slug) return failure("not-found", "School not found");
     [book, schoolName] = row ? [row.book, row.school.name] : [null, null];
     if (row) {
       // The licence's days are looked at on every view (a remembered row may cross midnight).
       const state = licenceState(row.licence, dayOf(Date.now()));
-      if (state === "scheduled") return new Refusal(404, "Book not found");
+      if (state === "scheduled") return BOOK_NOT_FOUND;
       if (state === "expired" && row.licence.endsOn)
-        return new Refusal(403, licenceEndedMessage(row.licence.endsOn), { status: "licence-ended" });
+        return failed({ kind: "refused", error: licenceEndedMessage(row.licence.endsOn), details: { status: "licence-ended" } });
       seats = row.licence.seats;
     }
   } else if (bookId) {
     book = await findBook(db, bookId);
   }
-  if (!book) return new Refusal(404, "Book not found");
+  if (!book) return BOOK_NOT_FOUND;
   const ready = await cachedReadySet(db, book);
   if (!ready) {
     const state = await readingState(db, book);
     return state === "preparing"
-      ? new Refusal(409, "This book is still being prepared. Please check back in a few minutes.", { status: "preparing" })
-      : new Refusal(404, "This book does not have a PDF file available", { status: "no-pdf" });
+      ? failed({
+          kind: "conflict",
+          error: "This book is still being prepared. Please check back in a few minutes.",
+          details: { status: "preparing" },
+        })
+      : failed({ kind: "not-found", error: "This book does not have a PDF file available", details: { status: "no-pdf" } });
   }
-  return { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats };
+  return done({ ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats });
 }
 
 export const PAGE_PREPARING = "This page is still being prepared. It will appear in a moment.";
 
-/** Page `n` of the set (null: the path's number was malformed), or the refusal (400 malformed, 404 out of range or failed). */
-export function pageOf(opened: Opened, n: number | null): PageRow | Refusal {
+/** Page `n` of the set (null: the path's number was malformed), or why not (invalid when malformed, not-found out of range or failed). */
+export function pageOf(opened: Opened, n: number | null): Outcome<PageRow> {
   const { set } = opened;
-  if (n === null) return new Refusal(400, "The page number must be a whole number from 1");
+  if (n === null) return failure("invalid", "The page number must be a whole number from 1");
   const page = opened.pages.get(n);
   // A book read while it is prepared: a page to come is neither spent nor refused for good.
   if (!page && set.status === "preparing" && set.pageCount !== null && n >= 1 && n <= set.pageCount)
-    return new Refusal(409, PAGE_PREPARING, { status: "page-preparing" }, { "Retry-After": "5" });
-  if (!page) return new Refusal(404, `This book has ${set.pageCount} pages`);
-  if (page.error !== null) return new Refusal(404, "This page could not be displayed.", { status: "failed" });
-  return page;
+    return failed({ kind: "conflict", error: PAGE_PREPARING, retryAfterSeconds: 5, details: { status: "page-preparing" } });
+  if (!page) return failure("not-found", `This book has ${set.pageCount} pages`);
+  if (page.error !== null) return failed({ kind: "not-found", error: "This page could not be displayed.", details: { status: "failed" } });
+  return done(page);
 }
 
 /**
@@ -126,15 +134,16 @@ export function goneFromR2(opened: Opened): typeof STALE | null {
 }
 
 /** Opening a book: its page list, and the open counted for the usage reports (docs/decisions/0019). */
-export function openBookPages(ask: PageAsk): Promise<PageList | Refusal> {
+export function openBookPages(ask: PageAsk): Promise<Outcome<PageList>> {
   return throughGate(ask, async (reader) => {
     const opened = await open(ask, reader, true);
-    if (opened instanceof Refusal) return opened;
+    if (!opened.ok) return opened;
+    const { book, db, set } = opened.value;
     const { context } = ask;
     if (ask.reader.kind === "teacher") {
       const { school, teacher } = ask.reader.teacher;
-      recordAfterResponse(context.ctx, context.env, school.id, { bookId: opened.book.id, teacherId: teacher.id, pages: 0 });
+      recordAfterResponse(context.ctx, context.env, school.id, { bookId: book.id, teacherId: teacher.id, pages: 0 });
     }
-    return listPages(opened.db, opened.set);
+    return done(await listPages(db, set));
   });
 }

@@ -3,12 +3,13 @@
  * as stored for an admin. Opened by open-book.ts, spent by spend-page.ts, answered through the gate.
  */
 import { PAGE_WIDTHS, PREVIEW_WIDTH, STORED_PAGE_EXTENSION } from "#shared/rules/page-format.ts";
+import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { pageImageKey } from "../page-images/page-keys.ts";
 import { storedWidthFor } from "../page-images/page-reading.ts";
 import { markSignsFor } from "../stamp/mark-key.ts";
 import { stampPage } from "../stamp/stamp.ts";
 import { goneFromR2, open, pageOf, STALE, withFreshRetry } from "./open-book.ts";
-import { type PageAsk, Refusal, throughGate } from "./page-view-gate.ts";
+import { type PageAsk, throughGate } from "./page-view-gate.ts";
 import { spend } from "./spend-page.ts";
 
 /** The widest page image a reader may ask for (`?w=`). */
@@ -26,23 +27,29 @@ export interface PageImage {
  * which costs budget but is not counted as read; the sharp image that follows is), as stored for an
  * admin. `width` is the `w` asked (undefined: 1024; null: malformed or above the largest).
  */
-export function pageImage(ask: PageAsk, n: number | null, width: number | null | undefined): Promise<PageImage | Refusal> {
+export function pageImage(ask: PageAsk, n: number | null, width: number | null | undefined): Promise<Outcome<PageImage>> {
   return throughGate(ask, (reader) =>
-    withFreshRetry(async (fresh) => {
-      const opened = await open(ask, reader, fresh);
-      if (opened instanceof Refusal) return opened;
-      if (width === null) return new Refusal(400, `The width must be a whole number from 1 to ${MAX_PAGE_WIDTH}`);
+    withFreshRetry(async (fresh): Promise<Outcome<PageImage> | typeof STALE> => {
+      const opening = await open(ask, reader, fresh);
+      if (!opening.ok) return opening;
+      const opened = opening.value;
+      if (width === null) return failure("invalid", `The width must be a whole number from 1 to ${MAX_PAGE_WIDTH}`);
       const page = pageOf(opened, n);
-      if (page instanceof Refusal) return page;
+      if (!page.ok) return page;
       const requested = width ?? 1024;
       const preview = opened.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
-      const spent = await spend(opened, !preview);
-      if (spent === STALE || spent instanceof Refusal) return spent;
-      const key = pageImageKey(opened.book.id, opened.set.id, page.n, storedWidthFor(requested), STORED_PAGE_EXTENSION);
+      const spending = await spend(opened, !preview);
+      if (spending === STALE || !spending.ok) return spending;
+      const spent = spending.value;
+      const key = pageImageKey(opened.book.id, opened.set.id, page.value.n, storedWidthFor(requested), STORED_PAGE_EXTENSION);
       const object = await ask.context.env.BOOKS.get(key);
-      if (!object) return goneFromR2(opened) ?? new Refusal(404, "This page could not be displayed.");
+      if (!object) return goneFromR2(opened) ?? failure("not-found", "This page could not be displayed.");
       if (!spent.watermark) {
-        return { body: object.body, contentType: object.httpMetadata?.contentType ?? "application/octet-stream", length: object.size };
+        return done({
+          body: object.body,
+          contentType: object.httpMetadata?.contentType ?? "application/octet-stream",
+          length: object.size,
+        });
       }
       const mark = await markSignsFor(ask.context.env, spent.teacherId, spent.day);
       const stamped = await stampPage(
@@ -51,7 +58,7 @@ export function pageImage(ask: PageAsk, n: number | null, width: number | null |
         preview ? PREVIEW_WIDTH : undefined,
         mark,
       );
-      return { body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength };
+      return done({ body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength });
     }),
   );
 }

@@ -1,7 +1,7 @@
 /**
- * The school object's annotation calls (docs/decisions/0032): each checks the teacher's session,
- * and a read of a highlight's words costs what reading its page would (reading.ts), before
- * annotations.ts keeps or reads the annotation.
+ * The school object's annotation calls (docs/decisions/0032): the object has checked the teacher's
+ * session (its withSession); a read of a highlight's words costs what reading its page would
+ * (reading.ts), before annotations.ts keeps or reads the annotation.
  */
 import {
   type Annotation,
@@ -14,33 +14,22 @@ import {
   updateAnnotation,
 } from "./annotations.ts";
 import { type FlushSoon, seatAndSpend } from "./reading.ts";
-import { checkSession } from "./sessions.ts";
-
-/**
- * What an annotation call answers: the value, the session's refusal, the budget's, the seat limit's
- * (every seat held by others), a full book, or no such annotation.
- */
-export type AnnotationAnswer<Value> =
-  | { status: "ok"; value: Value }
-  | { status: "none" }
-  | { status: "disabled" }
-  | { status: "limit"; waitMs: number }
-  | { status: "no-seat"; seats: number }
-  | { status: "full" }
-  | { status: "not-found" }
-  | { status: "invalid"; error: string };
-
-/** Why a list's highlights came without their words: the budget is spent, or every seat is held by others. */
-export type Withheld = { reason: "limit"; waitMs: number } | { reason: "no-seat"; seats: number };
+import { ANNOTATION_NOT_FOUND, answer, BOOK_FULL, type ObjectFailure, type ObjectOutcome, refuse } from "./refusals.ts";
 
 /** An annotation as a change answers it: without a highlight's words (the client has them; reading them costs pages). */
 export type ChangedAnnotation = Omit<Annotation, "text">;
 
-export type BookRead = { tokenHash: string; bookId: number; pageCount: number; seats?: number | null };
+/** Every call names the session (the object checks it) and the book. */
+type SessionBook = { tokenHash: string; bookId: number };
+export type BookRead = SessionBook & { pageCount: number; seats?: number | null };
 export type AddInput = BookRead & { annotation: NewAnnotation };
-export type EditInput = { tokenHash: string; bookId: number; id: number; patch: AnnotationPatch };
-export type RemoveInput = { tokenHash: string; bookId: number; id: number };
-export type AnnotationList = { annotations: Annotation[]; withheld: Withheld | null };
+export type EditInput = SessionBook & { id: number; patch: AnnotationPatch };
+export type RemoveInput = SessionBook & { id: number };
+/**
+ * The teacher's annotations; `withheld`, when their highlights' words were left out, says why:
+ * the budget spent (`throttled`) or every seat held by others (`conflict`, `no-seat`).
+ */
+export type AnnotationList = { annotations: Annotation[]; withheld: ObjectFailure | null };
 
 /**
  * The teacher's annotations of the book. Their highlights' text is read back as the pages it is
@@ -49,60 +38,49 @@ export type AnnotationList = { annotations: Annotation[]; withheld: Withheld | n
  * Else the text is withheld (null) and `withheld` says why; bookmarks and notes are the teacher's
  * own words and always listed.
  */
-export function listWithText(sql: SqlStorage, input: BookRead, now: number, flushSoon: FlushSoon): AnnotationAnswer<AnnotationList> {
-  const session = checkSession(sql, input.tokenHash, now);
-  if (session.status !== "ok") return session;
-  const teacherId = session.teacher.id;
+export function listWithText(
+  sql: SqlStorage,
+  teacherId: number,
+  input: BookRead,
+  now: number,
+  flushSoon: FlushSoon,
+): ObjectOutcome<AnnotationList> {
   const cost = highlightedPages(sql, teacherId, input.bookId);
   const read = { teacherId, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost };
-  const refused = cost > 0 ? seatAndSpend(sql, read, now, flushSoon) : null;
-  const withheld: Withheld | null =
-    refused === null
-      ? null
-      : refused.status === "limit"
-        ? { reason: "limit", waitMs: refused.waitMs }
-        : { reason: "no-seat", seats: refused.seats };
+  const withheld = cost > 0 ? seatAndSpend(sql, read, now, flushSoon) : null;
   const annotations = listAnnotations(sql, teacherId, input.bookId);
-  return {
-    status: "ok",
-    value: { annotations: withheld === null ? annotations : annotations.map((a) => ({ ...a, text: null })), withheld },
-  };
+  return answer({ annotations: withheld === null ? annotations : annotations.map((a) => ({ ...a, text: null })), withheld });
 }
 
 /**
  * Keeps a new annotation; a highlight (whose text the answer carries) is a read of its page: a
  * seat of a book with a seat limit, and a page of the budget. The caller runs it in a transaction.
  */
-export function addOne(sql: SqlStorage, input: AddInput, now: number, flushSoon: FlushSoon): AnnotationAnswer<Annotation> {
-  const session = checkSession(sql, input.tokenHash, now);
-  if (session.status !== "ok") return session;
-  const teacherId = session.teacher.id;
+export function addOne(sql: SqlStorage, teacherId: number, input: AddInput, now: number, flushSoon: FlushSoon): ObjectOutcome<Annotation> {
   if (input.annotation.kind === "highlight") {
     const read = { teacherId, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost: 1 };
     const refused = seatAndSpend(sql, read, now, flushSoon);
-    if (refused) return refused;
+    if (refused) return refuse(refused);
   }
   const added = addAnnotation(sql, teacherId, input.bookId, input.annotation, now);
-  return added ? { status: "ok", value: added } : { status: "full" };
+  return added ? answer(added) : refuse({ kind: "conflict", error: BOOK_FULL });
 }
 
 /**
  * Changes the teacher's own annotation (another's, or none: not-found). The answer leaves out a
  * highlight's words: a change costs nothing, so it must not be a way to read them back.
  */
-export function editOne(sql: SqlStorage, input: EditInput, now: number): AnnotationAnswer<ChangedAnnotation> {
-  const session = checkSession(sql, input.tokenHash, now);
-  if (session.status !== "ok") return session;
-  const updated = updateAnnotation(sql, session.teacher.id, input.bookId, input.id, input.patch, now);
-  if (!updated) return { status: "not-found" };
-  if ("error" in updated) return { status: "invalid", error: updated.error };
+export function editOne(sql: SqlStorage, teacherId: number, input: EditInput, now: number): ObjectOutcome<ChangedAnnotation> {
+  const updated = updateAnnotation(sql, teacherId, input.bookId, input.id, input.patch, now);
+  if (!updated) return refuse({ kind: "not-found", error: ANNOTATION_NOT_FOUND });
+  if ("error" in updated) return refuse({ kind: "invalid", error: updated.error });
   const { text: _text, ...changed } = updated;
-  return { status: "ok", value: changed };
+  return answer(changed);
 }
 
 /** Deletes the teacher's own annotation (another's, or none: not-found). */
-export function removeOne(sql: SqlStorage, input: RemoveInput, now: number): AnnotationAnswer<null> {
-  const session = checkSession(sql, input.tokenHash, now);
-  if (session.status !== "ok") return session;
-  return deleteAnnotation(sql, session.teacher.id, input.bookId, input.id) ? { status: "ok", value: null } : { status: "not-found" };
+export function removeOne(sql: SqlStorage, teacherId: number, input: RemoveInput): ObjectOutcome<null> {
+  return deleteAnnotation(sql, teacherId, input.bookId, input.id)
+    ? answer(null)
+    : refuse({ kind: "not-found", error: ANNOTATION_NOT_FOUND });
 }

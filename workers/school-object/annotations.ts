@@ -44,11 +44,7 @@ export interface AnnotationPatch {
 /** The most annotations one teacher keeps in one book. */
 export const MAX_ANNOTATIONS_PER_BOOK = 1_000;
 
-export const ANNOTATIONS_TABLE = `CREATE TABLE IF NOT EXISTS annotations (id INTEGER PRIMARY KEY AUTOINCREMENT,
-    teacher_id INTEGER NOT NULL, book_id INTEGER NOT NULL, kind TEXT NOT NULL, page INTEGER NOT NULL,
-    label TEXT, note TEXT, colour TEXT, anchor TEXT, text TEXT, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL)`;
-export const ANNOTATIONS_INDEX = "CREATE INDEX IF NOT EXISTS annotations_teacher_book ON annotations (teacher_id, book_id, page)";
-
+/** A row of the `annotations` table (migrations.ts). */
 type Row = {
   id: number;
   kind: AnnotationKind;

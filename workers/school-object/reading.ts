@@ -2,31 +2,29 @@
  * A teacher's reading of a book's words, in the school's object: a page's view or a highlight's
  * text read back costs pages of the teacher's budget for the book (workers/reading/page-budget.ts)
  * and, where the licence limits them, a seat (workers/school-object/seats.ts). Checked and spent in one
- * single-threaded step, with no D1 statement and no await between them.
+ * single-threaded step, with no D1 statement and no await between them. The object has checked
+ * the teacher's session before any of these (its withSession).
  */
 import { pageBudget } from "../reading/page-budget.ts";
+import { answer, noSeat, type ObjectFailure, type ObjectOutcome, overBudget, refuse } from "./refusals.ts";
 import { catalogueVersion } from "./school-storage.ts";
-import { releaseSeat, seatFree, takeSeat, turnAway } from "./seats.ts";
-import { checkSession, type SessionTeacher } from "./sessions.ts";
+import { seatFree, takeSeat, turnAway } from "./seats.ts";
+import type { SessionTeacher } from "./sessions.ts";
 import { countEvent } from "./usage.ts";
 
-export type PageCheck =
-  | { status: "ok"; teacher: SessionTeacher; catalogueVersion: number }
-  | { status: "disabled" }
-  | { status: "none" }
-  | { status: "limit"; waitMs: number }
-  /** Every seat of the book is held by other teachers (the licence's limit): nothing spent. */
-  | { status: "no-seat"; seats: number }
-  /** The book was read under an older catalogue version of the school: nothing spent, read it again. */
-  | { status: "stale"; catalogueVersion: number };
+/**
+ * A page spent: whose (the watermark's teacher) and under which catalogue version; or, when
+ * `stale`, nothing spent: the book was read under an older catalogue version of the school, read it again.
+ */
+export type PageSpent = { teacher: SessionTeacher; catalogueVersion: number; stale: boolean };
 
-export type ReadRefusal = { status: "no-seat"; seats: number } | { status: "limit"; waitMs: number };
+/** A page refused: every seat held by others (`conflict`, `no-seat`) or the budget spent (`throttled`); nothing spent. */
+export type PageCheck = ObjectOutcome<PageSpent>;
 
 /** What the object does when this step left something for the next flush: it sets its alarm. */
 export type FlushSoon = (now: number) => void;
 
 export interface PageRead {
-  tokenHash: string;
   bookId: number;
   pageCount: number;
   countsAsRead: boolean;
@@ -36,43 +34,42 @@ export interface PageRead {
 }
 
 /**
- * A teacher's page view, in one step: the session checked, a page of the teacher's budget for
- * the book spent (both windows or neither), and, when `countsAsRead`, the page counted.
+ * A teacher's page view, in one step: a page of the teacher's budget for the book spent (both
+ * windows or neither), and, when `countsAsRead`, the page counted.
  */
-export function readPage(sql: SqlStorage, input: PageRead, now: number, flushSoon: FlushSoon): PageCheck {
-  const session = checkSession(sql, input.tokenHash, now);
-  if (session.status !== "ok") return session;
+export function readPage(sql: SqlStorage, teacher: SessionTeacher, input: PageRead, now: number, flushSoon: FlushSoon): PageCheck {
   const version = catalogueVersion(sql);
   // The Worker's memory of the book predates an admin's change to this school's books.
-  if (input.catalogueVersion !== undefined && input.catalogueVersion !== version) return { status: "stale", catalogueVersion: version };
-  const read = { teacherId: session.teacher.id, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost: 1 };
+  if (input.catalogueVersion !== undefined && input.catalogueVersion !== version)
+    return answer({ teacher, catalogueVersion: version, stale: true });
+  const read = { teacherId: teacher.id, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost: 1 };
   const refused = seatAndSpend(sql, read, now, flushSoon);
-  if (refused) return refused;
+  if (refused) return refuse(refused);
   if (input.countsAsRead) {
-    countEvent(sql, { teacherId: session.teacher.id, bookId: input.bookId, pages: 1 }, now);
+    countEvent(sql, { teacherId: teacher.id, bookId: input.bookId, pages: 1 }, now);
     flushSoon(now);
   }
-  return { ...session, catalogueVersion: version };
+  return answer({ teacher, catalogueVersion: version, stale: false });
 }
 
 /**
  * What reading the book's words costs, a page's view or a highlight's (docs/decisions/0028, 0032):
  * a seat when the licence limits them, and `cost` pages of the budget. A refusal costs nothing:
- * the seat is looked at first, and taken only once the budget allows the read.
+ * the seat is looked at first, and taken only once the budget allows the read. The refusal, or null.
  */
 export function seatAndSpend(
   sql: SqlStorage,
   read: { teacherId: number; bookId: number; pageCount: number; seats: number | null; cost: number },
   now: number,
   flushSoon: FlushSoon,
-): ReadRefusal | null {
+): ObjectFailure | null {
   const { teacherId, bookId, seats } = read;
   if (seats !== null && !seatFree(sql, teacherId, bookId, seats, now)) {
     if (turnAway(sql, teacherId, bookId, now)) flushSoon(now);
-    return { status: "no-seat", seats };
+    return noSeat(seats);
   }
   const waitMs = spend(sql, teacherId, bookId, read.pageCount, now, read.cost);
-  if (waitMs !== null) return { status: "limit", waitMs };
+  if (waitMs !== null) return overBudget(waitMs);
   if (takeSeat(sql, teacherId, bookId, now)) flushSoon(now);
   return null;
 }
@@ -112,14 +109,6 @@ function spend(sql: SqlStorage, teacherId: number, bookId: number, pageCount: nu
     );
   }
   return null;
-}
-
-/** The teacher closed the book: their seat, if they held one, is free for the next. */
-export function closeBook(sql: SqlStorage, input: { tokenHash: string; bookId: number }, now: number): "ok" | "none" | "disabled" {
-  const session = checkSession(sql, input.tokenHash, now);
-  if (session.status !== "ok") return session.status;
-  releaseSeat(sql, session.teacher.id, input.bookId);
-  return "ok";
 }
 
 /** Budgets whose windows (a day at most) ended. */

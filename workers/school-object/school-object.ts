@@ -1,32 +1,35 @@
 /**
- * One school's hot state, in a Durable Object of its own (docs/decisions/0024): its teachers'
+ * One school's hot state, in a Durable Object of its own (docs/decisions/0024, 0042): its teachers'
  * sessions, their reading budgets, and the usage they make until it is flushed to D1. A teacher's
  * page view is one call here (`readPage`): the session is checked, a page of the budget spent and
  * the page counted in one single-threaded step, with no D1 statement and no await between them.
  *
- * The class is the object's RPC methods over plain modules, one per concern, each taking its
- * SqlStorage: sessions.ts, seats.ts, reading.ts (budgets), usage.ts, annotation-calls.ts; the
- * tables are in school-storage.ts. Usage and reading progress leave in batches: an alarm flushes
- * them FLUSH_INTERVAL_MS after the first unflushed event, and the reports flush a school on demand.
- * A flush is one D1 statement carrying a sequence number that D1 applies once (migration 0010), so
- * a retried alarm, or a flush whose answer was lost, never counts twice.
+ * The class is the object's RPC methods, a line or two each, over plain modules, one per concern,
+ * each taking its SqlStorage: sessions.ts, seats.ts, reading.ts (budgets), usage.ts,
+ * annotation-calls.ts; the tables are made by migrations.ts, the policy is policy.ts. Usage and
+ * reading progress leave in batches: an alarm flushes them FLUSH_INTERVAL_MS after the first
+ * unflushed event, and the reports flush a school on demand. A flush is one D1 statement carrying a
+ * sequence number that D1 applies once (migration 0010), so a retried alarm, or a flush whose
+ * answer was lost, never counts twice.
  *
  * Each method takes the school's id first: the object learns it on its first call and, that once,
  * moves the school's sessions, budgets and today's reading marks over from D1 (move-in.ts).
  */
 import { DurableObject } from "cloudflare:workers";
+import { signedOut } from "../auth/signed-out.ts";
 import { getDb } from "../db/client.ts";
 import * as annotating from "./annotation-calls.ts";
 import type { Annotation } from "./annotations.ts";
+import { migrate } from "./migrations.ts";
 import { moveIn, readHotStateFromD1 } from "./move-in.ts";
 import { FLUSH_INTERVAL_MS } from "./policy.ts";
 import * as reading from "./reading.ts";
-import { catalogueVersion, createSchema, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
+import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
+import { catalogueVersion, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
 import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
 import * as usage from "./usage.ts";
 
-export type { AnnotationAnswer, Withheld } from "./annotation-calls.ts";
 export { SEAT_HOLD_MS } from "./policy.ts";
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
@@ -34,6 +37,8 @@ type SchoolEnv = { DB: D1Database };
 
 /** What most calls may add: the time they happen at (the tests set it; else now). */
 type At = { now?: number };
+/** A call on behalf of a teacher: the session's token hash, checked first. */
+type AsTeacher = { tokenHash: string } & At;
 
 export class School extends DurableObject<SchoolEnv> {
   private readonly sql: SqlStorage;
@@ -48,9 +53,9 @@ export class School extends DurableObject<SchoolEnv> {
     this.sql = ctx.storage.sql;
     // An object that has never served its school has no tables yet (and writes none until it does).
     const started = hasStarted(this.sql);
+    // The migrations added since the object last started, each once (migrations.ts).
+    if (started) migrate(ctx.storage);
     this.schoolId = started ? readMeta(this.sql, "school_id") : null;
-    // Tables added since the object began (every statement is IF NOT EXISTS).
-    if (started) createSchema(this.sql);
   }
 
   /**
@@ -65,7 +70,7 @@ export class School extends DurableObject<SchoolEnv> {
       if (this.schoolId !== null) return this.schoolId === schoolId;
       const found = await readHotStateFromD1(this.env.DB, schoolId, Date.now());
       if (!found) return false;
-      createSchema(this.sql);
+      migrate(this.ctx.storage);
       this.transaction(() => {
         moveIn(this.sql, found);
         writeMeta(this.sql, "school_id", schoolId);
@@ -75,138 +80,145 @@ export class School extends DurableObject<SchoolEnv> {
     });
   }
 
+  /** `step` once the object is this school; `absent` for a school D1 does not have. */
+  private async withSchool<T>(schoolId: number, absent: T, step: () => T): Promise<T> {
+    return (await this.ready(schoolId)) ? step() : absent;
+  }
+
+  /**
+   * `step` for the teacher whose session `call.tokenHash` is, checked first in the same
+   * single-threaded step; else why not (not signed in, or disabled: workers/auth/signed-out.ts).
+   */
+  private async withSession<T>(
+    schoolId: number,
+    call: AsTeacher,
+    step: (teacher: sessions.SessionTeacher, now: number) => ObjectOutcome<T>,
+  ): Promise<ObjectOutcome<T>> {
+    if (!(await this.ready(schoolId))) return refuse(signedOut("none"));
+    const now = call.now ?? Date.now();
+    const session = sessions.checkSession(this.sql, call.tokenHash, now);
+    return session.ok ? step(session.value, now) : session;
+  }
+
   private transaction<T>(step: () => T): T {
     return this.ctx.storage.transactionSync(step);
   }
 
-  async openSession(
-    schoolId: number,
-    input: sessions.NewSession & At,
-  ): Promise<{ ok: true } | { ok: false; reason: "disabled" | "no-school" }> {
-    if (!(await this.ready(schoolId))) return { ok: false, reason: "no-school" };
-    return this.transaction(() => sessions.openSession(this.sql, input, input.now ?? Date.now()));
+  async openSession(schoolId: number, input: sessions.NewSession & At): Promise<ObjectOutcome<null>> {
+    const noSchool = refuse({ kind: "not-found", error: "School not found" });
+    return this.withSchool(schoolId, noSchool, () =>
+      this.transaction(() => sessions.openSession(this.sql, input, input.now ?? Date.now())),
+    );
   }
 
   async checkSession(schoolId: number, tokenHash: string, now = Date.now()): Promise<sessions.SessionCheck> {
-    if (!(await this.ready(schoolId))) return { status: "none" };
-    return sessions.checkSession(this.sql, tokenHash, now);
+    return this.withSession(schoolId, { tokenHash, now }, answer);
   }
 
   async endSession(schoolId: number, tokenHash: string, teacherId?: number): Promise<boolean> {
-    if (!(await this.ready(schoolId))) return false;
-    return sessions.endSession(this.sql, tokenHash, teacherId, Date.now());
+    return this.withSchool(schoolId, false, () => sessions.endSession(this.sql, tokenHash, teacherId, Date.now()));
   }
 
   async endTeacherSessions(schoolId: number, teacherId: number, keepTokenHash?: string): Promise<number> {
-    if (!(await this.ready(schoolId))) return 0;
-    return sessions.endTeacherSessions(this.sql, teacherId, keepTokenHash, Date.now());
+    return this.withSchool(schoolId, 0, () => sessions.endTeacherSessions(this.sql, teacherId, keepTokenHash, Date.now()));
   }
 
   async listSessions(schoolId: number, teacherId: number, now = Date.now()): Promise<sessions.SessionRow[]> {
-    if (!(await this.ready(schoolId))) return [];
-    return sessions.listSessions(this.sql, teacherId, now);
+    return this.withSchool(schoolId, [], () => sessions.listSessions(this.sql, teacherId, now));
   }
 
   async sessionCounts(schoolId: number, teacherIds: number[], now = Date.now()): Promise<Record<number, number>> {
-    if (!(await this.ready(schoolId))) return {};
-    return sessions.sessionCounts(this.sql, teacherIds, now);
+    return this.withSchool(schoolId, {}, () => sessions.sessionCounts(this.sql, teacherIds, now));
   }
 
   async setTeacherDisabled(schoolId: number, teacher: sessions.SessionTeacher, disabled: boolean, now = Date.now()): Promise<number> {
-    if (!(await this.ready(schoolId))) return 0;
-    return this.transaction(() => sessions.setTeacherDisabled(this.sql, teacher, disabled, now));
+    return this.withSchool(schoolId, 0, () => this.transaction(() => sessions.setTeacherDisabled(this.sql, teacher, disabled, now)));
   }
 
   async updateTeacher(schoolId: number, teacher: sessions.SessionTeacher): Promise<void> {
-    if (await this.ready(schoolId)) sessions.updateTeacher(this.sql, teacher);
+    return this.withSchool(schoolId, undefined, () => sessions.updateTeacher(this.sql, teacher));
   }
 
   async removeTeacher(schoolId: number, teacherId: number): Promise<void> {
-    if (await this.ready(schoolId)) this.transaction(() => sessions.removeTeacher(this.sql, teacherId));
+    return this.withSchool(schoolId, undefined, () => this.transaction(() => sessions.removeTeacher(this.sql, teacherId)));
   }
 
   async setSessionLimit(schoolId: number, limit: number): Promise<number> {
-    if (!(await this.ready(schoolId))) return 0;
-    return this.transaction(() => sessions.setSessionLimit(this.sql, limit));
+    return this.withSchool(schoolId, 0, () => this.transaction(() => sessions.setSessionLimit(this.sql, limit)));
   }
 
-  async readPage(schoolId: number, input: reading.PageRead & At): Promise<reading.PageCheck> {
-    if (!(await this.ready(schoolId))) return { status: "none" };
-    return reading.readPage(this.sql, input, input.now ?? Date.now(), this.flushSoon);
+  async readPage(schoolId: number, input: reading.PageRead & AsTeacher): Promise<reading.PageCheck> {
+    return this.withSession(schoolId, input, (teacher, now) => reading.readPage(this.sql, teacher, input, now, this.flushSoon));
   }
 
-  async releaseSeat(schoolId: number, input: { tokenHash: string; bookId: number } & At): Promise<"ok" | "none" | "disabled"> {
-    if (!(await this.ready(schoolId))) return "none";
-    return reading.closeBook(this.sql, input, input.now ?? Date.now());
+  /** The teacher closed the book: their seat, if they held one, is free for the next. */
+  async releaseSeat(schoolId: number, input: { bookId: number } & AsTeacher): Promise<ObjectOutcome<null>> {
+    return this.withSession(schoolId, input, (teacher) => {
+      seats.releaseSeat(this.sql, teacher.id, input.bookId);
+      return answer(null);
+    });
   }
 
   async seatHolders(schoolId: number, now = Date.now()): Promise<seats.SeatHolder[]> {
-    if (!(await this.ready(schoolId))) return [];
-    return seats.seatHolders(this.sql, now);
+    return this.withSchool(schoolId, [], () => seats.seatHolders(this.sql, now));
   }
 
   async freeSeat(schoolId: number, input: { bookId: number; teacherId: number } & At): Promise<boolean> {
-    if (!(await this.ready(schoolId))) return false;
-    return seats.freeSeat(this.sql, input.bookId, input.teacherId, input.now ?? Date.now());
+    return this.withSchool(schoolId, false, () => seats.freeSeat(this.sql, input.bookId, input.teacherId, input.now ?? Date.now()));
   }
 
   async seatsHeld(schoolId: number, bookId: number, now = Date.now()): Promise<number> {
-    if (!(await this.ready(schoolId))) return 0;
-    return seats.seatsHeld(this.sql, bookId, now);
+    return this.withSchool(schoolId, 0, () => seats.seatsHeld(this.sql, bookId, now));
   }
 
   /** An admin took a book from the school: what Workers remember of the school's books is stale. Returns the new version. */
   async catalogueChanged(schoolId: number): Promise<number> {
-    if (!(await this.ready(schoolId))) return 0;
-    return raiseCatalogueVersion(this.sql);
+    return this.withSchool(schoolId, 0, () => raiseCatalogueVersion(this.sql));
   }
 
-  async annotations(schoolId: number, input: annotating.BookRead & At): Promise<annotating.AnnotationAnswer<annotating.AnnotationList>> {
-    if (!(await this.ready(schoolId))) return { status: "none" };
-    return annotating.listWithText(this.sql, input, input.now ?? Date.now(), this.flushSoon);
+  async annotations(schoolId: number, input: annotating.BookRead & At): Promise<ObjectOutcome<annotating.AnnotationList>> {
+    return this.withSession(schoolId, input, (teacher, now) => annotating.listWithText(this.sql, teacher.id, input, now, this.flushSoon));
   }
 
-  async annotate(schoolId: number, input: annotating.AddInput & At): Promise<annotating.AnnotationAnswer<Annotation>> {
-    if (!(await this.ready(schoolId))) return { status: "none" };
-    return this.transaction(() => annotating.addOne(this.sql, input, input.now ?? Date.now(), this.flushSoon));
+  async annotate(schoolId: number, input: annotating.AddInput & At): Promise<ObjectOutcome<Annotation>> {
+    return this.withSession(schoolId, input, (teacher, now) =>
+      this.transaction(() => annotating.addOne(this.sql, teacher.id, input, now, this.flushSoon)),
+    );
   }
 
-  async editAnnotation(
-    schoolId: number,
-    input: annotating.EditInput & At,
-  ): Promise<annotating.AnnotationAnswer<annotating.ChangedAnnotation>> {
-    if (!(await this.ready(schoolId))) return { status: "none" };
-    return annotating.editOne(this.sql, input, input.now ?? Date.now());
+  async editAnnotation(schoolId: number, input: annotating.EditInput & At): Promise<ObjectOutcome<annotating.ChangedAnnotation>> {
+    return this.withSession(schoolId, input, (teacher, now) => annotating.editOne(this.sql, teacher.id, input, now));
   }
 
-  async removeAnnotation(schoolId: number, input: annotating.RemoveInput & At): Promise<annotating.AnnotationAnswer<null>> {
-    if (!(await this.ready(schoolId))) return { status: "none" };
-    return annotating.removeOne(this.sql, input, input.now ?? Date.now());
+  async removeAnnotation(schoolId: number, input: annotating.RemoveInput & At): Promise<ObjectOutcome<null>> {
+    return this.withSession(schoolId, input, (teacher) => annotating.removeOne(this.sql, teacher.id, input));
   }
 
   /** The page a teacher settled on in a book (saved, and pinged while they read): kept for the next flush, counted as reading time. */
   async saveProgress(schoolId: number, input: { teacherId: number; bookId: number; page: number } & At): Promise<void> {
-    if (!(await this.ready(schoolId))) return;
-    const now = input.now ?? Date.now();
-    usage.saveProgress(this.sql, input, now);
-    this.countEvent({ teacherId: input.teacherId, bookId: input.bookId, pages: 0 }, now);
+    return this.withSchool(schoolId, undefined, () => {
+      const now = input.now ?? Date.now();
+      usage.saveProgress(this.sql, input, now);
+      this.countEvent({ teacherId: input.teacherId, bookId: input.bookId, pages: 0 }, now);
+    });
   }
 
   async unflushedProgress(schoolId: number, teacherId: number): Promise<usage.UnflushedProgress[]> {
-    if (!(await this.ready(schoolId))) return [];
-    return usage.unflushedProgress(this.sql, teacherId);
+    return this.withSchool(schoolId, [], () => usage.unflushedProgress(this.sql, teacherId));
   }
 
   /** The dashboard's one call: the teacher's unflushed progress and the school's catalogue version (workers/reading/shelf-cache.ts). */
   async dashboardState(schoolId: number, teacherId: number): Promise<{ unflushed: usage.UnflushedProgress[]; catalogueVersion: number }> {
     // An object that holds no such school has no tables to read: nothing unflushed, no version.
-    if (!(await this.ready(schoolId))) return { unflushed: [], catalogueVersion: 0 };
-    return { unflushed: usage.unflushedProgress(this.sql, teacherId), catalogueVersion: catalogueVersion(this.sql) };
+    return this.withSchool(schoolId, { unflushed: [], catalogueVersion: 0 }, () => ({
+      unflushed: usage.unflushedProgress(this.sql, teacherId),
+      catalogueVersion: catalogueVersion(this.sql),
+    }));
   }
 
   /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */
   async record(schoolId: number, event: usage.ReadingEventInput): Promise<void> {
-    if (await this.ready(schoolId)) this.countEvent(event, event.now ?? Date.now());
+    return this.withSchool(schoolId, undefined, () => this.countEvent(event, event.now ?? Date.now()));
   }
 
   private countEvent(event: Omit<usage.ReadingEventInput, "now">, now: number) {
@@ -225,8 +237,7 @@ export class School extends DurableObject<SchoolEnv> {
 
   /** Sends the unflushed usage to D1 now (the reports and the tests); how many rows went. */
   async flush(schoolId: number): Promise<number> {
-    if (!(await this.ready(schoolId))) return 0;
-    return this.flushAll();
+    return (await this.ready(schoolId)) ? this.flushAll() : 0;
   }
 
   private async flushAll(): Promise<number> {

@@ -3,7 +3,9 @@
  * signed in on which device, who an admin disabled, and the school's session limit. The object
  * calls these inside its single-threaded step, in a transaction where a call writes more than once.
  */
+import { ACCOUNT_DISABLED, signedOut } from "../auth/signed-out.ts";
 import { ENDED_SESSION_KEPT_MS, LAST_SEEN_RESOLUTION_MS, TEACHER_SESSION_LIFETIME } from "./policy.ts";
+import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
 import { freeSeatsOfSignedOut, freeSeatsOfTeacher } from "./seats.ts";
 
 export interface SessionTeacher {
@@ -12,7 +14,8 @@ export interface SessionTeacher {
   email: string;
 }
 
-export type SessionCheck = { status: "ok"; teacher: SessionTeacher } | { status: "disabled" } | { status: "none" };
+/** The session's teacher, or why not: `unauthenticated`, with `details.disabled` while an admin has disabled them. */
+export type SessionCheck = ObjectOutcome<SessionTeacher>;
 
 export interface SessionRow {
   tokenHash: string;
@@ -37,9 +40,9 @@ export function saveTeacher(sql: SqlStorage, teacher: SessionTeacher) {
  * Signs a teacher in: a new session, and the teacher's oldest beyond the school's session limit
  * ended. A teacher an admin disabled gets none (D1 said otherwise only if the disable is half done).
  */
-export function openSession(sql: SqlStorage, input: NewSession, now: number): { ok: true } | { ok: false; reason: "disabled" } {
+export function openSession(sql: SqlStorage, input: NewSession, now: number): ObjectOutcome<null> {
   const [row] = sql.exec<{ disabled: number }>("SELECT disabled FROM teachers WHERE id = ?", input.teacher.id).toArray();
-  if (row?.disabled) return { ok: false, reason: "disabled" };
+  if (row?.disabled) return refuse({ kind: "refused", error: ACCOUNT_DISABLED });
   saveTeacher(sql, input.teacher);
   sql.exec(
     `INSERT INTO sessions (token_hash, teacher_id, device, created_at, last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`,
@@ -51,7 +54,7 @@ export function openSession(sql: SqlStorage, input: NewSession, now: number): { 
     now + TEACHER_SESSION_LIFETIME.absoluteMs,
   );
   endBeyondLimit(sql, input.teacher.id, input.sessionLimit);
-  return { ok: true };
+  return answer(null);
 }
 
 function endBeyondLimit(sql: SqlStorage, teacherId: number, limit: number): number {
@@ -81,18 +84,18 @@ export function checkSession(sql: SqlStorage, tokenHash: string, now: number): S
       tokenHash,
     )
     .toArray();
-  if (!row) return { status: "none" };
+  if (!row) return refuse(signedOut("none"));
   // A session a disable ended tells its teacher why while they are disabled; once enabled it is just ended.
-  if (row.disabled) return { status: "disabled" };
-  if (row.ended !== null) return { status: "none" };
+  if (row.disabled) return refuse(signedOut("disabled"));
+  if (row.ended !== null) return refuse(signedOut("none"));
   if (row.expiresAt <= now || row.lastSeenAt + TEACHER_SESSION_LIFETIME.idleMs <= now) {
     sql.exec("DELETE FROM sessions WHERE token_hash = ?", tokenHash);
-    return { status: "none" };
+    return refuse(signedOut("none"));
   }
   if (now - row.lastSeenAt > LAST_SEEN_RESOLUTION_MS) {
     sql.exec("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", now, tokenHash);
   }
-  return { status: "ok", teacher: { id: row.teacherId, name: row.name, email: row.email } };
+  return answer({ id: row.teacherId, name: row.name, email: row.email });
 }
 
 /** Ends one session (sign-out, or a device revoked); true when it was live. The teacher's last one frees their seats. */

@@ -4,14 +4,13 @@ import { BAD_CREDENTIALS, checkLogin, loginHousekeeping } from "../auth/login-gu
 import { checkOtp, OTP_ERRORS } from "../auth/otp.ts";
 import { hashPassword } from "../auth/password.ts";
 import { type HotState, openTeacherSession } from "../auth/sessions.ts";
+import { ACCOUNT_DISABLED } from "../auth/signed-out.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { loginEvents, type School, schools, teachers } from "../db/schema.ts";
 import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { schoolObject } from "../school-object/objects.ts";
 
 export const LIMIT_REACHED = "limit_reached";
-// Only after the right password (docs/decisions/0015): a stranger learns nothing about the account.
-export const ACCOUNT_DISABLED = "Your account has been disabled. Please contact your school administrator.";
 export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
 
 /**

@@ -1,10 +1,10 @@
 import { createContext, redirect } from "react-router";
 import type { PublicSchool } from "#shared/rules/public-school.ts";
+import { ACCOUNT_DISABLED } from "../../../workers/auth/signed-out.ts";
 import { appContext } from "../../../workers/kernel/context.ts";
 import { REFUSALS, type SignInRefusal } from "../../../workers/sso/flow.ts";
 import { PROVIDERS, type ProviderName, providerApps } from "../../../workers/sso/providers.ts";
 import { readSignIn } from "../../../workers/sso/settings.ts";
-import { ACCOUNT_DISABLED } from "../../../workers/teachers/sign-up-and-login.ts";
 import { redirectTarget } from "../redirect-target.ts";
 import { requireSchool } from "./tenant.server.ts";
 

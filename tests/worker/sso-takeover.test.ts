@@ -38,6 +38,8 @@ describe("the address's domain", () => {
   });
 });
 
+// Every call here names a host (another site's, localhost, a school's) or follows an answer's Location,
+// to routes that read their query themselves: none of it is what the typed client sends, so they stay raw.
 describe("the host a sign-in begins on and comes back to", () => {
   it("refuses to start on a host that is not APP_DOMAIN or the school's subdomain of it", async () => {
     const school = await schoolWith("google");

@@ -103,6 +103,15 @@ const announced = () => screen.getByText((_, element) => element?.matches("p[rol
 const marked = () => document.querySelector("[data-reading-sentence]")?.textContent?.trim() ?? null;
 const view = (page: number) => screen.getByRole("region", { name: `Text of page ${page} of 3` });
 
+/** Page 1 in the Text view, read aloud with no paragraph chosen: from its top. */
+async function readFromTheTop() {
+  const speech = fakeSpeech();
+  renderTextView();
+  await within(view(1)).findByText(/^Cells are small/);
+  await userEvent.click(screen.getByRole("button", { name: "Read aloud" }));
+  return speech;
+}
+
 beforeEach(() => {
   // No account to keep settings on: they stay on the device.
   vi.stubGlobal(
@@ -138,19 +147,13 @@ describe("read aloud in the Text view", () => {
   });
 
   it("starts at the first paragraph when none was chosen", async () => {
-    const speech = fakeSpeech();
-    renderTextView();
-    await within(view(1)).findByText(/^Cells are small/);
-    await userEvent.click(screen.getByRole("button", { name: "Read aloud" }));
+    const speech = await readFromTheTop();
     expect(speech.texts()).toEqual(["Cells are small."]);
     expect(announced()).toBe("Reading page 1, paragraph 1");
   });
 
   it("pauses and resumes at the sentence it was reading, and stops", async () => {
-    const speech = fakeSpeech();
-    renderTextView();
-    await within(view(1)).findByText(/^Cells are small/);
-    await userEvent.click(screen.getByRole("button", { name: "Read aloud" }));
+    const speech = await readFromTheTop();
     speech.finish();
     expect(marked()).toBe("They are alive.");
 
@@ -217,10 +220,7 @@ describe("read aloud in the Text view", () => {
   });
 
   it("reads a page the teacher turned to while reading from its top", async () => {
-    const speech = fakeSpeech();
-    renderTextView();
-    await within(view(1)).findByText(/^Cells are small/);
-    await userEvent.click(screen.getByRole("button", { name: "Read aloud" }));
+    const speech = await readFromTheTop();
     await userEvent.click(screen.getByRole("button", { name: /Page 2/ }));
     await waitFor(() => expect(speech.texts().at(-1)).toBe("Page two begins here."));
     expect(speech.synth.cancel).toHaveBeenCalled();
@@ -241,10 +241,7 @@ describe("read aloud in the Text view", () => {
   });
 
   it("says when the browser stops speaking on its own", async () => {
-    const speech = fakeSpeech();
-    renderTextView();
-    await within(view(1)).findByText(/^Cells are small/);
-    await userEvent.click(screen.getByRole("button", { name: "Read aloud" }));
+    const speech = await readFromTheTop();
     act(() => speech.spoken[0]?.onerror?.({ error: "network" }));
     expect(announced()).toBe("Reading aloud stopped: the voice needs a network connection.");
     expect(screen.getByRole("button", { name: "Read aloud" })).toBeTruthy();

@@ -1,5 +1,6 @@
-// A school's real day (issue 15): a staff room signing up together, strangers who cannot lock
-// anyone out or learn who has an account, and writes that hold when ten arrive at once.
+// Throttles, enumeration and races on a school's real day (issue 15): a staff room signing up
+// together, strangers who cannot lock anyone out or learn who has an account, and writes that hold
+// when ten arrive at once.
 import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";

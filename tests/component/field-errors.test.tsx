@@ -10,7 +10,9 @@ import { createRoutesStub, data, useActionData } from "react-router";
 import { describe, expect, it, vi } from "vitest";
 import { ResetPasswordDialog } from "../../app/components/admin/superadmin/account-dialogs.tsx";
 import { ChangePassword } from "../../app/components/school/account/change-password.tsx";
+import { pageNavigation } from "../../app/lib/page-navigation.ts";
 import AdminAddSchool from "../../app/routes/admin-add-school.tsx";
+import { OpenRegister } from "./school-dialogs.tsx";
 
 /** `ui` on a page whose action answers `answer` (with `status`), inside a query client (the slug check asks one). */
 function renderWithAction(Ui: ComponentType, answer: unknown, status = 400) {
@@ -55,15 +57,12 @@ function AddSchoolPage() {
 
 describe("Add School", () => {
   it("marks the slug the action refused, beside its input, keeps the form's message and focuses it", async () => {
-    vi.stubGlobal(
-      "fetch",
-      vi.fn(async () => Response.json({ available: true })),
-    );
+    // No name typed: no slug is suggested, so the slug field asks the server nothing.
+    vi.stubGlobal("fetch", vi.fn());
     const taken = "A school with this slug already exists";
     const posted = renderWithAction(AddSchoolPage, { error: taken, field: "slug", entered: {} }, 409);
     const slug = screen.getByLabelText("Portal address (slug)");
     expectUnmarked(slug);
-    await userEvent.type(screen.getByLabelText("School name"), "Lincoln High");
     await userEvent.click(screen.getByRole("button", { name: "Add School" }));
 
     await vi.waitFor(() => expectMarked(slug, taken));
@@ -135,5 +134,52 @@ describe("a teacher's Change password form", () => {
     // Typing again clears the answer, its mark with it.
     await userEvent.type(current, "x");
     expectUnmarked(current);
+  });
+});
+
+describe("the teacher's register dialog (the API's answer)", () => {
+  it("takes the teacher back to the step of the field the API refused, marked", async () => {
+    const short = "Mobile number must be exactly 10 digits";
+    const replies: Record<string, { status: number; body: unknown }> = {
+      "/api/teacher/send-otp": {
+        status: 200,
+        body: { error: "Development Mode: email delivery is not configured, so here is your OTP: 123456" },
+      },
+      "/api/teacher/register": { status: 400, body: { error: short, field: "mobile" } },
+    };
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async (path: string) => Response.json(replies[path]!.body, { status: replies[path]!.status })),
+    );
+    const go = vi.spyOn(pageNavigation, "go").mockImplementation(() => {});
+    render(<OpenRegister />);
+    await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
+    await userEvent.type(screen.getByLabelText("Mobile Number"), "555123");
+    await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
+    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
+    await userEvent.type(await screen.findByPlaceholderText("Enter 6-digit OTP"), "123456");
+    await userEvent.click(screen.getByRole("button", { name: "Verify OTP" }));
+    await userEvent.type(screen.getByLabelText("Password"), "a good passphrase");
+    await userEvent.type(screen.getByLabelText("Confirm Password"), "a good passphrase");
+    await userEvent.click(screen.getByRole("button", { name: "Complete Registration" }));
+
+    const mobile = await screen.findByLabelText("Mobile Number");
+    expectMarked(mobile, short);
+    expect(screen.getByRole("alert").textContent).toBe(short);
+    expectUnmarked(screen.getByLabelText("Full Name"));
+    await vi.waitFor(() => expect(document.activeElement).toBe(mobile));
+    expect(go).not.toHaveBeenCalled();
+    vi.unstubAllGlobals();
+  });
+
+  it("marks the field its own checks refuse, with the spec's words above", async () => {
+    vi.stubGlobal("fetch", vi.fn());
+    render(<OpenRegister />);
+    await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
+    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
+    expect(screen.getByRole("alert").textContent).toBe("Please fill in all required fields (name, email, mobile)");
+    expectMarked(screen.getByLabelText("Mobile Number"), "Please fill in all required fields (name, email, mobile)");
+    expectUnmarked(screen.getByLabelText("Email Address"));
+    vi.unstubAllGlobals();
   });
 });

@@ -1,26 +1,30 @@
 import { Field, inputClasses } from "../ui/field.tsx";
+import { invalidProps } from "../ui/field-error.tsx";
 import { PasswordInput } from "../ui/password-input.tsx";
 
 export const digitsOnly = (value: string, max: number) => value.replace(/\D/g, "").slice(0, max);
 
-/** The 6-digit code field of the register and reset dialogs: digits only, at most 6. */
+/** The 6-digit code field of the register and reset dialogs: digits only, at most 6; `error`, a refusal of it. */
 export function OtpField({
   id,
   label,
   hint,
   value,
   onChange,
+  error,
 }: {
   id: string;
   label: string;
   hint?: string;
   value: string;
   onChange: (value: string) => void;
+  error?: string | null;
 }) {
   return (
-    <Field label={label} htmlFor={id} hint={hint}>
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
       <input
         id={id}
+        {...invalidProps(id, error)}
         className={`${inputClasses} text-center font-mono text-lg tracking-[0.4em]`}
         inputMode="numeric"
         autoComplete="one-time-code"
@@ -34,7 +38,7 @@ export function OtpField({
   );
 }
 
-/** A new password and its confirmation, each with show/hide. */
+/** A new password and its confirmation, each with show/hide; `errors`, a refusal of either. */
 export function NewPasswordFields({
   idPrefix,
   labels,
@@ -43,6 +47,7 @@ export function NewPasswordFields({
   confirm,
   onPassword,
   onConfirm,
+  errors = {},
 }: {
   idPrefix: string;
   labels: [string, string];
@@ -51,21 +56,24 @@ export function NewPasswordFields({
   confirm: string;
   onPassword: (value: string) => void;
   onConfirm: (value: string) => void;
+  errors?: { password?: string | null; confirm?: string | null };
 }) {
   return (
     <>
-      <Field label={labels[0]} htmlFor={`${idPrefix}-password`} hint={hint}>
+      <Field label={labels[0]} htmlFor={`${idPrefix}-password`} hint={hint} error={errors.password}>
         <PasswordInput
           id={`${idPrefix}-password`}
+          {...invalidProps(`${idPrefix}-password`, errors.password)}
           autoComplete="new-password"
           required
           value={password}
           onChange={(e) => onPassword(e.target.value)}
         />
       </Field>
-      <Field label={labels[1]} htmlFor={`${idPrefix}-confirm`}>
+      <Field label={labels[1]} htmlFor={`${idPrefix}-confirm`} error={errors.confirm}>
         <PasswordInput
           id={`${idPrefix}-confirm`}
+          {...invalidProps(`${idPrefix}-confirm`, errors.confirm)}
           autoComplete="new-password"
           required
           value={confirm}

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, useState } from "react";
+import { type FormEvent, type ReactNode, useRef, useState } from "react";
 import { ApiError, api, call } from "../../lib/api-client.ts";
 import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
@@ -7,6 +7,7 @@ import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { Field, inputClasses } from "../ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { digitsOnly, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
@@ -15,6 +16,9 @@ type Step = 1 | 2 | 3;
 
 const EMPTY = { name: "", mobile: "", email: "", otp: "", password: "", confirm: "" };
 export const LIMIT_MESSAGE = "Maximum teacher registration limit reached for this school.";
+/** The step each refused field is typed on: a refusal takes the teacher there, to the field marked. */
+const STEP_OF: Record<string, Step> = { name: 1, mobile: 1, email: 1, otp: 2, password: 3, confirm: 3 };
+type Refusal = { error: string; field?: string };
 
 export function RegisterDialog({
   open,
@@ -32,7 +36,16 @@ export function RegisterDialog({
   const [step, setStep] = useState<Step>(1);
   const [fields, setFields] = useState(EMPTY);
   const [message, setMessage] = useState<FormMessage | null>(null);
+  // The refusal whose field is marked (the API's `{ error, field }`, or the dialog's own check).
+  const [refused, setRefused] = useState<unknown>(null);
+  const body = useRef<HTMLDivElement>(null);
+  useFocusInvalid(body, refused);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  /** The dialog's own check: its sentence (as the spec words it) above, its field marked. */
+  const refuse = (text: string, field: keyof typeof EMPTY) => {
+    setMessage({ text });
+    setRefused({ error: text, field } satisfies Refusal);
+  };
   // Back from the code step and forward again reaches it with the code already sent to that address.
   const sentCodes = useSentCodes();
 
@@ -47,8 +60,11 @@ export function RegisterDialog({
       setMessage(sent);
       setStep(2);
     },
-    onError: (error) =>
-      error instanceof ApiError && error.message === "limit_reached" ? limitReached() : setMessage({ text: error.message }),
+    onError: (error) => {
+      if (error instanceof ApiError && error.message === "limit_reached") return limitReached();
+      setMessage({ text: error.message });
+      setRefused(error instanceof ApiError ? error.body : null);
+    },
   });
 
   const registerTeacher = useAction(
@@ -68,14 +84,20 @@ export function RegisterDialog({
       onError: (error) => {
         if (error instanceof ApiError && error.message === "limit_reached") return limitReached();
         setMessage({ text: error.message });
-        // A wrong or expired code is fixed on the code step, not the password step.
+        const answer = error instanceof ApiError ? error.body : null;
+        setRefused(answer);
+        // A wrong or expired code is fixed on the code step, not the password step; a refused
+        // field on the step it is typed on.
+        const field = Object.keys(STEP_OF).find((name) => fieldError(answer, name));
         if (/OTP/.test(error.message)) setStep(2);
+        else if (field) setStep(STEP_OF[field]!);
       },
     },
   );
 
   function goTo(target: Step) {
     setMessage(null);
+    setRefused(null);
     setStep(target);
   }
 
@@ -83,6 +105,7 @@ export function RegisterDialog({
     setStep(1);
     setFields(EMPTY);
     setMessage(null);
+    setRefused(null);
     sendOtp.reset();
     registerTeacher.reset();
     onClose();
@@ -90,9 +113,9 @@ export function RegisterDialog({
 
   function submitDetails(event: FormEvent) {
     event.preventDefault();
-    if (!fields.name.trim() || !fields.email.trim() || !fields.mobile) {
-      return setMessage({ text: "Please fill in all required fields (name, email, mobile)" });
-    }
+    setRefused(null);
+    const empty = (["name", "mobile", "email"] as const).find((key) => !fields[key].trim());
+    if (empty) return refuse("Please fill in all required fields (name, email, mobile)", empty);
     const earlier = sentCodes.find(fields.email);
     if (earlier) {
       setMessage(earlier.message);
@@ -104,15 +127,17 @@ export function RegisterDialog({
 
   function submitOtp(event: FormEvent) {
     event.preventDefault();
-    if (!fields.otp) return setMessage({ text: "Please enter the OTP sent to your email" });
+    setRefused(null);
+    if (!fields.otp) return refuse("Please enter the OTP sent to your email", "otp");
     setMessage(null);
     setStep(3);
   }
 
   function submitPassword(event: FormEvent) {
     event.preventDefault();
-    if (!fields.password || !fields.confirm) return setMessage({ text: "Please fill in all fields" });
-    if (fields.password !== fields.confirm) return setMessage({ text: "Passwords do not match" });
+    setRefused(null);
+    if (!fields.password || !fields.confirm) return refuse("Please fill in all fields", fields.password ? "confirm" : "password");
+    if (fields.password !== fields.confirm) return refuse("Passwords do not match", "confirm");
     setMessage(null);
     registerTeacher.run();
   }
@@ -125,104 +150,111 @@ export function RegisterDialog({
       title="Register as a Teacher"
       description={`Create your account to access ${schoolName} books`}
     >
-      <StepIndicator step={step} />
-      {message && (
-        <div className="mb-4">
-          <MessageBox text={message.text} tone={message.tone} />
-        </div>
-      )}
-      {step === 1 && (
-        <form className="space-y-4" onSubmit={submitDetails} noValidate>
-          <Field label="Full Name" htmlFor="register-name">
-            <input
-              id="register-name"
-              className={inputClasses}
-              autoComplete="name"
-              required
-              value={fields.name}
-              onChange={(e) => set("name")(e.target.value)}
+      <div ref={body}>
+        <StepIndicator step={step} />
+        {message && (
+          <div className="mb-4">
+            <MessageBox text={message.text} tone={message.tone} />
+          </div>
+        )}
+        {step === 1 && (
+          <form className="space-y-4" onSubmit={submitDetails} noValidate>
+            <Field label="Full Name" htmlFor="register-name" error={fieldError(refused, "name")}>
+              <input
+                id="register-name"
+                {...invalidProps("register-name", fieldError(refused, "name"))}
+                className={inputClasses}
+                autoComplete="name"
+                required
+                value={fields.name}
+                onChange={(e) => set("name")(e.target.value)}
+              />
+            </Field>
+            <Field label="Mobile Number" htmlFor="register-mobile" error={fieldError(refused, "mobile")}>
+              <input
+                id="register-mobile"
+                {...invalidProps("register-mobile", fieldError(refused, "mobile"))}
+                className={inputClasses}
+                inputMode="numeric"
+                autoComplete="tel-national"
+                placeholder="10-digit mobile number"
+                maxLength={10}
+                required
+                value={fields.mobile}
+                onChange={(e) => set("mobile")(digitsOnly(e.target.value, 10))}
+              />
+            </Field>
+            <Field label="Email Address" htmlFor="register-email" error={fieldError(refused, "email")}>
+              <input
+                id="register-email"
+                {...invalidProps("register-email", fieldError(refused, "email"))}
+                type="email"
+                className={inputClasses}
+                autoComplete="email"
+                required
+                value={fields.email}
+                onChange={(e) => set("email")(e.target.value)}
+              />
+            </Field>
+            <Actions>
+              <Button variant="secondary" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={sendOtp.isPending}>
+                {sendOtp.isPending ? "Sending OTP..." : "Send OTP"}
+              </Button>
+            </Actions>
+          </form>
+        )}
+        {step === 2 && (
+          <form className="space-y-4" onSubmit={submitOtp} noValidate>
+            <OtpField
+              id="register-otp"
+              label="OTP"
+              hint="Please check your email for the OTP verification code"
+              value={fields.otp}
+              onChange={set("otp")}
+              error={fieldError(refused, "otp")}
             />
-          </Field>
-          <Field label="Mobile Number" htmlFor="register-mobile">
-            <input
-              id="register-mobile"
-              className={inputClasses}
-              inputMode="numeric"
-              autoComplete="tel-national"
-              placeholder="10-digit mobile number"
-              maxLength={10}
-              required
-              value={fields.mobile}
-              onChange={(e) => set("mobile")(digitsOnly(e.target.value, 10))}
+            <ResendOtpButton
+              email={fields.email}
+              slug={slug}
+              purpose="register"
+              sentAt={sentCodes.find(fields.email)?.at}
+              onResult={setMessage}
+              onSent={(sent) => sentCodes.record(fields.email, sent)}
             />
-          </Field>
-          <Field label="Email Address" htmlFor="register-email">
-            <input
-              id="register-email"
-              type="email"
-              className={inputClasses}
-              autoComplete="email"
-              required
-              value={fields.email}
-              onChange={(e) => set("email")(e.target.value)}
+            <Actions>
+              <Button variant="secondary" onClick={() => goTo(1)}>
+                Back
+              </Button>
+              <Button type="submit">Verify OTP</Button>
+            </Actions>
+          </form>
+        )}
+        {step === 3 && (
+          <form className="space-y-4" onSubmit={submitPassword} noValidate>
+            <NewPasswordFields
+              idPrefix="register"
+              labels={["Password", "Confirm Password"]}
+              hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
+              password={fields.password}
+              confirm={fields.confirm}
+              onPassword={set("password")}
+              onConfirm={set("confirm")}
+              errors={{ password: fieldError(refused, "password"), confirm: fieldError(refused, "confirm") }}
             />
-          </Field>
-          <Actions>
-            <Button variant="secondary" onClick={close}>
-              Cancel
-            </Button>
-            <Button type="submit" disabled={sendOtp.isPending}>
-              {sendOtp.isPending ? "Sending OTP..." : "Send OTP"}
-            </Button>
-          </Actions>
-        </form>
-      )}
-      {step === 2 && (
-        <form className="space-y-4" onSubmit={submitOtp} noValidate>
-          <OtpField
-            id="register-otp"
-            label="OTP"
-            hint="Please check your email for the OTP verification code"
-            value={fields.otp}
-            onChange={set("otp")}
-          />
-          <ResendOtpButton
-            email={fields.email}
-            slug={slug}
-            purpose="register"
-            sentAt={sentCodes.find(fields.email)?.at}
-            onResult={setMessage}
-            onSent={(sent) => sentCodes.record(fields.email, sent)}
-          />
-          <Actions>
-            <Button variant="secondary" onClick={() => goTo(1)}>
-              Back
-            </Button>
-            <Button type="submit">Verify OTP</Button>
-          </Actions>
-        </form>
-      )}
-      {step === 3 && (
-        <form className="space-y-4" onSubmit={submitPassword} noValidate>
-          <NewPasswordFields
-            idPrefix="register"
-            labels={["Password", "Confirm Password"]}
-            hint="At least 8 characters. A short sentence is easy to remember and hard to guess."
-            password={fields.password}
-            confirm={fields.confirm}
-            onPassword={set("password")}
-            onConfirm={set("confirm")}
-          />
-          <Actions>
-            <Button variant="secondary" onClick={() => goTo(2)}>
-              Back
-            </Button>
-            <Button type="submit" disabled={registerTeacher.isPending}>
-              {registerTeacher.isPending ? "Registering..." : "Complete Registration"}
-            </Button>
-          </Actions>
-        </form>
-      )}
+            <Actions>
+              <Button variant="secondary" onClick={() => goTo(2)}>
+                Back
+              </Button>
+              <Button type="submit" disabled={registerTeacher.isPending}>
+                {registerTeacher.isPending ? "Registering..." : "Complete Registration"}
+              </Button>
+            </Actions>
+          </form>
+        )}
+      </div>
     </Dialog>
   );
 }

@@ -1,10 +1,11 @@
-import { type FormEvent, useEffect, useState } from "react";
-import { api, call } from "../../lib/api-client.ts";
+import { type FormEvent, useEffect, useRef, useState } from "react";
+import { ApiError, api, call } from "../../lib/api-client.ts";
 import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { Field, inputClasses } from "../ui/field.tsx";
+import { fieldError, invalidProps, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
@@ -32,7 +33,21 @@ export function ResetPasswordDialog({
   }, [open]);
   const [otpSent, setOtpSent] = useState(false);
   const [message, setMessage] = useState<FormMessage | null>(null);
+  // The refusal whose field is marked: the API's `{ error, field }` (its new password is
+  // `newPassword`), or the dialog's own check.
+  const [refused, setRefused] = useState<unknown>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, refused);
   const set = (key: keyof typeof EMPTY) => (value: string) => setFields((f) => ({ ...f, [key]: value }));
+  /** The dialog's own check: its sentence (as the spec words it) below, its field marked. */
+  const refuse = (text: string, field: string) => {
+    setMessage({ text });
+    setRefused({ error: text, field });
+  };
+  const failed = (error: Error) => {
+    setMessage({ text: error.message });
+    setRefused(error instanceof ApiError ? error.body : null);
+  };
   // Cancel and Send OTP again to the same address reaches the code stage with the code already sent.
   const sentCodes = useSentCodes();
 
@@ -42,7 +57,7 @@ export function ResetPasswordDialog({
       setMessage(sent);
       setOtpSent(true);
     },
-    onError: (error) => setMessage({ text: error.message }),
+    onError: failed,
   });
 
   const reset = useAction(
@@ -57,7 +72,7 @@ export function ResetPasswordDialog({
         sentCodes.forget(fields.email);
         setMessage({ text: RESET_SUCCESS, tone: "success" });
       },
-      onError: (error) => setMessage({ text: error.message }),
+      onError: failed,
     },
   );
 
@@ -65,6 +80,7 @@ export function ResetPasswordDialog({
     setFields(EMPTY);
     setOtpSent(false);
     setMessage(null);
+    setRefused(null);
     sendOtp.reset();
     reset.reset();
     onClose();
@@ -81,8 +97,9 @@ export function ResetPasswordDialog({
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    setRefused(null);
     if (!otpSent) {
-      if (!fields.email.trim()) return setMessage({ text: "Please enter your email address" });
+      if (!fields.email.trim()) return refuse("Please enter your email address", "email");
       const earlier = sentCodes.find(fields.email);
       if (earlier) {
         setMessage(earlier.message);
@@ -91,8 +108,9 @@ export function ResetPasswordDialog({
       setMessage(null);
       return sendOtp.run();
     }
-    if (!fields.otp || !fields.password || !fields.confirm) return setMessage({ text: "Please fill in all fields" });
-    if (fields.password !== fields.confirm) return setMessage({ text: "Passwords do not match" });
+    const empty = (["otp", "password", "confirm"] as const).find((key) => !fields[key]);
+    if (empty) return refuse("Please fill in all fields", empty === "password" ? "newPassword" : empty);
+    if (fields.password !== fields.confirm) return refuse("Passwords do not match", "confirm");
     setMessage(null);
     reset.run();
   }
@@ -114,10 +132,11 @@ export function ResetPasswordDialog({
       title="Reset Your Password"
       description="Enter your email to receive a verification code"
     >
-      <form className="space-y-4" onSubmit={submit} noValidate>
-        <Field label="Email" htmlFor="reset-email">
+      <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
+        <Field label="Email" htmlFor="reset-email" error={fieldError(refused, "email")}>
           <input
             id="reset-email"
+            {...invalidProps("reset-email", fieldError(refused, "email"))}
             type="email"
             className={inputClasses}
             autoComplete="email"
@@ -129,7 +148,7 @@ export function ResetPasswordDialog({
         </Field>
         {otpSent && (
           <>
-            <OtpField id="reset-otp" label="OTP Code" value={fields.otp} onChange={set("otp")} />
+            <OtpField id="reset-otp" label="OTP Code" value={fields.otp} onChange={set("otp")} error={fieldError(refused, "otp")} />
             <ResendOtpButton
               email={fields.email}
               slug={slug}
@@ -146,6 +165,7 @@ export function ResetPasswordDialog({
               confirm={fields.confirm}
               onPassword={set("password")}
               onConfirm={set("confirm")}
+              errors={{ password: fieldError(refused, "newPassword"), confirm: fieldError(refused, "confirm") }}
             />
           </>
         )}

@@ -4,7 +4,8 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createCanvas, GlobalFonts, type SKRSContext2D } from "@napi-rs/canvas";
 import type { DemoBookInfo } from "../seed/book-pdf.ts";
-import { bankFor, hashString, seededRandom } from "../seed/book-text.ts";
+import { hashString, seededRandom } from "../seed/book-text.ts";
+import { bankFor } from "../seed/subject-banks.ts";
 
 const W = 600;
 const H = 900;

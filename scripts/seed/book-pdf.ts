@@ -5,8 +5,9 @@
  */
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { FIGURES } from "./book-figures.ts";
-import { bankFor, hashString, paragraph, pick, sanitize, seededRandom, titleCase } from "./book-text.ts";
+import { hashString, paragraph, pick, sanitize, seededRandom, titleCase } from "./book-text.ts";
 import { type Ctx, CW, clip, type Fonts, GREY, H, hex, INK, LIGHT, M, type Palette, polygon, W, WHITE, wrap } from "./pdf-drawing.ts";
+import { bankFor } from "./subject-banks.ts";
 
 export interface DemoBookInfo {
   title: string;

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ImportValidation } from "../../workers/schools/import-rows.ts";
-import { api, createSchool, errorOf, jsonOf, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createSchool, errorOf, jsonOf, okBody, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 
@@ -10,7 +10,8 @@ beforeAll(async () => {
   cookie = (await signedInAdmin()).cookie;
 });
 
-// The import routes take their rows through a command (no declared body), so hc does not type their answers: read by schemas that must fit the server's types.
+// A refused import answers the validation of every row as a failure's `rows`, which the API types as
+// any JSON: read by schemas that must fit the server's types. A validation that succeeds is typed by its route.
 const Validation = z.object({
   rows: z.array(
     z.object({
@@ -29,7 +30,11 @@ const Validation = z.object({
 const Refused = z.object({ error: z.string(), rows: Validation });
 
 const tag = () => crypto.randomUUID().slice(0, 8);
-const post = (path: string, rows: unknown) => api(`/api/schools/${path}`, { body: { rows }, cookie });
+type ImportPath = "validate-import" | "bulk" | "save-generated" | "update-duplicates";
+const post = (path: ImportPath, rows: Record<string, unknown>[]) => client({ cookie }).api.schools[path].$post({ json: { rows } });
+/** The validation of `rows` (numbered by `rowNumbers` when given), as the import page asks for it. */
+const validation = (rows: Record<string, unknown>[], rowNumbers?: number[]) =>
+  client({ cookie }).api.schools["validate-import"].$post({ json: { rows, rowNumbers } });
 
 const row = (overrides: Record<string, unknown> = {}) => ({
   ...schoolFields("Maple Elementary", "office@maple.example"),
@@ -60,9 +65,9 @@ describe("POST /api/schools/validate-import", () => {
       row({ schoolName: `${prefix} Same`, zipCode: "97209" }),
       row({ schoolName: `${prefix} same`, zipCode: "97209" }),
     ];
-    const response = await post("validate-import", rows);
+    const response = await validation(rows);
     expect(response.status).toBe(200);
-    const result = await jsonOf(response, Validation);
+    const result = await okBody(response);
     expect(result.summary).toEqual({ new: 2, duplicate: 2, invalid: 6 });
     expect(result.rows.map((r) => r.status)).toEqual([
       "new",
@@ -101,7 +106,7 @@ describe("POST /api/schools/validate-import", () => {
     // Rows 2 to 5 of the file are fine; rows 6 and 7 share a slug.
     const rows = [1, 2, 3, 4].map((i) => row({ schoolName: `${prefix} ${i}`, slug: `${slug}-${i}` }));
     rows.push(row({ schoolName: `${prefix} 5`, slug }), row({ schoolName: `${prefix} 6`, slug }));
-    const result = await jsonOf(post("validate-import", rows), Validation);
+    const result = await okBody(validation(rows));
     expect(result.rows[4]).toMatchObject({ row: 6, status: "invalid", errors: ["Row 6 has the same slug as row 7"] });
     expect(result.rows[5]).toMatchObject({ row: 7, status: "invalid", errors: ["Row 7 has the same slug as row 6"] });
   });
@@ -109,7 +114,7 @@ describe("POST /api/schools/validate-import", () => {
   it("lists every other row of a group, and three rows sharing a name and ZIP each name the other two", async () => {
     const name = `Triple ${tag()}`;
     const rows = [row({ schoolName: name }), row(), row({ schoolName: name }), row({ schoolName: name.toUpperCase() })];
-    const result = await jsonOf(post("validate-import", rows), Validation);
+    const result = await okBody(validation(rows));
     expect(result.rows.map((r) => r.errors)).toEqual([
       ["Row 2 has the same name and ZIP code as rows 4 and 5"],
       [],
@@ -121,13 +126,13 @@ describe("POST /api/schools/validate-import", () => {
   it("uses the row numbers the page sends (a file with blank lines), else counts from row 2", async () => {
     const slug = `gap-${tag()}`;
     const rows = [row({ slug }), row({ slug: `${slug}-x` }), row({ slug })];
-    const check = (rowNumbers: number[]) => api("/api/schools/validate-import", { body: { rows, rowNumbers }, cookie });
-    const numbered = await jsonOf(check([2, 5, 9]), Validation);
+    const check = (rowNumbers: number[]) => validation(rows, rowNumbers);
+    const numbered = await okBody(check([2, 5, 9]));
     expect(numbered.rows.map((r) => r.row)).toEqual([2, 5, 9]);
     expect(numbered.rows[0]?.errors).toEqual(["Row 2 has the same slug as row 9"]);
     expect(numbered.rows[2]?.errors).toEqual(["Row 9 has the same slug as row 2"]);
     // A list that does not match the rows is not used.
-    const mismatched = await jsonOf(check([2, 5]), Validation);
+    const mismatched = await okBody(check([2, 5]));
     expect(mismatched.rows.map((r) => r.row)).toEqual([2, 3, 4]);
     expect((await check([1, 2, 3])).status).toBe(400);
   });
@@ -145,14 +150,16 @@ describe("POST /api/schools/validate-import", () => {
       error: "Import at most 900 schools at a time",
       field: "rows",
     });
-    expect((await post("validate-import", ["a,b,c"])).status).toBe(400);
+    // Raw: rows that are not objects, which the typed client would not send.
+    expect((await api("/api/schools/validate-import", { body: { rows: ["a,b,c"] }, cookie })).status).toBe(400);
   });
 
   it("is for admins only", async () => {
     const teacher = await signedInTeacher(await createSchool());
-    expect((await api("/api/schools/validate-import", { body: { rows: [row()] }, cookie: teacher.cookie })).status).toBe(401);
-    expect((await api("/api/schools/save-generated", { body: { rows: [row()] } })).status).toBe(401);
-    expect((await api("/api/schools/update-duplicates", { body: { rows: [row()] } })).status).toBe(401);
+    const json = { rows: [row()] };
+    expect((await client(teacher).api.schools["validate-import"].$post({ json })).status).toBe(401);
+    expect((await client().api.schools["save-generated"].$post({ json })).status).toBe(401);
+    expect((await client().api.schools["update-duplicates"].$post({ json })).status).toBe(401);
   });
 });
 
@@ -216,8 +223,8 @@ describe("POST /api/schools/save-generated", () => {
       row({ schoolName: `${name}!`, zipCode: "97202" }),
       row({ schoolName: `${name} Annex`, slug: given }),
     ];
-    const validation = await jsonOf(post("validate-import", rows), Validation);
-    expect(validation.rows.map((r) => r.generatedSlug)).toEqual([`${base}-4`, `${base}-5`, undefined]);
+    const validated = await okBody(validation(rows));
+    expect(validated.rows.map((r) => r.generatedSlug)).toEqual([`${base}-4`, `${base}-5`, undefined]);
 
     const response = await post("save-generated", rows);
     expect(response.status).toBe(201);
@@ -291,14 +298,13 @@ describe("row numbers when saving", () => {
   it("a refused save names the rows by the numbers sent, the duplicates-only update too", async () => {
     const slug = `save-${tag()}`;
     const rows = [row({ slug }), row({ slug })];
-    const bulk = await api("/api/schools/bulk", { body: { rows, rowNumbers: [4, 6] }, cookie });
+    const bulk = await client({ cookie }).api.schools.bulk.$post({ json: { rows, rowNumbers: [4, 6] } });
     expect(bulk.status).toBe(400);
     const refused = await jsonOf(bulk, Refused);
     expect(refused.rows.rows.map((r) => r.errors)).toEqual([["Row 4 has the same slug as row 6"], ["Row 6 has the same slug as row 4"]]);
     const school = await createSchool();
-    const update = await api("/api/schools/update-duplicates", {
-      body: { rows: [row({ schoolName: school.name, slug: school.slug, teacherLimit: "x" })], rowNumbers: [12] },
-      cookie,
+    const update = await client({ cookie }).api.schools["update-duplicates"].$post({
+      json: { rows: [row({ schoolName: school.name, slug: school.slug, teacherLimit: "x" })], rowNumbers: [12] },
     });
     expect(update.status).toBe(400);
     expect((await jsonOf(update, Refused)).rows.rows[0]).toMatchObject({ row: 12, status: "invalid" });

@@ -7,7 +7,7 @@ import { DEV_PROVIDER_PORTS, type DevProviderMode, startDevSignIn } from "./lib/
 import { ensureDevVars, ROOT, runOrExit, toolEnv } from "./lib/env.ts";
 import { type CronTicker, startCronTicker, wranglerDevArgs } from "./lib/local-server.ts";
 import { DEFAULT_STATE, seedLocal } from "./lib/seed-local.ts";
-import { DEMO_SCHOOLS, demoSchoolDomain, demoTeacherEmail } from "./seed/demo-data.ts";
+import { DEMO_SCHOOLS, demoSchoolDomain, demoTeacherEmail } from "./seed/demo-schools.ts";
 
 const PORT = Number(process.env.PORT ?? 8787);
 

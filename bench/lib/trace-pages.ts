@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createCanvas } from "@napi-rs/canvas";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
-import { DEMO_BOOKS } from "../../scripts/seed/demo-data.ts";
+import { DEMO_BOOKS } from "../../scripts/seed/demo-books.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const SHARED_PDFS = join(ROOT, "../shared/pdfs");

@@ -8,7 +8,7 @@ import { eq, sql } from "drizzle-orm";
 import { type Db, runTransaction } from "../../workers/db/client.ts";
 import { bookAccess, books, readingProgress, schools, teachers } from "../../workers/db/schema.ts";
 import { readingEventStatements } from "../../workers/reading/usage-events.ts";
-import { DEMO_SCHOOLS } from "./demo-data.ts";
+import { DEMO_SCHOOLS } from "./demo-schools.ts";
 
 const DAYS = 90;
 const SAMPLE_READERS = ["Grace Okoye", "Marcus Bell", "Lena Fischer", "Omar Haddad", "Sofia Marquez"];

@@ -5,15 +5,8 @@ import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from
 import { getDb } from "../../workers/db/client.ts";
 import { admins, bookAccess, books, schoolSignIn, schools, teachers } from "../../workers/db/schema.ts";
 import type { DemoBookInfo } from "./book-pdf.ts";
-import {
-  DEMO_BOOKS,
-  DEMO_SCHOOLS,
-  DEMO_TEACHER_NAME,
-  type DemoBook,
-  demoBooksFor,
-  demoSchoolDomain,
-  demoTeacherEmail,
-} from "./demo-data.ts";
+import { DEMO_BOOKS, type DemoBook, demoBooksFor } from "./demo-books.ts";
+import { DEMO_SCHOOLS, DEMO_TEACHER_NAME, demoSchoolDomain, demoTeacherEmail } from "./demo-schools.ts";
 
 export const DEMO_PAGE_COUNT = 24;
 /** The demo book each school has two seats of. */

@@ -3,7 +3,8 @@ import { PDFDocument } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import { COVER_WIDTHS } from "#shared/rules/book-category.ts";
 import { generateBookPdf } from "../../scripts/seed/book-pdf.ts";
-import { DEMO_BOOKS, DEMO_SCHOOLS, demoBooksFor } from "../../scripts/seed/demo-data.ts";
+import { DEMO_BOOKS, demoBooksFor } from "../../scripts/seed/demo-books.ts";
+import { DEMO_SCHOOLS } from "../../scripts/seed/demo-schools.ts";
 import { type SeedAssets, seedDemo } from "../../scripts/seed/seed-demo.ts";
 import { makeCoverRenditions } from "../../workers/books/cover-renditions.ts";
 

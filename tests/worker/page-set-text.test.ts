@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { books } from "../../workers/db/schema.ts";
 import { createUploadedPageSet } from "../../workers/page-images/page-sets.ts";
 import { CLEANED_TEXT_RUN, CONTROL_TEXT_RUN, controlTextPdf } from "../support/control-text-pdf.ts";
-import { api, client, createBook, createSchool, db, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, db, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { PAGE, pageImages, putPage } from "./page-fixtures.ts";
 
 // A PDF's text layer is not anyone's input: a fuzzed PDF's NUL and ESC are cleaned out on arrival,
@@ -59,7 +59,7 @@ describe("a page set whose text holds control characters", () => {
   it("still refuses control characters where a person types (a book's title)", async () => {
     const { cookie } = await signedInAdmin();
     const book = await createBook({ title: `Typed ${crypto.randomUUID()}` });
-    const edited = await api(`/api/books/${book.id}`, { cookie, method: "PUT", body: { title: "Bad\u0000title" } });
+    const edited = await client({ cookie }).api.books[":id"].$put({ param: { id: String(book.id) }, json: { title: "Bad\u0000title" } });
     expect(edited.status).toBe(400);
     expect(await edited.json()).toMatchObject({ error: "Remove the control characters (such as NUL) from this text" });
   });

@@ -114,7 +114,8 @@ describe("usage events counted by the server", () => {
     const school = await createSchool();
     const book = (await preparedBook("Ping Book", [school.id], TEXTS)).book.id;
     const reader = await signedInTeacher(school);
-    const put = (page: number) => api(`/api/reading-progress/${book}`, { method: "PUT", body: { page }, cookie: reader.cookie });
+    const put = (page: number) =>
+      client(reader).api["reading-progress"][":bookId"].$put({ param: { bookId: String(book) }, json: { page } });
     expect((await put(1)).status).toBe(204);
     expect((await put(1)).status).toBe(204);
     await flushUsage(school.id);
@@ -381,7 +382,7 @@ describe("the rules hold against scripts", () => {
   it("counts a teacher's events only for their own school's books", async () => {
     const outsider = await signedInTeacher(schoolB);
     const otherBook = (await preparedBook("Alder Only", [schoolA.id], TEXTS)).book.id;
-    const put = await api(`/api/reading-progress/${otherBook}`, { method: "PUT", body: { page: 1 }, cookie: outsider.cookie });
+    const put = await client(outsider).api["reading-progress"][":bookId"].$put({ param: { bookId: String(otherBook) }, json: { page: 1 } });
     expect(put.status).toBe(404);
     const book = client(outsider).api.books[":id"];
     const param = { id: String(otherBook) };

@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 import { FieldError } from "./field-error.tsx";
 
+/** An input's look; a refused one (aria-invalid, app/components/ui/field-error.tsx) has a red border, beside its red message. */
 export const inputClasses =
-  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:opacity-60 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500";
+  "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:opacity-60 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500 dark:aria-invalid:border-red-400";
 
 /**
  * A labelled input with an optional hint and, when the form's answer refused it, the refusal's

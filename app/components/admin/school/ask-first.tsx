@@ -1,7 +1,8 @@
-import type { ReactNode } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import type { FetcherWithComponents } from "react-router";
 import { Button } from "../../ui/button.tsx";
-import { messageTone } from "../../ui/message-box.tsx";
+import { Dialog } from "../../ui/dialog.tsx";
+import { MessageBox, messageTone } from "../../ui/message-box.tsx";
 
 /** What a school page's action answers for a row's intent (a teacher's, a seat's). */
 export type RowAnswer = { intent: string; message: string } | { intent: string; error: string };
@@ -67,5 +68,59 @@ export function ConfirmForm({
         {children}
       </Button>
     </Form>
+  );
+}
+
+/**
+ * A row action's answer, shown above its table. It takes the focus when `focusOn` becomes an
+ * answer: the row, and the button that had the focus, may be gone.
+ */
+export function RowNotice({ answer, focusOn }: { answer: RowAnswer | undefined; focusOn: RowAnswer | undefined }) {
+  const notice = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (focusOn) notice.current?.focus();
+  }, [focusOn]);
+  const { text, tone } = answerNotice(answer);
+  return (
+    <div ref={notice} tabIndex={-1} className="focus:outline-none">
+      {text && (
+        <div className="mb-3">
+          <MessageBox text={text} tone={tone} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The dialog a row's action asks in; once the row is known, its form posts the row's `fields`. */
+export function ConfirmDialog({
+  id,
+  open,
+  onClose,
+  title,
+  description,
+  Form,
+  fields,
+  submitClassName,
+  children,
+}: {
+  id: string;
+  open: boolean;
+  onClose: () => void;
+  title: string;
+  description: string | undefined;
+  Form: FetcherWithComponents<unknown>["Form"];
+  fields: Record<string, string | number> | null;
+  submitClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <Dialog id={id} open={open} onClose={onClose} title={title} description={description}>
+      {fields && (
+        <ConfirmForm Form={Form} fields={fields} onClose={onClose} submitClassName={submitClassName}>
+          {children}
+        </ConfirmForm>
+      )}
+    </Dialog>
   );
 }

@@ -1,11 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import { Button } from "../../ui/button.tsx";
-import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
-import { AskFirstButton, answerNotice, ConfirmForm, type RowAnswer } from "./ask-first.tsx";
+import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice } from "./ask-first.tsx";
 
 /** A row of the table: the admin's list, or the coordinator's (without mobile numbers). */
 export interface TeacherRow {
@@ -85,13 +83,6 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
   const busy = fetcher.state !== "idle";
   const pending = busy ? String(fetcher.formData?.get("teacherId") ?? "") : null;
 
-  // A removed teacher's row (and the button that had focus) is gone: focus moves to the answer.
-  const notice = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (fetcher.data?.intent === "teacher-delete") notice.current?.focus();
-  }, [fetcher.data]);
-
-  const { text, tone } = answerNotice(answer);
   const asked = confirm ? CONFIRM[confirm.kind] : null;
 
   return (
@@ -99,13 +90,8 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
       <h2 id="teachers-title" className="mb-3 font-semibold">
         Teachers
       </h2>
-      <div ref={notice} tabIndex={-1} className="focus:outline-none">
-        {text && (
-          <div className="mb-3">
-            <MessageBox text={text} tone={tone} />
-          </div>
-        )}
-      </div>
+      {/* A removed teacher's row (and the button that had focus) is gone: focus moves to the answer. */}
+      <RowNotice answer={answer} focusOn={fetcher.data?.intent === "teacher-delete" ? fetcher.data : undefined} />
       <TableState loading={false} error={null} empty={teachers.length === 0} />
       {teachers.length > 0 && (
         <table className={tableClasses}>
@@ -185,24 +171,18 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
           </tbody>
         </table>
       )}
-      <Dialog
+      <ConfirmDialog
         id="teacher-confirm-dialog"
         open={confirm !== null}
         onClose={() => setConfirm(null)}
         title={confirm && asked ? asked.title(confirm.teacher) : ""}
         description={confirm && asked ? asked.description(confirm.teacher) : undefined}
+        Form={fetcher.Form}
+        fields={confirm && asked && { intent: asked.intent, teacherId: confirm.teacher.id }}
+        submitClassName="bg-red-600 hover:bg-red-700"
       >
-        {confirm && asked && (
-          <ConfirmForm
-            Form={fetcher.Form}
-            fields={{ intent: asked.intent, teacherId: confirm.teacher.id }}
-            onClose={() => setConfirm(null)}
-            submitClassName="bg-red-600 hover:bg-red-700"
-          >
-            {`${asked.verb} ${confirm.teacher.name}`}
-          </ConfirmForm>
-        )}
-      </Dialog>
+        {confirm && asked ? `${asked.verb} ${confirm.teacher.name}` : null}
+      </ConfirmDialog>
     </section>
   );
 }

@@ -1,11 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { HeldSeat } from "../../../../workers/licences/seat-holders.ts";
-import { Dialog } from "../../ui/dialog.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
-import { AskFirstButton, answerNotice, ConfirmForm, type RowAnswer } from "./ask-first.tsx";
+import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice } from "./ask-first.tsx";
 
 /** One held seat, as the server lists it. */
 export type HeldSeatRow = HeldSeat;
@@ -27,13 +25,6 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
   const [confirm, setConfirm] = useState<HeldSeatRow | null>(null);
   const busy = fetcher.state !== "idle";
 
-  const notice = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (fetcher.data) notice.current?.focus();
-  }, [fetcher.data]);
-
-  const { text, tone } = answerNotice(answer);
-
   return (
     <section className={cardClasses} aria-labelledby="seat-holders-title">
       <h2 id="seat-holders-title" className="font-semibold">
@@ -43,13 +34,7 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
         Books with a seat limit: a teacher holds a seat from a page they read until 10 minutes after their last one, or until they close the
         book or sign out. Free a seat someone left open so a colleague can read.
       </p>
-      <div ref={notice} tabIndex={-1} className="focus:outline-none">
-        {text && (
-          <div className="mb-3">
-            <MessageBox text={text} tone={tone} />
-          </div>
-        )}
-      </div>
+      <RowNotice answer={answer} focusOn={fetcher.data} />
       {seats.length === 0 ? (
         <p className="text-sm text-slate-500">No one holds a seat of a book with a seat limit right now.</p>
       ) : (
@@ -85,7 +70,7 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
           </tbody>
         </table>
       )}
-      <Dialog
+      <ConfirmDialog
         id="seat-free-dialog"
         open={confirm !== null}
         onClose={() => setConfirm(null)}
@@ -95,17 +80,11 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
             ? `${confirm.name} (${confirm.email}) holds one of the ${confirm.seats} seats of this book. The seat goes to the next teacher who opens it; if ${confirm.name} turns a page after that, they wait for a free seat like anyone else.`
             : undefined
         }
+        Form={fetcher.Form}
+        fields={confirm && { intent: SEAT_FREE_INTENT, bookId: confirm.bookId, teacherId: confirm.teacherId }}
       >
-        {confirm && (
-          <ConfirmForm
-            Form={fetcher.Form}
-            fields={{ intent: SEAT_FREE_INTENT, bookId: confirm.bookId, teacherId: confirm.teacherId }}
-            onClose={() => setConfirm(null)}
-          >
-            Free seat
-          </ConfirmForm>
-        )}
-      </Dialog>
+        Free seat
+      </ConfirmDialog>
     </section>
   );
 }

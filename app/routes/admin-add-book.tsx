@@ -59,7 +59,6 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
   // The answer (or the page's own check) that refused a field: the field is marked until the next try.
   const [refused, setRefused] = useState<unknown>(actionData);
   const formRef = useRef<HTMLFormElement>(null);
-  useFocusInvalid(formRef, refused);
   const abort = useRef<AbortController | null>(null);
 
   // FileDrop checked the type and size (COVER_TYPES, MAX_COVER, PDF_TYPES, MAX_PDF).
@@ -132,6 +131,8 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
   }
 
   const busy = stage.kind === "busy";
+  // Once the form is enabled again: a disabled input cannot take focus.
+  useFocusInvalid(formRef, busy ? null : refused);
   return (
     <div className="max-w-3xl">
       <AdminPageHeader title="Add Books" description="Enter the book's details, then add its PDF and (optionally) a cover." />

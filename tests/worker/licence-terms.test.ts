@@ -5,7 +5,7 @@
 // Every refusal says the same sentence, on `endsOn`, and stores nothing.
 
 import { eq } from "drizzle-orm";
-import type { InferRequestType } from "hono/client";
+import type { ClientResponse, InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayOf } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
@@ -30,7 +30,7 @@ const assign = (json: AssignBody) => asAdmin().books.access.$post({ json });
 const createLicence = (json: LicenceBody) => asAdmin().licences.$post({ json });
 
 /** A 400 that names `endsOn` (or the list's item's) with the one sentence. */
-async function expectEndBeforeStart(response: Pick<Response, "status" | "json">, what: string, field = "endsOn") {
+async function expectEndBeforeStart(response: ClientResponse<unknown, number, string>, what: string, field = "endsOn") {
   expect(response.status, what).toBe(400);
   expect(await errorBody(response), what).toMatchObject({ error: END_BEFORE_START, field });
 }

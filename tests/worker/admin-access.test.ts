@@ -71,6 +71,7 @@ beforeAll(async () => {
   superCookie = (await signedInAdmin("superadmin")).cookie;
 });
 
+/** A table of admin endpoints walked by path: raw calls. */
 function call(endpoint: Call, cookie?: string) {
   return api(endpoint.path(), { method: endpoint.method, body: endpoint.body?.(), cookie });
 }

@@ -6,7 +6,7 @@
 // (admin-books.test.ts).
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, createBook, signedInAdmin } from "./helpers.ts";
+import { client, createBook, okBody, signedInAdmin } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
 
@@ -39,9 +39,9 @@ const filler = (n: number) => `Filler ${String(n).padStart(4, "0")}`;
 const TITLED = ["Advanced Zymurgy and Zymurgy Again", "Zymurgy for Beginners"];
 
 const listTitles = async (query: string, page = 1, pageSize = 25) => {
-  const response = await api(`/api/books?query=${query}&page=${page}&pageSize=${pageSize}`, { cookie: admin.cookie });
+  const response = await client(admin).api.books.$get({ query: { query, page: String(page), pageSize: String(pageSize) } });
   expect(response.status).toBe(200);
-  const body = (await response.json()) as { books: { title: string }[]; total: number };
+  const body = await okBody(response);
   return { titles: body.books.map((book) => book.title), total: body.total };
 };
 
@@ -62,9 +62,9 @@ describe("the admin's book search by relevance", () => {
   });
 
   it("ranks the picker the same way", async () => {
-    const response = await api("/api/books/search?query=zymurgy", { cookie: admin.cookie });
+    const response = await client(admin).api.books.search.$get({ query: { query: "zymurgy" } });
     expect(response.status).toBe(200);
-    const body = (await response.json()) as { books: { title: string }[] };
+    const body = await okBody(response);
     expect(body.books.map((book) => book.title)).toEqual([...TITLED, ...Array.from({ length: 18 }, (_, i) => filler(i + 1))]);
   });
 

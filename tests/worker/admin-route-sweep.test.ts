@@ -8,7 +8,7 @@ import { count } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { api as apiRoutes } from "../../workers/api/index.ts";
 import { auditLog } from "../../workers/db/schema.ts";
-import { api, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createSchool, db, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 /** A teacher's, the public's and the sign-ins' routes: the rest are the admins'. */
 const SCHOOL_ROUTES = [
@@ -33,9 +33,8 @@ describe("the admins' API routes", () => {
     const { cookie: adminCookie } = await signedInAdmin();
     const school = await createSchool({ teacherLimit: 20 });
     const coordinator = await signedInTeacher(school, "Cora Coordinator");
-    const made = await api(`/api/schools/${school.id}/teachers/${coordinator.teacher.id}/coordinator`, {
-      method: "POST",
-      cookie: adminCookie,
+    const made = await client({ cookie: adminCookie }).api.schools[":id"].teachers[":teacherId"].coordinator.$post({
+      param: { id: String(school.id), teacherId: String(coordinator.teacher.id) },
     });
     expect(made.status).toBe(200);
     const routes = adminRoutes();
@@ -48,13 +47,15 @@ describe("the admins' API routes", () => {
         .replace(/:teacherId(\{[^}]*\})?/g, String(coordinator.teacher.id))
         .replace(/:[A-Za-z]+(\{[^}]*\})?/g, "1");
       for (const origin of ["https://lectern.test", `https://${school.slug}.lectern.test`]) {
+        // Every admin route walked by path, here and below (and a school's host): raw calls.
         const response = await api(`${origin}${url}`, { method, cookie: coordinator.cookie, body: method === "GET" ? undefined : {} });
         expect(response.status, `${method} ${origin}${url}`).toBe(401);
       }
     }
     expect(await audited()).toBe(before);
     // The coordinator's session lived through the sweep: the 401s were the routes', not a lost session.
-    expect((await api(`/api/schools/slug/${school.slug}/coordinator/teachers`, { cookie: coordinator.cookie })).status).toBe(200);
+    const teachers = client(coordinator).api.schools.slug[":slug"].coordinator.teachers;
+    expect((await teachers.$get({ param: { slug: school.slug } })).status).toBe(200);
   });
 
   it("are 401 for an admin's cookie on a school's subdomain, and write nothing", async () => {
@@ -68,6 +69,6 @@ describe("the admins' API routes", () => {
       expect(response.status, `${method} ${url}`).toBe(401);
     }
     expect(await audited()).toBe(before);
-    expect((await api("/api/admin/me", { cookie })).status).toBe(200);
+    expect((await client({ cookie }).api.admin.me.$get()).status).toBe(200);
   });
 });

@@ -2,22 +2,9 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { schools } from "../../workers/db/schema.ts";
 import { guardedTeacherLimit, isLimitGuardError } from "../../workers/schools/write-guards.ts";
-import {
-  api,
-  client,
-  createBook,
-  createSchool,
-  db,
-  errorOf,
-  jsonOf,
-  okBody,
-  schoolFields,
-  signedInAdmin,
-  signedInTeacher,
-} from "./helpers.ts";
+import { api, client, createBook, createSchool, db, errorOf, okBody, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
 let adminEmail: string;
@@ -30,11 +17,15 @@ beforeAll(async () => {
 
 const DAY = 86_400_000;
 const tag = () => crypto.randomUUID().slice(0, 8);
-const call = (path: string, init: { method?: string; body?: unknown } = {}) => api(path, { ...init, cookie });
 /** The typed client, as the signed-in admin. */
 const admin = () => client({ cookie });
-/** A created or changed school as POST and PUT /api/schools answer it (their routes declare no body, so hc cannot type them). */
-const SchoolAnswer = z.object({ school: z.object({ id: z.number(), slug: z.string() }).loose() });
+const schoolsApi = () => admin().api.schools;
+type SchoolBody = InferRequestType<ReturnType<typeof schoolsApi>["$post"]>["json"];
+type SchoolChange = InferRequestType<ReturnType<typeof schoolsApi>[":id"]["$put"]>["json"];
+/** POST /api/schools, PUT and DELETE /api/schools/{id}, typed. */
+const addSchool = (json: SchoolBody) => schoolsApi().$post({ json });
+const changeSchool = (id: number, json: SchoolChange) => schoolsApi()[":id"].$put({ param: { id: String(id) }, json });
+const removeSchool = (id: number) => schoolsApi()[":id"].$delete({ param: { id: String(id) } });
 
 const newSchool = (overrides: Record<string, unknown> = {}) => ({
   ...schoolFields("Lincoln High", "Office@Lincoln.example"),
@@ -78,6 +69,7 @@ describe("who may call the admin schools API", () => {
   it.each(routes)("%s %s answers 401 without a session and with a teacher's", async (method, path, payload) => {
     const teacher = await signedInTeacher(await createSchool());
     for (const session of [null, teacher.cookie, teacher.cookie.replace("teacher", "admin")]) {
+      // One loop over a table of routes (paths as strings): raw calls.
       const response = await api(path, { method, body: payload, cookie: session });
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: "Admin sign-in required" });
@@ -85,13 +77,13 @@ describe("who may call the admin schools API", () => {
   });
 
   it("refuses an admin's write from another site", async () => {
-    const response = await api("/api/schools", { body: newSchool(), cookie, origin: "https://evil.example" });
+    const response = await client({ cookie, origin: "https://evil.example" }).api.schools.$post({ json: newSchool() });
     expect(response.status).toBe(403);
   });
 
   it("keeps the public school lookup public", async () => {
     const school = await createSchool();
-    const response = await api(`/api/schools/slug/${school.slug}`);
+    const response = await client().api.schools.slug[":slug"].$get({ param: { slug: school.slug } });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ slug: school.slug, schoolName: school.name });
   });
@@ -111,7 +103,7 @@ describe("POST /api/schools", () => {
     [{ city: "x".repeat(101) }, "The city can have at most 100 characters"],
   ])("refuses %j with a sentence, and the field apart from it", async (overrides, error) => {
     const input = newSchool(overrides);
-    const response = await call("/api/schools", { body: input });
+    const response = await addSchool(input);
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({ error, field: Object.keys(overrides)[0] });
     if (typeof input.schoolName === "string" && input.schoolName) {
@@ -121,9 +113,9 @@ describe("POST /api/schools", () => {
 
   it("creates a school with a slug generated from its name, and audits it in the same write", async () => {
     const name = `Saint Mary's Académie ${tag()}`;
-    const response = await call("/api/schools", { body: newSchool({ schoolName: name, address2: "", zipCode: "62701-1234" }) });
+    const response = await addSchool(newSchool({ schoolName: name, address2: "", zipCode: "62701-1234" }));
     expect(response.status).toBe(201);
-    const { school } = await jsonOf(response, SchoolAnswer);
+    const { school } = await okBody(response);
     expect(school).toMatchObject({
       schoolName: name,
       slug: name.toLowerCase().replace("'", "").replace("é", "e").replaceAll(" ", "-"),
@@ -138,20 +130,20 @@ describe("POST /api/schools", () => {
     const [audit] = await auditRows("school.create", school.id);
     expect(audit).toMatchObject({ admin_email: adminEmail, after: { slug: school.slug, name } });
 
-    const again = await jsonOf(call("/api/schools", { body: newSchool({ schoolName: name }) }), SchoolAnswer);
+    const again = await okBody(addSchool(newSchool({ schoolName: name })));
     expect(again.school.slug).toBe(`${school.slug}-2`);
   });
 
   it("never generates a reserved slug", async () => {
-    const response = await call("/api/schools", { body: newSchool({ schoolName: "Admin" }) });
+    const response = await addSchool(newSchool({ schoolName: "Admin" }));
     expect(response.status).toBe(201);
-    expect((await jsonOf(response, SchoolAnswer)).school.slug).toMatch(/^admin-\d+$/);
+    expect((await okBody(response)).school.slug).toMatch(/^admin-\d+$/);
   });
 
   it("answers 409 for a slug that is taken", async () => {
     const slug = `taken-${tag()}`;
-    expect((await call("/api/schools", { body: newSchool({ slug }) })).status).toBe(201);
-    const response = await call("/api/schools", { body: newSchool({ slug: slug.toUpperCase() }) });
+    expect((await addSchool(newSchool({ slug }))).status).toBe(201);
+    const response = await addSchool(newSchool({ slug: slug.toUpperCase() }));
     expect(response.status).toBe(409);
     expect(await response.json()).toEqual({ error: "A school with this slug already exists" });
   });
@@ -161,9 +153,9 @@ describe("PUT /api/schools/{id}", () => {
   it("changes the named fields only, and audits before and after", async () => {
     const school = await createSchool({ teacherLimit: 5 });
     const slug = `renamed-${tag()}`;
-    const response = await call(`/api/schools/${school.id}`, { method: "PUT", body: { city: "Shelbyville", slug, principal: "" } });
+    const response = await changeSchool(school.id, { city: "Shelbyville", slug, principal: "" });
     expect(response.status).toBe(200);
-    expect((await jsonOf(response, SchoolAnswer)).school).toMatchObject({
+    expect((await okBody(response)).school).toMatchObject({
       id: school.id,
       slug,
       city: "Shelbyville",
@@ -179,14 +171,14 @@ describe("PUT /api/schools/{id}", () => {
     const school = await createSchool({ teacherLimit: 5 });
     await signedInTeacher(school, "One");
     await signedInTeacher(school, "Two");
-    const response = await call(`/api/schools/${school.id}`, { method: "PUT", body: { teacherLimit: 1 } });
+    const response = await changeSchool(school.id, { teacherLimit: 1 });
     expect(response.status).toBe(400);
     expect(await response.json()).toEqual({
       error: "This school already has 2 registered teachers; the teacher limit cannot be lower",
     });
     expect(await env.DB.prepare("SELECT teacher_limit FROM schools WHERE id = ?").bind(school.id).first("teacher_limit")).toBe(5);
     expect(await auditRows("school.update", school.id)).toEqual([]);
-    expect((await call(`/api/schools/${school.id}`, { method: "PUT", body: { teacherLimit: 2 } })).status).toBe(200);
+    expect((await changeSchool(school.id, { teacherLimit: 2 })).status).toBe(200);
   });
 
   it("guards the limit inside the write too, for teachers who register after the check", async () => {
@@ -212,11 +204,11 @@ describe("PUT /api/schools/{id}", () => {
 
   it("refuses a taken or reserved slug, and answers 404 for an unknown school", async () => {
     const [a, b] = [await createSchool(), await createSchool()];
-    const taken = await call(`/api/schools/${a.id}`, { method: "PUT", body: { slug: b.slug } });
+    const taken = await changeSchool(a.id, { slug: b.slug });
     expect(taken.status).toBe(409);
-    const reserved = await call(`/api/schools/${a.id}`, { method: "PUT", body: { slug: "login" } });
+    const reserved = await changeSchool(a.id, { slug: "login" });
     expect(await reserved.json()).toEqual({ error: "This slug is reserved", field: "slug" });
-    expect((await call("/api/schools/99999999", { method: "PUT", body: { city: "X" } })).status).toBe(404);
+    expect((await changeSchool(99999999, { city: "X" })).status).toBe(404);
   });
 });
 
@@ -230,9 +222,9 @@ describe("DELETE /api/schools/{id}", () => {
       .bind(teacher.id, book.id, Date.now())
       .run();
 
-    const response = await call(`/api/schools/${school.id}`, { method: "DELETE" });
+    const response = await removeSchool(school.id);
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ ok: true });
+    expect(await okBody(response)).toEqual({ ok: true });
     for (const [table, column] of [
       ["schools", "id"],
       ["teachers", "school_id"],
@@ -246,7 +238,7 @@ describe("DELETE /api/schools/{id}", () => {
     expect(await countWhere("books", "id", book.id)).toBe(1);
     const [audit] = await auditRows("school.delete", school.id);
     expect(audit?.before).toMatchObject({ id: school.id, slug: school.slug, teacherCount: 1, bookCount: 1 });
-    expect((await call(`/api/schools/${school.id}`, { method: "DELETE" })).status).toBe(404);
+    expect((await removeSchool(school.id)).status).toBe(404);
   });
 });
 
@@ -310,11 +302,12 @@ describe("GET /api/schools", () => {
   });
 
   it("refuses pages larger than 100 and unknown sorts", async () => {
-    expect(await (await call("/api/schools?pageSize=101")).json()).toEqual({
+    expect(await (await schoolsApi().$get({ query: { pageSize: "101" } })).json()).toEqual({
       error: "The page size can be at most 100",
       field: "pageSize",
     });
-    expect((await call("/api/schools?sort=password")).status).toBe(400);
+    // A sort the API does not know, which the typed client would not send: raw.
+    expect((await api("/api/schools?sort=password", { cookie })).status).toBe(400);
   });
 });
 
@@ -342,14 +335,14 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
     expect(await check(`free-${tag()}`)).toEqual({ available: true });
     expect(await check("admin")).toEqual({ available: false, reason: "This slug is reserved" });
     expect((await check("-bad-")).available).toBe(false);
-    expect((await api(`/api/schools/slug-available?slug=${taken.slug}`)).status).toBe(401);
+    expect((await client().api.schools["slug-available"].$get({ query: { slug: taken.slug } })).status).toBe(401);
   });
 
   it("tells the next id, past deleted ones", async () => {
     const { nextId } = await okBody(admin().api.schools["next-id"].$get());
-    const created = await jsonOf(call("/api/schools", { body: newSchool() }), SchoolAnswer);
+    const created = await okBody(addSchool(newSchool()));
     expect(created.school.id).toBe(nextId);
-    await call(`/api/schools/${nextId}`, { method: "DELETE" });
+    await removeSchool(nextId);
     expect(await okBody(admin().api.schools["next-id"].$get())).toEqual({ nextId: nextId + 1 });
   });
 
@@ -374,7 +367,7 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
         lastLoginAt: 1_700_000_500_000,
       },
     ]);
-    expect(await (await call("/api/schools/99999999")).json()).toEqual({ error: "School not found" });
+    expect(await (await schoolsApi()[":id"].$get({ param: { id: "99999999" } })).json()).toEqual({ error: "School not found" });
   });
 
   it("lists the books a school can read", async () => {
@@ -394,7 +387,7 @@ describe("GET /api/schools/search, /next-id, /{id}, /{id}/books", () => {
         thumbnailPath: `/api/books/${book.id}/thumbnail?v=${book.createdAt}`,
       },
     ]);
-    expect((await call("/api/schools/99999999/books")).status).toBe(404);
+    expect((await schoolsApi()[":id"].books.$get({ param: { id: "99999999" } })).status).toBe(404);
   });
 });
 
@@ -403,8 +396,8 @@ describe("the school login record", () => {
     const school = await createSchool({ teacherLimit: 4, totalLogins: 40 });
     await signedInTeacher(school);
     for (const daysAgo of [0.5, 3, 10, 40]) await addLogin(school.id, Date.now() - daysAgo * DAY);
-    const response = await call("/api/schools/logins", { body: { schoolId: school.id } });
-    expect(await response.json()).toEqual({
+    const response = await schoolsApi().logins.$post({ json: { schoolId: school.id } });
+    expect(await okBody(response)).toEqual({
       schoolId: school.id,
       teacherLimit: 4,
       teacherCount: 1,
@@ -412,21 +405,22 @@ describe("the school login record", () => {
       loginsLast7Days: 2,
       loginsLast30Days: 3,
     });
-    expect((await call("/api/schools/logins", { body: { schoolId: 99999999 } })).status).toBe(404);
+    expect((await schoolsApi().logins.$post({ json: { schoolId: 99999999 } })).status).toBe(404);
   });
 
   it("raises the teacher limit by an amount or to a limit, never below the teachers, audited", async () => {
     const school = await createSchool({ teacherLimit: 3 });
     for (const name of ["A", "B", "C"]) await signedInTeacher(school, name);
-    const path = `/api/schools/logins/${school.id}/increase-login-count`;
-    expect(await (await call(path, { body: { by: 5 } })).json()).toEqual({ teacherLimit: 8 });
-    expect(await (await call(path, { body: { limit: 20 } })).json()).toEqual({ teacherLimit: 20 });
-    const lower = await call(path, { body: { limit: 2 } });
+    const raise = (json: InferRequestType<ReturnType<typeof schoolsApi>["logins"][":id"]["increase-login-count"]["$post"]>["json"]) =>
+      schoolsApi().logins[":id"]["increase-login-count"].$post({ param: { id: String(school.id) }, json });
+    expect(await okBody(raise({ by: 5 }))).toEqual({ teacherLimit: 8 });
+    expect(await okBody(raise({ limit: 20 }))).toEqual({ teacherLimit: 20 });
+    const lower = await raise({ limit: 2 });
     expect(lower.status).toBe(400);
     expect(await errorOf(lower)).toBe("This school already has 3 registered teachers; the teacher limit cannot be lower");
-    expect((await call(path, { body: { by: 5, limit: 30 } })).status).toBe(400);
-    expect((await call(path, { body: { by: 0 } })).status).toBe(400);
-    expect(await (await call(path, { body: { by: 9_990 } })).json()).toEqual({ error: "The teacher limit can be at most 10000" });
+    expect((await raise({ by: 5, limit: 30 })).status).toBe(400);
+    expect((await raise({ by: 0 })).status).toBe(400);
+    expect(await (await raise({ by: 9_990 })).json()).toEqual({ error: "The teacher limit can be at most 10000" });
     const audits = await auditRows("school.increase-login-count", school.id);
     expect(audits.map((a) => [a.before, a.after])).toEqual([
       [{ teacherLimit: 3 }, { teacherLimit: 8 }],
@@ -436,12 +430,13 @@ describe("the school login record", () => {
 
   it("raises the total login counter, audited", async () => {
     const school = await createSchool({ totalLogins: 7 });
-    const path = `/api/schools/logins/${school.id}/increase-total-login`;
-    expect(await (await call(path, { body: { by: 10 } })).json()).toEqual({ totalLogins: 17 });
+    const addLogins = (id: number, by: number) =>
+      schoolsApi().logins[":id"]["increase-total-login"].$post({ param: { id: String(id) }, json: { by } });
+    expect(await okBody(addLogins(school.id, 10))).toEqual({ totalLogins: 17 });
     const refused = { error: "The number of logins to add must be a whole number from 1 to 1000000", field: "by" };
-    expect(await (await call(path, { body: { by: 0 } })).json()).toEqual(refused);
-    expect(await (await call(path, { body: { by: 1_000_001 } })).json()).toEqual(refused);
-    expect((await call("/api/schools/logins/99999999/increase-total-login", { body: { by: 1 } })).status).toBe(404);
+    expect(await (await addLogins(school.id, 0)).json()).toEqual(refused);
+    expect(await (await addLogins(school.id, 1_000_001)).json()).toEqual(refused);
+    expect((await addLogins(99999999, 1)).status).toBe(404);
     const [audit, ...more] = await auditRows("school.increase-total-login", school.id);
     expect(more).toEqual([]);
     expect([audit?.before, audit?.after]).toEqual([{ totalLogins: 7 }, { totalLogins: 17, by: 10 }]);
@@ -465,8 +460,9 @@ describe("GET /api/schools/slug/{slug}/login-history", () => {
     expect(
       (await okBody(admin().api.schools.slug[":slug"]["login-history"].$get({ param: { slug: school.slug }, query: {} }))).days,
     ).toHaveLength(90);
-    expect((await call(`/api/schools/slug/${school.slug}/login-history?days=366`)).status).toBe(400);
-    expect((await call("/api/schools/slug/no-such-school/login-history")).status).toBe(404);
+    const loginHistory = schoolsApi().slug[":slug"]["login-history"];
+    expect((await loginHistory.$get({ param: { slug: school.slug }, query: { days: "366" } })).status).toBe(400);
+    expect((await loginHistory.$get({ param: { slug: "no-such-school" }, query: {} })).status).toBe(404);
   });
 });
 

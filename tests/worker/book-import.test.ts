@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, bookImportRows, bookImports, books } from "../../workers/db/schema.ts";
 import { PASSWORD_MESSAGE } from "../../workers/renderer/pdf-ranges.ts";
-import { api, client, createBook, createSchool, db, errorBody, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createBook, createSchool, db, errorBody, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { passwordPdf, readyBook, until, uploadThroughApi, wordsPdf } from "./page-job-fixtures.ts";
 
 const unique = () => crypto.randomUUID().slice(0, 8);
@@ -138,9 +138,10 @@ describe("POST /api/books/bulk: the rows checked, all or none", () => {
     const teacher = await signedInTeacher(school);
     const before = await countBooks();
     for (const cookie of [null, teacher.cookie]) {
-      const response = await api("/api/books/bulk", { body: { rows: [row(`Sneaky ${unique()}`)] }, cookie });
+      const asWho = client({ cookie }).api.books.bulk;
+      const response = await asWho.$post({ json: { rows: [row(`Sneaky ${unique()}`)] } });
       expect(response.status).toBe(401);
-      expect((await api("/api/books/bulk/0123456789abcdef0123456789abcdef", { cookie })).status).toBe(401);
+      expect((await asWho[":importId"].$get({ param: { importId: "0123456789abcdef0123456789abcdef" } })).status).toBe(401);
     }
     expect(await countBooks()).toBe(before);
   });
@@ -209,7 +210,7 @@ describe("the import's books and report", () => {
   it("an unknown or malformed import id is 404", async () => {
     const { cookie } = await signedInAdmin();
     for (const id of ["0123456789abcdef0123456789abcdef", "nope"]) {
-      const response = await api(`/api/books/bulk/${id}`, { cookie });
+      const response = await bulk(cookie)[":importId"].$get({ param: { importId: id } });
       expect(response.status).toBe(404);
       expect((await errorBody(response)).error).toBe("Import not found");
     }

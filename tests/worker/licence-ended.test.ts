@@ -63,6 +63,7 @@ describe("a book whose licence ended", () => {
       `/api/books/${bookId}/outline`,
       `/api/books/${bookId}/search?q=one`,
     ]) {
+      // A table of reading routes walked by path: raw calls.
       const response = await api(path, { cookie });
       expect(response.status, path).toBe(403);
       expect(await response.json(), path).toEqual({ error: ended, status: "licence-ended" });

@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { teachers } from "../../workers/db/schema.ts";
-import { api, createSchool, db, errorOf } from "./helpers.ts";
+import { client, createSchool, db, errorOf } from "./helpers.ts";
 
 // From the third wrong password the 401 says how many tries this device has left before its
 // 15-minute pause (workers/auth/login-guard.ts), and alike for an address with no account.
 const PASSWORD = "correct horse battery";
 
 const login = (slug: string, email: string, password: string, ip: string) =>
-  api("/api/teacher/login", { body: { email, password, slug }, ip });
+  client({ ip }).api.teacher.login.$post({ json: { email, password, slug } });
 
 const EXPECTED = [
   { error: "Invalid email or password" },

@@ -65,6 +65,14 @@ async function openSettings() {
   return screen.getByRole("region", { name: "Reading settings" });
 }
 
+/** Page 1 in the Text view with its settings panel open, the account answering `stored` (null: nothing kept yet). */
+async function openSettingsWith(stored: Partial<ReadingSettings> | null, options?: Parameters<typeof stubAccount>[1]) {
+  const calls = stubAccount(stored, options);
+  renderTextView();
+  await screen.findByText("Cells are small.");
+  return { calls, panel: await openSettings() };
+}
+
 describe("reading settings in the Text view", () => {
   it("opens in the settings kept on the teacher's account, and mirrors them on the device", async () => {
     stubAccount({ textSize: "x-large", lineSpacing: "wide", theme: "sepia" });
@@ -91,10 +99,7 @@ describe("reading settings in the Text view", () => {
   });
 
   it("changes size, spacing, font and colours as chosen, and saves the whole set once to the account", async () => {
-    const calls = stubAccount(null);
-    renderTextView();
-    await screen.findByText("Cells are small.");
-    const panel = await openSettings();
+    const { calls, panel } = await openSettingsWith(null);
     await within(panel).findByText("Kept on your account, for every device you sign in on.");
 
     await userEvent.click(within(panel).getByRole("radio", { name: "Largest" }));
@@ -123,10 +128,7 @@ describe("reading settings in the Text view", () => {
   });
 
   it("uses the arrow keys within a group and closes with Escape, back to its button", async () => {
-    stubAccount(null);
-    renderTextView();
-    await screen.findByText("Cells are small.");
-    const panel = await openSettings();
+    const { panel } = await openSettingsWith(null);
     within(panel).getByRole("radio", { name: "Medium" }).focus();
     await userEvent.keyboard("{ArrowRight}");
     expect((within(panel).getByRole("radio", { name: "Large" }) as HTMLInputElement).checked).toBe(true);
@@ -138,10 +140,7 @@ describe("reading settings in the Text view", () => {
   });
 
   it("keeps them on the device, and sends nothing, for a reader with no teacher account (an admin)", async () => {
-    const calls = stubAccount(null, { status: 401 });
-    renderTextView();
-    await screen.findByText("Cells are small.");
-    const panel = await openSettings();
+    const { calls, panel } = await openSettingsWith(null, { status: 401 });
     await within(panel).findByText("Kept on this device.");
     await userEvent.click(within(panel).getByRole("radio", { name: "Sepia" }));
     expect(frame().classList).toContain("bg-[#f6efdc]");
@@ -151,10 +150,7 @@ describe("reading settings in the Text view", () => {
   });
 
   it("saves a change made just before the Text view closes, at once", async () => {
-    const calls = stubAccount(null);
-    renderTextView();
-    await screen.findByText("Cells are small.");
-    const panel = await openSettings();
+    const { calls, panel } = await openSettingsWith(null);
     await within(panel).findByText("Kept on your account, for every device you sign in on.");
     await userEvent.click(within(panel).getByRole("radio", { name: "Small" }));
     cleanup();

@@ -1,50 +1,25 @@
-import { type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { PREVIEW_WIDTH } from "#shared/rules/page-format.ts";
-import { selectedRange } from "../../lib/reader/annotation-selection.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
-import { createPageStore } from "../../lib/reader/page-store.ts";
-import { type PageList, pageImageUrl, type ReaderApiError, releaseSeat } from "../../lib/reader/reader-api.ts";
+import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { HighlightBar } from "./highlight-bar.tsx";
 import { NotesPanel } from "./notes-panel.tsx";
 import { PageImage } from "./page-image.tsx";
+import type { PageReaderProps } from "./page-reader-props.ts";
 import { Presentation } from "./presentation.tsx";
 import { ReaderSignedOut } from "./reader-error.tsx";
 import { ReaderSearch, useSearchDraft } from "./reader-search.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
+import { ReadingLimit } from "./reading-limit.tsx";
 import { TextView } from "./text-view.tsx";
 import { useAnnotations } from "./use-annotations.ts";
 import { usePageScroller } from "./use-page-scroller.ts";
+import { usePageStore } from "./use-page-store.ts";
 import { useReaderKeys } from "./use-reader-keys.ts";
-
-export interface PageReaderProps {
-  bookId: number;
-  title: string;
-  backHref: string;
-  backLabel: string;
-  initialPage: number;
-  onPageChange?: (page: number) => void;
-  /** The page list when the server sent it with the page; without it the reader asks for it. */
-  list?: PageList | null;
-  /** The school's login, back to this book: where a teacher signed out while reading goes (else `backHref`). */
-  loginHref?: string;
-  /** More of the toolbar after the reader's own tools (the admin's PDF view and download). */
-  toolbarExtra?: ReactNode;
-  /**
-   * The width of the opening page's image in the server's HTML: a quick preview for teachers, whose
-   * pages are stamped per request (the sharp one follows); admins read the stored page, so theirs is
-   * already the sharp 1024 px one.
-   */
-  firstImageWidth?: number;
-  /** A teacher's reader: closing it gives back their seat of the book (a licence's seat limit). */
-  holdsSeat?: boolean;
-  /** How long a reader turned away for lack of seats waits before asking again (SEAT_RETRY_MS; the tests' is short). */
-  seatRetryMs?: number;
-  /** The teacher's desk (docs/decisions/0032): bookmarks, highlights and notes, and presenting to a class. */
-  desk?: boolean;
-}
+import { useSelectedRange } from "./use-selected-range.ts";
 
 /** How long a reader turned away for lack of seats waits before it asks again by itself. */
 export const SEAT_RETRY_MS = 30_000;
@@ -69,33 +44,7 @@ export function PageReaderView({
   serverRendered,
 }: PageReaderProps & { list: PageList; serverRendered: boolean }) {
   const root = useRef<HTMLDivElement>(null);
-  // The reading limit (a notice over the pages) or a session that ended (the reader closes).
-  const [stopped, setStopped] = useState<ReaderApiError | null>(null);
-  const limit = stopped?.limited || stopped?.noSeat ? stopped.message : null;
-  // Each try at the pages has its own store: after a "no seat", a new one asks again (SEAT_RETRY_MS).
-  const [attempt, setAttempt] = useState(0);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new store per attempt, on purpose
-  const store = useMemo(() => createPageStore(bookId, setStopped), [bookId, attempt]);
-  useEffect(() => () => store.dispose(), [store]);
-  const askAgain = useCallback(() => {
-    setStopped(null);
-    setAttempt((n) => n + 1);
-  }, []);
-  useEffect(() => {
-    if (!stopped?.noSeat) return;
-    const timer = setTimeout(askAgain, seatRetryMs);
-    return () => clearTimeout(timer);
-  }, [stopped, seatRetryMs, askAgain]);
-  // Closing the reader (leaving it, or the tab) gives the seat back at once.
-  useEffect(() => {
-    if (!holdsSeat) return;
-    const release = () => releaseSeat(bookId);
-    window.addEventListener("pagehide", release);
-    return () => {
-      window.removeEventListener("pagehide", release);
-      release();
-    };
-  }, [bookId, holdsSeat]);
+  const { store, attempt, stopped, limit, askAgain } = usePageStore(bookId, holdsSeat, seatRetryMs);
 
   const pages = list.pages;
   const pageCount = pages.length;
@@ -111,18 +60,9 @@ export function PageReaderView({
   // The teacher's desk: their annotations, highlighting a selection, presenting.
   const notes = useAnnotations(bookId, desk);
   const [highlighting, setHighlighting] = useState(false);
-  const [selected, setSelected] = useState<ReturnType<typeof selectedRange>>(null);
   const [editing, setEditing] = useState<number | null>(null);
   const [presenting, setPresenting] = useState(false);
-  useEffect(() => {
-    if (!highlighting) {
-      setSelected(null);
-      return;
-    }
-    const read = () => setSelected(selectedRange(window.getSelection()));
-    document.addEventListener("selectionchange", read);
-    return () => document.removeEventListener("selectionchange", read);
-  }, [highlighting]);
+  const [selected, setSelected] = useSelectedRange(highlighting);
 
   // One scale for the whole book, from its first page (as a printed book would be).
   const [scale, setScale] = useState(1);
@@ -237,23 +177,7 @@ export function PageReaderView({
       />
       <div className="relative flex min-h-0 flex-1">
         <main className="relative flex min-w-0 flex-1 flex-col">
-          {limit && (
-            <p role="alert" className="shrink-0 border-b border-amber-400/40 bg-amber-100 px-4 py-3 text-sm font-medium text-amber-950">
-              {limit}
-              {stopped?.noSeat && (
-                <>
-                  {` This reader asks again by itself every ${Math.round(seatRetryMs / 1000)} seconds. `}
-                  <button
-                    type="button"
-                    onClick={askAgain}
-                    className="ml-1 rounded-md border border-amber-700/40 bg-white/60 px-2 py-0.5 font-semibold hover:bg-white focus:outline-none focus-visible:ring-2 focus-visible:ring-amber-700"
-                  >
-                    Try now
-                  </button>
-                </>
-              )}
-            </p>
-          )}
+          {limit && <ReadingLimit message={limit} noSeat={Boolean(stopped?.noSeat)} seatRetryMs={seatRetryMs} onTryNow={askAgain} />}
           <section
             ref={scroller}
             onScroll={onScroll}

@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
 import { fetchPageList, type PageList, ReaderApiError } from "../../lib/reader/reader-api.ts";
 import { Spinner } from "../ui/spinner.tsx";
-import { type PageReaderProps, PageReaderView } from "./page-reader-view.tsx";
+import type { PageReaderProps } from "./page-reader-props.ts";
+import { PageReaderView } from "./page-reader-view.tsx";
 import { ReaderError, ReaderPreparing, ReaderSignedOut } from "./reader-error.tsx";
 
 type State =

@@ -41,6 +41,15 @@ async function fillDetails() {
   await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
 }
 
+/** The reset dialog up to Reset Password: Ada's e-mail, Send OTP, the code, and the new password and `confirm`. */
+async function fillReset(confirm = "a good passphrase") {
+  await userEvent.type(screen.getByLabelText("Email"), "ada@school.org");
+  await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
+  await userEvent.type(await screen.findByLabelText("OTP Code"), "123456");
+  await userEvent.type(screen.getByLabelText("New Password"), "a good passphrase");
+  await userEvent.type(screen.getByLabelText("Confirm New Password"), confirm);
+}
+
 describe("RegisterDialog", () => {
   it("asks for name, e-mail and mobile before sending a code", async () => {
     const calls = stubApi({});
@@ -145,11 +154,7 @@ describe("ResetPasswordDialog", () => {
     render(<OpenReset />);
     await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
     expect(screen.getByRole("alert").textContent).toBe("Please enter your email address");
-    await userEvent.type(screen.getByLabelText("Email"), "ada@school.org");
-    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
-    await userEvent.type(await screen.findByLabelText("OTP Code"), "123456");
-    await userEvent.type(screen.getByLabelText("New Password"), "a good passphrase");
-    await userEvent.type(screen.getByLabelText("Confirm New Password"), "another passphrase");
+    await fillReset("another passphrase");
     await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
     expect(screen.getByRole("alert").textContent).toBe("Passwords do not match");
     await userEvent.clear(screen.getByLabelText("Confirm New Password"));
@@ -172,11 +177,7 @@ describe("ResetPasswordDialog", () => {
       ],
     });
     render(<OpenReset />);
-    await userEvent.type(screen.getByLabelText("Email"), "ada@school.org");
-    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
-    await userEvent.type(await screen.findByLabelText("OTP Code"), "123456");
-    await userEvent.type(screen.getByLabelText("New Password"), "a good passphrase");
-    await userEvent.type(screen.getByLabelText("Confirm New Password"), "a good passphrase");
+    await fillReset();
     await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
     expect((await screen.findByRole("alert")).textContent).toBe("This OTP has expired. Please request a new code.");
     await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));

@@ -29,6 +29,14 @@ describe.each([
     base: () => subdomainURL("lincoln-high", "").replace(/\/$/, ""),
   },
 ])("teacher library $name", ({ slug, origin, base }) => {
+  /** A new page, signed in as the school's demo teacher, on the dashboard. */
+  async function onDashboard() {
+    const page = await openPage();
+    await signInDemoTeacher(page, origin(), slug);
+    await page.goto(`${base()}/dashboard`);
+    return page;
+  }
+
   it("the dashboard comes rendered from the server, and filters by text and category", async () => {
     const page = await openPage();
     await signInDemoTeacher(page, origin(), slug);
@@ -62,9 +70,7 @@ describe.each([
   });
 
   it("the header search opens after 3 characters and works from the keyboard", async () => {
-    const page = await openPage();
-    await signInDemoTeacher(page, origin(), slug);
-    await page.goto(`${base()}/dashboard`);
+    const page = await onDashboard();
     const box = page.getByRole("combobox", { name: "Search books" });
     await box.fill("ch");
     await page.waitForTimeout(500);
@@ -89,9 +95,7 @@ describe.each([
   });
 
   it("Enter in the header search opens the first book for the typed title, at once or once the list shows it", async () => {
-    const page = await openPage();
-    await signInDemoTeacher(page, origin(), slug);
-    await page.goto(`${base()}/dashboard`);
+    const page = await onDashboard();
     const box = page.getByRole("combobox", { name: "Search books" });
     // Typed and Enter at once: the book opens when the answer for this text arrives.
     await box.fill("Chemistry: Matter and Change");
@@ -118,9 +122,7 @@ describe.each([
   });
 
   it("the book page shows the details and 'View Book'", async () => {
-    const page = await openPage();
-    await signInDemoTeacher(page, origin(), slug);
-    await page.goto(`${base()}/dashboard`);
+    const page = await onDashboard();
     await page
       .locator("main article")
       .getByRole("link", { name: /Fractions Made Friendly|Algebra I/ })

@@ -3,11 +3,22 @@
 // school's book and another teacher's annotation, the per-book limit, and the budget: a highlight's
 // text read back costs pages, and the export carries at most 200 characters of each.
 
+import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import { MAX_ANNOTATIONS_PER_BOOK } from "../../workers/school-object/annotations.ts";
-import { api, createSchool, errorOf, jsonOf, pagesSpent, schoolStub, setPagesSpent, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import {
+  api,
+  client,
+  createSchool,
+  errorOf,
+  okBody,
+  pagesSpent,
+  schoolStub,
+  setPagesSpent,
+  signedInAdmin,
+  signedInTeacher,
+} from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const LONG = `${"Photosynthesis turns light into sugar. ".repeat(30)}The end.`;
@@ -21,32 +32,24 @@ beforeAll(async () => {
   bookId = (await preparedBook("Leaves and Light", [school.id], TEXTS)).book.id;
 });
 
-const Annotation = z
-  .object({
-    id: z.number(),
-    kind: z.enum(["bookmark", "highlight", "note"]),
-    page: z.number(),
-    label: z.string().nullable(),
-    note: z.string().nullable(),
-    colour: z.string().nullable(),
-    text: z.string().nullable(),
-    start: z.object({ run: z.number(), offset: z.number() }).nullable(),
-  })
-  .loose();
-const Created = z.object({ annotation: Annotation });
-/** A change's answer: without a highlight's words. */
-const Changed = z.object({ annotation: Annotation.omit({ text: true }) });
-const Listed = z.object({ annotations: z.array(Annotation), textWithheld: z.string().optional() });
-
 const url = (path = "", book: number = bookId) => `/api/books/${book}/annotations${path}`;
-const create = (cookie: string, body: unknown, book: number = bookId) => api(url("", book), { body, cookie });
+/** A book's annotations as `cookie` (and `origin`) reach them, typed. */
+const annotations = (cookie: string, origin?: string) => client({ cookie, origin }).api.books[":id"].annotations;
+type CreateBody = InferRequestType<ReturnType<typeof annotations>["$post"]>["json"];
+type PatchBody = InferRequestType<ReturnType<typeof annotations>[":annotationId"]["$patch"]>["json"];
+const ofBook = (book: number = bookId) => ({ param: { id: String(book) } });
+const create = (cookie: string, json: CreateBody, book: number = bookId) => annotations(cookie).$post({ ...ofBook(book), json });
+const list = (cookie: string, book: number = bookId) => annotations(cookie).$get(ofBook(book));
+const exportOf = (cookie: string, book: number = bookId) => annotations(cookie).export.$get(ofBook(book));
+const one = (id: number | string, book: number = bookId) => ({ param: { id: String(book), annotationId: String(id) } });
+const remove = (cookie: string, id: number | string, book: number = bookId) => annotations(cookie)[":annotationId"].$delete(one(id, book));
 
 describe("creating annotations", () => {
   it("keeps a bookmark, a highlight with its text read from the page, and a note, listed in page order", async () => {
     const { cookie } = await signedInTeacher(school, "Hana Highlighter");
     const note = await create(cookie, { kind: "note", page: 3, note: "  Check the index\nbefore class.  " });
     expect(note.status).toBe(201);
-    expect((await jsonOf(note, Created)).annotation).toMatchObject({ kind: "note", page: 3, note: "Check the index\nbefore class." });
+    expect((await okBody(note)).annotation).toMatchObject({ kind: "note", page: 3, note: "Check the index\nbefore class." });
 
     const highlight = await create(cookie, {
       kind: "highlight",
@@ -57,7 +60,7 @@ describe("creating annotations", () => {
       note: "Vocabulary",
     });
     expect(highlight.status).toBe(201);
-    expect((await jsonOf(highlight, Created)).annotation).toMatchObject({
+    expect((await okBody(highlight)).annotation).toMatchObject({
       kind: "highlight",
       colour: "green",
       text: "the leaf",
@@ -65,9 +68,9 @@ describe("creating annotations", () => {
     });
 
     const bookmark = await create(cookie, { kind: "bookmark", page: 2, label: "Lesson 3" });
-    expect((await jsonOf(bookmark, Created)).annotation).toMatchObject({ kind: "bookmark", page: 2, label: "Lesson 3" });
+    expect((await okBody(bookmark)).annotation).toMatchObject({ kind: "bookmark", page: 2, label: "Lesson 3" });
 
-    const listed = await jsonOf(await api(url(), { cookie }), Listed);
+    const listed = await okBody(list(cookie));
     expect(listed.annotations.map((a) => [a.page, a.kind])).toEqual([
       [1, "highlight"],
       [2, "bookmark"],
@@ -114,13 +117,15 @@ describe("creating annotations", () => {
       ],
     ];
     for (const [body, error] of cases) {
-      const response = await create(cookie, body);
+      // Bodies of the wrong shape (an unknown kind, a page as text, keys a kind has not), which the typed client would not send: raw.
+      const response = await api(url(), { body, cookie });
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(await errorOf(response), JSON.stringify(body)).toBe(error);
     }
+    // A JSON Content-Type with no body at all: raw.
     const notJson = await api(url(), { method: "POST", cookie, headers: { "Content-Type": "application/json" } });
     expect(notJson.status).toBe(400);
-    expect((await jsonOf(await api(url(), { cookie }), Listed)).annotations).toEqual([]);
+    expect((await okBody(list(cookie))).annotations).toEqual([]);
   });
 
   it("keeps at most MAX_ANNOTATIONS_PER_BOOK in one book (409)", async () => {
@@ -145,13 +150,13 @@ describe("whose annotations", () => {
   it("another teacher's annotation is 404 to read, change or delete, and is not listed", async () => {
     const owner = await signedInTeacher(school, "Olive Owner");
     const other = await signedInTeacher(school, "Oscar Other");
-    const { annotation } = await jsonOf(await create(owner.cookie, { kind: "note", page: 1, note: "Mine" }), Created);
-    expect((await jsonOf(await api(url(), { cookie: other.cookie }), Listed)).annotations).toEqual([]);
-    const patch = await api(url(`/${annotation.id}`), { method: "PATCH", body: { note: "Theirs" }, cookie: other.cookie });
+    const { annotation } = await okBody(create(owner.cookie, { kind: "note", page: 1, note: "Mine" }));
+    expect((await okBody(list(other.cookie))).annotations).toEqual([]);
+    const patch = await annotations(other.cookie)[":annotationId"].$patch({ ...one(annotation.id), json: { note: "Theirs" } });
     expect(patch.status).toBe(404);
     expect(await errorOf(patch)).toBe("Annotation not found");
-    expect((await api(url(`/${annotation.id}`), { method: "DELETE", cookie: other.cookie })).status).toBe(404);
-    const mine = await jsonOf(await api(url(), { cookie: owner.cookie }), Listed);
+    expect((await remove(other.cookie, annotation.id)).status).toBe(404);
+    const mine = await okBody(list(owner.cookie));
     expect(mine.annotations).toMatchObject([{ id: annotation.id, note: "Mine" }]);
   });
 
@@ -160,54 +165,57 @@ describe("whose annotations", () => {
     const theirs = (await preparedBook("Not Yours", [elsewhere.id], ["Secret."])).book.id;
     const { cookie } = await signedInTeacher(school);
     for (const response of [
-      await api(url("", theirs), { cookie }),
+      await list(cookie, theirs),
       await create(cookie, { kind: "note", page: 1, note: "x" }, theirs),
-      await api(url("/1", theirs), { method: "DELETE", cookie }),
-      await api(url("/export", theirs), { cookie }),
+      await remove(cookie, 1, theirs),
+      await exportOf(cookie, theirs),
     ]) {
       expect(response.status).toBe(404);
       expect(await errorOf(response)).toBe("Book not found");
     }
+    // Malformed ids written into the path as they stand: raw.
     for (const id of ["0", "-1", "1.0", "1e3", "0x1", "%201"]) {
       expect((await api(url(`/${id}`), { method: "DELETE", cookie })).status, id).toBe(404);
       expect((await api(`/api/books/${id}/annotations`, { cookie })).status, id).toBe(404);
     }
-    expect((await api(url())).status).toBe(401);
+    expect((await list("")).status).toBe(401);
     expect((await create("", { kind: "note", page: 1, note: "x" })).status).toBe(401);
     // Another site's page cannot write with the teacher's cookie.
-    expect((await api(url(), { body: { kind: "note", page: 1, note: "x" }, cookie, origin: "https://evil.test" })).status).toBe(403);
+    const forged = await annotations(cookie, "https://evil.test").$post({ ...ofBook(), json: { kind: "note", page: 1, note: "x" } });
+    expect(forged.status).toBe(403);
   });
 });
 
 describe("editing and deleting", () => {
   it("changes what each kind has, refuses what it has not, and deletes", async () => {
     const { cookie } = await signedInTeacher(school);
-    const note = (await jsonOf(await create(cookie, { kind: "note", page: 1, note: "Draft" }), Created)).annotation;
+    const note = (await okBody(create(cookie, { kind: "note", page: 1, note: "Draft" }))).annotation;
     const highlight = (
-      await jsonOf(await create(cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }), Created)
+      await okBody(create(cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }))
     ).annotation;
     expect(highlight).toMatchObject({ colour: "yellow", text: "Chapter" });
-    const bookmark = (await jsonOf(await create(cookie, { kind: "bookmark", page: 2 }), Created)).annotation;
+    const bookmark = (await okBody(create(cookie, { kind: "bookmark", page: 2 }))).annotation;
 
-    const patch = (id: number, body: unknown) => api(url(`/${id}`), { method: "PATCH", body, cookie });
-    expect((await jsonOf(await patch(note.id, { note: "Final" }), Changed)).annotation.note).toBe("Final");
-    expect((await jsonOf(await patch(highlight.id, { colour: "pink", note: "Key word" }), Changed)).annotation).toMatchObject({
+    const patch = (id: number, json: PatchBody) => annotations(cookie)[":annotationId"].$patch({ ...one(id), json });
+    expect((await okBody(patch(note.id, { note: "Final" }))).annotation.note).toBe("Final");
+    expect((await okBody(patch(highlight.id, { colour: "pink", note: "Key word" }))).annotation).toMatchObject({
       colour: "pink",
       note: "Key word",
       start: { run: 0, offset: 0 },
     });
-    expect((await jsonOf(await patch(highlight.id, { note: null }), Changed)).annotation.note).toBeNull();
-    expect((await jsonOf(await patch(bookmark.id, { label: "Start here" }), Changed)).annotation.label).toBe("Start here");
+    expect((await okBody(patch(highlight.id, { note: null }))).annotation.note).toBeNull();
+    expect((await okBody(patch(bookmark.id, { label: "Start here" }))).annotation.label).toBe("Start here");
 
     expect(await errorOf(patch(bookmark.id, { note: "x" }))).toBe("A bookmark has no note to change.");
     expect(await errorOf(patch(note.id, { colour: "blue" }))).toBe("A note has no colour to change.");
     expect(await errorOf(patch(note.id, { note: null }))).toBe("Write the note, or delete it.");
     expect(await errorOf(patch(note.id, {}))).toBe("Send the label, note or colour to change");
-    expect(await errorOf(patch(note.id, { page: 2 }))).toBe('Unrecognized key: "page"');
+    // A key no annotation has, which the typed client would not send: raw.
+    expect(await errorOf(api(url(`/${note.id}`), { method: "PATCH", body: { page: 2 }, cookie }))).toBe('Unrecognized key: "page"');
 
-    expect((await api(url(`/${note.id}`), { method: "DELETE", cookie })).status).toBe(204);
-    expect((await api(url(`/${note.id}`), { method: "DELETE", cookie })).status).toBe(404);
-    const left = await jsonOf(await api(url(), { cookie }), Listed);
+    expect((await remove(cookie, note.id)).status).toBe(204);
+    expect((await remove(cookie, note.id)).status).toBe(404);
+    const left = await okBody(list(cookie));
     expect(left.annotations.map((a) => a.id)).toEqual([highlight.id, bookmark.id]);
   });
 });
@@ -227,13 +235,13 @@ describe("the budget", () => {
     // Each highlight made reads its text back once.
     expect(await pagesSpent(school, teacher.id, bookId)).toBe(spentBefore + 3);
     await create(cookie, { kind: "note", page: 3, note: "Free" });
-    await api(url(), { cookie });
+    await list(cookie);
     // Two highlighted pages: two pages of the budget.
     expect(await pagesSpent(school, teacher.id, bookId)).toBe(spentBefore + 5);
 
     const limit = pageBudget(TEXTS.length).hour.limit;
     await setPagesSpent(school, teacher.id, bookId, "h", limit - 1);
-    const listed = await jsonOf(await api(url(), { cookie }), Listed);
+    const listed = await okBody(list(cookie));
     expect(listed.textWithheld).toMatch(/^You have reached the reading limit for this book/);
     expect(listed.annotations).toHaveLength(4);
     expect(listed.annotations.every((a) => a.text === null)).toBe(true);
@@ -252,7 +260,7 @@ describe("the budget", () => {
     await create(cookie, { kind: "highlight", page: 2, start: { run: 0, offset: 0 }, end: { run: 0, offset: 600 }, note: "Long one" });
     await create(cookie, { kind: "bookmark", page: 1, label: "Start" });
     await create(cookie, { kind: "note", page: 3, note: "Line one\nLine two" });
-    const response = await api(url("/export"), { cookie });
+    const response = await exportOf(cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toBe("text/markdown; charset=utf-8");
     expect(response.headers.get("Content-Disposition")).toBe('attachment; filename="lectern-notes-leaves-and-light.md"');
@@ -269,14 +277,17 @@ describe("the budget", () => {
 });
 
 describe("seats (a licence's seat limit, docs/decisions/0028)", () => {
+  const pageOne = (who: { cookie: string }, book: number) =>
+    client(who).api.books[":id"].pages[":n"].$get({ param: { id: String(book), n: "1" } });
+  const releaseSeat = (who: { cookie: string }, book: number) => client(who).api.books[":id"].seat.$delete({ param: { id: String(book) } });
+
   /** A 2-seat book of three pages, both seats held by two teachers, and a third teacher refused a page. */
   async function fullBook() {
     const admin = await signedInAdmin();
     const seated = await createSchool({ name: "Seated School", teacherLimit: 10 });
     const { book } = await preparedBook(`Two Seats ${crypto.randomUUID()}`, [], TEXTS);
-    const licence = await api("/api/licences", {
-      cookie: admin.cookie,
-      body: { schoolId: seated.id, bookId: book.id, startsOn: "2026-01-01", seats: 2 },
+    const licence = await client(admin).api.licences.$post({
+      json: { schoolId: seated.id, bookId: book.id, startsOn: "2026-01-01", seats: 2 },
     });
     expect(licence.status).toBe(201);
     const [first, second, third] = [
@@ -284,15 +295,15 @@ describe("seats (a licence's seat limit, docs/decisions/0028)", () => {
       await signedInTeacher(seated, "Second"),
       await signedInTeacher(seated, "Third"),
     ];
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: first.cookie })).status).toBe(200);
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: second.cookie })).status).toBe(200);
-    expect((await api(`/api/books/${book.id}/pages/1/text`, { cookie: third.cookie })).status).toBe(409);
+    expect((await pageOne(first, book.id)).status).toBe(200);
+    expect((await pageOne(second, book.id)).status).toBe(200);
+    expect((await client(third).api.books[":id"].pages[":n"].text.$get({ param: { id: String(book.id), n: "1" } })).status).toBe(409);
     return { seated, book, first, second, third };
   }
 
   it("a teacher refused a seat cannot read the book through highlights: made, listed or exported", async () => {
     const { seated, book, first, third } = await fullBook();
-    const highlight = { kind: "highlight", page: 2, start: { run: 0, offset: 0 }, end: { run: 0, offset: 900 } };
+    const highlight = { kind: "highlight", page: 2, start: { run: 0, offset: 0 }, end: { run: 0, offset: 900 } } as const;
     const made = await create(third.cookie, highlight, book.id);
     expect(made.status).toBe(409);
     expect(await made.json()).toEqual({
@@ -306,18 +317,18 @@ describe("seats (a licence's seat limit, docs/decisions/0028)", () => {
     expect((await create(third.cookie, { kind: "note", page: 2, note: "Ask for a copy" }, book.id)).status).toBe(201);
 
     // A highlight made while holding a seat is read back only with one.
-    await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" });
+    await releaseSeat(first, book.id);
     expect((await create(third.cookie, highlight, book.id)).status).toBe(201);
-    await api(`/api/books/${book.id}/seat`, { cookie: third.cookie, method: "DELETE" });
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: first.cookie })).status).toBe(200);
+    await releaseSeat(third, book.id);
+    expect((await pageOne(first, book.id)).status).toBe(200);
     const spent = await pagesSpent(seated, third.teacher.id, book.id);
-    const listed = await jsonOf(await api(url("", book.id), { cookie: third.cookie }), Listed);
+    const listed = await okBody(list(third.cookie, book.id));
     expect(listed.annotations.map((a) => [a.kind, a.text])).toEqual([
       ["note", null],
       ["highlight", null],
     ]);
     expect(listed.textWithheld).toBe("All 2 copies of this book are in use at your school. Try again in a few minutes.");
-    const exported = await (await api(url("/export", book.id), { cookie: third.cookie })).text();
+    const exported = await (await exportOf(third.cookie, book.id)).text();
     expect(exported).not.toContain("Photosynthesis");
     expect(exported).toContain("(the highlighted text is left out: every copy of this book is in use at your school)");
     // Withheld for want of a seat costs nothing, and took no seat.
@@ -327,30 +338,29 @@ describe("seats (a licence's seat limit, docs/decisions/0028)", () => {
 
   it("listing highlights takes a free seat as a page does, so the next teacher is refused", async () => {
     const { book, first, second, third } = await fullBook();
-    await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" });
+    await releaseSeat(first, book.id);
     expect(
       (await create(first.cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }, book.id))
         .status,
     ).toBe(201);
-    await api(`/api/books/${book.id}/seat`, { cookie: first.cookie, method: "DELETE" });
-    const listed = await jsonOf(await api(url("", book.id), { cookie: first.cookie }), Listed);
+    await releaseSeat(first, book.id);
+    const listed = await okBody(list(first.cookie, book.id));
     expect(listed.annotations.map((a) => a.text)).toEqual(["Chapter"]);
     // First holds a seat again (from the list), Second holds theirs: Third is refused.
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: third.cookie })).status).toBe(409);
-    expect((await api(`/api/books/${book.id}/pages/1`, { cookie: second.cookie })).status).toBe(200);
+    expect((await pageOne(third, book.id)).status).toBe(409);
+    expect((await pageOne(second, book.id)).status).toBe(200);
   });
 
   it("changing a highlight answers without its words, even with the hour's budget spent", async () => {
     const { cookie, teacher } = await signedInTeacher(school);
-    const { annotation } = await jsonOf(
-      await create(cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }),
-      Created,
+    const { annotation } = await okBody(
+      create(cookie, { kind: "highlight", page: 1, start: { run: 0, offset: 0 }, end: { run: 0, offset: 7 } }),
     );
     await setPagesSpent(school, teacher.id, bookId, "h", pageBudget(TEXTS.length).hour.limit);
-    for (const colour of ["blue", "pink"]) {
-      const changed = await api(url(`/${annotation.id}`), { method: "PATCH", body: { colour }, cookie });
+    for (const colour of ["blue", "pink"] as const) {
+      const changed = await annotations(cookie)[":annotationId"].$patch({ ...one(annotation.id), json: { colour } });
       expect(changed.status).toBe(200);
-      const body = (await changed.json()) as { annotation: Record<string, unknown> };
+      const body = await okBody(changed);
       expect(body.annotation).toMatchObject({ id: annotation.id, colour, kind: "highlight" });
       expect(body.annotation).not.toHaveProperty("text");
     }

@@ -18,6 +18,7 @@ import { z } from "zod";
 import { rangeText, validRange } from "#shared/annotation-geometry.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
+import type { JsonInput } from "../http/run-command.ts";
 import { done, type Failure, failure, type Outcome } from "../kernel/failure.ts";
 import { parseInput, readJsonBody } from "../kernel/validate.ts";
 import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
@@ -190,7 +191,8 @@ export const annotationsApi = new Hono<Env>()
       "X-Content-Type-Options": "nosniff",
     });
   })
-  .post("/:id/annotations", guard, async (c) => {
+  // The body is declared to Hono (for the typed client) and read here, by jsonBody, whatever its Content-Type.
+  .post("/:id/annotations", guard, async (c: Context<Env, string, JsonInput<z.input<typeof CreateSchema>>>) => {
     const opened = await teacherBook(c);
     if (!opened.ok) return refused(c, opened.failure);
     const book = opened.value;
@@ -208,7 +210,7 @@ export const annotationsApi = new Hono<Env>()
     if (!made.ok) return refused(c, made.failure);
     return c.json({ annotation: made.value }, 201, NO_STORE);
   })
-  .patch("/:id/annotations/:annotationId", guard, async (c) => {
+  .patch("/:id/annotations/:annotationId", guard, async (c: Context<Env, string, JsonInput<z.input<typeof PatchSchema>>>) => {
     const book = await teacherBook(c);
     if (!book.ok) return refused(c, book.failure);
     const id = parseId(c.req.param("annotationId"));

@@ -7,7 +7,7 @@ import { addDays, dayOf, formatDay, schoolYearOf } from "#shared/rules/licence.t
 import { auditLog, bookAccess, licenceReminders } from "../../workers/db/schema.ts";
 import { readConfig } from "../../workers/kernel/config.ts";
 import { sendLicenceReminders } from "../../workers/licences/reminders.ts";
-import { SEAT_HOLD_MS } from "../../workers/school-object/school-object.ts";
+import { SEAT_HOLD_MS } from "../../workers/school-object/policy.ts";
 import {
   api,
   client,

@@ -30,8 +30,6 @@ import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
 import * as usage from "./usage.ts";
 
-export { SEAT_HOLD_MS } from "./policy.ts";
-
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
 type SchoolEnv = { DB: D1Database };
 

@@ -451,11 +451,10 @@ describe("assignments", () => {
     await createSchool();
     const book = await createBook({ title: "For Everyone" }, [school.id]);
     const schoolCount = (await db().$count(schools)) as number;
-    const first = await api(`/api/books/${book.id}/assign-all-schools`, { method: "POST", cookie });
-    expect(await first.json()).toEqual({ assigned: schoolCount - 1 });
+    const assignAll = () => asAdmin().api.books[":id"]["assign-all-schools"].$post({ param: { id: String(book.id) } });
+    expect(await okBody(assignAll())).toEqual({ assigned: schoolCount - 1 });
     expect(await db().$count(bookAccess, eq(bookAccess.bookId, book.id))).toBe(schoolCount);
-    const again = await api(`/api/books/${book.id}/assign-all-schools`, { method: "POST", cookie });
-    expect(await again.json()).toEqual({ assigned: 0 });
+    expect(await okBody(assignAll())).toEqual({ assigned: 0 });
     const [audit, earlier] = await auditFor("book", book.id);
     expect(audit).toMatchObject({ action: "book.assign_all", after: { assigned: 0 } });
     expect(earlier).toMatchObject({ action: "book.assign_all", after: { assigned: schoolCount - 1 } });
@@ -466,19 +465,18 @@ describe("assignments", () => {
     const [x, y] = [await createBook({ title: "Xylophones" }), await createBook({ title: "Yachts" })];
     await db().insert(bookAccess).values({ schoolId: a.id, bookId: x.id });
 
-    const missing = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, 999_998, 999_999], bookIds: [x.id] } });
+    const grant = (json: InferRequestType<ReturnType<typeof asAdmin>["api"]["books"]["access"]["$post"]>["json"]) =>
+      asAdmin().api.books.access.$post({ json });
+    const missing = await grant({ schoolIds: [a.id, 999_998, 999_999], bookIds: [x.id] });
     expect(missing.status).toBe(400);
     expect(await missing.json()).toEqual({ error: "No school with id 999998, 999999" });
-    const missingBook = await api("/api/books/access", { cookie, body: { schoolIds: [a.id], bookIds: [999_999] } });
+    const missingBook = await grant({ schoolIds: [a.id], bookIds: [999_999] });
     expect(await missingBook.json()).toEqual({ error: "No book with id 999999" });
-    const tooMany = await api("/api/books/access", {
-      cookie,
-      body: { schoolIds: Array.from({ length: 501 }, (_, i) => i + 1), bookIds: [x.id] },
-    });
+    const tooMany = await grant({ schoolIds: Array.from({ length: 501 }, (_, i) => i + 1), bookIds: [x.id] });
     expect(await tooMany.json()).toEqual({ error: "Choose at most 500 schools at a time", field: "schoolIds" });
 
-    const granted = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, b.id], bookIds: [x.id, y.id, y.id] } });
-    expect(await granted.json()).toEqual({ created: 3 });
+    const granted = await grant({ schoolIds: [a.id, b.id], bookIds: [x.id, y.id, y.id] });
+    expect(await okBody(granted)).toEqual({ created: 3 });
     const grantAudit = await db()
       .select()
       .from(auditLog)
@@ -486,8 +484,7 @@ describe("assignments", () => {
       .orderBy(desc(auditLog.id))
       .limit(1);
     expect(grantAudit[0]!.after).toEqual({ schoolIds: [a.id, b.id], bookIds: [x.id, y.id], created: 3 });
-    const again = await api("/api/books/access", { cookie, body: { schoolIds: [a.id, b.id], bookIds: [x.id, y.id] } });
-    expect(await again.json()).toEqual({ created: 0 });
+    expect(await okBody(grant({ schoolIds: [a.id, b.id], bookIds: [x.id, y.id] }))).toEqual({ created: 0 });
 
     const bySchool = await okBody(asAdmin().api.books.access.$get({ query: { schoolId: String(a.id) } }));
     expect(bySchool.access).toEqual([
@@ -498,13 +495,14 @@ describe("assignments", () => {
     expect(byBook.access.map((row) => row.schoolId)).toEqual([a.id, b.id]);
     const pair = await okBody(asAdmin().api.books.access.$get({ query: { schoolId: String(b.id), bookId: String(x.id) } }));
     expect(pair.access).toHaveLength(1);
-    expect((await api("/api/books/access", { cookie })).status).toBe(400);
+    expect((await asAdmin().api.books.access.$get({ query: {} })).status).toBe(400);
 
-    const revoked = await api(`/api/books/access/${b.id}/${x.id}`, { method: "DELETE", cookie });
-    expect(await revoked.json()).toEqual({ ok: true });
+    const revoke = () =>
+      asAdmin().api.books.access[":schoolId"][":bookId"].$delete({ param: { schoolId: String(b.id), bookId: String(x.id) } });
+    expect(await okBody(revoke())).toEqual({ ok: true });
     expect(await db().$count(bookAccess, and(eq(bookAccess.schoolId, b.id), eq(bookAccess.bookId, x.id)))).toBe(0);
     const [revokeAudit] = await auditFor("book_access", `${b.id}:${x.id}`);
     expect(revokeAudit).toMatchObject({ action: "book_access.revoke", before: { schoolId: b.id, bookId: x.id } });
-    expect((await api(`/api/books/access/${b.id}/${x.id}`, { method: "DELETE", cookie })).status).toBe(404);
+    expect((await revoke()).status).toBe(404);
   });
 });

@@ -92,33 +92,36 @@ export function RowNotice({ answer, focusOn }: { answer: RowAnswer | undefined; 
   );
 }
 
-/** The dialog a row's action asks in; once the row is known, its form posts the row's `fields`. */
-export function ConfirmDialog({
+/** What the dialog asks about one row: its question, the fields its form posts, and the action's button. */
+export interface Asked {
+  title: string;
+  description: string;
+  fields: Record<string, string | number>;
+  action: string;
+}
+
+/** The dialog a row's action asks in, open while `row` is chosen; its form posts the row's fields. */
+export function ConfirmDialog<Row>({
   id,
-  open,
+  row,
   onClose,
-  title,
-  description,
+  ask,
   Form,
-  fields,
   submitClassName,
-  children,
 }: {
   id: string;
-  open: boolean;
+  row: Row | null;
   onClose: () => void;
-  title: string;
-  description: string | undefined;
+  ask: (row: Row) => Asked;
   Form: FetcherWithComponents<unknown>["Form"];
-  fields: Record<string, string | number> | null;
   submitClassName?: string;
-  children: ReactNode;
 }) {
+  const asked = row === null ? null : ask(row);
   return (
-    <Dialog id={id} open={open} onClose={onClose} title={title} description={description}>
-      {fields && (
-        <ConfirmForm Form={Form} fields={fields} onClose={onClose} submitClassName={submitClassName}>
-          {children}
+    <Dialog id={id} open={asked !== null} onClose={onClose} title={asked?.title ?? ""} description={asked?.description}>
+      {asked && (
+        <ConfirmForm Form={Form} fields={asked.fields} onClose={onClose} submitClassName={submitClassName}>
+          {asked.action}
         </ConfirmForm>
       )}
     </Dialog>

@@ -83,8 +83,6 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
   const busy = fetcher.state !== "idle";
   const pending = busy ? String(fetcher.formData?.get("teacherId") ?? "") : null;
 
-  const asked = confirm ? CONFIRM[confirm.kind] : null;
-
   return (
     <section className={cardClasses} aria-labelledby="teachers-title">
       <h2 id="teachers-title" className="mb-3 font-semibold">
@@ -173,16 +171,17 @@ export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teach
       )}
       <ConfirmDialog
         id="teacher-confirm-dialog"
-        open={confirm !== null}
+        row={confirm}
         onClose={() => setConfirm(null)}
-        title={confirm && asked ? asked.title(confirm.teacher) : ""}
-        description={confirm && asked ? asked.description(confirm.teacher) : undefined}
+        ask={({ kind, teacher }) => ({
+          title: CONFIRM[kind].title(teacher),
+          description: CONFIRM[kind].description(teacher),
+          fields: { intent: CONFIRM[kind].intent, teacherId: teacher.id },
+          action: `${CONFIRM[kind].verb} ${teacher.name}`,
+        })}
         Form={fetcher.Form}
-        fields={confirm && asked && { intent: asked.intent, teacherId: confirm.teacher.id }}
         submitClassName="bg-red-600 hover:bg-red-700"
-      >
-        {confirm && asked ? `${asked.verb} ${confirm.teacher.name}` : null}
-      </ConfirmDialog>
+      />
     </section>
   );
 }

@@ -72,19 +72,16 @@ export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
       )}
       <ConfirmDialog
         id="seat-free-dialog"
-        open={confirm !== null}
+        row={confirm}
         onClose={() => setConfirm(null)}
-        title={confirm ? `Free ${confirm.name}'s seat of ${confirm.title}?` : ""}
-        description={
-          confirm
-            ? `${confirm.name} (${confirm.email}) holds one of the ${confirm.seats} seats of this book. The seat goes to the next teacher who opens it; if ${confirm.name} turns a page after that, they wait for a free seat like anyone else.`
-            : undefined
-        }
+        ask={(seat) => ({
+          title: `Free ${seat.name}'s seat of ${seat.title}?`,
+          description: `${seat.name} (${seat.email}) holds one of the ${seat.seats} seats of this book. The seat goes to the next teacher who opens it; if ${seat.name} turns a page after that, they wait for a free seat like anyone else.`,
+          fields: { intent: SEAT_FREE_INTENT, bookId: seat.bookId, teacherId: seat.teacherId },
+          action: "Free seat",
+        })}
         Form={fetcher.Form}
-        fields={confirm && { intent: SEAT_FREE_INTENT, bookId: confirm.bookId, teacherId: confirm.teacherId }}
-      >
-        Free seat
-      </ConfirmDialog>
+      />
     </section>
   );
 }

@@ -12,8 +12,9 @@ import {
   shelfFacets,
   writeShelfQuery,
 } from "#shared/rules/shelf-query.ts";
+import type { LibraryData } from "../../app/components/school/library-data.ts";
 import { LibraryFilters } from "../../app/components/school/library-filters.tsx";
-import { FILTER_DEBOUNCE_MS, type LibraryData, LibraryView } from "../../app/components/school/library-view.tsx";
+import { FILTER_DEBOUNCE_MS, LibraryView } from "../../app/components/school/library-view.tsx";
 import type { LibraryBook } from "../../workers/reading/library.ts";
 
 afterEach(() => {

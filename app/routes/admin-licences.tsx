@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
-import { addDays, dayOf, formatDay, type LicenceState } from "#shared/rules/licence.ts";
+import { dayOf, type LicenceState } from "#shared/rules/licence.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
@@ -9,8 +9,8 @@ import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { lastDays } from "../../workers/reports/range.ts";
 import { flushForReport } from "../../workers/school-object/objects.ts";
 import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
-import { AdminPageHeader, cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../components/admin/admin-page.tsx";
-import { peakText, turnedAwayText } from "../components/admin/usage/seat-use.tsx";
+import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
+import { LICENCE_STATES, LicencesTable } from "../components/admin/licences-table.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { Dialog } from "../components/ui/dialog.tsx";
@@ -24,8 +24,6 @@ export const meta: Route.MetaFunction = () => [{ title: "Licences · Lectern Adm
 
 /** The days the seat column looks back over. */
 const SEAT_DAYS = 30;
-
-const STATES: Record<LicenceState, string> = { active: "Active", scheduled: "Scheduled", expired: "Expired" };
 
 /** Every licence, or those the URL's filters keep: `?schoolId=`, `?bookId=`, `?state=`, `?ending=` (days). */
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -140,7 +138,7 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
             <span className="mb-1 block font-medium">State</span>
             <select name="state" defaultValue={params.get("state") ?? ""} className={`${inputClasses} w-auto`}>
               <option value="">Any</option>
-              {Object.entries(STATES).map(([value, label]) => (
+              {Object.entries(LICENCE_STATES).map(([value, label]) => (
                 <option key={value} value={value}>
                   {label}
                 </option>
@@ -188,59 +186,7 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
           </Button>
         </fieldset>
         <TableState loading={false} error={null} empty={licences.length === 0} />
-        {licences.length > 0 && (
-          // On a phone the table scrolls sideways in its card, not the page.
-          <div className="-mx-2 overflow-x-auto px-2">
-            <table className={`${tableClasses} min-w-[52rem]`}>
-              <TableHead columns={["", "School", "Book", "Period", "Seats", "State", `Last ${SEAT_DAYS} days`, "Note"]} />
-              <tbody>
-                {licences.map((licence) => (
-                  <tr key={licence.id} className={rowClasses}>
-                    <td className="py-2 pr-2">
-                      <input
-                        type="checkbox"
-                        aria-label={`Pick ${licence.schoolName}: ${licence.title}`}
-                        checked={picked.has(licence.id)}
-                        onChange={() => toggle(licence.id)}
-                        className="size-4"
-                      />
-                    </td>
-                    <td className="py-2 pr-4">
-                      <Link to={`/admin/school/${licence.schoolId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
-                        {licence.schoolName}
-                      </Link>
-                    </td>
-                    <td className="py-2 pr-4">
-                      <Link to={`/admin/book/${licence.bookId}`} className="text-indigo-700 hover:underline dark:text-indigo-300">
-                        {licence.title}
-                      </Link>
-                    </td>
-                    <td className="py-2 pr-4 whitespace-nowrap">
-                      {`${formatDay(licence.startsOn)} – ${licence.endsOn ? formatDay(licence.endsOn) : "no end"}`}
-                    </td>
-                    <td className="py-2 pr-4 tabular-nums">{licence.seats ?? "Unlimited"}</td>
-                    <td className="py-2 pr-4">
-                      <StateBadge state={licence.state} endsOn={licence.endsOn} today={today} />
-                    </td>
-                    <td className="py-2 pr-4 text-xs">
-                      {licence.use && (
-                        <>
-                          <span className="block whitespace-nowrap">{`Peak ${peakText(licence.use)} at once`}</span>
-                          <span
-                            className={`block whitespace-nowrap ${licence.use.daysTurnedAway ? "font-semibold text-amber-800 dark:text-amber-300" : "text-slate-500 dark:text-slate-400"}`}
-                          >
-                            {`Turned away: ${turnedAwayText(licence.use)}`}
-                          </span>
-                        </>
-                      )}
-                    </td>
-                    <td className="py-2 pr-4 text-slate-600 dark:text-slate-300">{licence.note}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {licences.length > 0 && <LicencesTable licences={licences} picked={picked} onToggle={toggle} today={today} seatDays={SEAT_DAYS} />}
         {licences.length > 0 && (
           <label className="mt-3 flex items-center gap-2 text-sm">
             <input
@@ -301,17 +247,4 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
       </Dialog>
     </div>
   );
-}
-
-function StateBadge({ state, endsOn, today }: { state: LicenceState; endsOn: string | null; today: string }) {
-  const soon = state === "active" && endsOn !== null && endsOn <= addDays(today, 30);
-  const classes =
-    state === "expired"
-      ? "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200"
-      : state === "scheduled"
-        ? "bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200"
-        : soon
-          ? "bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200"
-          : "bg-emerald-100 text-emerald-900 dark:bg-emerald-950 dark:text-emerald-200";
-  return <span className={`rounded-full px-2 py-0.5 text-xs font-semibold ${classes}`}>{soon ? "Ending soon" : STATES[state]}</span>;
 }

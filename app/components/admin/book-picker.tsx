@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api, call, type Ok } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { inputClasses } from "../ui/field.tsx";
+import { PickerSearch } from "./picker-search.tsx";
 
 /** What the picker lists of its search: the first 100 matches by title. */
 export const PICKER_LIST = { page: 1, pageSize: 100, sort: "title" } as const;
@@ -48,16 +49,14 @@ export function BookPicker({
   return (
     <div className="space-y-3">
       <div className="flex flex-wrap gap-2">
-        <label htmlFor="book-picker-search" className="sr-only">
-          Search books
-        </label>
-        <input
+        <PickerSearch
           id="book-picker-search"
-          type="search"
+          label="Search books"
+          labelHidden
           placeholder="Title, author, ISBN..."
-          className={`${inputClasses} max-w-xs`}
+          width="max-w-xs"
           value={input}
-          onChange={(e) => setInput(e.target.value)}
+          onChange={setInput}
         />
         <label htmlFor="book-picker-grade" className="sr-only">
           Grade

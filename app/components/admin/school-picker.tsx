@@ -3,8 +3,8 @@ import { useState } from "react";
 import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Button } from "../ui/button.tsx";
-import { inputClasses } from "../ui/field.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
+import { PickerSearch } from "./picker-search.tsx";
 
 /**
  * Search schools, tick several, act on them (assign a book, ...). The list follows the typing, so
@@ -50,16 +50,13 @@ export function SchoolPicker({
   }
   return (
     <div className="space-y-3">
-      <label htmlFor="school-picker-search" className="text-sm font-medium">
-        Find schools
-      </label>
-      <input
+      <PickerSearch
         id="school-picker-search"
-        type="search"
+        label="Find schools"
         placeholder="Name, slug, city..."
-        className={`${inputClasses} max-w-md`}
+        width="max-w-md"
         value={input}
-        onChange={(e) => setInput(e.target.value)}
+        onChange={setInput}
       />
       <div className="max-h-64 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
         {options.length === 0 ? (

@@ -3,7 +3,7 @@ import { useState } from "react";
 import type { SchoolRow } from "../../../workers/schools/list.ts";
 import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
-import { inputClasses } from "../ui/field.tsx";
+import { PickerSearch } from "./picker-search.tsx";
 
 /** A school as the list shows it (a row of listSchools, from the page's loader or the API). */
 export type SchoolChoice = Pick<SchoolRow, "id" | "schoolName" | "slug" | "teacherLimit" | "teacherCount">;
@@ -31,16 +31,13 @@ export function SchoolSelect({
   const schools: SchoolChoice[] = query === "" ? initial : (found.data?.schools ?? []);
   return (
     <div className="space-y-2">
-      <label htmlFor="school-select-search" className="text-sm font-medium">
-        School
-      </label>
-      <input
+      <PickerSearch
         id="school-select-search"
-        type="search"
+        label="School"
         placeholder="Search by name, slug, city..."
-        className={`${inputClasses} max-w-md`}
+        width="max-w-md"
         value={input}
-        onChange={(e) => setInput(e.target.value)}
+        onChange={setInput}
       />
       <div
         role="listbox"

@@ -145,7 +145,8 @@ describe("POST /api/schools", () => {
     expect((await addSchool(newSchool({ slug }))).status).toBe(201);
     const response = await addSchool(newSchool({ slug: slug.toUpperCase() }));
     expect(response.status).toBe(409);
-    expect(await response.json()).toEqual({ error: "A school with this slug already exists" });
+    // The field at fault is named, so the form marks the slug input (issue 43).
+    expect(await response.json()).toEqual({ error: "A school with this slug already exists", field: "slug" });
   });
 });
 

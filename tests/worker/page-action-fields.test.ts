@@ -58,6 +58,19 @@ describe("Add School's action", () => {
     expect(response.status).toBe(400);
     expect(await actionData(response)).toMatchObject({ error: "Please fill in: School name, City", field: "schoolName" });
   });
+
+  it("marks the slug field when the slug is taken", async () => {
+    const taken = await createSchool();
+    const response = await page("/admin/add-school", {
+      method: "POST",
+      cookie,
+      body: form({ ...fields(), zipCode: "12345", slug: taken.slug }),
+    });
+    expect(response.status).toBe(409);
+    const slug = tagOf(await response.text(), "school-slug");
+    expect(slug).toContain('aria-invalid="true"');
+    expect(slug).toContain('aria-describedby="school-slug-error');
+  });
 });
 
 describe("the school page's settings", () => {

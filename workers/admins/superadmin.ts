@@ -25,7 +25,7 @@ export async function createAdmin(
   input: { email: string; name: string; password: string; role: "admin" | "superadmin" },
 ) {
   const [existing] = await db.select({ id: admins.id }).from(admins).where(eq(admins.email, input.email));
-  if (existing) return failure("conflict", "An account with this e-mail already exists");
+  if (existing) return failure("conflict", "An account with this e-mail already exists", "email");
   const passwordHash = await hashPassword(input.password);
   const [created] = await db.batch([
     db.insert(admins).values({ email: input.email, name: input.name, role: input.role, passwordHash }).returning(PUBLIC_ADMIN),

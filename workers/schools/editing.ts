@@ -28,7 +28,7 @@ export async function nextSchoolId(db: Db): Promise<number> {
 }
 
 export async function createSchool(db: Db, actor: Actor, input: SchoolInput, now = Date.now()): Promise<Outcome<{ school: SchoolRow }>> {
-  if (input.slug && (await slugTaken(db, input.slug))) return failure("conflict", DUPLICATE_SLUG);
+  if (input.slug && (await slugTaken(db, input.slug))) return failure("conflict", DUPLICATE_SLUG, "slug");
   const slug = input.slug ?? (await generateUniqueSlugs(db, [input.schoolName]))[0]!;
   const values = toInsertValues(input, slug);
   try {
@@ -38,7 +38,7 @@ export async function createSchool(db: Db, actor: Actor, input: SchoolInput, now
     ]);
     return done({ school: (await findSchoolRow(db, created!.id))! });
   } catch (error) {
-    if (isUniqueSlugError(error)) return failure("conflict", DUPLICATE_SLUG);
+    if (isUniqueSlugError(error)) return failure("conflict", DUPLICATE_SLUG, "slug");
     throw error;
   }
 }
@@ -59,7 +59,7 @@ export async function updateSchool(
 ): Promise<Outcome<{ school: SchoolRow }>> {
   const before = await findSchoolRow(db, schoolId);
   if (!before) return NOT_FOUND;
-  if (input.slug && (await slugTaken(db, input.slug, schoolId))) return failure("conflict", DUPLICATE_SLUG);
+  if (input.slug && (await slugTaken(db, input.slug, schoolId))) return failure("conflict", DUPLICATE_SLUG, "slug");
   if (input.teacherLimit !== undefined && input.teacherLimit < before.teacherCount) {
     return failure("invalid", limitBelowCount(before.teacherCount));
   }
@@ -71,7 +71,7 @@ export async function updateSchool(
       auditWhenChanged(db, actor, { action: "school.update", entityId: schoolId, before, after: input }, now),
     ]);
   } catch (error) {
-    if (isUniqueSlugError(error)) return failure("conflict", DUPLICATE_SLUG);
+    if (isUniqueSlugError(error)) return failure("conflict", DUPLICATE_SLUG, "slug");
     if (isLimitGuardError(error)) return failure("invalid", limitBelowCount((await findSchoolRow(db, schoolId))?.teacherCount ?? 0));
     throw error;
   }

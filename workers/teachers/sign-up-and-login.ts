@@ -61,7 +61,7 @@ export async function registerTeacher(
     }
   } catch (error) {
     // Two registrations for the same address racing: the unique index refuses the second.
-    if (String(error).includes("UNIQUE")) return failure("conflict", DUPLICATE_EMAIL);
+    if (String(error).includes("UNIQUE")) return failure("conflict", DUPLICATE_EMAIL, "email");
     throw error;
   }
   const teacher = { id: created.id, name: input.name, email };

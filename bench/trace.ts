@@ -17,7 +17,7 @@
 // TRACE_NO_STAMP=1 gives the trace no candidate's stamp lines: the mark is read in the page's ink alone.
 // TRACE_PARTS=singles,photos | pairs,false splits the run over two processes (one a core); photos is the
 // stretch goal, a simulated photo of the screen, reported without a target (50 images each).
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { registerWasmModules } from "../scripts/lib/wasm-modules.ts";
@@ -31,11 +31,13 @@ import {
   closeBrowser,
   decodeGrey,
   geometry,
+  inkShare,
   PHOTO_ATTACKS,
   resetGeometry,
   SINGLE_ATTACKS,
   visiblePart,
 } from "./lib/trace-attacks.ts";
+import { keepMiss, retraceMisses } from "./lib/trace-misses.ts";
 import { benchPages } from "./lib/trace-pages.ts";
 
 registerWasmModules();
@@ -149,20 +151,6 @@ interface Row {
   blank: number;
 }
 
-/**
- * The share of the page's ink in the part of the page an attacked image still shows: pixels not
- * paper-white, or after a threshold the pixels at or below its level (a cover's colour above the
- * level turns white with the paper).
- */
-function inkShare(page: Sample["page"], [left, top, right, bottom]: [number, number, number, number], level: number): number {
-  const { width, height, luma } = page;
-  const dark = Math.min(PAPER - 1, level);
-  const [x0, x1, y0, y1] = [Math.round(left * width), Math.round(right * width), Math.round(top * height), Math.round(bottom * height)];
-  let ink = 0;
-  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((luma[y * width + x] as number) <= dark) ink++;
-  return ink / Math.max(1, (x1 - x0) * (y1 - y0));
-}
-
 async function measure(name: string, attacks: Attack[], n: number): Promise<Row> {
   let right = 0;
   let pageRight = 0;
@@ -183,7 +171,8 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
     if (top && top.candidate.teacherId === s.teacher && top.candidate.day === s.day) right++;
     if (found && found.page.bookId === s.page.bookId && found.page.page === s.page.page) pageRight++;
     scores.push(top?.score ?? 0);
-    if (MISSES && !(top && top.candidate.teacherId === s.teacher && top.candidate.day === s.day)) keepMiss(name, image, s, found);
+    if (MISSES && !(top && top.candidate.teacherId === s.teacher && top.candidate.day === s.day))
+      keepMiss(MISSES, name, image, { pageIndex: pages.indexOf(s.page), teacher: s.teacher, day: s.day }, found);
   }
   scores.sort((a, b) => a - b);
   const row = { attack: name, n, right, pageRight, medianScore: scores[scores.length >> 1] ?? 0, blank };
@@ -194,49 +183,8 @@ async function measure(name: string, attacks: Attack[], n: number): Promise<Row>
   return row;
 }
 
-let missCount = 0;
-function keepMiss(attack: string, image: Buffer, s: Sample, found: Awaited<ReturnType<typeof trace>>) {
-  const dir = MISSES as string;
-  mkdirSync(dir, { recursive: true });
-  const name = `miss-${process.pid}-${missCount++}.png`;
-  writeFileSync(join(dir, name), image);
-  const seen = found && {
-    bookId: found.page.bookId,
-    page: found.page.page,
-    fit: found.fit,
-    best: found.best,
-    needed: found.needed,
-    transform: found.transform,
-  };
-  const line = {
-    name,
-    combo: attack,
-    pageIndex: pages.indexOf(s.page),
-    teacher: s.teacher,
-    day: s.day,
-    geometry: { ...geometry },
-    found: seen,
-  };
-  appendFileSync(join(dir, "misses.jsonl"), `${JSON.stringify(line)}\n`);
-}
-
 if (process.env.TRACE_RETRACE) {
-  const dir = process.env.TRACE_RETRACE;
-  const kept = readFileSync(join(dir, "misses.jsonl"), "utf8").split("\n").filter(Boolean);
-  let named = 0;
-  for (const text of kept) {
-    const miss = JSON.parse(text) as { name: string; combo: string; pageIndex: number; teacher: number; day: string };
-    const page = pages[miss.pageIndex] as (typeof pages)[number];
-    const found = await trace(readFileSync(join(dir, miss.name)), candidates);
-    const top = found?.matches[0];
-    const right = top?.candidate.teacherId === miss.teacher && top.candidate.day === miss.day;
-    if (right) named++;
-    const where = found
-      ? `page ${found.page.bookId}/${found.page.page} fit ${found.fit.toFixed(2)}, best ${found.best.toFixed(2)} of ${found.needed.toFixed(2)}`
-      : "no page";
-    console.log(`${right ? "named " : "missed"} ${miss.name} ${miss.combo}: page ${page.bookId}/${page.page}; ${where}`);
-  }
-  console.log(`${named} of ${kept.length} named now`);
+  await retraceMisses(process.env.TRACE_RETRACE, pages, (image) => trace(image, candidates));
   process.exit(0);
 }
 

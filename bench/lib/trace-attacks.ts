@@ -3,6 +3,7 @@
 // as the reader lays it out (fit to width on the dark surround under a 56 px toolbar).
 import { type Browser, chromium } from "playwright-core";
 import sharp, { type Sharp } from "sharp";
+import { PAPER } from "../../workers/stamp/mark.ts";
 
 export type Attack = { name: string; run: (image: Buffer, random: () => number) => Promise<Buffer> };
 
@@ -24,6 +25,24 @@ export function visiblePart(): [number, number, number, number] {
   const { imageWidth, imageHeight, x, y, w, h } = geometry;
   const clip = (v: number) => Math.max(0, Math.min(1, v));
   return [clip(-x / w), clip(-y / h), clip((imageWidth - x) / w), clip((imageHeight - y) / h)];
+}
+
+/**
+ * The share of the page's ink in the part of the page an attacked image still shows: pixels not
+ * paper-white, or after a threshold the pixels at or below its level (a cover's colour above the
+ * level turns white with the paper).
+ */
+export function inkShare(
+  page: { width: number; height: number; luma: Uint8Array },
+  [left, top, right, bottom]: [number, number, number, number],
+  level: number,
+): number {
+  const { width, height, luma } = page;
+  const dark = Math.min(PAPER - 1, level);
+  const [x0, x1, y0, y1] = [Math.round(left * width), Math.round(right * width), Math.round(top * height), Math.round(bottom * height)];
+  let ink = 0;
+  for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) if ((luma[y * width + x] as number) <= dark) ink++;
+  return ink / Math.max(1, (x1 - x0) * (y1 - y0));
 }
 
 export const threshold: Attack = {

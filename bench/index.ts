@@ -1,11 +1,10 @@
-// npm run bench: throughput, scale, usage reports, page weight, Lighthouse and the reader, in one run and one table.
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, toolEnv } from "../scripts/lib/env.ts";
+import { ROOT } from "../scripts/lib/env.ts";
 import { adminCookie, serveApp, startApp, teacherCookie } from "./lib/app-server.ts";
 import { addBenchTeachers, benchTeacherEmail } from "./lib/bench-teachers.ts";
 import { addBigSchool } from "./lib/big-school.ts";
+import { runReaderBench, runTraceBench } from "./lib/child-bench.ts";
 import { freePorts } from "./lib/free-ports.ts";
 import { runLighthouse } from "./lib/lighthouse.ts";
 import { islandStart, measureChunks, measurePageWeight, routeStart } from "./lib/page-weight.ts";
@@ -65,28 +64,6 @@ async function timeScalePaths(origin: string, cookies: Cookies) {
   for (const [name, { path, who }] of Object.entries(scalePaths()))
     times[name] = await timeSequential(`${origin}${path}`, { Cookie: cookies[who as keyof Cookies] });
   return times;
-}
-
-function runReaderBench(): Promise<number> {
-  return runChild("bench/reader.ts", {});
-}
-
-/** npm run bench:trace with fewer samples (its own run prints the full table): the leak-trace rows. */
-function runTraceBench(): Promise<number> {
-  return runChild("bench/trace.ts", {
-    TRACE_SAMPLES: "30",
-    TRACE_PAIR_SAMPLES: "4",
-    TRACE_FALSE: "100",
-    TRACE_PARTS: "singles,pairs,false",
-  });
-}
-
-function runChild(script: string, extra: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn("node", [script], { cwd: ROOT, env: { ...toolEnv(), ...extra }, stdio: "inherit" });
-    child.on("error", reject);
-    child.on("exit", (code) => resolve(code ?? 1));
-  });
 }
 
 // ---- 1. The demo database with big-library and the range book: load, page weight, Lighthouse.

@@ -1,6 +1,6 @@
 // The Worker's PNG decoder for covers (workers/books/png-pixels.ts) against sharp (libvips/libspng),
 // on every kind of PNG an admin's tool may write. Both give 8-bit RGBA.
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
 import { describe, expect, it } from "vitest";
 import { decodePngPixels } from "../../workers/books/png-pixels.ts";
 
@@ -21,7 +21,7 @@ async function picture(width = 61, height = 91) {
 }
 
 /** Each kind of PNG: how sharp is asked to write it, and the colour type (PNG spec 11.2.2) it must then have. */
-const KINDS: Record<string, [colourType: number, write: (image: sharp.Sharp) => sharp.Sharp]> = {
+const KINDS: Record<string, [colourType: number, write: (image: Sharp) => Sharp]> = {
   "RGBA 8-bit": [6, (image) => image.png()],
   "RGB 8-bit": [2, (image) => image.removeAlpha().png()],
   "grey 8-bit": [0, (image) => image.removeAlpha().toColourspace("b-w").png()],
@@ -29,9 +29,10 @@ const KINDS: Record<string, [colourType: number, write: (image: sharp.Sharp) => 
   "grey + alpha": [4, (image) => image.toColourspace("b-w").png()],
   "RGBA 16-bit": [6, (image) => image.toColourspace("rgb16").png()],
   "palette 8-bit with tRNS": [3, (image) => image.png({ palette: true })],
-  "palette 4-bit": [3, (image) => image.removeAlpha().png({ palette: true, colours: 16, bitdepth: 4 })],
-  "palette 2-bit": [3, (image) => image.removeAlpha().png({ palette: true, colours: 4, bitdepth: 2 })],
-  "palette 1-bit": [3, (image) => image.removeAlpha().png({ palette: true, colours: 2, bitdepth: 1 })],
+  // sharp takes a palette's bit depth from its colour count (16: 4 bits, 4: 2, 2: 1).
+  "palette 4-bit": [3, (image) => image.removeAlpha().png({ palette: true, colours: 16 })],
+  "palette 2-bit": [3, (image) => image.removeAlpha().png({ palette: true, colours: 4 })],
+  "palette 1-bit": [3, (image) => image.removeAlpha().png({ palette: true, colours: 2 })],
   "interlaced RGBA": [6, (image) => image.png({ progressive: true })],
   "interlaced palette": [3, (image) => image.png({ progressive: true, palette: true })],
   "every filter (compression 9, adaptive)": [6, (image) => image.png({ compressionLevel: 9, adaptiveFiltering: true })],

@@ -47,31 +47,37 @@ export function AdminSearch() {
           ) : (
             <>
               {result.data.schools.map((school) => (
-                <Link
+                <Found
                   key={`s${school.id}`}
                   to={`/admin/school/${school.id}`}
-                  onClick={() => setInput("")}
-                  className="block px-3 py-2 hover:bg-slate-100 dark:hover:bg-slate-800"
-                >
-                  <span className="font-medium">{school.name || "Unnamed School"}</span>
-                  <span className="block text-xs text-slate-500">School · {school.description}</span>
-                </Link>
+                  name={school.name || "Unnamed School"}
+                  detail={`School · ${school.description}`}
+                  onOpen={() => setInput("")}
+                />
               ))}
               {result.data.books.map((book) => (
-                <Link
+                <Found
                   key={`b${book.id}`}
                   to={`/admin/book/${book.id}`}
-                  onClick={() => setInput("")}
-                  className="block px-3 py-2 hover:bg-slate-100 dark:hover:bg-slate-800"
-                >
-                  <span className="font-medium">{book.title || "Untitled Book"}</span>
-                  <span className="block text-xs text-slate-500">Book · {book.authors}</span>
-                </Link>
+                  name={book.title || "Untitled Book"}
+                  detail={`Book · ${book.authors}`}
+                  onOpen={() => setInput("")}
+                />
               ))}
             </>
           )}
         </div>
       )}
     </div>
+  );
+}
+
+/** One school or book found, a link to its page; opening it empties the search. */
+function Found({ to, name, detail, onOpen }: { to: string; name: string; detail: string; onOpen: () => void }) {
+  return (
+    <Link to={to} onClick={onOpen} className="block px-3 py-2 hover:bg-slate-100 dark:hover:bg-slate-800">
+      <span className="font-medium">{name}</span>
+      <span className="block text-xs text-slate-500">{detail}</span>
+    </Link>
   );
 }

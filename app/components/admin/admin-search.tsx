@@ -18,7 +18,15 @@ export function AdminSearch() {
         call(() => api.api.books.search.$get({ query: { query } }), FAILED),
         call(() => api.api.schools.search.$get({ query: { query } }), FAILED),
       ]);
-      return { books: books.books, schools: schools.schools };
+      // Schools first, then books: each a link to its page (which also keys it).
+      return [
+        ...schools.schools.map((s) => ({
+          to: `/admin/school/${s.id}`,
+          name: s.name || "Unnamed School",
+          detail: `School · ${s.description}`,
+        })),
+        ...books.books.map((b) => ({ to: `/admin/book/${b.id}`, name: b.title || "Untitled Book", detail: `Book · ${b.authors}` })),
+      ];
     },
   });
   const open = query.length >= 2 && input.trim().length >= 2;
@@ -42,29 +50,10 @@ export function AdminSearch() {
             <p className="px-3 py-2 text-red-700 dark:text-red-300">{FAILED}</p>
           ) : !result.data ? (
             <p className="px-3 py-2 text-slate-500">Searching...</p>
-          ) : result.data.books.length + result.data.schools.length === 0 ? (
+          ) : result.data.length === 0 ? (
             <p className="px-3 py-2 text-slate-500">Nothing found</p>
           ) : (
-            <>
-              {result.data.schools.map((school) => (
-                <Found
-                  key={`s${school.id}`}
-                  to={`/admin/school/${school.id}`}
-                  name={school.name || "Unnamed School"}
-                  detail={`School · ${school.description}`}
-                  onOpen={() => setInput("")}
-                />
-              ))}
-              {result.data.books.map((book) => (
-                <Found
-                  key={`b${book.id}`}
-                  to={`/admin/book/${book.id}`}
-                  name={book.title || "Untitled Book"}
-                  detail={`Book · ${book.authors}`}
-                  onOpen={() => setInput("")}
-                />
-              ))}
-            </>
+            result.data.map((found) => <Found key={found.to} {...found} onOpen={() => setInput("")} />)
           )}
         </div>
       )}

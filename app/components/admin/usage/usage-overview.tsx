@@ -32,26 +32,21 @@ export function UsageOverview({ overview }: { overview: Overview }) {
         <UsageTrend days={usage.days} scope="all schools" />
       </ReportCard>
       <div className="grid gap-4 lg:grid-cols-2">
-        <ReportCard title="Top books" actions={<CsvLink href={reportUrl("books", range)} />}>
-          <ReportTable
-            caption={`Top books, ${rangeText}`}
-            columns={readingColumns("book")}
-            rows={rankings.books}
-            rowKey={(row) => row.id}
-            empty="No book was read in this range."
-          />
-          {updated && <p className="mt-2 text-xs text-slate-500">{updated}</p>}
-        </ReportCard>
-        <ReportCard title="Top schools" actions={<CsvLink href={reportUrl("schools", range)} />}>
-          <ReportTable
-            caption={`Top schools, ${rangeText}`}
-            columns={readingColumns("school")}
-            rows={rankings.schools}
-            rowKey={(row) => row.id}
-            empty="No school read in this range."
-          />
-          {updated && <p className="mt-2 text-xs text-slate-500">{updated}</p>}
-        </ReportCard>
+        {[
+          { kind: "book" as const, rows: rankings.books, empty: "No book was read in this range." },
+          { kind: "school" as const, rows: rankings.schools, empty: "No school read in this range." },
+        ].map(({ kind, rows, empty }) => (
+          <ReportCard key={kind} title={`Top ${kind}s`} actions={<CsvLink href={reportUrl(`${kind}s`, range)} />}>
+            <ReportTable
+              caption={`Top ${kind}s, ${rangeText}`}
+              columns={readingColumns(kind)}
+              rows={rows}
+              rowKey={(row) => row.id}
+              empty={empty}
+            />
+            {updated && <p className="mt-2 text-xs text-slate-500">{updated}</p>}
+          </ReportCard>
+        ))}
       </div>
       <ReportCard
         title="Schools with no reading in 30 days"

@@ -4,7 +4,7 @@
  * `YYYY-MM-DD` texts; reading time is in seconds.
  */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { books, schools, teachers } from "./schema.ts";
+import { bookIdColumn, schoolIdColumn, teacherIdColumn } from "./schema.ts";
 
 /**
  * One row per day, school, book and teacher: pages served, reading time, and when the teacher was
@@ -16,15 +16,9 @@ export const readingDaily = sqliteTable(
   "reading_daily",
   {
     day: text("day").notNull(),
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
-    teacherId: integer("teacher_id")
-      .notNull()
-      .references(() => teachers.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
+    bookId: bookIdColumn(),
+    teacherId: teacherIdColumn(),
     pages: integer("pages").notNull().default(0),
     seconds: integer("seconds").notNull().default(0),
     lastAt: integer("last_at", { mode: "number" }),
@@ -48,9 +42,7 @@ const totals = {
 export const schoolUsageDaily = sqliteTable(
   "school_usage_daily",
   {
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
     day: text("day").notNull(),
     ...totals,
   },
@@ -89,12 +81,8 @@ export const usageRankings = sqliteTable(
 export const seatDaily = sqliteTable(
   "seat_daily",
   {
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
+    bookId: bookIdColumn(),
     day: text("day").notNull(),
     peakReaders: integer("peak_readers").notNull().default(0),
     turnedAway: integer("turned_away").notNull().default(0),

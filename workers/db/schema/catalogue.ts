@@ -39,4 +39,10 @@ export const catalogueState = sqliteTable("catalogue_state", {
   booksVersion: integer("books_version").notNull().default(0),
 });
 
+/** The book a row belongs to, for the tables whose rows go when their book does. */
+export const bookIdColumn = () =>
+  integer("book_id")
+    .notNull()
+    .references(() => books.id, { onDelete: "cascade" });
+
 export type Book = typeof books.$inferSelect;

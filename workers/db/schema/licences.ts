@@ -1,8 +1,8 @@
 /** Which school may read which book, and when (docs/decisions/0028). */
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { books } from "./catalogue.ts";
-import { schools } from "./schools.ts";
+import { bookIdColumn } from "./catalogue.ts";
+import { schoolIdColumn } from "./schools.ts";
 import { createdAt } from "./timestamps.ts";
 
 /**
@@ -15,12 +15,8 @@ export const bookAccess = sqliteTable(
   "book_access",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
+    bookId: bookIdColumn(),
     startsOn: text("starts_on").notNull().default(sql`(date('now'))`),
     endsOn: text("ends_on"),
     seats: integer("seats"),

@@ -1,6 +1,6 @@
 /** A book's PDF on its way to teachers: the upload in flight, its page sets and pages, the platform's jobs and their outcome. */
 import { index, integer, primaryKey, real, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { books } from "./catalogue.ts";
+import { bookIdColumn } from "./catalogue.ts";
 import { createdAt } from "./timestamps.ts";
 
 // R2 multipart uploads in flight, so a cancelled or abandoned one can be aborted and swept.
@@ -8,9 +8,7 @@ export const uploads = sqliteTable(
   "uploads",
   {
     id: text("id").primaryKey(),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
+    bookId: bookIdColumn(),
     kind: text("kind", { enum: ["pdf", "cover"] }).notNull(),
     objectKey: text("object_key").notNull(),
     r2UploadId: text("r2_upload_id").notNull(),
@@ -28,9 +26,7 @@ export const pageSets = sqliteTable(
   "page_sets",
   {
     id: text("id").primaryKey(),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
+    bookId: bookIdColumn(),
     pdfKey: text("pdf_key").notNull(),
     pdfSize: integer("pdf_size").notNull(),
     // Known once a renderer has opened the PDF.
@@ -51,6 +47,12 @@ export const pageSets = sqliteTable(
   ],
 );
 
+/** The page set a row belongs to, for the tables whose rows go when their set does. */
+const setIdColumn = () =>
+  text("set_id")
+    .notNull()
+    .references(() => pageSets.id, { onDelete: "cascade" });
+
 /**
  * The platform's work on a page set (docs/decisions/0038): one row per Queue message, so the work
  * survives a restart (the local queue is held in memory) and a page that keeps failing is given up
@@ -61,9 +63,7 @@ export const pageSets = sqliteTable(
 export const pageJobs = sqliteTable(
   "page_jobs",
   {
-    setId: text("set_id")
-      .notNull()
-      .references(() => pageSets.id, { onDelete: "cascade" }),
+    setId: setIdColumn(),
     first: integer("first").notNull(),
     last: integer("last").notNull(),
     state: text("state", { enum: ["queued", "done"] })
@@ -108,9 +108,7 @@ export const preparationNotices = sqliteTable(
 export const pageSetPages = sqliteTable(
   "page_set_pages",
   {
-    setId: text("set_id")
-      .notNull()
-      .references(() => pageSets.id, { onDelete: "cascade" }),
+    setId: setIdColumn(),
     n: integer("n").notNull(),
     // The page's size in PDF points (pdf.js viewport at scale 1).
     width: real("width").notNull(),

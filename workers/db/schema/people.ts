@@ -1,15 +1,13 @@
 /** The people who sign in: a school's teachers and the publisher's admins. */
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { schools } from "./schools.ts";
+import { schoolIdColumn } from "./schools.ts";
 import { createdAt } from "./timestamps.ts";
 
 export const teachers = sqliteTable(
   "teachers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
     name: text("name").notNull(),
     // Stored lower-cased and trimmed, so the unique index is case-insensitive.
     email: text("email").notNull(),
@@ -40,6 +38,12 @@ export const admins = sqliteTable("admins", {
   disabled: integer("disabled", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
 });
+
+/** The teacher a row belongs to, for the tables whose rows go when their teacher does. */
+export const teacherIdColumn = () =>
+  integer("teacher_id")
+    .notNull()
+    .references(() => teachers.id, { onDelete: "cascade" });
 
 export type Teacher = typeof teachers.$inferSelect;
 export type Admin = typeof admins.$inferSelect;

@@ -1,19 +1,17 @@
 /** What a teacher keeps of their reading: starred books and the page they were on. */
 import { index, integer, primaryKey, sqliteTable } from "drizzle-orm/sqlite-core";
-import { books } from "./catalogue.ts";
-import { teachers } from "./people.ts";
+import { bookIdColumn } from "./catalogue.ts";
+import { teacherIdColumn } from "./people.ts";
 import { createdAt } from "./timestamps.ts";
+
+// Both tables hold one row per teacher and book (their primary key), gone with either.
+const teacherAndBook = { teacherId: teacherIdColumn(), bookId: bookIdColumn() };
 
 /** Books a teacher starred ("My books"). */
 export const favourites = sqliteTable(
   "favourites",
   {
-    teacherId: integer("teacher_id")
-      .notNull()
-      .references(() => teachers.id, { onDelete: "cascade" }),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
+    ...teacherAndBook,
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.teacherId, t.bookId] }), index("favourites_book_idx").on(t.bookId)],
@@ -22,12 +20,7 @@ export const favourites = sqliteTable(
 export const readingProgress = sqliteTable(
   "reading_progress",
   {
-    teacherId: integer("teacher_id")
-      .notNull()
-      .references(() => teachers.id, { onDelete: "cascade" }),
-    bookId: integer("book_id")
-      .notNull()
-      .references(() => books.id, { onDelete: "cascade" }),
+    ...teacherAndBook,
     page: integer("page").notNull(),
     updatedAt: integer("updated_at", { mode: "number" }).notNull(),
   },

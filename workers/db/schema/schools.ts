@@ -35,4 +35,10 @@ export const schools = sqliteTable(
   ],
 );
 
+/** The school a row belongs to, for the tables whose rows go when their school does. */
+export const schoolIdColumn = () =>
+  integer("school_id")
+    .notNull()
+    .references(() => schools.id, { onDelete: "cascade" });
+
 export type School = typeof schools.$inferSelect;

@@ -1,16 +1,14 @@
 /** Signing in: one-time codes, admins' sessions, the login history and schools' Google/Microsoft sign-in. */
 import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
 import { admins, teachers } from "./people.ts";
-import { schools } from "./schools.ts";
+import { schoolIdColumn, schools } from "./schools.ts";
 import { createdAt } from "./timestamps.ts";
 
 export const otpCodes = sqliteTable(
   "otp_codes",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
     email: text("email").notNull(),
     purpose: text("purpose", { enum: ["register", "reset"] }).notNull(),
     // HMAC of the code bound to school, e-mail and purpose; the plain code is never stored.
@@ -81,9 +79,7 @@ export const loginEvents = sqliteTable(
 export const schoolSignIn = sqliteTable(
   "school_sign_in",
   {
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
     provider: text("provider", { enum: ["google", "microsoft"] }).notNull(),
     enabled: integer("enabled", { mode: "boolean" }).notNull().default(false),
     domains: text("domains", { mode: "json" }).$type<string[]>().notNull().default([]),
@@ -103,9 +99,7 @@ export const oidcRequests = sqliteTable(
   "oidc_requests",
   {
     state: text("state").primaryKey(),
-    schoolId: integer("school_id")
-      .notNull()
-      .references(() => schools.id, { onDelete: "cascade" }),
+    schoolId: schoolIdColumn(),
     provider: text("provider", { enum: ["google", "microsoft"] }).notNull(),
     // Where the teacher began: the origin and the school's base path there.
     returnTo: text("return_to").notNull(),

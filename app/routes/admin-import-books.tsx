@@ -19,10 +19,9 @@ import {
 import { CataloguePreview, MatchSummary } from "../components/admin/catalogue/catalogue-preview.tsx";
 import { CatalogueReportView } from "../components/admin/catalogue/catalogue-report.tsx";
 import { FilesDrop } from "../components/admin/catalogue/files-drop.tsx";
+import { BusyLine, CsvFileField, CsvTemplateLink } from "../components/admin/csv-import.tsx";
 import { Button } from "../components/ui/button.tsx";
-import { fileInputClasses } from "../components/ui/field.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { Spinner } from "../components/ui/spinner.tsx";
 import { ApiError } from "../lib/api-client.ts";
 import { type BookFiles, UPLOADS_AT_ONCE, type UploadPhase, uploadBookFiles } from "../lib/catalogue-upload.client.ts";
 import type { Route } from "./+types/admin-import-books";
@@ -140,15 +139,7 @@ export default function AdminImportBooks({ loaderData }: Route.ComponentProps) {
       <AdminPageHeader
         title="Import a Catalogue"
         description="Many books at once: a CSV file of their details, with their PDFs and covers. Every row is checked before anything is saved."
-        actions={
-          <a
-            href={`data:text/csv;charset=utf-8,${encodeURIComponent(loaderData.template)}`}
-            download="lectern-books-template.csv"
-            className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Download CSV template
-          </a>
-        }
+        actions={<CsvTemplateLink csv={loaderData.template} fileName="lectern-books-template.csv" />}
       />
       {report ? (
         <div className={`${cardClasses} space-y-4`}>
@@ -158,24 +149,12 @@ export default function AdminImportBooks({ loaderData }: Route.ComponentProps) {
       ) : (
         <>
           <div className={`${cardClasses} space-y-4`}>
-            <div>
-              <label htmlFor="catalogue-csv" className="text-sm font-medium">
-                1. The CSV file
-              </label>
-              <input
-                id="catalogue-csv"
-                type="file"
-                accept=".csv,text/csv"
-                aria-describedby="catalogue-csv-help"
-                className={fileInputClasses}
-                onChange={(e) => pickCsv(e.target.files?.[0])}
-                disabled={busy !== null}
-              />
+            <CsvFileField id="catalogue-csv" label="1. The CSV file" helpId="catalogue-csv-help" disabled={busy !== null} onPick={pickCsv}>
               <p id="catalogue-csv-help" className="mt-1 text-sm text-slate-600 dark:text-slate-300">
                 Columns: {CATALOGUE_CSV_COLUMNS.map((column) => column).join(", ")}. Title, author1 and pdfFile are needed; gradeLevel is 1
                 to 12; a row without a coverFile gets its PDF's first page as its cover. At most {MAX_CATALOGUE_ROWS} rows.
               </p>
-            </div>
+            </CsvFileField>
             <div>
               <p className="mb-1 text-sm font-medium">2. The PDFs and covers</p>
               <FilesDrop
@@ -184,11 +163,7 @@ export default function AdminImportBooks({ loaderData }: Route.ComponentProps) {
                 onRefused={(names) => setNotice({ text: `Not a PDF or an image, left out: ${names.join(", ")}` })}
               />
             </div>
-            {busy && (
-              <p className="flex items-center gap-2 text-sm text-indigo-700 dark:text-indigo-300" role="status">
-                <Spinner label={busy} className="h-4 w-4" /> {busy}
-              </p>
-            )}
+            <BusyLine busy={busy} />
             {check && match && <MatchSummary match={match} total={check.rows.length} />}
             {notice && <MessageBox text={notice.text} tone={notice.tone} />}
             {check && (

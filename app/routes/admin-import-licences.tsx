@@ -3,17 +3,15 @@ import { Link, useFetcher } from "react-router";
 import { z } from "zod";
 import { csvLines, readCsvFile } from "#shared/csv.ts";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
-import { failure } from "../../workers/kernel/failure.ts";
-import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
 import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { BusyLine, CsvFileField, CsvTemplateLink } from "../components/admin/csv-import.tsx";
 import { LicenceImportPreview } from "../components/admin/licence-import-preview.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
-import { fileInputClasses } from "../components/ui/field.tsx";
-import { FieldError, fieldError, invalidProps } from "../components/ui/field-error.tsx";
+import { fieldError } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { Spinner } from "../components/ui/spinner.tsx";
+import { readIntent } from "../lib/json-intent.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-licences";
 
@@ -31,15 +29,12 @@ const IntentSchema = z.object({ intent: z.enum(["validate", "import"], { error: 
 /** As POST /api/licences/import/validate and /api/licences/import: the same checks, all rows or none, audited. */
 export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
-  // Decoded strictly: bytes that are not UTF-8 are refused, not stored as U+FFFD.
   // A refusal carries the rows' own errors when the command checked them (the preview shows them).
   const rows = { rows: undefined as LicenceImportValidation | undefined };
-  const read = await readJsonBody(request);
-  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return reply(failure("invalid", read.error), rows);
-  const body = read.ok ? read.value : null;
-  const chosen = parseInput(IntentSchema, body);
-  if (!chosen.ok) return reply(failure("invalid", chosen.error, chosen.field), rows);
-  if (chosen.data.intent === "validate") {
+  const read = await readIntent(request, IntentSchema);
+  if (!read.ok) return reply(read, rows);
+  const { intent, body } = read.value;
+  if (intent === "validate") {
     const outcome = await runCommand({ context, request }, validateLicenceImportCommand, body);
     return reply(outcome, rows, (validation) => ({ validation }));
   }
@@ -100,32 +95,10 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
       <AdminPageHeader
         title="Import Licences"
         description="Add or renew many licences from a CSV file: one row per school and book. Every row is checked before anything is saved."
-        actions={
-          <a
-            href={`data:text/csv;charset=utf-8,${encodeURIComponent(template)}`}
-            download="lectern-licences-template.csv"
-            className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Download CSV template
-          </a>
-        }
+        actions={<CsvTemplateLink csv={template} fileName="lectern-licences-template.csv" />}
       />
       <div className={`${cardClasses} space-y-3`}>
-        <div>
-          <label htmlFor="licence-file" className="text-sm font-medium">
-            CSV file
-          </label>
-          <input
-            id="licence-file"
-            type="file"
-            accept=".csv,text/csv"
-            className={fileInputClasses}
-            onChange={(e) => pick(e.target.files?.[0])}
-            disabled={busy !== null}
-            {...invalidProps("licence-file", fileError, "licence-file-help")}
-          />
-          <FieldError inputId="licence-file" message={fileError} className="mt-2" />
-        </div>
+        <CsvFileField id="licence-file" error={fileError} helpId="licence-file-help" disabled={busy !== null} onPick={pick} />
         <p id="licence-file-help" className="text-sm text-slate-600 dark:text-slate-300">
           Columns: <code>slug</code> (or <code>schoolId</code>), <code>isbn</code> (or <code>bookId</code>), <code>startsOn</code> and{" "}
           <code>endsOn</code> as YYYY-MM-DD (no end: leave it empty), <code>seats</code> (empty for no limit) and <code>note</code>. A row
@@ -135,11 +108,7 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
           </Link>
           's CSV can be edited and imported back.
         </p>
-        {busy && (
-          <p className="flex items-center gap-2 text-sm text-indigo-700 dark:text-indigo-300" role="status">
-            <Spinner label={busy} className="h-4 w-4" /> {busy}
-          </p>
-        )}
+        <BusyLine busy={busy} />
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}
       {validation && <LicenceImportPreview validation={validation} busy={busy !== null} onImport={save} />}

@@ -2,8 +2,6 @@ import { useEffect, useState } from "react";
 import { useFetcher } from "react-router";
 import { z } from "zod";
 import { readCsvFile, schoolCsvTemplate } from "#shared/csv.ts";
-import { failure } from "../../workers/kernel/failure.ts";
-import { NOT_UTF8_MESSAGE, parseInput, readJsonBody } from "../../workers/kernel/validate.ts";
 import {
   importSchoolsCommand,
   saveGeneratedSchoolsCommand,
@@ -12,12 +10,12 @@ import {
 } from "../../workers/schools/commands.ts";
 import { type ImportValidation, MAX_IMPORT_ROWS } from "../../workers/schools/import-rows.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { BusyLine, CsvFileField, CsvTemplateLink } from "../components/admin/csv-import.tsx";
 import type { Notice } from "../components/admin/school/form-values.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
-import { fileInputClasses } from "../components/ui/field.tsx";
-import { FieldError, fieldError, invalidProps } from "../components/ui/field-error.tsx";
+import { fieldError } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
-import { Spinner } from "../components/ui/spinner.tsx";
+import { readIntent } from "../lib/json-intent.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-import-schools";
 
@@ -32,15 +30,11 @@ const IntentSchema = z.object({ intent: z.enum(["validate", "bulk", "save-genera
 /** As the API's validate-import, bulk, save-generated and update-duplicates: the same checks, all or nothing, audited. */
 export async function action({ request, context }: Route.ActionArgs) {
   // The file is read in the browser; its rows come as JSON, with what to do with them.
-  // Decoded strictly: bytes that are not UTF-8 are refused, not stored as U+FFFD.
   // A refusal carries the rows' own errors when the command checked them (the preview shows them).
   const rows = { rows: undefined as ImportValidation | undefined };
-  const read = await readJsonBody(request);
-  if (!read.ok && read.error === NOT_UTF8_MESSAGE) return reply(failure("invalid", read.error), rows);
-  const body = read.ok ? read.value : null;
-  const chosen = parseInput(IntentSchema, body);
-  if (!chosen.ok) return reply(failure("invalid", chosen.error, chosen.field), rows);
-  const { intent } = chosen.data;
+  const read = await readIntent(request, IntentSchema);
+  if (!read.ok) return reply(read, rows);
+  const { intent, body } = read.value;
   if (intent === "validate") {
     const outcome = await runCommand({ context, request }, validateImportCommand, body);
     return reply(outcome, rows, (validation) => ({ validation }));
@@ -119,35 +113,11 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
       <AdminPageHeader
         title="Import Schools"
         description="Add hundreds of schools from a CSV file. Every row is checked before anything is saved."
-        actions={
-          <a
-            href={`data:text/csv;charset=utf-8,${encodeURIComponent(schoolCsvTemplate())}`}
-            download="lectern-schools-template.csv"
-            className="rounded-lg border border-slate-300 px-4 py-2.5 text-sm font-semibold hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-          >
-            Download CSV template
-          </a>
-        }
+        actions={<CsvTemplateLink csv={schoolCsvTemplate()} fileName="lectern-schools-template.csv" />}
       />
       <div className={cardClasses}>
-        <label htmlFor="import-file" className="text-sm font-medium">
-          CSV file
-        </label>
-        <input
-          id="import-file"
-          type="file"
-          accept=".csv,text/csv"
-          className={fileInputClasses}
-          onChange={(e) => pick(e.target.files?.[0])}
-          disabled={busy !== null}
-          {...invalidProps("import-file", fileError)}
-        />
-        <FieldError inputId="import-file" message={fileError} className="mt-2" />
-        {busy && (
-          <p className="mt-3 flex items-center gap-2 text-sm text-indigo-700 dark:text-indigo-300" role="status">
-            <Spinner label={busy} className="h-4 w-4" /> {busy}
-          </p>
-        )}
+        <CsvFileField id="import-file" error={fileError} disabled={busy !== null} onPick={pick} />
+        <BusyLine busy={busy} className="mt-3" />
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}
       {validation && <ImportPreview validation={validation} busy={busy !== null} onSave={save} />}

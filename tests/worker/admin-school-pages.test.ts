@@ -8,6 +8,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { auditLog, bookAccess, loginEvents, schools } from "../../workers/db/schema.ts";
 import { handleApp } from "./entry.ts";
+import { auditEntriesOf } from "./fixtures-audit.ts";
 import { createBook, createSchool, db, ORIGIN, page, schoolFields, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let cookie: string;
@@ -401,12 +402,7 @@ describe("every action refuses a post from another site", () => {
     expect(await schoolRow(school.id)).toMatchObject({ teacherLimit: 5, sessionLimit: 3 });
     expect(await db().select().from(schools).where(eq(schools.name, name))).toHaveLength(0);
     expect(await db().select().from(bookAccess).where(eq(bookAccess.schoolId, school.id))).toHaveLength(0);
-    expect(
-      await db()
-        .select()
-        .from(auditLog)
-        .where(and(eq(auditLog.entityType, "school"), eq(auditLog.entityId, String(school.id)))),
-    ).toHaveLength(0);
+    expect(await auditEntriesOf("school", school.id)).toHaveLength(0);
     return responses;
   }
 

@@ -4,7 +4,7 @@
 // teacher gets 403, a coordinator of school A gets 404 at school B's endpoints and cannot name B's
 // teachers through their own school's, and a coordinator's cookie opens no admin endpoint.
 
-import { and, eq, like } from "drizzle-orm";
+import { eq, like } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { auditLog, teachers } from "../../workers/db/schema.ts";
@@ -12,6 +12,7 @@ import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { lastDays } from "../../workers/reports/range.ts";
 import { COORDINATOR_ACCOUNT, NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
 import { loggedCode, withLoggedLines } from "./dev-log.ts";
+import { auditEntriesOf } from "./fixtures-audit.ts";
 import {
   api,
   client,
@@ -61,11 +62,7 @@ async function schoolWithCoordinator() {
   return { school, coordinator, colleague };
 }
 
-const auditFor = (teacherId: number, action: string) =>
-  db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId)), eq(auditLog.action, action)));
+const auditFor = (teacherId: number, action: string) => auditEntriesOf("teacher", teacherId, action);
 
 describe("an admin names a coordinator", () => {
   it("sets and clears the flag, once each, with an audit entry naming the admin", async () => {

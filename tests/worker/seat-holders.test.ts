@@ -5,11 +5,10 @@
 // coordinator 404, no one 401.
 
 import { env } from "cloudflare:test";
-import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openTeacherSession } from "../../workers/auth/sessions.ts";
-import { auditLog } from "../../workers/db/schema.ts";
-import { client, createSchool, db, errorOf, okBody, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { auditEntriesOf } from "./fixtures-audit.ts";
+import { client, createSchool, errorOf, okBody, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const tag = () => crypto.randomUUID().slice(0, 8);
@@ -85,11 +84,7 @@ const seatOf = (schoolId: number | string, bookId: number | string, teacherId: n
   param: { id: String(schoolId), bookId: String(bookId), teacherId: String(teacherId) },
 });
 
-const seatAudit = (teacherId: number) =>
-  db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, "seat.free"), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
+const seatAudit = (teacherId: number) => auditEntriesOf("teacher", teacherId, "seat.free");
 
 describe("an admin sees who holds a school's seats and frees one", () => {
   it("lists the holders of seat-limited books, frees a seat (audited once) and the waiting teacher reads", async () => {

@@ -8,7 +8,8 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { addDays, dayOf } from "#shared/rules/licence.ts";
-import { auditLog, bookAccess } from "../../workers/db/schema.ts";
+import { bookAccess } from "../../workers/db/schema.ts";
+import { auditEntriesOf } from "./fixtures-audit.ts";
 import { api, client, createSchool, db, page, pagesSpent, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 import { atProvider, cookiesOf, schoolWith } from "./sso-journey.ts";
@@ -46,11 +47,7 @@ async function schoolWithHeldSeat() {
 }
 
 const seatsPath = (slug: string, rest = "") => `/api/schools/slug/${slug}/coordinator/seats${rest}`;
-const seatAudits = async (teacherId: number) =>
-  db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, "seat.free"), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
+const seatAudits = async (teacherId: number) => auditEntriesOf("teacher", teacherId, "seat.free");
 
 describe("a coordinator of school A with school B's ids", () => {
   it("My school's Free seat (the form) frees nothing of B: B's teacher, B's book, or A's teacher with B's book", async () => {

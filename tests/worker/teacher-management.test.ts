@@ -8,10 +8,11 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { hashPassword } from "../../workers/auth/password.ts";
-import { auditLog, books, loginEvents, otpCodes, readingProgress, teachers } from "../../workers/db/schema.ts";
+import { books, loginEvents, otpCodes, readingProgress, teachers } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
 import { loggedCode, withLoggedLines } from "./dev-log.ts";
+import { auditEntriesOf } from "./fixtures-audit.ts";
 import {
   client,
   cookieFrom,
@@ -76,11 +77,7 @@ const write = (
   return action ? row[action].$post(param) : row.$delete(param);
 };
 
-const audits = (action: string, teacherId: number) =>
-  db()
-    .select()
-    .from(auditLog)
-    .where(and(eq(auditLog.action, action), eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacherId))));
+const audits = (action: string, teacherId: number) => auditEntriesOf("teacher", teacherId, action);
 
 const verify = (teacherCookie: string) => client({ cookie: teacherCookie }).api.teacher["verify-token"].$get();
 /** The teacher's sessions that still sign in, in their school's object (an ended one's row stays a while, to tell its teacher why). */
@@ -152,12 +149,7 @@ describe("the write endpoints' guards", () => {
     expect((await verify(teacherCookie)).status).toBe(200);
     const [row] = await db().select().from(teachers).where(eq(teachers.id, teacher.id));
     expect(row!.disabled).toBe(false);
-    expect(
-      await db()
-        .select()
-        .from(auditLog)
-        .where(and(eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(teacher.id)))),
-    ).toEqual([]);
+    expect(await auditEntriesOf("teacher", teacher.id)).toEqual([]);
   });
 
   it("answer 404 'Teacher not found' for another school's teacher, an unknown one and malformed ids", async () => {
@@ -183,12 +175,7 @@ describe("the write endpoints' guards", () => {
     }
     expect((await verify(theirCookie)).status).toBe(200);
     expect(await db().select().from(teachers).where(eq(teachers.id, theirs.id))).toHaveLength(1);
-    expect(
-      await db()
-        .select()
-        .from(auditLog)
-        .where(and(eq(auditLog.entityType, "teacher"), eq(auditLog.entityId, String(theirs.id)))),
-    ).toEqual([]);
+    expect(await auditEntriesOf("teacher", theirs.id)).toEqual([]);
   });
 });
 

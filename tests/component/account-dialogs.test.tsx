@@ -4,7 +4,7 @@ import { useState } from "react";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ResetPasswordDialog } from "../../app/components/school/reset-password-dialog.tsx";
 import { pageNavigation } from "../../app/lib/page-navigation.ts";
-import { OpenRegister } from "./school-dialogs.tsx";
+import { OpenRegister, registerAsAda } from "./school-dialogs.tsx";
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -106,13 +106,7 @@ describe("RegisterDialog", () => {
       "/api/teacher/register": { status: 400, body: { error: "Invalid OTP. Please check the code in your email and try again." } },
     });
     renderRegister();
-    await fillDetails();
-    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
-    await userEvent.type(await screen.findByPlaceholderText("Enter 6-digit OTP"), "999999");
-    await userEvent.click(screen.getByRole("button", { name: "Verify OTP" }));
-    await userEvent.type(screen.getByLabelText("Password"), "a good passphrase");
-    await userEvent.type(screen.getByLabelText("Confirm Password"), "a good passphrase");
-    await userEvent.click(screen.getByRole("button", { name: "Complete Registration" }));
+    await registerAsAda("55512x34567", "999999");
     expect((await screen.findByRole("alert")).textContent).toMatch(/^Invalid OTP/);
     expect(screen.getByPlaceholderText("Enter 6-digit OTP")).toBeTruthy();
   });

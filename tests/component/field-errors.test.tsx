@@ -12,7 +12,7 @@ import { ResetPasswordDialog } from "../../app/components/admin/superadmin/accou
 import { ChangePassword } from "../../app/components/school/account/change-password.tsx";
 import { pageNavigation } from "../../app/lib/page-navigation.ts";
 import AdminAddSchool from "../../app/routes/admin-add-school.tsx";
-import { OpenRegister } from "./school-dialogs.tsx";
+import { OpenRegister, registerAsAda } from "./school-dialogs.tsx";
 
 /** `ui` on a page whose action answers `answer` (with `status`), inside a query client (the slug check asks one). */
 function renderWithAction(Ui: ComponentType, answer: unknown, status = 400) {
@@ -153,15 +153,7 @@ describe("the teacher's register dialog (the API's answer)", () => {
     );
     const go = vi.spyOn(pageNavigation, "go").mockImplementation(() => {});
     render(<OpenRegister />);
-    await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
-    await userEvent.type(screen.getByLabelText("Mobile Number"), "555123");
-    await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
-    await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
-    await userEvent.type(await screen.findByPlaceholderText("Enter 6-digit OTP"), "123456");
-    await userEvent.click(screen.getByRole("button", { name: "Verify OTP" }));
-    await userEvent.type(screen.getByLabelText("Password"), "a good passphrase");
-    await userEvent.type(screen.getByLabelText("Confirm Password"), "a good passphrase");
-    await userEvent.click(screen.getByRole("button", { name: "Complete Registration" }));
+    await registerAsAda("555123", "123456");
 
     const mobile = await screen.findByLabelText("Mobile Number");
     expectMarked(mobile, short);

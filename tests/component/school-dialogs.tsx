@@ -1,4 +1,6 @@
 // School fixtures for component tests: a school as pages receive it, and the login page's dialogs.
+import { screen } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import { useState } from "react";
 import { RegisterDialog } from "../../app/components/school/register-dialog.tsx";
 
@@ -18,6 +20,22 @@ export function OpenRegister() {
       />
     </>
   );
+}
+
+/**
+ * The open register dialog's details, as a teacher types them: Ada's name, `mobile` and e-mail.
+ * Then Send OTP, the code `otp`, Verify OTP, the same good passphrase twice and Complete Registration.
+ */
+export async function registerAsAda(mobile: string, otp: string) {
+  await userEvent.type(screen.getByLabelText("Full Name"), "Ada Lovelace");
+  await userEvent.type(screen.getByLabelText("Mobile Number"), mobile);
+  await userEvent.type(screen.getByLabelText("Email Address"), "ada@school.org");
+  await userEvent.click(screen.getByRole("button", { name: "Send OTP" }));
+  await userEvent.type(await screen.findByPlaceholderText("Enter 6-digit OTP"), otp);
+  await userEvent.click(screen.getByRole("button", { name: "Verify OTP" }));
+  await userEvent.type(screen.getByLabelText("Password"), "a good passphrase");
+  await userEvent.type(screen.getByLabelText("Confirm Password"), "a good passphrase");
+  await userEvent.click(screen.getByRole("button", { name: "Complete Registration" }));
 }
 
 /** A school as its pages receive it (PublicSchool). */

@@ -12,3 +12,9 @@ export async function schoolListPage(request: Request, db: Db) {
   return { schools, total, page, pageSize: PAGE_SIZE, query };
 }
 export type SchoolListPage = Awaited<ReturnType<typeof schoolListPage>>;
+
+/** The first schools by name, for a page's school select before the admin searches. */
+export async function firstSchools(db: Db) {
+  const { schools } = await listSchools(db, { query: "", page: 1, pageSize: 20, sort: "name", dir: "asc" });
+  return schools;
+}

@@ -6,23 +6,23 @@ import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { deleteSchoolCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
-import { findSchoolRow, listSchools } from "../../workers/schools/list.ts";
-import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { findSchoolRow } from "../../workers/schools/list.ts";
 import type { Notice } from "../components/admin/school/form-values.ts";
-import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
+import { SchoolActionPage } from "../components/admin/school-action-page.tsx";
+import type { SchoolChoice } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
+import { firstSchools } from "../lib/school-list.server.ts";
 import type { Route } from "./+types/admin-delete-school";
 
 export const meta: Route.MetaFunction = () => [{ title: "Delete School · Lectern Admin" }];
 
 /** The first schools by name, for the list before the admin searches. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { schools } = await listSchools(context.get(appContext).db, { query: "", page: 1, pageSize: 20, sort: "name", dir: "asc" });
-  return { schools };
+  return { schools: await firstSchools(context.get(appContext).db) };
 }
 
 /** As DELETE /api/schools/:id (audited), once the posted slug matches the school's: the page's confirmation, checked here too. */
@@ -62,51 +62,46 @@ export default function AdminDeleteSchool({ loaderData }: Route.ComponentProps) 
   }, [fetcher.data]);
 
   return (
-    <div className="max-w-3xl space-y-6">
-      <AdminPageHeader
-        title="Delete School"
-        description="This removes the school and everything that belongs to it. Books stay in the catalogue."
-      />
-      <div className={cardClasses}>
-        <SchoolSelect
-          initial={loaderData.schools}
-          value={school}
-          onChange={(s) => {
-            setSchool(s);
-            setTyped("");
-          }}
-        />
-        {school && (
-          <fetcher.Form
-            ref={form}
-            method="post"
-            onSubmit={(event) => typed !== school.slug && event.preventDefault()}
-            className="mt-4 space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
-          >
-            <input type="hidden" name="schoolId" value={school.id} />
-            <MessageBox
-              text={`Deleting ${school.schoolName} also deletes its ${school.teacherCount} teacher account(s), their sessions and reading progress, and its book assignments. This cannot be undone.`}
+    <SchoolActionPage
+      title="Delete School"
+      description="This removes the school and everything that belongs to it. Books stay in the catalogue."
+      initial={loaderData.schools}
+      school={school}
+      onSchool={(s) => {
+        setSchool(s);
+        setTyped("");
+      }}
+      message={message}
+    >
+      {(school) => (
+        <fetcher.Form
+          ref={form}
+          method="post"
+          onSubmit={(event) => typed !== school.slug && event.preventDefault()}
+          className="mt-4 space-y-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+        >
+          <input type="hidden" name="schoolId" value={school.id} />
+          <MessageBox
+            text={`Deleting ${school.schoolName} also deletes its ${school.teacherCount} teacher account(s), their sessions and reading progress, and its book assignments. This cannot be undone.`}
+          />
+          <label htmlFor="confirm-slug" className="block text-sm">
+            Type <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">{school.slug}</code> to confirm
+            <input
+              id="confirm-slug"
+              name="confirm"
+              autoComplete="off"
+              className={`${inputClasses} mt-1 max-w-sm font-mono`}
+              value={typed}
+              onChange={(e) => setTyped(e.target.value)}
+              {...invalidProps("confirm-slug", refused)}
             />
-            <label htmlFor="confirm-slug" className="block text-sm">
-              Type <code className="rounded bg-slate-100 px-1 dark:bg-slate-800">{school.slug}</code> to confirm
-              <input
-                id="confirm-slug"
-                name="confirm"
-                autoComplete="off"
-                className={`${inputClasses} mt-1 max-w-sm font-mono`}
-                value={typed}
-                onChange={(e) => setTyped(e.target.value)}
-                {...invalidProps("confirm-slug", refused)}
-              />
-            </label>
-            <FieldError inputId="confirm-slug" message={refused} />
-            <Button type="submit" disabled={typed !== school.slug || deleting} className="bg-red-600 hover:bg-red-700">
-              {deleting ? "Deleting..." : "Delete school"}
-            </Button>
-          </fetcher.Form>
-        )}
-      </div>
-      {message && <MessageBox text={message.text} tone={message.tone} />}
-    </div>
+          </label>
+          <FieldError inputId="confirm-slug" message={refused} />
+          <Button type="submit" disabled={typed !== school.slug || deleting} className="bg-red-600 hover:bg-red-700">
+            {deleting ? "Deleting..." : "Delete school"}
+          </Button>
+        </fetcher.Form>
+      )}
+    </SchoolActionPage>
   );
 }

@@ -6,23 +6,21 @@ import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { increaseTeacherLimitCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
-import { listSchools } from "../../workers/schools/list.ts";
-import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { formNumber, type Notice } from "../components/admin/school/form-values.ts";
-import { type SchoolChoice, SchoolSelect } from "../components/admin/school-select.tsx";
+import { SchoolActionPage } from "../components/admin/school-action-page.tsx";
+import type { SchoolChoice } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
-import { MessageBox } from "../components/ui/message-box.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
+import { firstSchools } from "../lib/school-list.server.ts";
 import type { Route } from "./+types/admin-increase-login-count";
 
 export const meta: Route.MetaFunction = () => [{ title: "Increase Login Count · Lectern Admin" }];
 
 /** The first schools by name, for the list before the admin searches. */
 export async function loader({ context }: Route.LoaderArgs) {
-  const { schools } = await listSchools(context.get(appContext).db, { query: "", page: 1, pageSize: 20, sort: "name", dir: "asc" });
-  return { schools };
+  return { schools: await firstSchools(context.get(appContext).db) };
 }
 
 /** As POST /api/schools/logins/:id/increase-login-count with `by`: the same schema, refusals and audit entry. */
@@ -72,46 +70,45 @@ export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentP
     setPosted(school);
   };
   return (
-    <div className="max-w-3xl space-y-6">
-      <AdminPageHeader
-        title="Increase Login Count"
-        description="Give a school room for more teachers. Existing teachers are never affected."
-      />
-      <div className={cardClasses}>
-        <SchoolSelect initial={loaderData.schools} value={school} onChange={setSchool} />
-        {school && (
-          <fetcher.Form
-            ref={form}
-            method="post"
-            onSubmit={submit}
-            className="mt-4 flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
-          >
-            <input type="hidden" name="schoolId" value={school.id} />
-            <p className="w-full text-sm">
-              <strong>{school.schoolName}</strong>: {school.teacherCount} of {school.teacherLimit} teacher slots used.
-            </p>
-            <label htmlFor="increase-by" className="text-sm">
-              Add slots
-              <input
-                id="increase-by"
-                name="by"
-                type="number"
-                min={1}
-                max={10000}
-                className={`${inputClasses} mt-1 w-32`}
-                value={by}
-                onChange={(e) => setBy(e.target.value)}
-                {...invalidProps("increase-by", refused)}
-              />
-            </label>
-            <Button type="submit" disabled={saving}>
-              {saving ? "Saving..." : "Increase"}
-            </Button>
-            <FieldError inputId="increase-by" message={refused} className="w-full" />
-          </fetcher.Form>
-        )}
-      </div>
-      {message && <MessageBox text={message.text} tone={message.tone} />}
-    </div>
+    <SchoolActionPage
+      title="Increase Login Count"
+      description="Give a school room for more teachers. Existing teachers are never affected."
+      initial={loaderData.schools}
+      school={school}
+      onSchool={setSchool}
+      message={message}
+    >
+      {(school) => (
+        <fetcher.Form
+          ref={form}
+          method="post"
+          onSubmit={submit}
+          className="mt-4 flex flex-wrap items-end gap-3 border-t border-slate-200 pt-4 dark:border-slate-800"
+        >
+          <input type="hidden" name="schoolId" value={school.id} />
+          <p className="w-full text-sm">
+            <strong>{school.schoolName}</strong>: {school.teacherCount} of {school.teacherLimit} teacher slots used.
+          </p>
+          <label htmlFor="increase-by" className="text-sm">
+            Add slots
+            <input
+              id="increase-by"
+              name="by"
+              type="number"
+              min={1}
+              max={10000}
+              className={`${inputClasses} mt-1 w-32`}
+              value={by}
+              onChange={(e) => setBy(e.target.value)}
+              {...invalidProps("increase-by", refused)}
+            />
+          </label>
+          <Button type="submit" disabled={saving}>
+            {saving ? "Saving..." : "Increase"}
+          </Button>
+          <FieldError inputId="increase-by" message={refused} className="w-full" />
+        </fetcher.Form>
+      )}
+    </SchoolActionPage>
   );
 }

@@ -1,10 +1,9 @@
-import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import { stampPage } from "../../workers/stamp/stamp.ts";
+import { DANA, pngOf, rgbaOf } from "./fixtures-png.ts";
 
 // Issue 23: on a dark page the watermark only darkened, so it vanished on near-black and navy pages.
 
-const DANA = ["Dana Whitfield", "dana.whitfield@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];
 const [WIDTH, HEIGHT] = [1024, 1325];
 type Rgb = readonly [number, number, number];
 
@@ -15,21 +14,7 @@ function storedPage(top: Rgb, bottom: Rgb = top, split = HEIGHT): Uint8Array {
     const [r, g, b] = y < split ? top : bottom;
     for (let p = y * WIDTH * 4; p < (y + 1) * WIDTH * 4; p += 4) pixels.set([r, g, b, 255], p);
   }
-  const image = new PhotonImage(pixels, WIDTH, HEIGHT);
-  try {
-    return image.get_bytes();
-  } finally {
-    image.free();
-  }
-}
-
-function decode(bytes: Uint8Array): Uint8Array {
-  const image = PhotonImage.new_from_byteslice(bytes);
-  try {
-    return image.get_raw_pixels();
-  } finally {
-    image.free();
-  }
+  return pngOf(pixels, WIDTH, HEIGHT);
 }
 
 const luma = (pixels: Uint8Array, p: number) => ((pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number)) / 4;
@@ -69,7 +54,7 @@ describe("the watermark's contrast with the page", () => {
   for (const [name, background] of backgrounds) {
     it(`stands out from a ${name} page: tiles moved by 24+ levels of luma, the foot line by 60+`, async () => {
       const page = storedPage(background);
-      const stamped = decode((await stampPage(page, DANA)).bytes);
+      const stamped = rgbaOf((await stampPage(page, DANA)).bytes).pixels;
       expect(moved(stamped, ...FIRST_TILES, 24).count).toBeGreaterThan(1500);
       expect(moved(stamped, ...FOOT, 60).count).toBeGreaterThan(800);
     });
@@ -77,7 +62,7 @@ describe("the watermark's contrast with the page", () => {
 
   it("stays light on a white page: the tiles only darken it, with sparse dots as dark as text", async () => {
     const page = storedPage([255, 255, 255]);
-    const stamped = decode((await stampPage(page, DANA)).bytes);
+    const stamped = rgbaOf((await stampPage(page, DANA)).bytes).pixels;
     const tiles = moved(stamped, ...FIRST_TILES, 1);
     expect(tiles.lighter).toBe(0);
     expect(moved(stamped, ...FIRST_TILES, 200).darker).toBe(tiles.darker);
@@ -88,7 +73,7 @@ describe("the watermark's contrast with the page", () => {
 
   it("follows the page where it changes: light marks on a navy band, dark marks on the white below it", async () => {
     const page = storedPage([20, 30, 90], [255, 255, 255], 400);
-    const stamped = decode((await stampPage(page, DANA)).bytes);
+    const stamped = rgbaOf((await stampPage(page, DANA)).bytes).pixels;
     const onNavy = moved(stamped, 0, 380, 24);
     const onWhite = moved(stamped, 420, HEIGHT - 40, 24);
     expect(onNavy.lighter).toBeGreaterThan(1500);

@@ -1,10 +1,9 @@
-import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import { MAX_PAGE_HEIGHT } from "#shared/rules/page-format.ts";
 import { decodePageImage, inspectPageImage } from "../../workers/page-images/page-image.ts";
 import { stampPage } from "../../workers/stamp/stamp.ts";
+import { DANA, pngOf, rgbaOf } from "./fixtures-png.ts";
 
-const DANA = ["Dana Whitfield", "dana.whitfield@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];
 const OMAR = ["Omar Haddad", "omar.haddad@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];
 
 /** A white page with black blocks where lines of text would be, stored as the renderers store it (PNG). */
@@ -15,33 +14,14 @@ function storedPage(width: number, height: number): Uint8Array {
     for (let x = 60; x < width - 60; x++) pixels[(top * width + x) * 4 + 3] = 255;
   }
   for (let i = 3; i < pixels.length; i += 4) pixels[i] = 255;
-  const image = new PhotonImage(pixels, width, height);
-  try {
-    return image.get_bytes();
-  } finally {
-    image.free();
-  }
-}
-
-function decode(bytes: Uint8Array) {
-  const image = PhotonImage.new_from_byteslice(bytes);
-  try {
-    return { width: image.get_width(), height: image.get_height(), pixels: image.get_raw_pixels() };
-  } finally {
-    image.free();
-  }
+  return pngOf(pixels, width, height);
 }
 
 /** A red band across the top of `storedPage`: a page with colour. */
 function colourPage(width: number, height: number): Uint8Array {
-  const { pixels } = decode(storedPage(width, height));
+  const { pixels } = rgbaOf(storedPage(width, height));
   for (let i = 0; i < width * 40 * 4; i += 4) pixels.set([200, 30, 40], i);
-  const image = new PhotonImage(pixels, width, height);
-  try {
-    return image.get_bytes();
-  } finally {
-    image.free();
-  }
+  return pngOf(pixels, width, height);
 }
 
 /** A PNG written by hand: 8-bit samples, rows filtered with `filters` in turn (0 None ... 4 Paeth). */
@@ -110,7 +90,7 @@ function testSamples(width: number, height: number, channels: number): Uint8Arra
 
 /** Pixels darker than mid grey in the bottom `rows` rows. */
 function darkPixelsAtFoot(bytes: Uint8Array, rows: number): number {
-  const { width, height, pixels } = decode(bytes);
+  const { width, height, pixels } = rgbaOf(bytes);
   let dark = 0;
   for (let i = (height - rows) * width * 4; i < pixels.length; i += 4) {
     if ((pixels[i] as number) + (pixels[i + 1] as number) + (pixels[i + 2] as number) < 3 * 128) dark++;
@@ -126,7 +106,7 @@ describe("stampPage", () => {
     const omar = await stampPage(stored, OMAR);
     expect(dana.contentType).toBe("image/png");
     expect(inspectPageImage(dana.bytes)).toBeNull(); // 4-bit grey: not a page image one could store again
-    const decoded = decode(dana.bytes);
+    const decoded = rgbaOf(dana.bytes);
     expect([decoded.width, decoded.height]).toEqual([1024, 1325]);
     expect(dana.bytes).not.toEqual(omar.bytes);
     expect(dana.bytes.length).toBeLessThan(stored.length);
@@ -136,7 +116,7 @@ describe("stampPage", () => {
     const stamped = await stampPage(colourPage(1024, 1325), DANA);
     expect(stamped.contentType).toBe("image/webp");
     expect(new TextDecoder().decode(stamped.bytes.subarray(8, 12))).toBe("WEBP");
-    const { width, height, pixels } = decode(stamped.bytes);
+    const { width, height, pixels } = rgbaOf(stamped.bytes);
     expect([width, height]).toEqual([1024, 1325]);
     const [r, g, b] = pixels.subarray((20 * 1024 + 500) * 4);
     expect(r).toBeGreaterThan(150);
@@ -162,7 +142,7 @@ describe("stampPage", () => {
   });
 
   it("tiles the marks over the page as a sparse stipple of text-dark dots: light on average, every dot alone", async () => {
-    const { pixels } = decode((await stampPage(stored, DANA)).bytes);
+    const { pixels } = rgbaOf((await stampPage(stored, DANA)).bytes);
     const at = (x: number, y: number) => pixels[(y * 1024 + x) * 4] as number;
     let dots = 0;
     let grey = 0;
@@ -187,14 +167,14 @@ describe("stampPage", () => {
 
   it("stamps a 2048 px page, and the tallest page (2048 x 4096) as one grey PNG", async () => {
     const stamped = await stampPage(storedPage(2048, 2650), DANA);
-    expect(decode(stamped.bytes)).toMatchObject({ width: 2048, height: 2650 });
+    expect(rgbaOf(stamped.bytes)).toMatchObject({ width: 2048, height: 2650 });
     const tallest = await stampPage(storedPage(2048, MAX_PAGE_HEIGHT), DANA);
     expect(tallest.contentType).toBe("image/png");
     expect(inspectPngSize(tallest.bytes)).toEqual([2048, MAX_PAGE_HEIGHT]);
   });
 
   it("stamps RGB pages as the Node renderer stores them", async () => {
-    const { pixels } = decode(stored);
+    const { pixels } = rgbaOf(stored);
     const rgb = pixels.filter((_, i) => i % 4 !== 3);
     const stamped = await stampPage(await handPng(rgb, 1024, 1325, 2, [0]), DANA);
     expect(stamped.contentType).toBe("image/png");
@@ -248,7 +228,7 @@ describe("decodePageImage", () => {
 
   it("reads what photon writes, pixel for pixel", () => {
     const png = storedPage(300, 200);
-    expect(decodePageImage(png).pixels).toEqual(decode(png).pixels);
+    expect(decodePageImage(png).pixels).toEqual(rgbaOf(png).pixels);
   });
 
   it("refuses interlaced, 16-bit and palette PNGs, truncated and corrupt ones, with a reason", async () => {

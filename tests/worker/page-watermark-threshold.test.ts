@@ -1,12 +1,11 @@
-import { PhotonImage } from "@cf-wasm/photon";
 import { describe, expect, it } from "vitest";
 import { decodePageImage } from "../../workers/page-images/page-image.ts";
 import { encodeGreyPng, stampPage } from "../../workers/stamp/stamp.ts";
+import { DANA, pngOf, rgbaOf } from "./fixtures-png.ts";
 
 // A grey-level threshold (every pixel lighter than T turned white) used to wipe the tiled mark, which
 // was only light grey, and leave the text clean. The mark's dots are now as dark as the text.
 
-const DANA = ["Dana Whitfield", "dana.whitfield@lincoln-high.example.org", "Lincoln High School", "Nov 22, 2026"];
 const [WIDTH, HEIGHT] = [1024, 1325];
 /** The foot line (bottom 48 px) can be cropped away: only the tiles count here. */
 const BODY = HEIGHT - 48;
@@ -24,26 +23,16 @@ function storedPage(): Uint8Array {
     shade(top + 8, 96);
     shade(top + 9, 192);
   }
-  const image = new PhotonImage(pixels, WIDTH, HEIGHT);
-  try {
-    return image.get_bytes();
-  } finally {
-    image.free();
-  }
+  return pngOf(pixels, WIDTH, HEIGHT);
 }
 
 /** Luma per pixel of a PNG. */
 function lumas(png: Uint8Array): Uint8Array {
-  const image = PhotonImage.new_from_byteslice(png);
-  try {
-    const rgba = image.get_raw_pixels();
-    return Uint8Array.from(
-      { length: WIDTH * HEIGHT },
-      (_, i) => ((rgba[4 * i] as number) + 2 * (rgba[4 * i + 1] as number) + (rgba[4 * i + 2] as number)) >> 2,
-    );
-  } finally {
-    image.free();
-  }
+  const rgba = rgbaOf(png).pixels;
+  return Uint8Array.from(
+    { length: WIDTH * HEIGHT },
+    (_, i) => ((rgba[4 * i] as number) + 2 * (rgba[4 * i + 1] as number) + (rgba[4 * i + 2] as number)) >> 2,
+  );
 }
 
 const threshold = (luma: Uint8Array, level: number) => luma.map((value) => (value >= level ? 255 : value));

@@ -58,6 +58,16 @@ async function signIn(slug: string, email: string, userAgent = UA.chromeWindows,
   return cookieFrom(response);
 }
 
+/** A teacher signed in on a phone and then here (the default browser), and a colleague of the same school signed in once. */
+async function signedInTwiceBesideAColleague(phoneAgent: string) {
+  const { school, email } = await teacherAt();
+  const { email: colleagueEmail } = await teacherAt(school);
+  const phone = await signIn(school.slug, email, phoneAgent);
+  const here = await signIn(school.slug, email);
+  const colleague = await signIn(school.slug, colleagueEmail);
+  return { school, phone, here, colleague };
+}
+
 const verify = (cookie: string) =>
   client({ cookie })
     .api.teacher["verify-token"].$get()
@@ -339,11 +349,7 @@ describe("sessions", () => {
   });
 
   it("sign out everywhere ends every session of the teacher, this one too, and clears the cookie", async () => {
-    const { school, email } = await teacherAt();
-    const { email: colleagueEmail } = await teacherAt(school);
-    const phone = await signIn(school.slug, email, UA.safariIphone);
-    const here = await signIn(school.slug, email);
-    const colleague = await signIn(school.slug, colleagueEmail);
+    const { phone, here, colleague } = await signedInTwiceBesideAColleague(UA.safariIphone);
     const response = await own(here)["sign-out-everywhere"].$post();
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ message: "You have been signed out everywhere.", sessionsEnded: 2 });
@@ -468,11 +474,7 @@ describe("the account page (/schools/{slug}/account and /account on the school's
   });
 
   it("ends a session by its id, never another teacher's", async () => {
-    const { school, email } = await teacherAt();
-    const { email: colleagueEmail } = await teacherAt(school);
-    const phone = await signIn(school.slug, email, UA.chromeAndroid);
-    const cookie = await signIn(school.slug, email);
-    const colleague = await signIn(school.slug, colleagueEmail);
+    const { school, phone, here: cookie, colleague } = await signedInTwiceBesideAColleague(UA.chromeAndroid);
     const url = `/schools/${school.slug}/account.data`;
     const [theirs] = await listSessions(colleague);
     const refused = await page(url, { method: "POST", cookie, body: form({ intent: "end-session", sessionId: theirs!.id }) });

@@ -52,6 +52,16 @@ function book(id: number, title: string, subject: string | null, gradeLevel: num
 
 /** A select's chosen value. */
 const selected = (select: HTMLElement) => (select as unknown as { value: string }).value;
+/** The choices a select offers, as a person reads them. */
+const optionTexts = (select: HTMLElement) =>
+  within(select)
+    .getAllByRole("option")
+    .map((o) => o.textContent);
+/** The radios of a group by their accessible names (the chips show a count beside the label). */
+const radioLabels = (group: HTMLElement) =>
+  within(group)
+    .getAllByRole("radio")
+    .map((r) => r.getAttribute("aria-label"));
 
 const BOOKS = [
   book(1, "Biology Basics", "Science", 9, true),
@@ -113,11 +123,7 @@ describe("LibraryFilters", () => {
   it("sorts with a labelled select", async () => {
     const { onChange } = renderFilters();
     const sort = screen.getByRole("combobox", { name: "Sort by" });
-    expect(
-      within(sort)
-        .getAllByRole("option")
-        .map((o) => o.textContent),
-    ).toEqual(["Title (A–Z)", "Recently added", "Recently read"]);
+    expect(optionTexts(sort)).toEqual(["Title (A–Z)", "Recently added", "Recently read"]);
     await userEvent.selectOptions(sort, "read");
     expect(onChange).toHaveBeenCalledWith({ sort: "read" });
   });
@@ -125,11 +131,7 @@ describe("LibraryFilters", () => {
   it("offers subject and grade chips with counts that follow the other filter", async () => {
     const { onChange } = renderFilters({ ...ALL_BOOKS, grade: 9 });
     const subjects = screen.getByRole("radiogroup", { name: "Subject" });
-    expect(
-      within(subjects)
-        .getAllByRole("radio")
-        .map((r) => r.getAttribute("aria-label")),
-    ).toEqual(["All subjects (3)", "Art (0)", "Mathematics (1)", "Science (2)"]);
+    expect(radioLabels(subjects)).toEqual(["All subjects (3)", "Art (0)", "Mathematics (1)", "Science (2)"]);
     const grades = screen.getByRole("radiogroup", { name: "Grade" });
     expect(within(grades).getByRole("radio", { name: "Standard 9 (3)" }).getAttribute("aria-checked")).toBe("true");
     await userEvent.click(within(subjects).getByRole("radio", { name: "Science (2)" }));
@@ -147,11 +149,7 @@ describe("LibraryFilters", () => {
     const subject = screen.getByRole("combobox", { name: "Subject" });
     const grade = screen.getByRole("combobox", { name: "Grade" });
     expect(selected(subject)).toBe("Science");
-    expect(
-      within(grade)
-        .getAllByRole("option")
-        .map((o) => o.textContent),
-    ).toEqual(["All grades (3)", "Standard 9 (2)", "Standard 10 (1)"]);
+    expect(optionTexts(grade)).toEqual(["All grades (3)", "Standard 9 (2)", "Standard 10 (1)"]);
     await userEvent.selectOptions(grade, "9");
     expect(onChange).toHaveBeenLastCalledWith({ grade: 9 });
     await userEvent.selectOptions(subject, "");
@@ -164,11 +162,7 @@ describe("LibraryFilters", () => {
   it("switches between All Books and My books, each with its count", async () => {
     const { onChange } = renderFilters();
     const show = screen.getByRole("radiogroup", { name: "Show" });
-    expect(
-      within(show)
-        .getAllByRole("radio")
-        .map((r) => r.getAttribute("aria-label")),
-    ).toEqual(["All Books (5)", "My books (1)"]);
+    expect(radioLabels(show)).toEqual(["All Books (5)", "My books (1)"]);
     await userEvent.click(within(show).getByRole("radio", { name: "My books (1)" }));
     expect(onChange).toHaveBeenLastCalledWith({ mine: true });
   });

@@ -12,18 +12,11 @@ import type { Actor } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { adminCommand } from "../kernel/command.ts";
 import { done, failed } from "../kernel/failure.ts";
-import { isPlainLine } from "../validation/schemas.ts";
+import { CsvImportBodySchema, isPlainLine } from "../validation/schemas.ts";
 import { BookFields } from "./input.ts";
 import { randomId } from "./uploads.ts";
 
-export const CatalogueBodySchema = z.object({
-  rows: z
-    .array(z.record(z.string(), z.unknown(), { error: "Each row must be an object of fields" }), { error: "Send the file's rows" })
-    .min(1, "The file has no rows")
-    .max(MAX_CATALOGUE_ROWS, `Import at most ${MAX_CATALOGUE_ROWS} books at a time`),
-  /** Each row's number in the file (the header is row 1), when it is not the header and then one line per row. */
-  rowNumbers: z.array(z.number().int().min(2).max(10_000_000)).max(MAX_CATALOGUE_ROWS).optional(),
-});
+export const CatalogueBodySchema = CsvImportBodySchema(MAX_CATALOGUE_ROWS, `Import at most ${MAX_CATALOGUE_ROWS} books at a time`);
 
 const fileName = (what: string, extensions: RegExp, kinds: string) =>
   z

@@ -13,7 +13,7 @@ import { type Db, runTransaction } from "../db/client.ts";
 import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import type { HotState } from "../school-object/objects.ts";
 import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
-import { parseId } from "../validation/schemas.ts";
+import { CsvImportBodySchema, parseId } from "../validation/schemas.ts";
 import { checkLicenceDays, DaySchema, MAX_SEATS } from "./input.ts";
 import { catalogueChanged, type NewLicence } from "./licences.ts";
 
@@ -23,13 +23,10 @@ export const MAX_LICENCE_IMPORT_ROWS = 5000;
 /** The columns a file may have; any other (the export's `school`, `title`, `state`...) is ignored. */
 export const LICENCE_CSV_COLUMNS = ["slug", "isbn", "startsOn", "endsOn", "seats", "note"] as const;
 
-export const LicenceImportBodySchema = z.object({
-  rows: z
-    .array(z.record(z.string(), z.unknown(), { error: "Each row must be an object of fields" }), { error: "Send the file's rows" })
-    .min(1, "The file has no rows")
-    .max(MAX_LICENCE_IMPORT_ROWS, `Import at most ${MAX_LICENCE_IMPORT_ROWS.toLocaleString("en-US")} licences at a time`),
-  rowNumbers: z.array(z.number().int().min(2).max(10_000_000)).max(MAX_LICENCE_IMPORT_ROWS).optional(),
-});
+export const LicenceImportBodySchema = CsvImportBodySchema(
+  MAX_LICENCE_IMPORT_ROWS,
+  `Import at most ${MAX_LICENCE_IMPORT_ROWS.toLocaleString("en-US")} licences at a time`,
+);
 
 /** new: no licence for the pair yet; change: one exists with other terms; unchanged: one exists with these. */
 export type LicenceImportStatus = "new" | "change" | "unchanged" | "invalid";
@@ -203,15 +200,7 @@ async function checkRows(
     (number, others) => `Row ${number} has the same school and book as ${others}`,
   );
   const pairs = found.filter((row) => row.result.status !== "invalid");
-  const existing = await db.all<{
-    id: number;
-    schoolId: number;
-    bookId: number;
-    startsOn: string;
-    endsOn: string | null;
-    seats: number | null;
-    note: string;
-  }>(sql`
+  const existing = await db.all<{ id: number } & NewLicence>(sql`
     SELECT id, school_id AS schoolId, book_id AS bookId, starts_on AS startsOn, ends_on AS endsOn, seats, note FROM book_access
     WHERE (school_id, book_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(pairs.map((row) => [row.schoolId, row.bookId]))}))`);
   const byPair = new Map(existing.map((licence) => [`${licence.schoolId}:${licence.bookId}`, licence]));

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { CsvImportBodySchema } from "../validation/schemas.ts";
 import type { SchoolInput } from "./input.ts";
 
 // What a CSV import sends and gets back, and the checks between its rows (workers/schools/import.ts).
@@ -8,18 +8,7 @@ import type { SchoolInput } from "./input.ts";
 export const MAX_IMPORT_ROWS = 900;
 
 /** Rows the admin page parsed from the CSV file, keyed by the POST /api/schools field names. */
-export const ImportBodySchema = z.object({
-  rows: z
-    .array(z.record(z.string(), z.unknown(), { error: "Each row must be an object of fields" }), { error: "Send the file's rows" })
-    .min(1, "The file has no rows")
-    .max(MAX_IMPORT_ROWS, `Import at most ${MAX_IMPORT_ROWS} schools at a time`),
-  /**
-   * Each row's number in the file as a spreadsheet shows it (the header is row 1), for files
-   * where that is not "the header, then one line per row" (blank lines the client skipped).
-   * Used only when there is one per row.
-   */
-  rowNumbers: z.array(z.number().int().min(2).max(10_000_000)).max(MAX_IMPORT_ROWS).optional(),
-});
+export const ImportBodySchema = CsvImportBodySchema(MAX_IMPORT_ROWS, `Import at most ${MAX_IMPORT_ROWS} schools at a time`);
 
 export type ImportStatus = "new" | "duplicate" | "invalid";
 

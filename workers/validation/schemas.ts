@@ -59,6 +59,21 @@ export function parseId(raw: string | null | undefined): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
+/**
+ * The body of a CSV import (schools, licences, the catalogue): the rows the admin page parsed from
+ * the file, keyed by the API's field names, and, where that is not "the header, then one line per
+ * row" (blank lines the client skipped), each row's number in the file as a spreadsheet shows it
+ * (the header is row 1), used only when there is one per row.
+ */
+export const CsvImportBodySchema = (maxRows: number, tooMany: string) =>
+  z.object({
+    rows: z
+      .array(z.record(z.string(), z.unknown(), { error: "Each row must be an object of fields" }), { error: "Send the file's rows" })
+      .min(1, "The file has no rows")
+      .max(maxRows, tooMany),
+    rowNumbers: z.array(z.number().int().min(2).max(10_000_000)).max(maxRows).optional(),
+  });
+
 /** parseId of whatever a form or a path gave (a File, a number, nothing: no id). */
 export function idFrom(raw: unknown): number | null {
   return typeof raw === "string" ? parseId(raw) : null;

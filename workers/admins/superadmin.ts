@@ -1,10 +1,11 @@
-import { and, count, eq, gt, ne, sql } from "drizzle-orm";
+import { and, eq, ne, sql } from "drizzle-orm";
 import { hashPassword } from "../auth/password.ts";
 import type { Db } from "../db/client.ts";
-import { admins, books, loginEvents, schools, sessions, teachers } from "../db/schema.ts";
+import { admins, sessions } from "../db/schema.ts";
 import { done, failure } from "../kernel/failure.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 import { type Actor, auditEntry } from "./audit.ts";
+import { adminTotals } from "./stats.ts";
 
 const PUBLIC_ADMIN = {
   id: admins.id,
@@ -118,16 +119,8 @@ export async function deleteAdmin(db: Db, actor: Actor, id: number, now = Date.n
   return failure("conflict", error);
 }
 
+/** The superadmin dashboard's figures: the admin dashboard's, in the order GET /api/superadmin/stats has always answered them. */
 export async function globalFigures(db: Db, now = Date.now()) {
-  const weekAgo = now - 7 * 24 * 3600_000;
-  const [[s], [b], [t], [l]] = await db.batch([
-    db.select({ n: count() }).from(schools),
-    db.select({ n: count() }).from(books),
-    db.select({ n: count() }).from(teachers),
-    db
-      .select({ n: count() })
-      .from(loginEvents)
-      .where(sql`${loginEvents.kind} = 'teacher' AND ${gt(loginEvents.at, weekAgo)}`),
-  ]);
-  return { schools: s?.n ?? 0, books: b?.n ?? 0, teachers: t?.n ?? 0, loginsThisWeek: l?.n ?? 0 };
+  const figures = await adminTotals(db, now);
+  return { schools: figures.schools, books: figures.books, teachers: figures.teachers, loginsThisWeek: figures.loginsThisWeek };
 }

@@ -23,21 +23,15 @@ const optionalText = (max: number) =>
     .nullish()
     .transform((value) => (value === undefined ? undefined : value || null));
 
+/** Required text on one line: `missing` when it is absent or blank, `tooLong` past `max` characters. */
+const requiredLine = (missing: string, max: number, tooLong: string) =>
+  z.string({ error: missing }).trim().min(1, missing).max(max, tooLong).refine(isPlainLine, CONTROL_CHARS_MESSAGE);
+
 const GRADE = "Grade must be 1 to 12";
 
 export const BookFields = {
-  title: z
-    .string({ error: "Enter a title" })
-    .trim()
-    .min(1, "Enter a title")
-    .max(500, "Keep the title under 500 characters")
-    .refine(isPlainLine, CONTROL_CHARS_MESSAGE),
-  author1: z
-    .string({ error: "Enter the first author" })
-    .trim()
-    .min(1, "Enter the first author")
-    .max(200, "Keep the author under 200 characters")
-    .refine(isPlainLine, CONTROL_CHARS_MESSAGE),
+  title: requiredLine("Enter a title", 500, "Keep the title under 500 characters"),
+  author1: requiredLine("Enter the first author", 200, "Keep the author under 200 characters"),
   author2: optionalText(200),
   description: z
     .string()

@@ -46,24 +46,22 @@ const teacherGuard = createMiddleware<TeacherApiEnv>(async (c, next) => {
   await next();
 });
 
-/** A signed-in admin or superadmin (a teacher's session is not one), else 401. */
-const adminGuard = createMiddleware<AdminApiEnv>(async (c, next) => {
-  const { admin } = c.var.context;
-  if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
-  c.set("admin", admin);
-  c.header("Cache-Control", NO_STORE);
-  await next();
-});
+/**
+ * A signed-in admin (a teacher's session is not one), else 401; with `superadmin`, a plain admin
+ * is refused with a 403.
+ */
+const adminGuardFor = (superadmin: boolean) =>
+  createMiddleware<AdminApiEnv>(async (c, next) => {
+    const { admin } = c.var.context;
+    if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
+    if (superadmin && admin.admin.role !== "superadmin") return c.json({ error: "Superadmin access required" }, 403);
+    c.set("admin", admin);
+    c.header("Cache-Control", NO_STORE);
+    await next();
+  });
 
-/** A signed-in superadmin: 401 without an admin session, 403 for a plain admin. */
-const superadminGuard = createMiddleware<AdminApiEnv>(async (c, next) => {
-  const { admin } = c.var.context;
-  if (!admin) return c.json({ error: "Admin sign-in required" }, 401);
-  if (admin.admin.role !== "superadmin") return c.json({ error: "Superadmin access required" }, 403);
-  c.set("admin", admin);
-  c.header("Cache-Control", NO_STORE);
-  await next();
-});
+const adminGuard = adminGuardFor(false);
+const superadminGuard = adminGuardFor(true);
 
 /** An admin, or else a teacher (whose school decides which books exist), else `noTeacher`. A viewer is checked by the route. */
 const readerGuard = createMiddleware<ReaderApiEnv>(async (c, next) => {

@@ -1,13 +1,14 @@
 import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { addDays, dayOf, formatDay, schoolYearOf } from "#shared/rules/licence.ts";
-import { auditLog, bookAccess, licenceReminders } from "../../workers/db/schema.ts";
+import { addDays, formatDay, schoolYearOf } from "#shared/rules/licence.ts";
+import { auditLog, licenceReminders } from "../../workers/db/schema.ts";
 import { readConfig } from "../../workers/kernel/config.ts";
 import { sendLicenceReminders } from "../../workers/licences/reminders.ts";
 import { SEAT_HOLD_MS } from "../../workers/school-object/policy.ts";
+import { adminForTheFile, today } from "./fixtures-suite.ts";
 import {
   api,
   client,
@@ -22,17 +23,11 @@ import {
   okBody,
   page,
   schoolStub,
-  signedInAdmin,
   signedInTeacher,
 } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
-const today = () => dayOf(Date.now());
-let admin: Awaited<ReturnType<typeof signedInAdmin>>;
-
-beforeAll(async () => {
-  admin = await signedInAdmin();
-});
+const admin = adminForTheFile();
 
 /** The admin's typed client for /api/licences. */
 const licencesApi = () => client({ cookie: admin.cookie }).api.licences;
@@ -363,8 +358,13 @@ describe("seats", () => {
 });
 
 describe("the Licences page", () => {
-  const post = (url: string, fields: [string, string][], cookie = admin.cookie) =>
-    page(url, { method: "POST", cookie, body: new URLSearchParams(fields) });
+  /** The page's form as it posts: the intent, then an id per licence picked, then any other field (seats). */
+  const post = (url: string, intent: string, ids: number[], more: [string, string][] = [], cookie = admin.cookie) =>
+    page(url, {
+      method: "POST",
+      cookie,
+      body: new URLSearchParams([["intent", intent], ...ids.map((id): [string, string] => ["id", String(id)]), ...more]),
+    });
 
   it("lists a school's licences with their state, and changes seats, renews and ends the ones picked", async () => {
     const school = await createSchool({ name: `Licence Page School ${crypto.randomUUID().slice(0, 6)}` });
@@ -392,67 +392,21 @@ describe("the Licences page", () => {
     expect(lenient).toContain(a.title);
     expect(lenient).toContain(b.title);
 
-    expect(
-      (
-        await post(url, [
-          ["intent", "seats"],
-          ["id", String(idA)],
-          ["id", String(idB)],
-          ["seats", "4"],
-        ])
-      ).status,
-    ).toBe(200);
+    expect((await post(url, "seats", [idA, idB], [["seats", "4"]])).status).toBe(200);
     expect([(await licenceOf(school.id, a.id))!.seats, (await licenceOf(school.id, b.id))!.seats]).toEqual([4, 4]);
-    expect(
-      (
-        await post(url, [
-          ["intent", "seats"],
-          ["id", String(idA)],
-          ["seats", ""],
-        ])
-      ).status,
-    ).toBe(200);
+    expect((await post(url, "seats", [idA], [["seats", ""]])).status).toBe(200);
     expect((await licenceOf(school.id, a.id))!.seats).toBeNull();
-    expect(
-      (
-        await post(url, [
-          ["intent", "seats"],
-          ["id", String(idA)],
-          ["seats", "0"],
-        ])
-      ).status,
-    ).toBe(400);
+    expect((await post(url, "seats", [idA], [["seats", "0"]])).status).toBe(400);
 
-    expect(
-      (
-        await post(url, [
-          ["intent", "end"],
-          ["id", String(idB)],
-        ])
-      ).status,
-    ).toBe(200);
+    expect((await post(url, "end", [idB])).status).toBe(200);
     expect(await licenceOf(school.id, b.id)).toMatchObject({ startsOn: addDays(t, -1), endsOn: addDays(t, -1) });
-    expect(
-      (
-        await post(url, [
-          ["intent", "renew"],
-          ["id", String(idA)],
-        ])
-      ).status,
-    ).toBe(200);
+    expect((await post(url, "renew", [idA])).status).toBe(200);
     expect((await licenceOf(school.id, a.id))!.endsOn).toBe(schoolYearOf(addDays(schoolYearOf(addDays(t, 20)).endsOn, 1)).endsOn);
-    expect((await post(url, [["intent", "renew"]])).status).toBe(400);
+    expect((await post(url, "renew", [])).status).toBe(400);
 
     // A teacher's cookie is no admin's: off to the admin sign-in, nothing changed.
     const teacher = await signedInTeacher(school);
-    const refused = await post(
-      url,
-      [
-        ["intent", "end"],
-        ["id", String(idA)],
-      ],
-      teacher.cookie,
-    );
+    const refused = await post(url, "end", [idA], [], teacher.cookie);
     expect([302, 303]).toContain(refused.status);
     expect((await licenceOf(school.id, a.id))!.endsOn).not.toBe(addDays(t, -1));
   });

@@ -1,11 +1,11 @@
-import { and, eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { addDays, dayOf } from "#shared/rules/licence.ts";
-import { bookAccess } from "../../workers/db/schema.ts";
+import { addDays } from "#shared/rules/licence.ts";
 import { readingDaily, seatDaily } from "../../workers/db/usage-schema.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { flushStatement, seatDayStatement } from "../../workers/school-object/usage-flush.ts";
+import { adminForTheFile, today } from "./fixtures-suite.ts";
 import {
   client,
   createBook,
@@ -17,17 +17,11 @@ import {
   objectSessions,
   page,
   schoolStub,
-  signedInAdmin,
   signedInTeacher,
 } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
-const today = () => dayOf(Date.now());
-let admin: Awaited<ReturnType<typeof signedInAdmin>>;
-
-beforeAll(async () => {
-  admin = await signedInAdmin();
-});
+const admin = adminForTheFile();
 
 const seatRows = (schoolId: number) => db().select().from(seatDaily).where(eq(seatDaily.schoolId, schoolId)).orderBy(seatDaily.day);
 

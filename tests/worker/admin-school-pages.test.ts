@@ -36,6 +36,8 @@ const postJson = (url: string, json: unknown, init: { origin?: string } = {}) =>
     headers: { "Content-Type": "application/json", ...(init.origin ? { Origin: init.origin } : {}) },
   });
 const schoolRow = async (id: number) => (await db().select().from(schools).where(eq(schools.id, id)))[0];
+const schoolsWithSlug = (slug: string) => db().select().from(schools).where(eq(schools.slug, slug));
+const schoolsNamed = (name: string) => db().select().from(schools).where(eq(schools.name, name));
 const audits = (action: string, entityId?: number) =>
   db()
     .select()
@@ -175,7 +177,7 @@ describe("Add School's action", () => {
     const slug = `action-academy-${tag()}`;
     const response = await post("/admin/add-school", fields({ slug }));
     expect(response.status).toBe(302);
-    const [created] = await db().select().from(schools).where(eq(schools.slug, slug));
+    const [created] = await schoolsWithSlug(slug);
     expect(created).toMatchObject({ teacherLimit: 12, city: "Springfield", address2: null });
     expect(location(response)).toBe(`/admin/school/${created!.id}`);
     expect(await audits("school.create", created!.id)).toHaveLength(1);
@@ -185,7 +187,7 @@ describe("Add School's action", () => {
     const name = `Data Post School ${tag()}`;
     const response = await post("/admin/add-school.data", fields({ schoolName: name }));
     expect(response.status).toBeLessThan(400);
-    const [created] = await db().select().from(schools).where(eq(schools.name, name));
+    const [created] = await schoolsNamed(name);
     expect(created!.slug).toMatch(/^data-post-school-/);
     expect(await response.text()).toContain(`/admin/school/${created!.id}`);
   });
@@ -202,7 +204,7 @@ describe("Add School's action", () => {
       const response = await post("/admin/add-school", fields({ schoolName: name, ...overrides }));
       expect(response.status, message).toBe(status);
       expect(await response.text()).toContain(message);
-      if (name) expect(await db().select().from(schools).where(eq(schools.name, name))).toHaveLength(0);
+      if (name) expect(await schoolsNamed(name)).toHaveLength(0);
     }
     const taken = await createSchool();
     const duplicate = await post("/admin/add-school", fields({ slug: taken.slug }));
@@ -297,22 +299,12 @@ describe("Import Schools' action", () => {
     const text = await checked.text();
     expect(text).toContain(`cedar-park-${stamp}`);
     expect(text).toContain("new");
-    expect(
-      await db()
-        .select()
-        .from(schools)
-        .where(eq(schools.slug, `cedar-park-${stamp}`)),
-    ).toHaveLength(0);
+    expect(await schoolsWithSlug(`cedar-park-${stamp}`)).toHaveLength(0);
 
     const before = (await audits("school.import")).length;
     const saved = await postJson("/admin/preview-add-schools.data", { intent: "bulk", rows });
     expect(saved.status).toBe(200);
-    expect(
-      await db()
-        .select()
-        .from(schools)
-        .where(eq(schools.slug, `oak-hill-${stamp}`)),
-    ).toHaveLength(1);
+    expect(await schoolsWithSlug(`oak-hill-${stamp}`)).toHaveLength(1);
     expect(await audits("school.import")).toHaveLength(before + 1);
   });
 
@@ -324,12 +316,7 @@ describe("Import Schools' action", () => {
     const text = await refused.text();
     expect(text).toContain("1 of 2 rows cannot be added; nothing was saved.");
     expect(text).toContain("Enter a 5-digit ZIP code");
-    expect(
-      await db()
-        .select()
-        .from(schools)
-        .where(eq(schools.slug, `good-row-${stamp}`)),
-    ).toHaveLength(0);
+    expect(await schoolsWithSlug(`good-row-${stamp}`)).toHaveLength(0);
     const empty = await postJson("/admin/preview-add-schools.data", { intent: "validate", rows: [] });
     expect(empty.status).toBe(400);
     expect(await empty.text()).toContain("The file has no rows");
@@ -400,7 +387,7 @@ describe("every action refuses a post from another site", () => {
       await send("/admin/preview-add-schools.data", {}, { intent: "bulk", rows: [{ ...school1, slug: `evil-${tag()}` }] }),
     ];
     expect(await schoolRow(school.id)).toMatchObject({ teacherLimit: 5, sessionLimit: 3 });
-    expect(await db().select().from(schools).where(eq(schools.name, name))).toHaveLength(0);
+    expect(await schoolsNamed(name)).toHaveLength(0);
     expect(await db().select().from(bookAccess).where(eq(bookAccess.schoolId, school.id))).toHaveLength(0);
     expect(await auditEntriesOf("school", school.id)).toHaveLength(0);
     return responses;

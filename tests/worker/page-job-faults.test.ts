@@ -26,6 +26,19 @@ const pagesOf = (setId: string) => db().select().from(pageSetPages).where(eq(pag
 const rendererEnv = () => ({ db: db(), bucket: env.BOOKS, queue: env.PAGE_JOBS });
 const words = (n: number) => Array.from({ length: n }, (_, i) => `Page${i + 1}`);
 
+/**
+ * A new book whose PDF of `pages` one-word pages an admin uploads with the page queue held, returned
+ * once the plan's message is kept (and not yet run): the admin's cookie, the book and its page set.
+ */
+async function uploadedWithThePlanHeld(title: string, pages: number) {
+  const { cookie } = await signedInAdmin();
+  const book = await createBook({ title }, [], { pdf: false });
+  holdPageJobs();
+  const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(pages)));
+  await until("the plan's message", async () => keptCount(pageSet.id) === 1);
+  return { cookie, book, pageSet };
+}
+
 describe("files the renderer refuses", () => {
   it("a password-protected PDF is refused with its reason and the book keeps what it had", async () => {
     const { cookie } = await signedInAdmin();
@@ -88,12 +101,8 @@ describe("pages that fail", () => {
   });
 
   it("a page that stopped the renderer twice is given up on the third delivery, and the rest of its range goes on", async () => {
-    const { cookie } = await signedInAdmin();
-    const book = await createBook({ title: "Crashing Page" }, [], { pdf: false });
-    holdPageJobs();
-    const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(3)));
     // The plan runs; its range's first two deliveries "died" on page 2: tries 2, the page written down.
-    await until("the plan's message", async () => keptCount(pageSet.id) === 1);
+    const { book, pageSet } = await uploadedWithThePlanHeld("Crashing Page", 3);
     expect(takeKept(pageSet.id)).toEqual([{ setId: pageSet.id, first: 0 }]);
     await exclusive(() => runJob(rendererEnv(), { setId: pageSet.id, first: 0 }));
     await until("the range's message", async () => keptCount(pageSet.id) === 1);
@@ -113,11 +122,7 @@ describe("pages that fail", () => {
 
 describe("work lost or sent twice", () => {
   it("messages lost with a restart are sent again from D1, and the book is prepared once", async () => {
-    const { cookie } = await signedInAdmin();
-    const book = await createBook({ title: "Lost In A Restart" }, [], { pdf: false });
-    holdPageJobs();
-    const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(15)));
-    await until("the plan's message", async () => keptCount(pageSet.id) === 1);
+    const { book, pageSet } = await uploadedWithThePlanHeld("Lost In A Restart", 15);
     takeKept(pageSet.id); // the plan's message is lost
     await releasePageJobs();
     const planRow = () =>
@@ -168,11 +173,7 @@ describe("the order of the work", () => {
       { first: 14, last: 23 },
       { first: 24, last: 25 },
     ]);
-    const { cookie } = await signedInAdmin();
-    const book = await createBook({ title: "First Pages First" }, [], { pdf: false });
-    holdPageJobs();
-    const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(25)));
-    await until("the plan's message", async () => keptCount(pageSet.id) === 1);
+    const { pageSet } = await uploadedWithThePlanHeld("First Pages First", 25);
     const plan = takeKept(pageSet.id);
     holdPageJobs();
     // The plan, run as the queue would: the ranges it sends are kept, in the order they were sent.
@@ -183,11 +184,7 @@ describe("the order of the work", () => {
   });
 
   it("a long book's plan writes every range (D1 takes at most 100 bound values a statement)", async () => {
-    const { cookie } = await signedInAdmin();
-    const book = await createBook({ title: "A Long Book" }, [], { pdf: false });
-    holdPageJobs();
-    const { pageSet } = await uploadThroughApi(cookie, book.id, await wordsPdf(words(400)));
-    await until("the plan's message", async () => keptCount(pageSet.id) === 1);
+    const { cookie, book, pageSet } = await uploadedWithThePlanHeld("A Long Book", 400);
     for (const message of takeKept(pageSet.id)) await exclusive(() => runJob(rendererEnv(), message));
     const jobs = await db().select().from(pageJobs).where(eq(pageJobs.setId, pageSet.id));
     expect(jobs).toHaveLength(1 + 1 + Math.ceil((400 - 3) / 10));

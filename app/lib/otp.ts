@@ -52,3 +52,6 @@ export function useSentCodes() {
     };
   }, []);
 }
+
+/** A dialog's record of the codes it sent (useSentCodes). */
+export type SentCodes = ReturnType<typeof useSentCodes>;

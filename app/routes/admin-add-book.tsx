@@ -6,7 +6,7 @@ import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx
 import { bookCreateInput, formText } from "../components/admin/book/form-input.ts";
 import { useActionCall } from "../components/admin/book/use-action-call.ts";
 import { Button } from "../components/ui/button.tsx";
-import { Field, inputClasses } from "../components/ui/field.tsx";
+import { Field, inputClasses, TextField } from "../components/ui/field.tsx";
 import { fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { FileDrop } from "../components/ui/file-drop.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
@@ -138,17 +138,16 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
       <AdminPageHeader title="Add Books" description="Enter the book's details, then add its PDF and (optionally) a cover." />
       <Form ref={formRef} method="post" onSubmit={submit} noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
         {TEXT_FIELDS.map(([key, label, required]) => (
-          <Field key={key} label={`${label}${required ? "" : " (optional)"}`} htmlFor={`book-${key}`} error={fieldError(refused, key)}>
-            <input
-              id={`book-${key}`}
-              name={key}
-              className={inputClasses}
-              {...invalidProps(`book-${key}`, fieldError(refused, key))}
-              value={values[key]}
-              disabled={busy}
-              onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
-            />
-          </Field>
+          <TextField
+            key={key}
+            id={`book-${key}`}
+            label={`${label}${required ? "" : " (optional)"}`}
+            error={fieldError(refused, key)}
+            name={key}
+            value={values[key]}
+            disabled={busy}
+            onChange={(e) => setValues((v) => ({ ...v, [key]: e.target.value }))}
+          />
         ))}
         <Field label="Grade level (optional)" htmlFor="book-grade" error={fieldError(refused, "gradeLevel")}>
           <select

@@ -5,10 +5,10 @@ import { markAdminSignedIn } from "../../lib/admin-flag.ts";
 import { api, call } from "../../lib/api-client.ts";
 import { redirectTarget } from "../../lib/redirect-target.ts";
 import { Button } from "../ui/button.tsx";
-import { Field, inputClasses } from "../ui/field.tsx";
+import { TextField } from "../ui/field.tsx";
 import { LogoMark } from "../ui/logo.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
-import { PasswordInput } from "../ui/password-input.tsx";
+import { PasswordField } from "../ui/password-input.tsx";
 
 /** The admin and superadmin sign-in card. */
 export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superadmin"; title: string; home: string }) {
@@ -45,24 +45,21 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
         <h1 className="mt-6 text-xl font-bold">{title}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Sign in with your staff account.</p>
         <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
-          <Field label="Email" htmlFor="admin-email">
-            <input
-              id="admin-email"
-              type="email"
-              autoComplete="username"
-              className={inputClasses}
-              value={email}
-              onChange={(e) => setEmail(e.target.value)}
-            />
-          </Field>
-          <Field label="Password" htmlFor="admin-password">
-            <PasswordInput
-              id="admin-password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </Field>
+          <TextField
+            id="admin-email"
+            label="Email"
+            type="email"
+            autoComplete="username"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
+          <PasswordField
+            id="admin-password"
+            label="Password"
+            autoComplete="current-password"
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
           {error && <MessageBox text={error} />}
           <Button type="submit" className="w-full" disabled={login.isPending}>
             {login.isPending ? "Signing in..." : "Sign in"}

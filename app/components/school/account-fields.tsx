@@ -1,6 +1,5 @@
-import { Field, inputClasses } from "../ui/field.tsx";
-import { invalidProps } from "../ui/field-error.tsx";
-import { PasswordInput } from "../ui/password-input.tsx";
+import { TextField } from "../ui/field.tsx";
+import { PasswordField } from "../ui/password-input.tsx";
 
 export const digitsOnly = (value: string, max: number) => value.replace(/\D/g, "").slice(0, max);
 
@@ -21,20 +20,20 @@ export function OtpField({
   error?: string | null;
 }) {
   return (
-    <Field label={label} htmlFor={id} hint={hint} error={error}>
-      <input
-        id={id}
-        {...invalidProps(id, error)}
-        className={`${inputClasses} text-center font-mono text-lg tracking-[0.4em]`}
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        placeholder="Enter 6-digit OTP"
-        maxLength={6}
-        required
-        value={value}
-        onChange={(e) => onChange(digitsOnly(e.target.value, 6))}
-      />
-    </Field>
+    <TextField
+      id={id}
+      label={label}
+      hint={hint}
+      error={error}
+      className="text-center font-mono text-lg tracking-[0.4em]"
+      inputMode="numeric"
+      autoComplete="one-time-code"
+      placeholder="Enter 6-digit OTP"
+      maxLength={6}
+      required
+      value={value}
+      onChange={(e) => onChange(digitsOnly(e.target.value, 6))}
+    />
   );
 }
 
@@ -60,26 +59,25 @@ export function NewPasswordFields({
 }) {
   return (
     <>
-      <Field label={labels[0]} htmlFor={`${idPrefix}-password`} hint={hint} error={errors.password}>
-        <PasswordInput
-          id={`${idPrefix}-password`}
-          {...invalidProps(`${idPrefix}-password`, errors.password)}
-          autoComplete="new-password"
-          required
-          value={password}
-          onChange={(e) => onPassword(e.target.value)}
-        />
-      </Field>
-      <Field label={labels[1]} htmlFor={`${idPrefix}-confirm`} error={errors.confirm}>
-        <PasswordInput
-          id={`${idPrefix}-confirm`}
-          {...invalidProps(`${idPrefix}-confirm`, errors.confirm)}
-          autoComplete="new-password"
-          required
-          value={confirm}
-          onChange={(e) => onConfirm(e.target.value)}
-        />
-      </Field>
+      <PasswordField
+        id={`${idPrefix}-password`}
+        label={labels[0]}
+        hint={hint}
+        error={errors.password}
+        autoComplete="new-password"
+        required
+        value={password}
+        onChange={(e) => onPassword(e.target.value)}
+      />
+      <PasswordField
+        id={`${idPrefix}-confirm`}
+        label={labels[1]}
+        error={errors.confirm}
+        autoComplete="new-password"
+        required
+        value={confirm}
+        onChange={(e) => onConfirm(e.target.value)}
+      />
     </>
   );
 }

@@ -6,8 +6,8 @@ import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
-import { Field, inputClasses } from "../ui/field.tsx";
-import { fieldError, invalidProps, useFocusInvalid } from "../ui/field-error.tsx";
+import { TextField } from "../ui/field.tsx";
+import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { digitsOnly, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
@@ -159,43 +159,37 @@ export function RegisterDialog({
         )}
         {step === 1 && (
           <form className="space-y-4" onSubmit={submitDetails} noValidate>
-            <Field label="Full Name" htmlFor="register-name" error={fieldError(refused, "name")}>
-              <input
-                id="register-name"
-                {...invalidProps("register-name", fieldError(refused, "name"))}
-                className={inputClasses}
-                autoComplete="name"
-                required
-                value={fields.name}
-                onChange={(e) => set("name")(e.target.value)}
-              />
-            </Field>
-            <Field label="Mobile Number" htmlFor="register-mobile" error={fieldError(refused, "mobile")}>
-              <input
-                id="register-mobile"
-                {...invalidProps("register-mobile", fieldError(refused, "mobile"))}
-                className={inputClasses}
-                inputMode="numeric"
-                autoComplete="tel-national"
-                placeholder="10-digit mobile number"
-                maxLength={10}
-                required
-                value={fields.mobile}
-                onChange={(e) => set("mobile")(digitsOnly(e.target.value, 10))}
-              />
-            </Field>
-            <Field label="Email Address" htmlFor="register-email" error={fieldError(refused, "email")}>
-              <input
-                id="register-email"
-                {...invalidProps("register-email", fieldError(refused, "email"))}
-                type="email"
-                className={inputClasses}
-                autoComplete="email"
-                required
-                value={fields.email}
-                onChange={(e) => set("email")(e.target.value)}
-              />
-            </Field>
+            <TextField
+              id="register-name"
+              label="Full Name"
+              error={fieldError(refused, "name")}
+              autoComplete="name"
+              required
+              value={fields.name}
+              onChange={(e) => set("name")(e.target.value)}
+            />
+            <TextField
+              id="register-mobile"
+              label="Mobile Number"
+              error={fieldError(refused, "mobile")}
+              inputMode="numeric"
+              autoComplete="tel-national"
+              placeholder="10-digit mobile number"
+              maxLength={10}
+              required
+              value={fields.mobile}
+              onChange={(e) => set("mobile")(digitsOnly(e.target.value, 10))}
+            />
+            <TextField
+              id="register-email"
+              label="Email Address"
+              error={fieldError(refused, "email")}
+              type="email"
+              autoComplete="email"
+              required
+              value={fields.email}
+              onChange={(e) => set("email")(e.target.value)}
+            />
             <Actions>
               <Button variant="secondary" onClick={close}>
                 Cancel
@@ -216,14 +210,7 @@ export function RegisterDialog({
               onChange={set("otp")}
               error={fieldError(refused, "otp")}
             />
-            <ResendOtpButton
-              email={fields.email}
-              slug={slug}
-              purpose="register"
-              sentAt={sentCodes.find(fields.email)?.at}
-              onResult={setMessage}
-              onSent={(sent) => sentCodes.record(fields.email, sent)}
-            />
+            <ResendOtpButton email={fields.email} slug={slug} purpose="register" sentCodes={sentCodes} onResult={setMessage} />
             <Actions>
               <Button variant="secondary" onClick={() => goTo(1)}>
                 Back

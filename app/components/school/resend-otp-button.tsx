@@ -1,28 +1,28 @@
 import { useEffect, useState } from "react";
-import { type FormMessage, RESEND_GAP_MS, requestOtp } from "../../lib/otp.ts";
+import { type FormMessage, RESEND_GAP_MS, requestOtp, type SentCodes } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
 
 const RESEND_GAP_SECONDS = RESEND_GAP_MS / 1000;
 
 /**
- * "Resend OTP", available a minute after the last send (the server refuses sooner anyway):
- * `sentAt` is when the code in the inbox was sent, so coming back to the code step counts on.
+ * "Resend OTP", available a minute after the last send (the server refuses sooner anyway): the
+ * dialog's `sentCodes` say when the code in the inbox was sent, so coming back to the code step
+ * counts on, and a code sent again is recorded there.
  */
 export function ResendOtpButton({
   email,
   slug,
   purpose,
-  sentAt,
+  sentCodes,
   onResult,
-  onSent,
 }: {
   email: string;
   slug: string;
   purpose: "register" | "reset";
-  sentAt?: number;
+  sentCodes: SentCodes;
   onResult: (message: FormMessage) => void;
-  onSent?: (message: FormMessage) => void;
 }) {
+  const sentAt = sentCodes.find(email)?.at;
   const [secondsLeft, setSecondsLeft] = useState(() =>
     sentAt === undefined ? RESEND_GAP_SECONDS : Math.max(0, Math.ceil((sentAt + RESEND_GAP_MS - Date.now()) / 1000)),
   );
@@ -35,7 +35,7 @@ export function ResendOtpButton({
   const resend = useAction(() => requestOtp(email, slug, purpose), {
     onSuccess: (sent) => {
       setSecondsLeft(RESEND_GAP_SECONDS);
-      onSent?.(sent);
+      sentCodes.record(email, sent);
       onResult(sent);
     },
     onError: (error) => onResult({ text: error.message }),

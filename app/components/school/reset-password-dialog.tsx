@@ -4,8 +4,8 @@ import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
-import { Field, inputClasses } from "../ui/field.tsx";
-import { fieldError, invalidProps, useFocusInvalid } from "../ui/field-error.tsx";
+import { TextField } from "../ui/field.tsx";
+import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
@@ -133,30 +133,21 @@ export function ResetPasswordDialog({
       description="Enter your email to receive a verification code"
     >
       <form ref={form} className="space-y-4" onSubmit={submit} noValidate>
-        <Field label="Email" htmlFor="reset-email" error={fieldError(refused, "email")}>
-          <input
-            id="reset-email"
-            {...invalidProps("reset-email", fieldError(refused, "email"))}
-            type="email"
-            className={inputClasses}
-            autoComplete="email"
-            required
-            readOnly={otpSent}
-            value={fields.email}
-            onChange={(e) => set("email")(e.target.value)}
-          />
-        </Field>
+        <TextField
+          id="reset-email"
+          label="Email"
+          error={fieldError(refused, "email")}
+          type="email"
+          autoComplete="email"
+          required
+          readOnly={otpSent}
+          value={fields.email}
+          onChange={(e) => set("email")(e.target.value)}
+        />
         {otpSent && (
           <>
             <OtpField id="reset-otp" label="OTP Code" value={fields.otp} onChange={set("otp")} error={fieldError(refused, "otp")} />
-            <ResendOtpButton
-              email={fields.email}
-              slug={slug}
-              purpose="reset"
-              sentAt={sentCodes.find(fields.email)?.at}
-              onResult={setMessage}
-              onSent={(sent) => sentCodes.record(fields.email, sent)}
-            />
+            <ResendOtpButton email={fields.email} slug={slug} purpose="reset" sentCodes={sentCodes} onResult={setMessage} />
             <NewPasswordFields
               idPrefix="reset"
               labels={["New Password", "Confirm New Password"]}

@@ -5,9 +5,9 @@ import { pageNavigation } from "../../lib/page-navigation.ts";
 import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
-import { Field, inputClasses } from "../ui/field.tsx";
+import { TextField } from "../ui/field.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
-import { PasswordInput } from "../ui/password-input.tsx";
+import { PasswordField } from "../ui/password-input.tsx";
 
 export function TeacherLoginCard({
   slug,
@@ -89,49 +89,34 @@ export function TeacherLoginCard({
         </div>
       )}
       <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
-        <Field label="Email" htmlFor="login-email">
-          <input
-            id="login-email"
-            type="email"
-            required
-            autoComplete="email"
-            inputMode="email"
-            placeholder="you@school.org"
-            className={inputClasses}
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </Field>
-        <Field label="Password" htmlFor="login-password">
-          <PasswordInput
-            id="login-password"
-            required
-            autoComplete="current-password"
-            placeholder="Your password"
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </Field>
+        <TextField
+          id="login-email"
+          label="Email"
+          type="email"
+          required
+          autoComplete="email"
+          inputMode="email"
+          placeholder="you@school.org"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+        />
+        <PasswordField
+          id="login-password"
+          label="Password"
+          required
+          autoComplete="current-password"
+          placeholder="Your password"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
         <div className="flex justify-end">
-          <button
-            type="button"
-            onClick={() => onForgotPassword?.(email)}
-            className="rounded text-sm font-medium text-indigo-600 hover:underline dark:text-indigo-400"
-          >
-            Forgot Password?
-          </button>
+          <ForgotPasswordButton className="text-sm font-medium" onClick={() => onForgotPassword?.(email)} />
         </div>
         {error && <MessageBox text={error} />}
         {error && offerReset && (
           <p className="flex flex-wrap items-center gap-x-2 text-sm text-slate-700 dark:text-slate-300">
             Reset your password with a code sent to your email:
-            <button
-              type="button"
-              onClick={() => onForgotPassword?.(email)}
-              className="rounded font-semibold text-indigo-600 hover:underline dark:text-indigo-400"
-            >
-              Forgot Password?
-            </button>
+            <ForgotPasswordButton className="font-semibold" onClick={() => onForgotPassword?.(email)} />
           </p>
         )}
         <Button type="submit" className="w-full" disabled={login.isPending}>
@@ -145,6 +130,15 @@ export function TeacherLoginCard({
         </button>
       </p>
     </section>
+  );
+}
+
+/** "Forgot Password?", under the password and again beside a refusal that offers a reset. */
+function ForgotPasswordButton({ className, onClick }: { className: string; onClick: () => void }) {
+  return (
+    <button type="button" onClick={onClick} className={`rounded ${className} text-indigo-600 hover:underline dark:text-indigo-400`}>
+      Forgot Password?
+    </button>
   );
 }
 

@@ -1,5 +1,5 @@
-import type { ReactNode } from "react";
-import { FieldError } from "./field-error.tsx";
+import type { InputHTMLAttributes, ReactNode } from "react";
+import { FieldError, invalidProps } from "./field-error.tsx";
 
 /** An input's look; a refused one (aria-invalid, app/components/ui/field-error.tsx) has a red border, beside its red message. */
 export const inputClasses =
@@ -31,6 +31,25 @@ export function Field({
       <FieldError inputId={htmlFor} message={error} />
       {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
     </div>
+  );
+}
+
+/** What a labelled input takes besides the input's own attributes (the other props go to the input). */
+export type LabelledInputProps = { id: string; label: string; hint?: ReactNode; error?: string | null };
+
+/** A Field around its one text input, marked when refused; `className` adds to the input's look. */
+export function TextField({
+  id,
+  label,
+  hint,
+  error,
+  className,
+  ...input
+}: LabelledInputProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
+      <input id={id} {...invalidProps(id, error)} className={className ? `${inputClasses} ${className}` : inputClasses} {...input} />
+    </Field>
   );
 }
 

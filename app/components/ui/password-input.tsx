@@ -1,5 +1,6 @@
 import { type InputHTMLAttributes, useState } from "react";
-import { inputClasses } from "./field.tsx";
+import { Field, inputClasses, type LabelledInputProps } from "./field.tsx";
+import { invalidProps } from "./field-error.tsx";
 import { Icon } from "./icon.tsx";
 
 /** A password field with a show/hide toggle that keeps focus and works from the keyboard. */
@@ -31,5 +32,20 @@ export function PasswordInput(props: Omit<InputHTMLAttributes<HTMLInputElement>,
         )}
       </button>
     </div>
+  );
+}
+
+/** A Field around its one PasswordInput, marked when refused (the other props go to the input). */
+export function PasswordField({
+  id,
+  label,
+  hint,
+  error,
+  ...input
+}: LabelledInputProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "type">) {
+  return (
+    <Field label={label} htmlFor={id} hint={hint} error={error}>
+      <PasswordInput id={id} {...invalidProps(id, error)} {...input} />
+    </Field>
   );
 }

@@ -1,6 +1,5 @@
-import { Field } from "../../ui/field.tsx";
-import { fieldError, invalidProps } from "../../ui/field-error.tsx";
-import { PasswordInput } from "../../ui/password-input.tsx";
+import { fieldError } from "../../ui/field-error.tsx";
+import { PasswordField } from "../../ui/password-input.tsx";
 import { ActionDialog } from "./action-dialog.tsx";
 
 type Account = { id: number; email: string };
@@ -28,24 +27,23 @@ export function ResetPasswordDialog({ account, onClose, onDone }: { account: Acc
     >
       {(refused) => (
         <>
-          <Field label="New password" htmlFor="reset-password-new" hint={PASSWORD_RULES} error={fieldError(refused, "password")}>
-            <PasswordInput
-              id="reset-password-new"
-              name="password"
-              autoComplete="new-password"
-              required
-              {...invalidProps("reset-password-new", fieldError(refused, "password"))}
-            />
-          </Field>
-          <Field label="Confirm new password" htmlFor="reset-password-confirm" error={fieldError(refused, "confirm")}>
-            <PasswordInput
-              id="reset-password-confirm"
-              name="confirm"
-              autoComplete="new-password"
-              required
-              {...invalidProps("reset-password-confirm", fieldError(refused, "confirm"))}
-            />
-          </Field>
+          <PasswordField
+            id="reset-password-new"
+            label="New password"
+            hint={PASSWORD_RULES}
+            error={fieldError(refused, "password")}
+            name="password"
+            autoComplete="new-password"
+            required
+          />
+          <PasswordField
+            id="reset-password-confirm"
+            label="Confirm new password"
+            error={fieldError(refused, "confirm")}
+            name="confirm"
+            autoComplete="new-password"
+            required
+          />
         </>
       )}
     </ActionDialog>

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { Button } from "../../ui/button.tsx";
-import { Field, inputClasses } from "../../ui/field.tsx";
+import { Field, inputClasses, TextField } from "../../ui/field.tsx";
 import { fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 
@@ -41,16 +41,15 @@ export function CreateAdmin({ answer }: { answer: DashboardAnswer }) {
       <input type="hidden" name="intent" value="create" />
       <h3 className="font-medium sm:col-span-5">New admin account</h3>
       {(["name", "email", "password"] as const).map((key) => (
-        <Field key={key} label={key[0]!.toUpperCase() + key.slice(1)} htmlFor={`new-admin-${key}`} error={fieldError(refused, key)}>
-          <input
-            id={`new-admin-${key}`}
-            name={key}
-            type={key === "password" ? "password" : key === "email" ? "email" : "text"}
-            autoComplete={key === "password" ? "new-password" : "off"}
-            className={inputClasses}
-            {...invalidProps(`new-admin-${key}`, fieldError(refused, key))}
-          />
-        </Field>
+        <TextField
+          key={key}
+          id={`new-admin-${key}`}
+          label={key[0]!.toUpperCase() + key.slice(1)}
+          error={fieldError(refused, key)}
+          name={key}
+          type={key === "password" ? "password" : key === "email" ? "email" : "text"}
+          autoComplete={key === "password" ? "new-password" : "off"}
+        />
       ))}
       <Field label="Role" htmlFor="new-admin-role" error={fieldError(refused, "role")}>
         <select

@@ -3,8 +3,8 @@ import { useFetcher } from "react-router";
 import { rememberTeacherName } from "../../../lib/teacher-name.ts";
 import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
-import { Field, inputClasses } from "../../ui/field.tsx";
-import { fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
+import { TextField } from "../../ui/field.tsx";
+import { fieldError, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { digitsOnly } from "../account-fields.tsx";
 import { useAnswer } from "./answer.ts";
@@ -31,40 +31,37 @@ export function AccountDetails({ account }: { account: { name: string; email: st
     <AccountSection id="account-details" title="Your details" description="Your name appears in the header and on the pages you read.">
       <fetcher.Form ref={form} method="post" className="space-y-4" onSubmit={clear}>
         <input type="hidden" name="intent" value="profile" />
-        <Field label="Full Name" htmlFor="account-name" error={fieldError(refused, "name")}>
-          <input
-            id="account-name"
-            name="name"
-            className={inputClasses}
-            {...invalidProps("account-name", fieldError(refused, "name"))}
-            autoComplete="name"
-            required
-            maxLength={100}
-            value={name}
-            onChange={(e) => {
-              setName(e.target.value);
-              clear();
-            }}
-          />
-        </Field>
-        <Field label="Mobile Number" htmlFor="account-mobile" hint="10 digits" error={fieldError(refused, "mobile")}>
-          <input
-            id="account-mobile"
-            name="mobile"
-            className={inputClasses}
-            {...invalidProps("account-mobile", fieldError(refused, "mobile"))}
-            inputMode="numeric"
-            autoComplete="tel-national"
-            placeholder="10-digit mobile number"
-            required
-            maxLength={10}
-            value={mobile}
-            onChange={(e) => {
-              setMobile(digitsOnly(e.target.value, 10));
-              clear();
-            }}
-          />
-        </Field>
+        <TextField
+          id="account-name"
+          label="Full Name"
+          error={fieldError(refused, "name")}
+          name="name"
+          autoComplete="name"
+          required
+          maxLength={100}
+          value={name}
+          onChange={(e) => {
+            setName(e.target.value);
+            clear();
+          }}
+        />
+        <TextField
+          id="account-mobile"
+          label="Mobile Number"
+          hint="10 digits"
+          error={fieldError(refused, "mobile")}
+          name="mobile"
+          inputMode="numeric"
+          autoComplete="tel-national"
+          placeholder="10-digit mobile number"
+          required
+          maxLength={10}
+          value={mobile}
+          onChange={(e) => {
+            setMobile(digitsOnly(e.target.value, 10));
+            clear();
+          }}
+        />
         <div className="space-y-1.5">
           <p className="text-sm font-medium text-slate-700 dark:text-slate-200">Email Address</p>
           <p className="text-sm break-all text-slate-600 dark:text-slate-400">{account.email}</p>

@@ -2,10 +2,9 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
-import { Field } from "../../ui/field.tsx";
-import { fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
+import { fieldError, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
-import { PasswordInput } from "../../ui/password-input.tsx";
+import { PasswordField } from "../../ui/password-input.tsx";
 import { useAnswer } from "./answer.ts";
 import { AccountSection } from "./section.tsx";
 
@@ -37,20 +36,20 @@ export function ChangePassword({ email }: { email: string }) {
   }
 
   const field = (name: keyof typeof EMPTY, label: string, autoComplete: string, hint?: string) => (
-    <Field label={label} htmlFor={`account-${name}`} hint={hint} error={fieldError(refused, name)}>
-      <PasswordInput
-        id={`account-${name}`}
-        name={name}
-        {...invalidProps(`account-${name}`, fieldError(refused, name))}
-        autoComplete={autoComplete}
-        required
-        value={fields[name]}
-        onChange={(e) => {
-          setFields((current) => ({ ...current, [name]: e.target.value }));
-          clear();
-        }}
-      />
-    </Field>
+    <PasswordField
+      id={`account-${name}`}
+      label={label}
+      hint={hint}
+      error={fieldError(refused, name)}
+      name={name}
+      autoComplete={autoComplete}
+      required
+      value={fields[name]}
+      onChange={(e) => {
+        setFields((current) => ({ ...current, [name]: e.target.value }));
+        clear();
+      }}
+    />
   );
 
   return (

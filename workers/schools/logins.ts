@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from "drizzle-orm";
+import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { dayOf } from "#shared/rules/licence.ts";
 import type { Actor } from "../admins/audit.ts";
@@ -37,6 +37,30 @@ export async function schoolLoginRecord(db: Db, schoolId: number, now = Date.now
   return row ?? null;
 }
 
+/**
+ * Writes one of the two numbers admins raise, with its audit entry in the same batch (written only
+ * if the update found the school): the number as written, or null when there is no such school.
+ */
+async function setSchoolNumber(
+  db: Db,
+  actor: Actor,
+  schoolId: number,
+  column: "teacherLimit" | "totalLogins",
+  value: SQL,
+  audit: { action: string; before: unknown; after: unknown },
+  now: number,
+): Promise<number | null> {
+  const [[updated]] = await db.batch([
+    db
+      .update(schools)
+      .set({ [column]: value })
+      .where(eq(schools.id, schoolId))
+      .returning({ value: schools[column] }),
+    auditWhenChanged(db, actor, { ...audit, entityId: schoolId }, now),
+  ]);
+  return updated ? updated.value : null;
+}
+
 /** A teacher-limit change: `by` (how many more) or `limit` (the new limit), exactly one of them. */
 export const LoginCountChangeShape = {
   by: z.number({ error: ADD_MESSAGE }).int(ADD_MESSAGE).min(1, ADD_MESSAGE).max(MAX_TEACHER_LIMIT, ADD_MESSAGE).optional(),
@@ -65,26 +89,21 @@ export async function increaseTeacherLimit(
   const current = sql`(SELECT teacher_limit FROM schools WHERE id = ${schoolId})`;
   const next = change.by === undefined ? limit : sql`${schools.teacherLimit} + ${change.by}`;
   try {
-    const [[updated]] = await db.batch([
-      db
-        .update(schools)
-        .set({ teacherLimit: guardedTeacherLimit(schoolId, next, MAX_TEACHER_LIMIT) })
-        .where(eq(schools.id, schoolId))
-        .returning({ teacherLimit: schools.teacherLimit }),
-      auditWhenChanged(
-        db,
-        actor,
-        {
-          action: "school.increase-login-count",
-          entityId: schoolId,
-          before:
-            change.by === undefined ? { teacherLimit: before.teacherLimit } : sql`json_object('teacherLimit', ${current} - ${change.by})`,
-          after: sql`json_object('teacherLimit', ${current})`,
-        },
-        now,
-      ),
-    ]);
-    return updated ? done({ teacherLimit: updated.teacherLimit }) : NOT_FOUND;
+    const teacherLimit = await setSchoolNumber(
+      db,
+      actor,
+      schoolId,
+      "teacherLimit",
+      guardedTeacherLimit(schoolId, next, MAX_TEACHER_LIMIT),
+      {
+        action: "school.increase-login-count",
+        before:
+          change.by === undefined ? { teacherLimit: before.teacherLimit } : sql`json_object('teacherLimit', ${current} - ${change.by})`,
+        after: sql`json_object('teacherLimit', ${current})`,
+      },
+      now,
+    );
+    return teacherLimit === null ? NOT_FOUND : done({ teacherLimit });
   } catch (error) {
     if (isLimitGuardError(error)) {
       const row = await findSchoolRow(db, schoolId);
@@ -109,25 +128,20 @@ export async function increaseTotalLogins(
   now = Date.now(),
 ): Promise<Outcome<{ totalLogins: number }>> {
   const total = sql`(SELECT total_logins FROM schools WHERE id = ${schoolId})`;
-  const [[updated]] = await db.batch([
-    db
-      .update(schools)
-      .set({ totalLogins: sql`${schools.totalLogins} + ${by}` })
-      .where(eq(schools.id, schoolId))
-      .returning({ totalLogins: schools.totalLogins }),
-    auditWhenChanged(
-      db,
-      actor,
-      {
-        action: "school.increase-total-login",
-        entityId: schoolId,
-        before: sql`json_object('totalLogins', ${total} - ${by})`,
-        after: sql`json_object('totalLogins', ${total}, 'by', ${by})`,
-      },
-      now,
-    ),
-  ]);
-  return updated ? done({ totalLogins: updated.totalLogins }) : NOT_FOUND;
+  const totalLogins = await setSchoolNumber(
+    db,
+    actor,
+    schoolId,
+    "totalLogins",
+    sql`${schools.totalLogins} + ${by}`,
+    {
+      action: "school.increase-total-login",
+      before: sql`json_object('totalLogins', ${total} - ${by})`,
+      after: sql`json_object('totalLogins', ${total}, 'by', ${by})`,
+    },
+    now,
+  );
+  return totalLogins === null ? NOT_FOUND : done({ totalLogins });
 }
 
 /** Teacher logins per UTC day for the last `days` days (today included), zero days filled in. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { hashPassword } from "../../workers/auth/password.ts";
-import { teachers } from "../../workers/db/schema.ts";
-import { client, createSchool, db, errorOf } from "./helpers.ts";
+import { teacherWithPassword } from "./fixtures-teachers.ts";
+import { client, createSchool, errorOf } from "./helpers.ts";
 
 // From the third wrong password the 401 says how many tries this device has left before its
 // 15-minute pause (workers/auth/login-guard.ts), and alike for an address with no account.
@@ -22,9 +21,7 @@ describe("wrong passwords warn before the pause", () => {
   it("says from the third failure how many tries are left, then refuses even the right password", async () => {
     const school = await createSchool();
     const email = `tries-${crypto.randomUUID().slice(0, 8)}@school.test`;
-    await db()
-      .insert(teachers)
-      .values({ schoolId: school.id, name: "Grace Hopper", email, mobile: "5551234567", passwordHash: await hashPassword(PASSWORD) });
+    await teacherWithPassword(school.id, email, PASSWORD);
     const ip = "203.0.113.71";
     for (const expected of EXPECTED) {
       const response = await login(school.slug, email, "wrong password", ip);
@@ -52,9 +49,7 @@ describe("wrong passwords warn before the pause", () => {
   it("counts per address and device: a right password clears the count", async () => {
     const school = await createSchool();
     const email = `tries-${crypto.randomUUID().slice(0, 8)}@school.test`;
-    await db()
-      .insert(teachers)
-      .values({ schoolId: school.id, name: "Ada", email, mobile: "5551234567", passwordHash: await hashPassword(PASSWORD) });
+    await teacherWithPassword(school.id, email, PASSWORD, "Ada");
     const ip = "203.0.113.73";
     for (let i = 0; i < 2; i++) await login(school.slug, email, "wrong", ip);
     expect((await login(school.slug, email, PASSWORD, ip)).status).toBe(200);

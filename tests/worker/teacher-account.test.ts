@@ -1,10 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { describeDevice } from "../../workers/auth/device.ts";
-import { hashPassword } from "../../workers/auth/password.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
-import { teachers } from "../../workers/db/schema.ts";
-import { api, client, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions, okBody, page } from "./helpers.ts";
+import { teacherWithPassword } from "./fixtures-teachers.ts";
+import { api, client, cookieFrom, createSchool, devModeCode, errorOf, objectSessions, okBody, page } from "./helpers.ts";
 
 // The teacher's account page and /api/teacher/account, /password, /sessions, /sign-out-everywhere
 // (issue 16, docs/decisions/0017-teacher-account.md).
@@ -41,11 +40,8 @@ const freshIp = () => `10.16.${Math.floor(++counter / 250)}.${counter % 250}`;
 async function teacherAt(school?: { id: number; slug: string }) {
   const at = school ?? (await createSchool());
   const email = `account-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
-  const [teacher] = await db()
-    .insert(teachers)
-    .values({ schoolId: at.id, name: "Ada Lovelace", email, mobile: "5551234567", passwordHash: await hashPassword(PASSWORD) })
-    .returning();
-  return { school: at, teacher: teacher!, email };
+  const teacher = await teacherWithPassword(at.id, email, PASSWORD, "Ada Lovelace");
+  return { school: at, teacher, email };
 }
 
 /** Signs in through the real login API from a browser with `userAgent`; returns the cookie. */

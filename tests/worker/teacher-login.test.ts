@@ -2,10 +2,9 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LOGIN_THROTTLE } from "../../workers/auth/login-guard.ts";
 import { issueOtp } from "../../workers/auth/otp.ts";
-import { hashPassword } from "../../workers/auth/password.ts";
-import { teachers } from "../../workers/db/schema.ts";
 import { ENDED_SESSION_KEPT_MS } from "../../workers/school-object/policy.ts";
 import { loginTeacher } from "../../workers/teachers/sign-up-and-login.ts";
+import { teacherWithPassword } from "./fixtures-teachers.ts";
 import { client, cookieFrom, createSchool, db, devModeCode, errorOf, objectSessions } from "./helpers.ts";
 
 const PASSWORD = "correct horse battery";
@@ -13,9 +12,7 @@ let counter = 0;
 
 async function teacherAt(school: { id: number }, password = PASSWORD) {
   const email = `login-${++counter}-${crypto.randomUUID().slice(0, 6)}@school.test`;
-  await db()
-    .insert(teachers)
-    .values({ schoolId: school.id, name: "Grace Hopper", email, mobile: "5551234567", passwordHash: await hashPassword(password) });
+  await teacherWithPassword(school.id, email, password);
   return email;
 }
 

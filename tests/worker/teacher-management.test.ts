@@ -7,12 +7,12 @@ import { env } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { hashPassword } from "../../workers/auth/password.ts";
 import { books, loginEvents, otpCodes, readingProgress, teachers } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { type CaughtMessage, extractCode } from "../support/caught-mail.ts";
 import { loggedCode, withLoggedLines } from "./dev-log.ts";
 import { auditEntriesOf } from "./fixtures-audit.ts";
+import { teacherWithPassword } from "./fixtures-teachers.ts";
 import {
   client,
   cookieFrom,
@@ -44,13 +44,10 @@ beforeAll(async () => {
 /** A teacher who can sign in with PASSWORD, signed in once: their row and the session's cookie. */
 async function teacherAt(school: { id: number; slug: string }, name = "Dana Reader") {
   const email = `dana-${tag()}@school.test`;
-  const [teacher] = await db()
-    .insert(teachers)
-    .values({ schoolId: school.id, name, email, mobile: "5551234567", passwordHash: await hashPassword(PASSWORD) })
-    .returning();
+  const teacher = await teacherWithPassword(school.id, email, PASSWORD, name);
   const response = await login(school.slug, email);
   expect(response.status).toBe(200);
-  return { teacher: teacher!, email, cookie: cookieFrom(response) };
+  return { teacher, email, cookie: cookieFrom(response) };
 }
 
 const login = (slug: string, email: string, password = PASSWORD) =>

@@ -1,7 +1,5 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
 import { BookDetails } from "../components/school/book-details.tsx";
-import { LicenceEnded, licenceEndedOf } from "../components/school/licence-ended.tsx";
-import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
+import { BookPageError } from "../components/school/book-page-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { loadSchoolBook } from "../lib/school-book.server.ts";
@@ -24,14 +22,13 @@ export default function SchoolBook({ loaderData }: Route.ComponentProps) {
  * school's words.
  */
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const basePath = useSchoolBasePath();
-  const ended = licenceEndedOf(error);
-  if (ended) return <LicenceEnded ended={ended} backHref={`${basePath}/dashboard`} />;
-  if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
   return (
-    <StatusPanel title="Book Not Found" actions={<ButtonLink to={`${basePath}/dashboard`}>Back to Books</ButtonLink>}>
-      <p>The requested book could not be found.</p>
-    </StatusPanel>
+    <BookPageError
+      notFound={(_, basePath) => (
+        <StatusPanel title="Book Not Found" actions={<ButtonLink to={`${basePath}/dashboard`}>Back to Books</ButtonLink>}>
+          <p>The requested book could not be found.</p>
+        </StatusPanel>
+      )}
+    />
   );
 }

@@ -1,7 +1,6 @@
-import { isRouteErrorResponse, useRouteError } from "react-router";
+import type { ErrorResponse } from "react-router";
 import { BookDetails, Fact } from "../components/school/book-details.tsx";
-import { LicenceEnded, licenceEndedOf } from "../components/school/licence-ended.tsx";
-import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
+import { BookPageError } from "../components/school/book-page-error.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { StatusPanel } from "../components/ui/status-panel.tsx";
 import { loadSchoolBook } from "../lib/school-book.server.ts";
@@ -27,11 +26,11 @@ export default function SchoolLibraryBook({ loaderData }: Route.ComponentProps) 
 }
 
 export function ErrorBoundary() {
-  const error = useRouteError();
-  const basePath = useSchoolBasePath();
-  const ended = licenceEndedOf(error);
-  if (ended) return <LicenceEnded ended={ended} backHref={`${basePath}/dashboard`} />;
-  if (!isRouteErrorResponse(error) || error.status !== 404) return <SchoolPageError error={error} basePath={basePath} />;
+  return <BookPageError notFound={(error, basePath) => <NotFound error={error} basePath={basePath} />} />;
+}
+
+/** This page tells a book the school was not given from one that does not exist. */
+function NotFound({ error, basePath }: { error: ErrorResponse; basePath: string }) {
   const notAvailable = (error.data as { reason?: string } | undefined)?.reason === "not-available";
   return (
     <StatusPanel

@@ -51,11 +51,17 @@ function renderSearch() {
   return screen.getByRole("combobox", { name: "Search books" }) as HTMLInputElement;
 }
 
+/** The search box over the stubbed API (held answers with `hold`), with `text` typed into it. */
+async function typedIntoSearch(text: string, options: { hold?: boolean } = {}) {
+  const search = stubSearch(options);
+  const input = renderSearch();
+  await userEvent.type(input, text);
+  return { search, input };
+}
+
 describe("BookSearch", () => {
   it("never acts on the previous query's results: Enter right after new text waits for the new answer", async () => {
-    stubSearch();
-    const input = renderSearch();
-    await userEvent.type(input, "algebra");
+    const { input } = await typedIntoSearch("algebra");
     expect(await screen.findByRole("option", { name: /Algebra I\b/ })).toBeTruthy();
 
     // Replace the text and press ArrowDown, Enter at once, inside the 300 ms debounce.
@@ -72,27 +78,21 @@ describe("BookSearch", () => {
   });
 
   it("Enter opens the first result once the list shows it", async () => {
-    stubSearch();
-    const input = renderSearch();
-    await userEvent.type(input, "algebra");
+    await typedIntoSearch("algebra");
     expect(await screen.findByRole("option", { name: /Algebra II/ })).toBeTruthy();
     await userEvent.keyboard("{Enter}");
     expect(await screen.findByRole("heading", { name: "Book page 1" })).toBeTruthy();
   });
 
   it("Enter pressed before the answer opens the first result when it arrives", async () => {
-    const search = stubSearch({ hold: true });
-    const input = renderSearch();
-    await userEvent.type(input, "algebra{Enter}");
+    const { search } = await typedIntoSearch("algebra{Enter}", { hold: true });
     expect(screen.queryByRole("heading", { name: /Book page/ })).toBeNull();
     await search.release("algebra");
     expect(await screen.findByRole("heading", { name: "Book page 1" })).toBeTruthy();
   });
 
   it("a pending Enter is dropped when the text changes: the stale answer opens nothing", async () => {
-    const search = stubSearch({ hold: true });
-    const input = renderSearch();
-    await userEvent.type(input, "algebra");
+    const { search, input } = await typedIntoSearch("algebra", { hold: true });
     await vi.waitFor(() => expect(search.fetchMock).toHaveBeenCalledTimes(1));
     await userEvent.keyboard("{Enter}{Backspace}");
     await search.release("algebra");
@@ -105,9 +105,7 @@ describe("BookSearch", () => {
   });
 
   it("Enter on an empty answer opens nothing and says 'No books found'", async () => {
-    stubSearch();
-    const input = renderSearch();
-    await userEvent.type(input, "zzz{Enter}");
+    const { input } = await typedIntoSearch("zzz{Enter}");
     expect((await screen.findByRole("listbox")).textContent).toBe("No books found");
     await userEvent.keyboard("{Enter}");
     expect(screen.queryByRole("heading", { name: /Book page/ })).toBeNull();
@@ -115,9 +113,7 @@ describe("BookSearch", () => {
   });
 
   it("stays closed below 3 characters and until the first answer, then says 'No books found'", async () => {
-    const { fetchMock } = stubSearch();
-    const input = renderSearch();
-    await userEvent.type(input, "ch");
+    const { search, input } = await typedIntoSearch("ch");
     expect(screen.queryByRole("listbox")).toBeNull();
     await userEvent.type(input, "x");
     // Before the first answer the dropdown stays hidden; the box says it is searching.
@@ -125,6 +121,6 @@ describe("BookSearch", () => {
     expect(screen.getByRole("status").textContent).toBe("Searching...");
     expect((await screen.findByRole("listbox")).textContent).toBe("No books found");
     expect(screen.getByRole("status").textContent).toBe("");
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(search.fetchMock).toHaveBeenCalledTimes(1);
   });
 });

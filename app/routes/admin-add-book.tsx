@@ -9,7 +9,7 @@ import { Button } from "../components/ui/button.tsx";
 import { Field, inputClasses, TextField } from "../components/ui/field.tsx";
 import { fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { FileDrop } from "../components/ui/file-drop.tsx";
-import { MessageBox } from "../components/ui/message-box.tsx";
+import { FormFooter } from "../components/ui/form-footer.tsx";
 import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { errorText } from "../lib/error-text.ts";
@@ -230,16 +230,7 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
             )}
           </div>
         )}
-        {error && (
-          <div className="sm:col-span-2">
-            <MessageBox text={error} />
-          </div>
-        )}
-        <div className="flex justify-end sm:col-span-2">
-          <Button type="submit" disabled={busy}>
-            {busy ? "Working..." : "Add Book"}
-          </Button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Add Book" busyLabel="Working..." />
       </Form>
     </div>
   );

@@ -7,10 +7,9 @@ import { createSchoolCommand } from "../../workers/schools/commands.ts";
 import { nextSchoolId } from "../../workers/schools/editing.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { SlugField } from "../components/admin/slug-field.tsx";
-import { Button } from "../components/ui/button.tsx";
-import { Field, inputClasses } from "../components/ui/field.tsx";
-import { fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
-import { MessageBox } from "../components/ui/message-box.tsx";
+import { TextField } from "../components/ui/field.tsx";
+import { fieldError, useFocusInvalid } from "../components/ui/field-error.tsx";
+import { FormFooter } from "../components/ui/form-footer.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-add-school";
 
@@ -82,21 +81,15 @@ export default function AdminAddSchool({ loaderData, actionData }: Route.Compone
       <Form ref={form} method="post" noValidate className={`${cardClasses} grid gap-4 sm:grid-cols-2`}>
         {FIELDS.map((field) => (
           <div key={field.key} className={field.key === "schoolName" || field.key.startsWith("address") ? "sm:col-span-2" : ""}>
-            <Field
+            <TextField
+              id={`school-${field.key}`}
               label={`${field.label}${field.required ? "" : " (optional)"}`}
-              htmlFor={`school-${field.key}`}
               error={fieldError(refused, field.key)}
-            >
-              <input
-                id={`school-${field.key}`}
-                name={field.key}
-                className={inputClasses}
-                {...invalidProps(`school-${field.key}`, fieldError(refused, field.key))}
-                autoComplete={field.autoComplete}
-                value={values[field.key]}
-                onChange={(e) => setValues((v) => ({ ...v, [field.key]: e.target.value }))}
-              />
-            </Field>
+              name={field.key}
+              autoComplete={field.autoComplete}
+              value={values[field.key]}
+              onChange={(e) => setValues((v) => ({ ...v, [field.key]: e.target.value }))}
+            />
           </div>
         ))}
         <SlugField
@@ -108,34 +101,19 @@ export default function AdminAddSchool({ loaderData, actionData }: Route.Compone
             setSlug(next);
           }}
         />
-        <Field
+        <TextField
+          id="school-limit"
           label="Teacher limit"
-          htmlFor="school-limit"
           hint="How many teachers may register."
           error={fieldError(refused, "teacherLimit")}
-        >
-          <input
-            id="school-limit"
-            name="teacherLimit"
-            {...invalidProps("school-limit", fieldError(refused, "teacherLimit"))}
-            type="number"
-            min={1}
-            max={10000}
-            className={inputClasses}
-            value={teacherLimit}
-            onChange={(e) => setTeacherLimit(e.target.value)}
-          />
-        </Field>
-        {error && (
-          <div className="sm:col-span-2">
-            <MessageBox text={error} />
-          </div>
-        )}
-        <div className="flex justify-end sm:col-span-2">
-          <Button type="submit" disabled={saving}>
-            {saving ? "Saving..." : "Add School"}
-          </Button>
-        </div>
+          name="teacherLimit"
+          type="number"
+          min={1}
+          max={10000}
+          value={teacherLimit}
+          onChange={(e) => setTeacherLimit(e.target.value)}
+        />
+        <FormFooter error={error} busy={saving} label="Add School" busyLabel="Saving..." />
       </Form>
     </div>
   );

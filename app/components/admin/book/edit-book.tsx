@@ -2,11 +2,10 @@ import { useRef } from "react";
 import { Form, useNavigation } from "react-router";
 import { formatFileSize } from "../../../lib/format-size.ts";
 import type { Route } from "../../../routes/+types/admin-book";
-import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
+import { FormFooter } from "../../ui/form-footer.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
-import { MessageBox } from "../../ui/message-box.tsx";
 
 type BookPageData = Route.ComponentProps["loaderData"];
 type BookActionData = Route.ComponentProps["actionData"];
@@ -91,16 +90,7 @@ export function EditBook({ book, answer }: { book: BookPageData["book"]; answer:
       <p className="text-xs text-slate-500 sm:col-span-2">
         PDF: {pdfSummary(book)} · Added <LocalDateTime value={book.createdAt} />
       </p>
-      {error && (
-        <div className="sm:col-span-2">
-          <MessageBox text={error} />
-        </div>
-      )}
-      <div className="sm:col-span-2">
-        <Button type="submit" disabled={saving}>
-          {saving ? "Saving..." : "Save changes"}
-        </Button>
-      </div>
+      <FormFooter error={error} busy={saving} label="Save changes" busyLabel="Saving..." atStart />
     </Form>
   );
 }

@@ -14,6 +14,27 @@ export const LIMIT_REACHED = "limit_reached";
 export const DUPLICATE_EMAIL = "An account with this email already exists at this school. Please log in, or use 'Forgot Password?'.";
 
 /**
+ * A code's check (its id, to consume it), then the teacher its address names at the school (null:
+ * none). The code comes first, so whether an account exists is never told to someone without it.
+ */
+async function teacherByCode(
+  db: Db,
+  secret: string,
+  input: { school: School; email: string; otp: string },
+  purpose: "register" | "reset",
+  now: number,
+): Promise<Outcome<{ otpId: number; teacher: { id: number } | null }>> {
+  const { school, email } = input;
+  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose }, input.otp, now);
+  if (!check.ok) return failure("invalid", OTP_ERRORS[check.reason]);
+  const [teacher] = await db
+    .select({ id: teachers.id })
+    .from(teachers)
+    .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+  return done({ otpId: check.otpId, teacher: teacher ?? null });
+}
+
+/**
  * Creates the teacher in one D1 transaction whose statements each guard the next: the insert only
  * happens while the school is under its teacher limit and the code is unused; the code is consumed
  * only if the teacher now exists. D1 runs transactions one at a time, so racing registrations can
@@ -27,14 +48,11 @@ export async function registerTeacher(
   now = Date.now(),
 ): Promise<Outcome<{ token: string; teacherName: string }>> {
   const { school, email } = input;
-  // The code first, then the address: a known address gets the wrong code's answer (its owner was
-  // e-mailed "you already have an account" instead of a code), so this call reveals no account.
-  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "register" }, input.otp, now);
-  if (!check.ok) return failure("invalid", OTP_ERRORS[check.reason]);
-  const [existing] = await db
-    .select({ id: teachers.id })
-    .from(teachers)
-    .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+  // A known address gets the wrong code's answer (its owner was e-mailed "you already have an
+  // account" instead of a code), so this call reveals no account.
+  const found = await teacherByCode(db, secret, input, "register", now);
+  if (!found.ok) return found;
+  const { otpId, teacher: existing } = found.value;
   if (existing) return failure("invalid", OTP_ERRORS.invalid);
 
   const passwordHash = await hashPassword(input.password);
@@ -46,16 +64,16 @@ export async function registerTeacher(
         INSERT INTO teachers (school_id, name, email, mobile, password_hash, created_at)
         SELECT ${school.id}, ${input.name}, ${email}, ${input.mobile}, ${passwordHash}, ${now}
         WHERE (SELECT count(*) FROM teachers WHERE school_id = ${school.id}) < (SELECT teacher_limit FROM schools WHERE id = ${school.id})
-          AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${check.otpId} AND used_at IS NULL)
+          AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${otpId} AND used_at IS NULL)
         RETURNING id`,
-      sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL AND ${teacherId} IS NOT NULL`,
+      sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${otpId} AND used_at IS NULL AND ${teacherId} IS NOT NULL`,
       sql`
         INSERT INTO login_events (kind, school_id, teacher_id, at) SELECT 'teacher', ${school.id}, ${teacherId}, ${now}
         WHERE ${teacherId} IS NOT NULL`,
     ]);
     created = inserted?.results[0] as { id: number } | undefined;
     if (!created) {
-      const [otp] = await db.all<{ usedAt: number | null }>(sql`SELECT used_at AS usedAt FROM otp_codes WHERE id = ${check.otpId}`);
+      const [otp] = await db.all<{ usedAt: number | null }>(sql`SELECT used_at AS usedAt FROM otp_codes WHERE id = ${otpId}`);
       if (otp?.usedAt !== null) return failure("invalid", OTP_ERRORS.invalid);
       return failure("refused", LIMIT_REACHED);
     }
@@ -119,13 +137,10 @@ export async function resetTeacherPassword(
   input: { school: School; email: string; otp: string; newPassword: string },
   now = Date.now(),
 ): Promise<Outcome<Record<never, never>>> {
-  const { school, email } = input;
-  const check = await checkOtp(db, secret, { schoolId: school.id, email, purpose: "reset" }, input.otp, now);
-  if (!check.ok) return failure("invalid", OTP_ERRORS[check.reason]);
-  const [teacher] = await db
-    .select({ id: teachers.id })
-    .from(teachers)
-    .where(and(eq(teachers.schoolId, school.id), eq(teachers.email, email)));
+  const { school } = input;
+  const found = await teacherByCode(db, secret, input, "reset", now);
+  if (!found.ok) return found;
+  const { otpId, teacher } = found.value;
   // Codes are issued for unknown addresses too (so the form reveals nothing); they just open nothing.
   if (!teacher) return failure("invalid", OTP_ERRORS.invalid);
 
@@ -134,9 +149,9 @@ export async function resetTeacherPassword(
   const [updated] = await runTransaction(db, [
     sql`
       UPDATE teachers SET password_hash = ${passwordHash}
-      WHERE id = ${teacher.id} AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${check.otpId} AND used_at IS NULL)
+      WHERE id = ${teacher.id} AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${otpId} AND used_at IS NULL)
       RETURNING id`,
-    sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${check.otpId} AND used_at IS NULL`,
+    sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${otpId} AND used_at IS NULL`,
   ]);
   if (!updated?.results.length) return failure("invalid", OTP_ERRORS.invalid);
   return done({});

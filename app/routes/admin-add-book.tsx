@@ -10,6 +10,7 @@ import { Field, inputClasses, TextField } from "../components/ui/field.tsx";
 import { fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { FileDrop } from "../components/ui/file-drop.tsx";
 import { FormFooter } from "../components/ui/form-footer.tsx";
+import { GradeOptions } from "../components/ui/options.tsx";
 import { api, call } from "../lib/api-client.ts";
 import { uploadCover, uploadPdf } from "../lib/book-upload.client.ts";
 import { errorText } from "../lib/error-text.ts";
@@ -43,8 +44,6 @@ const TEXT_FIELDS = [
   ["isbn", "ISBN", false],
   ["subject", "Subject", false],
 ] as const;
-
-const GRADES = Array.from({ length: 12 }, (_, i) => i + 1);
 
 type Stage = { kind: "idle" } | { kind: "busy"; label: string; progress: number | null };
 
@@ -160,11 +159,7 @@ export default function AdminAddBook({ actionData }: Route.ComponentProps) {
             onChange={(e) => setValues((v) => ({ ...v, gradeLevel: e.target.value }))}
           >
             <option value="">Not for one grade</option>
-            {GRADES.map((grade) => (
-              <option key={grade} value={grade}>
-                Standard {grade}
-              </option>
-            ))}
+            <GradeOptions />
           </select>
         </Field>
         <div className="sm:col-span-2">

@@ -8,6 +8,7 @@ import { AdminPageHeader, cardClasses, Pager, rowClasses, TableHead, TableState,
 import { BookCover } from "../components/ui/book-cover.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
+import { Options } from "../components/ui/options.tsx";
 import type { Route } from "./+types/admin-books";
 
 export const meta: Route.MetaFunction = () => [{ title: "Books · Lectern Admin" }];
@@ -103,11 +104,7 @@ export default function AdminBooks({ loaderData }: Route.ComponentProps) {
             value={sort}
             onChange={(e) => go(e.target.value as Sort, page)}
           >
-            {Object.entries(SORTS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options labels={SORTS} />
           </select>
         </Form>
         <TableState loading={false} error={null} empty={books.length === 0} />

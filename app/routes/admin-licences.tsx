@@ -17,6 +17,7 @@ import { Dialog } from "../components/ui/dialog.tsx";
 import { inputClasses } from "../components/ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
+import { Options } from "../components/ui/options.tsx";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-licences";
 
@@ -138,11 +139,7 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
             <span className="mb-1 block font-medium">State</span>
             <select name="state" defaultValue={params.get("state") ?? ""} className={`${inputClasses} w-auto`}>
               <option value="">Any</option>
-              {Object.entries(LICENCE_STATES).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
+              <Options labels={LICENCE_STATES} />
             </select>
           </label>
           <label className="text-sm">

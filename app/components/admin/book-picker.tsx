@@ -3,6 +3,7 @@ import { useState } from "react";
 import { api, call, type Ok } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { inputClasses } from "../ui/field.tsx";
+import { GradeOptions, Options } from "../ui/options.tsx";
 import { PickerSearch } from "./picker-search.tsx";
 
 /** What the picker lists of its search: the first 100 matches by title. */
@@ -63,11 +64,7 @@ export function BookPicker({
         </label>
         <select id="book-picker-grade" className={`${inputClasses} max-w-44`} value={grade} onChange={(e) => setGrade(e.target.value)}>
           <option value="">All grades</option>
-          {Array.from({ length: 12 }, (_, i) => String(i + 1)).map((g) => (
-            <option key={g} value={g}>
-              Standard {g}
-            </option>
-          ))}
+          <GradeOptions />
         </select>
         <label htmlFor="book-picker-subject" className="sr-only">
           Subject
@@ -79,11 +76,7 @@ export function BookPicker({
           onChange={(e) => setSubject(e.target.value)}
         >
           <option value="">All subjects</option>
-          {subjects.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
+          <Options labels={subjects} />
         </select>
       </div>
       <div className="max-h-80 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">

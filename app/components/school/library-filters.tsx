@@ -9,6 +9,7 @@ import {
 } from "#shared/rules/shelf-query.ts";
 import { inputClasses } from "../ui/field.tsx";
 import { Icon } from "../ui/icon.tsx";
+import { Options } from "../ui/options.tsx";
 import { FilterChips, withCount } from "./category-chips.tsx";
 
 const selectClasses =
@@ -77,11 +78,7 @@ export function LibraryFilters({
             value={query.sort}
             onChange={(event) => onChange({ sort: event.target.value as ShelfSort })}
           >
-            {Object.entries(SHELF_SORTS).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
+            <Options labels={SHELF_SORTS} />
           </select>
         </div>
       </div>

@@ -6,6 +6,7 @@ import { inputClasses } from "../../ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { FormFooter } from "../../ui/form-footer.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
+import { GradeOptions } from "../../ui/options.tsx";
 
 type BookPageData = Route.ComponentProps["loaderData"];
 type BookActionData = Route.ComponentProps["actionData"];
@@ -64,11 +65,7 @@ export function EditBook({ book, answer }: { book: BookPageData["book"]; answer:
             {...invalidProps("edit-grade", fieldError(refused, "gradeLevel"))}
           >
             <option value="">Not for one grade</option>
-            {Array.from({ length: 12 }, (_, i) => String(i + 1)).map((g) => (
-              <option key={g} value={g}>
-                Standard {g}
-              </option>
-            ))}
+            <GradeOptions />
           </select>
         </label>
         <FieldError inputId="edit-grade" message={fieldError(refused, "gradeLevel")} className="mt-1" />

@@ -1,7 +1,40 @@
+import type { ReactNode } from "react";
 import { TextField } from "../ui/field.tsx";
 import { PasswordField } from "../ui/password-input.tsx";
 
 export const digitsOnly = (value: string, max: number) => value.replace(/\D/g, "").slice(0, max);
+
+/** What the name and mobile fields take: the input's id, name (a plain form posts it), value, a refusal of it. */
+type DetailFieldProps = {
+  id: string;
+  name?: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | null;
+  hint?: ReactNode;
+  maxLength?: number;
+};
+
+/** The teacher's full name, as registration asks for it (registering, and the account page). */
+export function NameField({ onChange, ...props }: DetailFieldProps) {
+  return <TextField label="Full Name" autoComplete="name" required {...props} onChange={(e) => onChange(e.target.value)} />;
+}
+
+/** A 10-digit mobile number (registering, and the account page): digits only, at most 10. */
+export function MobileField({ onChange, ...props }: Omit<DetailFieldProps, "maxLength">) {
+  return (
+    <TextField
+      label="Mobile Number"
+      inputMode="numeric"
+      autoComplete="tel-national"
+      placeholder="10-digit mobile number"
+      maxLength={10}
+      required
+      {...props}
+      onChange={(e) => onChange(digitsOnly(e.target.value, 10))}
+    />
+  );
+}
 
 /** The 6-digit code field of the register and reset dialogs: digits only, at most 6; `error`, a refusal of it. */
 export function OtpField({

@@ -9,7 +9,7 @@ import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/field.tsx";
 import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
-import { digitsOnly, NewPasswordFields, OtpField } from "./account-fields.tsx";
+import { MobileField, NameField, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
 
 type Step = 1 | 2 | 3;
@@ -159,27 +159,8 @@ export function RegisterDialog({
         )}
         {step === 1 && (
           <form className="space-y-4" onSubmit={submitDetails} noValidate>
-            <TextField
-              id="register-name"
-              label="Full Name"
-              error={fieldError(refused, "name")}
-              autoComplete="name"
-              required
-              value={fields.name}
-              onChange={(e) => set("name")(e.target.value)}
-            />
-            <TextField
-              id="register-mobile"
-              label="Mobile Number"
-              error={fieldError(refused, "mobile")}
-              inputMode="numeric"
-              autoComplete="tel-national"
-              placeholder="10-digit mobile number"
-              maxLength={10}
-              required
-              value={fields.mobile}
-              onChange={(e) => set("mobile")(digitsOnly(e.target.value, 10))}
-            />
+            <NameField id="register-name" error={fieldError(refused, "name")} value={fields.name} onChange={set("name")} />
+            <MobileField id="register-mobile" error={fieldError(refused, "mobile")} value={fields.mobile} onChange={set("mobile")} />
             <TextField
               id="register-email"
               label="Email Address"

@@ -3,10 +3,9 @@ import { useFetcher } from "react-router";
 import { rememberTeacherName } from "../../../lib/teacher-name.ts";
 import type { action } from "../../../routes/school-account.tsx";
 import { Button } from "../../ui/button.tsx";
-import { TextField } from "../../ui/field.tsx";
 import { fieldError, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
-import { digitsOnly } from "../account-fields.tsx";
+import { MobileField, NameField } from "../account-fields.tsx";
 import { useAnswer } from "./answer.ts";
 import { AccountSection } from "./section.tsx";
 
@@ -31,34 +30,25 @@ export function AccountDetails({ account }: { account: { name: string; email: st
     <AccountSection id="account-details" title="Your details" description="Your name appears in the header and on the pages you read.">
       <fetcher.Form ref={form} method="post" className="space-y-4" onSubmit={clear}>
         <input type="hidden" name="intent" value="profile" />
-        <TextField
+        <NameField
           id="account-name"
-          label="Full Name"
-          error={fieldError(refused, "name")}
           name="name"
-          autoComplete="name"
-          required
           maxLength={100}
+          error={fieldError(refused, "name")}
           value={name}
-          onChange={(e) => {
-            setName(e.target.value);
+          onChange={(value) => {
+            setName(value);
             clear();
           }}
         />
-        <TextField
+        <MobileField
           id="account-mobile"
-          label="Mobile Number"
+          name="mobile"
           hint="10 digits"
           error={fieldError(refused, "mobile")}
-          name="mobile"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          placeholder="10-digit mobile number"
-          required
-          maxLength={10}
           value={mobile}
-          onChange={(e) => {
-            setMobile(digitsOnly(e.target.value, 10));
+          onChange={(value) => {
+            setMobile(value);
             clear();
           }}
         />

@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { data, useFetcher } from "react-router";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import { assignBooksCommand, revokeAccessCommand } from "../../workers/books/commands.ts";
@@ -9,11 +9,11 @@ import { schoolBooks } from "../../workers/schools/books.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
+import { useAnswerNotice } from "../components/admin/answer-notice.ts";
 import { AssignedBooks } from "../components/admin/assigned-books.tsx";
 import { formText, licenceTermsInput } from "../components/admin/book/form-input.ts";
 import { BookPicker } from "../components/admin/book-picker.tsx";
 import { type LicenceTerms, LicenceTermsFields } from "../components/admin/licence-terms.tsx";
-import type { Notice } from "../components/admin/school/form-values.ts";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
@@ -67,19 +67,14 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
   const [terms, setTerms] = useState<LicenceTerms>(defaultTerms);
   const fetcher = useFetcher<typeof action>();
   const [picked, setPicked] = useState<Set<number>>(new Set());
-  const [message, setMessage] = useState<Notice | null>(null);
   const busy = fetcher.state !== "idle";
   const assignedIds = new Set(assigned.books.map((book) => book.id));
 
-  // Each answer of the action once.
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer) return;
-    if ("error" in answer) return setMessage({ text: answer.error });
-    if (!("assigned" in answer)) return;
-    setMessage({ text: `${answer.assigned} book(s) assigned (${answer.created} new).`, tone: "success" });
+  const [message, setMessage] = useAnswerNotice(fetcher.data, (answer) => {
+    if (!("assigned" in answer)) return undefined;
     setPicked(new Set());
-  }, [fetcher.data]);
+    return { text: `${answer.assigned} book(s) assigned (${answer.created} new).`, tone: "success" };
+  });
 
   return (
     <div className="max-w-4xl space-y-6">

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
+import { useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
@@ -7,7 +7,7 @@ import { parseInput } from "../../workers/kernel/validate.ts";
 import { deleteSchoolCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
-import type { Notice } from "../components/admin/school/form-values.ts";
+import { useAnswerNotice } from "../components/admin/answer-notice.ts";
 import { SchoolActionPage } from "../components/admin/school-action-page.tsx";
 import type { SchoolChoice } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
@@ -43,23 +43,18 @@ export default function AdminDeleteSchool({ loaderData }: Route.ComponentProps) 
   const fetcher = useFetcher<typeof action>();
   const [school, setSchool] = useState<SchoolChoice | null>(null);
   const [typed, setTyped] = useState("");
-  const [message, setMessage] = useState<Notice | null>(null);
   const deleting = fetcher.state !== "idle";
   const refused = deleting ? null : fieldError(fetcher.data, "confirm");
   const form = useRef<HTMLFormElement>(null);
   useFocusInvalid(form, fetcher.data);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer) return;
-    if ("error" in answer) return setMessage({ text: answer.error });
-    setMessage({ text: `${answer.deleted} was deleted.`, tone: "success" });
+  const [message] = useAnswerNotice(fetcher.data, ({ deleted }) => {
     setSchool(null);
     setTyped("");
     // The first schools come again with the page's data; searches are asked again.
     void client.invalidateQueries();
-  }, [fetcher.data]);
+    return { text: `${deleted} was deleted.`, tone: "success" };
+  });
 
   return (
     <SchoolActionPage

@@ -1,12 +1,13 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useEffect, useRef, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { increaseTeacherLimitCommand } from "../../workers/schools/commands.ts";
 import { SchoolIdSchema } from "../../workers/schools/input.ts";
-import { formNumber, type Notice } from "../components/admin/school/form-values.ts";
+import { useAnswerNotice } from "../components/admin/answer-notice.ts";
+import { formNumber } from "../components/admin/school/form-values.ts";
 import { SchoolActionPage } from "../components/admin/school-action-page.tsx";
 import type { SchoolChoice } from "../components/admin/school-select.tsx";
 import { Button } from "../components/ui/button.tsx";
@@ -41,7 +42,6 @@ export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentP
   const fetcher = useFetcher<typeof action>();
   const [school, setSchool] = useState<SchoolChoice | null>(null);
   const [by, setBy] = useState("5");
-  const [message, setMessage] = useState<Notice | null>(null);
   // The school the last post was about (the admin may choose another while it is under way).
   const [posted, setPosted] = useState<SchoolChoice | null>(null);
   const saving = fetcher.state !== "idle";
@@ -50,16 +50,11 @@ export default function AdminIncreaseLoginCount({ loaderData }: Route.ComponentP
   const form = useRef<HTMLFormElement>(null);
   useFocusInvalid(form, fetcher.data);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer) return;
-    if ("error" in answer) return setMessage({ text: answer.error });
-    const { schoolId, teacherLimit } = answer;
-    setMessage({ text: `${posted?.schoolName} may now have ${teacherLimit} teachers.`, tone: "success" });
+  const [message, setMessage] = useAnswerNotice(fetcher.data, ({ schoolId, teacherLimit }) => {
     setSchool((s) => (s?.id === schoolId ? { ...s, teacherLimit } : s));
     void client.invalidateQueries({ queryKey: ["select-school"] });
-  }, [fetcher.data]);
+    return { text: `${posted?.schoolName} may now have ${teacherLimit} teachers.`, tone: "success" };
+  });
 
   const submit = (event: FormEvent) => {
     const n = Number(by);

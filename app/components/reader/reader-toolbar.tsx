@@ -16,6 +16,46 @@ export function PathIcon({ d }: { d: string }) {
 }
 
 /**
+ * A toolbar button: its icon, named for screen readers by `label`. A toggle says it is on with
+ * `pressed` (a mode) or `expanded` (a panel), and is drawn lit while on; `className` adds to its look.
+ */
+export function ToolButton({
+  label,
+  icon,
+  onClick,
+  pressed,
+  expanded,
+  disabled,
+  className,
+  children,
+}: {
+  label: string;
+  icon: string;
+  onClick: () => void;
+  pressed?: boolean;
+  expanded?: boolean;
+  disabled?: boolean;
+  className?: string;
+  children?: ReactNode;
+}) {
+  const look = [toolbarButton, className, (pressed ?? expanded) ? "bg-white/15" : ""].filter(Boolean).join(" ");
+  return (
+    <button
+      type="button"
+      className={look}
+      aria-label={label}
+      aria-pressed={pressed}
+      aria-expanded={expanded}
+      disabled={disabled}
+      onClick={onClick}
+    >
+      <PathIcon d={icon} />
+      {children}
+    </button>
+  );
+}
+
+/**
  * Our own small toolbar instead of the browser's viewer: no save, no print. It is the page's
  * banner; on a narrow screen its groups wrap onto a second row rather than leave the screen.
  */
@@ -68,9 +108,7 @@ export function ReaderToolbar({
           {title}
         </h1>
         <div className="flex flex-1 items-center justify-center gap-1 lg:flex-none">
-          <button type="button" className={toolbarButton} aria-label="Previous page" onClick={() => onGoTo(page - 1)} disabled={page <= 1}>
-            <PathIcon d="M15 18l-6-6 6-6" />
-          </button>
+          <ToolButton label="Previous page" icon="M15 18l-6-6 6-6" onClick={() => onGoTo(page - 1)} disabled={page <= 1} />
           <form onSubmit={submit} className="flex items-center gap-1.5">
             <label htmlFor="reader-page" className="sr-only">
               Go to page
@@ -85,47 +123,29 @@ export function ReaderToolbar({
             />
             <span className="whitespace-nowrap text-slate-300">of {pageCount || "…"}</span>
           </form>
-          <button
-            type="button"
-            className={toolbarButton}
-            aria-label="Next page"
-            onClick={() => onGoTo(page + 1)}
-            disabled={page >= pageCount}
-          >
-            <PathIcon d="M9 18l6-6-6-6" />
-          </button>
+          <ToolButton label="Next page" icon="M9 18l6-6-6-6" onClick={() => onGoTo(page + 1)} disabled={page >= pageCount} />
         </div>
         <div className="ml-auto flex flex-wrap items-center gap-1">
-          <button type="button" className={toolbarButton} aria-label="Zoom out" onClick={() => onZoom(-1)}>
-            <PathIcon d="M5 12h14" />
-          </button>
+          <ToolButton label="Zoom out" icon="M5 12h14" onClick={() => onZoom(-1)} />
           <span className="hidden w-12 text-center tabular-nums text-slate-300 sm:inline" aria-live="polite">
             {zoomPercent !== null && `${zoomPercent}%`}
           </span>
-          <button type="button" className={toolbarButton} aria-label="Zoom in" onClick={() => onZoom(1)}>
-            <PathIcon d="M12 5v14M5 12h14" />
-          </button>
-          <button
-            type="button"
-            className={`${toolbarButton} max-sm:hidden ${fit === "width" ? "bg-white/15" : ""}`}
-            aria-label="Fit width"
-            aria-pressed={fit === "width"}
+          <ToolButton label="Zoom in" icon="M12 5v14M5 12h14" onClick={() => onZoom(1)} />
+          <ToolButton
+            label="Fit width"
+            icon="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3"
+            className="max-sm:hidden"
+            pressed={fit === "width"}
             onClick={() => onFit("width")}
-          >
-            <PathIcon d="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3" />
-          </button>
-          <button
-            type="button"
-            className={`${toolbarButton} max-sm:hidden ${fit === "page" ? "bg-white/15" : ""}`}
-            aria-label="Fit page"
-            aria-pressed={fit === "page"}
+          />
+          <ToolButton
+            label="Fit page"
+            icon="M6 3h12v18H6zM9 7h6M9 11h6"
+            className="max-sm:hidden"
+            pressed={fit === "page"}
             onClick={() => onFit("page")}
-          >
-            <PathIcon d="M6 3h12v18H6zM9 7h6M9 11h6" />
-          </button>
-          <button type="button" className={toolbarButton} aria-label="Full screen" onClick={onFullscreen}>
-            <PathIcon d="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" />
-          </button>
+          />
+          <ToolButton label="Full screen" icon="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" onClick={onFullscreen} />
           {extra}
         </div>
       </div>

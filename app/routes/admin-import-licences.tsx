@@ -1,15 +1,13 @@
-import { useEffect, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { Link } from "react-router";
 import { z } from "zod";
-import { csvLines, readCsvFile } from "#shared/csv.ts";
+import { csvLines } from "#shared/csv.ts";
 import { dayOf, defaultLicenceTerms } from "#shared/rules/licence.ts";
 import { importLicencesCommand, validateLicenceImportCommand } from "../../workers/licences/commands.ts";
 import { LICENCE_CSV_COLUMNS, type LicenceImportValidation, MAX_LICENCE_IMPORT_ROWS } from "../../workers/licences/import.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { BusyLine, CsvFileField, CsvTemplateLink } from "../components/admin/csv-import.tsx";
 import { LicenceImportPreview } from "../components/admin/licence-import-preview.tsx";
-import type { Notice } from "../components/admin/school/form-values.ts";
-import { fieldError } from "../components/ui/field-error.tsx";
+import { useRowsImport } from "../components/admin/rows-import.ts";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { readIntent } from "../lib/json-intent.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
@@ -45,50 +43,16 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Licences from a CSV file: checked row by row on the server, previewed, then imported all or nothing. */
 export default function AdminImportLicences({ loaderData }: Route.ComponentProps) {
   const { maxRows, template } = loaderData;
-  const fetcher = useFetcher<typeof action>();
-  const [file, setFile] = useState<{ rows: Record<string, string>[]; rowNumbers: number[] } | null>(null);
-  const [validation, setValidation] = useState<LicenceImportValidation | null>(null);
-  const [message, setMessage] = useState<Notice | null>(null);
-  const [importing, setImporting] = useState(false);
-  const busy = fetcher.state === "idle" ? null : importing ? "Importing..." : "Checking the rows...";
-  // A refusal about the rows is about the file: its input is marked.
-  const fileError = busy ? null : fieldError(fetcher.data, "rows", "rowNumbers");
-
-  // Each answer once: a check shows its preview, an import its outcome.
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer) return;
-    if ("error" in answer) {
-      if (answer.rows) setValidation(answer.rows);
-      return setMessage({ text: answer.error });
-    }
-    if ("validation" in answer && answer.validation) return setValidation(answer.validation);
-    if (!("imported" in answer && answer.imported)) return;
-    const { created, changed, unchanged } = answer.imported;
-    const same = unchanged ? ` ${unchanged} were already as the file says.` : "";
-    setMessage({ text: `${created} licence(s) added and ${changed} changed.${same}`, tone: "success" });
-    setFile(null);
-    setValidation(null);
-  }, [fetcher.data]);
-
-  async function pick(picked: File | undefined) {
-    setMessage(null);
-    setValidation(null);
-    if (!picked) return;
-    const read = await readCsvFile(picked, maxRows, "licences");
-    if (!read.ok) return setMessage({ text: read.message });
-    const parsed = read.file;
-    setFile(parsed);
-    setImporting(false);
-    fetcher.submit({ intent: "validate", ...parsed }, { method: "post", encType: "application/json" });
-  }
-
-  function save() {
-    if (!file) return;
-    setImporting(true);
-    setMessage(null);
-    fetcher.submit({ intent: "import", ...file }, { method: "post", encType: "application/json" });
-  }
+  const { validation, message, busy, fileError, pick, save } = useRowsImport<typeof action, LicenceImportValidation>({
+    maxRows,
+    noun: "licences",
+    saved: ({ imported }) => {
+      if (!imported) return undefined;
+      const { created, changed, unchanged } = imported as { created: number; changed: number; unchanged: number };
+      const same = unchanged ? ` ${unchanged} were already as the file says.` : "";
+      return `${created} licence(s) added and ${changed} changed.${same}`;
+    },
+  });
 
   return (
     <div className="space-y-6">
@@ -111,7 +75,7 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
         <BusyLine busy={busy} />
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}
-      {validation && <LicenceImportPreview validation={validation} busy={busy !== null} onImport={save} />}
+      {validation && <LicenceImportPreview validation={validation} busy={busy !== null} onImport={() => save("import", "Importing...")} />}
     </div>
   );
 }

@@ -1,7 +1,5 @@
-import { useEffect, useState } from "react";
-import { useFetcher } from "react-router";
 import { z } from "zod";
-import { readCsvFile, schoolCsvTemplate } from "#shared/csv.ts";
+import { schoolCsvTemplate } from "#shared/csv.ts";
 import {
   importSchoolsCommand,
   saveGeneratedSchoolsCommand,
@@ -11,9 +9,8 @@ import {
 import { type ImportValidation, MAX_IMPORT_ROWS } from "../../workers/schools/import-rows.ts";
 import { AdminPageHeader, cardClasses } from "../components/admin/admin-page.tsx";
 import { BusyLine, CsvFileField, CsvTemplateLink } from "../components/admin/csv-import.tsx";
-import type { Notice } from "../components/admin/school/form-values.ts";
+import { useRowsImport } from "../components/admin/rows-import.ts";
 import { ImportPreview, type SaveIntent } from "../components/admin/school/import-preview.tsx";
-import { fieldError } from "../components/ui/field-error.tsx";
 import { MessageBox } from "../components/ui/message-box.tsx";
 import { readIntent } from "../lib/json-intent.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
@@ -54,58 +51,20 @@ export async function action({ request, context }: Route.ActionArgs) {
 /** Schools from a CSV file: validated row by row on the server, previewed, then saved all or nothing. */
 export default function AdminImportSchools({ loaderData }: Route.ComponentProps) {
   const { maxRows } = loaderData;
-  const fetcher = useFetcher<typeof action>();
-  // The file's rows, with the row number a spreadsheet shows for each (what the preview and its messages say).
-  const [file, setFile] = useState<{ rows: Record<string, string>[]; rowNumbers: number[] } | null>(null);
-  const [validation, setValidation] = useState<ImportValidation | null>(null);
-  const [label, setLabel] = useState("");
-  const [message, setMessage] = useState<Notice | null>(null);
-  const [saving, setSaving] = useState(false);
-  const busy = fetcher.state === "idle" ? null : label;
-  // A refusal about the rows is about the file: its input is marked.
-  const fileError = busy ? null : fieldError(fetcher.data, "rows", "rowNumbers");
+  const { validation, message, busy, fileError, pick, save } = useRowsImport<typeof action, ImportValidation>({
+    maxRows,
+    noun: "schools",
+    saved: (answer) => ("updated" in answer ? `${answer.updated} school(s) updated.` : `${answer.created} school(s) added.`),
+    refusedSave: "Nothing was saved.",
+  });
 
-  // Each answer of the action once: a check shows its preview, a save its outcome.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: reacts to a new answer only
-  useEffect(() => {
-    const answer = fetcher.data;
-    if (!answer) return;
-    if ("error" in answer) {
-      if (answer.rows) setValidation(answer.rows);
-      return setMessage({ text: saving ? `${answer.error} Nothing was saved.` : answer.error });
-    }
-    if ("validation" in answer) return setValidation(answer.validation);
-    setMessage({
-      text: "updated" in answer ? `${answer.updated} school(s) updated.` : `${answer.created} school(s) added.`,
-      tone: "success",
-    });
-    setFile(null);
-    setValidation(null);
-  }, [fetcher.data]);
-
-  async function pick(picked: File | undefined) {
-    setMessage(null);
-    setValidation(null);
-    if (!picked) return;
-    const read = await readCsvFile(picked, maxRows, "schools");
-    if (!read.ok) return setMessage({ text: read.message });
-    const parsed = read.file;
-    setFile(parsed);
-    setLabel("Checking the rows...");
-    setSaving(false);
-    fetcher.submit({ intent: "validate", ...parsed }, { method: "post", encType: "application/json" });
-  }
-
-  function save(intent: SaveIntent, busyLabel: string) {
-    if (!file) return;
-    setLabel(busyLabel);
-    setSaving(true);
-    setMessage(null);
-    // Updating sends the duplicates only (known by their row numbers), each still with its own number.
+  // Updating sends the duplicates only (known by their row numbers), each still with its own number.
+  function saveRows(intent: SaveIntent, busyLabel: string) {
     const duplicates = new Set(validation?.rows.filter((row) => row.status === "duplicate").map((row) => row.row));
-    const keep = (_: unknown, i: number) => intent !== "update-duplicates" || duplicates.has(file.rowNumbers[i] ?? 0);
-    const chosen = { rows: file.rows.filter(keep), rowNumbers: file.rowNumbers.filter(keep) };
-    fetcher.submit({ intent, ...chosen }, { method: "post", encType: "application/json" });
+    save(intent, busyLabel, (file) => {
+      const keep = (_: unknown, i: number) => intent !== "update-duplicates" || duplicates.has(file.rowNumbers[i] ?? 0);
+      return { rows: file.rows.filter(keep), rowNumbers: file.rowNumbers.filter(keep) };
+    });
   }
 
   return (
@@ -120,7 +79,7 @@ export default function AdminImportSchools({ loaderData }: Route.ComponentProps)
         <BusyLine busy={busy} className="mt-3" />
       </div>
       {message && <MessageBox text={message.text} tone={message.tone} />}
-      {validation && <ImportPreview validation={validation} busy={busy !== null} onSave={save} />}
+      {validation && <ImportPreview validation={validation} busy={busy !== null} onSave={saveRows} />}
     </div>
   );
 }

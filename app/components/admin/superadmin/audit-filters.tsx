@@ -48,18 +48,8 @@ export function AuditFilters({ filters, actions, actors }: { filters: Audit["fil
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor="audit-from" className={label}>
-          From (UTC)
-        </label>
-        <input id="audit-from" name="from" type="date" defaultValue={filters.from} className={`${inputClasses} mt-1`} />
-      </div>
-      <div>
-        <label htmlFor="audit-to" className={label}>
-          To (UTC)
-        </label>
-        <input id="audit-to" name="to" type="date" defaultValue={filters.to} className={`${inputClasses} mt-1`} />
-      </div>
+      <DayFilter name="from" label="From (UTC)" value={filters.from} />
+      <DayFilter name="to" label="To (UTC)" value={filters.to} />
       <div className="flex gap-2">
         <Button type="submit" variant="secondary">
           Filter
@@ -69,5 +59,17 @@ export function AuditFilters({ filters, actions, actors }: { filters: Audit["fil
         </Link>
       </div>
     </Form>
+  );
+}
+
+/** One end of the date range, a day in UTC. */
+function DayFilter({ name, label: text, value }: { name: "from" | "to"; label: string; value: string | undefined }) {
+  return (
+    <div>
+      <label htmlFor={`audit-${name}`} className={label}>
+        {text}
+      </label>
+      <input id={`audit-${name}`} name={name} type="date" defaultValue={value} className={`${inputClasses} mt-1`} />
+    </div>
   );
 }

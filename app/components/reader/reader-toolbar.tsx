@@ -15,6 +15,12 @@ export function PathIcon({ d }: { d: string }) {
   );
 }
 
+/** The fit modes a person can choose, each a toggle button: its mode, its name and its icon. */
+const FITS = [
+  ["width", "Fit width", "M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3"],
+  ["page", "Fit page", "M6 3h12v18H6zM9 7h6M9 11h6"],
+] as const;
+
 /**
  * A toolbar button: its icon, named for screen readers by `label`. A toggle says it is on with
  * `pressed` (a mode) or `expanded` (a panel), and is drawn lit while on; `className` adds to its look.
@@ -131,20 +137,9 @@ export function ReaderToolbar({
             {zoomPercent !== null && `${zoomPercent}%`}
           </span>
           <ToolButton label="Zoom in" icon="M12 5v14M5 12h14" onClick={() => onZoom(1)} />
-          <ToolButton
-            label="Fit width"
-            icon="M4 12h16M7 9l-3 3 3 3M17 9l3 3-3 3"
-            className="max-sm:hidden"
-            pressed={fit === "width"}
-            onClick={() => onFit("width")}
-          />
-          <ToolButton
-            label="Fit page"
-            icon="M6 3h12v18H6zM9 7h6M9 11h6"
-            className="max-sm:hidden"
-            pressed={fit === "page"}
-            onClick={() => onFit("page")}
-          />
+          {FITS.map(([mode, label, icon]) => (
+            <ToolButton key={mode} label={label} icon={icon} className="max-sm:hidden" pressed={fit === mode} onClick={() => onFit(mode)} />
+          ))}
           <ToolButton label="Full screen" icon="M4 9V4h5M20 9V4h-5M4 15v5h5M20 15v5h-5" onClick={onFullscreen} />
           {extra}
         </div>

@@ -27,16 +27,15 @@ export function ReaderTools({
   onToggleTextView: () => void;
   desk?: DeskTools;
 }) {
+  // Notes, Contents and Search each open their panel beside the page, and say whether it is open.
+  const panelButton = (name: Exclude<Panel, null>, label: string, icon: string) => (
+    <ToolButton label={label} icon={icon} expanded={panel === name} onClick={() => onTogglePanel(name)} />
+  );
   return (
     <>
       {desk && (
         <>
-          <ToolButton
-            label={`Notes (${desk.count})`}
-            icon="M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h5"
-            expanded={panel === "notes"}
-            onClick={() => onTogglePanel("notes")}
-          />
+          {panelButton("notes", `Notes (${desk.count})`, "M6 3h9l4 4v14H6zM14 3v5h5M9 12h7M9 16h5")}
           <ToolButton
             label="Highlight"
             icon="M4 20h16M7 16l-1 3 3-1 9-9-2-2zM14 6l2-2 4 4-2 2"
@@ -48,20 +47,8 @@ export function ReaderTools({
           <ToolButton label="Present" icon="M3 4h18v12H3zM12 16v4M8 20h8" onClick={desk.onPresent} />
         </>
       )}
-      {hasOutline && (
-        <ToolButton
-          label="Contents"
-          icon="M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01"
-          expanded={panel === "contents"}
-          onClick={() => onTogglePanel("contents")}
-        />
-      )}
-      <ToolButton
-        label="Search in book"
-        icon="M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4"
-        expanded={panel === "search"}
-        onClick={() => onTogglePanel("search")}
-      />
+      {hasOutline && panelButton("contents", "Contents", "M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01")}
+      {panelButton("search", "Search in book", "M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4")}
       <ToolButton
         label="Text view"
         icon="M4 6h16M4 10h16M4 14h10M4 18h12"

@@ -50,7 +50,10 @@ async function expectAccessible(page: Page) {
 }
 
 describe("Trace a leak", () => {
-  it("an admin uploads an image that is no Lectern page and is told no mark was found", async () => {
+  // A trace that finds nothing has tried every stored page of the day (about 20 to 30 s in the local
+  // workerd, 31 s at this file's last two runs on a quiet machine); a run beside the other test
+  // projects ran past 30 s, so the wait for the answer is 75 s and the test's own limit 120 s.
+  it("an admin uploads an image that is no Lectern page and is told no mark was found", { timeout: 120_000 }, async () => {
     const page = await openPage();
     await signInToTrace(page);
     expect(await page.title()).toBe("Trace a leak · Lectern Admin");
@@ -60,7 +63,7 @@ describe("Trace a leak", () => {
     await page.getByLabel("Leaked page image").setInputFiles(await pngFile("holiday.png", 800, 600));
     await page.getByRole("img", { name: "The chosen image, holiday.png" }).waitFor();
     await page.getByRole("button", { name: "Trace" }).click();
-    await page.getByText(NO_MARK).waitFor({ timeout: 30_000 });
+    await page.getByText(NO_MARK).waitFor({ timeout: 75_000 });
     expect(await page.getByRole("button", { name: "Trace another image" }).isVisible()).toBe(true);
     await expectAccessible(page);
     await shoot(page, "admin-leaks-1280");

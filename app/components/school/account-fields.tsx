@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { Button } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
 import { PasswordField } from "../ui/password-input.tsx";
 
@@ -112,5 +113,29 @@ export function NewPasswordFields({
         onChange={(e) => onConfirm(e.target.value)}
       />
     </>
+  );
+}
+
+/** The end of a register or reset step: a way back (Cancel, Back) and the step's submit, which names what it is doing. */
+export function DialogActions({
+  back,
+  onBack,
+  submit,
+  disabled = false,
+}: {
+  back: string;
+  onBack: () => void;
+  submit: string;
+  disabled?: boolean;
+}) {
+  return (
+    <div className="flex justify-end gap-3 pt-2">
+      <Button variant="secondary" onClick={onBack}>
+        {back}
+      </Button>
+      <Button type="submit" disabled={disabled}>
+        {submit}
+      </Button>
+    </div>
   );
 }

@@ -1,15 +1,14 @@
-import { type FormEvent, type ReactNode, useRef, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { ApiError, api, call } from "../../lib/api-client.ts";
 import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
 import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
-import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/field.tsx";
 import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
-import { MobileField, NameField, NewPasswordFields, OtpField } from "./account-fields.tsx";
+import { DialogActions, MobileField, NameField, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
 
 type Step = 1 | 2 | 3;
@@ -171,14 +170,12 @@ export function RegisterDialog({
               value={fields.email}
               onChange={(e) => set("email")(e.target.value)}
             />
-            <Actions>
-              <Button variant="secondary" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={sendOtp.isPending}>
-                {sendOtp.isPending ? "Sending OTP..." : "Send OTP"}
-              </Button>
-            </Actions>
+            <DialogActions
+              back="Cancel"
+              onBack={close}
+              submit={sendOtp.isPending ? "Sending OTP..." : "Send OTP"}
+              disabled={sendOtp.isPending}
+            />
           </form>
         )}
         {step === 2 && (
@@ -192,12 +189,7 @@ export function RegisterDialog({
               error={fieldError(refused, "otp")}
             />
             <ResendOtpButton email={fields.email} slug={slug} purpose="register" sentCodes={sentCodes} onResult={setMessage} />
-            <Actions>
-              <Button variant="secondary" onClick={() => goTo(1)}>
-                Back
-              </Button>
-              <Button type="submit">Verify OTP</Button>
-            </Actions>
+            <DialogActions back="Back" onBack={() => goTo(1)} submit="Verify OTP" />
           </form>
         )}
         {step === 3 && (
@@ -212,23 +204,17 @@ export function RegisterDialog({
               onConfirm={set("confirm")}
               errors={{ password: fieldError(refused, "password"), confirm: fieldError(refused, "confirm") }}
             />
-            <Actions>
-              <Button variant="secondary" onClick={() => goTo(2)}>
-                Back
-              </Button>
-              <Button type="submit" disabled={registerTeacher.isPending}>
-                {registerTeacher.isPending ? "Registering..." : "Complete Registration"}
-              </Button>
-            </Actions>
+            <DialogActions
+              back="Back"
+              onBack={() => goTo(2)}
+              submit={registerTeacher.isPending ? "Registering..." : "Complete Registration"}
+              disabled={registerTeacher.isPending}
+            />
           </form>
         )}
       </div>
     </Dialog>
   );
-}
-
-function Actions({ children }: { children: ReactNode }) {
-  return <div className="flex justify-end gap-3 pt-2">{children}</div>;
 }
 
 function StepIndicator({ step }: { step: Step }) {

@@ -2,12 +2,11 @@ import { type FormEvent, useEffect, useRef, useState } from "react";
 import { ApiError, api, call } from "../../lib/api-client.ts";
 import { type FormMessage, requestOtp, useSentCodes } from "../../lib/otp.ts";
 import { useAction } from "../../lib/use-action.ts";
-import { Button } from "../ui/button.tsx";
 import { Dialog } from "../ui/dialog.tsx";
 import { TextField } from "../ui/field.tsx";
 import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
-import { NewPasswordFields, OtpField } from "./account-fields.tsx";
+import { DialogActions, NewPasswordFields, OtpField } from "./account-fields.tsx";
 import { ResendOtpButton } from "./resend-otp-button.tsx";
 
 const EMPTY = { email: "", otp: "", password: "", confirm: "" };
@@ -161,14 +160,7 @@ export function ResetPasswordDialog({
           </>
         )}
         {message && <MessageBox text={message.text} tone={message.tone} />}
-        <div className="flex justify-end gap-3 pt-2">
-          <Button variant="secondary" onClick={close}>
-            Cancel
-          </Button>
-          <Button type="submit" disabled={busy || succeeded}>
-            {label}
-          </Button>
-        </div>
+        <DialogActions back="Cancel" onBack={close} submit={label} disabled={busy || succeeded} />
       </form>
     </Dialog>
   );

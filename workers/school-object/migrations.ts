@@ -72,12 +72,15 @@ const RECORD = "CREATE TABLE IF NOT EXISTS storage_migrations (id INTEGER PRIMAR
  */
 export function migrate(storage: DurableObjectStorage, migrations: readonly StorageMigration[] = MIGRATIONS, now = Date.now()): number[] {
   const sql = storage.sql;
-  sql.exec(RECORD);
+  // Read, not made, on every start: the record's table is made with the first migration that runs.
+  const recorded = sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'storage_migrations'").toArray().length > 0;
   const applied = new Set(
-    sql
-      .exec<{ id: number }>("SELECT id FROM storage_migrations")
-      .toArray()
-      .map((row) => row.id),
+    recorded
+      ? sql
+          .exec<{ id: number }>("SELECT id FROM storage_migrations")
+          .toArray()
+          .map((row) => row.id)
+      : [],
   );
   const newest = Math.max(0, ...applied);
   const ran: number[] = [];
@@ -91,6 +94,7 @@ export function migrate(storage: DurableObjectStorage, migrations: readonly Stor
     if (migration.id < newest) throw new Error(`School object migration ${migration.id} is older than ${newest}, which already ran`);
     storage.transactionSync(() => {
       for (const statement of migration.statements) sql.exec(statement);
+      sql.exec(RECORD);
       sql.exec("INSERT INTO storage_migrations (id, applied_at) VALUES (?, ?)", migration.id, now);
     });
     ran.push(migration.id);

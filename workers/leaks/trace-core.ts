@@ -17,15 +17,15 @@ import { toneFit } from "./tone-fit.ts";
  * slide-hypotheses.ts, and the mark is read, and its codes named, in mark-reading.ts.
  */
 
-/** A stored page the suspect may show: its 32 px thumbnail now, its 1024 px luma when asked. */
+/** A stored page the suspect may show: its 64 px thumbnail now, its 1024 px luma when asked. */
 export interface StoredPage {
   bookId: number;
   page: number;
   /** Height of the 1024 px rendition. */
   height: number;
-  /** 64 px wide, blurred (locate.ts, thumbnail). */
+  /** 64 px wide, blurred (thumbnails.ts, thumbnailOf). */
   thumb: Grey;
-  /** 128 px wide, blurred (locate.ts, detail): made when the page is shortlisted. */
+  /** 128 px wide, blurred (thumbnails.ts, pageDetail): made when the page is shortlisted. */
   detail(): Grey;
   load(): Promise<Uint8Array>;
 }

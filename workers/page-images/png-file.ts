@@ -1,6 +1,6 @@
 /**
  * A PNG file from its chunks: the signature, then each chunk as length, type, data and the CRC-32
- * of type and data. What the stamp (./stamp.ts) and the renderer (../renderer/png.ts) write.
+ * of type and data. What the stamp (../stamp/stamp.ts) and the renderer (../renderer/png.ts) write.
  */
 import { concatBytes } from "#shared/concat-bytes.ts";
 

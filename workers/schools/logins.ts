@@ -15,7 +15,7 @@ import { guardedTeacherLimit, isLimitGuardError, limitBelowCount, NOT_FOUND } fr
 
 // The spec's admins raise two numbers. The "login count" is the teacher limit: how many teacher
 // accounts a school may register. The "total login" is schools.total_logins: a counter that every
-// successful teacher login increments (teachers/accounts.ts) and that admins may raise by hand;
+// successful teacher login increments (teachers/sign-up-and-login.ts) and that admins may raise by hand;
 // login_events holds the actual history.
 
 const DAY_MS = 86_400_000;

@@ -66,7 +66,7 @@ export function readMark(
  * put there. The blocks' ink is fitted as a multiple of each plus a share of their flat pixels
  * (the tone curve carries the stamp's mean); a block lighter than the fit says +1, weighted by how
  * much stamp it holds. A candidate whose stamp is not the image's gets a prediction that fits
- * nothing: soft bits with no more to do with its code than any others (the bound in trace-core.ts
+ * nothing: soft bits with no more to do with its code than any others (the bound in leaks/mark-reading.ts
  * holds for them).
  */
 export function flatInk(original: Uint8Array, suspect: Float32Array, width: number, height: number, predicted: Float64Array) {

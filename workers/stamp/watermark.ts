@@ -65,7 +65,7 @@ const INK_MARGIN = 24;
 
 /**
  * Composites the watermark into RGB (3 channels) or RGBA (4) pixels in place: darker ink on light
- * areas, lighter on dark ones. With `mark` (the hidden mark's block signs, leaks/mark.ts), the
+ * areas, lighter on dark ones. With `mark` (the hidden mark's block signs, mark.ts), the
  * tiles' dots carry it as well.
  */
 export function watermarkPixels(
@@ -95,7 +95,7 @@ export interface StampPrediction {
 }
 
 /**
- * Per block of the hidden mark (leaks/mark.ts), what the tiles `lines` draw do there on a grey
+ * Per block of the hidden mark (mark.ts), what the tiles `lines` draw do there on a grey
  * page (`luma`, one byte a pixel) when no block carries the mark: the prediction the trace reads
  * the stamp's share of the mark against. `seen(x, y)` says whether the suspect shows that pixel.
  */

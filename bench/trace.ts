@@ -42,7 +42,7 @@ import { benchPages } from "./lib/trace-pages.ts";
 
 registerWasmModules();
 // A specifier tsc does not follow: the Node project's types know no .wasm modules.
-const STAMP_MODULE: string = "../workers/page-images/stamp.ts";
+const STAMP_MODULE: string = "../workers/stamp/stamp.ts";
 const { stampPage } = (await import(STAMP_MODULE)) as {
   stampPage: (stored: Uint8Array, lines: string[], width?: number, mark?: Int8Array) => Promise<{ bytes: Uint8Array; contentType: string }>;
 };

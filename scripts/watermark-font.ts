@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 const FONT_FILE = process.argv[2] ?? "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf";
-const OUT = fileURLToPath(new URL("../workers/page-images/watermark-font.ts", import.meta.url));
+const OUT = fileURLToPath(new URL("../workers/stamp/watermark-font.ts", import.meta.url));
 /** Outline coordinates are stored in 1/512 em: under a tenth of a pixel at the largest size drawn (28 px). */
 const UNITS = 512;
 /** Basic Latin, Latin-1, Latin Extended-A, Greek, basic Cyrillic, and the punctuation names and dates use. */

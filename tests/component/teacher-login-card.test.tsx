@@ -93,4 +93,28 @@ describe("TeacherLoginCard", () => {
     await userEvent.click(screen.getByRole("button", { name: "Login" }));
     await vi.waitFor(() => expect(screen.getByRole("alert").textContent).toBe("Login failed"));
   });
+
+  it("marks the field a refusal names, the server's or its own check's, described by the message beside it", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => Response.json({ error: "Please enter a valid email address", field: "email" }, { status: 400 })),
+    );
+    renderCard();
+    const email = screen.getByLabelText("Email");
+    const password = screen.getByLabelText("Password");
+    await userEvent.type(email, "not-an-address");
+    await userEvent.type(password, "a password");
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    await vi.waitFor(() => expect(email.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(email.getAttribute("aria-describedby") ?? "")?.textContent).toBe("Please enter a valid email address");
+    expect(document.activeElement).toBe(email);
+    expect(password.getAttribute("aria-invalid")).toBeNull();
+
+    // Its own check (the password emptied) marks the password instead, and the email no longer.
+    await userEvent.clear(password);
+    await userEvent.click(screen.getByRole("button", { name: "Login" }));
+    expect(password.getAttribute("aria-invalid")).toBe("true");
+    expect(email.getAttribute("aria-invalid")).toBeNull();
+    expect(document.activeElement).toBe(password);
+  });
 });

@@ -1,11 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { markAdminSignedIn } from "../../lib/admin-flag.ts";
-import { api, call } from "../../lib/api-client.ts";
+import { ApiError, api, call } from "../../lib/api-client.ts";
 import { redirectTarget } from "../../lib/redirect-target.ts";
 import { Button } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
+import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { LogoMark } from "../ui/logo.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { PasswordField } from "../ui/password-input.tsx";
@@ -17,6 +18,10 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // The refusal whose field is marked (the API's `{ error, field }`, or the form's own check).
+  const [refused, setRefused] = useState<unknown>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, refused);
   const next = redirectTarget(searchParams.get("redirectTo"), kind === "admin" ? "/admin" : "/superadmin", home);
 
   const login = useMutation({
@@ -25,13 +30,20 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
       markAdminSignedIn(expiresAt);
       navigate(next, { replace: true });
     },
-    onError: (e) => setError(e.message),
+    onError: (e) => {
+      setError(e.message);
+      setRefused(e instanceof ApiError ? e.body : null);
+    },
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
     setError(null);
-    if (!email.trim() || !password) return setError("Please enter both email and password");
+    setRefused(null);
+    if (!email.trim() || !password) {
+      setError("Please enter both email and password");
+      return setRefused({ error: "Please enter both email and password", field: email.trim() ? "password" : "email" });
+    }
     login.mutate();
   }
 
@@ -44,10 +56,11 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
         </div>
         <h1 className="mt-6 text-xl font-bold">{title}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Sign in with your staff account.</p>
-        <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
+        <form ref={form} className="mt-6 space-y-4" onSubmit={submit} noValidate>
           <TextField
             id="admin-email"
             label="Email"
+            error={fieldError(refused, "email")}
             type="email"
             autoComplete="username"
             value={email}
@@ -56,6 +69,7 @@ export function AdminLoginForm({ kind, title, home }: { kind: "admin" | "superad
           <PasswordField
             id="admin-password"
             label="Password"
+            error={fieldError(refused, "password")}
             autoComplete="current-password"
             value={password}
             onChange={(e) => setPassword(e.target.value)}

@@ -1,4 +1,4 @@
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import type { ProviderName } from "../../../workers/sso/providers.ts";
 import { ApiError, api, call } from "../../lib/api-client.ts";
 import { pageNavigation } from "../../lib/page-navigation.ts";
@@ -6,6 +6,7 @@ import { rememberTeacherName } from "../../lib/teacher-name.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { Button } from "../ui/button.tsx";
 import { TextField } from "../ui/field.tsx";
+import { fieldError, useFocusInvalid } from "../ui/field-error.tsx";
 import { MessageBox } from "../ui/message-box.tsx";
 import { PasswordField } from "../ui/password-input.tsx";
 
@@ -35,6 +36,10 @@ export function TeacherLoginCard({
   const [error, setError] = useState<string | null>(notice);
   // After a few wrong passwords (the server says how many tries are left) or the pause itself: point to the reset.
   const [offerReset, setOfferReset] = useState(false);
+  // The refusal whose field is marked (the API's `{ error, field }`, or the card's own check).
+  const [refused, setRefused] = useState<unknown>(null);
+  const form = useRef<HTMLFormElement>(null);
+  useFocusInvalid(form, refused);
 
   const login = useAction(() => call(() => api.api.teacher.login.$post({ json: { email, password, slug } }), "Login failed"), {
     onSuccess: ({ teacherName }) => {
@@ -43,6 +48,7 @@ export function TeacherLoginCard({
     },
     onError: (e) => {
       setError(e.message);
+      setRefused(e instanceof ApiError ? e.body : null);
       setOfferReset(e instanceof ApiError && (e.status === 429 || typeof triesLeft(e.body) === "number"));
     },
   });
@@ -51,8 +57,10 @@ export function TeacherLoginCard({
     event.preventDefault();
     setError(null);
     setOfferReset(false);
+    setRefused(null);
     if (!email.trim() || !password) {
       setError("Please enter both email and password");
+      setRefused({ error: "Please enter both email and password", field: email.trim() ? "password" : "email" });
       return;
     }
     login.run();
@@ -88,10 +96,11 @@ export function TeacherLoginCard({
           </p>
         </div>
       )}
-      <form className="mt-6 space-y-4" onSubmit={submit} noValidate>
+      <form ref={form} className="mt-6 space-y-4" onSubmit={submit} noValidate>
         <TextField
           id="login-email"
           label="Email"
+          error={fieldError(refused, "email")}
           type="email"
           required
           autoComplete="email"
@@ -103,6 +112,7 @@ export function TeacherLoginCard({
         <PasswordField
           id="login-password"
           label="Password"
+          error={fieldError(refused, "password")}
           required
           autoComplete="current-password"
           placeholder="Your password"

@@ -1,12 +1,12 @@
 import type { Context } from "hono";
-import { failureBody, failureHeaders, failureStatus } from "../http/failure-status.ts";
+import { failureResponse } from "../http/run-command.ts";
 import type { AppEnv } from "../kernel/context.ts";
 import type { Failure } from "../kernel/failure.ts";
 
 /** What a reader is sent is theirs alone: never stored by a cache, refusals included. */
 export const NO_STORE = { "Cache-Control": "private, no-store" } as const;
 
-/** A reading failure as the API answers it (a page view's, an annotation's): its status, `{ error }` with its details, and Retry-After. */
+/** A reading failure as the API answers it (a page view's, an annotation's): `failureResponse`, never stored. */
 export function refused<Env extends AppEnv>(c: Context<Env>, failure: Failure) {
-  return c.json(failureBody(failure), failureStatus(failure), { ...NO_STORE, ...failureHeaders(failure) });
+  return failureResponse(c, failure, NO_STORE);
 }

@@ -68,7 +68,11 @@ export function runJson<
 /** A command's value answered as it is (for `runJson`'s `respond`). */
 export const answerJson = <Value extends object>(c: Context<AppEnv>, value: Value): JsonAnswer<Value> => c.json(value);
 
-/** A failure as the API answers it: its status, and `{ error }` with the field or rows it is about. */
-export function failureResponse<Env extends AppEnv>(c: Context<Env, string, object>, failure: Failure) {
-  return c.json(failureBody(failure), failureStatus(failure), failureHeaders(failure));
+/** A failure as the API answers it: its status, `{ error }` with the field or rows it is about, Retry-After, and `headers`. */
+export function failureResponse<Env extends AppEnv>(
+  c: Context<Env, string, object>,
+  failure: Failure,
+  headers: Record<string, string> = {},
+) {
+  return c.json(failureBody(failure), failureStatus(failure), { ...headers, ...failureHeaders(failure) });
 }

@@ -201,6 +201,13 @@ describe("GET, PATCH, renew and DELETE", () => {
     expect(await licenceOf(school.id, ending.id)).toMatchObject({ seats: 2, note: "PO-77" });
     expect((await licence(endingId, { seats: null })).status).toBe(200);
     expect((await licenceOf(school.id, ending.id))!.seats).toBeNull();
+    // A body cannot retarget the path's licence (an id the typed client would not send: raw).
+    const laterId = (await licenceOf(school.id, later.id))!.id;
+    const retarget = await api(`/api/licences/${endingId}`, { method: "PATCH", cookie: admin.cookie, body: { id: laterId, seats: 7 } });
+    expect(retarget.status).toBe(200);
+    expect((await licenceOf(school.id, ending.id))!.seats).toBe(7);
+    expect((await licenceOf(school.id, later.id))!.seats).toBeNull();
+    expect((await licence(endingId, { seats: null })).status).toBe(200);
     const backwards = await licence(endingId, { endsOn: addDays(t, -200) });
     expect(backwards.status).toBe(400);
     expect((await errorBody(backwards)).field).toBe("endsOn");

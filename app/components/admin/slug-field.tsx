@@ -3,7 +3,7 @@ import { SlugSchema } from "#shared/rules/slug.ts";
 import { api, call } from "../../lib/api-client.ts";
 import { useDebounced } from "../../lib/use-debounced.ts";
 import { Field, inputClasses } from "../ui/field.tsx";
-import { fieldErrorId } from "../ui/field-error.tsx";
+import { invalidProps } from "../ui/field-error.tsx";
 
 type Check = { tone: "error" | "ok" | "plain"; text: string };
 
@@ -52,7 +52,6 @@ export function SlugField({
     ok: "text-emerald-700 dark:text-emerald-300",
     plain: "text-slate-500 dark:text-slate-400",
   };
-  const refused = error ? fieldErrorId("school-slug") : null;
   return (
     <Field
       label="Portal address (slug)"
@@ -79,7 +78,8 @@ export function SlugField({
         id="school-slug"
         name={name}
         className={`${inputClasses} font-mono`}
-        aria-describedby={[refused, "school-slug-check"].filter(Boolean).join(" ")}
+        {...invalidProps("school-slug", error, "school-slug-check")}
+        // Marked too while the typed address fails the check, described by it.
         aria-invalid={check.tone === "error" || Boolean(error) || undefined}
         value={value}
         onChange={(e) => onChange(e.target.value.toLowerCase())}

@@ -16,7 +16,7 @@ export function fieldError(answer: unknown, ...names: string[]): string | null {
 }
 
 /** The id of the message beside an input. */
-export const fieldErrorId = (inputId: string) => `${inputId}-error`;
+const fieldErrorId = (inputId: string) => `${inputId}-error`;
 
 /**
  * What an input with a refusal carries: `aria-invalid` and `aria-describedby` naming the message

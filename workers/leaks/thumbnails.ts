@@ -20,11 +20,6 @@ export function thumbnailOf(detail: Grey): Grey {
   return blurValid(halve(detail));
 }
 
-/** A page's 64 px thumbnail (thumbnailOf its detail). */
-export function thumbnail(page: Grey): Grey {
-  return thumbnailOf(pageDetail(page));
-}
-
 /** The suspect under a hypothesis, as a thumbnail of the page's size (step 2): compared with toneFit. */
 export function suspectThumbnail(levels: Grey[], t: Transform, like: Grey): Grey {
   return blurValid(warpToFrame(levels, t, like.width, like.height));

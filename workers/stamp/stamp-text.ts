@@ -64,6 +64,6 @@ export function watermarkFor(lines: string[], width: number): Watermark {
  * those at least half covered. Each stroke stays a dotted line, so the lines read at 1x and 0.75x;
  * ordered dither (4x4 Bayer, 3 or 4 in 16) was as light but left 1-px strokes without dots.
  */
-export function stipple({ xs, ys, alphas }: TextMask): Uint8Array {
+function stipple({ xs, ys, alphas }: TextMask): Uint8Array {
   return Uint8Array.from(alphas, (alpha, i) => (alpha >= DOT_COVERAGE && (((xs[i] as number) + (ys[i] as number)) & 1) === 0 ? 1 : 0));
 }

@@ -4,7 +4,7 @@ import { codeScore, flatInk, joinSoft, readMark, readStampMark, toneCurve } from
 import { stampPrediction } from "../stamp/watermark.ts";
 import { FRAME_WIDTH, same, sameish, type Transform, warpToFrame } from "./frame.ts";
 import { type Grey, greyOf, resizeTo } from "./grey.ts";
-import type { Candidate, Found, StoredPage } from "./trace-core.ts";
+import type { Candidate, Found, StoredPage } from "./trace-types.ts";
 
 /**
  * The chance a trace may name someone whose code the image does not carry, whatever the number of

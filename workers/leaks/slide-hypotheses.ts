@@ -2,7 +2,7 @@ import { FRAME_WIDTH, slid, type Transform, warpToFrame } from "./frame.ts";
 import { blurValid, type Grey, halveValid } from "./grey.ts";
 import { MIN_SHARE, THUMB_WIDTH } from "./thumbnails.ts";
 import { toneFit } from "./tone-fit.ts";
-import type { StoredPage } from "./trace-core.ts";
+import type { StoredPage } from "./trace-types.ts";
 
 /** Places along a slide a page keeps from the 32 px scan. */
 const SLIDE_KEPT = 6;

@@ -8,6 +8,10 @@ import { type PageLevels, pageLevels, refine, seenEdges } from "./refine.ts";
 import { slideHypotheses } from "./slide-hypotheses.ts";
 import { MIN_SHARE, suspectThumbnail } from "./thumbnails.ts";
 import { toneFit } from "./tone-fit.ts";
+import type { Candidate, Found, StoredPage } from "./trace-types.ts";
+
+// The trace's callers (trace.ts, the bench, the tests) name what it takes and answers from here.
+export type { Candidate, Found, StoredPage };
 
 /**
  * The trace without the platform (docs/decisions/0025-leak-trace.md): which stored page a suspect
@@ -16,39 +20,6 @@ import { toneFit } from "./tone-fit.ts";
  * here (locate.ts says its steps); a page sliding along a screenshot's side edge is searched in
  * slide-hypotheses.ts, and the mark is read, and its codes named, in mark-reading.ts.
  */
-
-/** A stored page the suspect may show: its 64 px thumbnail now, its 1024 px luma when asked. */
-export interface StoredPage {
-  bookId: number;
-  page: number;
-  /** Height of the 1024 px rendition. */
-  height: number;
-  /** 64 px wide, blurred (thumbnails.ts, thumbnailOf). */
-  thumb: Grey;
-  /** 128 px wide, blurred (thumbnails.ts, pageDetail): made when the page is shortlisted. */
-  detail(): Grey;
-  load(): Promise<Uint8Array>;
-}
-
-/** A (teacher, day) that may have received the page, with its code under each key. */
-export interface Candidate {
-  teacherId: number;
-  day: string;
-  codes: Uint8Array[];
-  /** The lines of the visible stamp the teacher's pages carried that day, when known: its tiles carry the mark too. */
-  stamp?: string[];
-}
-
-export interface Found {
-  page: StoredPage;
-  transform: Transform;
-  /** Correlation of the registered suspect with the page at 512 px. */
-  fit: number;
-  matches: Array<{ candidate: Candidate; score: number; confidence: number }>;
-  /** The best score of any code tried, named or not, and the score a code needed (scoreNeeded). */
-  best: number;
-  needed: number;
-}
 
 /** Page hypotheses refined after the thumbnail round, for a suspect showing a whole page; up to MAX_REFINED for a quarter of one. */
 const REFINED = 12;

@@ -7,12 +7,19 @@ import { render, screen } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import type { ComponentType } from "react";
 import { createRoutesStub, data, useActionData } from "react-router";
-import { describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ResetPasswordDialog } from "../../app/components/admin/superadmin/account-dialogs.tsx";
 import { ChangePassword } from "../../app/components/school/account/change-password.tsx";
 import { pageNavigation } from "../../app/lib/page-navigation.ts";
 import AdminAddSchool from "../../app/routes/admin-add-school.tsx";
 import { OpenRegister, registerAsAda } from "./school-dialogs.tsx";
+
+// Here, not at each test's end: a test that fails half-way must not leave `fetch` stubbed, or
+// page navigation mocked, for the tests after it.
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 /** `ui` on a page whose action answers `answer` (with `status`), inside a query client (the slug check asks one). */
 function renderWithAction(Ui: ComponentType, answer: unknown, status = 400) {
@@ -74,7 +81,6 @@ describe("Add School", () => {
     // The slug's own hint still describes it, after the refusal.
     expect(slug.getAttribute("aria-describedby")).toBe("school-slug-error school-slug-check");
     await vi.waitFor(() => expect(document.activeElement).toBe(slug));
-    vi.unstubAllGlobals();
   });
 
   it("marks a refused field that has a hint, the hint staying", async () => {
@@ -161,7 +167,6 @@ describe("the teacher's register dialog (the API's answer)", () => {
     expectUnmarked(screen.getByLabelText("Full Name"));
     await vi.waitFor(() => expect(document.activeElement).toBe(mobile));
     expect(go).not.toHaveBeenCalled();
-    vi.unstubAllGlobals();
   });
 
   it("marks the field its own checks refuse, with the spec's words above", async () => {
@@ -172,6 +177,5 @@ describe("the teacher's register dialog (the API's answer)", () => {
     expect(screen.getByRole("alert").textContent).toBe("Please fill in all required fields (name, email, mobile)");
     expectMarked(screen.getByLabelText("Mobile Number"), "Please fill in all required fields (name, email, mobile)");
     expectUnmarked(screen.getByLabelText("Email Address"));
-    vi.unstubAllGlobals();
   });
 });

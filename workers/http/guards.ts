@@ -7,10 +7,11 @@ import type { MiddlewareHandler } from "hono";
 import { createMiddleware } from "hono/factory";
 import { adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/sessions.ts";
-import { ACCOUNT_DISABLED } from "../auth/signed-out.ts";
+import { signedOut } from "../auth/signed-out.ts";
 import type { School } from "../db/schema.ts";
 import type { AppEnv, RequestContext } from "../kernel/context.ts";
 import { findSchoolBySlug } from "../schools/lookup.ts";
+import { failureBody } from "./failure-status.ts";
 
 export type TeacherApiEnv = AppEnv & { Variables: { teacher: TeacherSession } };
 export type AdminApiEnv = AppEnv & { Variables: { admin: AdminSession } };
@@ -34,7 +35,7 @@ const NO_STORE = "private, no-store";
  */
 function noTeacher(c: { json: (body: object, status: 401 | 404) => Response }, context: RequestContext) {
   if (context.teacherOfOtherSchool) return c.json({ error: "School not found" }, 404);
-  return context.teacherDisabled ? c.json({ error: ACCOUNT_DISABLED, disabled: true }, 401) : c.json({ error: "Not signed in" }, 401);
+  return c.json(failureBody(signedOut(context.teacherDisabled ? "disabled" : "none")), 401);
 }
 
 /** A signed-in teacher of the school the request names (or of their own school where it names none), else `noTeacher`. */

@@ -38,7 +38,7 @@ export default {
       ctx.waitUntil(resendStalled(getDb(env.DB), env.PAGE_JOBS));
       return;
     }
-    // Its log lines carry an id of their own, as a request's do (http/log.ts).
+    // Its log lines carry an id of their own, as a request's do (kernel/log.ts).
     withRequestId(`scheduled-${crypto.randomUUID()}`, () => {
       ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
       // The console's outcomes of page preparation are kept 30 days (docs/decisions/0038).

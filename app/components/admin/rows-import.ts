@@ -30,17 +30,20 @@ export function useRowsImport<Action, Validation>({
   const [file, setFile] = useState<RowsFile | null>(null);
   const [validation, setValidation] = useState<Validation | null>(null);
   const [message, setMessage] = useState<Notice | null>(null);
+  // The refusal shown, until another file is picked (the fetcher keeps its last answer).
+  const [refused, setRefused] = useState<unknown>(null);
   const [label, setLabel] = useState("");
   const saving = useRef(false);
   const latest = useRef(saved);
   latest.current = saved;
   const busy = fetcher.state === "idle" ? null : label;
   // A refusal about the rows is about the file: its input is marked.
-  const fileError = busy ? null : fieldError(fetcher.data, "rows", "rowNumbers");
+  const fileError = busy ? null : fieldError(refused, "rows", "rowNumbers");
 
   useEffect(() => {
     const answer = fetcher.data as Record<string, unknown> | undefined;
     if (!answer) return;
+    setRefused(typeof answer.error === "string" ? answer : null);
     if (typeof answer.error === "string") {
       if (answer.rows) setValidation(answer.rows as Validation);
       return setMessage({ text: saving.current && refusedSave ? `${answer.error} ${refusedSave}` : answer.error });
@@ -61,6 +64,7 @@ export function useRowsImport<Action, Validation>({
   async function pick(picked: File | undefined) {
     setMessage(null);
     setValidation(null);
+    setRefused(null);
     if (!picked) return;
     const read = await readCsvFile(picked, maxRows, noun);
     if (!read.ok) return setMessage({ text: read.message });

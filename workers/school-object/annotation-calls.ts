@@ -46,8 +46,7 @@ export function listWithText(
   flushSoon: FlushSoon,
 ): ObjectOutcome<AnnotationList> {
   const cost = highlightedPages(sql, teacherId, input.bookId);
-  const read = { teacherId, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost };
-  const withheld = cost > 0 ? seatAndSpend(sql, read, now, flushSoon) : null;
+  const withheld = cost > 0 ? seatAndSpend(sql, teacherId, input, cost, now, flushSoon) : null;
   const annotations = listAnnotations(sql, teacherId, input.bookId);
   return answer({ annotations: withheld === null ? annotations : annotations.map((a) => ({ ...a, text: null })), withheld });
 }
@@ -58,8 +57,7 @@ export function listWithText(
  */
 export function addOne(sql: SqlStorage, teacherId: number, input: AddInput, now: number, flushSoon: FlushSoon): ObjectOutcome<Annotation> {
   if (input.annotation.kind === "highlight") {
-    const read = { teacherId, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost: 1 };
-    const refused = seatAndSpend(sql, read, now, flushSoon);
+    const refused = seatAndSpend(sql, teacherId, input, 1, now, flushSoon);
     if (refused) return refuse(refused);
   }
   const added = addAnnotation(sql, teacherId, input.bookId, input.annotation, now);

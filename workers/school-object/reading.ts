@@ -42,8 +42,7 @@ export function readPage(sql: SqlStorage, teacher: SessionTeacher, input: PageRe
   // The Worker's memory of the book predates an admin's change to this school's books.
   if (input.catalogueVersion !== undefined && input.catalogueVersion !== version)
     return answer({ teacher, catalogueVersion: version, stale: true });
-  const read = { teacherId: teacher.id, bookId: input.bookId, pageCount: input.pageCount, seats: input.seats ?? null, cost: 1 };
-  const refused = seatAndSpend(sql, read, now, flushSoon);
+  const refused = seatAndSpend(sql, teacher.id, input, 1, now, flushSoon);
   if (refused) return refuse(refused);
   if (input.countsAsRead) {
     countEvent(sql, { teacherId: teacher.id, bookId: input.bookId, pages: 1 }, now);
@@ -59,16 +58,19 @@ export function readPage(sql: SqlStorage, teacher: SessionTeacher, input: PageRe
  */
 export function seatAndSpend(
   sql: SqlStorage,
-  read: { teacherId: number; bookId: number; pageCount: number; seats: number | null; cost: number },
+  teacherId: number,
+  book: { bookId: number; pageCount: number; seats?: number | null },
+  cost: number,
   now: number,
   flushSoon: FlushSoon,
 ): ObjectFailure | null {
-  const { teacherId, bookId, seats } = read;
+  const { bookId } = book;
+  const seats = book.seats ?? null;
   if (seats !== null && !seatFree(sql, teacherId, bookId, seats, now)) {
     if (turnAway(sql, teacherId, bookId, now)) flushSoon(now);
     return noSeat(seats);
   }
-  const waitMs = spend(sql, teacherId, bookId, read.pageCount, now, read.cost);
+  const waitMs = spend(sql, teacherId, bookId, book.pageCount, now, cost);
   if (waitMs !== null) return overBudget(waitMs);
   if (takeSeat(sql, teacherId, bookId, now)) flushSoon(now);
   return null;

@@ -4,8 +4,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseCsvRows } from "#shared/csv.ts";
 import { isbn13FromStem } from "#shared/rules/isbn.ts";
-import { addDays, dayOf } from "#shared/rules/licence.ts";
+import { addDays } from "#shared/rules/licence.ts";
 import { auditLog, bookAccess } from "../../workers/db/schema.ts";
+import { today } from "./fixtures-suite.ts";
 import { api, client, createBook, createSchool, db, errorOf, jsonOf, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
@@ -13,7 +14,6 @@ beforeAll(async () => {
   admin = await signedInAdmin();
 });
 
-const today = () => dayOf(Date.now());
 const randomIsbn = () => isbn13FromStem(`978${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`);
 /** The licence import's routes, typed. */
 const importApi = (cookie = admin.cookie, origin?: string | null) => client({ cookie, origin }).api.licences.import;

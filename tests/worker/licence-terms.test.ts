@@ -7,9 +7,10 @@
 import { eq } from "drizzle-orm";
 import type { ClientResponse, InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
-import { addDays, dayOf } from "#shared/rules/licence.ts";
+import { addDays } from "#shared/rules/licence.ts";
 import { bookAccess } from "../../workers/db/schema.ts";
 import { END_BEFORE_START } from "../../workers/licences/input.ts";
+import { today } from "./fixtures-suite.ts";
 import { client, createBook, createSchool, db, errorBody, licenceOf, okBody, page, signedInAdmin } from "./helpers.ts";
 
 let admin: Awaited<ReturnType<typeof signedInAdmin>>;
@@ -17,7 +18,6 @@ beforeAll(async () => {
   admin = await signedInAdmin();
 });
 
-const today = () => dayOf(Date.now());
 const PAST_END = "2020-01-01";
 const unique = () => crypto.randomUUID().slice(0, 8);
 const licencesOf = (schoolId: number) => db().select().from(bookAccess).where(eq(bookAccess.schoolId, schoolId));

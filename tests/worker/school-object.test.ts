@@ -11,12 +11,12 @@ import {
 } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { dayOf } from "#shared/rules/licence.ts";
 import worker from "../../workers/app.ts";
 import { sha256Hex } from "../../workers/auth/tokens.ts";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 import type { School } from "../../workers/school-object/school-object.ts";
+import { today } from "./fixtures-suite.ts";
 import {
   api,
   client,
@@ -32,7 +32,6 @@ import {
 import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["One.", "Two.", "Three."];
-const today = () => dayOf(Date.now());
 
 let { schoolA, schoolB, bookId, admin } = {} as Awaited<ReturnType<typeof twoSchoolsReading>>;
 

@@ -11,11 +11,11 @@ import { recordReadingEvent } from "../../workers/reading/usage-events.ts";
 import { TEACHER_DATA_RETENTION_DAYS } from "../../workers/reports/housekeeping.ts";
 import { LIVE_RANKING_ROWS, overviewRankings, RANKING_MAX_AGE_MS, refreshRankings } from "../../workers/reports/rankings.ts";
 import { READING_GAP_CAP_MS } from "../../workers/school-object/policy.ts";
+import { today } from "./fixtures-suite.ts";
 import { api, client, createSchool, db, errorOf, flushUsage, jsonOf, page, schoolStub, signedInTeacher } from "./helpers.ts";
 import { preparedBook, twoSchoolsReading } from "./page-fixtures.ts";
 
 const TEXTS = ["First page.", "Second page.", "Third page."];
-const today = () => dayOf(Date.now());
 
 let { schoolA, schoolB, bookId, admin } = {} as Awaited<ReturnType<typeof twoSchoolsReading>>;
 

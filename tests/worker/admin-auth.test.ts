@@ -33,6 +33,28 @@ describe("admin sign-in", () => {
     expect(await a.text()).toBe(await b.text());
   });
 
+  it("says the tries left in the sentence only (no triesLeft field, as the teachers' answer has), and its pause sends no Retry-After", async () => {
+    const ip = "203.0.113.19";
+    const email = `tries-${crypto.randomUUID().slice(0, 6)}@lectern.test`;
+    const bodies: unknown[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await login(email, "wrong password", undefined, ip);
+      expect(response.status).toBe(401);
+      bodies.push(await response.json());
+    }
+    expect(bodies).toEqual([
+      { error: "Invalid email or password" },
+      { error: "Invalid email or password" },
+      { error: "Invalid email or password. 2 tries left before sign-in from this device is paused for 15 minutes." },
+      { error: "Invalid email or password. 1 try left before sign-in from this device is paused for 15 minutes." },
+      { error: "Invalid email or password. Sign-in from this device is now paused for 15 minutes." },
+    ]);
+    const paused = await login(email, "wrong password", undefined, ip);
+    expect(paused.status).toBe(429);
+    expect(paused.headers.get("Retry-After")).toBeNull();
+    expect(Object.keys((await paused.json()) as object)).toEqual(["error"]);
+  });
+
   it("refuses a disabled account and a plain admin at the superadmin door", async () => {
     const { admin, password } = await signedInAdmin();
     expect((await login(admin.email, password, "superadmin")).status).toBe(403);

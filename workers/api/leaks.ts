@@ -1,9 +1,10 @@
 import { Hono } from "hono";
+import { MAX_TRACE_BYTES } from "#shared/rules/leak-trace.ts";
 import { auditEntry } from "../admins/audit.ts";
 import { readLimited } from "../books/uploads.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
 import { failureResponse } from "../http/run-command.ts";
-import { MAX_TRACE_BYTES, suspectImage, traceLeak } from "../leaks/trace.ts";
+import { suspectImage, traceLeak } from "../leaks/trace.ts";
 
 /**
  * POST /api/leaks/trace (admins): the body is a leaked image itself (PNG, JPEG or WebP, at most

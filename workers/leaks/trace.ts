@@ -5,6 +5,7 @@
  * received the page named from D1.
  */
 import { and, eq, isNotNull, isNull } from "drizzle-orm";
+import { TRACE_TYPES } from "#shared/rules/leak-trace.ts";
 import { decodeImage } from "../books/cover-renditions.ts";
 import { readImageSize } from "../books/image-size.ts";
 import type { Db } from "../db/client.ts";
@@ -18,8 +19,6 @@ import { blurValid, type Grey, greyFromPixels } from "./grey.ts";
 import { type Candidate, type StoredPage, traceImage } from "./trace-core.ts";
 import { asGrey, loadPageLuma, setIndex } from "./trace-index.ts";
 
-export const TRACE_TYPES = ["image/png", "image/jpeg", "image/webp"] as const;
-export const MAX_TRACE_BYTES = 20 * 1024 * 1024;
 /** Pixels decoded at most: RGBA plus the decoder's copy plus luma as floats, well inside a Worker's 128 MB. */
 export const MAX_TRACE_PIXELS = 10_000_000;
 

@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
+import { MAX_TRACE_BYTES, TRACE_TYPES } from "#shared/rules/leak-trace.ts";
 import { api, call } from "../../lib/api-client.ts";
 import { Button } from "../ui/button.tsx";
 import { FileDrop } from "../ui/file-drop.tsx";
@@ -7,10 +8,6 @@ import { MessageBox } from "../ui/message-box.tsx";
 import { cardClasses } from "./admin-page.tsx";
 import { LeakMatches } from "./leak-matches.tsx";
 
-// As the route checks them (workers/leaks/trace.ts), repeated here so the page's bundle does not
-// pull in the decoders: the server refuses the same files with its own message anyway.
-const TRACE_TYPES = ["image/png", "image/jpeg", "image/webp"];
-const MAX_TRACE_BYTES = 20 * 1024 * 1024;
 const INPUT_ID = "leak-image";
 
 /** The image itself is the body, its type the Content-Type; the client's `init` sends it as is. */

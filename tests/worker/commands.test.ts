@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { createAdminCommand } from "../../workers/admins/commands.ts";
 import { admins, schools, teachers } from "../../workers/db/schema.ts";
-import { failureStatus } from "../../workers/http/failure-status.ts";
+import { failureBody, failureHeaders, failureStatus } from "../../workers/http/failure-status.ts";
 import { resolveRequestContext } from "../../workers/http/request-context.ts";
 import { execute } from "../../workers/kernel/command.ts";
 import { createSchoolCommand } from "../../workers/schools/commands.ts";
@@ -94,5 +94,17 @@ describe("a command", () => {
       ok: false,
       failure: { kind: "refused", error: "Not signed in" },
     });
+  });
+});
+
+describe("a failure's answer (workers/http/failure-status.ts)", () => {
+  it("carries its details, which cannot replace its sentence, field or rows; Retry-After is whole seconds, at least 1", () => {
+    const details = { status: "no-seat", error: "forged", field: "forged", rows: "forged" };
+    const failure = { kind: "conflict", error: "No seat", field: "seats", rows: [1], retryAfterSeconds: 0.2, details } as const;
+    expect(failureBody(failure)).toEqual({ status: "no-seat", error: "No seat", field: "seats", rows: [1] });
+    expect(failureHeaders(failure)).toEqual({ "Retry-After": "1" });
+    expect(failureHeaders({ ...failure, retryAfterSeconds: 60.5 })).toEqual({ "Retry-After": "61" });
+    expect(failureBody({ kind: "invalid", error: "Bad", field: "" })).toEqual({ error: "Bad" });
+    expect(failureHeaders({ kind: "invalid", error: "Bad" })).toEqual({});
   });
 });

@@ -89,7 +89,9 @@ describe("Add School", () => {
     await userEvent.click(screen.getByRole("button", { name: "Add School" }));
     const limit = screen.getByLabelText("Teacher limit");
     await vi.waitFor(() => expectMarked(limit, message));
-    expect(screen.getByText("How many teachers may register.")).toBeTruthy();
+    // Described by the refusal, then by its hint.
+    const describedBy = (limit.getAttribute("aria-describedby") ?? "").split(" ");
+    expect(describedBy.map((id) => document.getElementById(id)?.textContent)).toEqual([message, "How many teachers may register."]);
     await vi.waitFor(() => expect(document.activeElement).toBe(limit));
   });
 });

@@ -5,9 +5,13 @@ import { FieldError, invalidProps } from "./field-error.tsx";
 export const inputClasses =
   "block w-full rounded-lg border border-slate-300 bg-white px-3 py-2.5 text-sm text-slate-900 placeholder:text-slate-400 focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30 disabled:opacity-60 aria-invalid:border-red-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:placeholder:text-slate-500 dark:aria-invalid:border-red-400";
 
+/** The id of the hint under an input (which a TextField's or PasswordField's input is described by). */
+export const fieldHintId = (inputId: string) => `${inputId}-hint`;
+
 /**
  * A labelled input with an optional hint and, when the form's answer refused it, the refusal's
- * sentence beside it (the input itself takes `invalidProps(htmlFor, error)`: app/components/ui/field-error.tsx).
+ * sentence beside it (the input itself takes `invalidProps(htmlFor, error, fieldHintId(htmlFor))` when it has a hint:
+ * app/components/ui/field-error.tsx).
  */
 export function Field({
   label,
@@ -29,7 +33,11 @@ export function Field({
       </label>
       {children}
       <FieldError inputId={htmlFor} message={error} />
-      {hint && <p className="text-xs text-slate-500 dark:text-slate-400">{hint}</p>}
+      {hint && (
+        <p id={fieldHintId(htmlFor)} className="text-xs text-slate-500 dark:text-slate-400">
+          {hint}
+        </p>
+      )}
     </div>
   );
 }
@@ -48,7 +56,12 @@ export function TextField({
 }: LabelledInputProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id">) {
   return (
     <Field label={label} htmlFor={id} hint={hint} error={error}>
-      <input id={id} {...invalidProps(id, error)} className={className ? `${inputClasses} ${className}` : inputClasses} {...input} />
+      <input
+        id={id}
+        {...invalidProps(id, error, hint ? fieldHintId(id) : undefined)}
+        className={className ? `${inputClasses} ${className}` : inputClasses}
+        {...input}
+      />
     </Field>
   );
 }

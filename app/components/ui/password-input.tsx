@@ -1,5 +1,5 @@
 import { type InputHTMLAttributes, useState } from "react";
-import { Field, inputClasses, type LabelledInputProps } from "./field.tsx";
+import { Field, fieldHintId, inputClasses, type LabelledInputProps } from "./field.tsx";
 import { invalidProps } from "./field-error.tsx";
 import { Icon } from "./icon.tsx";
 
@@ -45,7 +45,7 @@ export function PasswordField({
 }: LabelledInputProps & Omit<InputHTMLAttributes<HTMLInputElement>, "id" | "type">) {
   return (
     <Field label={label} htmlFor={id} hint={hint} error={error}>
-      <PasswordInput id={id} {...invalidProps(id, error)} {...input} />
+      <PasswordInput id={id} {...invalidProps(id, error, hint ? fieldHintId(id) : undefined)} {...input} />
     </Field>
   );
 }

@@ -3,7 +3,8 @@
  * lives, how reading time is counted, how long a seat is held, how often usage leaves for D1.
  * It lives with the object that enforces it; the domain modules that call the object read it
  * from here (the teacher's cookie lifetime, the D1 rollups written straight for the seed), never
- * the other way round, so the object imports nothing of its callers.
+ * the other way round. (The object does use two of its callers' rules: the page budget,
+ * workers/reading/page-budget.ts, and the signed-out sentences, workers/auth/signed-out.ts.)
  */
 
 /**

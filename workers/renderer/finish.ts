@@ -4,6 +4,7 @@
  * uploader's notice. Also the refusal of a PDF that cannot be opened at all.
  */
 import { eq } from "drizzle-orm";
+import { chunks } from "#shared/chunks.ts";
 import { plainText } from "#shared/rules/plain-text.ts";
 import { discardProvisionalBook } from "../books/editing.ts";
 import type { Db } from "../db/client.ts";
@@ -12,7 +13,7 @@ import { completePageSet } from "../page-images/complete-set.ts";
 import type { PageText } from "../page-images/page-content.ts";
 import { pageTextKey } from "../page-images/page-keys.ts";
 import { abandonSet, storePageFailure } from "../page-images/page-sets.ts";
-import { chunk, type RendererEnv, setAndBook } from "./job-context.ts";
+import { type RendererEnv, setAndBook } from "./job-context.ts";
 import { BLANK_DOCUMENT_ERROR } from "./messages.ts";
 import { openPdf } from "./pdf-ranges.ts";
 import { discardEngine, isEngineFault, pdfiumEngine } from "./pdfium.ts";
@@ -38,7 +39,7 @@ export async function finishSet(env: RendererEnv, setId: string): Promise<void> 
   }
   const texts: string[] = Array.from({ length: pageCount }, () => "");
   const renderedNumbers = rendered.map((row) => row.n);
-  for (const part of chunk(renderedNumbers, 16)) {
+  for (const part of chunks(renderedNumbers, 16)) {
     await Promise.all(
       part.map(async (n) => {
         const object = await bucket.get(pageTextKey(book.id, set.id, n));

@@ -27,9 +27,3 @@ export async function setAndBook(db: Db, setId: string): Promise<Found | null> {
     .limit(1);
   return row ?? null;
 }
-
-export function chunk<T>(items: T[], size: number): T[][] {
-  const parts: T[][] = [];
-  for (let i = 0; i < items.length; i += size) parts.push(items.slice(i, i + size));
-  return parts;
-}

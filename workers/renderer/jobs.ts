@@ -11,12 +11,13 @@
  * MAX_TRIES deliveries.
  */
 import { and, eq, sql } from "drizzle-orm";
+import { chunks } from "#shared/chunks.ts";
 import type { Db } from "../db/client.ts";
 import { books, type PageSet, pageJobs, pageSetPages, pageSets } from "../db/schema.ts";
 import { storePage, storePageFailure } from "../page-images/page-sets.ts";
 import { FINISH, LEASE_MS, type PageJobMessage, pageRanges, sendJobs } from "../page-images/preparation.ts";
 import { finishSet, refuseSet } from "./finish.ts";
-import { chunk, type Found, type RendererEnv, setAndBook } from "./job-context.ts";
+import { type Found, type RendererEnv, setAndBook } from "./job-context.ts";
 import {
   DAMAGED_MESSAGE,
   openableWhole,
@@ -106,13 +107,13 @@ async function planSet(env: RendererEnv, { set, book }: Found): Promise<void> {
       .set({ pageCount })
       .where(and(eq(pageSets.id, set.id), eq(pageSets.status, "preparing"))),
     // 7 bound values a row (drizzle binds state, tries and blank_pages' defaults too): D1 takes at most 100 a statement.
-    ...chunk(rows, 14).map((part) => env.db.insert(pageJobs).values(part).onConflictDoNothing()),
+    ...chunks(rows, 14).map((part) => env.db.insert(pageJobs).values(part).onConflictDoNothing()),
     env.db
       .update(pageJobs)
       .set({ state: "done", leasedUntil: null })
       .where(and(eq(pageJobs.setId, set.id), eq(pageJobs.first, 0))),
   ];
-  for (const part of chunk(statements, 100)) await env.db.batch(part as [(typeof part)[number], ...typeof part]);
+  for (const part of chunks(statements, 100)) await env.db.batch(part as [(typeof part)[number], ...typeof part]);
   await sendJobs(
     env.queue,
     ranges.map((range) => ({ setId: set.id, first: range.first })),

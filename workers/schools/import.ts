@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import { chunks } from "#shared/chunks.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
@@ -115,10 +116,6 @@ async function flagLimitsBelowCounts(db: Db, rows: Parsed[]) {
 // Audit entries carry the rows in chunks, so none nears D1's 1 MB row limit.
 const AUDIT_CHUNK = 100;
 
-function chunks<T>(items: T[], size = AUDIT_CHUNK): T[][] {
-  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
-}
-
 /** Every row or none: the rows come back with their own errors for the admin to mend. */
 function refusal(validation: ImportValidation, wanted: ImportStatus): Failed {
   const refused = validation.rows.filter((row) => row.status !== wanted).length;
@@ -143,7 +140,7 @@ export async function importSchools(
   if (validation.rows.some((row) => row.status !== "new")) return refusal(validation, "new");
   const values = validation.rows.map((row) => toInsertValues(row.data as SchoolInput, (row.data.slug as string) ?? row.generatedSlug));
   const statements: BatchItem<"sqlite">[] = values.map((value) => db.insert(schools).values(value));
-  for (const chunk of chunks(values)) {
+  for (const chunk of chunks(values, AUDIT_CHUNK)) {
     statements.push(auditEntry(db, actor, { action: "school.import", entityType: "school", after: chunk }, now));
   }
   try {
@@ -175,7 +172,7 @@ export async function updateDuplicateSchools(
   const statements: BatchItem<"sqlite">[] = updates.map(({ id, input }) =>
     db.update(schools).set(toUpdateValues(id, input)).where(eq(schools.id, id)),
   );
-  for (const chunk of chunks(updates)) {
+  for (const chunk of chunks(updates, AUDIT_CHUNK)) {
     const entry = { before: chunk.map(({ id }) => beforeById.get(id)), after: chunk };
     statements.push(auditEntry(db, actor, { action: "school.import-update", entityType: "school", ...entry }, now));
   }

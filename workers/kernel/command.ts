@@ -1,6 +1,7 @@
 import type { ZodType, z } from "zod";
 import { type Actor, adminActor } from "../admins/audit.ts";
 import type { AdminSession, TeacherSession } from "../auth/sessions.ts";
+import { NOT_SIGNED_IN } from "../auth/signed-out.ts";
 import { clientIp, type RequestContext } from "./context.ts";
 import { failed, type Outcome } from "./failure.ts";
 import { parseInput } from "./validate.ts";
@@ -70,7 +71,7 @@ export async function execute<Schema extends ZodType, Value>(
 ): Promise<Outcome<Value>> {
   const client = { ip: clientIp(request), origin: new URL(request.url).origin };
   const { teacher, admin } = context;
-  if (command.role === "teacher" && !teacher) return failed({ kind: "refused", error: "Not signed in" });
+  if (command.role === "teacher" && !teacher) return failed({ kind: "refused", error: NOT_SIGNED_IN });
   if (command.role !== "teacher" && !admin) return failed({ kind: "refused", error: "Admin sign-in required" });
   if (command.role === "superadmin" && admin?.admin.role !== "superadmin")
     return failed({ kind: "refused", error: "Superadmin access required" });

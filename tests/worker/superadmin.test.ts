@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { auditCsvStream } from "../../workers/admins/audit-csv.ts";
 import { auditWhere } from "../../workers/admins/audit-log.ts";
 import { auditLog } from "../../workers/db/schema.ts";
-import { client, createBook, createSchool, db, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { api, client, createBook, createSchool, db, okBody, page, signedInAdmin, signedInTeacher } from "./helpers.ts";
 
 const adminLogin = (email: string, password: string) => client().api.admin.login.$post({ json: { email, password } });
 /** A superadmin's change to an admin account. */
@@ -69,6 +69,20 @@ describe("superadmin API", () => {
       .bind(String(target.admin.id))
       .all<{ action: string }>();
     expect(actions.results.map((r) => r.action)).toEqual(["disable", "enable", "reset-password"]);
+  });
+
+  it("changes the admin the path names: an id in the body cannot retarget it", async () => {
+    const { cookie } = await signedInAdmin("superadmin");
+    const [target, other] = [await signedInAdmin("admin"), await signedInAdmin("admin")];
+    // A body the typed client would not send: raw.
+    const response = await api(`/api/superadmin/admins/${target.admin.id}`, {
+      method: "PUT",
+      cookie,
+      body: { id: other.admin.id, disabled: true },
+    });
+    expect(response.status).toBe(200);
+    expect((await client(target).api.admin.me.$get()).status).toBe(401);
+    expect((await client(other).api.admin.me.$get()).status).toBe(200);
   });
 
   it("validates input", async () => {

@@ -1,5 +1,5 @@
 import { env } from "cloudflare:test";
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
 import { beforeAll, describe, expect, it } from "vitest";
 import { schools } from "../../workers/db/schema.ts";
@@ -166,6 +166,18 @@ describe("PUT /api/schools/{id}", () => {
     const [audit] = await auditRows("school.update", school.id);
     expect(audit?.before).toMatchObject({ slug: school.slug, city: "Springfield" });
     expect(audit?.after).toEqual({ city: "Shelbyville", slug, principal: null });
+  });
+
+  it("changes the school the path names: an id in the body cannot retarget it", async () => {
+    const [school, other] = [await createSchool(), await createSchool()];
+    // A body the typed client would not send: raw.
+    const response = await api(`/api/schools/${school.id}`, { method: "PUT", cookie, body: { id: other.id, city: "Shelbyville" } });
+    expect(response.status).toBe(200);
+    const cities = await db()
+      .select({ id: schools.id, city: schools.city })
+      .from(schools)
+      .where(inArray(schools.id, [school.id, other.id]));
+    expect(Object.fromEntries(cities.map((row) => [row.id, row.city]))).toEqual({ [school.id]: "Shelbyville", [other.id]: "Springfield" });
   });
 
   it("refuses a teacher limit below the registered teachers", async () => {

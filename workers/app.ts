@@ -7,6 +7,7 @@ import { withRequestId } from "./kernel/log.ts";
 import { sendLicenceReminders } from "./licences/reminders.ts";
 import { forgetOldNotices, resendStalled } from "./page-images/preparation.ts";
 import { reportHousekeeping } from "./reports/housekeeping.ts";
+import { purgeExpired } from "./retention/purge.ts";
 import { purgeDeletedSchools } from "./school-object/purge.ts";
 
 const EVERY_MINUTE = "* * * * *";
@@ -41,6 +42,8 @@ export default {
     // Its log lines carry an id of their own, as a request's do (kernel/log.ts).
     withRequestId(`scheduled-${crypto.randomUUID()}`, () => {
       ctx.waitUntil(reportHousekeeping(getDb(env.DB)));
+      // Ended sessions, spent codes and counters, old audit entries and leak traces (docs/decisions/0045).
+      ctx.waitUntil(purgeExpired(getDb(env.DB)));
       // The console's outcomes of page preparation are kept 30 days (docs/decisions/0038).
       ctx.waitUntil(forgetOldNotices(getDb(env.DB)));
       // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).

@@ -4,11 +4,12 @@
  */
 import { sql } from "drizzle-orm";
 import { dayOf } from "#shared/rules/licence.ts";
+import { TEACHER_USAGE_KEPT_DAYS } from "#shared/rules/retention.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { refreshRankings } from "./rankings.ts";
 
-/** Per-teacher rows and sign-in events are kept 400 days: a 366-day report and a month to spare. */
-export const TEACHER_DATA_RETENTION_DAYS = 400;
+/** Per-teacher rows and sign-in events are kept 400 days: a 366-day report and a month to spare (shared/rules/retention.ts). */
+export const TEACHER_DATA_RETENTION_DAYS = TEACHER_USAGE_KEPT_DAYS;
 
 export async function pruneTeacherUsage(db: Db, now = Date.now()) {
   const cutoff = now - TEACHER_DATA_RETENTION_DAYS * 86_400_000;

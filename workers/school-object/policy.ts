@@ -6,6 +6,7 @@
  * the other way round. (The object does use two of its callers' rules: the page budget,
  * workers/reading/page-budget.ts, and the signed-out sentences, workers/auth/signed-out.ts.)
  */
+import { DAY_MS, ENDED_SESSION_KEPT_DAYS } from "#shared/rules/retention.ts";
 
 /**
  * A teacher's session (docs/decisions/0006-teacher-accounts.md): signed out after 3 days without
@@ -16,8 +17,9 @@ export const TEACHER_SESSION_LIFETIME = { idleMs: 3 * 24 * 3600_000, absoluteMs:
 /**
  * How long an ended session's row is kept: a teacher an admin disabled who comes back within it,
  * cookie in hand, is told that the account was disabled rather than only that they are signed out.
+ * The period is one of the retention periods (shared/rules/retention.ts, docs/decisions/0045).
  */
-export const ENDED_SESSION_KEPT_MS = 14 * 24 * 3600_000;
+export const ENDED_SESSION_KEPT_MS = ENDED_SESSION_KEPT_DAYS * DAY_MS;
 
 /** Writing last-seen on every request would be a storage write per page view; five minutes is enough for idle expiry. */
 export const LAST_SEEN_RESOLUTION_MS = 5 * 60_000;

@@ -4,7 +4,7 @@ import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import { downscalePixels } from "../page-images/downscale.ts";
 import { decodePageImage, type PagePixels, pixelWords, whiteWords } from "../page-images/page-image.ts";
 import { chunk, pngFile } from "../page-images/png-file.ts";
-import { embedMark } from "./mark.ts";
+import { embedMark, markedRgba } from "./mark.ts";
 import { STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
 
 /**
@@ -25,9 +25,13 @@ export async function stampPage(
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   if (!lines.some((line) => line.trim())) throw new Error("a page is never served without a watermark");
   // Narrower than stored: the reader's quick first look at a page (PREVIEW_WIDTH), before the sharp one.
-  const page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
-  // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles then carry it in their dots.
-  if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
+  let page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
+  // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles
+  // then carry it in their dots. An RGB page with colour will go out as WebP, which takes RGBA: the
+  // mark's pass widens it on the way.
+  if (mark && page.channels === 3 && colourInRows(page, 16)) {
+    page = { ...page, channels: 4, pixels: markedRgba(page.pixels, page.width, page.height, mark) };
+  } else if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
   watermarkPixels(page.pixels, page.width, page.height, lines, page.channels, mark);
   const grey = encodeGreyPng(page);
   if (grey) return { bytes: grey, contentType: "image/png" };

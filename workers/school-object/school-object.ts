@@ -28,6 +28,7 @@ import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
 import { catalogueVersion, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
 import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
+import { nextTidyAt } from "./tidy.ts";
 import * as usage from "./usage.ts";
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
@@ -54,6 +55,8 @@ export class School extends DurableObject<SchoolEnv> {
     // The migrations added since the object last started, each once (migrations.ts).
     if (started) migrate(ctx.storage);
     this.schoolId = started ? readMeta(this.sql, "school_id") : null;
+    // An object made before its sessions were tidied on its own alarm gets that alarm now (tidy.ts).
+    if (started) void ctx.blockConcurrencyWhile(() => this.armTidy(Date.now()));
   }
 
   /**
@@ -104,9 +107,11 @@ export class School extends DurableObject<SchoolEnv> {
 
   async openSession(schoolId: number, input: sessions.NewSession & At): Promise<ObjectOutcome<null>> {
     const noSchool = refuse({ kind: "not-found", error: "School not found" });
-    return this.withSchool(schoolId, noSchool, () =>
-      this.transaction(() => sessions.openSession(this.sql, input, input.now ?? Date.now())),
-    );
+    const now = input.now ?? Date.now();
+    const opened = await this.withSchool(schoolId, noSchool, () => this.transaction(() => sessions.openSession(this.sql, input, now)));
+    // The session's row will need tidying even if the teacher never reads a page (tidy.ts).
+    if (opened.ok) await this.armTidy(now);
+    return opened;
   }
 
   async checkSession(schoolId: number, tokenHash: string, now = Date.now()): Promise<sessions.SessionCheck> {
@@ -229,8 +234,20 @@ export class School extends DurableObject<SchoolEnv> {
     this.alarmSet = true;
     // The alarm is set once per batch: the next flush is at most FLUSH_INTERVAL_MS after this event.
     void this.ctx.storage.getAlarm().then((at) => {
-      if (at === null) return this.ctx.storage.setAlarm(now + FLUSH_INTERVAL_MS);
+      // A tidying alarm days away (armTidy) gives way to the flush's.
+      if (at === null || at > now + FLUSH_INTERVAL_MS) return this.ctx.storage.setAlarm(now + FLUSH_INTERVAL_MS);
     });
+  }
+
+  /**
+   * With no flush due, the alarm is set for when the earliest session row is due to go (tidy.ts),
+   * unless an alarm is set already (a flush's comes sooner and tidies too). `alarmSet` is read after
+   * the await: a flush scheduled meanwhile must not be pushed back by this.
+   */
+  private async armTidy(now: number): Promise<void> {
+    const due = nextTidyAt(this.sql);
+    if (due === null || this.alarmSet || (await this.ctx.storage.getAlarm()) !== null || this.alarmSet) return;
+    await this.ctx.storage.setAlarm(Math.max(due, now));
   }
 
   /** Sends the unflushed usage to D1 now (the reports and the tests); how many rows went. */
@@ -263,6 +280,8 @@ export class School extends DurableObject<SchoolEnv> {
     sessions.forgetEndedSessions(this.sql, now);
     reading.forgetEndedBudgets(this.sql, now);
     seats.forgetIdleSeats(this.sql, now);
+    // A quiet object comes back when its next session row is due to go (tidy.ts).
+    await this.armTidy(now);
   }
 
   /** The school was deleted: everything the object holds goes (usage of a deleted school has nowhere to go). */

@@ -1,6 +1,7 @@
 import { createRequestHandler } from "react-router";
 import { sweepOrphans } from "./books/orphans.ts";
 import { getDb } from "./db/client.ts";
+import { completeErasures } from "./erasure/complete.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { readConfig } from "./kernel/config.ts";
 import { withRequestId } from "./kernel/log.ts";
@@ -48,6 +49,8 @@ export default {
       ctx.waitUntil(forgetOldNotices(getDb(env.DB)));
       // Deleted schools' objects, should their emptying have failed at the time (docs/decisions/0024).
       ctx.waitUntil(purgeDeletedSchools(getDb(env.DB), env));
+      // Erasures whose school object could not be reached at the time (docs/decisions/0045).
+      ctx.waitUntil(completeErasures(getDb(env.DB), env));
       // R2 objects no row names (an upload cut off between its completion and the book's update).
       ctx.waitUntil(sweepOrphans(getDb(env.DB), env.BOOKS));
       // 30 and 7 days before a licence ends, its school hears of it once (docs/decisions/0028).

@@ -10,6 +10,7 @@ import { annotationsApi } from "./annotations.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
 import { coordinatorApi } from "./coordinator.ts";
+import { ownAccountErasureApi, schoolErasureApi } from "./erasure.ts";
 import { favouritesApi } from "./favourites.ts";
 import { leaksApi } from "./leaks.ts";
 import { libraryApi } from "./library.ts";
@@ -36,6 +37,7 @@ export const api = new Hono<AppEnv>()
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)
   .route("/schools", schoolSeatsApi)
+  .route("/schools", schoolErasureApi)
   .route("/books", adminCatalogueApi)
   .route("/books", adminBooksApi)
   .route("/books", adminPageSetsApi)
@@ -50,7 +52,8 @@ export const api = new Hono<AppEnv>()
   .route("/superadmin", superadminApi)
   .route("/auth/oidc", ssoApi)
   .route("/teacher", teacherApi)
-  .route("/teacher", teacherAccountApi);
+  .route("/teacher", teacherAccountApi)
+  .route("/teacher", ownAccountErasureApi);
 
 // Unknown paths and errors are answered by the pipeline (workers/http/pipeline.ts), as JSON under /api.
 export type Api = typeof api;

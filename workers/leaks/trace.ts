@@ -176,14 +176,15 @@ async function candidatePairs(db: Db, bookId: number, now: number): Promise<Cand
     .from(readingDaily)
     .innerJoin(teachers, eq(teachers.id, readingDaily.teacherId))
     .innerJoin(schools, eq(schools.id, teachers.schoolId))
-    .where(eq(readingDaily.bookId, bookId))
+    // An erased teacher (docs/decisions/0045) is no one the trace can name.
+    .where(and(eq(readingDaily.bookId, bookId), isNull(teachers.erasedAt)))
     .limit(MAX_CANDIDATES);
   const recent = await db
     .select(person)
     .from(teachers)
     .innerJoin(schools, eq(schools.id, teachers.schoolId))
     .innerJoin(bookAccess, eq(bookAccess.schoolId, teachers.schoolId))
-    .where(eq(bookAccess.bookId, bookId))
+    .where(and(eq(bookAccess.bookId, bookId), isNull(teachers.erasedAt)))
     .limit(MAX_CANDIDATES);
   const days = Array.from({ length: RECENT_DAYS + 1 }, (_, i) => markDay(now - i * 86_400_000));
   const seen = new Set<string>();

@@ -11,6 +11,7 @@ import { z } from "zod";
 import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, schools, teachers } from "../db/schema.ts";
+import { liveTeacher } from "../erasure/live-teachers.ts";
 import { adminCommand, teacherCommand } from "../kernel/command.ts";
 import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
@@ -81,7 +82,7 @@ export async function freeSeat(
     db
       .select({ id: teachers.id, name: teachers.name, email: teachers.email })
       .from(teachers)
-      .where(and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId))),
+      .where(and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId), liveTeacher)),
     db
       .select({ id: books.id, title: books.title })
       .from(bookAccess)

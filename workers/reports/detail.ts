@@ -22,7 +22,7 @@ export async function teacherUsage(db: Db, schoolId: number, range: DayRange): P
     SELECT t.id, t.name, t.email, t.disabled, t.last_active_day AS lastActiveDay, coalesce(sum(r.pages), 0) AS pagesRead,
       coalesce(sum(r.seconds), 0) AS seconds, count(r.book_id) AS booksOpened
     FROM teachers t LEFT JOIN reading_daily r ON r.teacher_id = t.id AND r.day BETWEEN ${range.from} AND ${range.to}
-    WHERE t.school_id = ${schoolId} GROUP BY t.id ORDER BY pagesRead DESC, seconds DESC, t.name COLLATE NOCASE, t.id`);
+    WHERE t.school_id = ${schoolId} AND t.erased_at IS NULL GROUP BY t.id ORDER BY pagesRead DESC, seconds DESC, t.name COLLATE NOCASE, t.id`);
   return rows.map(({ seconds, disabled, ...row }) => ({ ...row, disabled: Boolean(disabled), readingMinutes: minutesOf(seconds) }));
 }
 

@@ -117,6 +117,6 @@ export async function activeTeacherCounts(db: Db, now = Date.now(), schoolId?: n
   const [row] = await db.all<{ week: number; month: number; teachers: number }>(sql`SELECT
     (SELECT count(*) FROM teachers WHERE last_active_day >= ${since(7)} ${school}) AS week,
     (SELECT count(*) FROM teachers WHERE last_active_day >= ${since(30)} ${school}) AS month,
-    (SELECT count(*) FROM teachers WHERE 1 ${school}) AS teachers`);
+    (SELECT count(*) FROM teachers WHERE erased_at IS NULL ${school}) AS teachers`);
   return { last7Days: row?.week ?? 0, last30Days: row?.month ?? 0, teachers: row?.teachers ?? 0 };
 }

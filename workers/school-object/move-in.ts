@@ -31,7 +31,8 @@ export async function readHotStateFromD1(database: D1Database, schoolId: number,
     d1`
       SELECT day, teacher_id AS teacherId, book_id AS bookId, coalesce(last_at, 0) AS lastAt FROM reading_daily
       WHERE school_id = ${schoolId} AND day >= ${dayOf(now - 24 * 3600_000)}`,
-    d1`SELECT id, name, email FROM teachers WHERE school_id = ${schoolId} AND disabled = 1`,
+    // An erased teacher's row (disabled, no person in it) is no one to tell they are disabled.
+    d1`SELECT id, name, email FROM teachers WHERE school_id = ${schoolId} AND disabled = 1 AND erased_at IS NULL`,
     d1`SELECT id FROM schools WHERE id = ${schoolId}`,
   ]);
   const rows = <T>(i: number) => (results[i]?.results ?? []) as T[];

@@ -20,6 +20,7 @@ import { signedOut } from "../auth/signed-out.ts";
 import { getDb } from "../db/client.ts";
 import * as annotating from "./annotation-calls.ts";
 import type { Annotation } from "./annotations.ts";
+import * as erasure from "./erasure.ts";
 import { migrate } from "./migrations.ts";
 import { moveIn, readHotStateFromD1 } from "./move-in.ts";
 import { FLUSH_INTERVAL_MS } from "./policy.ts";
@@ -144,6 +145,11 @@ export class School extends DurableObject<SchoolEnv> {
 
   async removeTeacher(schoolId: number, teacherId: number): Promise<void> {
     return this.withSchool(schoolId, undefined, () => this.transaction(() => sessions.removeTeacher(this.sql, teacherId)));
+  }
+
+  /** Erasure (docs/decisions/0045): what the object holds of these teachers goes, in one transaction; their unsent usage stays, under ids that name no one. */
+  async eraseTeachers(schoolId: number, teacherIds: number[]): Promise<number> {
+    return this.withSchool(schoolId, 0, () => this.transaction(() => erasure.eraseTeachers(this.sql, teacherIds)));
   }
 
   async setSessionLimit(schoolId: number, limit: number): Promise<number> {

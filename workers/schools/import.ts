@@ -103,7 +103,7 @@ export async function validateImportRows(
 async function flagLimitsBelowCounts(db: Db, rows: Parsed[]) {
   const ids = rows.flatMap((row) => row.result.existingId ?? []);
   const counts = await db.all<{ id: number; teachers: number }>(sql`
-    SELECT value AS id, (SELECT count(*) FROM teachers WHERE teachers.school_id = value) AS teachers FROM json_each(${JSON.stringify(ids)})`);
+    SELECT value AS id, (SELECT count(*) FROM teachers WHERE teachers.school_id = value AND teachers.erased_at IS NULL) AS teachers FROM json_each(${JSON.stringify(ids)})`);
   const teachersById = new Map(counts.map((row) => [row.id, row.teachers]));
   for (const row of rows) {
     const teachers = teachersById.get(row.result.existingId ?? -1) ?? 0;

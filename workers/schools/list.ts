@@ -4,7 +4,7 @@ import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
 
 // Correlated counts on indexed columns (teachers_school_email_idx, book_access's primary key).
-export const teacherCount = sql<number>`(SELECT count(*) FROM teachers WHERE teachers.school_id = schools.id)`;
+export const teacherCount = sql<number>`(SELECT count(*) FROM teachers WHERE teachers.school_id = schools.id AND teachers.erased_at IS NULL)`;
 const bookCount = sql<number>`(SELECT count(*) FROM book_access WHERE book_access.school_id = schools.id)`;
 
 export const schoolRowColumns = {

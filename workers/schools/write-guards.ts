@@ -10,7 +10,7 @@ import { failure } from "../kernel/failure.ts";
  * column then fails the statement, and with it the whole batch, so no limit ever ends below the count.
  */
 export function guardedTeacherLimit(schoolId: number, limit: number | SQL, max = Number.MAX_SAFE_INTEGER): SQL {
-  return sql`CASE WHEN ${limit} >= (SELECT count(*) FROM teachers WHERE teachers.school_id = ${schoolId}) AND ${limit} <= ${max} THEN ${limit} END`;
+  return sql`CASE WHEN ${limit} >= (SELECT count(*) FROM teachers WHERE teachers.school_id = ${schoolId} AND teachers.erased_at IS NULL) AND ${limit} <= ${max} THEN ${limit} END`;
 }
 
 /** The error's message and its causes' (drizzle wraps a failed single query around D1's error). */

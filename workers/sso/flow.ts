@@ -191,7 +191,7 @@ async function findOrRegister(
     await runTransaction(db, [
       sql`INSERT INTO teachers (school_id, name, email, mobile, password_hash, created_at)
         SELECT ${school.id}, ${identity.name}, ${identity.email}, '', ${NO_PASSWORD}, ${now}
-        WHERE (SELECT count(*) FROM teachers WHERE school_id = ${school.id}) < (SELECT teacher_limit FROM schools WHERE id = ${school.id})`,
+        WHERE (SELECT count(*) FROM teachers WHERE school_id = ${school.id} AND erased_at IS NULL) < (SELECT teacher_limit FROM schools WHERE id = ${school.id})`,
     ]);
   } catch (error) {
     // The same address registering at the same moment: the other request made the account.

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { AuditActor } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { teachers } from "../db/schema.ts";
+import { liveTeacher } from "../erasure/live-teachers.ts";
 import { adminCommand, type TeacherCommandContext, teacherCommand } from "../kernel/command.ts";
 import { done, type Failed, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { auditWhere } from "../schools/audit.ts";
@@ -48,7 +49,7 @@ export async function setCoordinator(
   coordinator: boolean,
   now = Date.now(),
 ): Promise<Outcome<Managed<{ teacher: TeacherIdentity & { coordinator: boolean }; changed: boolean }>>> {
-  const target = and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId));
+  const target = and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId), liveTeacher);
   const [teacher] = await db
     .select({ id: teachers.id, name: teachers.name, email: teachers.email, disabled: teachers.disabled })
     .from(teachers)

@@ -10,6 +10,7 @@ import { type AuditActor, auditEntry } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { otpCodes, schools, teachers } from "../db/schema.ts";
+import { liveTeacher } from "../erasure/live-teachers.ts";
 import type { AppConfig } from "../kernel/config.ts";
 import { done, failure, type Outcome } from "../kernel/failure.ts";
 import { schoolObject } from "../school-object/objects.ts";
@@ -46,7 +47,7 @@ export function schoolTeacherRows(db: Db, schoolId: number) {
       lastLoginAt,
     })
     .from(teachers)
-    .where(eq(teachers.schoolId, schoolId))
+    .where(and(eq(teachers.schoolId, schoolId), liveTeacher))
     .orderBy(sql`${teachers.name} COLLATE NOCASE`, teachers.id);
 }
 
@@ -68,7 +69,8 @@ export async function listSchoolTeachers(db: Db, hot: HotState, schoolId: number
 
 export type ManagedTeacher = NonNullable<Awaited<ReturnType<typeof listSchoolTeachers>>>[number];
 
-const ofSchool = (schoolId: number, teacherId: number) => and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId));
+// An erased row (docs/decisions/0045) is no teacher to act on: "Teacher not found".
+const ofSchool = (schoolId: number, teacherId: number) => and(eq(teachers.id, teacherId), eq(teachers.schoolId, schoolId), liveTeacher);
 
 async function findTeacher(db: Db, schoolId: number, teacherId: number): Promise<TeacherIdentity | null> {
   const [row] = await db

@@ -123,6 +123,6 @@ async function countCode(db: Db, school: School, clientIp: string, now: number):
 
 async function isSchoolFull(db: Db, schoolId: number): Promise<boolean> {
   const row = await db.get<{ full: number }>(sql`
-    SELECT (SELECT count(*) FROM teachers WHERE school_id = ${schoolId}) >= teacher_limit AS full FROM schools WHERE id = ${schoolId}`);
+    SELECT (SELECT count(*) FROM teachers WHERE school_id = ${schoolId} AND erased_at IS NULL) >= teacher_limit AS full FROM schools WHERE id = ${schoolId}`);
   return row?.full === 1;
 }

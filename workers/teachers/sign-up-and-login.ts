@@ -63,7 +63,7 @@ export async function registerTeacher(
       sql`
         INSERT INTO teachers (school_id, name, email, mobile, password_hash, created_at)
         SELECT ${school.id}, ${input.name}, ${email}, ${input.mobile}, ${passwordHash}, ${now}
-        WHERE (SELECT count(*) FROM teachers WHERE school_id = ${school.id}) < (SELECT teacher_limit FROM schools WHERE id = ${school.id})
+        WHERE (SELECT count(*) FROM teachers WHERE school_id = ${school.id} AND erased_at IS NULL) < (SELECT teacher_limit FROM schools WHERE id = ${school.id})
           AND EXISTS (SELECT 1 FROM otp_codes WHERE id = ${otpId} AND used_at IS NULL)
         RETURNING id`,
       sql`UPDATE otp_codes SET used_at = ${now} WHERE id = ${otpId} AND used_at IS NULL AND ${teacherId} IS NOT NULL`,

@@ -23,8 +23,17 @@ export const teachers = sqliteTable(
     // through readStoredSettings, so a value an older reader wrote still opens.
     readingSettings: text("reading_settings", { mode: "json" }).$type<unknown>(),
     createdAt: createdAt(),
+    // Set when the teacher's personal data was erased (docs/decisions/0045): the row stays, holding no
+    // person (no name, address, mobile or password), so the usage rows that name its id still count
+    // for the school and the publisher. No account is shown, counted or signed in for it.
+    erasedAt: integer("erased_at", { mode: "number" }),
   },
-  (t) => [uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email), index("teachers_last_active_idx").on(t.lastActiveDay)],
+  (t) => [
+    uniqueIndex("teachers_school_email_idx").on(t.schoolId, t.email),
+    index("teachers_last_active_idx").on(t.lastActiveDay),
+    // The hourly job finds the erasures of the last day whose school object may not have been emptied.
+    index("teachers_erased_idx").on(t.erasedAt),
+  ],
 );
 
 export const admins = sqliteTable("admins", {

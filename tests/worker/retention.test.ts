@@ -18,7 +18,8 @@ import {
 import worker from "../../workers/app.ts";
 import { CHUNK_ROWS, chunkOf, purgeExpired, purgeKinds } from "../../workers/retention/purge.ts";
 import { ENDED_SESSION_KEPT_MS, FLUSH_INTERVAL_MS } from "../../workers/school-object/policy.ts";
-import { createSchool, db, objectSessions, schoolStub, signedInTeacher } from "./helpers.ts";
+import { client, createSchool, db, objectSessions, schoolStub, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
 
 /** A tag no other test's rows carry, so each test counts only its own. */
 const tag = () => crypto.randomUUID().slice(0, 8);
@@ -32,23 +33,32 @@ async function hourlyCron() {
 /** One row of each kind the purge removes, aged `age` ms past its period (negative: still inside it). */
 async function rowsOfEveryKind(t: string, schoolId: number, now: number, age: number) {
   const at = (periodMs: number) => now - periodMs - age;
+  const sessionEnd = at(ENDED_SESSION_KEPT_DAYS * DAY_MS);
   await env.DB.batch([
-    env.DB.prepare(
-      "INSERT INTO sessions (token_hash, kind, created_at, last_seen_at, expires_at) VALUES (?, 'admin', ?, ?, ?)",
-    ).bind(`${t}-session`, at(ENDED_SESSION_KEPT_DAYS * DAY_MS) - 9e6, at(ENDED_SESSION_KEPT_DAYS * DAY_MS) - 9e6, at(ENDED_SESSION_KEPT_DAYS * DAY_MS)),
+    env.DB.prepare("INSERT INTO sessions (token_hash, kind, created_at, last_seen_at, expires_at) VALUES (?, 'admin', ?, ?, ?)").bind(
+      `${t}-session`,
+      sessionEnd - 9e6,
+      sessionEnd - 9e6,
+      sessionEnd,
+    ),
     env.DB.prepare(
       "INSERT INTO otp_codes (school_id, email, purpose, code_hash, expires_at, attempts, used_at, created_at) VALUES (?, ?, 'register', 'h', ?, 1, ?, ?)",
     ).bind(schoolId, `${t}@school.test`, at(DAY_MS), at(DAY_MS) - 300_000, at(DAY_MS) - 600_000),
     env.DB.prepare(
       "INSERT INTO oidc_requests (state, school_id, provider, return_to, created_at) VALUES (?, ?, 'google', 'https://lectern.test', ?)",
     ).bind(`${t}-state`, schoolId, at(SIGN_IN_REQUEST_KEPT_MS)),
-    env.DB.prepare("INSERT INTO rate_limits (key, count, window_start, blocked_until) VALUES (?, 3, ?, NULL)").bind(`${t}-counter`, at(DAY_MS)),
+    env.DB.prepare("INSERT INTO rate_limits (key, count, window_start, blocked_until) VALUES (?, 3, ?, NULL)").bind(
+      `${t}-counter`,
+      at(DAY_MS),
+    ),
     env.DB.prepare(
       "INSERT INTO audit_log (admin_email, action, entity_type, entity_id, at) VALUES ('admin@test', 'licence.update', 'licence', ?, ?)",
     ).bind(`${t}-audit`, at(AUDIT_LOG_KEPT_DAYS * DAY_MS)),
-    env.DB.prepare(
-      "INSERT INTO audit_log (admin_email, action, entity_type, entity_id, at) VALUES ('admin@test', ?, 'leak', ?, ?)",
-    ).bind(LEAK_TRACE_ACTION, `${t}-trace`, at(LEAK_TRACE_KEPT_DAYS * DAY_MS)),
+    env.DB.prepare("INSERT INTO audit_log (admin_email, action, entity_type, entity_id, at) VALUES ('admin@test', ?, 'leak', ?, ?)").bind(
+      LEAK_TRACE_ACTION,
+      `${t}-trace`,
+      at(LEAK_TRACE_KEPT_DAYS * DAY_MS),
+    ),
   ]);
 }
 
@@ -216,12 +226,10 @@ describe("a school object tidies its own sessions on its alarm", () => {
 
   it("a flush still comes within five minutes of a page read when the tidy alarm is weeks away", async () => {
     const school = await createSchool();
-    const { preparedBook } = await import("./page-fixtures.ts");
     const book = (await preparedBook("Tidy Book", [school.id], ["One.", "Two."])).book.id;
     const reader = await signedInTeacher(school);
     const stub = await schoolStub(school.id);
     expect(await alarmOf(stub)).toBeGreaterThan(Date.now() + 7 * DAY_MS);
-    const { client } = await import("./helpers.ts");
     const read = await client({ cookie: reader.cookie }).api.books[":id"].pages[":n"].$get({ param: { id: String(book), n: "1" } });
     expect(read.status).toBe(200);
     const alarm = await alarmOf(stub);

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { MAX_TRACE_BYTES } from "#shared/rules/leak-trace.ts";
+import { LEAK_TRACE_ACTION } from "#shared/rules/retention.ts";
 import { auditEntry } from "../admins/audit.ts";
 import { readLimited } from "../books/uploads.ts";
 import { type AdminApiEnv, actorOf, requireRole } from "../http/guards.ts";
@@ -10,7 +11,7 @@ import { suspectImage, traceLeak } from "../leaks/trace.ts";
  * POST /api/leaks/trace (admins): the body is a leaked image itself (PNG, JPEG or WebP, at most
  * 20 MB, its type in Content-Type). Answers { matches: [{ teacherId, name, email, school, day,
  * bookId, title, page, confidence }] }, empty when no mark is found. Every trace is audited, found
- * or not (docs/decisions/0025-leak-trace.md).
+ * or not (docs/decisions/0025-leak-trace.md); the entries are kept a year (docs/decisions/0045).
  */
 export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireRole("admin"), async (c) => {
   const declared = c.req.header("Content-Length");
@@ -23,13 +24,13 @@ export const leaksApi = new Hono<AdminApiEnv>().post("/trace", requireRole("admi
   const actor = actorOf(c);
   if (!read.ok) {
     const refused = read.failure.error;
-    await auditEntry(db, actor, { action: "leak.trace", entityType: "leak", after: { type, bytes: bytes.length, refused } });
+    await auditEntry(db, actor, { action: LEAK_TRACE_ACTION, entityType: "leak", after: { type, bytes: bytes.length, refused } });
     return failureResponse(c, read.failure);
   }
   const suspect = read.value;
   const result = await traceLeak(c.env, db, suspect);
   await auditEntry(db, actor, {
-    action: "leak.trace",
+    action: LEAK_TRACE_ACTION,
     entityType: "leak",
     after: {
       type,

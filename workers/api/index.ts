@@ -15,6 +15,7 @@ import { favouritesApi } from "./favourites.ts";
 import { leaksApi } from "./leaks.ts";
 import { libraryApi } from "./library.ts";
 import { licencesApi } from "./licences.ts";
+import { operatorApi } from "./operator.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
@@ -50,6 +51,7 @@ export const api = new Hono<AppEnv>()
   .route("/leaks", leaksApi)
   .route("/licences", licencesApi)
   .route("/superadmin", superadminApi)
+  .route("/operator", operatorApi)
   .route("/auth/oidc", ssoApi)
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi)

@@ -16,6 +16,7 @@
  * moves the school's sessions, budgets and today's reading marks over from D1 (move-in.ts).
  */
 import { DurableObject } from "cloudflare:workers";
+import type { SchoolStorageDump } from "#shared/school-storage-dump.ts";
 import { signedOut } from "../auth/signed-out.ts";
 import { getDb } from "../db/client.ts";
 import * as annotating from "./annotation-calls.ts";
@@ -29,6 +30,7 @@ import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
 import { catalogueVersion, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
 import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
+import { dumpStorage, replaceStorage } from "./storage-dump.ts";
 import { nextTidyAt } from "./tidy.ts";
 import * as usage from "./usage.ts";
 
@@ -297,5 +299,34 @@ export class School extends DurableObject<SchoolEnv> {
     this.schoolId = null;
     this.alarmSet = false;
     // Nothing is left behind, and a later call (a stale cookie) writes nothing: D1 has no such school.
+  }
+
+  /** The object's whole storage at one moment, for the operator's backup (storage-dump.ts); empty if it never served the school. */
+  async dumpStorage(schoolId: number): Promise<SchoolStorageDump> {
+    if (this.schoolId !== null && this.schoolId !== schoolId)
+      throw new Error(`School object ${this.schoolId} was asked for school ${schoolId}`);
+    const alarm = await this.ctx.storage.getAlarm();
+    if (this.schoolId === null) return { schoolId, tables: [], afterRows: [], sequences: [], alarm: null };
+    return { schoolId, alarm, ...dumpStorage(this.sql) };
+  }
+
+  /** Replaces what the object holds with a backup's dump of it (the operator's restore); the rows written. */
+  async restoreStorage(schoolId: number, dump: SchoolStorageDump): Promise<number> {
+    return this.ctx.blockConcurrencyWhile(async () => {
+      // All or nothing: a dump that fails half-way leaves the object as it was.
+      const rows = this.transaction(() => replaceStorage(this.sql, dump));
+      await this.ctx.storage.deleteAlarm();
+      this.alarmSet = false;
+      this.schoolId = dump.tables.length ? schoolId : null;
+      if (!dump.tables.length) return 0;
+      // A dump taken under older code takes the migrations added since, as the object would at its start.
+      migrate(this.ctx.storage);
+      // Usage the dump had not flushed yet goes at its due time, or at once if that has passed.
+      if (dump.alarm !== null || usage.hasUnflushed(this.sql)) {
+        this.alarmSet = true;
+        await this.ctx.storage.setAlarm(Math.max(dump.alarm ?? 0, Date.now()));
+      }
+      return rows;
+    });
   }
 }

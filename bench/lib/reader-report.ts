@@ -146,12 +146,15 @@ export function stampRows(
       : node.map((r): Row => {
           const current = r.item.includes("after:");
           const median = Number(/1024px: CPU median (\d+) ms/.exec(r.result)?.[1] ?? Number.NaN);
+          // A page that goes out as WebP has colour: its own target (decision 37).
+          const colour = /1024px: [^;]* webp/.test(r.result);
+          const limit = colour ? TARGETS.stampColourCpuMs1024 : TARGETS.stampCpuMs1024;
           return {
             section: "stamp CPU (Node)",
             item: r.item,
             result: r.result,
-            target: current ? `1024 px median < ${TARGETS.stampCpuMs1024} ms CPU` : "the comparison",
-            status: current ? verdict(median < TARGETS.stampCpuMs1024) : "info",
+            target: current ? `1024 px median < ${limit} ms CPU (${colour ? "colour page" : "grey page"})` : "the comparison",
+            status: current ? verdict(median < limit) : "info",
           };
         });
   // Issue 25: a text page at 1024 px stamps in under 50 ms (median) in workerd. Seen from outside,

@@ -25,6 +25,8 @@ export const TARGETS = {
   readerRouteJsKb: 100,
   /** stampPage per 1024 px page, CPU ms (median), decision 12. */
   stampCpuMs1024: 50,
+  /** The same for a colour page (lossy WebP out), as decision 37 proposes: libwebp alone takes about 45 ms. */
+  stampColourCpuMs1024: 100,
 } as const;
 
 export const verdict = (ok: boolean): Row["status"] => (ok ? "ok" : "MISSED");

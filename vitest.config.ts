@@ -36,7 +36,11 @@ export default defineConfig({
             miniflare: {
               // The real local queue, consumed by the renderer's handler (tests/worker/entry.ts exports it),
               // as workers/renderer/wrangler.toml configures it for the renderer Worker.
-              queueConsumers: { "lectern-page-jobs": { maxBatchSize: 1, maxBatchTimeout: 0.05, maxRetries: 10, retryDelay: 1 } },
+              // And the app's own export queue (wrangler.toml), consumed by the same entry's handler.
+              queueConsumers: {
+                "lectern-page-jobs": { maxBatchSize: 1, maxBatchTimeout: 0.05, maxRetries: 10, retryDelay: 1 },
+                "lectern-exports": { maxBatchSize: 1, maxBatchTimeout: 0.05, maxRetries: 3, retryDelay: 1 },
+              },
               bindings: {
                 TEST_MIGRATIONS: migrations,
                 APP_DOMAIN: "lectern.test",

@@ -2,6 +2,7 @@ import { createRequestHandler } from "react-router";
 import { sweepOrphans } from "./books/orphans.ts";
 import { getDb } from "./db/client.ts";
 import { completeErasures } from "./erasure/complete.ts";
+import { handleExportJobs, sweepExports } from "./exports/school-job.ts";
 import { createApp, type PageRenderer } from "./http/pipeline.ts";
 import { readConfig } from "./kernel/config.ts";
 import { withRequestId } from "./kernel/log.ts";
@@ -33,11 +34,15 @@ const app = createApp(renderPage, { dev: import.meta.env.DEV });
 
 export default {
   fetch: app.fetch,
+  // The school data exports' queue, lectern-exports (docs/decisions/0044): this Worker builds them.
+  queue: (batch, env) => handleExportJobs(batch, env),
   // The cron in the Worker's configuration: report rankings and data retention (docs/decisions/0019).
   scheduled(controller, env, ctx) {
     // Every minute: page jobs lost with a restart or a crash are sent again (docs/decisions/0038).
     if (controller.cron === EVERY_MINUTE) {
       ctx.waitUntil(resendStalled(getDb(env.DB), env.PAGE_JOBS));
+      // Data exports: a build a restart lost sent again, exports past their day removed (docs/decisions/0044).
+      ctx.waitUntil(sweepExports(env));
       return;
     }
     // Its log lines carry an id of their own, as a request's do (kernel/log.ts).

@@ -2,6 +2,7 @@
 // loaders, actions and middlewares compiled by React Router's Vite plugin in this project), and
 // the same pipeline with React Router replaced by an echo of the context it would be handed.
 import { createRequestHandler } from "react-router";
+import { handleExportJobs } from "../../workers/exports/school-job.ts";
 import { createApp, type PageRenderer } from "../../workers/http/pipeline.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import type { PageJobMessage } from "../../workers/page-images/preparation.ts";
@@ -39,6 +40,8 @@ export const handleApp = (request: Request, env: Env, ctx?: ExecutionContext) =>
 export default {
   fetch: app.fetch,
   async queue(batch: MessageBatch, env: Env) {
+    // The app's own queue: school data exports (workers/app.ts).
+    if (batch.queue === "lectern-exports") return handleExportJobs(batch, env);
     const jobs = batch as MessageBatch<PageJobMessage>;
     // A test holding the queue (./page-job-hold.ts) keeps the messages for later.
     if (keepWhileHeld(jobs.messages)) return;

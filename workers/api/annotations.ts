@@ -22,16 +22,15 @@ import type { JsonInput } from "../http/run-command.ts";
 import { done, type Failure, failure, type Outcome } from "../kernel/failure.ts";
 import { parseInput, readJsonBody } from "../kernel/validate.ts";
 import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
+import { annotationsMarkdown, fileSlug, type WithheldReason } from "../reading/notes-markdown.ts";
 import type { AnnotationList } from "../school-object/annotation-calls.ts";
-import { type Annotation, HIGHLIGHT_COLOURS, type NewAnnotation } from "../school-object/annotations.ts";
+import { HIGHLIGHT_COLOURS, type NewAnnotation } from "../school-object/annotations.ts";
 import { schoolObject } from "../school-object/objects.ts";
 import { ANNOTATION_NOT_FOUND } from "../school-object/refusals.ts";
 import { parseId } from "../validation/schemas.ts";
 import { NO_STORE, refused } from "./refused.ts";
 /** The most characters one highlight covers (a sentence or a paragraph, not a page). */
 export const MAX_HIGHLIGHT_CHARS = 1_000;
-/** How much of each highlight the Markdown export carries. */
-export const EXPORT_HIGHLIGHT_CHARS = 200;
 
 const Page = z
   .int("The page must be a whole number from 1")
@@ -120,39 +119,7 @@ async function newAnnotation(book: TeacherBook, input: z.output<typeof CreateSch
 }
 
 /** Why the export leaves the words out: the budget spent (`throttled`) or every seat held (`conflict`). */
-type WithheldReason = "limit" | "no-seat";
 const withheldReason = (withheld: Failure): WithheldReason => (withheld.kind === "throttled" ? "limit" : "no-seat");
-
-const EXPORT_WITHHELD: Record<WithheldReason, string> = {
-  limit: "(the highlighted text is left out: you have reached the reading limit for this book)",
-  "no-seat": "(the highlighted text is left out: every copy of this book is in use at your school)",
-};
-
-/** The teacher's annotations as Markdown: notes whole, highlights cut to EXPORT_HIGHLIGHT_CHARS (or left out, and why). */
-export function annotationsMarkdown(title: string, annotations: Annotation[], withheld: WithheldReason | null, now = Date.now()): string {
-  const day = new Date(now).toLocaleDateString("en-US", { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
-  const lines = [`# ${title}: my notes`, "", `Exported from Lectern on ${day}.`];
-  if (annotations.length === 0) lines.push("", "You have no bookmarks, highlights or notes in this book yet.");
-  const indent = (text: string) => text.replace(/\n/g, "\n  ");
-  let page = 0;
-  for (const a of annotations) {
-    if (a.page !== page) {
-      page = a.page;
-      lines.push("", `## Page ${page}`, "");
-    }
-    if (a.kind === "bookmark") lines.push(`- Bookmark${a.label ? `: ${a.label}` : ""}`);
-    if (a.kind === "note") lines.push(`- Note: ${indent(a.note ?? "")}`);
-    if (a.kind === "highlight") {
-      const text = a.text ?? "";
-      const quoted = withheld
-        ? EXPORT_WITHHELD[withheld]
-        : `“${text.length > EXPORT_HIGHLIGHT_CHARS ? `${text.slice(0, EXPORT_HIGHLIGHT_CHARS - 1).trimEnd()}…` : text}”`;
-      lines.push(`- Highlight (${a.colour}): ${quoted}`);
-      if (a.note) lines.push(`  Note: ${indent(a.note)}`);
-    }
-  }
-  return `${lines.join("\n")}\n`;
-}
 
 const guard = requireRole("teacher");
 /** A malformed annotation id: like one that does not exist. */
@@ -177,12 +144,7 @@ export const annotationsApi = new Hono<Env>()
     ]);
     if (!list.ok) return refused(c, list.failure);
     const title = row?.title ?? "Book";
-    const name =
-      title
-        .toLowerCase()
-        .replace(/[^a-z0-9]+/g, "-")
-        .replace(/^-|-$/g, "")
-        .slice(0, 60) || "book";
+    const name = fileSlug(title, "book");
     const { annotations, withheld } = list.value;
     return c.body(annotationsMarkdown(title, annotations, withheld ? withheldReason(withheld) : null), 200, {
       ...NO_STORE,

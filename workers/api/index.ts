@@ -18,6 +18,7 @@ import { licencesApi } from "./licences.ts";
 import { operatorApi } from "./operator.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
+import { coordinatorExportsApi, schoolExportsApi, teacherDataApi } from "./school-exports.ts";
 import { schoolTeachersApi } from "./school-teachers.ts";
 import { schoolsApi } from "./schools.ts";
 import { coordinatorSeatsApi, schoolSeatsApi } from "./seat-holders.ts";
@@ -34,10 +35,12 @@ export const api = new Hono<AppEnv>()
   .route(`${API_SCHOOL_BY_SLUG}/:slug`, libraryApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorSeatsApi)
+  .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorExportsApi)
   .route("/schools", schoolsApi)
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)
   .route("/schools", schoolSeatsApi)
+  .route("/schools", schoolExportsApi)
   .route("/schools", schoolErasureApi)
   .route("/books", adminCatalogueApi)
   .route("/books", adminBooksApi)
@@ -55,7 +58,8 @@ export const api = new Hono<AppEnv>()
   .route("/auth/oidc", ssoApi)
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi)
-  .route("/teacher", ownAccountErasureApi);
+  .route("/teacher", ownAccountErasureApi)
+  .route("/teacher", teacherDataApi);
 
 // Unknown paths and errors are answered by the pipeline (workers/http/pipeline.ts), as JSON under /api.
 export type Api = typeof api;

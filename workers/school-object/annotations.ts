@@ -192,3 +192,33 @@ export function updateAnnotation(
 export function deleteAnnotation(sql: SqlStorage, teacherId: number, bookId: number, id: number): boolean {
   return sql.exec("DELETE FROM annotations WHERE id = ? AND teacher_id = ? AND book_id = ?", id, teacherId, bookId).rowsWritten > 0;
 }
+
+/** Where a reading of every teacher's annotations stopped: the last one read, in export order. */
+export type ExportCursor = { teacherId: number; bookId: number; page: number; id: number };
+
+/**
+ * Annotations of every teacher of the school (or of one), in teacher, book, page order, `limit` at
+ * a time from after `cursor`: what a data export reads (docs/decisions/0044), a page per call so a
+ * large school never crosses in one answer. Walks the (teacher_id, book_id, page) index.
+ */
+export function listForExport(
+  sql: SqlStorage,
+  input: { after: ExportCursor | null; teacherId?: number; limit: number },
+): (Annotation & { teacherId: number; bookId: number })[] {
+  const after = input.after ?? { teacherId: 0, bookId: 0, page: 0, id: 0 };
+  const one = input.teacherId !== undefined;
+  return sql
+    .exec<Row & { teacher_id: number; book_id: number }>(
+      `SELECT teacher_id, book_id, ${COLUMNS} FROM annotations
+       WHERE (teacher_id, book_id, page, id) > (?, ?, ?, ?) ${one ? "AND teacher_id = ?" : ""}
+       ORDER BY teacher_id, book_id, page, id LIMIT ?`,
+      after.teacherId,
+      after.bookId,
+      after.page,
+      after.id,
+      ...(one ? [input.teacherId] : []),
+      input.limit,
+    )
+    .toArray()
+    .map((row) => ({ ...fromRow(row), teacherId: row.teacher_id, bookId: row.book_id }));
+}

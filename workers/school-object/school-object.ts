@@ -20,7 +20,7 @@ import type { SchoolStorageDump } from "#shared/school-storage-dump.ts";
 import { signedOut } from "../auth/signed-out.ts";
 import { getDb } from "../db/client.ts";
 import * as annotating from "./annotation-calls.ts";
-import type { Annotation } from "./annotations.ts";
+import { type Annotation, listForExport } from "./annotations.ts";
 import * as erasure from "./erasure.ts";
 import { migrate } from "./migrations.ts";
 import { moveIn, readHotStateFromD1 } from "./move-in.ts";
@@ -203,6 +203,11 @@ export class School extends DurableObject<SchoolEnv> {
 
   async removeAnnotation(schoolId: number, input: annotating.RemoveInput & At): Promise<ObjectOutcome<null>> {
     return this.withSession(schoolId, input, (teacher) => annotating.removeOne(this.sql, teacher.id, input));
+  }
+
+  /** A page of the school's annotations for a data export (docs/decisions/0044); the caller is an admin, a coordinator or the teacher. */
+  async annotationsForExport(schoolId: number, input: Parameters<typeof listForExport>[1]): Promise<ReturnType<typeof listForExport>> {
+    return this.withSchool(schoolId, [], () => listForExport(this.sql, input));
   }
 
   /** The page a teacher settled on in a book (saved, and pinged while they read): kept for the next flush, counted as reading time. */

@@ -2,8 +2,9 @@
  * The hourly purge of what is kept no longer (docs/decisions/0045): ended sessions, expired
  * one-time codes, provider sign-ins, spent throttle counters, old audit entries and old leak-trace
  * entries in D1. The periods are shared/rules/retention.ts's. (Per-teacher reading and sign-in
- * events are the reports' housekeeping's, reports/housekeeping.ts; the school objects' sessions are
- * each object's own, on its alarm: school-object/tidy.ts.)
+ * events are the reports' housekeeping's, reports/housekeeping.ts, which deletes through
+ * deleteInChunks too; the school objects' sessions are each object's own, on its alarm:
+ * school-object/tidy.ts.)
  *
  * Each kind goes in chunks: one statement deletes at most CHUNK_ROWS rows, found on an index (the
  * subquery's plan is a SEARCH on the period's column, tests/worker/retention.test.ts checks it), so
@@ -64,8 +65,8 @@ export function chunkOf(kind: PurgeKind): SQL {
   return sql`SELECT rowid FROM ${kind.table} WHERE ${kind.expired} LIMIT ${CHUNK_ROWS}`;
 }
 
-/** Deletes a kind's expired rows a chunk at a time; how many went. */
-async function purgeKind(db: Db, kind: PurgeKind): Promise<number> {
+/** Deletes a kind's expired rows a chunk at a time (also the reports' housekeeping's); how many went. */
+export async function deleteInChunks(db: Db, kind: PurgeKind): Promise<number> {
   let deleted = 0;
   for (let i = 0; i < MAX_CHUNKS; i++) {
     // D1 has no DELETE ... LIMIT; a rowid subquery with a LIMIT bounds the statement the same way.
@@ -85,7 +86,7 @@ export async function purgeExpired(db: Db, now = Date.now()): Promise<Record<str
   const removed: Record<string, number> = {};
   for (const kind of purgeKinds(now)) {
     try {
-      removed[kind.name] = await purgeKind(db, kind);
+      removed[kind.name] = await deleteInChunks(db, kind);
     } catch (error) {
       log.error("Retention purge failed", { kind: kind.name, error });
     }

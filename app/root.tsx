@@ -3,6 +3,7 @@ import { type ReactNode, useState } from "react";
 import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
 import { appContext } from "../workers/kernel/context.ts";
 import type { Route } from "./+types/root";
+import { answerUnavailable } from "./lib/unavailable.server.ts";
 import "./app.css";
 import { AppErrorBoundary } from "./components/public/app-error-boundary.tsx";
 import type { RootData } from "./components/public/site-footer.tsx";
@@ -17,6 +18,9 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export { shouldRevalidate } from "./lib/revalidation.ts";
+
+// A part of the platform away (D1, R2, a school's object): the page answers 503 and says so (docs/decisions/0047).
+export const middleware: Route.MiddlewareFunction[] = [answerUnavailable];
 
 export function loader({ context }: Route.LoaderArgs): RootData {
   const { config, tenant, teacher } = context.get(appContext);

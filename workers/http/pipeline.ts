@@ -4,9 +4,12 @@ import { RouterContextProvider } from "react-router";
 import { api } from "../api/index.ts";
 import { readConfig } from "../kernel/config.ts";
 import { type AppEnv, appContext, type HostTenant } from "../kernel/context.ts";
+import type { Failure } from "../kernel/failure.ts";
 import { log, withRequestId } from "../kernel/log.ts";
+import { platformFailure } from "../kernel/platform-failure.ts";
 import { requireUtf8Json } from "../kernel/validate.ts";
-import { resolveRequestContext } from "./request-context.ts";
+import { failureBody, failureHeaders } from "./failure-status.ts";
+import { resolveRequestContext, unavailableContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
 import { createNonce, withSecurityHeaders } from "./security-headers.ts";
 import { API_BASE, isApiPath, isServedHost, pagePath, resolveHost } from "./tenancy.ts";
@@ -92,7 +95,17 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   app.use(`${API_BASE}/*`, requireUtf8Json);
 
   app.use(async (c, next) => {
-    c.set("context", await resolveRequestContext(c.req.raw, c.env, executionContextOf(c), c.var.nonce, Date.now(), c.var.host));
+    const ctx = executionContextOf(c);
+    try {
+      c.set("context", await resolveRequestContext(c.req.raw, c.env, ctx, c.var.nonce, Date.now(), c.var.host));
+    } catch (error) {
+      // A page whose context needs a part that is away (D1 for the school or the session, the
+      // school's object) still answers as a page: React Router's root answers the 503 (app/root.tsx).
+      const unavailable = platformFailure(error);
+      if (!unavailable || isApiPath(c.req.path)) throw error;
+      log.warn("A part of the platform is unavailable", { path: c.req.path, error });
+      c.set("context", unavailableContext(c.req.raw, c.env, ctx, c.var.nonce, c.var.host, unavailable));
+    }
     await next();
   });
 
@@ -103,7 +116,7 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
   app.all("*", async (c) => {
     const context = new RouterContextProvider();
     context.set(appContext, c.var.context);
-    const response = await renderPage(c.req.raw, context);
+    const response = withRetryAfter(await renderPage(c.req.raw, context), c.var.context.unavailable);
     // A signed-in page (and its .data answer) is one person's: never kept by a shared computer's
     // cache or one in between, so Back after signing out cannot show it to the next teacher.
     const { teacher, admin } = c.var.context;
@@ -122,12 +135,27 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
       const message = "That already exists: someone saved the same thing a moment ago. Reload to see it.";
       return isApiPath(c.req.path) ? c.json({ error: message }, 409) : c.text(message, 409);
     }
+    // A part of the platform away (D1, R2, a school's object): 503, with when to try again (decision 0047).
+    const unavailable = platformFailure(error);
+    if (unavailable) {
+      log.warn("A part of the platform is unavailable", { method: c.req.method, path: c.req.path, error });
+      const headers = { ...failureHeaders(unavailable), "Cache-Control": "private, no-store" };
+      return isApiPath(c.req.path) ? c.json(failureBody(unavailable), 503, headers) : c.text(unavailable.error, 503, headers);
+    }
     log.error("Request failed", { method: c.req.method, path: c.req.path, error });
     if (isApiPath(c.req.path)) return c.json({ error: "Something went wrong on our side. Please try again." }, 500);
     return c.text("Something went wrong on our side. Please try again.", 500);
   });
 
   return app;
+}
+
+/** A page answered 503 because a part was away (app/root.tsx) says when to come back, as the API's 503 does. */
+function withRetryAfter(response: Response, unavailable: Failure | undefined): Response {
+  if (response.status !== 503 || !unavailable || response.headers.has("Retry-After")) return response;
+  const headers = new Headers(response.headers);
+  for (const [name, value] of Object.entries(failureHeaders(unavailable))) headers.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
 }
 
 /** D1's UNIQUE constraint error, wherever drizzle wrapped it. */

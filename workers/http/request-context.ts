@@ -83,3 +83,24 @@ export async function resolveRequestContext(
     nonce,
   };
 }
+
+/**
+ * The context of a page whose own context could not be resolved because a part of the platform
+ * failed (`unavailable`, kernel/platform-failure.ts): nobody signed in, no school looked up. The
+ * root's middleware answers it with the 503 page before any loader or guard runs, so no page ever
+ * treats the teacher as signed out (docs/decisions/0047).
+ */
+export function unavailableContext(
+  request: Request,
+  env: Env,
+  ctx: ExecutionContext,
+  nonce: string | null,
+  host: HostTenant,
+  unavailable: RequestContext["unavailable"],
+): RequestContext {
+  const config = readConfig(env as unknown as Record<string, unknown>);
+  const slug = tenantSlug(host, new URL(request.url).pathname);
+  const tenant = { host, slug, school: null, basePath: slug ? schoolBasePath(host, slug) : "" };
+  const signedOut = { teacher: null, pageViewer: null, teacherOfOtherSchool: false, teacherDisabled: false, admin: null };
+  return { env, ctx, config, db: getDb(env.DB), tenant, ...signedOut, nonce, unavailable };
+}

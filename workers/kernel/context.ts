@@ -3,6 +3,7 @@ import type { AdminSession, TeacherCookieRef, TeacherSession } from "../auth/ses
 import type { Db } from "../db/client.ts";
 import type { School } from "../db/schema.ts";
 import type { AppConfig } from "./config.ts";
+import type { Failure } from "./failure.ts";
 
 /** The school a request is about, by its host or its path. */
 export interface RequestTenant {
@@ -48,6 +49,13 @@ export interface RequestContext {
   admin: AdminSession | null;
   /** The CSP nonce of this page's inline scripts; null for API answers and in development. */
   nonce: string | null;
+  /**
+   * A part of the platform (D1, R2, a school's object) failed while this page was being answered
+   * (kernel/platform-failure.ts): set by the pipeline when the context itself could not be resolved,
+   * or by React Router's handleError (app/entry.server.tsx) when a loader or action hit it. The
+   * root's middleware answers it as a 503 (docs/decisions/0047).
+   */
+  unavailable?: Failure;
 }
 
 export const appContext = createContext<RequestContext>();

@@ -6,6 +6,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { readOrLastKnown } from "../db/last-known.ts";
 import { type Book, type PageSet, pageSetPages } from "../db/schema.ts";
 import { TtlCache } from "../db/ttl-cache.ts";
 import { readySet } from "./page-reading.ts";
@@ -27,17 +28,16 @@ const sets = new TtlCache<string, ReadySet>(3600_000, 500);
 export async function cachedReadySet(db: Db, book: Pick<Book, "id" | "pageSetId">): Promise<ReadySet | null> {
   if (!book.pageSetId) return null;
   const key = `${book.id}:${book.pageSetId}`;
-  let preparing: ReadySet | null = null;
-  const found = await sets.read(key, async () => {
+  const kept = sets.get(key);
+  if (kept) return kept;
+  // A ready set never changes: past its hour it is still right, so D1 away or slow (decision 0047) reads it from memory.
+  const read = await readOrLastKnown(async (): Promise<ReadySet | null> => {
     const [set, rows] = await Promise.all([
       readySet(db, book),
       db.select().from(pageSetPages).where(eq(pageSetPages.setId, book.pageSetId!)),
     ]);
-    if (!set) return undefined;
-    const read = { set, pages: new Map(rows.map((row) => [row.n, row])) };
-    if (set.status === "ready") return read;
-    preparing = read;
-    return undefined;
-  });
-  return found ?? preparing;
+    return set ? { set, pages: new Map(rows.map((row) => [row.n, row])) } : null;
+  }, sets.lastKnown(key)?.value);
+  if (read?.set.status === "ready") sets.set(key, read);
+  return read;
 }

@@ -14,12 +14,13 @@
 import { dayOf, licenceEndedMessage, licenceState } from "#shared/rules/licence.ts";
 import { findBook } from "../books/detail.ts";
 import { type Db, getReplicaDb } from "../db/client.ts";
+import { readOrLastKnown } from "../db/last-known.ts";
 import type { Book, PageSet } from "../db/schema.ts";
 import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { listPages, type PageList, readingState } from "../page-images/page-reading.ts";
 import { cachedReadySet, type ReadySet } from "../page-images/page-set-cache.ts";
 import { findBookForPageView } from "./library.ts";
-import { cachedPageViewBook, forgetPageViewBook, type PageViewBook } from "./page-view-cache.ts";
+import { cachedPageViewBook, forgetPageViewBook, lastKnownPageViewBook, type PageViewBook } from "./page-view-cache.ts";
 import { type PageAsk, type PageReader, throughGate } from "./page-view-gate.ts";
 import { recordAfterResponse } from "./usage-events.ts";
 
@@ -41,6 +42,9 @@ export interface Opened {
   seats: number | null;
   cachedVersion?: number;
 }
+
+/** A page view's book as D1 or memory gives it (memory's carries the version it was read under). */
+type PageViewRead = PageViewBook | (PageViewBook & { version: number }) | null;
 
 /** The book remembered for a page view was stale (docs/decisions/0024): the view runs again, reading it from D1. */
 export const STALE = Symbol("stale");
@@ -64,8 +68,13 @@ export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Pr
     // From this isolate's memory, checked against the school's catalogue version by the object call;
     // else one row, from a replica near the reader (an assignment removed reaches it in moments).
     const remembered = cachedPageViewBook(reader.schoolId, bookId);
-    const cached = fresh ? undefined : remembered;
-    const row = cached ?? (await findBookForPageView(getReplicaDb(env.DB), reader.schoolId, bookId));
+    let cached = fresh ? undefined : remembered;
+    // Past its minute, a page turn still reads the book from memory when D1 is away or slow (decision
+    // 0047): the object checks it against the catalogue version as it does a remembered one.
+    const lastKnown = fresh || cached ? undefined : lastKnownPageViewBook(reader.schoolId, bookId);
+    const read = () => findBookForPageView(getReplicaDb(env.DB), reader.schoolId, bookId);
+    const row = cached ?? (await readOrLastKnown<PageViewRead>(read, lastKnown));
+    if (lastKnown && row === lastKnown) cached = lastKnown;
     // Opening the book (its page list) reads it afresh: a set replaced since is forgotten here at once.
     if (remembered && remembered.book.pageSetId !== row?.book.pageSetId) forgetPageViewBook(reader.schoolId, bookId);
     [teacherRow, cachedVersion] = [row ?? undefined, cached?.version];

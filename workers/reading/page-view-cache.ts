@@ -26,6 +26,20 @@ export function cachedPageViewBook(schoolId: number, bookId: number): Entry | un
   return entries.get(key(schoolId, bookId));
 }
 
+/**
+ * How long past BOOK_TTL_MS a remembered book may still be read when D1 is away or slow
+ * (docs/decisions/0047): a school day. The object still checks its catalogue version on every view,
+ * so a book taken away is refused at once; only a revoke whose call to the object failed too goes
+ * unseen, for as long as D1 stays away.
+ */
+export const STALE_IF_ERROR_MS = 8 * 3600_000;
+
+/** The book last read for a page view, expired or not (never one forgotten), while within STALE_IF_ERROR_MS. */
+export function lastKnownPageViewBook(schoolId: number, bookId: number, now = Date.now()): Entry | undefined {
+  const known = entries.lastKnown(key(schoolId, bookId));
+  return known && known.until + STALE_IF_ERROR_MS > now ? known.value : undefined;
+}
+
 /** Keeps a ready book (one with a page set) read under the school's catalogue `version`. */
 export function rememberPageViewBook(schoolId: number, row: PageViewBook, version: number): void {
   if (row.book.pageSetId) entries.set(key(schoolId, row.book.id), { ...row, version });

@@ -10,7 +10,7 @@ import { TextLayer } from "./text-layer.tsx";
 
 type Shown = { url: string; width: number };
 
-/** How soon a page still being prepared is asked for again (the server's Retry-After). */
+/** How soon a page still being prepared, or refused because a part was away (503), is asked for again (the server's Retry-After). */
 const PREPARING_RETRY_MS = 5_000;
 
 /**
@@ -70,6 +70,8 @@ export const PageImage = memo(function PageImage({
   const [failed, setFailed] = useState(Boolean(info.failed));
   // A page of a book still being prepared (docs/decisions/0038): asked for again every few seconds while on screen.
   const [waiting, setWaiting] = useState(Boolean(info.preparing));
+  // A page answered 503 (a part of the platform away, docs/decisions/0047): the server's sentence, asked for again.
+  const [away, setAway] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const [text, setText] = useState<PageText | null>(null);
   const held = useRef<number | null>(null);
@@ -100,6 +102,7 @@ export const PageImage = memo(function PageImage({
       .then(() => {
         if (cancelled) return;
         setWaiting(false);
+        setAway(null);
         const url = store.acquireImage(n, imageWidth);
         if (!url) return;
         if (held.current !== null) store.releaseImage(n, held.current);
@@ -112,8 +115,9 @@ export const PageImage = memo(function PageImage({
         // The reading limit is the reader's to announce; a page the server cannot show is this page's.
         if (error.status === 404) setFailed(true);
         // Not rendered yet: asked for again in a few seconds (the server says when: Retry-After 5).
-        if (error.preparing) {
-          setWaiting(true);
+        if (error.preparing || error.unavailable) {
+          if (error.unavailable) setAway(error.message);
+          else setWaiting(true);
           retry = setTimeout(() => setAttempt((a) => a + 1), PREPARING_RETRY_MS);
         }
       });
@@ -160,7 +164,7 @@ export const PageImage = memo(function PageImage({
       className="relative mx-auto shrink-0 overflow-hidden bg-white shadow-lg ring-1 ring-black/5"
       style={fluid ? fittedBoxStyle(info) : { width: box.width, height: box.height }}
     >
-      {!src && !failed && !waiting && (
+      {!src && !failed && !waiting && !away && (
         <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-2xl font-semibold text-slate-300">
           {n}
         </span>
@@ -169,6 +173,12 @@ export const PageImage = memo(function PageImage({
         <p role="status" className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-slate-600">
           <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600" />
           This page is still being prepared. It will appear in a moment.
+        </p>
+      )}
+      {!src && !failed && away && (
+        <p role="status" className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-slate-600">
+          <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600" />
+          {away}
         </p>
       )}
       {failed ? (

@@ -12,6 +12,17 @@ export const OFFLINE_TITLE = "You appear to be offline";
 export const OFFLINE_TEXT = "We could not reach the library. Check your internet connection, then try again.";
 export const FAILED_TITLE = "Something went wrong";
 export const FAILED_TEXT = "This page could not be loaded. Please try again in a moment.";
+export const UNAVAILABLE_TITLE = "Temporarily unavailable";
+
+/**
+ * The sentence of a page answered 503 because a part of the platform was away (app/lib/unavailable.server.ts:
+ * `{ error }`, docs/decisions/0047), or null for any other error.
+ */
+export function unavailableText(error: unknown): string | null {
+  if (!isRouteErrorResponse(error) || error.status !== 503) return null;
+  const body: unknown = error.data;
+  return body && typeof body === "object" && "error" in body && typeof body.error === "string" ? body.error : null;
+}
 
 /**
  * Whether an error means the network failed: the browser says it is offline, or a request (the
@@ -45,12 +56,13 @@ export function useSchoolBasePath(): string {
 export function SchoolPageError({ error, basePath, title }: { error: unknown; basePath: string; title?: string }) {
   const revalidator = useRevalidator();
   const offline = isOfflineError(error);
+  const unavailable = unavailableText(error);
   const status = isRouteErrorResponse(error) ? ` (${error.status}${error.statusText ? ` ${error.statusText}` : ""})` : "";
-  const text = offline ? (title ? `${OFFLINE_TITLE}. ${OFFLINE_TEXT}` : OFFLINE_TEXT) : `${FAILED_TEXT}${status}`;
+  const text = offline ? (title ? `${OFFLINE_TITLE}. ${OFFLINE_TEXT}` : OFFLINE_TEXT) : (unavailable ?? `${FAILED_TEXT}${status}`);
   const busy = revalidator.state !== "idle";
   return (
     <StatusPanel
-      title={title ?? (offline ? OFFLINE_TITLE : FAILED_TITLE)}
+      title={title ?? (offline ? OFFLINE_TITLE : unavailable ? UNAVAILABLE_TITLE : FAILED_TITLE)}
       tone="error"
       actions={
         <>

@@ -36,6 +36,10 @@ export class ReaderApiError extends Error {
   get limited() {
     return this.status === 429;
   }
+  /** A part of the platform is away for a moment (503, docs/decisions/0047): asking again soon may work. */
+  get unavailable() {
+    return this.status === 503;
+  }
   /** The session is gone (401): nothing more can be read until the teacher signs in again. */
   get signedOut() {
     return this.status === 401;

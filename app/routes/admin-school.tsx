@@ -1,4 +1,6 @@
 import { data, Link } from "react-router";
+import { requestSchoolExportCommand } from "../../workers/exports/commands.ts";
+import { schoolExports } from "../../workers/exports/store.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
@@ -25,9 +27,11 @@ import { makeCoordinatorCommand, removeCoordinatorCommand } from "../../workers/
 import { listSchoolTeachers } from "../../workers/teachers/management.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
+import { adminDownloadHref, readAdminExports } from "../components/admin/school/export-calls.ts";
 import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting } from "../components/admin/school/number-setting.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
+import { EXPORT_INTENT, SchoolExport } from "../components/admin/school/school-export.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { SignInSettings } from "../components/admin/school/sign-in-settings.tsx";
@@ -49,6 +53,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
   const apps = providerApps(env);
+  // The school's data exports (docs/decisions/0044): one R2 listing, beside the D1 reads.
+  const exports = schoolExports(env.BOOKS, id.data);
   const [school, books, history, teachers, [usage, seats], signIn, holders] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
@@ -67,6 +73,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   return {
     school: details,
     teachers: teachers ?? [],
+    exports: await exports,
     books: (books ?? []).map(({ id, title, gradeLevel, subject }) => ({ id, title, gradeLevel, subject })),
     history: history.days,
     usage: { days, report: usage },
@@ -127,6 +134,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const outcome = await runCommand({ context, request }, freeSeatCommand, fields);
     return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
+  if (intent === EXPORT_INTENT) {
+    const outcome = await runCommand({ context, request }, requestSchoolExportCommand, { id: params.id });
+    return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
+  }
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
     const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });
@@ -148,7 +159,7 @@ const TEACHER_COMMANDS = {
 const TEACHER_INTENTS = new Set(Object.keys(TEACHER_COMMANDS));
 
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
-  const { school: s, books, history, teachers, usage, seats, signIn } = loaderData;
+  const { school: s, books, history, teachers, usage, seats, signIn, exports } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -222,6 +233,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
       />
       <SignInSettings key={`sign-in-${s.id}`} settings={signIn} />
       <SchoolTeachers teachers={teachers} />
+      <SchoolExport key={`export-${s.id}`} exports={exports} load={readAdminExports(s.id)} downloadHref={adminDownloadHref(s.id)} />
       <section className={cardClasses} aria-labelledby="books-title">
         <h2 id="books-title" className="mb-3 font-semibold">
           Assigned books

@@ -12,6 +12,7 @@ import {
 } from "../../workers/teachers/own-account-commands.ts";
 import { AccountDetails } from "../components/school/account/account-details.tsx";
 import { ChangePassword } from "../components/school/account/change-password.tsx";
+import { DownloadMyData } from "../components/school/account/download-my-data.tsx";
 import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
@@ -97,6 +98,7 @@ export default function SchoolAccount({ loaderData }: Route.ComponentProps) {
       <AccountDetails account={account} />
       <ChangePassword email={account.email} />
       <SignedInDevices sessions={sessions} />
+      <DownloadMyData />
     </div>
   );
 }

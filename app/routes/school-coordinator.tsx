@@ -1,4 +1,6 @@
 import { data } from "react-router";
+import { coordinatorExportCommand } from "../../workers/exports/commands.ts";
+import { schoolExports } from "../../workers/exports/store.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { coordinatorFreeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
@@ -12,6 +14,8 @@ import {
   findCoordinator,
   NOT_COORDINATOR,
 } from "../../workers/teachers/coordinators.ts";
+import { coordinatorDownloadHref, readCoordinatorExports } from "../components/admin/school/export-calls.ts";
+import { EXPORT_INTENT, SchoolExport } from "../components/admin/school/school-export.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { type SchoolCsvHref, SchoolUsage } from "../components/admin/usage/school-usage.tsx";
@@ -25,7 +29,8 @@ export const meta: Route.MetaFunction = () => [{ title: "My school · Lectern" }
  * "My school" (docs/decisions/0030): for the school's coordinators, the school's usage report (the
  * admin's, this school only, with its CSVs) and its teachers, with disable, enable, end sessions
  * and send a password reset; and who holds the seats of its seat-limited books, with "Free seat"
- * (issue 41). A plain teacher gets 403 here, as from the API.
+ * (issue 41); and the school's data export (docs/decisions/0044). A plain teacher gets 403 here, as
+ * from the API.
  */
 export async function loader({ context, request }: Route.LoaderArgs) {
   const { teacher, school } = context.get(teacherContext);
@@ -34,16 +39,18 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!coordinator) throw data(NOT_COORDINATOR, { status: 403 });
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
-  const [teachers, report, seats] = await Promise.all([
+  const [teachers, report, seats, exports] = await Promise.all([
     coordinatorTeachers(db, env, school.id),
     coordinatorSchoolReport(db, env, school.id, range),
     schoolSeatHolders(db, env, school.id),
+    schoolExports(env.BOOKS, school.id),
   ]);
   return {
     teachers,
     days,
     report,
     seats: seats ?? [],
+    exports,
     schoolId: school.id,
     slug: school.slug,
     schoolName: school.schoolName,
@@ -67,6 +74,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     const outcome = await runCommand({ context, request }, coordinatorFreeSeatCommand, fields);
     return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
+  if (intent === EXPORT_INTENT) {
+    const outcome = await runCommand({ context, request }, coordinatorExportCommand, {});
+    return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
+  }
   if (!(intent in COMMANDS)) return reply(failure("invalid", "Unknown action"), { intent });
   const command = COMMANDS[intent as keyof typeof COMMANDS];
   const outcome = await runCommand({ context, request }, command, { teacherId: form.get("teacherId") ?? "" });
@@ -74,7 +85,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) {
-  const { teachers, days, report, seats, schoolId, slug, schoolName, basePath } = loaderData;
+  const { teachers, days, report, seats, exports, schoolId, slug, schoolName, basePath } = loaderData;
   const csvHref: SchoolCsvHref = (what, range) => {
     const params = new URLSearchParams({ from: range.from, to: range.to, format: "csv", report: what });
     return `/api/schools/slug/${encodeURIComponent(slug)}/coordinator/usage?${params.toString()}`;
@@ -97,6 +108,7 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
       />
       <SchoolTeachers teachers={teachers} manage="coordinator" />
       <SeatHolders seats={seats} />
+      <SchoolExport exports={exports} load={readCoordinatorExports(slug)} downloadHref={coordinatorDownloadHref(slug)} />
     </div>
   );
 }

@@ -26,6 +26,7 @@ import {
 import { makeCoordinatorCommand, removeCoordinatorCommand } from "../../workers/teachers/coordinators.ts";
 import { listSchoolTeachers } from "../../workers/teachers/management.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
+import { ERASE_INTENT, ErasePersonalData } from "../components/admin/school/erase-personal-data.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
 import { adminDownloadHref, readAdminExports } from "../components/admin/school/export-calls.ts";
 import { formNumber } from "../components/admin/school/form-values.ts";
@@ -38,6 +39,7 @@ import { SignInSettings } from "../components/admin/school/sign-in-settings.tsx"
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
+import { eraseSchoolAction } from "../lib/erase-school.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
 
@@ -90,7 +92,8 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
  * (as PUT /api/schools/:id); and the teachers' actions, `teacher-disable`, `teacher-enable`,
  * `teacher-sign-out`, `teacher-send-reset` and `teacher-delete` with `teacherId` (as
  * /api/schools/:id/teachers/:teacherId/...); and `seat-free` with `bookId` and `teacherId` (as
- * DELETE /api/schools/:id/seats/:bookId/:teacherId).
+ * DELETE /api/schools/:id/seats/:bookId/:teacherId); and `erase-personal-data` with `confirm`, the
+ * school's slug (as POST /api/schools/:id/erase-personal-data: docs/decisions/0045).
  */
 export async function action({ request, params, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
@@ -138,6 +141,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const outcome = await runCommand({ context, request }, requestSchoolExportCommand, { id: params.id });
     return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
   }
+  if (intent === ERASE_INTENT) return eraseSchoolAction({ context, request }, id.data, form.get("confirm"));
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
     const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });
@@ -254,6 +258,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </section>
+      <ErasePersonalData key={`erase-${s.id}`} school={s} />
     </div>
   );
 }

@@ -38,6 +38,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
         basePath={loaderData.basePath}
         next={loaderData.next}
         notice={loaderData.notice}
+        farewell={loaderData.farewell}
         providers={loaderData.providers}
       />
     );

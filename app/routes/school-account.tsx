@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { sessionCookie } from "../../workers/auth/sessions.ts";
+import { deleteOwnAccountCommand } from "../../workers/erasure/commands.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
@@ -12,6 +13,7 @@ import {
 } from "../../workers/teachers/own-account-commands.ts";
 import { AccountDetails } from "../components/school/account/account-details.tsx";
 import { ChangePassword } from "../components/school/account/change-password.tsx";
+import { DeleteAccount } from "../components/school/account/delete-account.tsx";
 import { DownloadMyData } from "../components/school/account/download-my-data.tsx";
 import { SignedInDevices } from "../components/school/account/signed-in-devices.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
@@ -32,14 +34,15 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { teacherId, who, tokenHash, db, env } = signedIn(context);
   const [account, sessions] = await Promise.all([getTeacherAccount(db, teacherId), listTeacherSessions(env, who, tokenHash)]);
   if (!account) throw data("Your account could not be found.", { status: 404 });
-  return { account, sessions };
+  return { account, sessions, schoolName: context.get(teacherContext).school.schoolName };
 }
 
 /**
  * The page's forms, each by its `intent` and each on the same server core as the API:
  * `profile` (name, mobile; PUT /api/teacher/account), `password` (currentPassword, newPassword,
  * confirmPassword; POST /api/teacher/password), `end-session` (sessionId; DELETE
- * /api/teacher/sessions/:id) and `sign-out-everywhere` (then the login page).
+ * /api/teacher/sessions/:id), `sign-out-everywhere` (then the login page) and `delete-account`
+ * (confirm; DELETE /api/teacher/account, then the login page, which says the account is gone).
  */
 export async function action({ request, context }: Route.ActionArgs) {
   const { basePath } = signedIn(context);
@@ -83,12 +86,18 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!outcome.ok) return reply(outcome, { intent });
     throw signedOut();
   }
+  if (intent === "delete-account") {
+    const outcome = await runCommand({ context, request }, deleteOwnAccountCommand, { confirm: text("confirm") ?? "" });
+    if (!outcome.ok) return reply(outcome, { intent });
+    const cleared = { headers: { "Set-Cookie": sessionCookie(request, "teacher", null) } };
+    throw redirect(`${basePath || "/"}?account=${outcome.value.signedOutEverywhere ? "deleted" : "deleted-elsewhere-later"}`, cleared);
+  }
   return reply(failure("invalid", "Please choose what to do on this page."), { intent });
 }
 
 /** A zod error as the sentence it carries (no field names: the form shows which field is which). */
 export default function SchoolAccount({ loaderData }: Route.ComponentProps) {
-  const { account, sessions } = loaderData;
+  const { account, sessions, schoolName } = loaderData;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <div>
@@ -98,6 +107,7 @@ export default function SchoolAccount({ loaderData }: Route.ComponentProps) {
       <AccountDetails account={account} />
       <ChangePassword email={account.email} />
       <SignedInDevices sessions={sessions} />
+      <DeleteAccount email={account.email} schoolName={schoolName} />
       <DownloadMyData />
     </div>
   );

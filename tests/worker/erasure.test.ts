@@ -143,6 +143,7 @@ describe("a teacher deletes their own account", () => {
     expect(deleted.status).toBe(200);
     expect(await deleted.json()).toEqual({
       teachersErased: 1,
+      signedOutEverywhere: true,
       message: "Your account has been deleted and you have been signed out everywhere.",
     });
     expect(deleted.headers.get("Set-Cookie")).toMatch(/Max-Age=0/);

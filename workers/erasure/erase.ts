@@ -80,6 +80,12 @@ const OWN_REQUEST: AuditActor = { id: null, email: "(the teacher's own request)"
 
 export const CONFIRM_WITH_EMAIL = (email: string) => `Type your e-mail address, ${email}, to confirm.`;
 
+/** What the teacher reads once their account is gone (the API's answer, and the school's login page after the account page's redirect). */
+export const OWN_ACCOUNT_DELETED = {
+  deleted: "Your account has been deleted and you have been signed out everywhere.",
+  "deleted-elsewhere-later": "Your account has been deleted. Signing you out on your other devices will finish within the hour.",
+} as const;
+
 /**
  * A teacher deletes their own account: the same erasure for one person, once they have typed their
  * e-mail address (`confirm`). They are signed out everywhere (the object's step ends every session).
@@ -90,7 +96,7 @@ export async function deleteOwnAccount(
   who: { schoolId: number; teacherId: number },
   confirm: string,
   now = Date.now(),
-): Promise<Outcome<Erased>> {
+): Promise<Outcome<Erased & { signedOutEverywhere: boolean }>> {
   const [teacher] = await db
     .select({ id: teachers.id, email: teachers.email })
     .from(teachers)
@@ -101,8 +107,6 @@ export async function deleteOwnAccount(
   const live = sql`EXISTS (SELECT 1 FROM teachers WHERE id = ${teacher.id} AND erased_at IS NULL)`;
   const audit = { action: "teacher.delete-own-account", entityType: "teacher", entityId: teacher.id, condition: live };
   const { erased, objectDone } = await erase(db, hot, OWN_REQUEST, scope, audit, now);
-  const message = objectDone
-    ? "Your account has been deleted and you have been signed out everywhere."
-    : "Your account has been deleted. Signing you out on your other devices will finish within the hour.";
-  return done({ teachersErased: erased, message });
+  const message = OWN_ACCOUNT_DELETED[objectDone ? "deleted" : "deleted-elsewhere-later"];
+  return done({ teachersErased: erased, signedOutEverywhere: objectDone, message });
 }

@@ -3,6 +3,7 @@ import type { ProviderName } from "../../../workers/sso/providers.ts";
 import { PublicHeader } from "../public/public-header.tsx";
 import { SiteFooter } from "../public/site-footer.tsx";
 import { Icon } from "../ui/icon.tsx";
+import { MessageBox } from "../ui/message-box.tsx";
 import { TEACHER_PORTAL_ID, TeacherPortal } from "./teacher-portal.tsx";
 
 /**
@@ -14,12 +15,15 @@ export function SchoolPortal({
   basePath,
   next,
   notice = null,
+  farewell = null,
   providers = [],
 }: {
   school: PublicSchool;
   basePath: string;
   next: string;
   notice?: string | null;
+  /** Said once a teacher deleted their own account (docs/decisions/0045), above the login. */
+  farewell?: string | null;
   /** The providers the school signs in with: their buttons sit above the e-mail form. */
   providers?: ProviderName[];
 }) {
@@ -62,15 +66,18 @@ export function SchoolPortal({
                 ))}
               </ul>
             </div>
-            <div id={TEACHER_PORTAL_ID} className="mx-auto w-full max-w-md">
-              <TeacherPortal
-                slug={school.slug}
-                schoolName={school.schoolName}
-                basePath={basePath}
-                next={next}
-                notice={notice}
-                providers={providers}
-              />
+            <div className="mx-auto w-full max-w-md space-y-4">
+              {farewell && <MessageBox text={farewell} tone="success" />}
+              <div id={TEACHER_PORTAL_ID}>
+                <TeacherPortal
+                  slug={school.slug}
+                  schoolName={school.schoolName}
+                  basePath={basePath}
+                  next={next}
+                  notice={notice}
+                  providers={providers}
+                />
+              </div>
             </div>
           </div>
         </div>

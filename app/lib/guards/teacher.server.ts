@@ -1,6 +1,7 @@
 import { createContext, redirect } from "react-router";
 import type { PublicSchool } from "#shared/rules/public-school.ts";
 import { ACCOUNT_DISABLED } from "../../../workers/auth/signed-out.ts";
+import { OWN_ACCOUNT_DELETED } from "../../../workers/erasure/erase.ts";
 import { appContext } from "../../../workers/kernel/context.ts";
 import { REFUSALS, type SignInRefusal } from "../../../workers/sso/flow.ts";
 import { PROVIDERS, type ProviderName, providerApps } from "../../../workers/sso/providers.ts";
@@ -53,9 +54,10 @@ export function signedOutNotice(args: Args): string | null {
 /**
  * What a school's login page shows besides the form: the providers the school signs in with
  * (enabled by an admin and set up for this deployment: docs/decisions/0029), and the notice, which
- * is why a provider sign-in was just refused (`?signInError=`) or why the teacher is signed out.
+ * is why a provider sign-in was just refused (`?signInError=`) or why the teacher is signed out;
+ * and `farewell`, once a teacher deleted their own account (`?account=`, the account page's redirect).
  */
-export async function loginPageExtras(args: Args): Promise<{ notice: string | null; providers: ProviderName[] }> {
+export async function loginPageExtras(args: Args): Promise<{ notice: string | null; providers: ProviderName[]; farewell: string | null }> {
   const { db, env, tenant } = args.context.get(appContext);
   const apps = providerApps(env);
   // No D1 read when the deployment has no provider at all.
@@ -63,7 +65,9 @@ export async function loginPageExtras(args: Args): Promise<{ notice: string | nu
   const providers = PROVIDERS.filter((provider) => apps[provider] && settings?.[provider].enabled);
   const code = new URL(args.request.url).searchParams.get("signInError");
   const refused = code && code !== "limit" && Object.hasOwn(REFUSALS, code) ? REFUSALS[code as SignInRefusal] : null;
-  return { notice: refused ?? signedOutNotice(args), providers };
+  const account = new URL(args.request.url).searchParams.get("account") ?? "";
+  const farewell = Object.hasOwn(OWN_ACCOUNT_DELETED, account) ? OWN_ACCOUNT_DELETED[account as keyof typeof OWN_ACCOUNT_DELETED] : null;
+  return { notice: refused ?? signedOutNotice(args), providers, farewell };
 }
 
 /** A teacher already signed in to this school skips the login page. */

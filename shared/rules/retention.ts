@@ -37,3 +37,13 @@ export const LEAK_TRACE_KEPT_DAYS = 365;
 
 /** The audit action a leak trace is recorded under (workers/api/leaks.ts). */
 export const LEAK_TRACE_ACTION = "leak.trace";
+
+/** A period as a page says it: "2 years", "1 year", "400 days". */
+export function periodText(days: number): string {
+  if (days % 365 !== 0) return `${days} days`;
+  const years = days / 365;
+  return `${years} ${years === 1 ? "year" : "years"}`;
+}
+
+/** What the audit log's page tells a superadmin, so no entry goes without warning. */
+export const AUDIT_RETENTION_NOTE = `Entries are kept ${periodText(AUDIT_LOG_KEPT_DAYS)}, leak traces ${periodText(LEAK_TRACE_KEPT_DAYS)}, and then removed: export what an invoice or a dispute needs before then.`;

@@ -9,6 +9,7 @@ import {
 import { describe, expect, it } from "vitest";
 import {
   AUDIT_LOG_KEPT_DAYS,
+  AUDIT_RETENTION_NOTE,
   DAY_MS,
   ENDED_SESSION_KEPT_DAYS,
   LEAK_TRACE_ACTION,
@@ -19,7 +20,7 @@ import worker from "../../workers/app.ts";
 import { teacherUsageKinds } from "../../workers/reports/housekeeping.ts";
 import { CHUNK_ROWS, chunkOf, purgeExpired, purgeKinds } from "../../workers/retention/purge.ts";
 import { ENDED_SESSION_KEPT_MS, FLUSH_INTERVAL_MS } from "../../workers/school-object/policy.ts";
-import { client, createSchool, db, objectSessions, schoolStub, signedInTeacher } from "./helpers.ts";
+import { client, createSchool, db, objectSessions, page, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 /** A tag no other test's rows carry, so each test counts only its own. */
@@ -146,6 +147,15 @@ describe("the hourly purge (docs/decisions/0045)", () => {
     const removed = await purgeExpired(db(), now);
     expect(removed.rate_limits).toBeGreaterThanOrEqual(rows);
     expect(await env.DB.prepare("SELECT count(*) AS n FROM rate_limits WHERE key LIKE ?").bind(`${t}-%`).first("n")).toBe(0);
+  });
+
+  it("tells a superadmin on the audit log's page how long entries are kept", async () => {
+    const { cookie } = await signedInAdmin("superadmin");
+    const html = await (await page("/superadmin/dashboard", { cookie })).text();
+    expect(AUDIT_RETENTION_NOTE).toBe(
+      "Entries are kept 2 years, leak traces 1 year, and then removed: export what an invoice or a dispute needs before then.",
+    );
+    expect(html).toContain(AUDIT_RETENTION_NOTE);
   });
 
   it("finds each kind's chunk on an index, never by scanning the table (the reports' 400-day kinds too)", async () => {

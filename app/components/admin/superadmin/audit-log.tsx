@@ -1,4 +1,5 @@
 import { useSearchParams } from "react-router";
+import { AUDIT_RETENTION_NOTE } from "#shared/rules/retention.ts";
 import type { Route } from "../../../routes/+types/superadmin-dashboard";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
@@ -36,6 +37,7 @@ export function AuditLog({ audit, pageSize, actors }: { audit: Audit; pageSize: 
           Export CSV
         </a>
       </div>
+      <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">{AUDIT_RETENTION_NOTE}</p>
       <AuditFilters filters={audit.filters} actions={audit.actions} actors={actors} />
       {audit.filterError && (
         <div className="mb-3">

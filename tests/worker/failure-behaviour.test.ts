@@ -6,7 +6,7 @@
 // The measured table is printed for the record.
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { teachers } from "../../workers/db/schema.ts";
 import { UNAVAILABLE_TEXT } from "../../workers/kernel/platform-failure.ts";
@@ -164,6 +164,7 @@ function sentenceOf(text: string): string {
 }
 
 const measured: string[] = [];
+afterAll(() => console.log(`Failure table (measured):\n${measured.join("\n")}`));
 
 describe("what each path answers when a part fails", () => {
   for (const [failure, inject] of Object.entries(FAILURES) as [Failure, (faults: Faults) => void][]) {
@@ -190,8 +191,33 @@ describe("what each path answers when a part fails", () => {
       });
     }
   }
+});
 
-  it("prints the table", () => {
-    console.log(`Failure table (measured):\n${measured.join("\n")}`);
-  });
+describe("a page whose loader meets D1 failing (after its context was resolved)", () => {
+  for (const suffix of ["", ".data"]) {
+    it(`the dashboard${suffix}: 503 whichever round trip fails, never a 500`, async () => {
+      allowLogged(/./);
+      const path = `/schools/${world.school.slug}/dashboard${suffix}`;
+      const counted = faultyBindings();
+      expect((await pageWith(counted, path, world.teacher.cookie)).status).toBe(200);
+      const statuses: number[] = [];
+      for (let passFirst = 0; passFirst < counted.trips; passFirst++) {
+        const faults = faultyBindings();
+        faults.d1 = "down";
+        faults.d1PassFirst = passFirst;
+        const response = await pageWith(faults, path, world.teacher.cookie);
+        // The first render read the school's shelf, which is kept: a later one may make fewer round trips.
+        if (faults.trips <= passFirst) continue;
+        statuses.push(response.status);
+        expect(response.status).toBe(503);
+        expect(response.headers.get("Retry-After")).toBe("5");
+        const text = await response.text();
+        // The page, or the data a client navigation reads: the sentence either way.
+        expect(text).toContain(suffix ? UNAVAILABLE_TEXT.database : "Temporarily unavailable");
+      }
+      measured.push(
+        `| D1 failing at each of its ${counted.trips} round trips | dashboard${suffix} | ${[...new Set(statuses)].join(", ")} | 5 | |`,
+      );
+    });
+  }
 });

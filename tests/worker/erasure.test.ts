@@ -1,7 +1,11 @@
+import { env } from "cloudflare:test";
 import { and, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { auditLog, teachers } from "../../workers/db/schema.ts";
+import { completeErasures } from "../../workers/erasure/complete.ts";
+import { eraseSchoolPersonalData } from "../../workers/erasure/erase.ts";
 import { findSchoolRow } from "../../workers/schools/list.ts";
+import { allowLogged } from "./console-guard.ts";
 import {
   d1RowsNaming,
   objectRowsNaming,
@@ -41,6 +45,8 @@ describe("an admin erases a school's personal data", () => {
     expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(2);
     const before = await reportFigures(school.id, book.id);
     expect(before.school.pagesRead).toBeGreaterThan(0);
+    // A data export of each school made today (decision 44), kept in R2 for a day.
+    for (const id of [school.id, other.id]) await env.BOOKS.put(`exports/school-${id}/e.zip`, "teachers.csv");
 
     const answer = await okBody(erase(school.id, admin.cookie));
     expect(answer.teachersErased).toBe(2);
@@ -61,6 +67,9 @@ describe("an admin erases a school's personal data", () => {
     });
     expect(await (await schoolStub(school.id)).seatsHeld(school.id, book.id)).toBe(0);
     expect(await reportFigures(school.id, book.id)).toEqual(before);
+    // The school's export went with it; the other school's stays.
+    expect(await env.BOOKS.head(`exports/school-${school.id}/e.zip`)).toBeNull();
+    expect(await env.BOOKS.head(`exports/school-${other.id}/e.zip`)).not.toBeNull();
 
     // Who and when, and no one erased named in it.
     const [entry] = await erasureEntries(school.id);
@@ -123,6 +132,30 @@ describe("an admin erases a school's personal data", () => {
     const missing = await erase(987_654, admin.cookie);
     expect(missing.status).toBe(404);
     expect(await errorOf(missing)).toBe("School not found");
+  });
+});
+
+describe("when the school's object cannot be reached", () => {
+  it("D1 is erased at once, the admin is told to retry (503), and the hourly job finishes the object", async () => {
+    const { school, ada, ben } = await schoolWithTraces();
+    const needles = needlesOf(ada, ben);
+    const unreachable = {
+      getByName: () => ({ eraseTeachers: () => Promise.reject(new Error("Durable Object reset because its code was updated.")) }),
+    } as unknown as typeof env.SCHOOLS;
+    const actor = { id: admin.admin.id, email: admin.admin.email };
+    allowLogged(/Erased in D1; the school's object will be erased by the hourly job/);
+    const outcome = await eraseSchoolPersonalData(db(), { SCHOOLS: unreachable, BOOKS: env.BOOKS }, actor, school.id);
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.failure).toMatchObject({ kind: "unavailable", retryAfterSeconds: 30 });
+    expect(outcome.failure.error).toMatch(/was erased from the database, but its sign-ins and notes could not be reached just now/);
+    expect(await d1RowsNaming(needles)).toEqual([]);
+    // Half done: the object still holds them (and their sessions) until the hourly job runs.
+    expect((await objectRowsNaming(school.id, needles)).length).toBeGreaterThan(0);
+    expect(await completeErasures(db(), env)).toBeGreaterThanOrEqual(1);
+    expect(await objectRowsNaming(school.id, needles)).toEqual([]);
+    expect((await objectRowsOf(school.id, [ada.teacher.id, ben.teacher.id])).sessions).toBe(0);
+    expect((await client({ cookie: ada.cookie }).api.teacher.account.$get()).status).toBe(401);
   });
 });
 

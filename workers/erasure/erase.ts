@@ -12,6 +12,7 @@ import type { AuditActor } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { schools, teachers } from "../db/schema.ts";
+import { schoolPrefix } from "../exports/store.ts";
 import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { schoolObject } from "../school-object/objects.ts";
@@ -46,13 +47,30 @@ async function erase(
 }
 
 /**
+ * The school's data exports kept in R2 for a day (decision 44) are copies of what was just erased:
+ * they go too. A failure is logged; the exports' own sweep removes them within the day anyway.
+ */
+async function forgetSchoolExports(bucket: R2Bucket, schoolId: number): Promise<void> {
+  try {
+    let cursor: string | undefined;
+    do {
+      const listed = await bucket.list({ prefix: schoolPrefix(schoolId), ...(cursor ? { cursor } : {}) });
+      if (listed.objects.length) await bucket.delete(listed.objects.map((object) => object.key));
+      cursor = listed.truncated ? listed.cursor : undefined;
+    } while (cursor);
+  } catch (error) {
+    log.error("Erased; the school's exports will go with their daily sweep", { schoolId, error });
+  }
+}
+
+/**
  * An admin erases a school's personal data: every teacher of it becomes an erased row (the school,
- * its licences and its usage figures stay). Audited each time it is asked (who, when, how many
- * accounts), with no name in the entry.
+ * its licences and its usage figures stay), and its data exports go. Audited each time it is asked
+ * (who, when, how many accounts), with no name in the entry.
  */
 export async function eraseSchoolPersonalData(
   db: Db,
-  hot: HotState,
+  hot: HotState & { BOOKS: R2Bucket },
   actor: AuditActor,
   schoolId: number,
   now = Date.now(),
@@ -61,6 +79,7 @@ export async function eraseSchoolPersonalData(
   if (!school) return failure("not-found", "School not found");
   const audit = { action: "school.erase-personal-data", entityType: "school", entityId: schoolId, condition: sql`1` };
   const { erased, objectDone } = await erase(db, hot, actor, { schoolId }, audit, now);
+  await forgetSchoolExports(hot.BOOKS, schoolId);
   if (!objectDone)
     return failed({
       kind: "unavailable",

@@ -13,8 +13,16 @@ import { teacherTokenHash } from "../../workers/auth/sessions.ts";
 import { otpCodes, teachers } from "../../workers/db/schema.ts";
 import { readingDaily } from "../../workers/db/usage-schema.ts";
 import { EXPORT_DOWNLOADED, EXPORT_REQUESTED } from "../../workers/exports/commands.ts";
-import { sweepExports } from "../../workers/exports/school-job.ts";
-import { EXPORT_KEEP_MS, readStatus, statusKey, writeStatus, zipKey } from "../../workers/exports/store.ts";
+import { EXPORT_FAILED, sweepExports } from "../../workers/exports/school-job.ts";
+import {
+  EXPORT_KEEP_MS,
+  EXPORT_MAX_ATTEMPTS,
+  EXPORT_STALE_MS,
+  readStatus,
+  statusKey,
+  writeStatus,
+  zipKey,
+} from "../../workers/exports/store.ts";
 import { auditEntriesOf } from "./fixtures-audit.ts";
 import { client, createSchool, db, errorOf, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
@@ -187,6 +195,37 @@ describe("a school's export", () => {
     await sweepExports(env);
     expect(await env.BOOKS.head(zipKey(school.id, built.id))).toBeNull();
     expect(await env.BOOKS.head(statusKey(school.id, built.id))).toBeNull();
+  });
+});
+
+describe("a build a restart lost", () => {
+  it("is sent again by the minute cron once its status has not moved for 3 minutes, and failed after its last attempt", async () => {
+    const school = await createSchool({ name: "Restart School" });
+    const now = Date.now();
+    const lost = {
+      id: crypto.randomUUID(),
+      schoolId: school.id,
+      slug: school.slug,
+      state: "building" as const,
+      requestedBy: admin.admin.email,
+      requestedAt: now - 10 * 60_000,
+      updatedAt: now - EXPORT_STALE_MS - 1,
+      attempts: 1,
+      step: "teachers.csv",
+      rows: 10,
+      size: null,
+      error: null,
+    };
+    const spent = { ...lost, id: crypto.randomUUID(), attempts: EXPORT_MAX_ATTEMPTS };
+    await writeStatus(env.BOOKS, lost);
+    await writeStatus(env.BOOKS, spent);
+    // A build still moving is left alone.
+    const moving = { ...lost, id: crypto.randomUUID(), updatedAt: now - 1_000 };
+    await writeStatus(env.BOOKS, moving);
+    expect(await sweepExports(env, now)).toMatchObject({ resent: 1 });
+    expect(await whenBuilt(school.id, lost.id)).toMatchObject({ state: "ready", attempts: 2 });
+    expect(await readStatus(env.BOOKS, school.id, spent.id)).toMatchObject({ state: "failed", error: EXPORT_FAILED });
+    expect(await readStatus(env.BOOKS, school.id, moving.id)).toMatchObject({ state: "building", attempts: 1 });
   });
 });
 

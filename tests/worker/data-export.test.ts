@@ -19,6 +19,8 @@ import {
   EXPORT_MAX_ATTEMPTS,
   EXPORT_STALE_MS,
   readStatus,
+  removeSchoolExports,
+  schoolPrefix,
   statusKey,
   writeStatus,
   zipKey,
@@ -195,6 +197,15 @@ describe("a school's export", () => {
     await sweepExports(env);
     expect(await env.BOOKS.head(zipKey(school.id, built.id))).toBeNull();
     expect(await env.BOOKS.head(statusKey(school.id, built.id))).toBeNull();
+  });
+
+  it("can be removed at once for an erasure of the school's personal data, and only that school's", async () => {
+    const { export: mine } = await okBody(adminExports().$post({ param: { id: String(schoolB.id) } }));
+    await whenBuilt(schoolB.id, mine.id);
+    const others = (await env.BOOKS.list({ prefix: schoolPrefix(schoolA.id) })).objects.length;
+    expect(await removeSchoolExports(env.BOOKS, schoolB.id)).toBe(2);
+    expect((await env.BOOKS.list({ prefix: schoolPrefix(schoolB.id) })).objects).toEqual([]);
+    expect((await env.BOOKS.list({ prefix: schoolPrefix(schoolA.id) })).objects.length).toBe(others);
   });
 });
 

@@ -96,3 +96,21 @@ export async function schoolExports(bucket: R2Bucket, schoolId: number, now = Da
 }
 
 export const inProgress = (status: ExportStatus) => status.state === "queued" || status.state === "building";
+
+/**
+ * Every export of the school removed, ZIPs and statuses (its ZIPs hold the teachers' names and
+ * e-mails): for an erasure of the school's personal data (docs/decisions/0045), which must not leave
+ * a copy behind. Answers how many objects went.
+ */
+export async function removeSchoolExports(bucket: R2Bucket, schoolId: number): Promise<number> {
+  let removed = 0;
+  let cursor: string | undefined;
+  do {
+    const listing = await bucket.list({ prefix: schoolPrefix(schoolId), cursor });
+    const keys = listing.objects.map((object) => object.key);
+    if (keys.length) await bucket.delete(keys);
+    removed += keys.length;
+    cursor = listing.truncated ? listing.cursor : undefined;
+  } while (cursor);
+  return removed;
+}

@@ -51,7 +51,8 @@ export { DEFAULT_STATE };
 export async function seedLocal(
   persistTo = DEFAULT_STATE,
   log: (line: string) => void = () => {},
-  options: { beforeServer?: boolean } = {},
+  /** `pages: false`: no book's pages are prepared (a test that prepares only the one it reads). */
+  options: { beforeServer?: boolean; pages?: boolean } = {},
 ): Promise<{ report: SeedReport; env: SeedEnv; pages: PrepareReport[] }> {
   ensureDevVars();
   return withLocalState(persistTo, async (storage) => {
@@ -79,7 +80,8 @@ export async function seedLocal(
     );
     const usage = await seedDemoUsage(getDb(storage.DB));
     if (usage > 0) log(`Made up 90 days of demo reading (${usage} rollup writes).`);
-    const pages = await prepareMissingPages(withoutPlatformBooks(localPageStore(storage), storage.DB), { log });
+    const pages =
+      options.pages === false ? [] : await prepareMissingPages(withoutPlatformBooks(localPageStore(storage), storage.DB), { log });
     return { report, env, pages };
   });
 }

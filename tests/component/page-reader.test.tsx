@@ -151,6 +151,31 @@ describe("the teacher's page reader", () => {
     }
   });
 
+  it("shows the server's sentence on a page answered 503 (a part away), asks again, and shows the page once it answers", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const away = "This file cannot be fetched right now. Please try again in a moment.";
+    try {
+      let back = false;
+      const calls = stubBook((path) =>
+        path.startsWith("/api/books/7/pages/1?w=") && !back ? { status: 503, body: { error: away, part: "files" } } : undefined,
+      );
+      renderReader();
+      const first = await screen.findByRole("region", { name: "Page 1 of 3" });
+      await within(first).findByText(away);
+      expect(within(first).queryByText("This page could not be displayed.")).toBeNull();
+      const asked = calls.filter((call) => call.startsWith("/api/books/7/pages/1?w=")).length;
+      back = true;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(5_000);
+      });
+      await waitFor(() => expect(first.querySelector("img")).not.toBeNull());
+      expect(calls.filter((call) => call.startsWith("/api/books/7/pages/1?w=")).length).toBe(asked + 1);
+      expect(within(first).queryByText(away)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("announces the reading limit once and stops asking for pages", async () => {
     const limit = { status: 429, body: { error: "You have read a lot of this book in the last hour. Try again in 20 minutes." } };
     const calls = stubBook((path) => (/pages\/\d+/.test(path) ? limit : undefined));

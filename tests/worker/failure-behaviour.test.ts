@@ -185,8 +185,8 @@ describe("what each path answers when a part fails", () => {
         if (response.status === 503) {
           expect(Number(retryAfter)).toBeGreaterThan(0);
           expect(Object.values(UNAVAILABLE_TEXT)).toContain(said);
-          // A page says what happened and offers to try again.
-          if (!text.startsWith("{")) expect(text).toMatch(/Temporarily unavailable[\s\S]*Try Again/);
+          // A page says what happened, offers to try again, and leads back to the school.
+          if (!text.startsWith("{")) expect(text).toMatch(/Temporarily unavailable[\s\S]*Try Again[\s\S]*Back to Dashboard/);
         }
       });
     }

@@ -1,6 +1,6 @@
-import { isRouteErrorResponse, useRevalidator, useRouteError, useRouteLoaderData } from "react-router";
+import { isRouteErrorResponse, useParams, useRevalidator, useRouteError, useRouteLoaderData } from "react-router";
 import type { loader as rootLoader } from "../../root.tsx";
-import { SchoolErrorFrame, SchoolPageError, UNAVAILABLE_TITLE, unavailableText } from "../school/school-page-error.tsx";
+import { SchoolErrorFrame, SchoolPageError, UNAVAILABLE_TITLE, unavailableText, useSchoolBasePath } from "../school/school-page-error.tsx";
 import { Button } from "../ui/button.tsx";
 import { ButtonLink } from "../ui/button-link.tsx";
 import { StatusPanel } from "../ui/status-panel.tsx";
@@ -47,6 +47,9 @@ export function AppErrorBoundary() {
 function UnavailablePage({ text }: { text: string }) {
   const revalidator = useRevalidator();
   const busy = revalidator.state !== "idle";
+  // A school's page (its path names the school): the way back is its dashboard, not the publisher's landing page.
+  const { slug } = useParams();
+  const basePath = useSchoolBasePath();
   return (
     <div className="flex min-h-dvh flex-col">
       <PublicHeader />
@@ -59,9 +62,15 @@ function UnavailablePage({ text }: { text: string }) {
               <Button onClick={() => revalidator.revalidate()} disabled={busy} className="px-5">
                 {busy ? "Trying again..." : "Try Again"}
               </Button>
-              <ButtonLink to="/" variant="secondary">
-                Go Home
-              </ButtonLink>
+              {slug ? (
+                <ButtonLink to={`${basePath}/dashboard`} variant="secondary">
+                  Back to Dashboard
+                </ButtonLink>
+              ) : (
+                <ButtonLink to="/" variant="secondary">
+                  Go Home
+                </ButtonLink>
+              )}
             </>
           }
         >

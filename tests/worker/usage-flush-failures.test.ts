@@ -7,6 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { readingDaily, schoolUsageDaily } from "../../workers/db/usage-schema.ts";
+import type { School } from "../../workers/school-object/school-object.ts";
 import { allowLogged } from "./console-guard.ts";
 import { type Faults, faultyBindings } from "./faulty-bindings.ts";
 import { today } from "./fixtures-suite.ts";
@@ -25,7 +26,7 @@ async function objectD1(stub: Stub, faults: Faults | null) {
 }
 
 /** The object's flush, called in the object (as the alarm and a report's call run it). */
-const flushInside = (stub: Stub, schoolId: number) => runInDurableObject(stub, (instance) => instance.flush(schoolId));
+const flushInside = (stub: Stub, schoolId: number) => runInDurableObject(stub, (instance: School) => instance.flush(schoolId));
 
 const pending = (stub: Stub) =>
   runInDurableObject(stub, (_instance, state) =>

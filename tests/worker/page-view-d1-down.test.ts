@@ -78,6 +78,12 @@ describe("a page turn while D1 is away", () => {
     expect(page.status).toBe(200);
     figures.push(`page turn past the minute, D1 answering in 5 s: answered in ${Math.round(waited)} ms`);
     expect(waited).toBeLessThan(4_000);
+    // The object confirmed the book's version: it is remembered for another minute, and the next turn does not wait.
+    const trips = faults.trips;
+    const next = performance.now();
+    expect((await api(`/api/books/${book.id}/pages/3`, { cookie, env: faults.env })).status).toBe(200);
+    figures.push(`the next page turn: ${faults.trips - trips} D1 round trip(s), answered in ${Math.round(performance.now() - next)} ms`);
+    expect(faults.trips).toBe(trips);
   });
 
   it("still refuses a book taken away (the object's version), when D1 cannot say more: 503", async () => {

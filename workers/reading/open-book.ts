@@ -41,6 +41,8 @@ export interface Opened {
   /** The school's licence's seat limit (null: none; admins: none). */
   seats: number | null;
   cachedVersion?: number;
+  /** The book was the last known one, D1 being away or slow (decision 0047): once the object confirms its version, it is remembered afresh. */
+  lastKnown?: boolean;
 }
 
 /** A page view's book as D1 or memory gives it (memory's carries the version it was read under). */
@@ -64,6 +66,7 @@ export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Pr
   let seats: number | null = null;
   let teacherRow: PageViewBook | undefined;
   let cachedVersion: number | undefined;
+  let usedLastKnown = false;
   if (bookId && reader.kind === "teacher") {
     // From this isolate's memory, checked against the school's catalogue version by the object call;
     // else one row, from a replica near the reader (an assignment removed reaches it in moments).
@@ -74,7 +77,7 @@ export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Pr
     const lastKnown = fresh || cached ? undefined : lastKnownPageViewBook(reader.schoolId, bookId);
     const read = () => findBookForPageView(getReplicaDb(env.DB), reader.schoolId, bookId);
     const row = cached ?? (await readOrLastKnown<PageViewRead>(read, lastKnown));
-    if (lastKnown && row === lastKnown) cached = lastKnown;
+    if (lastKnown !== undefined && row === lastKnown) [cached, usedLastKnown] = [lastKnown, true];
     // Opening the book (its page list) reads it afresh: a set replaced since is forgotten here at once.
     if (remembered && remembered.book.pageSetId !== row?.book.pageSetId) forgetPageViewBook(reader.schoolId, bookId);
     [teacherRow, cachedVersion] = [row ?? undefined, cached?.version];
@@ -104,7 +107,8 @@ export async function open(ask: PageAsk, reader: PageReader, fresh: boolean): Pr
         })
       : failed({ kind: "not-found", error: "This book does not have a PDF file available", details: { status: "no-pdf" } });
   }
-  return done({ ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats });
+  const opened = { ask, db, reader, book, schoolName, set: ready.set, pages: ready.pages, row: teacherRow, cachedVersion, seats };
+  return done(usedLastKnown ? { ...opened, lastKnown: true } : opened);
 }
 
 export const PAGE_PREPARING = "This page is still being prepared. It will appear in a moment.";

@@ -40,7 +40,9 @@ export async function spend(opened: Opened, countsAsRead: boolean): Promise<Outc
     forgetPageViewBook(reader.schoolId, book.id);
     return STALE;
   }
-  if (opened.row && opened.cachedVersion === undefined) rememberPageViewBook(reader.schoolId, opened.row, result.value.catalogueVersion);
+  // Read from D1, or the last known book whose version the object just confirmed: remembered for the next minute.
+  if (opened.row && (opened.cachedVersion === undefined || opened.lastKnown))
+    rememberPageViewBook(reader.schoolId, opened.row, result.value.catalogueVersion);
   const { teacher } = result.value;
   const day = markDay();
   return done({ watermark: watermarkLines(teacher.name, teacher.email, opened.schoolName ?? "", day), teacherId: teacher.id, day });

@@ -8,7 +8,7 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
-import { teachers } from "../../workers/db/schema.ts";
+import { schools, teachers } from "../../workers/db/schema.ts";
 import { UNAVAILABLE_TEXT } from "../../workers/kernel/platform-failure.ts";
 import { allowLogged } from "./console-guard.ts";
 import { handleApp } from "./entry.ts";
@@ -220,4 +220,46 @@ describe("a page whose loader meets D1 failing (after its context was resolved)"
       );
     });
   }
+});
+
+describe("a page's action (the console's Add School) meeting D1 failing", () => {
+  it("answers 503 whichever round trip fails, or the whole change", async () => {
+    allowLogged(/./);
+    const post = async (faults: Faults, name: string) => {
+      const fields = { schoolName: name, address1: "1 Elm Street", city: "Springfield", state: "IL", zipCode: "62701" };
+      const form = new URLSearchParams({
+        ...fields,
+        email: "office@form.example",
+        slug: name.toLowerCase().replaceAll(" ", "-"),
+        teacherLimit: "5",
+      });
+      const headers = new Headers({ Cookie: world.admin, Origin: ORIGIN, "Content-Type": "application/x-www-form-urlencoded" });
+      const ctx = createExecutionContext();
+      const response = await handleApp(
+        new Request(`${ORIGIN}/admin/add-school`, { method: "POST", headers, body: form, redirect: "manual" }),
+        faults.env,
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return response;
+    };
+    const counted = faultyBindings();
+    expect((await post(counted, `Form School ${crypto.randomUUID().slice(0, 6)}`)).status).toBe(302);
+    const statuses: number[] = [];
+    for (let passFirst = 0; passFirst < counted.trips; passFirst++) {
+      const faults = faultyBindings();
+      faults.d1 = "down";
+      faults.d1PassFirst = passFirst;
+      const name = `Form School ${crypto.randomUUID().slice(0, 6)}`;
+      const response = await post(faults, name);
+      statuses.push(response.status);
+      const made = (await db().select().from(schools).where(eq(schools.name, name))).length;
+      // A 503 whether or not the batch went (D1 failing on the read after it); a redirect only when made.
+      expect(response.status === 503 || (response.status === 302 && made === 1)).toBe(true);
+      if (response.status === 503) expect(response.headers.get("Retry-After")).toBe("5");
+    }
+    measured.push(
+      `| D1 failing at each of its ${counted.trips} round trips | Add School (page action) | ${[...new Set(statuses)].join(", ")} | 5 | |`,
+    );
+  });
 });

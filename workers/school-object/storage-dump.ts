@@ -6,8 +6,11 @@
  */
 import type { SchoolStorageDump, StoredTable } from "#shared/school-storage-dump.ts";
 
-/** The runtime's own tables (`_cf_KV`, ...) and SQLite's: never dumped, never written. */
-const INTERNAL = /^(_cf_|sqlite_)/;
+/**
+ * The runtime's own tables (`_cf_KV`, ...; locally, miniflare's `__miniflare_do_name`, the object's
+ * name) and SQLite's: never dumped, never written.
+ */
+const INTERNAL = /^(_cf_|sqlite_|__miniflare_)/;
 
 type SchemaRow = { type: string; name: string; tbl_name: string; sql: string };
 

@@ -26,16 +26,21 @@ const QUEUED: ExportItem = {
   expiresAt: AT + 24 * 3600_000,
 };
 
+/** The list the rendered page polls (each test renders its own). */
+let polled: () => Promise<{ exports: ExportItem[] }> = async () => ({ exports: [] });
+
+function Page() {
+  const { exports } = useLoaderData() as { exports: ExportItem[] };
+  return <SchoolExport exports={exports} load={() => polled()} downloadHref={(id) => `/download/${id}`} />;
+}
+
 /** The section on a page whose loader lists `exports`, whose action answers `answer`, and whose polls answer `polls` in turn. */
 function renderPage(options: { exports: ExportItem[]; answer?: object; polls?: ExportItem[][] }) {
   let listed = options.exports;
   const posted = vi.fn();
   const polls = [...(options.polls ?? [])];
   const load = vi.fn(async () => ({ exports: polls.length > 1 ? polls.shift()! : (polls[0] ?? listed) }));
-  function Page() {
-    const { exports } = useLoaderData() as { exports: ExportItem[] };
-    return <SchoolExport exports={exports} load={load} downloadHref={(id) => `/download/${id}`} />;
-  }
+  polled = load;
   const Stub = createRoutesStub([
     {
       path: "/",

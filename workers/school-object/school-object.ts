@@ -30,7 +30,7 @@ import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
 import { catalogueVersion, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
 import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
-import { dumpStorage, replaceStorage } from "./storage-dump.ts";
+import { dumpStorage, restoreStorage } from "./storage-dump.ts";
 import { nextTidyAt } from "./tidy.ts";
 import * as usage from "./usage.ts";
 
@@ -318,20 +318,10 @@ export class School extends DurableObject<SchoolEnv> {
   /** Replaces what the object holds with a backup's dump of it (the operator's restore); the rows written. */
   async restoreStorage(schoolId: number, dump: SchoolStorageDump): Promise<number> {
     return this.ctx.blockConcurrencyWhile(async () => {
-      // All or nothing: a dump that fails half-way leaves the object as it was.
-      const rows = this.transaction(() => replaceStorage(this.sql, dump));
-      await this.ctx.storage.deleteAlarm();
-      this.alarmSet = false;
+      const restored = await restoreStorage(this.ctx.storage, dump);
       this.schoolId = dump.tables.length ? schoolId : null;
-      if (!dump.tables.length) return 0;
-      // A dump taken under older code takes the migrations added since, as the object would at its start.
-      migrate(this.ctx.storage);
-      // Usage the dump had not flushed yet goes at its due time, or at once if that has passed.
-      if (dump.alarm !== null || usage.hasUnflushed(this.sql)) {
-        this.alarmSet = true;
-        await this.ctx.storage.setAlarm(Math.max(dump.alarm ?? 0, Date.now()));
-      }
-      return rows;
+      this.alarmSet = restored.alarmSet;
+      return restored.rows;
     });
   }
 }

@@ -5,6 +5,8 @@
  * all or nothing.
  */
 import type { SchoolStorageDump, StoredTable } from "#shared/school-storage-dump.ts";
+import { migrate } from "./migrations.ts";
+import { hasUnflushed } from "./usage.ts";
 
 /**
  * The runtime's own tables (`_cf_KV`, ...; locally, miniflare's `__miniflare_do_name`, the object's
@@ -70,4 +72,20 @@ export function replaceStorage(sql: SqlStorage, dump: Pick<SchoolStorageDump, "t
     sql.exec("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", name, seq);
   }
   return written;
+}
+
+/**
+ * The object's storage replaced by a dump, all or nothing; then the object's migrations since the
+ * dump run, as they would at its start, and the alarm is set when the dump had one or holds usage
+ * not yet flushed (at its due time, or now if that has passed). The rows written, and whether an
+ * alarm is set.
+ */
+export async function restoreStorage(storage: DurableObjectStorage, dump: SchoolStorageDump): Promise<{ rows: number; alarmSet: boolean }> {
+  const rows = storage.transactionSync(() => replaceStorage(storage.sql, dump));
+  await storage.deleteAlarm();
+  if (!dump.tables.length) return { rows: 0, alarmSet: false };
+  migrate(storage);
+  const alarmSet = dump.alarm !== null || hasUnflushed(storage.sql);
+  if (alarmSet) await storage.setAlarm(Math.max(dump.alarm ?? 0, Date.now()));
+  return { rows, alarmSet };
 }

@@ -29,6 +29,10 @@ export interface SchoolStorageFile {
 
 const SchoolListSchema = z.object({ schools: z.array(z.object({ id: z.number().int().positive(), slug: z.string() })) });
 const RestoredSchema = z.object({ schoolId: z.number(), tables: z.number(), rows: z.number() });
+const SchoolFilesSchema = z.array(
+  z.object({ id: z.number(), slug: z.string(), file: z.string(), tables: z.number(), rows: z.number(), bytes: z.number() }),
+);
+const INDEX = "index.json";
 
 /** A port no one listens on now (the OS's choice). */
 function freePort(): Promise<number> {
@@ -71,7 +75,10 @@ async function operatorCall(app: OperatorApp, path: string, init: { method?: str
   });
   const text = await response.text();
   if (!response.ok) {
-    const hint = response.status === 404 && path === "/schools" ? " (a build from before the operator's routes? run `npm run build`)" : "";
+    const hint =
+      response.status === 404 && path === "/schools"
+        ? " (the Worker has no OPERATOR_SECRET or another one, or is a build from before the operator's routes: `npm run build`)"
+        : "";
     throw new Error(`${init.method ?? "GET"} /api/operator${path} answered ${response.status}${hint}: ${text.slice(0, 300)}`);
   }
   return JSON.parse(text);
@@ -89,7 +96,13 @@ export async function dumpSchoolObjects(app: OperatorApp, dir: string): Promise<
     writeFileSync(join(dir, file), text);
     files.push({ ...school, file, tables: dump.tables.length, rows: dumpedRows(dump), bytes: Buffer.byteLength(text) });
   }
+  writeFileSync(join(dir, INDEX), `${JSON.stringify(files, null, 2)}\n`);
   return files;
+}
+
+/** The schools a folder of dumps holds (`index.json`, written with them). */
+export function readSchoolObjectsIndex(dir: string): SchoolStorageFile[] {
+  return SchoolFilesSchema.parse(JSON.parse(readFileSync(join(dir, INDEX), "utf8")));
 }
 
 /** Puts each school's dump back into its object (D1 must hold the schools already). */

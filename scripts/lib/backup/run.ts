@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { withLocalState } from "../local-state.ts";
 import { dumpD1, restoreD1 } from "./d1.ts";
 import { BACKUP_FORMAT, type Manifest, readManifest, secondsSince, size, writeManifest } from "./manifest.ts";
-import { dumpSchoolObjects, restoreSchoolObjects, withOperatorApp } from "./objects.ts";
+import { dumpSchoolObjects, type OperatorApp, readSchoolObjectsIndex, restoreSchoolObjects, withOperatorApp } from "./objects.ts";
 import { dumpR2, restoreR2 } from "./r2.ts";
 
 type Log = (line: string) => void;
@@ -90,4 +90,23 @@ export async function restoreState(options: { from: string; persistTo: string; l
   const total = secondsSince(started);
   log(`Restore done in ${total} s`);
   return { statements, ...r2, schoolRows, seconds: { d1: d1Seconds, r2: r2Seconds, schools: schoolSeconds, total } };
+}
+
+/**
+ * The school objects alone, of a Worker that is already running (production: D1 and R2 are backed
+ * up by the platform's tools, README "Backups and restoring"), with the operator's secret.
+ */
+export async function backupObjectsAt(app: OperatorApp, to: string, log: Log = () => {}): Promise<void> {
+  const started = Date.now();
+  const schools = await dumpSchoolObjects(app, join(to, "objects"));
+  const rows = schools.reduce((sum, school) => sum + school.rows, 0);
+  log(`School objects of ${app.origin}: ${schools.length} schools, ${rows} rows in ${secondsSince(started)} s, into ${to}/objects`);
+}
+
+/** A backup's school objects put back into a running Worker's (D1 restored first). */
+export async function restoreObjectsAt(app: OperatorApp, from: string, log: Log = () => {}): Promise<void> {
+  const started = Date.now();
+  const files = readSchoolObjectsIndex(join(from, "objects"));
+  const rows = await restoreSchoolObjects(app, join(from, "objects"), files);
+  log(`School objects of ${app.origin}: ${files.length} schools, ${rows} rows restored in ${secondsSince(started)} s`);
 }

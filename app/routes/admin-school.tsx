@@ -1,6 +1,6 @@
 import { data, Link } from "react-router";
 import { requestSchoolExportCommand } from "../../workers/exports/commands.ts";
-import { schoolExports } from "../../workers/exports/store.ts";
+import { schoolExportsForPage } from "../../workers/exports/store.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
@@ -56,7 +56,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const range = lastDays(days);
   const apps = providerApps(env);
   // The school's data exports (docs/decisions/0044): one R2 listing, beside the D1 reads.
-  const exports = schoolExports(env.BOOKS, id.data);
+  const exports = schoolExportsForPage(env.BOOKS, id.data);
   const [school, books, history, teachers, [usage, seats], signIn, holders] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),

@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import { coordinatorExportCommand } from "../../workers/exports/commands.ts";
-import { schoolExports } from "../../workers/exports/store.ts";
+import { schoolExportsForPage } from "../../workers/exports/store.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { coordinatorFreeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
@@ -43,7 +43,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     coordinatorTeachers(db, env, school.id),
     coordinatorSchoolReport(db, env, school.id, range),
     schoolSeatHolders(db, env, school.id),
-    schoolExports(env.BOOKS, school.id),
+    schoolExportsForPage(env.BOOKS, school.id),
   ]);
   return {
     teachers,

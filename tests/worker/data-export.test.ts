@@ -4,7 +4,7 @@
 // token anywhere in it, another school's teacher absent); a coordinator of another school, a plain
 // teacher and a signed-out caller refused; the teacher's own ZIP.
 
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { unzipSync } from "fflate";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -25,8 +25,9 @@ import {
   writeStatus,
   zipKey,
 } from "../../workers/exports/store.ts";
+import { handleApp } from "./entry.ts";
 import { auditEntriesOf } from "./fixtures-audit.ts";
-import { client, createSchool, db, errorOf, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { client, createSchool, db, errorOf, ORIGIN, okBody, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 const HASH_A = "pbkdf2$A-secret-password-hash-0123456789";
@@ -209,6 +210,22 @@ describe("a school's export", () => {
     expect(await removeSchoolExports(env.BOOKS, schoolB.id)).toBe(2);
     expect((await env.BOOKS.list({ prefix: schoolPrefix(schoolB.id) })).objects).toEqual([]);
     expect((await env.BOOKS.list({ prefix: schoolPrefix(schoolA.id) })).objects.length).toBe(others);
+  });
+});
+
+describe("the pages", () => {
+  it("show the section, with no exports, when R2 cannot be listed: the school page does not fail with it", async () => {
+    const failingList = Object.assign(Object.create(env.BOOKS) as R2Bucket, {
+      list: () => Promise.reject(new Error("R2 is unreachable")),
+    });
+    const ctx = createExecutionContext();
+    const request = new Request(`${ORIGIN}/admin/school/${schoolA.id}`, { headers: { Cookie: admin.cookie } });
+    const response = await handleApp(request, { ...env, BOOKS: failingList }, ctx);
+    await waitOnExecutionContext(ctx);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain("School data export");
+    expect(html).not.toContain("Download ZIP");
   });
 });
 

@@ -7,6 +7,7 @@
  * An export is kept EXPORT_KEEP_MS after it was asked for, then the sweep removes both.
  */
 import { z } from "zod";
+import { log } from "../kernel/log.ts";
 
 /** How long an export is downloadable (and kept at all): a day. */
 export const EXPORT_KEEP_MS = 24 * 3600_000;
@@ -93,6 +94,19 @@ export async function schoolExports(bucket: R2Bucket, schoolId: number, now = Da
     .filter((status) => status.requestedAt + EXPORT_KEEP_MS > now)
     .sort((a, b) => b.requestedAt - a.requestedAt)
     .map(viewOf);
+}
+
+/**
+ * schoolExports for a page that shows other things too (the school page, My school): when R2 cannot
+ * be read the section shows no exports rather than the page failing; asking for one says why.
+ */
+export async function schoolExportsForPage(bucket: R2Bucket, schoolId: number): Promise<ExportView[]> {
+  try {
+    return await schoolExports(bucket, schoolId);
+  } catch (error) {
+    log.warn("Exports not listed", { schoolId, error });
+    return [];
+  }
 }
 
 export const inProgress = (status: ExportStatus) => status.state === "queued" || status.state === "building";

@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -26,7 +26,7 @@ const STATE = join(ROOT, ".wrangler/backup-test-state");
 const BACKUP = join(ROOT, ".wrangler/backup-test-backup");
 /**
  * The seeded demo the test starts from, kept between runs (seeding takes minutes on a busy machine,
- * copying it a second): made again only when its mark is missing.
+ * copying it a second): made again when the seed's code or the demo accounts change.
  */
 const TEMPLATE = join(ROOT, ".wrangler/backup-test-template");
 const TEMPLATE_MARK = "backup-test-template.json";
@@ -119,12 +119,26 @@ async function answers(bookId: number, schoolId: number, oldTeacherCookie: strin
   }
 }
 
-const TemplateSchema = z.object({ bookId: z.number(), schoolId: z.number(), pageCount: z.number() });
+const TemplateSchema = z.object({ bookId: z.number(), schoolId: z.number(), pageCount: z.number(), source: z.string() });
+
+/** What the template was seeded from: the seed's code and the demo accounts' settings. */
+function seedSource(): string {
+  const hash = createHash("sha256");
+  const seedDir = join(ROOT, "scripts/seed");
+  for (const file of readdirSync(seedDir).sort()) hash.update(readFileSync(join(seedDir, file)));
+  hash.update(readFileSync(join(ROOT, "scripts/lib/seed-local.ts")));
+  hash.update(JSON.stringify(Object.entries(localVars()).filter(([key]) => key.startsWith("DEMO_"))));
+  return hash.digest("hex");
+}
 
 /** The demo world, with the pages of the one book the teacher reads (every book's would take minutes). */
 async function seededTemplate(): Promise<z.infer<typeof TemplateSchema>> {
   const mark = join(TEMPLATE, TEMPLATE_MARK);
-  if (existsSync(mark)) return TemplateSchema.parse(JSON.parse(readFileSync(mark, "utf8")));
+  const source = seedSource();
+  if (existsSync(mark)) {
+    const kept = TemplateSchema.safeParse(JSON.parse(readFileSync(mark, "utf8")));
+    if (kept.success && kept.data.source === source) return kept.data;
+  }
   rmSync(TEMPLATE, { recursive: true, force: true });
   await seedLocal(TEMPLATE, () => {}, { pages: false });
   const seeded = await withLocalState(TEMPLATE, async (env) => {
@@ -136,7 +150,7 @@ async function seededTemplate(): Promise<z.infer<typeof TemplateSchema>> {
       .first<{ bookId: number; schoolId: number }>();
     if (!book) throw new Error(`${SLUG} has no book`);
     const [report] = await prepareMissingPages(localPageStore(env), { bookId: book.bookId });
-    return { ...book, pageCount: report?.pages ?? 0 };
+    return { ...book, pageCount: report?.pages ?? 0, source };
   });
   writeFileSync(mark, JSON.stringify(seeded));
   return seeded;

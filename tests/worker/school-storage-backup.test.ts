@@ -4,10 +4,12 @@
  * a superadmin's included), a dump put back brings the object's sessions back, and a dump is
  * refused for another school, for a school D1 lacks, and with a statement that is not a table's.
  */
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { SchoolStorageDumpSchema } from "#shared/school-storage-dump.ts";
 import { api, createSchool, errorOf, jsonOf, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { preparedBook } from "./page-fixtures.ts";
 
 const SECRET = "operator-secret-0123456789abcdef0123456789";
 const withSecret = { OPERATOR_SECRET: SECRET } as Partial<Cloudflare.Env>;
@@ -91,5 +93,21 @@ describe("the operator's routes", () => {
     expect(refused.status).toBe(400);
     // Nothing of the refused dumps was written: school A's object still holds its session.
     expect((await dumpOf(a.id)).tables).toEqual(dumpA.tables);
+  });
+
+  it("flushes usage the dump had not flushed now, not at the dump's far-off tidying alarm", async () => {
+    const school = await createSchool();
+    const book = (await preparedBook("Backup Alarm Book", [school.id], ["One.", "Two."])).book.id;
+    const reader = await signedInTeacher(school);
+    expect((await api(`/api/books/${book}/pages/1`, { cookie: reader.cookie })).status).toBe(200);
+    // The dump of an object whose only alarm is weeks away (tidy.ts), with a page not yet flushed.
+    const weeks = Date.now() + 21 * 86_400_000;
+    const dump = { ...(await dumpOf(school.id)), alarm: weeks };
+    const restored = await operator(`/api/operator/schools/${school.id}/storage`, { method: "PUT", body: dump });
+    expect(restored.status).toBe(200);
+    const stub = await schoolStub(school.id);
+    const alarm = await runInDurableObject(stub, (_instance, state) => state.storage.getAlarm());
+    expect(alarm).not.toBeNull();
+    expect(alarm as number).toBeLessThanOrEqual(Date.now() + 5 * 60_000);
   });
 });

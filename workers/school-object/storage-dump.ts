@@ -76,16 +76,20 @@ export function replaceStorage(sql: SqlStorage, dump: Pick<SchoolStorageDump, "t
 
 /**
  * The object's storage replaced by a dump, all or nothing; then the object's migrations since the
- * dump run, as they would at its start, and the alarm is set when the dump had one or holds usage
- * not yet flushed (at its due time, or now if that has passed). The rows written, and whether an
- * alarm is set.
+ * dump run, as they would at its start, and the alarm is set: now when the dump holds usage not
+ * yet flushed, else at the dump's alarm's time (now, if that has passed). The rows written, and
+ * whether an alarm is set.
  */
 export async function restoreStorage(storage: DurableObjectStorage, dump: SchoolStorageDump): Promise<{ rows: number; alarmSet: boolean }> {
   const rows = storage.transactionSync(() => replaceStorage(storage.sql, dump));
   await storage.deleteAlarm();
   if (!dump.tables.length) return { rows: 0, alarmSet: false };
   migrate(storage);
-  const alarmSet = dump.alarm !== null || hasUnflushed(storage.sql);
-  if (alarmSet) await storage.setAlarm(Math.max(dump.alarm ?? 0, Date.now()));
+  // Usage not yet flushed goes now: the dump's alarm may be the far-off tidying of ended sessions
+  // (tidy.ts), weeks away, and the reports must not wait for it. Without such usage, the dump's
+  // alarm is kept (now, if its time has passed).
+  const unflushed = hasUnflushed(storage.sql);
+  const alarmSet = dump.alarm !== null || unflushed;
+  if (alarmSet) await storage.setAlarm(unflushed ? Date.now() : Math.max(dump.alarm ?? 0, Date.now()));
   return { rows, alarmSet };
 }

@@ -53,7 +53,7 @@ describe("the admin's school page's Erase personal data", () => {
     expect(html).toContain("Erase personal data");
     // The confirmation names the school.
     expect(html).toContain(`to erase the personal data of ${school.name}. This cannot be undone.`);
-    expect(html).toContain("Its 1 teacher account:");
+    expect(html).toContain("It has 1 teacher account. Of each account:");
 
     const wrong = await page(`${url}.data`, {
       method: "POST",

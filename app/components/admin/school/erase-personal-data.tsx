@@ -1,4 +1,4 @@
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { action } from "../../../routes/admin-school.tsx";
 import { Button } from "../../ui/button.tsx";
@@ -23,8 +23,15 @@ export function ErasePersonalData({ school }: { school: { schoolName: string; sl
   const refused = erasing ? null : fieldError(answer, "confirm");
   const form = useRef<HTMLFormElement>(null);
   useFocusInvalid(form, answer);
-  const accounts = `${school.teacherCount} teacher account${school.teacherCount === 1 ? "" : "s"}`;
   const notice = erasing || !answer || refused ? null : "message" in answer ? answer.message : answer.error;
+  // Done: the slug is typed again for another erasure (a repeat is harmless, but never a stray click).
+  useEffect(() => {
+    if (fetcher.data && "message" in fetcher.data) setTyped("");
+  }, [fetcher.data]);
+  const accounts =
+    school.teacherCount === 0
+      ? "It has no teacher account now."
+      : `It has ${school.teacherCount} teacher account${school.teacherCount === 1 ? "" : "s"}.`;
 
   return (
     <section className={`${cardClasses} border-red-200 dark:border-red-900`} aria-labelledby="erase-title">
@@ -38,9 +45,9 @@ export function ErasePersonalData({ school }: { school: { schoolName: string; sl
         <div>
           <dt className="font-semibold">Erased for good</dt>
           <dd className="mt-1 text-slate-700 dark:text-slate-300">
-            Its {accounts}: names, e-mail addresses, mobile numbers and passwords; their sign-ins on every device (they are signed out),
-            one-time codes, bookmarks, highlights and notes, reading progress, starred books and reading settings; their names and addresses
-            in the audit log.
+            {accounts} Of each account: the name, e-mail address, mobile number and password; its sign-ins on every device (signed out at
+            once), one-time codes, bookmarks, highlights and notes, reading progress, starred books and reading settings; the name and
+            address in the audit log.
           </dd>
         </div>
         <div>

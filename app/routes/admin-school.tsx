@@ -26,8 +26,8 @@ import {
 import { makeCoordinatorCommand, removeCoordinatorCommand } from "../../workers/teachers/coordinators.ts";
 import { listSchoolTeachers } from "../../workers/teachers/management.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
-import { ERASE_INTENT, ErasePersonalData } from "../components/admin/school/erase-personal-data.tsx";
 import { LoginsChart } from "../components/admin/logins-chart.tsx";
+import { ERASE_INTENT, ErasePersonalData } from "../components/admin/school/erase-personal-data.tsx";
 import { adminDownloadHref, readAdminExports } from "../components/admin/school/export-calls.ts";
 import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting } from "../components/admin/school/number-setting.tsx";
@@ -137,11 +137,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     const outcome = await runCommand({ context, request }, freeSeatCommand, fields);
     return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
+  if (intent === ERASE_INTENT) return eraseSchoolAction({ context, request }, id.data, form.get("confirm"));
   if (intent === EXPORT_INTENT) {
     const outcome = await runCommand({ context, request }, requestSchoolExportCommand, { id: params.id });
     return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
   }
-  if (intent === ERASE_INTENT) return eraseSchoolAction({ context, request }, id.data, form.get("confirm"));
   if (TEACHER_INTENTS.has(intent)) {
     const command = TEACHER_COMMANDS[intent as keyof typeof TEACHER_COMMANDS];
     const outcome = await runCommand({ context, request }, command, { id: params.id, teacherId: form.get("teacherId") ?? "" });

@@ -107,8 +107,8 @@ export default function SchoolAccount({ loaderData }: Route.ComponentProps) {
       <AccountDetails account={account} />
       <ChangePassword email={account.email} />
       <SignedInDevices sessions={sessions} />
-      <DeleteAccount email={account.email} schoolName={schoolName} />
       <DownloadMyData />
+      <DeleteAccount email={account.email} schoolName={schoolName} />
     </div>
   );
 }

@@ -213,6 +213,27 @@ describe("a school's export", () => {
   });
 });
 
+describe("a school's export after its personal data was erased", () => {
+  it("lists no erased teacher, and keeps their reading in the usage file with no name or address", async () => {
+    const school = await createSchool({ name: "Erased Academy" });
+    const gone = await signedInTeacher(school, "Gwen Gone");
+    await db()
+      .insert(readingDaily)
+      .values({ day: dayOf(Date.now()), schoolId: school.id, bookId, teacherId: gone.teacher.id, pages: 5, seconds: 300 });
+    const erase = client({ cookie: admin.cookie }).api.schools[":id"]["erase-personal-data"];
+    expect((await erase.$post({ param: { id: String(school.id) } })).status).toBe(200);
+    const { export: queued } = await okBody(adminExports().$post({ param: { id: String(school.id) } }));
+    expect(await whenBuilt(school.id, queued.id)).toMatchObject({ state: "ready" });
+    const files = await unzipped(
+      await adminExports()[":exportId"].download.$get({ param: { id: String(school.id), exportId: queued.id } }),
+    );
+    // The header only: the erased row is no person.
+    expect(files["teachers.csv"]?.trim().split("\n")).toHaveLength(1);
+    expect(files["reading-usage.csv"]).toContain(`,${gone.teacher.id},,,${bookId},Rivers of the World,5,300`);
+    expect(Object.values(files).join("\n")).not.toContain("erased:");
+  });
+});
+
 describe("the pages", () => {
   it("show the section, with no exports, when R2 cannot be listed: the school page does not fail with it", async () => {
     const failingList = Object.assign(Object.create(env.BOOKS) as R2Bucket, {

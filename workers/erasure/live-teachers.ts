@@ -9,6 +9,10 @@ import { teachers } from "../db/schema.ts";
 /** drizzle's condition: the teacher is an account, not an erased row. */
 export const liveTeacher = isNull(teachers.erasedAt);
 
+/** A teacher's name and address where the row is an account; null for an erased row (an export's column). */
+export const liveName = sql<string | null>`CASE WHEN ${teachers.erasedAt} IS NULL THEN ${teachers.name} END`;
+export const liveEmail = sql<string | null>`CASE WHEN ${teachers.erasedAt} IS NULL THEN ${teachers.email} END`;
+
 /** The same in hand-written SQL over `teachers` (unqualified). */
 export const LIVE_TEACHER = sql.raw("erased_at IS NULL");
 

@@ -8,6 +8,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import { type CsvValue, csvLines } from "#shared/csv.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, loginEvents, schools, teachers } from "../db/schema.ts";
+import { liveEmail, liveTeacher } from "../erasure/live-teachers.ts";
 import type { Archive } from "./archive.ts";
 
 /** Rows per D1 read: small enough to keep an answer well under a megabyte. */
@@ -131,6 +132,8 @@ export function teachersFile(archive: Archive, db: Db, scope: { schoolId: number
       .where(
         and(
           eq(teachers.schoolId, scope.schoolId),
+          // An erased row is no person (decision 45): its reading stays in the usage files, unnamed.
+          liveTeacher,
           scope.teacherId === undefined ? undefined : eq(teachers.id, scope.teacherId),
           gt(teachers.id, last?.id ?? 0),
         ),
@@ -156,7 +159,7 @@ export function teachersFile(archive: Archive, db: Db, scope: { schoolId: number
 export function signInsFile(archive: Archive, db: Db, scope: { schoolId: number; teacherId?: number }, progress?: Progress) {
   const read = (last: { id: number; at: number } | null) =>
     db
-      .select({ id: loginEvents.id, at: loginEvents.at, teacherId: loginEvents.teacherId, email: teachers.email })
+      .select({ id: loginEvents.id, at: loginEvents.at, teacherId: loginEvents.teacherId, email: liveEmail })
       .from(loginEvents)
       .leftJoin(teachers, eq(teachers.id, loginEvents.teacherId))
       .where(

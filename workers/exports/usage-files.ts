@@ -8,14 +8,16 @@ import type { CsvValue } from "#shared/csv.ts";
 import type { Db } from "../db/client.ts";
 import { books, teachers } from "../db/schema.ts";
 import { readingDaily, schoolUsageDaily } from "../db/usage-schema.ts";
+import { liveEmail, liveName } from "../erasure/live-teachers.ts";
 import type { Archive } from "./archive.ts";
 import { PAGE_ROWS, type Progress, writeCsv } from "./tables.ts";
 
 type UsageRow = {
   day: string;
   teacherId: number;
-  name: string;
-  email: string;
+  /** Null for an erased teacher. */
+  name: string | null;
+  email: string | null;
   bookId: number;
   title: string;
   pages: number;
@@ -59,8 +61,9 @@ export function readingUsageFile(archive: Archive, db: Db, scope: { schoolId: nu
       .select({
         day: readingDaily.day,
         teacherId: readingDaily.teacherId,
-        name: teachers.name,
-        email: teachers.email,
+        // An erased teacher's reading stays, with no name or address (decision 45).
+        name: liveName,
+        email: liveEmail,
         bookId: readingDaily.bookId,
         title: books.title,
         pages: readingDaily.pages,

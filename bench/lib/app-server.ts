@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, runOrExit, toolEnv } from "../../scripts/lib/env.ts";
-import { seedLocal } from "../../scripts/lib/seed-local.ts";
+import { seedFresh } from "../../scripts/lib/seed-local.ts";
 
 /** A fresh, seeded copy of the built app on loopback, in its own state folder. */
 export async function startApp(options: { port: number; state: string; prepare?: (persistTo: string) => Promise<void> }) {
@@ -11,22 +11,12 @@ export async function startApp(options: { port: number; state: string; prepare?:
   return { ...(await serveApp({ port: options.port, persistTo })), env };
 }
 
-/** A state folder emptied, migrated and seeded with the demo data (seedLocal does both), then handed to `prepare`. */
+/** A state folder emptied, migrated and seeded with the demo data (seedFresh: seedLocal, tried again when local D1 drops a batch), then handed to `prepare`. */
 export async function seedState(state: string, prepare?: (persistTo: string) => Promise<void>) {
   const persistTo = join(ROOT, state);
-  for (let attempt = 1; ; attempt++) {
-    rmSync(persistTo, { recursive: true, force: true });
-    try {
-      const { env } = await seedLocal(persistTo);
-      await prepare?.(persistTo);
-      return { persistTo, env };
-    } catch (error) {
-      // On a busy machine local D1 sometimes drops the seed's large batches ("fetch failed: other
-      // side closed" in seedDemoUsage); the seed starts from an empty folder, so it is run again.
-      if (attempt >= 3 || !String((error as Error).message).includes("fetch failed")) throw error;
-      console.warn(`seeding ${state} failed (${(error as Error).message}); seeding again (attempt ${attempt + 1})`);
-    }
-  }
+  const { env } = await seedFresh(persistTo);
+  await prepare?.(persistTo);
+  return { persistTo, env };
 }
 
 /** `wrangler dev` on the built app over an existing state folder, on loopback; stop() ends its process group. */

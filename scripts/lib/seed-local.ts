@@ -1,3 +1,4 @@
+import { rmSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { MakeCoverRenditions } from "../../workers/books/cover-store.ts";
@@ -40,6 +41,28 @@ export function seedEnv(): SeedEnv {
 }
 
 export { DEFAULT_STATE };
+
+/**
+ * seedLocal into an emptied folder, again (up to three times in all) when local D1 drops one of the
+ * seed's large batches: on a busy machine miniflare's proxy sometimes answers "fetch failed" (other
+ * side closed) in seedDemoUsage. Starting from an empty folder makes the retry safe: nothing of the
+ * failed attempt is counted twice.
+ */
+export async function seedFresh(
+  persistTo: string,
+  log: (line: string) => void = () => {},
+  options: Parameters<typeof seedLocal>[2] = {},
+): ReturnType<typeof seedLocal> {
+  for (let attempt = 1; ; attempt++) {
+    rmSync(persistTo, { recursive: true, force: true });
+    try {
+      return await seedLocal(persistTo, log, options);
+    } catch (error) {
+      if (attempt >= 3 || !String((error as Error).message).includes("fetch failed")) throw error;
+      console.warn(`Seeding ${persistTo} failed (${(error as Error).message}); seeding again (attempt ${attempt + 1} of 3)`);
+    }
+  }
+}
 
 /**
  * Migrates and seeds the local D1 and R2 that `wrangler dev --persist-to <persistTo>` serves, then

@@ -18,7 +18,7 @@ import { type LocalServer, startLocalServer } from "../../scripts/lib/local-serv
 import { applyMigrations, localVars, withLocalState } from "../../scripts/lib/local-state.ts";
 import { prepareMissingPages } from "../../scripts/lib/node-pages.ts";
 import { localPageStore } from "../../scripts/lib/page-stores.ts";
-import { seedLocal } from "../../scripts/lib/seed-local.ts";
+import { seedFresh } from "../../scripts/lib/seed-local.ts";
 import { pageBudget } from "../../workers/reading/page-budget.ts";
 
 // Folders of its own: never the .wrangler/state or e2e state other tests and `npm start` use.
@@ -139,8 +139,7 @@ async function seededTemplate(): Promise<z.infer<typeof TemplateSchema>> {
     const kept = TemplateSchema.safeParse(JSON.parse(readFileSync(mark, "utf8")));
     if (kept.success && kept.data.source === source) return kept.data;
   }
-  rmSync(TEMPLATE, { recursive: true, force: true });
-  await seedLocal(TEMPLATE, () => {}, { pages: false });
+  await seedFresh(TEMPLATE, () => {}, { pages: false });
   const seeded = await withLocalState(TEMPLATE, async (env) => {
     const book = await env.DB.prepare(
       `SELECT a.book_id AS bookId, a.school_id AS schoolId FROM book_access a JOIN schools s ON s.id = a.school_id

@@ -56,7 +56,9 @@ beforeAll(async () => {
   await db()
     .insert(otpCodes)
     .values({ schoolId: schoolA.id, email: readerA.teacher.email, purpose: "reset", codeHash: OTP_HASH, expiresAt: Date.now() + 60_000 });
-  const book = await preparedBook("Rivers of the World", [schoolA.id, schoolB.id], ["The Nile is long.", "The Amazon is wide."]);
+  // A title of its own: worker test files share one D1, and admin-books.test.ts checks that no
+  // "Rivers of the World" exists.
+  const book = await preparedBook("Rivers to Export", [schoolA.id, schoolB.id], ["The Nile is long.", "The Amazon is wide."]);
   bookId = book.book.id;
   const notes = client({ cookie: readerA.cookie }).api.books[":id"].annotations;
   const param = { id: String(bookId) };
@@ -124,7 +126,7 @@ describe("a school's export", () => {
     expect(Object.keys(files).sort()).toEqual([
       "README.md",
       "licences.csv",
-      `notes/${readerA.teacher.id}-nia-notetaker/${bookId}-rivers-of-the-world.md`,
+      `notes/${readerA.teacher.id}-nia-notetaker/${bookId}-rivers-to-export.md`,
       "reading-usage.csv",
       "school-usage-daily.csv",
       "school.csv",
@@ -132,15 +134,15 @@ describe("a school's export", () => {
       "teachers.csv",
     ]);
     expect(files["school.csv"]).toContain(schoolA.slug);
-    expect(files["licences.csv"]).toContain("Rivers of the World");
+    expect(files["licences.csv"]).toContain("Rivers to Export");
     expect(files["teachers.csv"]).toContain(readerA.teacher.email);
     expect(files["teachers.csv"]).toContain(coordinatorA.teacher.email);
     expect(files["reading-usage.csv"]).toContain(
-      `,${readerA.teacher.id},Nia Notetaker,${readerA.teacher.email},${bookId},Rivers of the World,7,420`,
+      `,${readerA.teacher.id},Nia Notetaker,${readerA.teacher.email},${bookId},Rivers to Export,7,420`,
     );
     // The reader's own "Export notes" Markdown, exactly.
     const own = await client({ cookie: readerA.cookie }).api.books[":id"].annotations.export.$get({ param: { id: String(bookId) } });
-    expect(files[`notes/${readerA.teacher.id}-nia-notetaker/${bookId}-rivers-of-the-world.md`]).toBe(await own.text());
+    expect(files[`notes/${readerA.teacher.id}-nia-notetaker/${bookId}-rivers-to-export.md`]).toBe(await own.text());
     expect(files["README.md"]).toContain("teachers.csv");
     // Another school's teacher, their note and their usage are nowhere in it; nor any secret.
     const all = Object.values(files).join("\n");
@@ -229,7 +231,7 @@ describe("a school's export after its personal data was erased", () => {
     );
     // The header only: the erased row is no person.
     expect(files["teachers.csv"]?.trim().split("\n")).toHaveLength(1);
-    expect(files["reading-usage.csv"]).toContain(`,${gone.teacher.id},,,${bookId},Rivers of the World,5,300`);
+    expect(files["reading-usage.csv"]).toContain(`,${gone.teacher.id},,,${bookId},Rivers to Export,5,300`);
     expect(Object.values(files).join("\n")).not.toContain("erased:");
   });
 });
@@ -294,7 +296,7 @@ describe("a teacher's own data", () => {
       "account.csv",
       "devices.csv",
       "favourites.csv",
-      `notes/${bookId}-rivers-of-the-world.md`,
+      `notes/${bookId}-rivers-to-export.md`,
       "reading-progress.csv",
       "reading-usage.csv",
       "sign-ins.csv",
@@ -302,7 +304,7 @@ describe("a teacher's own data", () => {
     expect(files["account.csv"]).toContain(readerA.teacher.email);
     expect(files["account.csv"]).not.toContain(coordinatorA.teacher.email);
     expect(files["reading-usage.csv"]).toContain(",7,420");
-    expect(files[`notes/${bookId}-rivers-of-the-world.md`]).toContain("Compare with the Ganges.");
+    expect(files[`notes/${bookId}-rivers-to-export.md`]).toContain("Compare with the Ganges.");
     expect(Object.values(files).join("\n")).not.toContain("Cora's own note");
     await expectNoSecrets(files);
     expect((await client({ cookie: null }).api.teacher["my-data"].$get()).status).toBe(401);

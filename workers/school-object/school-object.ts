@@ -7,7 +7,7 @@
  * The class is the object's RPC methods, a line or two each, over plain modules, one per concern,
  * each taking its SqlStorage: sessions.ts, seats.ts, reading.ts (budgets), usage.ts,
  * annotation-calls.ts; the tables are made by migrations.ts, the policy is policy.ts. Usage and
- * reading progress leave in batches: an alarm flushes them FLUSH_INTERVAL_MS after the first
+ * reading progress leave in batches: an alarm (flush-alarm.ts) flushes them FLUSH_INTERVAL_MS after the first
  * unflushed event, and the reports flush a school on demand. A flush is one D1 statement carrying a
  * sequence number that D1 applies once (migration 0010), so a retried alarm, or a flush whose
  * answer was lost, never counts twice.
@@ -18,20 +18,18 @@
 import { DurableObject } from "cloudflare:workers";
 import type { SchoolStorageDump } from "#shared/school-storage-dump.ts";
 import { signedOut } from "../auth/signed-out.ts";
-import { getDb } from "../db/client.ts";
 import * as annotating from "./annotation-calls.ts";
 import { type Annotation, listForExport } from "./annotations.ts";
 import * as erasure from "./erasure.ts";
+import { FlushAlarm } from "./flush-alarm.ts";
 import { migrate } from "./migrations.ts";
 import { moveIn, readHotStateFromD1 } from "./move-in.ts";
-import { FLUSH_INTERVAL_MS } from "./policy.ts";
 import * as reading from "./reading.ts";
 import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
 import { catalogueVersion, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
 import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
 import { dumpStorage, restoreStorage } from "./storage-dump.ts";
-import { nextTidyAt } from "./tidy.ts";
 import * as usage from "./usage.ts";
 
 /** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
@@ -45,21 +43,21 @@ type AsTeacher = { tokenHash: string } & At;
 export class School extends DurableObject<SchoolEnv> {
   private readonly sql: SqlStorage;
   private schoolId: number | null = null;
-  private alarmSet = false;
-  private flushing: Promise<number> | null = null;
+  private readonly flusher: FlushAlarm;
   /** A step that left something for the next flush calls this: the alarm is set. */
-  private readonly flushSoon = (now: number) => this.scheduleFlush(now);
+  private readonly flushSoon = (now: number) => this.flusher.schedule(now);
 
   constructor(ctx: DurableObjectState, env: SchoolEnv) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    this.flusher = new FlushAlarm(ctx.storage, () => this.env.DB);
     // An object that has never served its school has no tables yet (and writes none until it does).
     const started = hasStarted(this.sql);
     // The migrations added since the object last started, each once (migrations.ts).
     if (started) migrate(ctx.storage);
     this.schoolId = started ? readMeta(this.sql, "school_id") : null;
     // An object made before its sessions were tidied on its own alarm gets that alarm now (tidy.ts).
-    if (started) void ctx.blockConcurrencyWhile(() => this.armTidy(Date.now()));
+    if (started) void ctx.blockConcurrencyWhile(() => this.flusher.armTidy(Date.now()));
   }
 
   /**
@@ -113,7 +111,7 @@ export class School extends DurableObject<SchoolEnv> {
     const now = input.now ?? Date.now();
     const opened = await this.withSchool(schoolId, noSchool, () => this.transaction(() => sessions.openSession(this.sql, input, now)));
     // The session's row will need tidying even if the teacher never reads a page (tidy.ts).
-    if (opened.ok) await this.armTidy(now);
+    if (opened.ok) await this.flusher.armTidy(now);
     return opened;
   }
 
@@ -239,62 +237,16 @@ export class School extends DurableObject<SchoolEnv> {
 
   private countEvent(event: Omit<usage.ReadingEventInput, "now">, now: number) {
     usage.countEvent(this.sql, event, now);
-    this.scheduleFlush(now);
-  }
-
-  private scheduleFlush(now: number) {
-    if (this.alarmSet) return;
-    this.alarmSet = true;
-    // The alarm is set once per batch: the next flush is at most FLUSH_INTERVAL_MS after this event.
-    void this.ctx.storage.getAlarm().then((at) => {
-      // A tidying alarm days away (armTidy) gives way to the flush's.
-      if (at === null || at > now + FLUSH_INTERVAL_MS) return this.ctx.storage.setAlarm(now + FLUSH_INTERVAL_MS);
-    });
-  }
-
-  /**
-   * With no flush due, the alarm is set for when the earliest session row is due to go (tidy.ts),
-   * unless an alarm is set already (a flush's comes sooner and tidies too). `alarmSet` is read after
-   * the await: a flush scheduled meanwhile must not be pushed back by this.
-   */
-  private async armTidy(now: number): Promise<void> {
-    const due = nextTidyAt(this.sql);
-    if (due === null || this.alarmSet || (await this.ctx.storage.getAlarm()) !== null || this.alarmSet) return;
-    await this.ctx.storage.setAlarm(Math.max(due, now));
+    this.flusher.schedule(now);
   }
 
   /** Sends the unflushed usage to D1 now (the reports and the tests); how many rows went. */
   async flush(schoolId: number): Promise<number> {
-    return (await this.ready(schoolId)) ? this.flushAll() : 0;
-  }
-
-  private async flushAll(): Promise<number> {
-    // One flush at a time: an alarm and a report's flush arriving together wait for each other.
-    while (this.flushing) await this.flushing.catch(() => {});
-    const schoolId = this.schoolId;
-    this.flushing = schoolId === null ? Promise.resolve(0) : usage.sendUsage(this.ctx.storage, getDb(this.env.DB), schoolId);
-    try {
-      return await this.flushing;
-    } finally {
-      this.flushing = null;
-    }
+    return (await this.ready(schoolId)) ? this.flusher.flush(this.schoolId) : 0;
   }
 
   async alarm(): Promise<void> {
-    this.alarmSet = false;
-    // A throw leaves the batch in place and the runtime retries the alarm; the batch keeps its number.
-    await this.flushAll();
-    if (usage.hasUnflushed(this.sql)) {
-      this.alarmSet = true;
-      await this.ctx.storage.setAlarm(Date.now() + FLUSH_INTERVAL_MS);
-    }
-    // What ended or went idle is tidied: ended sessions kept a while, budgets past their windows, seats no one read lately.
-    const now = Date.now();
-    sessions.forgetEndedSessions(this.sql, now);
-    reading.forgetEndedBudgets(this.sql, now);
-    seats.forgetIdleSeats(this.sql, now);
-    // A quiet object comes back when its next session row is due to go (tidy.ts).
-    await this.armTidy(now);
+    await this.flusher.ring(this.schoolId);
   }
 
   /** The school was deleted: everything the object holds goes (usage of a deleted school has nowhere to go). */
@@ -302,7 +254,7 @@ export class School extends DurableObject<SchoolEnv> {
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.schoolId = null;
-    this.alarmSet = false;
+    this.flusher.set = false;
     // Nothing is left behind, and a later call (a stale cookie) writes nothing: D1 has no such school.
   }
 
@@ -320,7 +272,7 @@ export class School extends DurableObject<SchoolEnv> {
     return this.ctx.blockConcurrencyWhile(async () => {
       const restored = await restoreStorage(this.ctx.storage, dump);
       this.schoolId = dump.tables.length ? schoolId : null;
-      this.alarmSet = restored.alarmSet;
+      this.flusher.set = restored.alarmSet;
       return restored.rows;
     });
   }

@@ -3,7 +3,7 @@
  * goes on that object's alarm, so no job has to reach every school's object: at 50,000 schools an
  * hourly call to each would be 1.2 million object requests a day, nearly all to find nothing.
  *
- * The alarm that flushes usage (school-object.ts) also tidies: ended sessions after
+ * The alarm that flushes usage (flush-alarm.ts) also tidies: ended sessions after
  * ENDED_SESSION_KEPT_MS, budgets past their windows, idle seats, and (in the flush) reading marks and
  * seat figures of days before yesterday. An object that goes quiet would never flush again, so
  * whenever it holds a session and no flush is due, its alarm is set for the moment the earliest

@@ -58,7 +58,7 @@ describe("the teacher's account on a phone", () => {
     await screenshot(phone, "account-menu-phone");
     await menu.getByRole("menuitem", { name: "My account" }).tap();
     await phone.waitForURL(`${school()}/account`);
-    await phone.getByRole("heading", { name: "My account" }).waitFor();
+    await phone.getByRole("heading", { name: "My account", level: 1 }).waitFor();
 
     // Both sessions, this one marked; each with its device.
     const sessions = phone.getByRole("region", { name: "Where you're signed in" });

@@ -29,11 +29,13 @@ export async function stampPage(
   // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles
   // then carry it in their dots. An RGB page with colour will go out as WebP, which takes RGBA: the
   // mark's pass widens it on the way.
-  if (mark && page.channels === 3 && colourInRows(page, 16)) {
+  // A colour page usually shows it on many rows: one row in 16 settles most of them cheaply, once.
+  const sampledColour = colourInRows(page, 16);
+  if (mark && page.channels === 3 && sampledColour) {
     page = { ...page, channels: 4, pixels: markedRgba(page.pixels, page.width, page.height, mark) };
   } else if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
   watermarkPixels(page.pixels, page.width, page.height, lines, page.channels, mark);
-  const grey = encodeGreyPng(page);
+  const grey = sampledColour ? null : greyPng(page);
   if (grey) return { bytes: grey, contentType: "image/png" };
   return { bytes: await encodeColourWebp(page), contentType: "image/webp" };
 }
@@ -99,7 +101,11 @@ const GREY_SAMPLE = Uint8Array.from({ length: 256 }, (_, v) =>
  */
 export function encodeGreyPng(page: PagePixels): Uint8Array | null {
   // A colour page usually shows it on many rows: one row in 16 settles most of them cheaply.
-  if (colourInRows(page, 16)) return null;
+  return colourInRows(page, 16) ? null : greyPng(page);
+}
+
+/** encodeGreyPng once the sampled rows showed no colour: null at the first pixel with colour. */
+function greyPng(page: PagePixels): Uint8Array | null {
   const { width, height, channels, pixels } = page;
   const rowBytes = 1 + Math.ceil(width / 2);
   const rows = new Uint8Array(rowBytes * height);

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { log } from "../kernel/log.ts";
+import { deletePrefix } from "../page-images/page-keys.ts";
 
 /** How long an export is downloadable (and kept at all): a day. */
 export const EXPORT_KEEP_MS = 24 * 3600_000;
@@ -116,15 +117,6 @@ export const inProgress = (status: ExportStatus) => status.state === "queued" ||
  * e-mails): for an erasure of the school's personal data (docs/decisions/0045), which must not leave
  * a copy behind. Answers how many objects went.
  */
-export async function removeSchoolExports(bucket: R2Bucket, schoolId: number): Promise<number> {
-  let removed = 0;
-  let cursor: string | undefined;
-  do {
-    const listing = await bucket.list({ prefix: schoolPrefix(schoolId), cursor });
-    const keys = listing.objects.map((object) => object.key);
-    if (keys.length) await bucket.delete(keys);
-    removed += keys.length;
-    cursor = listing.truncated ? listing.cursor : undefined;
-  } while (cursor);
-  return removed;
+export function removeSchoolExports(bucket: R2Bucket, schoolId: number): Promise<number> {
+  return deletePrefix(bucket, schoolPrefix(schoolId));
 }

@@ -89,6 +89,15 @@ async function trip<T>(faults: Faults, statements: number, run: () => Promise<T>
 }
 
 function faultyD1(real: D1Database, faults: Faults): D1Database {
+  return watchedD1(real, (statements, run) => trip(faults, statements, run));
+}
+
+/**
+ * D1 with every round trip (a statement run alone: 1; a batch: its statements) passed through
+ * `round`, which runs it (`run`) when it will: the faulty bindings fail or delay it; the cost test
+ * (request-cost.test.ts) counts it.
+ */
+export function watchedD1(real: D1Database, round: <T>(statements: number, run: () => Promise<T>) => Promise<T>): D1Database {
   const inner = new WeakMap<object, D1PreparedStatement>();
   const statement = (target: D1PreparedStatement): D1PreparedStatement => {
     const proxy = new Proxy(target, {
@@ -96,7 +105,7 @@ function faultyD1(real: D1Database, faults: Faults): D1Database {
         if (key === "bind") return (...values: unknown[]) => statement(t.bind(...values));
         const value = Reflect.get(t, key, t);
         if (typeof key === "string" && EXECUTES.has(key) && typeof value === "function") {
-          return (...args: unknown[]) => trip(faults, 1, () => (value as (...a: unknown[]) => Promise<unknown>).apply(t, args));
+          return (...args: unknown[]) => round(1, () => (value as (...a: unknown[]) => Promise<unknown>).apply(t, args));
         }
         return typeof value === "function" ? value.bind(t) : value;
       },
@@ -109,8 +118,7 @@ function faultyD1(real: D1Database, faults: Faults): D1Database {
       get(t, key) {
         if (key === "prepare") return (query: string) => statement(t.prepare(query));
         if (key === "batch") {
-          return (statements: D1PreparedStatement[]) =>
-            trip(faults, statements.length, () => t.batch(statements.map((s) => inner.get(s) ?? s)));
+          return (statements: D1PreparedStatement[]) => round(statements.length, () => t.batch(statements.map((s) => inner.get(s) ?? s)));
         }
         if (key === "withSession") return (constraint?: string) => database((t as unknown as D1Database).withSession(constraint));
         const value = Reflect.get(t, key, t);
@@ -140,6 +148,14 @@ function faultyR2(real: R2Bucket, faults: Faults): R2Bucket {
 }
 
 function faultyObjects(real: Env["SCHOOLS"], faults: Faults): Env["SCHOOLS"] {
+  return watchedObjects(real, (method) => {
+    faults.objectCalls.push(method);
+    return faults.object ? objectError(faults.object) : null;
+  });
+}
+
+/** The school objects' namespace with every stub call told to `call` first (the method's name); an error it returns is the call's rejection. */
+export function watchedObjects(real: Env["SCHOOLS"], call: (method: string) => Error | null): Env["SCHOOLS"] {
   return new Proxy(real, {
     get(target, key) {
       const value = Reflect.get(target, key, target);
@@ -152,8 +168,8 @@ function faultyObjects(real: Env["SCHOOLS"], faults: Faults): Env["SCHOOLS"] {
             const member = Reflect.get(inner, method);
             if (typeof member !== "function" || typeof method !== "string") return member;
             return (...callArgs: unknown[]) => {
-              faults.objectCalls.push(method);
-              if (faults.object) return Promise.reject(objectError(faults.object));
+              const error = call(method);
+              if (error) return Promise.reject(error);
               // Reflect.apply: the stub's member is an RPC proxy, whose own `apply` would be a remote call.
               return Reflect.apply(member as (...a: unknown[]) => unknown, inner, callArgs);
             };

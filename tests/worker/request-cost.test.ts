@@ -11,6 +11,7 @@ import { teachers } from "../../workers/db/schema.ts";
 import { unflushedProgress } from "../../workers/reading/progress.ts";
 import { summariseShelf } from "../../workers/reading/shelf.ts";
 import { handleApp } from "./entry.ts";
+import { watchedD1, watchedObjects } from "./faulty-bindings.ts";
 import { createBook, createSchool, db, ORIGIN, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
@@ -24,72 +25,24 @@ interface Cost {
   objectCalls: string[];
 }
 
-const EXECUTES = new Set(["run", "all", "first", "raw"]);
-
 /** env with DB and SCHOOLS counted into `cost`. */
 function counted(cost: Cost): Env {
-  const real = new WeakMap<object, D1PreparedStatement>();
   const written = (result: unknown) => {
     const meta = (result as { meta?: { rows_read?: number; rows_written?: number } } | null)?.meta;
     cost.rowsRead += meta?.rows_read ?? 0;
     cost.rowsWritten += meta?.rows_written ?? 0;
   };
-  const statement = (inner: D1PreparedStatement): D1PreparedStatement => {
-    const proxy = new Proxy(inner, {
-      get(target, key) {
-        if (key === "bind") return (...values: unknown[]) => statement(target.bind(...values));
-        const value = Reflect.get(target, key, target);
-        if (typeof key === "string" && EXECUTES.has(key)) {
-          return async (...args: unknown[]) => {
-            cost.trips++;
-            cost.statements++;
-            const result = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            written(result);
-            return result;
-          };
-        }
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
-    real.set(proxy, inner);
-    return proxy;
-  };
-  const DB = new Proxy(env.DB, {
-    get(target, key) {
-      if (key === "prepare") return (query: string) => statement(target.prepare(query));
-      if (key === "batch") {
-        return async (statements: D1PreparedStatement[]) => {
-          cost.trips++;
-          cost.statements += statements.length;
-          const results = await target.batch(statements.map((s) => real.get(s) ?? s));
-          for (const result of results) written(result);
-          return results;
-        };
-      }
-      const value = Reflect.get(target, key, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const DB = watchedD1(env.DB, async (statements, run) => {
+    cost.trips++;
+    cost.statements += statements;
+    const result = await run();
+    // A batch answers each statement's result.
+    for (const one of Array.isArray(result) ? result : [result]) written(one);
+    return result;
   });
-  const SCHOOLS = new Proxy(env.SCHOOLS, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target);
-      if (key !== "getByName" && key !== "get") return typeof value === "function" ? value.bind(target) : value;
-      return (...args: unknown[]) => {
-        const stub = Reflect.apply(value as (...a: unknown[]) => object, target, args);
-        return new Proxy(stub, {
-          get(inner, method) {
-            if (method === "then") return undefined;
-            const member = Reflect.get(inner, method);
-            if (typeof member !== "function" || typeof method !== "string") return member;
-            return (...callArgs: unknown[]) => {
-              cost.objectCalls.push(method);
-              // Reflect.apply: the stub's member is an RPC proxy, whose own `apply` would be a remote call.
-              return Reflect.apply(member as (...a: unknown[]) => unknown, inner, callArgs);
-            };
-          },
-        });
-      };
-    },
+  const SCHOOLS = watchedObjects(env.SCHOOLS, (method) => {
+    cost.objectCalls.push(method);
+    return null;
   });
   return { ...env, DB, SCHOOLS } as Env;
 }

@@ -4,7 +4,7 @@
 // npm run backup -- --url https://APP_DOMAIN [--to DIR], with OPERATOR_SECRET in the environment:
 // the school objects of a running Worker alone (production's D1 and R2 have their own tools).
 import { join, resolve } from "node:path";
-import { backupObjectsAt, backupState } from "./lib/backup/run.ts";
+import { backupObjectsAt, backupState, operatorAppAt, runOrExit } from "./lib/backup/run.ts";
 import { argValue, ROOT } from "./lib/env.ts";
 import { DEFAULT_STATE } from "./lib/local-state.ts";
 import { appAt } from "./lib/page-stores.ts";
@@ -18,28 +18,11 @@ const to = resolve(argValue("--to") ?? join(ROOT, "backups", stamp));
 
 const url = argValue("--url");
 if (url) {
-  const secret = process.env.OPERATOR_SECRET ?? "";
-  if (secret.length < 32) {
-    console.error(
-      "Set OPERATOR_SECRET (the Worker's secret, 32+ characters) in the environment to back up a running Worker's school objects.",
-    );
-    process.exit(2);
-  }
-  try {
-    await backupObjectsAt({ origin: new URL(url).origin, secret }, to, (line) => console.log(line));
-    process.exit(0);
-  } catch (error) {
-    console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
-    process.exit(1);
-  }
+  await runOrExit("Backup", () => backupObjectsAt(operatorAppAt(url, "back up"), to, (line) => console.log(line)));
+  process.exit(0);
 }
 if (persistTo === DEFAULT_STATE && (await appAt(`http://127.0.0.1:${process.env.PORT ?? 8787}`))) {
   console.error("npm start is serving .wrangler/state: stop it first. A backup serves the state itself to read the school objects.");
   process.exit(1);
 }
-try {
-  await backupState({ persistTo, to, log: (line) => console.log(line) });
-} catch (error) {
-  console.error(`Backup failed: ${error instanceof Error ? error.message : String(error)}`);
-  process.exit(1);
-}
+await runOrExit("Backup", () => backupState({ persistTo, to, log: (line) => console.log(line) }));

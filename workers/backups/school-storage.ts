@@ -4,8 +4,9 @@
  * through the Worker (workers/api/operator.ts, guarded by the operator's secret). D1 and R2 are
  * backed up by the platform's own tools (scripts/backup.ts locally; the README's production section).
  */
-import { asc, eq } from "drizzle-orm";
+import { asc } from "drizzle-orm";
 import { dumpedSchoolId, type SchoolStorageDump, SchoolStorageDumpSchema } from "#shared/school-storage-dump.ts";
+import { findSchoolById } from "../auth/sessions.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
 import { done, failure, type Outcome } from "../kernel/failure.ts";
@@ -19,14 +20,9 @@ export async function listSchools(db: Db): Promise<{ id: number; slug: string }[
   return db.select({ id: schools.id, slug: schools.slug }).from(schools).orderBy(asc(schools.id));
 }
 
-async function schoolExists(db: Db, schoolId: number): Promise<boolean> {
-  const [row] = await db.select({ id: schools.id }).from(schools).where(eq(schools.id, schoolId)).limit(1);
-  return row !== undefined;
-}
-
 /** The school's object's whole storage at one moment; empty for an object that never served it. */
 export async function dumpSchoolStorage(env: HotState, db: Db, schoolId: number): Promise<Outcome<SchoolStorageDump>> {
-  if (!(await schoolExists(db, schoolId))) return failure("not-found", SCHOOL_NOT_FOUND);
+  if (!(await findSchoolById(db, schoolId))) return failure("not-found", SCHOOL_NOT_FOUND);
   return done(await schoolObject(env, schoolId).dumpStorage(schoolId));
 }
 
@@ -50,7 +46,7 @@ export async function restoreSchoolStorage(
   const named = dumpedSchoolId(dump);
   if (dump.schoolId !== schoolId || (dump.tables.length > 0 && named !== schoolId))
     return failure("conflict", `This is the storage of school ${named ?? dump.schoolId}, not of school ${schoolId}.`);
-  if (!(await schoolExists(db, schoolId))) return failure("not-found", `${SCHOOL_NOT_FOUND}: restore D1 before the school objects.`);
+  if (!(await findSchoolById(db, schoolId))) return failure("not-found", `${SCHOOL_NOT_FOUND}: restore D1 before the school objects.`);
   const rows = await schoolObject(env, schoolId).restoreStorage(schoolId, dump);
   return done({ schoolId, tables: dump.tables.length, rows });
 }

@@ -110,3 +110,25 @@ export async function restoreObjectsAt(app: OperatorApp, from: string, log: Log 
   const rows = await restoreSchoolObjects(app, join(from, "objects"), files);
   log(`School objects of ${app.origin}: ${files.length} schools, ${rows} rows restored in ${secondsSince(started)} s`);
 }
+
+/** The running Worker at `url` (--url), with OPERATOR_SECRET from the environment; exits (2) without a usable secret. */
+export function operatorAppAt(url: string, purpose: string): OperatorApp {
+  const secret = process.env.OPERATOR_SECRET ?? "";
+  if (secret.length < 32) {
+    console.error(
+      `Set OPERATOR_SECRET (the Worker's secret, 32+ characters) in the environment to ${purpose} a running Worker's school objects.`,
+    );
+    process.exit(2);
+  }
+  return { origin: new URL(url).origin, secret };
+}
+
+/** A script's work; should it throw, "<what> failed: <why>" and exit 1. */
+export async function runOrExit(what: string, work: () => Promise<unknown>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    console.error(`${what} failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

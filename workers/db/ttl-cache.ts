@@ -35,15 +35,6 @@ export class TtlCache<K, V> {
     this.entries.set(key, { value, until: now + this.ttlMs });
   }
 
-  /** Reads through: the cached value, else `load`'s (cached unless undefined). */
-  async read(key: K, load: () => Promise<V | undefined>, now = Date.now()): Promise<V | undefined> {
-    const cached = this.get(key, now);
-    if (cached !== undefined) return cached;
-    const value = await load();
-    if (value !== undefined) this.set(key, value, now);
-    return value;
-  }
-
   forget(key: K): void {
     this.entries.delete(key);
   }

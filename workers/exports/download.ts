@@ -11,6 +11,7 @@ import { auditEntry } from "../admins/audit.ts";
 import type { Db } from "../db/client.ts";
 import { schools } from "../db/schema.ts";
 import { done, failure, type Outcome } from "../kernel/failure.ts";
+import { attachmentResponse } from "../reports/csv.ts";
 import { EXPORT_DOWNLOADED } from "./commands.ts";
 import { EXPORT_KEEP_MS, ExportIdSchema, type ExportView, readStatus, schoolExports, zipKey } from "./store.ts";
 
@@ -49,14 +50,5 @@ export async function openExport(
 }
 
 /** A ZIP download's response: an attachment no cache keeps. */
-export function zipResponse(body: ReadableStream, fileName: string, size?: number): Response {
-  return new Response(body, {
-    headers: {
-      "Content-Type": "application/zip",
-      "Content-Disposition": `attachment; filename="${fileName}"`,
-      "Cache-Control": "private, no-store",
-      "X-Content-Type-Options": "nosniff",
-      ...(size === undefined ? {} : { "Content-Length": String(size) }),
-    },
-  });
-}
+export const zipResponse = (body: ReadableStream, fileName: string, size?: number) =>
+  attachmentResponse(body, fileName, "application/zip", size);

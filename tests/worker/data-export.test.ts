@@ -193,10 +193,12 @@ describe("a school's export", () => {
     const school = await createSchool({ name: "Sweep School" });
     const exportsOf = adminExports();
     const first = await okBody(exportsOf.$post({ param: { id: String(school.id) } }));
-    const second = await exportsOf.$post({ param: { id: String(school.id) } });
-    // The first may already be built; if not, the second is refused as busy.
-    if (second.status !== 202) expect(await errorOf(second)).toMatch(/already being prepared/);
     const built = await whenBuilt(school.id, first.export.id);
+    // Another export of the school being prepared: a second request is refused as busy.
+    await writeStatus(env.BOOKS, { ...built, id: crypto.randomUUID(), state: "building", requestedAt: Date.now() });
+    const second = await exportsOf.$post({ param: { id: String(school.id) } });
+    expect(second.status).toBe(409);
+    expect(await errorOf(second)).toMatch(/already being prepared/);
     expect(await env.BOOKS.head(zipKey(school.id, built.id))).not.toBeNull();
     await writeStatus(env.BOOKS, { ...built, requestedAt: Date.now() - EXPORT_KEEP_MS - 1 });
     expect((await exportsOf[":exportId"].download.$get({ param: { id: String(school.id), exportId: built.id } })).status).toBe(404);

@@ -9,7 +9,7 @@ import { TeacherReader } from "../../app/components/reader/teacher-reader.tsx";
 
 afterEach(() => vi.unstubAllGlobals());
 
-type Reply = { status?: number; body?: unknown; image?: boolean };
+type Reply = { status?: number; body?: unknown; image?: boolean; headers?: Record<string, string> };
 const page = (n: number, extra: object = {}) => ({ n, width: 612, height: 792, ...extra });
 const list = (count: number, extra: object = {}) => ({
   pageCount: count,
@@ -35,7 +35,7 @@ function stubApi(routes: (path: string) => Reply | undefined) {
       const reply = routes(path);
       if (!reply) throw new Error(`unexpected call to ${path}`);
       if (reply.image) return new Response(new Blob(["img"], { type: "image/webp" }));
-      return Response.json(reply.body, { status: reply.status ?? 200 });
+      return Response.json(reply.body, { status: reply.status ?? 200, headers: reply.headers });
     }),
   );
   return calls;
@@ -171,6 +171,36 @@ describe("the teacher's page reader", () => {
       await waitFor(() => expect(first.querySelector("img")).not.toBeNull());
       expect(calls.filter((call) => call.startsWith("/api/books/7/pages/1?w=")).length).toBe(asked + 1);
       expect(within(first).queryByText(away)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("waits as long as a 503's Retry-After says before asking for the page again (10 s for an overloaded school)", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const busy = "Your school's library is busy right now. Please try again in a few seconds.";
+    try {
+      let back = false;
+      const calls = stubBook((path) =>
+        path.startsWith("/api/books/7/pages/1?w=") && !back
+          ? { status: 503, body: { error: busy, part: "school" }, headers: { "Retry-After": "10" } }
+          : undefined,
+      );
+      renderReader();
+      const first = await screen.findByRole("region", { name: "Page 1 of 3" });
+      await within(first).findByText(busy);
+      const asked = () => calls.filter((call) => call.startsWith("/api/books/7/pages/1?w=")).length;
+      const before = asked();
+      back = true;
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(6_000);
+      });
+      expect(asked()).toBe(before);
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(4_500);
+      });
+      await waitFor(() => expect(first.querySelector("img")).not.toBeNull());
+      expect(asked()).toBe(before + 1);
     } finally {
       vi.useRealTimers();
     }

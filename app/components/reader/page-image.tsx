@@ -10,7 +10,7 @@ import { TextLayer } from "./text-layer.tsx";
 
 type Shown = { url: string; width: number };
 
-/** How soon a page still being prepared, or refused because a part was away (503), is asked for again (the server's Retry-After). */
+/** How soon a page still being prepared, or refused because a part was away (503), is asked for again when the server's answer has no Retry-After. */
 const PREPARING_RETRY_MS = 5_000;
 
 /**
@@ -114,11 +114,12 @@ export const PageImage = memo(function PageImage({
         if (cancelled || !(error instanceof ReaderApiError)) return;
         // The reading limit is the reader's to announce; a page the server cannot show is this page's.
         if (error.status === 404) setFailed(true);
-        // Not rendered yet: asked for again in a few seconds (the server says when: Retry-After 5).
+        // Not rendered yet, or a part away: asked for again when the server's Retry-After says (10 s for an overloaded school).
         if (error.preparing || error.unavailable) {
           if (error.unavailable) setAway(error.message);
           else setWaiting(true);
-          retry = setTimeout(() => setAttempt((a) => a + 1), PREPARING_RETRY_MS);
+          const wait = error.retryAfterSeconds === null ? PREPARING_RETRY_MS : error.retryAfterSeconds * 1000;
+          retry = setTimeout(() => setAttempt((a) => a + 1), wait);
         }
       });
     return () => {

@@ -28,6 +28,8 @@ export class ReaderApiError extends Error {
     readonly preparing = false,
     /** 409 with `status: "no-seat"`: every seat of the school's licence is taken (docs/decisions/0028). */
     readonly noSeat = false,
+    /** The server's Retry-After, in seconds (a 503 says 3, 5 or 10; 409 "preparing" says 5); null without one. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = "ReaderApiError";
@@ -57,7 +59,13 @@ async function failure(response: Response, fallback: string): Promise<ReaderApiE
     response.status,
     response.status === 409 && (body?.status === "preparing" || body?.status === "page-preparing"),
     response.status === 409 && body?.status === "no-seat",
+    retryAfterOf(response),
   );
+}
+
+function retryAfterOf(response: Response): number | null {
+  const seconds = Number(response.headers.get("Retry-After") ?? Number.NaN);
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) : null;
 }
 
 async function get(path: string, fallback: string, signal?: AbortSignal): Promise<Response> {

@@ -12,7 +12,7 @@ import type { AuditActor } from "../admins/audit.ts";
 import type { HotState } from "../auth/sessions.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { schools, teachers } from "../db/schema.ts";
-import { schoolPrefix } from "../exports/store.ts";
+import { removeSchoolExports } from "../exports/store.ts";
 import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import { log } from "../kernel/log.ts";
 import { schoolObject } from "../school-object/objects.ts";
@@ -52,12 +52,7 @@ async function erase(
  */
 async function forgetSchoolExports(bucket: R2Bucket, schoolId: number): Promise<void> {
   try {
-    let cursor: string | undefined;
-    do {
-      const listed = await bucket.list({ prefix: schoolPrefix(schoolId), ...(cursor ? { cursor } : {}) });
-      if (listed.objects.length) await bucket.delete(listed.objects.map((object) => object.key));
-      cursor = listed.truncated ? listed.cursor : undefined;
-    } while (cursor);
+    await removeSchoolExports(bucket, schoolId);
   } catch (error) {
     log.error("Erased; the school's exports will go with their daily sweep", { schoolId, error });
   }

@@ -21,6 +21,9 @@ export const bookAccess = sqliteTable(
     endsOn: text("ends_on"),
     seats: integer("seats"),
     note: text("note").notNull().default(""),
+    // Whether teachers may keep the book for offline reading, and for how many days (docs/decisions/0050).
+    offlineAllowed: integer("offline_allowed", { mode: "boolean" }).notNull().default(true),
+    offlineDays: integer("offline_days").notNull().default(14),
     createdAt: createdAt(),
     updatedAt: integer("updated_at", { mode: "number" }).notNull().default(sql`(cast(unixepoch('subsecond') * 1000 as integer))`),
   },

@@ -20,6 +20,8 @@ export const schools = sqliteTable(
     teacherLimit: integer("teacher_limit").notNull().default(25),
     // How many signed-in sessions one teacher may hold at once; a new sign-in past it ends the oldest.
     sessionLimit: integer("session_limit").notNull().default(3),
+    // Books one teacher may keep for offline reading at once (docs/decisions/0050); 0: none.
+    offlineBooksPerTeacher: integer("offline_books_per_teacher").notNull().default(5),
     // Admin-adjustable counter of the spec's "total login count"; login_events holds the history.
     totalLogins: integer("total_logins").notNull().default(0),
     // The last UTC day (YYYY-MM-DD) a teacher of the school read: "no activity in 30 days" walks its index.

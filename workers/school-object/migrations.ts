@@ -60,6 +60,16 @@ export const MIGRATIONS: readonly StorageMigration[] = [
       "CREATE INDEX IF NOT EXISTS annotations_teacher_book ON annotations (teacher_id, book_id, page)",
     ],
   },
+  {
+    id: 2,
+    description:
+      "Annotations remember the client id they were made under (issue 45, docs/decisions/0051): the same id sent again answers the first one",
+    statements: [
+      "ALTER TABLE annotations ADD COLUMN client_id TEXT",
+      // Per teacher: another teacher's id is never looked at, and one teacher cannot make two under one id.
+      "CREATE UNIQUE INDEX annotations_client_id ON annotations (teacher_id, client_id) WHERE client_id IS NOT NULL",
+    ],
+  },
 ];
 
 const RECORD = "CREATE TABLE IF NOT EXISTS storage_migrations (id INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)";

@@ -70,6 +70,20 @@ export const MIGRATIONS: readonly StorageMigration[] = [
       "CREATE UNIQUE INDEX annotations_client_id ON annotations (teacher_id, client_id) WHERE client_id IS NOT NULL",
     ],
   },
+  {
+    id: 3,
+    description:
+      "Offline loans (issue 45, docs/decisions/0050): a book one session keeps offline, its key and the seat it holds; and the pages read offline, once per loan, page and day",
+    statements: [
+      // key: base64 of 32 random bytes, wiped (NULL) when the loan ends; ended: why (shared/rules/offline.ts LOAN_END_REASONS).
+      `CREATE TABLE offline_loans (id TEXT PRIMARY KEY, teacher_id INTEGER NOT NULL, token_hash TEXT NOT NULL, book_id INTEGER NOT NULL,
+    key TEXT, page_count INTEGER NOT NULL, until INTEGER NOT NULL, created_at INTEGER NOT NULL, ended TEXT, ended_at INTEGER)`,
+      "CREATE INDEX offline_loans_session ON offline_loans (token_hash, book_id)",
+      "CREATE INDEX offline_loans_book ON offline_loans (book_id) WHERE ended IS NULL",
+      "CREATE INDEX offline_loans_teacher ON offline_loans (teacher_id)",
+      `CREATE TABLE offline_reads (loan_id TEXT NOT NULL, page INTEGER NOT NULL, day TEXT NOT NULL, PRIMARY KEY (loan_id, page, day))`,
+    ],
+  },
 ];
 
 const RECORD = "CREATE TABLE IF NOT EXISTS storage_migrations (id INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)";

@@ -2,8 +2,10 @@
  * Reading a book as pages (docs/decisions/0013), for a teacher of a school that has the book or
  * an admin:
  *   GET /api/books/:id/pages            the page list: sizes, widths, which pages failed
- *   GET /api/books/:id/pages/:n?w=      page n as an image; teachers get it watermarked (below 1024: a 640 px preview)
+ *   GET /api/books/:id/pages/:n?w=      page n as an image; teachers get it watermarked (below 1024: a 640 px preview;
+ *                                       with saver=1, the data saver's smaller page, counted as read)
  *   GET /api/books/:id/pages/:n/text    page n's text runs with positions (the text layer)
+ *   (either with `offline=<loanId>`: a page for the session's offline copy, spent but not counted as read; decision 50)
  *   GET /api/books/:id/outline          the contents, from the PDF's outline
  *   GET /api/books/:id/search?q=        the pages that hold a word, with snippets
  * The route reads the path and query with the shared schemas and answers; what may be read, the
@@ -26,10 +28,21 @@ import { NO_STORE, refused } from "./refused.ts";
 type Env = ReaderApiEnv;
 
 const WidthSchema = WidthTextSchema(MAX_PAGE_WIDTH);
+/** The data saver's flag (docs/decisions/0048): `saver=1`, or left out. */
+const SaverSchema = z.literal("1");
+
+/** Whether the data saver was asked for: false when left out, null when malformed (refused with 400). */
+function saverOf(raw: string | undefined): boolean | null {
+  if (raw === undefined) return false;
+  return SaverSchema.safeParse(raw).success ? true : null;
+}
 
 /** The book the path names (null: malformed, which the service answers as a book not found). */
 function ask(c: Context<Env>): PageAsk {
-  return { context: c.var.context, reader: c.var.reader, bookId: parseId(c.req.param("id")) };
+  const ask: PageAsk = { context: c.var.context, reader: c.var.reader, bookId: parseId(c.req.param("id")) };
+  // A page for the session's offline copy (docs/decisions/0050): the school's object checks the loan after the session.
+  const loanId = c.req.query("offline");
+  return loanId === undefined ? ask : { ...ask, offlineLoanId: loanId.slice(0, 64) };
 }
 
 /** The path's page number, or null when malformed. */
@@ -51,7 +64,7 @@ export const bookPagesApi = new Hono<Env>()
   .get("/:id/pages/:n", reader, async (c) => {
     const raw = c.req.query("w");
     const width = raw === undefined ? undefined : paramOrNull(WidthSchema, raw);
-    const answered = await pageImage(ask(c), pageNumber(c), width);
+    const answered = await pageImage(ask(c), pageNumber(c), width, saverOf(c.req.query("saver")));
     if (!answered.ok) return refused(c, answered.failure);
     const image = answered.value;
     return new Response(image.body as BodyInit, {

@@ -26,19 +26,27 @@ export interface PageImage {
  * Page `n` as an image: stamped for a teacher (below the smallest stored width asked: a preview,
  * which costs budget but is not counted as read; the sharp image that follows is), as stored for an
  * admin. `width` is the `w` asked (undefined: 1024; null: malformed or above the largest).
+ * `saver` is the reader's data saver (`saver=1`, docs/decisions/0048; null: malformed): the page
+ * the teacher reads on a slow connection, so counted as read, stamped with fewer bytes.
  */
-export function pageImage(ask: PageAsk, n: number | null, width: number | null | undefined): Promise<Outcome<PageImage>> {
+export function pageImage(
+  ask: PageAsk,
+  n: number | null,
+  width: number | null | undefined,
+  saver: boolean | null = false,
+): Promise<Outcome<PageImage>> {
   return throughGate(ask, (reader) =>
     withFreshRetry(async (fresh): Promise<Outcome<PageImage> | typeof STALE> => {
       const opening = await open(ask, reader, fresh);
       if (!opening.ok) return opening;
       const opened = opening.value;
       if (width === null) return failure("invalid", `The width must be a whole number from 1 to ${MAX_PAGE_WIDTH}`);
+      if (saver === null) return failure("invalid", "saver must be 1 (the data saver) or left out");
       const page = pageOf(opened, n);
       if (!page.ok) return page;
       const requested = width ?? 1024;
-      const preview = opened.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
-      const spending = await spend(opened, !preview);
+      const narrow = opened.reader.kind === "teacher" && requested < Math.min(...PAGE_WIDTHS);
+      const spending = await spend(opened, !narrow || saver);
       if (spending === STALE || !spending.ok) return spending;
       const spent = spending.value;
       const key = pageImageKey(opened.book.id, opened.set.id, page.value.n, storedWidthFor(requested), STORED_PAGE_EXTENSION);
@@ -55,8 +63,9 @@ export function pageImage(ask: PageAsk, n: number | null, width: number | null |
       const stamped = await stampPage(
         new Uint8Array(await object.arrayBuffer()),
         spent.watermark,
-        preview ? PREVIEW_WIDTH : undefined,
+        narrow ? PREVIEW_WIDTH : undefined,
         mark,
+        saver ? "saver" : "sharp",
       );
       return done({ body: stamped.bytes, contentType: stamped.contentType, length: stamped.bytes.byteLength });
     }),

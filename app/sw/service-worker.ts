@@ -1,0 +1,123 @@
+import { forgetShellCaches, keepPage, storePage } from "./shell-cache.ts";
+import {
+  assetsCacheName,
+  isNeverCached,
+  isShellPage,
+  isVersionedAsset,
+  NAVIGATION_TIMEOUT_MS,
+  offlinePageOf,
+  PAGES_CACHE,
+  SHELL_CACHE_PREFIX,
+  type ShellMessage,
+  type ShellReply,
+} from "./shell-rules.ts";
+
+/**
+ * Lectern's service worker (docs/decisions/0049), built by vite/service-worker.ts into one script
+ * the Worker serves at /sw.js. School pages: network first, the kept copy after a short wait;
+ * the build's hashed files: cache first; nothing else is touched (the API, page images, admin).
+ */
+
+declare const self: ServiceWorkerGlobalScope;
+/** The build this worker belongs to (vite/service-worker.ts): a new build is a new worker. */
+declare const SHELL_VERSION: string;
+
+const ASSETS_CACHE = assetsCacheName(SHELL_VERSION);
+
+self.addEventListener("install", () => {
+  // Nothing to fetch first: the next page the teacher opens is kept as it comes.
+  void self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      await self.clients.claim();
+      await refreshKeptPages();
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const { request } = event;
+  const url = new URL(request.url);
+  if (isNeverCached(url, request.method)) return;
+  if (request.mode === "navigate" && isShellPage(url, self.location.origin)) event.respondWith(navigate(event, url));
+  else if (request.mode === "navigate" && url.origin === self.location.origin) event.respondWith(navigateUncached(request, url));
+  else if (isVersionedAsset(url, self.location.origin)) event.respondWith(cacheFirst(request));
+});
+
+self.addEventListener("message", (event) => {
+  const message = event.data as ShellMessage | undefined;
+  const port = event.ports[0];
+  if (message?.type !== "keep-page" || !port) return;
+  const answer = (reply: ShellReply) => port.postMessage(reply);
+  event.waitUntil(
+    keepPage(message.url, ASSETS_CACHE).then(
+      (kept) =>
+        answer(kept ? { ok: true } : { ok: false, error: "This page could not be kept for offline reading. Sign in again and retry." }),
+      () => answer({ ok: false, error: "This page could not be kept for offline reading: check your connection and try again." }),
+    ),
+  );
+});
+
+/**
+ * A school page: the network's answer when it comes within NAVIGATION_TIMEOUT_MS (and kept for
+ * next time), else the kept copy, else the school's offline page. A late answer still refreshes the copy.
+ */
+async function navigate(event: FetchEvent, url: URL): Promise<Response> {
+  const network = fetch(event.request).then(async (response) => {
+    await storePage(url.href, response.clone(), ASSETS_CACHE).catch(() => false);
+    return response;
+  });
+  event.waitUntil(network.catch(() => null));
+  const kept = await caches.match(url.href, { cacheName: PAGES_CACHE });
+  if (!kept) return network.catch(() => offlinePage(url));
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), NAVIGATION_TIMEOUT_MS));
+  const first = await Promise.race([network.catch(() => null), timeout]);
+  return first ?? kept;
+}
+
+/** Any other page of ours: from the network, or when there is none, the school's offline page. */
+async function navigateUncached(request: Request, url: URL): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch (error) {
+    const offline = await caches.match(offlinePageOf(url), { cacheName: PAGES_CACHE });
+    if (offline) return offline;
+    throw error;
+  }
+}
+
+/** The school's offline page when it was kept, else a plain sentence: never the browser's error. */
+async function offlinePage(url: URL): Promise<Response> {
+  const kept = await caches.match(offlinePageOf(url), { cacheName: PAGES_CACHE });
+  if (kept) return kept;
+  const text = "You are offline, and this page was not kept on this device. Connect to the internet and reload to open it.";
+  return new Response(text, { status: 503, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+}
+
+async function cacheFirst(request: Request): Promise<Response> {
+  const cache = await caches.open(ASSETS_CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+/**
+ * A new build: the kept pages name the last build's files, so each is fetched again (the teacher
+ * is online, the new worker just came) and kept with this build's files; the last build's files
+ * then go. A page the server no longer gives (signed out, a book removed) goes too.
+ */
+async function refreshKeptPages(): Promise<void> {
+  const pages = await caches.open(PAGES_CACHE);
+  const urls = (await pages.keys()).map((request) => request.url);
+  const results = await Promise.all(urls.map((url) => keepPage(url, ASSETS_CACHE).catch(() => null)));
+  // Signed out since: everything the shell kept goes.
+  if (urls.length > 0 && results.every((kept) => kept === false)) await forgetShellCaches();
+  const names = await caches.keys();
+  const stale = names.filter((name) => name.startsWith(`${SHELL_CACHE_PREFIX}assets-`) && name !== ASSETS_CACHE);
+  await Promise.all(stale.map((name) => caches.delete(name)));
+}

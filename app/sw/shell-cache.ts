@@ -1,0 +1,51 @@
+import { assetPathsIn, isKeepableAnswer, isShellPage, PAGES_CACHE, SHELL_CACHE_PREFIX } from "./shell-rules.ts";
+
+/**
+ * The shell's caches, as the service worker fills and empties them. Plain functions over the Cache
+ * API (the same in a page and in the worker), given the build's assets cache by name.
+ */
+
+/** Stores a page's answer and the build files it names; the answer's own headers (its CSP and nonce) go with it. */
+export async function storePage(url: string, response: Response, assetsCache: string): Promise<boolean> {
+  if (!isKeepableAnswer(response)) return false;
+  const html = await response.clone().text();
+  // The files first: a page kept without them would open as a blank screen offline.
+  await storeAssets(new URL(url).origin, assetPathsIn(html), assetsCache);
+  await (await caches.open(PAGES_CACHE)).put(url, response);
+  return true;
+}
+
+/**
+ * Fetches a page as the signed-in teacher and keeps it. False when it is not a shell page or the
+ * server did not answer it as one (signed out: the sign-in page; the book gone: a 404).
+ */
+export async function keepPage(url: string, assetsCache: string): Promise<boolean> {
+  const target = new URL(url);
+  if (!isShellPage(target, target.origin)) return false;
+  const response = await fetch(target, { credentials: "same-origin", cache: "no-store" });
+  const kept = await storePage(target.href, response, assetsCache);
+  // A page the server no longer gives this teacher must not open from a copy either.
+  if (!kept) await (await caches.open(PAGES_CACHE)).delete(target.href);
+  return kept;
+}
+
+/** Fetches the build files not yet kept (and the fonts a style sheet names). */
+async function storeAssets(origin: string, paths: string[], assetsCache: string): Promise<void> {
+  const cache = await caches.open(assetsCache);
+  await Promise.all(
+    paths.map(async (path) => {
+      const url = `${origin}${path}`;
+      if (await cache.match(url)) return;
+      const response = await fetch(url, { credentials: "same-origin" }).catch(() => null);
+      if (!response?.ok) return;
+      if (path.endsWith(".css")) await storeAssets(origin, assetPathsIn(await response.clone().text()), assetsCache);
+      await cache.put(url, response);
+    }),
+  );
+}
+
+/** Every cache of the shell, gone: the sign-out, a 401, the sign-in page shown. */
+export async function forgetShellCaches(): Promise<void> {
+  const names = await caches.keys();
+  await Promise.all(names.filter((name) => name.startsWith(SHELL_CACHE_PREFIX)).map((name) => caches.delete(name)));
+}

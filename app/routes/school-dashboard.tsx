@@ -5,6 +5,7 @@ import { appContext } from "../../workers/kernel/context.ts";
 import { toLibraryBook } from "../../workers/reading/library.ts";
 import { dashboardState } from "../../workers/reading/progress.ts";
 import { dashboardShelf } from "../../workers/reading/shelf-cache.ts";
+import { KeptBooks } from "../components/offline/kept-books.tsx";
 import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
@@ -52,7 +53,12 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
   return (
     <LibraryView
       data={loaderData}
-      continueReading={<ContinueReading entries={loaderData.continueReading} basePath={loaderData.basePath} />}
+      continueReading={
+        <>
+          <KeptBooks basePath={loaderData.basePath} />
+          <ContinueReading entries={loaderData.continueReading} basePath={loaderData.basePath} />
+        </>
+      }
     />
   );
 }

@@ -29,22 +29,30 @@ function fakeApi(loan: OfflineLoan, refuseAt?: { n: number; error: ReaderApiErro
       if (refuseAt && n >= refuseAt.n) throw refuseAt.error;
       return new Blob([imageBytes(n)], { type: "image/webp" });
     }),
-    downloadText: vi.fn(async (_bookId: number, _loanId: string, n: number) => new TextEncoder().encode(JSON.stringify(pageText(n))).buffer),
+    downloadText: vi.fn(
+      async (_bookId: number, _loanId: string, n: number) => new TextEncoder().encode(JSON.stringify(pageText(n))).buffer,
+    ),
   };
 }
 
 async function keep(bookId: number, api: ReturnType<typeof fakeApi>, signal = new AbortController().signal) {
   const progress: number[] = [];
   const outcome = await keepBook(
-    { bookId, title: `Book ${bookId}`, readerUrl: `/dashboard/book/${bookId}/view`, width: 1024, signal, onProgress: (saved) => progress.push(saved) },
+    {
+      bookId,
+      title: `Book ${bookId}`,
+      readerUrl: `/dashboard/book/${bookId}/view`,
+      width: 1024,
+      signal,
+      onProgress: (saved) => progress.push(saved),
+    },
     { api, keepShell: async () => {}, concurrency: 1 },
   );
   return { outcome, progress };
 }
 
 /** The fetchers note a read without holding up the page: wait for it to be stored. */
-const readsStored = (count: number) =>
-  vi.waitFor(async () => expect(await (await offlineDb()).getAll("reads")).toHaveLength(count));
+const readsStored = (count: number) => vi.waitFor(async () => expect(await (await offlineDb()).getAll("reads")).toHaveLength(count));
 
 const stored = async (bookId: number) => {
   const db = await offlineDb();
@@ -144,7 +152,9 @@ describe("the offline store", () => {
 
   it("says the server's sentence when the loan is refused, and stores nothing", async () => {
     const api = fakeApi(loanOf(11));
-    api.requestLoan.mockRejectedValue(new ReaderApiError("Your school's licence for this book does not allow keeping it for offline reading.", 403));
+    api.requestLoan.mockRejectedValue(
+      new ReaderApiError("Your school's licence for this book does not allow keeping it for offline reading.", 403),
+    );
     expect((await keep(11, api)).outcome).toEqual({
       status: "refused",
       message: "Your school's licence for this book does not allow keeping it for offline reading.",
@@ -189,7 +199,11 @@ describe("the contact check", () => {
     await (await offlinePageFetchers(16))!.image(1, 1024);
     await readsStored(1);
     const report = vi.fn(async () => {});
-    await checkOfflineContact({ fetchLoans: async () => Promise.reject(new ReaderApiError("Network error", 0)), report, forgetShell: vi.fn() });
+    await checkOfflineContact({
+      fetchLoans: async () => Promise.reject(new ReaderApiError("Network error", 0)),
+      report,
+      forgetShell: vi.fn(),
+    });
     expect((await stored(16)).copy).toBeDefined();
     expect(await (await offlineDb()).getAll("reads")).toHaveLength(1);
     expect(report).not.toHaveBeenCalled();

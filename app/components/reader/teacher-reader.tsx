@@ -1,4 +1,6 @@
 import type { PageList } from "../../lib/reader/reader-api.ts";
+import { KeepForOffline } from "../offline/keep-for-offline.tsx";
+import { useOfflineContact } from "../offline/use-offline-contact.ts";
 import { PageReader } from "./page-reader.tsx";
 import { ReaderPreparing } from "./reader-error.tsx";
 import { useProgressSaver } from "./use-progress-saver.ts";
@@ -27,6 +29,7 @@ export const PAGE_READER_ID = "page-reader";
  */
 export function TeacherReader({ bookId, title, page, backHref, backLabel, loginHref, preparing, list }: TeacherReaderProps) {
   const save = useProgressSaver(bookId);
+  useOfflineContact();
   if (preparing) return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
   return (
     <PageReader
@@ -40,6 +43,7 @@ export function TeacherReader({ bookId, title, page, backHref, backLabel, loginH
       list={list}
       holdsSeat
       desk
+      toolbarExtra={<KeepForOffline variant="toolbar" book={{ bookId, title, readerUrl: `${backHref}/book/${bookId}/view` }} />}
     />
   );
 }

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { bookCategory } from "#shared/rules/book-category.ts";
 import { formatDay } from "#shared/rules/licence.ts";
 import type { TeacherBook } from "../../../workers/reading/library.ts";
+import { KeepForOffline } from "../offline/keep-for-offline.tsx";
 import { BookCover } from "../ui/book-cover.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 
@@ -67,6 +68,7 @@ export function BookDetails({
               {book.hasPdf ? PREPARING : "This book does not have a PDF file available yet."}
             </p>
           )}
+          {book.readable && <KeepForOffline book={{ bookId: book.id, title: book.title, readerUrl: readerHref }} />}
         </div>
       </article>
     </div>

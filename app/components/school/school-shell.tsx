@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, useLocation } from "react-router";
 import type { PublicSchool } from "#shared/rules/public-school.ts";
 import { schoolInitials } from "../../lib/teacher-name.ts";
+import { useOfflineContact } from "../offline/use-offline-contact.ts";
 import { Icon } from "../ui/icon.tsx";
 import { LogoMark } from "../ui/logo.tsx";
 import { ThemeToggle } from "../ui/theme-toggle.tsx";
@@ -26,6 +27,8 @@ export function SchoolShell({
 }) {
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
+  // Every school page's load, and the connection coming back, checks this device's offline copies (issue 45).
+  useOfflineContact();
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the drawer whenever the page changes
   useEffect(() => setMenuOpen(false), [location.pathname]);
 

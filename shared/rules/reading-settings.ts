@@ -13,6 +13,11 @@ export const READING_FONTS = ["standard", "dyslexic"] as const;
 /** "auto" follows the app's light or dark theme, as the Text view did before it had settings. */
 export const READING_THEMES = ["auto", "light", "dark", "sepia"] as const;
 export const SPEECH_RATES = [0.75, 1, 1.25, 1.5, 1.75, 2] as const;
+/**
+ * The data saver (docs/decisions/0048): smaller page images on a slow or metered connection.
+ * "auto" turns it on when the browser says Save-Data or a 3G-or-slower connection.
+ */
+export const DATA_SAVER_CHOICES = ["off", "auto", "on"] as const;
 /** A voice is named by the browser's voiceURI: long on some systems, never this long. */
 export const MAX_VOICE_LENGTH = 200;
 
@@ -20,6 +25,7 @@ export type TextSize = (typeof TEXT_SIZES)[number];
 export type LineSpacing = (typeof LINE_SPACINGS)[number];
 export type ReadingFont = (typeof READING_FONTS)[number];
 export type ReadingTheme = (typeof READING_THEMES)[number];
+export type DataSaverChoice = (typeof DATA_SAVER_CHOICES)[number];
 
 export type ReadingSettings = {
   textSize: TextSize;
@@ -30,6 +36,8 @@ export type ReadingSettings = {
   rate: number;
   /** The chosen speech voice's voiceURI, or null for the browser's default. Devices have different voices: an unknown one means the default. */
   voice: string | null;
+  /** The page images' data saver (the page view's, kept here with the rest). */
+  dataSaver: DataSaverChoice;
 };
 
 export const DEFAULT_READING_SETTINGS: Readonly<ReadingSettings> = {
@@ -39,6 +47,7 @@ export const DEFAULT_READING_SETTINGS: Readonly<ReadingSettings> = {
   theme: "auto",
   rate: 1,
   voice: null,
+  dataSaver: "auto",
 };
 
 function pick<T>(allowed: readonly T[], value: unknown, fallback: T): T {
@@ -61,5 +70,6 @@ export function readStoredSettings(stored: unknown): ReadingSettings {
     theme: pick(READING_THEMES, value.theme, d.theme),
     rate: pick<number>(SPEECH_RATES, value.rate, d.rate),
     voice: voice && voice.length <= MAX_VOICE_LENGTH ? voice : null,
+    dataSaver: pick(DATA_SAVER_CHOICES, value.dataSaver, d.dataSaver),
   };
 }

@@ -123,6 +123,7 @@ describe("reading settings in the Text view", () => {
       theme: "dark",
       rate: 0.75,
       voice: null,
+      dataSaver: "auto",
     });
     await within(panel).findByText("Saved to your account.");
   });

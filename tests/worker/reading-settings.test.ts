@@ -15,6 +15,7 @@ const CHOSEN: ReadingSettings = {
   theme: "sepia",
   rate: 1.25,
   voice: "com.apple.voice.compact.en-GB.Daniel",
+  dataSaver: "on",
 };
 
 async function storedSettings(teacherId: number): Promise<unknown> {
@@ -77,6 +78,7 @@ describe("PUT /api/teacher/reading-settings", () => {
       [withoutVoice, "voice must be a voice's name, or null for the browser's default", "voice"],
       [{ ...CHOSEN, textSize: undefined }, "Send textSize (one of small, medium, large, x-large, xx-large)", "textSize"],
       [{ ...CHOSEN, fontSize: 40 }, "Unknown reading setting: fontSize", undefined],
+      [{ ...CHOSEN, dataSaver: "sometimes" }, "dataSaver must be one of off, auto, on", "dataSaver"],
       [[CHOSEN], "expected object", undefined],
       ["large", "expected object", undefined],
     ];
@@ -92,6 +94,15 @@ describe("PUT /api/teacher/reading-settings", () => {
     const notJson = await api(PATH, { method: "PUT", cookie, headers: { "Content-Type": "application/json" }, body: undefined });
     expect(notJson.status).toBe(400);
     expect(await storedSettings(teacher.id)).toEqual(CHOSEN);
+  });
+
+  it("takes a set without the data saver (a reader from before it) as the data saver on automatic", async () => {
+    const { teacher, cookie } = await signedInTeacher(await createSchool());
+    const { dataSaver: _dataSaver, ...beforeDataSaver } = CHOSEN;
+    // Raw: the body a reader from before the data saver sends, which the typed client would not.
+    const response = await api(PATH, { method: "PUT", cookie, body: beforeDataSaver });
+    expect(response.status).toBe(200);
+    expect(await storedSettings(teacher.id)).toEqual({ ...CHOSEN, dataSaver: "auto" });
   });
 
   it("changes only the signed-in teacher's settings, whatever the body says", async () => {

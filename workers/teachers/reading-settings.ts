@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { z } from "zod";
 import {
+  DATA_SAVER_CHOICES,
   LINE_SPACINGS,
   MAX_VOICE_LENGTH,
   READING_FONTS,
@@ -47,6 +48,8 @@ export const ReadingSettingsSchema = z.strictObject(
       .min(1, NOT_A_VOICE)
       .max(MAX_VOICE_LENGTH, `voice must be at most ${MAX_VOICE_LENGTH} characters`)
       .nullable(),
+    // A reader from before the data saver sends no choice: it is "auto", the default.
+    dataSaver: z.enum(DATA_SAVER_CHOICES, { error: oneOf("dataSaver", DATA_SAVER_CHOICES) }).default("auto"),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? `Unknown reading setting: ${issue.keys.join(", ")}` : undefined) },
 ) satisfies z.ZodType<ReadingSettings>;

@@ -35,6 +35,7 @@ export const PageImage = memo(function PageImage({
   fluid,
   firstSrc,
   firstWidth,
+  saver = false,
   onLoaded,
   highlight,
   reveal,
@@ -53,6 +54,8 @@ export const PageImage = memo(function PageImage({
   firstSrc?: string;
   /** `firstSrc`'s width: a preview is replaced by the sharp image; an image as wide as needed is kept. */
   firstWidth: number;
+  /** The data saver is on: its page (counted as read) replaces the server's preview (which is not) of the same width. */
+  saver?: boolean;
   onLoaded: (at?: number) => void;
   /** The search's query while a search is on: its matches are marked on the page. */
   highlight?: string;
@@ -94,7 +97,7 @@ export const PageImage = memo(function PageImage({
   // biome-ignore lint/correctness/useExhaustiveDependencies: the store and the page are fixed for the page's life
   useEffect(() => {
     if (!active || failed) return;
-    if (direct && imageWidth === firstWidth) return; // the server-rendered image is this one
+    if (direct && imageWidth === firstWidth && !saver) return; // the server-rendered image is this one
     let cancelled = false;
     let retry: ReturnType<typeof setTimeout> | undefined;
     store
@@ -126,7 +129,7 @@ export const PageImage = memo(function PageImage({
       cancelled = true;
       clearTimeout(retry);
     };
-  }, [active, imageWidth, failed, direct, attempt]);
+  }, [active, imageWidth, failed, direct, attempt, saver]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {

@@ -16,6 +16,7 @@ import { ReaderTools } from "./reader-tools.tsx";
 import { ReadingLimit } from "./reading-limit.tsx";
 import { TextView } from "./text-view.tsx";
 import { useAnnotations } from "./use-annotations.ts";
+import { useDataSaver } from "./use-data-saver.ts";
 import { usePageScroller } from "./use-page-scroller.ts";
 import { usePageStore } from "./use-page-store.ts";
 import { useReaderKeys } from "./use-reader-keys.ts";
@@ -106,10 +107,13 @@ export function PageReaderView({
   };
 
   const ratio = typeof window === "undefined" ? 1 : window.devicePixelRatio || 1;
-  const widths = useMemo(
+  const sharpWidths = useMemo(
     () => pages.map((info) => chooseImageWidth(displaySize(info, scale).width, ratio, list.widths)),
     [pages, scale, ratio, list.widths],
   );
+  // The data saver (docs/decisions/0048): smaller pages unless zoomed in past the width, the next ones prefetched.
+  const zoomedIn = fit === "custom" && scale > fitScale("width", pages[0] ?? { width: 612, height: 792 }, viewport, 1);
+  const { saver, widths } = useDataSaver(store, pages, page, sharpWidths, zoomedIn);
   // The server's HTML holds the page the reader opens at and the next, at the top of the list and
   // sized by CSS, the first with a plain <img> that loads beside the JavaScript. Once the scroller
   // is measured every page is laid out and the list scrolls to that page, in the same frame.
@@ -201,6 +205,7 @@ export function PageReaderView({
                   fluid={!measured}
                   firstSrc={info.n === first?.n ? first.src : undefined}
                   firstWidth={firstImageWidth}
+                  saver={saver}
                   onLoaded={onLoaded}
                   highlight={search.marked}
                   reveal={reveal === info.n}

@@ -1,5 +1,7 @@
 import type { ReactNode, Ref } from "react";
 import type { ReadingSettings } from "#shared/rules/reading-settings.ts";
+import { dataSaverOn, savingText, useConnectionHints } from "../../lib/reader/data-saver.ts";
+import type { ReceivedSizes } from "../../lib/reader/page-store.ts";
 import type { SaveState, SettingsHome } from "../../lib/reader/reading-settings.ts";
 
 type Option<T extends string> = { value: T; label: ReactNode; name?: string };
@@ -19,6 +21,11 @@ const SPACING_OPTIONS: Option<ReadingSettings["lineSpacing"]>[] = [
 const FONT_OPTIONS: Option<ReadingSettings["font"]>[] = [
   { value: "standard", label: "Standard" },
   { value: "dyslexic", label: "OpenDyslexic" },
+];
+const DATA_SAVER_OPTIONS: Option<ReadingSettings["dataSaver"]>[] = [
+  { value: "off", label: "Off", name: "Data saver off" },
+  { value: "auto", label: "Automatic", name: "Data saver automatic (on a slow connection or when the browser asks to save data)" },
+  { value: "on", label: "On", name: "Data saver on" },
 ];
 const THEME_OPTIONS: Option<ReadingSettings["theme"]>[] = [
   { value: "auto", label: "Auto", name: "Auto (the app's theme)" },
@@ -76,13 +83,17 @@ const SAVED: Record<SettingsHome, Record<SaveState, string>> = {
   device: { idle: "Kept on this device.", saved: "Kept on this device.", failed: "Kept on this device." },
 };
 
-/** Text size, line spacing, font and theme of the Text view; `id` is what its toggle controls (there while hidden). */
+/**
+ * Text size, line spacing, font and theme of the Text view, and the page view's data saver with
+ * what it saved in this visit (`received`); `id` is what its toggle controls (there while hidden).
+ */
 export function ReadingSettingsPanel({
   id,
   hidden,
   settings,
   home,
   saveState,
+  received,
   onChange,
   className,
 }: {
@@ -91,9 +102,12 @@ export function ReadingSettingsPanel({
   settings: ReadingSettings;
   home: SettingsHome;
   saveState: SaveState;
+  /** The page images received in this visit (the page store's). */
+  received: ReceivedSizes;
   onChange: (patch: Partial<ReadingSettings>) => void;
   className: string;
 }) {
+  const hints = useConnectionHints();
   return (
     <section id={id} hidden={hidden} aria-label="Reading settings" data-reader-panel className={`shrink-0 border-b px-3 py-3 ${className}`}>
       <div className="grid gap-3 sm:grid-cols-2">
@@ -119,6 +133,18 @@ export function ReadingSettingsPanel({
           options={THEME_OPTIONS}
           onChange={(theme) => onChange({ theme })}
         />
+        <div>
+          <Choice
+            legend="Data saver"
+            name="reading-data-saver"
+            value={settings.dataSaver}
+            options={DATA_SAVER_OPTIONS}
+            onChange={(dataSaver) => onChange({ dataSaver })}
+          />
+          <p data-saving className="mt-1 text-xs opacity-80">
+            {savingText(settings.dataSaver, dataSaverOn(settings.dataSaver, hints), received)}
+          </p>
+        </div>
       </div>
       <p role="status" className="mt-2 text-xs opacity-80">
         {SAVED[home][saveState]}

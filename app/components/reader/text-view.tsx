@@ -169,6 +169,7 @@ export function TextView({
         settings={settings}
         home={home}
         saveState={saveState}
+        received={store.received()}
         onChange={change}
         className={theme.bar}
       />

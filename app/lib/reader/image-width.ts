@@ -1,3 +1,5 @@
+import { SAVER_WIDTH } from "./data-saver.ts";
+
 /** The image widths the server prepares for every page. */
 export const IMAGE_WIDTHS = [1024, 2048] as const;
 
@@ -10,4 +12,12 @@ export function chooseImageWidth(displayWidth: number, devicePixelRatio: number,
   const sorted = [...widths].sort((a, b) => a - b);
   const needed = displayWidth * (devicePixelRatio || 1);
   return sorted.find((width) => needed <= width * 1.5) ?? sorted[sorted.length - 1] ?? 1024;
+}
+
+/**
+ * With the data saver on, the data saver's page (SAVER_WIDTH) instead of `sharp`, the width the
+ * screen needs; a teacher who zoomed in past the page's width asked to see it closer: the sharp one.
+ */
+export function saverImageWidth(sharp: number, saver: boolean, zoomedIn: boolean): number {
+  return saver && !zoomedIn ? SAVER_WIDTH : sharp;
 }

@@ -1,8 +1,14 @@
+import { IMAGE_WIDTHS } from "./image-width.ts";
 import { createObjectUrlCache, type ObjectUrlCache } from "./object-url-cache.ts";
 import { fetchPageImage, fetchPageText, type PageText, ReaderApiError } from "./reader-api.ts";
 
 /** How many page images stay in memory: scrolling back over them costs no request. */
 export const CACHED_IMAGES = 12;
+/** The data saver prefetches at most this many pages ahead of the one being read (docs/decisions/0048). */
+export const PREFETCH_AHEAD = 2;
+
+/** Page images received in this visit, and their bytes: the data saver's and the sharp ones (the reading settings show the saving). */
+export type ReceivedSizes = Record<"saver" | "sharp", { pages: number; bytes: number }>;
 
 export interface PageStore {
   /** Resolves once page `n` at `width` is cached; then `acquire` it. Concurrent asks share one request. */
@@ -11,6 +17,13 @@ export interface PageStore {
   releaseImage(n: number, width: number): void;
   hasImage(n: number, width: number): boolean;
   loadText(n: number): Promise<PageText>;
+  /**
+   * Loads these pages' images and texts one after another (the data saver's prefetch): each spends
+   * the reading budget as reading does. Ends at the first failure (the server's 429 stops the store),
+   * or when `cancelled` says so between requests.
+   */
+  prefetch(pages: readonly { n: number; width: number }[], cancelled: () => boolean): Promise<void>;
+  received(): ReceivedSizes;
   /** Revokes every object URL; the store is not used afterwards. */
   dispose(): void;
 }
@@ -22,6 +35,9 @@ type Fetchers = {
   revokeUrl: (url: string) => void;
 };
 
+/** A width below the narrowest prepared one is the data saver's page (the store never asks for the plain preview). */
+const isSaverWidth = (width: number) => width < Math.min(...IMAGE_WIDTHS);
+
 /**
  * Everything the reader has fetched of one book. Page texts are small and counted against the
  * reading limit like images, so each is fetched once per visit. Once the server says the limit is
@@ -30,7 +46,7 @@ type Fetchers = {
  */
 export function createPageStore(bookId: number, onStop: (error: ReaderApiError) => void, fetchers?: Partial<Fetchers>): PageStore {
   const f: Fetchers = {
-    image: (n, width) => fetchPageImage(bookId, n, width),
+    image: (n, width) => fetchPageImage(bookId, n, width, isSaverWidth(width)),
     text: (n) => fetchPageText(bookId, n),
     createUrl: (blob) => URL.createObjectURL(blob),
     revokeUrl: (url) => URL.revokeObjectURL(url),
@@ -39,6 +55,7 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
   const images: ObjectUrlCache = createObjectUrlCache(CACHED_IMAGES, f.revokeUrl);
   const loading = new Map<string, Promise<void>>();
   const texts = new Map<number, Promise<PageText>>();
+  const sizes: ReceivedSizes = { saver: { pages: 0, bytes: 0 }, sharp: { pages: 0, bytes: 0 } };
   let stopped: ReaderApiError | null = null;
   let disposed = false;
   const key = (n: number, width: number) => `${n}@${width}`;
@@ -56,7 +73,7 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
     }
   }
 
-  return {
+  const store: PageStore = {
     loadImage(n, width) {
       const k = key(n, width);
       if (images.has(k)) return Promise.resolve();
@@ -64,6 +81,9 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
         loading.get(k) ??
         guarded(() => f.image(n, width))
           .then((blob) => {
+            const kind = sizes[isSaverWidth(width) ? "saver" : "sharp"];
+            kind.pages++;
+            kind.bytes += blob.size;
             if (!disposed) images.put(k, f.createUrl(blob));
           })
           .finally(() => loading.delete(k));
@@ -82,9 +102,23 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
       pending.catch(() => texts.delete(n));
       return pending;
     },
+    async prefetch(pages, cancelled) {
+      for (const { n, width } of pages.slice(0, PREFETCH_AHEAD)) {
+        try {
+          if (cancelled() || stopped || disposed) return;
+          await store.loadImage(n, width);
+          if (cancelled() || stopped || disposed) return;
+          await store.loadText(n);
+        } catch {
+          return; // the page asked for on screen says what went wrong
+        }
+      }
+    },
+    received: () => ({ saver: { ...sizes.saver }, sharp: { ...sizes.sharp } }),
     dispose() {
       disposed = true;
       images.clear();
     },
   };
+  return store;
 }

@@ -1,6 +1,7 @@
 import type { OutlineItem } from "../../../workers/page-images/page-content.ts";
 import type { Client, Ok } from "../api-client.ts";
 import { errorText } from "../error-text.ts";
+import { forgetOfflineShell } from "../offline/app-shell.ts";
 
 // The answers' types come from the server's routes (workers/api/book-pages.ts); only types are
 // imported, so the reader's bundle does not carry the typed client itself. The outline is recursive,
@@ -54,6 +55,8 @@ async function failure(response: Response, fallback: string): Promise<ReaderApiE
   const body = (await response.json().catch(() => null)) as { error?: unknown; status?: unknown; disabled?: unknown } | null;
   const said = errorText(body);
   const message = response.status === 401 ? (body?.disabled === true && said) || SIGNED_OUT : (said ?? fallback);
+  // The session is gone: the pages kept for offline were this session's (docs/decisions/0049).
+  if (response.status === 401) void forgetOfflineShell();
   return new ReaderApiError(
     message,
     response.status,
@@ -105,12 +108,13 @@ export function releaseSeat(bookId: number): void {
   fetch(`${bookApi(bookId)}/seat`, { method: "DELETE", credentials: "same-origin", keepalive: true }).catch(() => {});
 }
 
-/** Where page `n`'s watermarked image at a prepared width is. */
-export const pageImageUrl = (bookId: number, n: number, width: number) => `${bookApi(bookId)}/pages/${n}?w=${width}`;
+/** Where page `n`'s watermarked image at a prepared width is; `saver`: the data saver's page (docs/decisions/0048). */
+export const pageImageUrl = (bookId: number, n: number, width: number, saver = false) =>
+  `${bookApi(bookId)}/pages/${n}?w=${width}${saver ? "&saver=1" : ""}`;
 
-/** One page's watermarked image at a prepared width, as a Blob. */
-export async function fetchPageImage(bookId: number, n: number, width: number): Promise<Blob> {
-  return (await get(pageImageUrl(bookId, n, width), "Failed to load the page")).blob();
+/** One page's watermarked image at a prepared width (or the data saver's), as a Blob. */
+export async function fetchPageImage(bookId: number, n: number, width: number, saver = false): Promise<Blob> {
+  return (await get(pageImageUrl(bookId, n, width, saver), "Failed to load the page")).blob();
 }
 
 // ---- A teacher's annotations (docs/decisions/0032) --------------------------------------------

@@ -1,5 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from "react";
-import { DEFAULT_READING_SETTINGS, type ReadingSettings, readStoredSettings } from "#shared/rules/reading-settings.ts";
+import {
+  type DataSaverChoice,
+  DEFAULT_READING_SETTINGS,
+  type ReadingSettings,
+  readStoredSettings,
+} from "#shared/rules/reading-settings.ts";
 
 /**
  * The Text view's reading settings in the browser (docs/decisions/0031): kept on the teacher's
@@ -25,12 +30,37 @@ function loadLocal(): ReadingSettings {
   }
 }
 
+/** Said on `window` when this device's copy changes: the page view follows the data saver by it. */
+const SETTINGS_CHANGED = "lectern-reading-settings-changed";
+
 function storeLocal(settings: ReadingSettings) {
   try {
     localStorage.setItem(STORAGE_KEY, JSON.stringify(settings));
   } catch {
     // Private mode or storage turned off: the account still has them.
   }
+  window.dispatchEvent(new Event(SETTINGS_CHANGED));
+}
+
+/**
+ * The data saver's choice as this device keeps it (docs/decisions/0048), followed as the reading
+ * settings change it here or in another tab. Read from the device only: the page view asks the
+ * account for nothing before its first page; the Text view's settings bring the account's here.
+ */
+export function useDataSaverChoice(): DataSaverChoice {
+  const [choice, setChoice] = useState<DataSaverChoice>(() =>
+    typeof window === "undefined" ? DEFAULT_READING_SETTINGS.dataSaver : loadLocal().dataSaver,
+  );
+  useEffect(() => {
+    const read = () => setChoice(loadLocal().dataSaver);
+    window.addEventListener(SETTINGS_CHANGED, read);
+    window.addEventListener("storage", read);
+    return () => {
+      window.removeEventListener(SETTINGS_CHANGED, read);
+      window.removeEventListener("storage", read);
+    };
+  }, []);
+  return choice;
 }
 
 /** The teacher's settings from their account; null when there is no teacher session (an admin) or no answer. */

@@ -1,9 +1,14 @@
 /**
  * A teacher's bookmarks, highlights and notes of a book (docs/decisions/0032), mounted at /api/books:
  *   GET    /:id/annotations                 every annotation of the book, in page order
- *   POST   /:id/annotations                 { kind: "bookmark" | "highlight" | "note", page, ... } → 201
- *   PATCH  /:id/annotations/:annotationId   a bookmark's label, a note's text, a highlight's colour and note
- *   DELETE /:id/annotations/:annotationId   → 204
+ *   POST   /:id/annotations                 { kind: "bookmark" | "highlight" | "note", page, ..., clientId? } → 201
+ *                                           (200 with `replayed: true`: the same clientId made it before)
+ *   PATCH  /:id/annotations/:annotationId   a bookmark's label, a note's text, a highlight's colour and note; editedAt?
+ *   DELETE /:id/annotations/:annotationId   → 204; ?editedAt=
+ * Work done offline (docs/decisions/0051): `clientId` is the idempotency key of a create; `editedAt`
+ * (ms, not ahead of the server beyond a little skew nor older than an offline copy can be) orders
+ * changes: the later edit wins, and a change or deletion older than the annotation's last change is
+ * 409 `edited-elsewhere` with the annotation as kept (without a highlight's words).
  *   GET    /:id/annotations/export          the teacher's notes as Markdown (at most 200 characters of each highlight)
  * Only the teacher's own, of a book their school may read now: another school's book is 404 as the
  * reader answers it, another teacher's annotation is 404 like one that does not exist. They live in
@@ -16,6 +21,7 @@ import { eq } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { rangeText, validRange } from "#shared/annotation-geometry.ts";
+import { DELETE_EDITED_ELSEWHERE, EDITED_ELSEWHERE, EDITED_ELSEWHERE_STATUS, editTimeRefusal } from "#shared/rules/offline-sync.ts";
 import { books } from "../db/schema.ts";
 import { requireRole, type TeacherApiEnv } from "../http/guards.ts";
 import type { JsonInput } from "../http/run-command.ts";
@@ -23,7 +29,7 @@ import { done, type Failure, failure, type Outcome } from "../kernel/failure.ts"
 import { parseInput, readJsonBody } from "../kernel/validate.ts";
 import { openForTeacher, type TeacherBook } from "../reading/book-text.ts";
 import { annotationsMarkdown, fileSlug, type WithheldReason } from "../reading/notes-markdown.ts";
-import type { AnnotationList } from "../school-object/annotation-calls.ts";
+import type { AnnotationList, ChangedAnnotation } from "../school-object/annotation-calls.ts";
 import { HIGHLIGHT_COLOURS, type NewAnnotation } from "../school-object/annotations.ts";
 import { schoolObject } from "../school-object/objects.ts";
 import { ANNOTATION_NOT_FOUND } from "../school-object/refusals.ts";
@@ -57,11 +63,15 @@ const NoteText = z
   .min(1, "Write the note, or delete it.")
   .max(2_000, "A note can have at most 2,000 characters");
 const Colour = z.enum(HIGHLIGHT_COLOURS, { error: "The colour must be yellow, green, blue or pink" });
+/** The client's idempotency key for a create (crypto.randomUUID()). */
+const ClientId = z.uuid("The client id must be a UUID").optional();
+/** When the client made the change (ms); its bounds are checked against the clock by editTimeRefusal. */
+const EditedAt = z.int("The edit time must be a whole number of milliseconds").optional();
 
 const CreateSchema = z.discriminatedUnion(
   "kind",
   [
-    z.strictObject({ kind: z.literal("bookmark"), page: Page, label: Label.optional() }),
+    z.strictObject({ kind: z.literal("bookmark"), page: Page, label: Label.optional(), clientId: ClientId }),
     z.strictObject({
       kind: z.literal("highlight"),
       page: Page,
@@ -69,15 +79,34 @@ const CreateSchema = z.discriminatedUnion(
       start: Point,
       end: Point,
       note: NoteText.optional(),
+      clientId: ClientId,
     }),
-    z.strictObject({ kind: z.literal("note"), page: Page, note: NoteText }),
+    z.strictObject({ kind: z.literal("note"), page: Page, note: NoteText, clientId: ClientId }),
   ],
   { error: 'The kind must be "bookmark", "highlight" or "note"' },
 );
 
 const PatchSchema = z
-  .strictObject({ label: Label.nullable().optional(), note: NoteText.nullable().optional(), colour: Colour.optional() })
-  .refine((patch) => Object.values(patch).some((value) => value !== undefined), { error: "Send the label, note or colour to change" });
+  .strictObject({ label: Label.nullable().optional(), note: NoteText.nullable().optional(), colour: Colour.optional(), editedAt: EditedAt })
+  .refine(({ editedAt: _at, ...patch }) => Object.values(patch).some((value) => value !== undefined), {
+    error: "Send the label, note or colour to change",
+  });
+const DeleteQuery = z.object({
+  editedAt: z.coerce.number().pipe(z.int("The edit time must be a whole number of milliseconds")).optional(),
+});
+
+/** The edit time refused for being in the future or too old, as a failure; null when absent or within bounds. */
+function editTimeFailure(editedAt: number | undefined): Failure | null {
+  const refusal = editedAt === undefined ? null : editTimeRefusal(editedAt, Date.now());
+  return refusal ? { kind: "invalid", error: refusal, field: "editedAt" } : null;
+}
+
+/** An offline change that lost to a later one: 409, with the annotation as kept so the client can show both. */
+const editedElsewhere = (error: string, annotation: ChangedAnnotation): Failure => ({
+  kind: "conflict",
+  error,
+  details: { status: EDITED_ELSEWHERE_STATUS, annotation },
+});
 
 type Env = TeacherApiEnv;
 
@@ -105,7 +134,7 @@ async function listed(c: Context<Env>, book: TeacherBook): Promise<Outcome<Annot
 /** A new annotation from the checked body: a highlight's range checked against the page's runs, and its text read from them. */
 async function newAnnotation(book: TeacherBook, input: z.output<typeof CreateSchema>): Promise<Outcome<NewAnnotation>> {
   if (input.page > book.pageCount) return failure("invalid", `This book has ${book.pageCount} pages`);
-  const base = { kind: input.kind, page: input.page, label: null, note: null, colour: null, start: null, end: null, text: null };
+  const base = { kind: input.kind, page: input.page, label: null, note: null, colour: null, start: null, end: null, text: null } as const;
   if (input.kind === "bookmark") return done({ ...base, label: input.label ?? null });
   if (input.kind === "note") return done({ ...base, note: input.note });
   const text = await book.readText(input.page);
@@ -160,7 +189,8 @@ export const annotationsApi = new Hono<Env>()
     const book = opened.value;
     const input = await jsonBody(c, CreateSchema);
     if (!input.ok) return refused(c, input.failure);
-    const annotation = await newAnnotation(book, input.value);
+    const { clientId, ...fields } = input.value;
+    const annotation = await newAnnotation(book, fields);
     if (!annotation.ok) return refused(c, annotation.failure);
     const made = await schoolObject(c.env, book.schoolId).annotate(book.schoolId, {
       tokenHash: book.tokenHash,
@@ -168,29 +198,43 @@ export const annotationsApi = new Hono<Env>()
       pageCount: book.pageCount,
       seats: book.seats,
       annotation: annotation.value,
+      ...(clientId ? { clientId } : {}),
     });
     if (!made.ok) return refused(c, made.failure);
-    return c.json({ annotation: made.value }, 201, NO_STORE);
+    const { annotation: kept, replayed, withheld } = made.value;
+    if (!replayed) return c.json({ annotation: kept }, 201, NO_STORE);
+    // The same client id again: the first annotation, not a second one.
+    return c.json({ annotation: kept, replayed: true, ...(withheld ? { textWithheld: withheld.error } : {}) }, 200, NO_STORE);
   })
   .patch("/:id/annotations/:annotationId", guard, async (c: Context<Env, string, JsonInput<z.input<typeof PatchSchema>>>) => {
     const book = await teacherBook(c);
     if (!book.ok) return refused(c, book.failure);
     const id = parseId(c.req.param("annotationId"));
     if (!id) return refused(c, NOT_FOUND);
-    const patch = await jsonBody(c, PatchSchema);
-    if (!patch.ok) return refused(c, patch.failure);
+    const body = await jsonBody(c, PatchSchema);
+    if (!body.ok) return refused(c, body.failure);
+    const { editedAt, ...patch } = body.value;
+    const badTime = editTimeFailure(editedAt);
+    if (badTime) return refused(c, badTime);
     const { schoolId, tokenHash, bookId } = book.value;
-    const changed = await schoolObject(c.env, schoolId).editAnnotation(schoolId, { tokenHash, bookId, id, patch: patch.value });
+    const changed = await schoolObject(c.env, schoolId).editAnnotation(schoolId, { tokenHash, bookId, id, patch, editedAt });
     if (!changed.ok) return refused(c, changed.failure);
-    return c.json({ annotation: changed.value }, 200, NO_STORE);
+    if (!changed.value.applied) return refused(c, editedElsewhere(EDITED_ELSEWHERE, changed.value.annotation));
+    return c.json({ annotation: changed.value.annotation }, 200, NO_STORE);
   })
   .delete("/:id/annotations/:annotationId", guard, async (c) => {
     const book = await teacherBook(c);
     if (!book.ok) return refused(c, book.failure);
     const id = parseId(c.req.param("annotationId"));
     if (!id) return refused(c, NOT_FOUND);
+    const query = parseInput(DeleteQuery, c.req.query());
+    if (!query.ok) return refused(c, { kind: "invalid", error: query.error, ...(query.field ? { field: query.field } : {}) });
+    const { editedAt } = query.data;
+    const badTime = editTimeFailure(editedAt);
+    if (badTime) return refused(c, badTime);
     const { schoolId, tokenHash, bookId } = book.value;
-    const removed = await schoolObject(c.env, schoolId).removeAnnotation(schoolId, { tokenHash, bookId, id });
+    const removed = await schoolObject(c.env, schoolId).removeAnnotation(schoolId, { tokenHash, bookId, id, editedAt });
     if (!removed.ok) return refused(c, removed.failure);
+    if (removed.value) return refused(c, editedElsewhere(DELETE_EDITED_ELSEWHERE, removed.value));
     return c.body(null, 204, NO_STORE);
   });

@@ -5,6 +5,7 @@ import { saveProgressCommand } from "../reading/commands.ts";
 import { findSchoolBook } from "../reading/library.ts";
 import { findProgress } from "../reading/progress.ts";
 import { parseId } from "../validation/schemas.ts";
+import { NO_STORE } from "./refused.ts";
 
 /** The book of the teacher's school named by the URL, or the answer refusing it. */
 async function teacherBook(c: Context<TeacherApiEnv>) {
@@ -16,7 +17,11 @@ async function teacherBook(c: Context<TeacherApiEnv>) {
   return { db, who: { schoolId: session.school.id, teacherId: session.teacher.id }, book } as const;
 }
 
-/** Where each teacher is in each book: PUT by the reader (debounced, and a ping while active), GET to resume. */
+/**
+ * Where each teacher is in each book: PUT by the reader (debounced, and a ping while active), GET to
+ * resume. A PUT may carry `editedAt`, when the client settled on the page: a position saved offline
+ * and sent later is kept only if later than the one held (bounded as shared/rules/offline-sync.ts says).
+ */
 export const readingProgressApi = new Hono<TeacherApiEnv>()
   .use(requireRole("teacher"))
   .get("/:bookId", async (c) => {
@@ -25,7 +30,10 @@ export const readingProgressApi = new Hono<TeacherApiEnv>()
     c.header("Cache-Control", "private, no-store");
     return c.json({ page: (await findProgress(found.db, c.env, found.who, found.book.id)) ?? 1 });
   })
+  // 204 when kept; 200 `{ applied: false }` when a later position (another device's) is kept instead (docs/decisions/0051).
   .put(
     "/:bookId",
-    runJson(saveProgressCommand, (c) => c.body(null, 204), { params: ["bookId"] }),
+    runJson(saveProgressCommand, (c, { applied }) => (applied ? c.body(null, 204) : c.json({ applied: false as const }, 200, NO_STORE)), {
+      params: ["bookId"],
+    }),
   );

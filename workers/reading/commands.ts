@@ -5,6 +5,7 @@
  * another school is 404 exactly like a book that does not exist.
  */
 import { z } from "zod";
+import { editTimeRefusal } from "#shared/rules/offline-sync.ts";
 import { teacherCommand } from "../kernel/command.ts";
 import { done, failed } from "../kernel/failure.ts";
 import { idFrom } from "../validation/schemas.ts";
@@ -30,18 +31,26 @@ export const unstarBookCommand = teacherCommand(BookInPath, async ({ db, who }, 
   return done({ bookId, starred: false });
 });
 
-export const ProgressSchema = z.object({ bookId: z.unknown(), page: z.number().int().min(1).max(100_000) });
+export const ProgressSchema = z.object({
+  bookId: z.unknown(),
+  page: z.number().int().min(1).max(100_000),
+  /** When the client settled on the page (ms), for a position saved offline and sent later (docs/decisions/0051). */
+  editedAt: z.number("The edit time must be a number of milliseconds").optional(),
+});
 
 /**
  * Where the teacher is in a book of their school: the reader saves it on each settled page and
- * pings while the teacher is active (the page, and reading time, kept by the school's object).
+ * pings while the teacher is active (the page, and reading time, kept by the school's object). With
+ * `editedAt`, the later position wins: `applied` false when a later one is kept.
  */
-export const saveProgressCommand = teacherCommand(ProgressSchema, async ({ db, env, who }, { bookId: rawId, page }) => {
+export const saveProgressCommand = teacherCommand(ProgressSchema, async ({ db, env, who }, { bookId: rawId, page, editedAt }) => {
   const bookId = idFrom(rawId);
   const book = bookId ? await findSchoolBook(db, who.schoolId, bookId) : null;
   if (!book) return failed(BOOK_NOT_FOUND);
   if (book.pageCount && page > book.pageCount)
     return failed({ kind: "invalid", error: `This book has ${book.pageCount} pages`, field: "page" });
-  await saveProgress(env, who, book.id, page);
-  return done({ bookId: book.id, page });
+  const refused = editedAt === undefined ? null : editTimeRefusal(editedAt, Date.now());
+  if (refused) return failed({ kind: "invalid", error: refused, field: "editedAt" });
+  const applied = await saveProgress(env, who, book.id, page, Date.now(), { editedAt, db });
+  return done({ bookId: book.id, page, applied });
 });

@@ -10,27 +10,47 @@ import type { Db } from "../db/client.ts";
 import { bookAccess, books, readingProgress } from "../db/schema.ts";
 import { activeOn } from "../licences/licences.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
+import { LIVE_SAVE_MS } from "../school-object/usage.ts";
 
 export interface TeacherInSchool {
   schoolId: number;
   teacherId: number;
 }
 
-/** Saves the page a teacher is on (and counts the reading time since their last event). */
-export async function saveProgress(hot: HotState, who: TeacherInSchool, bookId: number, page: number, now = Date.now()): Promise<void> {
-  await schoolObject(hot, who.schoolId).saveProgress(who.schoolId, { teacherId: who.teacherId, bookId, page, now });
+/**
+ * Saves the page a teacher is on (and counts the reading time since their last event); whether it
+ * was kept. A position saved offline (`editedAt` over a minute ago) is kept only if later than the
+ * object's and D1's (docs/decisions/0051): D1 is read for those alone, never on a live save.
+ */
+export async function saveProgress(
+  hot: HotState,
+  who: TeacherInSchool,
+  bookId: number,
+  page: number,
+  now = Date.now(),
+  offline: { editedAt?: number; db?: Db } = {},
+): Promise<boolean> {
+  const { editedAt, db } = offline;
+  if (editedAt !== undefined && db && now - editedAt >= LIVE_SAVE_MS) {
+    const [row] = await storedProgress(db, who, bookId);
+    if (row && row.updatedAt > editedAt) return false;
+  }
+  return schoolObject(hot, who.schoolId).saveProgress(who.schoolId, { teacherId: who.teacherId, bookId, page, now, editedAt });
 }
 
-/** The page of the book the teacher was last on: the object's unflushed save, else D1's. */
+const storedProgress = (db: Db, who: TeacherInSchool, bookId: number) =>
+  db
+    .select({ page: readingProgress.page, updatedAt: readingProgress.updatedAt })
+    .from(readingProgress)
+    .where(and(eq(readingProgress.teacherId, who.teacherId), eq(readingProgress.bookId, bookId)));
+
+/** The page of the book the teacher was last on: the later of the object's unflushed save and D1's. */
 export async function findProgress(db: Db, hot: HotState, who: TeacherInSchool, bookId: number): Promise<number | null> {
-  const [unflushed, [row]] = await Promise.all([
-    unflushedProgress(hot, who),
-    db
-      .select({ page: readingProgress.page })
-      .from(readingProgress)
-      .where(and(eq(readingProgress.teacherId, who.teacherId), eq(readingProgress.bookId, bookId))),
-  ]);
-  return unflushed.find((p) => p.bookId === bookId)?.page ?? row?.page ?? null;
+  const [unflushed, [row]] = await Promise.all([unflushedProgress(hot, who), storedProgress(db, who, bookId)]);
+  const held = unflushed.find((p) => p.bookId === bookId);
+  // An offline position sent late is unflushed but may be older than D1's (the flush will keep D1's).
+  if (held && row && row.updatedAt > held.updatedAt) return row.page;
+  return held?.page ?? row?.page ?? null;
 }
 
 export type UnflushedProgress = { bookId: number; page: number; updatedAt: number }[];

@@ -97,13 +97,17 @@ export function highlightedPages(sql: SqlStorage, teacherId: number, bookId: num
   return row?.n ?? 0;
 }
 
-/** Adds one; null when the teacher already keeps MAX_ANNOTATIONS_PER_BOOK in the book. */
+/**
+ * Adds one, under the client's id when it sent one (docs/decisions/0051: the same id again finds
+ * this one, clientAnnotation); null when the teacher already keeps MAX_ANNOTATIONS_PER_BOOK in the book.
+ */
 export function addAnnotation(
   sql: SqlStorage,
   teacherId: number,
   bookId: number,
   annotation: NewAnnotation,
   now: number,
+  clientId: string | null = null,
 ): Annotation | null {
   const [count] = sql
     .exec<{ n: number }>("SELECT count(*) AS n FROM annotations WHERE teacher_id = ? AND book_id = ?", teacherId, bookId)
@@ -112,8 +116,8 @@ export function addAnnotation(
   const anchor = annotation.start && annotation.end ? JSON.stringify({ start: annotation.start, end: annotation.end }) : null;
   const [row] = sql
     .exec<Row>(
-      `INSERT INTO annotations (teacher_id, book_id, kind, page, label, note, colour, anchor, text, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
+      `INSERT INTO annotations (teacher_id, book_id, kind, page, label, note, colour, anchor, text, created_at, updated_at, client_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING ${COLUMNS}`,
       teacherId,
       bookId,
       annotation.kind,
@@ -125,9 +129,22 @@ export function addAnnotation(
       annotation.text,
       now,
       now,
+      clientId,
     )
     .toArray();
   return row ? fromRow(row) : null;
+}
+
+/** The teacher's annotation made under `clientId` and its book, or null (only the teacher's own are looked at). */
+export function clientAnnotation(sql: SqlStorage, teacherId: number, clientId: string): { annotation: Annotation; bookId: number } | null {
+  const [row] = sql
+    .exec<Row & { book_id: number }>(
+      `SELECT book_id, ${COLUMNS} FROM annotations WHERE teacher_id = ? AND client_id = ?`,
+      teacherId,
+      clientId,
+    )
+    .toArray();
+  return row ? { annotation: fromRow(row), bookId: row.book_id } : null;
 }
 
 /** The teacher's annotation `id` of the book, or null (another teacher's, another book's, or none). */
@@ -154,8 +171,9 @@ function patchRefusal(kind: AnnotationKind, patch: AnnotationPatch): string | nu
 }
 
 /**
- * Applies the patch (only the fields it names); null when the annotation is not the teacher's,
- * `{ error }` when the patch does not fit its kind.
+ * Applies the patch (only the fields it names) as made at `at`; null when the annotation is not the
+ * teacher's, `{ error }` when the patch does not fit its kind, `{ newer }` (nothing changed) when it
+ * was changed after `at`: the later edit wins (docs/decisions/0051).
  */
 export function updateAnnotation(
   sql: SqlStorage,
@@ -163,12 +181,13 @@ export function updateAnnotation(
   bookId: number,
   id: number,
   patch: AnnotationPatch,
-  now: number,
-): Annotation | null | { error: string } {
+  at: number,
+): Annotation | null | { error: string } | { newer: Annotation } {
   const current = findAnnotation(sql, teacherId, bookId, id);
   if (!current) return null;
   const refused = patchRefusal(current.kind, patch);
   if (refused) return { error: refused };
+  if (current.updatedAt > at) return { newer: current };
   const next = {
     label: patch.label === undefined ? current.label : patch.label,
     note: patch.note === undefined ? current.note : patch.note,
@@ -180,7 +199,7 @@ export function updateAnnotation(
       next.label,
       next.note,
       next.colour,
-      now,
+      at,
       id,
       teacherId,
     )
@@ -188,8 +207,21 @@ export function updateAnnotation(
   return row ? fromRow(row) : null;
 }
 
-/** Deletes it; false when it was not the teacher's. */
-export function deleteAnnotation(sql: SqlStorage, teacherId: number, bookId: number, id: number): boolean {
+/**
+ * Deletes it, as decided at `at` (no time: now); false when it was not the teacher's, `{ newer }`
+ * (kept) when it was changed after `at`: a deletion made offline does not undo a later change.
+ */
+export function deleteAnnotation(
+  sql: SqlStorage,
+  teacherId: number,
+  bookId: number,
+  id: number,
+  at?: number,
+): boolean | { newer: Annotation } {
+  if (at !== undefined) {
+    const current = findAnnotation(sql, teacherId, bookId, id);
+    if (current && current.updatedAt > at) return { newer: current };
+  }
   return sql.exec("DELETE FROM annotations WHERE id = ? AND teacher_id = ? AND book_id = ?", id, teacherId, bookId).rowsWritten > 0;
 }
 

@@ -19,7 +19,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { SchoolStorageDump } from "#shared/school-storage-dump.ts";
 import { signedOut } from "../auth/signed-out.ts";
 import * as annotating from "./annotation-calls.ts";
-import { type Annotation, listForExport } from "./annotations.ts";
+import { listForExport } from "./annotations.ts";
 import * as erasure from "./erasure.ts";
 import { FlushAlarm } from "./flush-alarm.ts";
 import { migrate } from "./migrations.ts";
@@ -189,18 +189,18 @@ export class School extends DurableObject<SchoolEnv> {
     return this.withSession(schoolId, input, (teacher, now) => annotating.listWithText(this.sql, teacher.id, input, now, this.flushSoon));
   }
 
-  async annotate(schoolId: number, input: annotating.AddInput & At): Promise<ObjectOutcome<Annotation>> {
+  async annotate(schoolId: number, input: annotating.AddInput & At): Promise<ObjectOutcome<annotating.Added>> {
     return this.withSession(schoolId, input, (teacher, now) =>
       this.transaction(() => annotating.addOne(this.sql, teacher.id, input, now, this.flushSoon)),
     );
   }
 
-  async editAnnotation(schoolId: number, input: annotating.EditInput & At): Promise<ObjectOutcome<annotating.ChangedAnnotation>> {
+  async editAnnotation(schoolId: number, input: annotating.EditInput & At): Promise<ObjectOutcome<annotating.Edited>> {
     return this.withSession(schoolId, input, (teacher, now) => annotating.editOne(this.sql, teacher.id, input, now));
   }
 
-  async removeAnnotation(schoolId: number, input: annotating.RemoveInput & At): Promise<ObjectOutcome<null>> {
-    return this.withSession(schoolId, input, (teacher) => annotating.removeOne(this.sql, teacher.id, input));
+  async removeAnnotation(schoolId: number, input: annotating.RemoveInput & At): Promise<ObjectOutcome<annotating.Removed>> {
+    return this.withSession(schoolId, input, (teacher, now) => annotating.removeOne(this.sql, teacher.id, input, now));
   }
 
   /** A page of the school's annotations for a data export (docs/decisions/0044); the caller is an admin, a coordinator or the teacher. */
@@ -208,12 +208,18 @@ export class School extends DurableObject<SchoolEnv> {
     return this.withSchool(schoolId, [], () => listForExport(this.sql, input));
   }
 
-  /** The page a teacher settled on in a book (saved, and pinged while they read): kept for the next flush, counted as reading time. */
-  async saveProgress(schoolId: number, input: { teacherId: number; bookId: number; page: number } & At): Promise<void> {
-    return this.withSchool(schoolId, undefined, () => {
+  /**
+   * The page a teacher settled on in a book (saved, and pinged while they read): kept for the next flush, counted as
+   * reading time. `editedAt`, a position saved offline and sent later: kept only if later than the one held, and not
+   * reading time now (docs/decisions/0051). Whether it was kept.
+   */
+  async saveProgress(schoolId: number, input: usage.ProgressSave & At): Promise<boolean> {
+    return this.withSchool(schoolId, false, () => {
       const now = input.now ?? Date.now();
-      usage.saveProgress(this.sql, input, now);
-      this.countEvent({ teacherId: input.teacherId, bookId: input.bookId, pages: 0 }, now);
+      const at = Math.min(input.editedAt ?? now, now);
+      const kept = usage.saveProgress(this.sql, input, at);
+      if (now - at < usage.LIVE_SAVE_MS) this.countEvent({ teacherId: input.teacherId, bookId: input.bookId, pages: 0 }, now);
+      return kept;
     });
   }
 

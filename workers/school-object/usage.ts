@@ -66,8 +66,27 @@ export function countEvent(sql: SqlStorage, event: Omit<ReadingEventInput, "now"
   );
 }
 
-/** The page a teacher settled on in a book, kept until the next flush writes it to D1 (the caller counts it as reading time). */
-export function saveProgress(sql: SqlStorage, input: { teacherId: number; bookId: number; page: number }, now: number) {
+/** A position to keep; `editedAt`, when the client settled on it (a position saved offline, sent later). */
+export type ProgressSave = { teacherId: number; bookId: number; page: number; editedAt?: number };
+
+/** A position saved less than this long ago is being read now (reading time); older came from an offline queue. */
+export const LIVE_SAVE_MS = 60_000;
+
+/**
+ * The page a teacher settled on in a book at `now` (the client's time for a position saved offline),
+ * kept until the next flush writes it to D1 (the caller counts it as reading time); false, and nothing
+ * kept, when the object holds a later position: the later one wins (docs/decisions/0051; D1's flush
+ * trigger keeps the later of its row and the flushed one too).
+ */
+export function saveProgress(sql: SqlStorage, input: { teacherId: number; bookId: number; page: number }, now: number): boolean {
+  const [held] = sql
+    .exec<{ at: number | null }>(
+      "SELECT max(updated_at) AS at FROM progress WHERE teacher_id = ? AND book_id = ?",
+      input.teacherId,
+      input.bookId,
+    )
+    .toArray();
+  if (held?.at != null && held.at > now) return false;
   sql.exec(
     `INSERT INTO progress (seq, teacher_id, book_id, page, updated_at) VALUES (0, ?, ?, ?, ?)
      ON CONFLICT (seq, teacher_id, book_id) DO UPDATE SET page = excluded.page, updated_at = excluded.updated_at`,
@@ -76,6 +95,7 @@ export function saveProgress(sql: SqlStorage, input: { teacherId: number; bookId
     input.page,
     now,
   );
+  return true;
 }
 
 export type UnflushedProgress = { bookId: number; page: number; updatedAt: number };

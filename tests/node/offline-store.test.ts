@@ -2,6 +2,7 @@ import "fake-indexeddb/auto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { OfflineLoan } from "#shared/rules/offline-loan-schema.ts";
 import { keepBook } from "../../app/lib/offline/keep-book.ts";
+import { localFirstFetchers } from "../../app/lib/offline/local-first.ts";
 import { eraseOfflineCopies, offlinePageFetchers } from "../../app/lib/offline/offline-books.ts";
 import { checkOfflineContact } from "../../app/lib/offline/offline-contact.ts";
 import { importLoanKey, seal, unseal } from "../../app/lib/offline/offline-crypto.ts";
@@ -161,6 +162,26 @@ describe("the offline store", () => {
     });
     expect(api.downloadImage).not.toHaveBeenCalled();
     expect((await stored(11)).copy).toBeUndefined();
+  });
+});
+
+describe("the reader's fetchers", () => {
+  it("read a kept book from its copy, and what the copy lacks (or a sharper zoom online) from the server", async () => {
+    await keep(17, fakeApi(loanOf(17), { n: 3, error: new ReaderApiError("You have reached the reading limit for this book.", 429) }));
+    const network = { image: vi.fn(async () => new Blob(["from the server"])), text: vi.fn(async (n: number) => pageText(n)) };
+    const fetchers = localFirstFetchers(17, network);
+    expect(new Uint8Array(await (await fetchers.image(1, 1024)).arrayBuffer())).toEqual(imageBytes(1));
+    expect(await fetchers.text(2)).toEqual(pageText(2));
+    expect(network.image).not.toHaveBeenCalled();
+    expect(network.text).not.toHaveBeenCalled();
+    // Page 3 was never saved: the server's.
+    expect(await (await fetchers.image(3, 1024)).text()).toBe("from the server");
+    // Zoomed past the saved width while online: the server's sharp page; if it fails, the saved one.
+    expect(await (await fetchers.image(2, 2048)).text()).toBe("from the server");
+    network.image.mockRejectedValueOnce(new ReaderApiError("Network error", 0));
+    expect(new Uint8Array(await (await fetchers.image(2, 2048)).arrayBuffer())).toEqual(imageBytes(2));
+    // A book not kept: the server's, always.
+    expect(await (await localFirstFetchers(18, network).image(1, 1024)).text()).toBe("from the server");
   });
 });
 

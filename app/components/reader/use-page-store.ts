@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
+import { localFirstFetchers } from "../../lib/offline/local-first.ts";
 import { createPageStore } from "../../lib/reader/page-store.ts";
 import { type ReaderApiError, releaseSeat } from "../../lib/reader/reader-api.ts";
 
@@ -14,8 +15,9 @@ export function usePageStore(bookId: number, holdsSeat: boolean, seatRetryMs: nu
   const limit = stopped?.limited || stopped?.noSeat ? stopped.message : null;
   // Each try at the pages has its own store: after a "no seat", a new one asks again (SEAT_RETRY_MS).
   const [attempt, setAttempt] = useState(0);
+  // A teacher's book kept on this device is read from its copy (issue 45); admins never keep one.
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new store per attempt, on purpose
-  const store = useMemo(() => createPageStore(bookId, setStopped), [bookId, attempt]);
+  const store = useMemo(() => createPageStore(bookId, setStopped, holdsSeat ? localFirstFetchers(bookId) : undefined), [bookId, attempt]);
   useEffect(() => () => store.dispose(), [store]);
   const askAgain = useCallback(() => {
     setStopped(null);

@@ -37,7 +37,7 @@ type Deps = { api?: Api; keepShell?: (url: string) => Promise<void>; concurrency
 const ends = (error: ReaderApiError) => error.status === 401 || error.status === 403 || error.status === 404;
 
 /**
- * Keeps a book on this device (issue 45, docs/decisions/0053): borrows it (POST .../offline),
+ * Keeps a book on this device (issue 45, docs/decisions/0052): borrows it (POST .../offline),
  * stores the loan and its non-extractable key, then downloads every page's stamped image at one
  * width and its text under the loan, a few at a time, each sealed with AES-GCM before it is stored.
  * A copy already partly saved under the same loan is continued where it stopped. Cancelling returns

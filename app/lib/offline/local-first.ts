@@ -1,7 +1,14 @@
+import { IMAGE_WIDTHS } from "../reader/image-width.ts";
 import { fetchPageImage, fetchPageText, type PageText } from "../reader/reader-api.ts";
 import { type OfflineFetchers, offlinePageFetchers } from "./offline-books.ts";
 
 type Fetchers = { image(n: number, width: number): Promise<Blob>; text(n: number): Promise<PageText> };
+
+/** The server's page as the store would ask for it: a width below the prepared ones is the data saver's (docs/decisions/0048). */
+const fromServer = (bookId: number): Fetchers => ({
+  image: (n, width) => fetchPageImage(bookId, n, width, width < Math.min(...IMAGE_WIDTHS)),
+  text: (n) => fetchPageText(bookId, n),
+});
 
 const online = () => typeof navigator === "undefined" || navigator.onLine !== false;
 
@@ -12,10 +19,7 @@ const online = () => typeof navigator === "undefined" || navigator.onLine !== fa
  * from the server. Zoomed past the saved width while online, the sharper page comes from the server,
  * and the saved one stands in if that fails.
  */
-export function localFirstFetchers(
-  bookId: number,
-  network: Fetchers = { image: (n, width) => fetchPageImage(bookId, n, width), text: (n) => fetchPageText(bookId, n) },
-): Fetchers {
+export function localFirstFetchers(bookId: number, network: Fetchers = fromServer(bookId)): Fetchers {
   let local: Promise<OfflineFetchers | null> | null = null;
   // Asked once per store, on its first page; a device without IndexedDB reads from the server.
   const copy = () => {

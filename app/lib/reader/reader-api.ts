@@ -31,6 +31,8 @@ export class ReaderApiError extends Error {
     readonly noSeat = false,
     /** The server's Retry-After, in seconds (a 503 says 3, 5 or 10; 409 "preparing" says 5); null without one. */
     readonly retryAfterSeconds: number | null = null,
+    /** The answer's JSON body (a 409 `edited-elsewhere` carries the annotation as kept, docs/decisions/0051). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = "ReaderApiError";
@@ -63,6 +65,7 @@ async function failure(response: Response, fallback: string): Promise<ReaderApiE
     response.status === 409 && (body?.status === "preparing" || body?.status === "page-preparing"),
     response.status === 409 && body?.status === "no-seat",
     retryAfterOf(response),
+    body,
   );
 }
 
@@ -160,16 +163,21 @@ export const annotationsExportUrl = (bookId: number) => `${annotationsUrl(bookId
 export const fetchAnnotations = (bookId: number, signal?: AbortSignal) =>
   getJson<AnnotationList>(annotationsUrl(bookId), "Your notes could not be loaded.", signal);
 
-export async function createAnnotation(bookId: number, annotation: NewAnnotation): Promise<Annotation> {
+export async function createAnnotation(bookId: number, annotation: NewAnnotation & { clientId?: string }): Promise<Annotation> {
   const response = await send("POST", annotationsUrl(bookId), "It could not be saved. Please try again.", annotation);
   return ((await response.json()) as { annotation: Annotation }).annotation;
 }
 
-export async function updateAnnotation(bookId: number, id: number, patch: AnnotationPatch): Promise<ChangedAnnotation> {
+export async function updateAnnotation(
+  bookId: number,
+  id: number,
+  patch: AnnotationPatch & { editedAt?: number },
+): Promise<ChangedAnnotation> {
   const response = await send("PATCH", `${annotationsUrl(bookId)}/${id}`, "The change could not be saved. Please try again.", patch);
   return ((await response.json()) as { annotation: ChangedAnnotation }).annotation;
 }
 
-export async function deleteAnnotation(bookId: number, id: number): Promise<void> {
-  await send("DELETE", `${annotationsUrl(bookId)}/${id}`, "It could not be deleted. Please try again.");
+export async function deleteAnnotation(bookId: number, id: number, editedAt?: number): Promise<void> {
+  const at = editedAt === undefined ? "" : `?editedAt=${editedAt}`;
+  await send("DELETE", `${annotationsUrl(bookId)}/${id}${at}`, "It could not be deleted. Please try again.");
 }

@@ -23,6 +23,12 @@ export interface PageStore {
    * or when `cancelled` says so between requests.
    */
   prefetch(pages: readonly { n: number; width: number }[], cancelled: () => boolean): Promise<void>;
+  /**
+   * The page being read, on a slow line (the data saver): every other page's image waits until
+   * this one's is in, so the page turned to is not sharing the line with the pages around it.
+   * null: no page first.
+   */
+  focus(page: { n: number; width: number } | null): void;
   received(): ReceivedSizes;
   /** Revokes every object URL; the store is not used afterwards. */
   dispose(): void;
@@ -58,6 +64,7 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
   const sizes: ReceivedSizes = { saver: { pages: 0, bytes: 0 }, sharp: { pages: 0, bytes: 0 } };
   let stopped: ReaderApiError | null = null;
   let disposed = false;
+  let focused: { n: number; loaded: Promise<void> } | null = null;
   const key = (n: number, width: number) => `${n}@${width}`;
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
@@ -79,7 +86,13 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
       if (images.has(k)) return Promise.resolve();
       const pending =
         loading.get(k) ??
-        guarded(() => f.image(n, width))
+        guarded(async () => {
+          // A microtask first: the reader's effects of this render (which may set the focus) all run before it.
+          await Promise.resolve();
+          const first = focused;
+          if (first && first.n !== n) await first.loaded;
+          return f.image(n, width);
+        })
           .then((blob) => {
             const kind = sizes[isSaverWidth(width) ? "saver" : "sharp"];
             kind.pages++;
@@ -113,6 +126,10 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
           return; // the page asked for on screen says what went wrong
         }
       }
+    },
+    focus(page) {
+      focused = null;
+      if (page) focused = { n: page.n, loaded: store.loadImage(page.n, page.width).catch(() => {}) };
     },
     received: () => ({ saver: { ...sizes.saver }, sharp: { ...sizes.sharp } }),
     dispose() {

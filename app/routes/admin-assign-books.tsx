@@ -103,6 +103,8 @@ export default function AdminAssignBooks({ loaderData }: Route.ComponentProps) {
           <input type="hidden" name="startsOn" value={terms.startsOn} />
           <input type="hidden" name="endsOn" value={terms.endsOn} />
           <input type="hidden" name="seats" value={terms.seats} />
+          <input type="hidden" name="offlineAllowed" value={String(terms.offlineAllowed)} />
+          <input type="hidden" name="offlineDays" value={terms.offlineDays} />
           {[...picked].map((id) => (
             <input key={id} type="hidden" name="bookId" value={id} />
           ))}

@@ -1,4 +1,5 @@
 import { data, Link } from "react-router";
+import { OFFLINE_BOOKS_PER_TEACHER_MAX } from "#shared/rules/offline.ts";
 import { requestSchoolExportCommand } from "../../workers/exports/commands.ts";
 import { schoolExportsForPage } from "../../workers/exports/store.ts";
 import { appContext } from "../../workers/kernel/context.ts";
@@ -6,6 +7,7 @@ import { failure } from "../../workers/kernel/failure.ts";
 import { parseInput } from "../../workers/kernel/validate.ts";
 import { freeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
+import { schoolOfflineLoans } from "../../workers/loans/staff.ts";
 import { schoolReport } from "../../workers/reports/detail.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { flushForReport } from "../../workers/school-object/objects.ts";
@@ -31,6 +33,7 @@ import { ERASE_INTENT, ErasePersonalData } from "../components/admin/school/eras
 import { adminDownloadHref, readAdminExports } from "../components/admin/school/export-calls.ts";
 import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting } from "../components/admin/school/number-setting.tsx";
+import { LOAN_RETURN_INTENT, OfflineLoans } from "../components/admin/school/offline-loans.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { EXPORT_INTENT, SchoolExport } from "../components/admin/school/school-export.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
@@ -40,6 +43,7 @@ import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { eraseSchoolAction } from "../lib/erase-school.server.ts";
+import { OFFLINE_BOOKS_INTENT, offlineBooksAction, returnLoanAction } from "../lib/offline-loans.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
 
@@ -57,7 +61,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
   const apps = providerApps(env);
   // The school's data exports (docs/decisions/0044): one R2 listing, beside the D1 reads.
   const exports = schoolExportsForPage(env.BOOKS, id.data);
-  const [school, books, history, teachers, [usage, seats], signIn, holders] = await Promise.all([
+  const [school, books, history, teachers, [usage, seats], signIn, holders, offline] = await Promise.all([
     findSchoolDetail(db, id.data),
     listSchoolBooksForAdmin(db, id.data),
     loginHistory(db, id.data, HISTORY_DAYS),
@@ -68,6 +72,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     ),
     readSignIn(db, id.data),
     schoolSeatHolders(db, env, id.data),
+    schoolOfflineLoans(db, env, id.data),
   ]);
   if (!school) throw data(NOT_FOUND, { status: 404 });
   // The teachers come from listSchoolTeachers (with their state and sessions), once.
@@ -80,6 +85,7 @@ export async function loader({ params, context, request }: Route.LoaderArgs) {
     history: history.days,
     usage: { days, report: usage },
     seats: { range, uses: seats, holders: holders ?? [] },
+    offline: offline ?? [],
     signIn: {
       google: { enabled: signIn.google.enabled, domains: signIn.google.domains, available: Boolean(apps.google) },
       microsoft: { ...signIn.microsoft, available: Boolean(apps.microsoft) },
@@ -138,6 +144,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
   if (intent === ERASE_INTENT) return eraseSchoolAction({ context, request }, id.data, form.get("confirm"));
+  // "Return now" and the offline books per teacher (docs/decisions/0050).
+  if (intent === LOAN_RETURN_INTENT) return returnLoanAction({ context, request }, intent, params.id, form);
+  if (intent === OFFLINE_BOOKS_INTENT) return offlineBooksAction({ context, request }, intent, params.id, form);
   if (intent === EXPORT_INTENT) {
     const outcome = await runCommand({ context, request }, requestSchoolExportCommand, { id: params.id });
     return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
@@ -163,7 +172,7 @@ const TEACHER_COMMANDS = {
 const TEACHER_INTENTS = new Set(Object.keys(TEACHER_COMMANDS));
 
 export default function AdminSchool({ loaderData }: Route.ComponentProps) {
-  const { school: s, books, history, teachers, usage, seats, signIn, exports } = loaderData;
+  const { school: s, books, history, teachers, usage, seats, offline, signIn, exports } = loaderData;
   return (
     <div className="space-y-6">
       <AdminPageHeader
@@ -199,6 +208,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
       <SchoolUsage schoolId={s.id} days={usage.days} report={usage.report} />
       <SeatUse uses={seats.uses} range={seats.range} by="book" scope={{ schoolId: s.id }} />
       <SeatHolders seats={seats.holders} />
+      <OfflineLoans loans={offline} />
       <section className={cardClasses} aria-labelledby="logins-title">
         <h2 id="logins-title" className="mb-3 font-semibold">
           Logins per day, last {HISTORY_DAYS} days
@@ -232,6 +242,20 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
         initial={s.sessionLimit}
         min={1}
         max={20}
+        saveLabel="Save"
+        check={() => null}
+      />
+      <NumberSetting
+        key={`offline-books-${s.id}`}
+        id="offline-books"
+        intent={OFFLINE_BOOKS_INTENT}
+        name="offlineBooksPerTeacher"
+        title="Offline reading"
+        description="How many books one teacher may keep for offline reading at once; 0 turns offline reading off for the school."
+        label="Offline books per teacher"
+        initial={s.offlineBooksPerTeacher}
+        min={0}
+        max={OFFLINE_BOOKS_PER_TEACHER_MAX}
         saveLabel="Save"
         check={() => null}
       />

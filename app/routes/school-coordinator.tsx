@@ -4,6 +4,7 @@ import { schoolExportsForPage } from "../../workers/exports/store.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { coordinatorFreeSeatCommand, schoolSeatHolders } from "../../workers/licences/seat-holders.ts";
+import { schoolOfflineLoans } from "../../workers/loans/staff.ts";
 import { lastDays, rangeChoice } from "../../workers/reports/range.ts";
 import { coordinatorSchoolReport, coordinatorTeachers } from "../../workers/teachers/coordinator-views.ts";
 import {
@@ -15,11 +16,13 @@ import {
   NOT_COORDINATOR,
 } from "../../workers/teachers/coordinators.ts";
 import { coordinatorDownloadHref, readCoordinatorExports } from "../components/admin/school/export-calls.ts";
+import { LOAN_RETURN_INTENT, OfflineLoans } from "../components/admin/school/offline-loans.tsx";
 import { EXPORT_INTENT, SchoolExport } from "../components/admin/school/school-export.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { type SchoolCsvHref, SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
+import { coordinatorReturnLoanAction } from "../lib/offline-loans.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/school-coordinator";
 
@@ -39,17 +42,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   if (!coordinator) throw data(NOT_COORDINATOR, { status: 403 });
   const days = rangeChoice(new URL(request.url).searchParams.get("range"));
   const range = lastDays(days);
-  const [teachers, report, seats, exports] = await Promise.all([
+  const [teachers, report, seats, exports, offline] = await Promise.all([
     coordinatorTeachers(db, env, school.id),
     coordinatorSchoolReport(db, env, school.id, range),
     schoolSeatHolders(db, env, school.id),
     schoolExportsForPage(env.BOOKS, school.id),
+    schoolOfflineLoans(db, env, school.id),
   ]);
   return {
     teachers,
     days,
     report,
     seats: seats ?? [],
+    offline: offline ?? [],
     exports,
     schoolId: school.id,
     slug: school.slug,
@@ -78,6 +83,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const outcome = await runCommand({ context, request }, coordinatorExportCommand, {});
     return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
   }
+  if (intent === LOAN_RETURN_INTENT) return coordinatorReturnLoanAction({ context, request }, intent, form);
   if (!(intent in COMMANDS)) return reply(failure("invalid", "Unknown action"), { intent });
   const command = COMMANDS[intent as keyof typeof COMMANDS];
   const outcome = await runCommand({ context, request }, command, { teacherId: form.get("teacherId") ?? "" });
@@ -85,7 +91,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) {
-  const { teachers, days, report, seats, exports, schoolId, slug, schoolName, basePath } = loaderData;
+  const { teachers, days, report, seats, offline, exports, schoolId, slug, schoolName, basePath } = loaderData;
   const csvHref: SchoolCsvHref = (what, range) => {
     const params = new URLSearchParams({ from: range.from, to: range.to, format: "csv", report: what });
     return `/api/schools/slug/${encodeURIComponent(slug)}/coordinator/usage?${params.toString()}`;
@@ -96,7 +102,8 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">My school</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
           {schoolName}'s reading and teachers. As a coordinator you can disable, enable and sign out your school's teachers, send them a
-          password reset and free a book's seat; the publisher's team handles removing teachers and the teacher limit.
+          password reset, free a book's seat and return a book kept for offline reading; the publisher's team handles removing teachers and
+          the teacher limit.
         </p>
       </div>
       <SchoolUsage
@@ -108,6 +115,7 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
       />
       <SchoolTeachers teachers={teachers} manage="coordinator" />
       <SeatHolders seats={seats} />
+      <OfflineLoans loans={offline} />
       <SchoolExport exports={exports} load={readCoordinatorExports(slug)} downloadHref={coordinatorDownloadHref(slug)} />
     </div>
   );

@@ -3,6 +3,8 @@
  * UTC calendar days written YYYY-MM-DD (as the usage reports count them); a licence runs from its
  * first day to its last, both included, or on without an end.
  */
+import { OFFLINE_DAYS_DEFAULT } from "./offline.ts";
+
 export type LicenceState = "scheduled" | "active" | "expired";
 
 /** The UTC day of a moment, YYYY-MM-DD: the one day formatter of the Worker and the browser (the usage reports, the school object, the stamp's mark, licences). */
@@ -36,9 +38,15 @@ export function schoolYearOf(day: string): { startsOn: string; endsOn: string } 
   return { startsOn: `${start}-08-01`, endsOn: `${start + 1}-07-31` };
 }
 
-/** A new licence's terms on the assign screens before the admin changes them: the school year of `today`, no seat limit. */
-export function defaultLicenceTerms(today: string): { startsOn: string; endsOn: string; seats: string } {
-  return { ...schoolYearOf(today), seats: "" };
+/** A new licence's terms on the assign screens before the admin changes them: the school year of `today`, no seat limit, offline reading allowed for the default days. */
+export function defaultLicenceTerms(today: string): {
+  startsOn: string;
+  endsOn: string;
+  seats: string;
+  offlineAllowed: boolean;
+  offlineDays: string;
+} {
+  return { ...schoolYearOf(today), seats: "", offlineAllowed: true, offlineDays: String(OFFLINE_DAYS_DEFAULT) };
 }
 
 /**

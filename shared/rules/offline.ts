@@ -46,3 +46,15 @@ export const LOAN_END_REASONS = [
   "signed-out",
 ] as const;
 export type LoanEndReason = (typeof LOAN_END_REASONS)[number];
+
+/** The one rule for a licence's offline days (the API, the console's forms, the browser's check). */
+export const OFFLINE_DAYS_RULE = `Days a book may be kept offline is a whole number from ${OFFLINE_DAYS_MIN} to ${OFFLINE_DAYS_MAX}`;
+export function isOfflineDays(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= OFFLINE_DAYS_MIN && value <= OFFLINE_DAYS_MAX;
+}
+
+/** The one rule for a school's offline books per teacher. */
+export const OFFLINE_BOOKS_RULE = `Offline books per teacher is a whole number from 0 to ${OFFLINE_BOOKS_PER_TEACHER_MAX}`;
+export function isOfflineBooksPerTeacher(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value <= OFFLINE_BOOKS_PER_TEACHER_MAX;
+}

@@ -15,6 +15,7 @@ import { favouritesApi } from "./favourites.ts";
 import { leaksApi } from "./leaks.ts";
 import { libraryApi } from "./library.ts";
 import { licencesApi } from "./licences.ts";
+import { coordinatorOfflineLoansApi, offlineLoansApi, schoolOfflineLoansApi, teacherOfflineApi } from "./offline-loans.ts";
 import { operatorApi } from "./operator.ts";
 import { readingProgressApi } from "./reading-progress.ts";
 import { reportsApi } from "./reports.ts";
@@ -36,10 +37,12 @@ export const api = new Hono<AppEnv>()
   .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorSeatsApi)
   .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorExportsApi)
+  .route(`${API_SCHOOL_BY_SLUG}/:slug/coordinator`, coordinatorOfflineLoansApi)
   .route("/schools", schoolsApi)
   // After the schools routes: their /slug/:slug and /:id paths come first.
   .route("/schools", schoolTeachersApi)
   .route("/schools", schoolSeatsApi)
+  .route("/schools", schoolOfflineLoansApi)
   .route("/schools", schoolExportsApi)
   .route("/schools", schoolErasureApi)
   .route("/books", adminCatalogueApi)
@@ -49,6 +52,7 @@ export const api = new Hono<AppEnv>()
   .route("/books", bookFilesApi)
   .route("/books", favouritesApi)
   .route("/books", annotationsApi)
+  .route("/books", offlineLoansApi)
   .route("/reading-progress", readingProgressApi)
   .route("/reports", reportsApi)
   .route("/leaks", leaksApi)
@@ -59,7 +63,8 @@ export const api = new Hono<AppEnv>()
   .route("/teacher", teacherApi)
   .route("/teacher", teacherAccountApi)
   .route("/teacher", ownAccountErasureApi)
-  .route("/teacher", teacherDataApi);
+  .route("/teacher", teacherDataApi)
+  .route("/teacher", teacherOfflineApi);
 
 // Unknown paths and errors are answered by the pipeline (workers/http/pipeline.ts), as JSON under /api.
 export type Api = typeof api;

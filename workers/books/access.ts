@@ -1,4 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
+import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
@@ -55,7 +56,15 @@ export async function grantAccess(
   db: Db,
   hot: HotState,
   actor: Actor,
-  input: { schoolIds: number[]; bookIds: number[]; startsOn: string; endsOn: string | null; seats: number | null },
+  input: {
+    schoolIds: number[];
+    bookIds: number[];
+    startsOn: string;
+    endsOn: string | null;
+    seats: number | null;
+    offlineAllowed?: boolean;
+    offlineDays?: number;
+  },
   now = Date.now(),
 ): Promise<GrantResult> {
   const schoolIds = [...new Set(input.schoolIds)];
@@ -66,8 +75,9 @@ export async function grantAccess(
   if (missingBooks.length) return { ok: false, error: `No book with id ${missingBooks.join(", ")}` };
   const [result] = await runTransaction(db, [
     // A licence for each pair (docs/decisions/0028), with the terms as checked.
-    sql`INSERT INTO ${bookAccess} (school_id, book_id, starts_on, ends_on, seats, created_at, updated_at)
-      SELECT s.value, b.value, ${input.startsOn}, ${input.endsOn}, ${input.seats}, ${now}, ${now}
+    sql`INSERT INTO ${bookAccess} (school_id, book_id, starts_on, ends_on, seats, offline_allowed, offline_days, created_at, updated_at)
+      SELECT s.value, b.value, ${input.startsOn}, ${input.endsOn}, ${input.seats}, ${input.offlineAllowed === false ? 0 : 1}, ${input.offlineDays ?? OFFLINE_DAYS_DEFAULT},
+        ${now}, ${now}
       FROM json_each(${JSON.stringify(schoolIds)}) AS s, json_each(${JSON.stringify(bookIds)}) AS b
       WHERE true ON CONFLICT DO NOTHING`,
     auditEntry(

@@ -5,11 +5,12 @@
  */
 import { z } from "zod";
 import { dayOf } from "#shared/rules/licence.ts";
+import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { adminCommand } from "../kernel/command.ts";
 import { done, failed } from "../kernel/failure.ts";
 import { IdListSchema, IdSchema, idFrom } from "../validation/schemas.ts";
 import { importLicences, LicenceImportBodySchema, validateLicenceImport } from "./import.ts";
-import { checkLicenceDays, DaySchema, SeatsSchema } from "./input.ts";
+import { checkLicenceDays, DaySchema, OfflineAllowedSchema, OfflineDaysSchema, SeatsSchema } from "./input.ts";
 import { changeLicences, createLicences, deleteLicence, MAX_RENEWED, renewLicences, updateLicence } from "./licences.ts";
 
 const NoteSchema = z.string().trim().max(200, "A note has at most 200 characters");
@@ -22,6 +23,8 @@ export const LicenceInputSchema = z
     endsOn: DaySchema.nullable().default(null),
     seats: SeatsSchema.nullable().default(null),
     note: NoteSchema.default(""),
+    offlineAllowed: OfflineAllowedSchema.default(true),
+    offlineDays: OfflineDaysSchema.default(OFFLINE_DAYS_DEFAULT),
   })
   .superRefine(checkLicenceDays);
 
@@ -68,10 +71,12 @@ export const updateLicenceCommand = adminCommand(
       endsOn: DaySchema.nullable().optional(),
       seats: SeatsSchema.nullable().optional(),
       note: NoteSchema.optional(),
+      offlineAllowed: OfflineAllowedSchema.optional(),
+      offlineDays: OfflineDaysSchema.optional(),
     })
     .refine(
       ({ id: _id, ...change }) => Object.values(change).some((value) => value !== undefined),
-      "Change at least one of startsOn, endsOn, seats or note",
+      "Change at least one of startsOn, endsOn, seats, note, offlineAllowed or offlineDays",
     ),
   async ({ db, env, actor }, { id, ...change }) => {
     const licenceId = idFrom(id);

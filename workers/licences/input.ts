@@ -1,6 +1,7 @@
 /** The zod pieces of a licence's input, for the commands and for the assign calls (workers/books/input.ts). */
 import { z } from "zod";
 import { dayOf, isDay } from "#shared/rules/licence.ts";
+import { isOfflineDays, OFFLINE_DAYS_DEFAULT, OFFLINE_DAYS_RULE } from "#shared/rules/offline.ts";
 
 export const MAX_SEATS = 100_000;
 
@@ -30,6 +31,10 @@ export function checkLicenceDays(terms: { startsOn?: string; endsOn?: string | n
     ctx.addIssue({ code: "custom", path: ["endsOn"], message: END_BEFORE_START });
 }
 
+/** Days a book may be kept offline under the licence (shared/rules/offline.ts). */
+export const OfflineDaysSchema = z.number({ error: OFFLINE_DAYS_RULE }).refine(isOfflineDays, OFFLINE_DAYS_RULE);
+export const OfflineAllowedSchema = z.boolean({ error: "Offline allowed is true or false" });
+
 export const SeatsSchema = z
   .number({ error: "Seats must be a whole number from 1, or null for no limit" })
   .int("Seats must be a whole number from 1, or null for no limit")
@@ -45,4 +50,6 @@ export const LicenceTermsSchema = z.object({
   startsOn: DaySchema.default(() => dayOf(Date.now())),
   endsOn: DaySchema.nullable().default(null),
   seats: SeatsSchema.nullable().default(null),
+  offlineAllowed: OfflineAllowedSchema.default(true),
+  offlineDays: OfflineDaysSchema.default(OFFLINE_DAYS_DEFAULT),
 });

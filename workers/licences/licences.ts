@@ -8,6 +8,7 @@
  */
 import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { addDays, type LicenceState, licenceState, renewed } from "#shared/rules/licence.ts";
+import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { bookAccess, books, schools } from "../db/schema.ts";
@@ -52,6 +53,8 @@ const LICENCE_COLUMNS = {
   endsOn: bookAccess.endsOn,
   seats: bookAccess.seats,
   note: bookAccess.note,
+  offlineAllowed: bookAccess.offlineAllowed,
+  offlineDays: bookAccess.offlineDays,
   createdAt: bookAccess.createdAt,
   updatedAt: bookAccess.updatedAt,
 };
@@ -87,6 +90,9 @@ export interface NewLicence {
   endsOn: string | null;
   seats: number | null;
   note: string;
+  /** Whether teachers may keep the book offline, and for how many days (docs/decisions/0050); defaults when absent. */
+  offlineAllowed?: boolean;
+  offlineDays?: number;
 }
 
 /**
@@ -120,9 +126,9 @@ export async function createLicences(
   const json = JSON.stringify(items);
   try {
     await runTransaction(db, [
-      sql`INSERT INTO ${bookAccess} (school_id, book_id, starts_on, ends_on, seats, note, created_at, updated_at)
+      sql`INSERT INTO ${bookAccess} (school_id, book_id, starts_on, ends_on, seats, note, offline_allowed, offline_days, created_at, updated_at)
         SELECT value ->> 'schoolId', value ->> 'bookId', value ->> 'startsOn', value ->> 'endsOn', value ->> 'seats',
-               value ->> 'note', ${now}, ${now}
+               value ->> 'note', coalesce(value ->> 'offlineAllowed', 1), coalesce(value ->> 'offlineDays', ${OFFLINE_DAYS_DEFAULT}), ${now}, ${now}
         FROM json_each(${json})`,
       auditEntry(db, actor, { action: "licence.create", entityType: "licence", after: sql`json(${json})` }, now).getSQL(),
     ]);
@@ -159,6 +165,8 @@ export interface LicenceChange {
   endsOn?: string | null;
   seats?: number | null;
   note?: string;
+  offlineAllowed?: boolean;
+  offlineDays?: number;
 }
 
 /** Changes one licence; not found when there is none, invalid (field `endsOn`) when it would end before it starts. */
@@ -178,7 +186,15 @@ export async function updateLicence(
   const [updated] = await db.batch([
     db
       .update(bookAccess)
-      .set({ startsOn: after.startsOn, endsOn: after.endsOn, seats: after.seats, note: after.note, updatedAt: now })
+      .set({
+        startsOn: after.startsOn,
+        endsOn: after.endsOn,
+        seats: after.seats,
+        note: after.note,
+        offlineAllowed: after.offlineAllowed,
+        offlineDays: after.offlineDays,
+        updatedAt: now,
+      })
       .where(eq(bookAccess.id, id))
       .returning(),
     auditWhenChanged(db, actor, { action: "licence.update", entityType: "licence", entityId: id, before, after: change }, now),

@@ -20,6 +20,8 @@ export interface PageAsk {
   context: RequestContext;
   reader: Reader;
   bookId: number | null;
+  /** `offline=<loanId>` on a page or its text: downloaded for the session's offline copy (docs/decisions/0050). */
+  offlineLoanId?: string;
 }
 
 /**

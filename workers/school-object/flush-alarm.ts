@@ -5,6 +5,7 @@
  * holds one of these and hands it the school's id when it flushes.
  */
 import { getDb } from "../db/client.ts";
+import { forgetEndedLoans, settleLoans } from "./loans.ts";
 import { FLUSH_INTERVAL_MS } from "./policy.ts";
 import * as reading from "./reading.ts";
 import * as seats from "./seats.ts";
@@ -69,6 +70,8 @@ export class FlushAlarm {
     // What ended or went idle is tidied: ended sessions kept a while, budgets past their windows, seats no one read lately.
     const now = Date.now();
     sessions.forgetEndedSessions(this.storage.sql, now);
+    settleLoans(this.storage.sql, now);
+    forgetEndedLoans(this.storage.sql, now);
     reading.forgetEndedBudgets(this.storage.sql, now);
     seats.forgetIdleSeats(this.storage.sql, now);
     // A quiet object comes back when its next session row is due to go (tidy.ts).

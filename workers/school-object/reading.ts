@@ -6,6 +6,7 @@
  * the teacher's session before any of these (its withSession).
  */
 import { pageBudget } from "../reading/page-budget.ts";
+import { checkLoanForPage } from "./loan-live.ts";
 import { answer, noSeat, type ObjectFailure, type ObjectOutcome, overBudget, refuse } from "./refusals.ts";
 import { catalogueVersion } from "./school-storage.ts";
 import { seatFree, takeSeat, turnAway } from "./seats.ts";
@@ -31,20 +32,31 @@ export interface PageRead {
   catalogueVersion?: number;
   /** The licence's seat limit (null or absent: none). */
   seats?: number | null;
+  /** `offline=<loanId>`: a page downloaded for the session's offline copy. */
+  loanId?: string;
 }
 
 /**
  * A teacher's page view, in one step: a page of the teacher's budget for the book spent (both
  * windows or neither), and, when `countsAsRead`, the page counted.
  */
-export function readPage(sql: SqlStorage, teacher: SessionTeacher, input: PageRead, now: number, flushSoon: FlushSoon): PageCheck {
+export function readPage(
+  sql: SqlStorage,
+  teacher: SessionTeacher,
+  input: PageRead & { tokenHash: string },
+  now: number,
+  flushSoon: FlushSoon,
+): PageCheck {
   const version = catalogueVersion(sql);
   // The Worker's memory of the book predates an admin's change to this school's books.
   if (input.catalogueVersion !== undefined && input.catalogueVersion !== version)
     return answer({ teacher, catalogueVersion: version, stale: true });
+  // A page kept for offline (docs/decisions/0050): only under the session's own live loan of the book, and not counted as read now.
+  const loanRefused = input.loanId === undefined ? null : checkLoanForPage(sql, input.tokenHash, input.bookId, input.loanId, now);
+  if (loanRefused) return refuse(loanRefused);
   const refused = seatAndSpend(sql, teacher.id, input, 1, now, flushSoon);
   if (refused) return refuse(refused);
-  if (input.countsAsRead) {
+  if (input.countsAsRead && input.loanId === undefined) {
     countEvent(sql, { teacherId: teacher.id, bookId: input.bookId, pages: 1 }, now);
     flushSoon(now);
   }
@@ -76,8 +88,37 @@ export function seatAndSpend(
   return null;
 }
 
+/** The wait before `cost` pages of the book may be read (null: they may now); nothing is spent. Keeping a book offline asks it first. */
+export function budgetWaitMs(
+  sql: SqlStorage,
+  teacherId: number,
+  bookId: number,
+  pageCount: number,
+  now: number,
+  cost: number,
+): number | null {
+  return windowsOf(sql, teacherId, bookId, pageCount, now, cost).waitMs;
+}
+
 /** Spends `cost` pages of the hour's and the day's budget; the wait when either would be overspent. */
 function spend(sql: SqlStorage, teacherId: number, bookId: number, pageCount: number, now: number, cost: number): number | null {
+  const { waitMs, current } = windowsOf(sql, teacherId, bookId, pageCount, now, cost);
+  if (waitMs !== null) return waitMs;
+  for (const window of current) {
+    sql.exec(
+      "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
+      teacherId,
+      bookId,
+      window.name,
+      window.count + cost,
+      window.windowStart,
+    );
+  }
+  return null;
+}
+
+/** The budget's windows as they stand, and the wait when `cost` more pages would overspend either. */
+function windowsOf(sql: SqlStorage, teacherId: number, bookId: number, pageCount: number, now: number, cost: number) {
   const budget = pageBudget(pageCount);
   const windows = [
     { name: "h", ...budget.hour },
@@ -99,18 +140,7 @@ function spend(sql: SqlStorage, teacherId: number, bookId: number, pageCount: nu
     if (count + cost > window.limit) waitMs = Math.max(waitMs, windowStart + window.windowMs - now, 1000);
     return { ...window, count, windowStart };
   });
-  if (waitMs > 0) return waitMs;
-  for (const window of current) {
-    sql.exec(
-      "INSERT OR REPLACE INTO budgets (teacher_id, book_id, window, count, window_start) VALUES (?, ?, ?, ?, ?)",
-      teacherId,
-      bookId,
-      window.name,
-      window.count + cost,
-      window.windowStart,
-    );
-  }
-  return null;
+  return { waitMs: waitMs > 0 ? waitMs : null, current };
 }
 
 /** Budgets whose windows (a day at most) ended. */

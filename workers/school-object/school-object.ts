@@ -16,12 +16,14 @@
  * moves the school's sessions, budgets and today's reading marks over from D1 (move-in.ts).
  */
 import { DurableObject } from "cloudflare:workers";
+import { type LoanEndReason, OFFLINE_LOAN_GONE } from "#shared/rules/offline.ts";
 import type { SchoolStorageDump } from "#shared/school-storage-dump.ts";
 import { signedOut } from "../auth/signed-out.ts";
 import * as annotating from "./annotation-calls.ts";
 import { listForExport } from "./annotations.ts";
 import * as erasure from "./erasure.ts";
 import { FlushAlarm } from "./flush-alarm.ts";
+import * as loans from "./loans.ts";
 import { migrate } from "./migrations.ts";
 import { moveIn, readHotStateFromD1 } from "./move-in.ts";
 import * as reading from "./reading.ts";
@@ -178,6 +180,47 @@ export class School extends DurableObject<SchoolEnv> {
 
   async seatsHeld(schoolId: number, bookId: number, now = Date.now()): Promise<number> {
     return this.withSchool(schoolId, 0, () => seats.seatsHeld(this.sql, bookId, now));
+  }
+
+  /** Offline loans (loans.ts, docs/decisions/0050): the session keeps a book, lists its loans (the contact check), returns one, reports reads. */
+  async createLoan(
+    schoolId: number,
+    input: loans.NewLoan & AsTeacher,
+  ): Promise<ObjectOutcome<{ loan: loans.SessionLoan; created: boolean }>> {
+    return this.withSession(schoolId, input, (t, now) =>
+      this.transaction(() => loans.createLoan(this.sql, t, input.tokenHash, input, now, this.flushSoon)),
+    );
+  }
+
+  async sessionLoans(schoolId: number, call: AsTeacher): Promise<ObjectOutcome<loans.SessionLoan[]>> {
+    return this.withSession(schoolId, call, (_, now) => answer(loans.sessionLoans(this.sql, call.tokenHash, now)));
+  }
+
+  async returnLoan(schoolId: number, input: { bookId: number } & AsTeacher): Promise<ObjectOutcome<null>> {
+    return this.withSession(schoolId, input, (_, now) => loans.returnLoan(this.sql, input.tokenHash, input.bookId, now));
+  }
+
+  async countOfflineReads(schoolId: number, input: loans.OfflineReads & AsTeacher): Promise<ObjectOutcome<number>> {
+    return this.withSession(schoolId, input, (t, now) => {
+      const counted = this.transaction(() => loans.countOfflineReads(this.sql, t.id, input.tokenHash, input, now));
+      if (counted.ok && counted.value > 0) this.flushSoon(now);
+      return counted;
+    });
+  }
+
+  /** The school's live loans (admins, coordinators), ending one ("Return now"), and ending loans whose licence no longer allows them. */
+  async schoolLoans(schoolId: number, now = Date.now()): Promise<loans.SchoolLoan[]> {
+    return this.withSchool(schoolId, [], () => loans.schoolLoans(this.sql, now));
+  }
+
+  async returnLoanById(schoolId: number, loanId: string, now = Date.now()): Promise<ObjectOutcome<loans.SchoolLoan>> {
+    return this.withSchool(schoolId, refuse({ kind: "not-found", error: OFFLINE_LOAN_GONE }), () =>
+      loans.returnLoanById(this.sql, loanId, now),
+    );
+  }
+
+  async endLoans(schoolId: number, ids: string[], reason: LoanEndReason, now = Date.now()): Promise<number> {
+    return this.withSchool(schoolId, 0, () => loans.endLoans(this.sql, ids, reason, now));
   }
 
   /** An admin took a book from the school: what Workers remember of the school's books is stale. Returns the new version. */

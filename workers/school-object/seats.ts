@@ -4,6 +4,7 @@
  * how many different teachers found none) until a flush sends them to D1's seat_daily.
  */
 import { dayOf } from "#shared/rules/licence.ts";
+import { LIVE_LOAN } from "./loan-live.ts";
 import { SEAT_HOLD_MS, TEACHER_SESSION_LIFETIME } from "./policy.ts";
 import type { SeatDayRow } from "./usage-flush.ts";
 
@@ -24,8 +25,25 @@ function giveBackIdleSeats(sql: SqlStorage, bookId: number, now: number) {
 /** Whether the teacher holds a seat of the book or one is free; seats left idle past SEAT_HOLD_MS are given back first. */
 export function seatFree(sql: SqlStorage, teacherId: number, bookId: number, seats: number, now: number): boolean {
   giveBackIdleSeats(sql, bookId, now);
-  const holders = sql.exec<{ teacherId: number }>("SELECT teacher_id AS teacherId FROM seats WHERE book_id = ?", bookId).toArray();
+  const holders = holdersOf(sql, bookId, now);
   return holders.some((row) => row.teacherId === teacherId) || holders.length < seats;
+}
+
+/**
+ * The teachers holding a seat of the book: readers within SEAT_HOLD_MS and, with the idle rule no
+ * part of it, teachers keeping it offline under a live loan (docs/decisions/0050). A teacher is one
+ * holder however many devices they read or keep it on.
+ */
+function holdersOf(sql: SqlStorage, bookId: number, now: number): { teacherId: number }[] {
+  return sql
+    .exec<{ teacherId: number }>(
+      `SELECT teacher_id AS teacherId FROM seats WHERE book_id = ?2 AND last_at >= ?3
+       UNION SELECT l.teacher_id FROM offline_loans l WHERE l.book_id = ?2 AND ${LIVE_LOAN}`,
+      now,
+      bookId,
+      now - SEAT_HOLD_MS,
+    )
+    .toArray();
 }
 
 /**
@@ -94,12 +112,9 @@ export function freeSeat(sql: SqlStorage, bookId: number, teacherId: number, now
   );
 }
 
-/** How many teachers hold a seat of the book now (for the tests and the reports). */
+/** How many teachers hold a seat of the book now, reading or keeping it offline (for the tests and the reports). */
 export function seatsHeld(sql: SqlStorage, bookId: number, now: number): number {
-  const [row] = sql
-    .exec<{ n: number }>("SELECT count(*) AS n FROM seats WHERE book_id = ? AND last_at >= ?", bookId, now - SEAT_HOLD_MS)
-    .toArray();
-  return row?.n ?? 0;
+  return holdersOf(sql, bookId, now).length;
 }
 
 /**

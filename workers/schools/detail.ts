@@ -8,7 +8,7 @@ import { schoolRowColumns } from "./list.ts";
 export async function findSchoolDetail(db: Db, schoolId: number) {
   const [[school], teacherRows] = await db.batch([
     db
-      .select({ ...schoolRowColumns, sessionLimit: schools.sessionLimit })
+      .select({ ...schoolRowColumns, sessionLimit: schools.sessionLimit, offlineBooksPerTeacher: schools.offlineBooksPerTeacher })
       .from(schools)
       .where(eq(schools.id, schoolId)),
     schoolTeacherRows(db, schoolId),

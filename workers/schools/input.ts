@@ -1,5 +1,6 @@
 import type { SQLiteUpdateSetSource } from "drizzle-orm/sqlite-core";
 import { z } from "zod";
+import { isOfflineBooksPerTeacher, OFFLINE_BOOKS_RULE } from "#shared/rules/offline.ts";
 import { SlugSchema } from "#shared/rules/slug.ts";
 import type { schools } from "../db/schema.ts";
 import { blankToUndefined, CONTROL_CHARS_MESSAGE, EmailSchema, IdTextSchema, isPlainLine } from "../validation/schemas.ts";
@@ -79,6 +80,8 @@ export const SchoolUpdateSchema = SchoolInputSchema.partial().extend({
     .min(1, SESSION_LIMIT_MESSAGE)
     .max(20, SESSION_LIMIT_MESSAGE)
     .optional(),
+  // Books one teacher may keep for offline reading at once (docs/decisions/0050); 0: none.
+  offlineBooksPerTeacher: z.number({ error: OFFLINE_BOOKS_RULE }).refine(isOfflineBooksPerTeacher, OFFLINE_BOOKS_RULE).optional(),
 });
 
 export type SchoolInput = z.output<typeof SchoolInputSchema>;

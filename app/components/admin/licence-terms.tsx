@@ -1,17 +1,29 @@
 import { useId, useRef } from "react";
+import { OFFLINE_DAYS_MAX, OFFLINE_DAYS_MIN } from "#shared/rules/offline.ts";
 import { inputClasses } from "../ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../ui/field-error.tsx";
 
-/** A new licence's terms as the assign screens take them: the days (YYYY-MM-DD; no end: empty) and the readers at once (empty: no limit). */
+/**
+ * A new licence's terms as the assign screens take them: the days (YYYY-MM-DD; no end: empty), the
+ * readers at once (empty: no limit), and whether teachers may keep the book offline, for how many days.
+ */
 export interface LicenceTerms {
   startsOn: string;
   endsOn: string;
   seats: string;
+  offlineAllowed: boolean;
+  offlineDays: string;
 }
 
 /** The terms as form fields for the page's action: empty end and seats sent as empty (no end, no limit). */
 export function termsFields(terms: LicenceTerms): Record<string, string> {
-  return { startsOn: terms.startsOn, endsOn: terms.endsOn, seats: terms.seats };
+  return {
+    startsOn: terms.startsOn,
+    endsOn: terms.endsOn,
+    seats: terms.seats,
+    offlineAllowed: String(terms.offlineAllowed),
+    offlineDays: terms.offlineDays,
+  };
 }
 
 /**
@@ -30,7 +42,12 @@ export function LicenceTermsFields({
   refused?: unknown;
 }) {
   const id = useId();
-  const errors = { from: fieldError(refused, "startsOn"), until: fieldError(refused, "endsOn"), seats: fieldError(refused, "seats") };
+  const errors = {
+    from: fieldError(refused, "startsOn"),
+    until: fieldError(refused, "endsOn"),
+    seats: fieldError(refused, "seats"),
+    "offline-days": fieldError(refused, "offlineDays"),
+  };
   const fieldset = useRef<HTMLFieldSetElement>(null);
   useFocusInvalid(fieldset, refused);
   const set = (key: keyof LicenceTerms) => (event: { target: { value: string } }) => onChange({ ...value, [key]: event.target.value });
@@ -72,7 +89,31 @@ export function LicenceTermsFields({
           {...invalidProps(`${id}-seats`, errors.seats)}
         />
       </label>
-      {(["from", "until", "seats"] as const).map((key) => (
+      <label htmlFor={`${id}-offline`} className="flex items-center gap-2 self-center text-sm">
+        <input
+          id={`${id}-offline`}
+          type="checkbox"
+          checked={value.offlineAllowed}
+          onChange={(event) => onChange({ ...value, offlineAllowed: event.target.checked })}
+          className="h-4 w-4"
+        />
+        Offline reading allowed
+      </label>
+      <label htmlFor={`${id}-offline-days`} className="text-sm">
+        <span className="mb-1 block">Days a book may be kept offline</span>
+        <input
+          id={`${id}-offline-days`}
+          type="number"
+          min={OFFLINE_DAYS_MIN}
+          max={OFFLINE_DAYS_MAX}
+          disabled={!value.offlineAllowed}
+          value={value.offlineDays}
+          onChange={(event) => onChange({ ...value, offlineDays: event.target.value.replace(/\D/g, "").slice(0, 2) })}
+          className={`${inputClasses} w-28 disabled:opacity-50`}
+          {...invalidProps(`${id}-offline-days`, errors["offline-days"])}
+        />
+      </label>
+      {(["from", "until", "seats", "offline-days"] as const).map((key) => (
         <FieldError key={key} inputId={`${id}-${key}`} message={errors[key]} className="w-full" />
       ))}
     </fieldset>

@@ -49,10 +49,13 @@ export function bookCreateInput(form: FormData) {
  */
 export function licenceTermsInput(form: FormData) {
   const seats = formText(form, "seats").trim();
+  const offlineDays = formText(form, "offlineDays").trim();
   return {
     ...(form.has("startsOn") ? { startsOn: formText(form, "startsOn") } : {}),
     ...(form.has("endsOn") ? { endsOn: formText(form, "endsOn") || null } : {}),
     ...(form.has("seats") ? { seats: seats ? Number(seats) : null } : {}),
+    ...(form.has("offlineAllowed") ? { offlineAllowed: formText(form, "offlineAllowed") === "true" } : {}),
+    ...(form.has("offlineDays") ? { offlineDays: offlineDays ? Number(offlineDays) : offlineDays } : {}),
   };
 }
 

@@ -11,6 +11,7 @@ import { islandStart, measureChunks, measurePageWeight, routeStart } from "./lib
 import { explainHotQueries } from "./lib/query-plans.ts";
 import { addRangeBook, RANGE_BOOK } from "./lib/range-book.ts";
 import { preparationRows, type ReaderReport, readerRows, routeChunkRows, stampRows } from "./lib/reader-report.ts";
+import { throttledRows } from "./lib/reader-throttled.ts";
 import { lighthouseRows, planRows, type Row, scaleRows, TARGETS, throughputRows, weightRows } from "./lib/report.ts";
 import { ensureScaleState } from "./lib/scale-seed.ts";
 import { measureStampWall, type StampWall } from "./lib/stamp-wall.ts";
@@ -259,6 +260,7 @@ const rows: Row[] = [
   ...workerSizeRows(workerSize),
   ...preparationRows(reader),
   ...readerRows(reader, readerExit),
+  ...throttledRows(reader?.throttled),
   ...traceRows(trace, traceExit),
 ];
 const missed = rows.filter((r) => r.status === "MISSED").map((r) => `${r.section}: ${r.item}: ${r.result} (target ${r.target})`);

@@ -2,6 +2,7 @@
 // JS, and what stamping a page costs.
 import type { RouteChunks } from "./page-weight.ts";
 import type { PagesReport } from "./reader-books.ts";
+import type { ThrottledRun } from "./reader-throttled.ts";
 import { n, type Row, TARGETS, verdict } from "./report.ts";
 import type { StampWall } from "./stamp-wall.ts";
 
@@ -25,6 +26,8 @@ export interface ReaderReport {
     teacher: ReaderMeasure;
     admin: ReaderMeasure;
   }[];
+  /** On throttled connections, with and without the data saver (issue 45); absent in older results. */
+  throttled?: ThrottledRun[];
 }
 
 const kB = (bytes: number) => `${n(bytes / 1000)} kB`;

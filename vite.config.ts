@@ -6,6 +6,7 @@ import { embindCopy } from "./vite/embind-copy.ts";
 import { islands } from "./vite/islands.ts";
 import { pdfjsAssets } from "./vite/pdfjs-assets.ts";
 import { serverOnly } from "./vite/server-only.ts";
+import { serviceWorker } from "./vite/service-worker.ts";
 
 export default defineConfig({
   plugins: [
@@ -16,6 +17,7 @@ export default defineConfig({
     islands(),
     serverOnly(),
     embindCopy(),
+    serviceWorker(),
   ],
   // The Worker is minified as the client is (Vite leaves a server build as it is): what is
   // deployed is the same code in about a third less gzipped size (issue 25: under 1 MB gzipped).

@@ -6,6 +6,7 @@ import { defineConfig } from "vitest/config";
 import type {} from "./tests/worker/global-setup.ts";
 import { embindCopy } from "./vite/embind-copy.ts";
 import { islands } from "./vite/islands.ts";
+import { serviceWorker } from "./vite/service-worker.ts";
 
 const migrations = await readD1Migrations(fileURLToPath(new URL("./migrations", import.meta.url)));
 
@@ -18,6 +19,8 @@ export default defineConfig({
           // The real route modules: tests/worker/entry.ts renders pages through React Router's server build.
           reactRouter(),
           islands(),
+          // The service worker's script, which the Worker serves at /sw.js.
+          serviceWorker(),
           // The WebP encoder's input copied at once, as in the Worker's build (vite/embind-copy.ts).
           embindCopy(),
           {

@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { type ReactNode, useState } from "react";
-import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation } from "react-router";
+import { type ReactNode, useEffect, useState } from "react";
+import { Links, Meta, Outlet, Scripts, ScrollRestoration, useNavigation, useRouteLoaderData } from "react-router";
 import { appContext } from "../workers/kernel/context.ts";
+import { manifestPath, THEME_COLOUR } from "../workers/schools/web-manifest.ts";
 import type { Route } from "./+types/root";
 import { answerUnavailable } from "./lib/unavailable.server.ts";
 import "./app.css";
@@ -9,6 +10,7 @@ import { AppErrorBoundary } from "./components/public/app-error-boundary.tsx";
 import type { RootData } from "./components/public/site-footer.tsx";
 import { islandPropsId } from "./islands/island-props.ts";
 import { useNonce } from "./lib/nonce.tsx";
+import { registerAppShell } from "./lib/offline/app-shell.ts";
 import { scriptJson, usePageScripts } from "./lib/page-scripts.ts";
 import { THEME_INIT_SCRIPT, THEME_TOGGLE_SCRIPT } from "./lib/theme.ts";
 
@@ -22,15 +24,20 @@ export { shouldRevalidate } from "./lib/revalidation.ts";
 // A part of the platform away (D1, R2, a school's object): the page answers 503 and says so (docs/decisions/0047).
 export const middleware: Route.MiddlewareFunction[] = [answerUnavailable];
 
-export function loader({ context }: Route.LoaderArgs): RootData {
+/** A school's pages link its web app manifest (docs/decisions/0049); no other page does. */
+type AppManifest = { href: string; themeColour: string } | null;
+
+export function loader({ context }: Route.LoaderArgs): RootData & { manifest: AppManifest } {
   const { config, tenant, teacher } = context.get(appContext);
   // A signed-in teacher's school: an error the school's own pages could not catch still leads back to it.
   const school = teacher && tenant.school ? { name: tenant.school.name, basePath: tenant.basePath } : null;
-  return { publisher: config.publisher, school };
+  const manifest = tenant.school ? { href: manifestPath(tenant.basePath), themeColour: THEME_COLOUR } : null;
+  return { publisher: config.publisher, school, manifest };
 }
 
 export function Layout({ children }: { children: ReactNode }) {
   const nonce = useNonce();
+  const manifest = useRouteLoaderData<typeof loader>("root")?.manifest;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -40,6 +47,13 @@ export function Layout({ children }: { children: ReactNode }) {
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant script, needed before first paint */}
         <script nonce={nonce} dangerouslySetInnerHTML={{ __html: THEME_INIT_SCRIPT }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        {manifest && (
+          <>
+            <link rel="manifest" href={manifest.href} />
+            <link rel="apple-touch-icon" href="/icons/icon-192.png" />
+            <meta name="theme-color" content={manifest.themeColour} />
+          </>
+        )}
         <Meta />
         <Links />
       </head>
@@ -85,6 +99,8 @@ function PageScriptTags({ nonce }: { nonce: string | undefined }) {
 
 export default function App() {
   const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
+  // The installable app's service worker, on a school's pages (the reader's and the sign-in page's islands register it too).
+  useEffect(registerAppShell, []);
   return (
     <QueryClientProvider client={queryClient}>
       <NavigationProgress />

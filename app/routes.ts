@@ -39,6 +39,9 @@ export default [
   // The reader is full screen, outside the school layout; its loader checks the session itself.
   route(`${SCHOOLS}/:slug/dashboard/book/:bookId/view`, "routes/school-reader.tsx", { id: "school-reader" }),
   route("dashboard/book/:bookId/view", "routes/school-reader.tsx", { id: "school-reader-subdomain" }),
+  // What the offline app shows for a school page it never kept (docs/decisions/0049); no layout, no script.
+  route(`${SCHOOLS}/:slug/offline`, "routes/school-offline.tsx", { id: "school-offline" }),
+  route("offline", "routes/school-offline.tsx", { id: "school-offline-subdomain" }),
   route("admin/login", "routes/admin-login.tsx"),
   route("superadmin/login", "routes/superadmin-login.tsx"),
   route("superadmin/dashboard", "routes/superadmin-dashboard.tsx"),

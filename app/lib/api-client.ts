@@ -3,6 +3,7 @@ import { hc } from "hono/client";
 import type { Ok } from "#shared/api-answer.ts";
 import type { Api } from "../../workers/api/index.ts";
 import { errorText } from "./error-text.ts";
+import { forgetOfflineShell } from "./offline/app-shell.ts";
 
 /**
  * The Worker's API, typed from its routes (workers/api/index.ts): request and response types come
@@ -41,6 +42,8 @@ export async function call<R extends ClientResponse<unknown, number, string>>(re
   }
   const body: unknown = await response.json().catch(() => null);
   if (!response.ok) {
+    // The session is gone: the pages kept for offline were this session's (docs/decisions/0049).
+    if (response.status === 401) void forgetOfflineShell();
     throw new ApiError(errorText(body) ?? fallback, response.status, body);
   }
   return body as Ok<R>;

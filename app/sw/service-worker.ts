@@ -1,12 +1,10 @@
 import { forgetShellCaches, keepPage, storePage } from "./shell-cache.ts";
 import {
   assetsCacheName,
-  isNeverCached,
-  isShellPage,
-  isVersionedAsset,
   NAVIGATION_TIMEOUT_MS,
   offlinePageOf,
   PAGES_CACHE,
+  routeOf,
   SHELL_CACHE_PREFIX,
   type ShellMessage,
   type ShellReply,
@@ -40,11 +38,11 @@ self.addEventListener("activate", (event) => {
 
 self.addEventListener("fetch", (event) => {
   const { request } = event;
-  const url = new URL(request.url);
-  if (isNeverCached(url, request.method)) return;
-  if (request.mode === "navigate" && isShellPage(url, self.location.origin)) event.respondWith(navigate(event, url));
-  else if (request.mode === "navigate" && url.origin === self.location.origin) event.respondWith(navigateUncached(request, url));
-  else if (isVersionedAsset(url, self.location.origin)) event.respondWith(cacheFirst(request));
+  const route = routeOf(request, self.location.origin);
+  if (route === "shell-page") event.respondWith(navigate(event, new URL(request.url)));
+  else if (route === "other-page") event.respondWith(navigateUncached(request, new URL(request.url)));
+  else if (route === "asset") event.respondWith(cacheFirst(request));
+  // "pass": the API, page images, the admin's pages, other origins: the browser fetches them as if there were no worker.
 });
 
 self.addEventListener("message", (event) => {

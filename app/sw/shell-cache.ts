@@ -1,4 +1,4 @@
-import { assetPathsIn, isKeepableAnswer, isShellPage, PAGES_CACHE, SHELL_CACHE_PREFIX } from "./shell-rules.ts";
+import { assetPathsIn, isKeepableAnswer, isShellPage, offlinePageOf, PAGES_CACHE, SHELL_CACHE_PREFIX } from "./shell-rules.ts";
 
 /**
  * The shell's caches, as the service worker fills and empties them. Plain functions over the Cache
@@ -11,7 +11,11 @@ export async function storePage(url: string, response: Response, assetsCache: st
   const html = await response.clone().text();
   // The files first: a page kept without them would open as a blank screen offline.
   await storeAssets(new URL(url).origin, assetPathsIn(html), assetsCache);
-  await (await caches.open(PAGES_CACHE)).put(url, response);
+  const pages = await caches.open(PAGES_CACHE);
+  await pages.put(url, response);
+  // The school's offline page comes with the first page kept: it is what a page never kept shows.
+  const offline = offlinePageOf(new URL(url));
+  if (offline !== url && !(await pages.match(offline))) await keepPage(offline, assetsCache).catch(() => false);
   return true;
 }
 

@@ -67,14 +67,22 @@ export function isNeverCached(url: URL, method: string): boolean {
   return /^\/(api|admin|superadmin)(\/|$)/.test(path) || /^admin\./.test(url.hostname);
 }
 
+/** What the worker does with a request: "pass" leaves it to the browser, untouched and never stored. */
+export type ShellRoute = "shell-page" | "other-page" | "asset" | "pass";
+
+export function routeOf(request: Pick<Request, "url" | "method" | "mode">, origin: string): ShellRoute {
+  const url = new URL(request.url);
+  if (url.origin !== origin || isNeverCached(url, request.method)) return "pass";
+  if (request.mode === "navigate") return isShellPage(url, origin) ? "shell-page" : "other-page";
+  return isVersionedAsset(url, origin) ? "asset" : "pass";
+}
+
 /** A page answer worth keeping: the page itself, as the server sent it (not a redirect, not an error). */
 export function isKeepableAnswer(response: Response): boolean {
-  return (
-    response.status === 200 &&
-    response.type === "basic" &&
-    !response.redirected &&
-    (response.headers.get("Content-Type") ?? "").startsWith("text/html")
-  );
+  // "basic": our own origin's answer as fetched ("default": one built in code); never an opaque or
+  // redirect answer, whose page is not the one asked for.
+  const own = response.type === "basic" || response.type === "default";
+  return own && response.status === 200 && !response.redirected && (response.headers.get("Content-Type") ?? "").startsWith("text/html");
 }
 
 /** The build's files a page's HTML names (scripts, preloads, styles): what it needs to open offline. */

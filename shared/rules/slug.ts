@@ -43,6 +43,8 @@ export const RESERVED_SLUGS: ReadonlySet<string> = new Set([
   "mail",
   "media",
   "new",
+  // The offline app's page on a school's subdomain (docs/decisions/0049).
+  "offline",
   "pdf",
   "pdf-viewer",
   "pricing",

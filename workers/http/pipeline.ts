@@ -8,6 +8,7 @@ import type { Failure } from "../kernel/failure.ts";
 import { log, withRequestId } from "../kernel/log.ts";
 import { platformFailure } from "../kernel/platform-failure.ts";
 import { requireUtf8Json } from "../kernel/validate.ts";
+import { MANIFEST_PATHS, manifestResponse, SERVICE_WORKER_PATH, serviceWorkerResponse } from "./app-shell-files.ts";
 import { failureBody, failureHeaders } from "./failure-status.ts";
 import { resolveRequestContext, unavailableContext } from "./request-context.ts";
 import { requireSameOrigin } from "./request-guards.ts";
@@ -87,6 +88,10 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
     await next();
   });
 
+  // The service worker's script: asked for on every school page load, so before any session or
+  // school is looked up (no D1, no school object; docs/decisions/0049).
+  app.get(SERVICE_WORKER_PATH, () => serviceWorkerResponse());
+
   // Every state change, an API call or a page's action, must come from our own origin: one check
   // for both, before any route and before a session is looked up.
   app.use(requireSameOrigin);
@@ -109,6 +114,7 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
     await next();
   });
 
+  for (const path of MANIFEST_PATHS) app.get(path, (c) => manifestResponse(c.var.context.tenant));
   app.route("/", api);
   app.all(`${API_BASE}/*`, (c) => c.json({ error: "Not found" }, 404));
   app.all(API_BASE, (c) => c.json({ error: "Not found" }, 404));

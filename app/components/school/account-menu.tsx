@@ -1,6 +1,7 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, call } from "../../lib/api-client.ts";
+import { forgetOfflineShell } from "../../lib/offline/app-shell.ts";
 import { forgetTeacherName, initials } from "../../lib/teacher-name.ts";
 import { Icon } from "../ui/icon.tsx";
 
@@ -14,6 +15,8 @@ export function useSignOut(basePath: string) {
       await call(() => api.api.teacher["sign-out"].$post(), "Sign out failed");
     } finally {
       forgetTeacherName();
+      // Nothing of this teacher's pages may open offline after signing out (docs/decisions/0049).
+      await forgetOfflineShell();
       navigate(basePath || "/", { replace: true });
     }
   }

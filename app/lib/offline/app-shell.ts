@@ -18,7 +18,7 @@ const supported = () => typeof navigator !== "undefined" && "serviceWorker" in n
  * there and nowhere else, so the link is the sign (the admin's pages never get the worker).
  */
 export function registerAppShell(): void {
-  if (!supported() || !document.querySelector('link[rel="manifest"][data-school]')) return;
+  if (!supported() || !document.querySelector('link[rel="manifest"]')) return;
   const first = !navigator.serviceWorker.controller;
   navigator.serviceWorker
     .register(SERVICE_WORKER_URL, { scope: "/", updateViaCache: "none" })

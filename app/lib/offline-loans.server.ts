@@ -9,8 +9,6 @@ import { reply, runCommand } from "./run-command.server.ts";
 
 type ActionArgs = Parameters<typeof runCommand>[0];
 
-export const OFFLINE_BOOKS_INTENT = "offline-books";
-
 /** The admin's "Return now" (as POST /api/schools/:id/offline-loans/:loanId/return). */
 export async function returnLoanAction(args: ActionArgs, intent: string, schoolId: string, form: FormData) {
   const outcome = await runCommand(args, returnLoanCommand, { id: schoolId, loanId: form.get("loanId") ?? "" });

@@ -33,7 +33,7 @@ import { ERASE_INTENT, ErasePersonalData } from "../components/admin/school/eras
 import { adminDownloadHref, readAdminExports } from "../components/admin/school/export-calls.ts";
 import { formNumber } from "../components/admin/school/form-values.ts";
 import { NumberSetting } from "../components/admin/school/number-setting.tsx";
-import { LOAN_RETURN_INTENT, OfflineLoans } from "../components/admin/school/offline-loans.tsx";
+import { LOAN_RETURN_INTENT, OFFLINE_BOOKS_INTENT, OfflineLoans } from "../components/admin/school/offline-loans.tsx";
 import { SchoolPageError } from "../components/admin/school/route-error.tsx";
 import { EXPORT_INTENT, SchoolExport } from "../components/admin/school/school-export.tsx";
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
@@ -43,7 +43,7 @@ import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { eraseSchoolAction } from "../lib/erase-school.server.ts";
-import { OFFLINE_BOOKS_INTENT, offlineBooksAction, returnLoanAction } from "../lib/offline-loans.server.ts";
+import { offlineBooksAction, returnLoanAction } from "../lib/offline-loans.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
 

@@ -6,6 +6,8 @@ import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.
 import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice } from "./ask-first.tsx";
 
 export const LOAN_RETURN_INTENT = "offline-loan-return";
+/** The school page's "Offline books per teacher" setting. */
+export const OFFLINE_BOOKS_INTENT = "offline-books";
 
 /**
  * "Kept for offline" (issue 45 item 6, docs/decisions/0050), on the admin's school page and the

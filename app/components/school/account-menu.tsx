@@ -2,6 +2,7 @@ import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, call } from "../../lib/api-client.ts";
 import { forgetOfflineShell } from "../../lib/offline/app-shell.ts";
+import { eraseOfflineCopies } from "../../lib/offline/offline-books.ts";
 import { forgetTeacherName, initials } from "../../lib/teacher-name.ts";
 import { Icon } from "../ui/icon.tsx";
 
@@ -17,6 +18,8 @@ export function useSignOut(basePath: string) {
       forgetTeacherName();
       // Nothing of this teacher's pages may open offline after signing out (docs/decisions/0049).
       await forgetOfflineShell();
+      // And the books kept for offline: their keys were this session's (docs/decisions/0052).
+      await eraseOfflineCopies().catch(() => {});
       navigate(basePath || "/", { replace: true });
     }
   }

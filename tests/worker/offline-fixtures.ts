@@ -25,7 +25,9 @@ export async function loanSchool(names: string[], terms: Terms = {}) {
     json: { schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", ...licenceTerms },
   });
   expect(licence.status).toBe(201);
-  const { licence: row } = await okBody(licence);
+  const created = await okBody(licence);
+  if (!("licence" in created)) throw new Error("One licence was asked for");
+  const row = created.licence;
   const teachers: Teacher[] = [];
   for (const name of names) teachers.push(await signedInTeacher(school, name));
   return { admin, school, book, licence: row, teachers };

@@ -133,6 +133,9 @@ const STORED = [
   annotation({ id: 2, kind: "bookmark", page: 2, label: "Lesson 4" }),
 ];
 
+/** A create's client id, its idempotency key (docs/decisions/0051). */
+const UUID = expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+
 const PAGE_TEXT = { n: 3, width: 612, height: 792, runs: [run("First sentence here. Second one", 72, 100), run("ends here.", 72, 120)] };
 const loadText = async () => PAGE_TEXT;
 
@@ -208,11 +211,17 @@ describe("the Notes panel", () => {
     await screen.findByRole("list", { name: "Your notes, by page" });
     fireEvent.click(screen.getByRole("button", { name: "Delete the note on page 5" }));
     await waitFor(() => expect(calls("DELETE")).toHaveLength(1));
-    expect(String(calls("DELETE")[0]?.[0])).toBe("/api/books/9/annotations/3");
+    // With when it was deleted: the later edit wins (docs/decisions/0051).
+    expect(String(calls("DELETE")[0]?.[0])).toMatch(/^\/api\/books\/9\/annotations\/3\?editedAt=\d+$/);
     expect(screen.queryByText("Ask about the water cycle")).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Undo" })));
     await waitFor(() => expect(calls("POST")).toHaveLength(1));
-    expect(JSON.parse(String(calls("POST")[0]?.[1]?.body))).toEqual({ kind: "note", page: 5, note: "Ask about the water cycle" });
+    expect(JSON.parse(String(calls("POST")[0]?.[1]?.body))).toEqual({
+      kind: "note",
+      page: 5,
+      note: "Ask about the water cycle",
+      clientId: UUID,
+    });
     expect(await screen.findByText("Ask about the water cycle")).toBeTruthy();
   });
 
@@ -223,13 +232,18 @@ describe("the Notes panel", () => {
     fireEvent.change(screen.getByRole("textbox", { name: "Note on page 3" }), { target: { value: "Start the lesson here" } });
     expect(screen.getByText("1,979 characters left")).toBeTruthy();
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save note" })));
-    expect(JSON.parse(String(calls("POST")[0]?.[1]?.body))).toEqual({ kind: "note", page: 3, note: "Start the lesson here" });
+    expect(JSON.parse(String(calls("POST")[0]?.[1]?.body))).toEqual({
+      kind: "note",
+      page: 3,
+      note: "Start the lesson here",
+      clientId: UUID,
+    });
 
     fireEvent.click(screen.getByRole("button", { name: "Edit the note on page 5" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Note on page 5" }), { target: { value: "Ask about rain" } });
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
     expect(String(calls("PATCH")[0]?.[0])).toBe("/api/books/9/annotations/3");
-    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ note: "Ask about rain" });
+    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ note: "Ask about rain", editedAt: expect.any(Number) });
   });
 
   it("keeps a highlight's words shown after its colour and note change (the change's answer leaves them out)", async () => {
@@ -239,7 +253,7 @@ describe("the Notes panel", () => {
     fireEvent.click(screen.getByRole("radio", { name: "Green" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Note on the highlight on page 2" }), { target: { value: "Key idea" } });
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
-    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ colour: "green", note: "Key idea" });
+    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ colour: "green", note: "Key idea", editedAt: expect.any(Number) });
     expect(
       await within(list).findByRole("button", { name: /^Highlight, page 2\s*:\s*“Photosynthesis makes sugar”.*Note: Key idea/ }),
     ).toBeTruthy();
@@ -258,6 +272,7 @@ describe("the Notes panel", () => {
       colour: "blue",
       start: { run: 0, offset: 21 },
       end: { run: 1, offset: 10 },
+      clientId: UUID,
     });
   });
 

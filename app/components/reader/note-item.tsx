@@ -1,8 +1,9 @@
 import { useState } from "react";
-import type { Annotation } from "../../lib/reader/reader-api.ts";
+import type { ShownAnnotation } from "../../lib/offline/outbox-overlay.ts";
 import { HIGHLIGHT_CLASSES } from "./highlight-marks.tsx";
 import { type COLOURS, ColourChoice, LabelForm, NoteForm } from "./note-forms.tsx";
 import { smallButton } from "./notes-styles.ts";
+import { NOT_YET_SAVED } from "./offline-notes.tsx";
 
 export const KIND_NAMES = { bookmark: "Bookmark", highlight: "Highlight", note: "Note" } as const;
 
@@ -14,7 +15,8 @@ export function NoteItem({
   onDelete,
   onSave,
 }: {
-  annotation: Annotation;
+  /** `pending`: a change to it waits in the outbox (marked "not yet saved"). */
+  annotation: ShownAnnotation;
   editing: boolean;
   onEdit: (on: boolean) => void;
   onGoTo: () => void;
@@ -31,7 +33,7 @@ export function NoteItem({
           ? `“${a.text}”`
           : "Highlighted words (hidden for now)";
   return (
-    <li className="rounded-lg bg-white/5 p-2" data-annotation={a.id} data-kind={a.kind}>
+    <li className="rounded-lg bg-white/5 p-2" data-annotation={a.id} data-kind={a.kind} data-pending={a.pending ? "true" : undefined}>
       <button
         type="button"
         onClick={onGoTo}
@@ -59,6 +61,12 @@ export function NoteItem({
           </span>
         </span>
       </button>
+      {a.pending && (
+        <p className="mt-1 flex items-center gap-1 text-xs text-amber-300" data-not-saved>
+          <span aria-hidden="true" className="h-2 w-2 rounded-full border border-amber-300 border-dashed" />
+          {NOT_YET_SAVED}
+        </p>
+      )}
       {editing ? (
         <div className="mt-2 space-y-2">
           {a.kind === "highlight" && <ColourChoice name={`colour-${a.id}`} value={colour} onChange={setColour} />}

@@ -3,6 +3,7 @@ import { type Annotation, annotationsExportUrl, type PageText } from "../../lib/
 import { NoteForm, SentencePicker } from "./note-forms.tsx";
 import { KIND_NAMES, NoteItem } from "./note-item.tsx";
 import { field, primary, secondary, smallButton } from "./notes-styles.ts";
+import { OfflineNotes } from "./offline-notes.tsx";
 import { ReaderPanel } from "./reader-panel.tsx";
 import type { Annotations } from "./use-annotations.ts";
 
@@ -148,6 +149,7 @@ export function NotesPanel({
             {notes.error}
           </p>
         )}
+        <OfflineNotes notes={notes} />
       </div>
       <p role="status" className="sr-only">
         {status}

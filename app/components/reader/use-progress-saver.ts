@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef } from "react";
+import { saveReadingPosition, startOutbox } from "../../lib/offline/outbox.ts";
 
 const SAVE_DELAY_MS = 1500;
 /** While the teacher is active, the reader tells the server so every minute: reading time is timed there (decision 0019). */
@@ -7,13 +8,19 @@ export const PING_INTERVAL_MS = 60_000;
 export const ACTIVE_WINDOW_MS = 5 * 60_000;
 const INPUT_EVENTS = ["pointerdown", "pointermove", "keydown", "wheel", "scroll", "touchstart"] as const;
 
-/** Saves the page being read once the teacher settles on it, and when they leave; pings while they read. */
+/**
+ * Saves the page being read once the teacher settles on it, and when they leave; pings while they
+ * read. A save goes through the outbox (app/lib/offline/outbox.ts) with the time the teacher settled
+ * on the page: made offline, it is kept across a reload and sent when the connection returns, and the
+ * server keeps it only if no later position came from another device (docs/decisions/0051).
+ */
 export function useProgressSaver(bookId: number) {
   const pending = useRef<number | null>(null);
   const saved = useRef<number | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const lastInput = useRef(Date.now());
-  const send = useCallback(
+  // A ping says "still reading, now": nothing to keep for later, so it goes straight out.
+  const ping = useCallback(
     (page: number) =>
       void fetch(`/api/reading-progress/${bookId}`, {
         method: "PUT",
@@ -29,29 +36,30 @@ export function useProgressSaver(bookId: number) {
     const page = pending.current;
     if (page === null || page === saved.current) return;
     saved.current = page;
-    send(page);
-  }, [send]);
+    void saveReadingPosition(bookId, page).catch(() => {});
+  }, [bookId]);
   useEffect(() => {
+    startOutbox();
     const onHide = () => document.visibilityState === "hidden" && flush();
     const onInput = () => {
       lastInput.current = Date.now();
     };
     document.addEventListener("visibilitychange", onHide);
     for (const type of INPUT_EVENTS) window.addEventListener(type, onInput, { passive: true, capture: true });
-    const ping = setInterval(() => {
+    const pinger = setInterval(() => {
       const page = pending.current ?? saved.current;
       if (page === null || document.visibilityState !== "visible" || Date.now() - lastInput.current > ACTIVE_WINDOW_MS) return;
       saved.current = page;
-      send(page);
+      ping(page);
     }, PING_INTERVAL_MS);
     return () => {
       document.removeEventListener("visibilitychange", onHide);
       for (const type of INPUT_EVENTS) window.removeEventListener(type, onInput, { capture: true });
-      clearInterval(ping);
+      clearInterval(pinger);
       clearTimeout(timer.current);
       flush();
     };
-  }, [flush, send]);
+  }, [flush, ping]);
   return useCallback(
     (page: number) => {
       if (saved.current === null) saved.current = page; // the page we opened at is already stored

@@ -31,7 +31,9 @@ export function NoteItem({
         ? (a.note ?? "")
         : a.text
           ? `“${a.text}”`
-          : "Highlighted words (hidden for now)";
+          : a.pending
+            ? "Highlighted words (shown once saved)"
+            : "Highlighted words (hidden for now)";
   return (
     <li className="rounded-lg bg-white/5 p-2" data-annotation={a.id} data-kind={a.kind} data-pending={a.pending ? "true" : undefined}>
       <button

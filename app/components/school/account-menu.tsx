@@ -3,6 +3,7 @@ import { Link, useLocation, useNavigate } from "react-router";
 import { api, call } from "../../lib/api-client.ts";
 import { forgetOfflineShell } from "../../lib/offline/app-shell.ts";
 import { eraseOfflineCopies } from "../../lib/offline/offline-books.ts";
+import { forgetOutbox } from "../../lib/offline/outbox.ts";
 import { forgetTeacherName, initials } from "../../lib/teacher-name.ts";
 import { Icon } from "../ui/icon.tsx";
 
@@ -20,6 +21,8 @@ export function useSignOut(basePath: string) {
       await forgetOfflineShell();
       // And the books kept for offline: their keys were this session's (docs/decisions/0052).
       await eraseOfflineCopies().catch(() => {});
+      // And the changes waiting to be sent: the next person on this browser must not send them (docs/decisions/0051).
+      await forgetOutbox().catch(() => {});
       navigate(basePath || "/", { replace: true });
     }
   }

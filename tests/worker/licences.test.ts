@@ -158,11 +158,11 @@ describe("GET /api/licences/export", () => {
       .trim()
       .split("\r\n");
     expect(lines[0]).toBe(
-      "licenceId,schoolId,school,slug,bookId,title,startsOn,endsOn,seats,state,note,peakReaders30Days,daysTurnedAway30Days,turnedAway30Days",
+      "licenceId,schoolId,school,slug,bookId,title,startsOn,endsOn,seats,state,note,offlineAllowed,offlineDays,peakReaders30Days,daysTurnedAway30Days,turnedAway30Days",
     );
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain(`,${book.title},2026-08-01,2027-07-31,30,`);
-    expect(lines[1]!.endsWith(",'=HYPERLINK(1),0,0,0")).toBe(true);
+    expect(lines[1]!.endsWith(",'=HYPERLINK(1),yes,14,0,0,0")).toBe(true);
     const teacher = await signedInTeacher(school);
     expect((await client({ cookie: teacher.cookie }).api.licences.export.$get({ query: {} })).status).toBe(401);
   });

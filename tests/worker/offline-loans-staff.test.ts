@@ -181,4 +181,21 @@ describe("the offline terms", () => {
     const html = await (await page(`/admin/school/${school.id}`, { cookie: admin.cookie })).text();
     expect(html).toContain("Offline books per teacher");
   });
+
+  it("the licence CSV import takes offlineAllowed (yes/no) and offlineDays; an empty cell keeps the licence's own", async () => {
+    const { admin, school, book, licence } = await loanSchool([]);
+    await okBody(client(admin).api.licences[":id"].$patch({ param: { id: String(licence.id) }, json: { offlineDays: 30 } }));
+    const imports = client(admin).api.licences.import;
+    const row = { schoolId: String(school.id), bookId: String(book.id), startsOn: "2026-01-01" };
+    const refused = await imports.$post({ json: { rows: [{ ...row, offlineAllowed: "maybe", offlineDays: "91" }] } });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain(OFFLINE_DAYS_RULE);
+    await okBody(imports.$post({ json: { rows: [{ ...row, offlineAllowed: "no", offlineDays: "" }] } }));
+    expect(await licenceOf(school.id, book.id)).toMatchObject({ offlineAllowed: false, offlineDays: 30 });
+    await okBody(imports.$post({ json: { rows: [{ ...row, offlineAllowed: "Yes", offlineDays: "21" }] } }));
+    expect(await licenceOf(school.id, book.id)).toMatchObject({ offlineAllowed: true, offlineDays: 21 });
+    const other = await createSchool({ slug: `csv-${crypto.randomUUID().slice(0, 8)}` });
+    await okBody(imports.$post({ json: { rows: [{ ...row, schoolId: String(other.id) }] } }));
+    expect(await licenceOf(other.id, book.id)).toMatchObject({ offlineAllowed: true, offlineDays: 14 });
+  });
 });

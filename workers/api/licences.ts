@@ -50,6 +50,9 @@ const LICENCE_COLUMNS: CsvColumns<Licence & { use: LicenceSeatUse | undefined }>
   ["seats", (l) => l.seats ?? ""],
   ["state", (l) => l.state],
   ["note", (l) => l.note],
+  // The offline terms (docs/decisions/0050), as the import reads them back.
+  ["offlineAllowed", (l) => (l.offlineAllowed ? "yes" : "no")],
+  ["offlineDays", (l) => l.offlineDays],
   // The last 30 days' seats: the most teachers at once, and the days (and teachers) turned away.
   ["peakReaders30Days", (l) => l.use?.peakReaders ?? 0],
   ["daysTurnedAway30Days", (l) => l.use?.daysTurnedAway ?? 0],

@@ -8,20 +8,21 @@
 import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { normalizeIsbn } from "#shared/rules/isbn.ts";
+import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { done, failed, failure, type Outcome } from "../kernel/failure.ts";
 import type { HotState } from "../school-object/objects.ts";
 import { flagInFileDuplicates, importRowNumber } from "../schools/import-rows.ts";
 import { CsvImportBodySchema, parseId } from "../validation/schemas.ts";
-import { checkLicenceDays, DaySchema, MAX_SEATS } from "./input.ts";
+import { checkLicenceDays, DaySchema, MAX_SEATS, OfflineAllowedCellSchema, OfflineDaysCellSchema } from "./input.ts";
 import { catalogueChanged, type NewLicence } from "./licences.ts";
 
 /** One import is one transaction of a few statements (rows travel as JSON), so a file may be long. */
 export const MAX_LICENCE_IMPORT_ROWS = 5000;
 
 /** The columns a file may have; any other (the export's `school`, `title`, `state`...) is ignored. */
-export const LICENCE_CSV_COLUMNS = ["slug", "isbn", "startsOn", "endsOn", "seats", "note"] as const;
+export const LICENCE_CSV_COLUMNS = ["slug", "isbn", "startsOn", "endsOn", "seats", "note", "offlineAllowed", "offlineDays"] as const;
 
 export const LicenceImportBodySchema = CsvImportBodySchema(
   MAX_LICENCE_IMPORT_ROWS,
@@ -76,6 +77,8 @@ const RowSchema = z
         .nullable(),
     ),
     note: z.preprocess((v) => blank(v) ?? "", z.string({ error: "text" }).trim().max(200, "at most 200 characters")),
+    offlineAllowed: OfflineAllowedCellSchema,
+    offlineDays: OfflineDaysCellSchema,
   })
   .superRefine((row, ctx) => {
     if (!row.slug && !row.schoolId) ctx.addIssue({ code: "custom", message: "Give the school's slug (or its schoolId)" });
@@ -102,6 +105,8 @@ type Checked = {
   input: RowInput;
   schoolId?: number;
   bookId?: number;
+  /** The offline terms the row writes, once its licence (if any) is known. */
+  offline?: { offlineAllowed: boolean; offlineDays: number };
 };
 
 type Found = { id: number; name: string; key: string };
@@ -200,18 +205,26 @@ async function checkRows(
     (number, others) => `Row ${number} has the same school and book as ${others}`,
   );
   const pairs = found.filter((row) => row.result.status !== "invalid");
-  const existing = await db.all<{ id: number } & NewLicence>(sql`
-    SELECT id, school_id AS schoolId, book_id AS bookId, starts_on AS startsOn, ends_on AS endsOn, seats, note FROM book_access
+  const existing = await db.all<{ id: number } & Required<NewLicence>>(sql`
+    SELECT id, school_id AS schoolId, book_id AS bookId, starts_on AS startsOn, ends_on AS endsOn, seats, note,
+      offline_allowed = 1 AS offlineAllowed, offline_days AS offlineDays FROM book_access
     WHERE (school_id, book_id) IN (SELECT value ->> 0, value ->> 1 FROM json_each(${JSON.stringify(pairs.map((row) => [row.schoolId, row.bookId]))}))`);
   const byPair = new Map(existing.map((licence) => [`${licence.schoolId}:${licence.bookId}`, licence]));
   for (const row of pairs) {
     const licence = byPair.get(`${row.schoolId}:${row.bookId}`);
+    // A term the row leaves empty is the licence's own, or a new licence's default.
+    row.offline = {
+      offlineAllowed: row.input.offlineAllowed ?? (licence ? Boolean(licence.offlineAllowed) : true),
+      offlineDays: row.input.offlineDays ?? licence?.offlineDays ?? OFFLINE_DAYS_DEFAULT,
+    };
     if (!licence) continue;
     const same =
       licence.startsOn === row.input.startsOn &&
       licence.endsOn === row.input.endsOn &&
       licence.seats === row.input.seats &&
-      licence.note === row.input.note;
+      licence.note === row.input.note &&
+      Boolean(licence.offlineAllowed) === row.offline.offlineAllowed &&
+      licence.offlineDays === row.offline.offlineDays;
     Object.assign(row.result, { status: same ? "unchanged" : "change", existingId: licence.id });
   }
   const summary = { new: 0, change: 0, unchanged: 0, invalid: 0 };
@@ -251,16 +264,20 @@ export async function importLicences(
       endsOn: row.input.endsOn,
       seats: row.input.seats,
       note: row.input.note,
+      offlineAllowed: row.offline?.offlineAllowed ?? true,
+      offlineDays: row.offline?.offlineDays ?? OFFLINE_DAYS_DEFAULT,
     }));
   const unchanged = validation.summary.unchanged;
   if (!written.length) return done({ created: 0, changed: 0, unchanged });
   // One upsert: a licence made or deleted since the check still ends as the file says.
   const statements: SQL[] = [
-    sql`INSERT INTO book_access (school_id, book_id, starts_on, ends_on, seats, note, created_at, updated_at)
-      SELECT value ->> 'schoolId', value ->> 'bookId', value ->> 'startsOn', value ->> 'endsOn', value ->> 'seats', value ->> 'note', ${now}, ${now}
+    sql`INSERT INTO book_access (school_id, book_id, starts_on, ends_on, seats, note, offline_allowed, offline_days, created_at, updated_at)
+      SELECT value ->> 'schoolId', value ->> 'bookId', value ->> 'startsOn', value ->> 'endsOn', value ->> 'seats', value ->> 'note',
+        value ->> 'offlineAllowed', value ->> 'offlineDays', ${now}, ${now}
       FROM json_each(${JSON.stringify(written)}) WHERE true
       ON CONFLICT (school_id, book_id) DO UPDATE SET starts_on = excluded.starts_on, ends_on = excluded.ends_on,
-        seats = excluded.seats, note = excluded.note, updated_at = excluded.updated_at`,
+        seats = excluded.seats, note = excluded.note, offline_allowed = excluded.offline_allowed,
+        offline_days = excluded.offline_days, updated_at = excluded.updated_at`,
   ];
   for (let i = 0; i < written.length; i += AUDIT_CHUNK)
     statements.push(

@@ -35,6 +35,22 @@ export function checkLicenceDays(terms: { startsOn?: string; endsOn?: string | n
 export const OfflineDaysSchema = z.number({ error: OFFLINE_DAYS_RULE }).refine(isOfflineDays, OFFLINE_DAYS_RULE);
 export const OfflineAllowedSchema = z.boolean({ error: "Offline allowed is true or false" });
 
+/** A CSV cell, trimmed; empty is absent (the licence keeps its own term, a new one takes the default). */
+const cellOf = (value: unknown) => {
+  const cell = typeof value === "number" ? String(value) : value;
+  return typeof cell === "string" && cell.trim() === "" ? undefined : typeof cell === "string" ? cell.trim() : cell;
+};
+/** The import's offlineAllowed cell: yes/no (or true/false), any case. */
+export const OfflineAllowedCellSchema = z.preprocess((value) => {
+  const cell = cellOf(value);
+  return typeof cell === "string" && /^(yes|no|true|false)$/i.test(cell) ? /^(yes|true)$/i.test(cell) : cell;
+}, z.boolean({ error: "yes or no, or empty" }).optional());
+/** The import's offlineDays cell: 1 to 90. */
+export const OfflineDaysCellSchema = z.preprocess((value) => {
+  const cell = cellOf(value);
+  return typeof cell === "string" && /^\d{1,3}$/.test(cell) ? Number(cell) : cell;
+}, OfflineDaysSchema.optional());
+
 export const SeatsSchema = z
   .number({ error: "Seats must be a whole number from 1, or null for no limit" })
   .int("Seats must be a whole number from 1, or null for no limit")

@@ -18,7 +18,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Import Licences · Lect
 /** The most rows a file may have, and a template whose example row runs for this school year. */
 export function loader() {
   const terms = defaultLicenceTerms(dayOf(Date.now()));
-  const template = csvLines([[...LICENCE_CSV_COLUMNS], ["lincoln-high", "978-0-306-40615-7", terms.startsOn, terms.endsOn, 30, "PO-2041"]]);
+  const example = ["lincoln-high", "978-0-306-40615-7", terms.startsOn, terms.endsOn, 30, "PO-2041", "yes", terms.offlineDays];
+  const template = csvLines([[...LICENCE_CSV_COLUMNS], example]);
   return { maxRows: MAX_LICENCE_IMPORT_ROWS, template };
 }
 
@@ -65,8 +66,9 @@ export default function AdminImportLicences({ loaderData }: Route.ComponentProps
         <CsvFileField id="licence-file" error={fileError} helpId="licence-file-help" disabled={busy !== null} onPick={pick} />
         <p id="licence-file-help" className="text-sm text-slate-600 dark:text-slate-300">
           Columns: <code>slug</code> (or <code>schoolId</code>), <code>isbn</code> (or <code>bookId</code>), <code>startsOn</code> and{" "}
-          <code>endsOn</code> as YYYY-MM-DD (no end: leave it empty), <code>seats</code> (empty for no limit) and <code>note</code>. A row
-          for a school and book that have a licence changes it. The{" "}
+          <code>endsOn</code> as YYYY-MM-DD (no end: leave it empty), <code>seats</code> (empty for no limit), <code>note</code>, and
+          <code>offlineAllowed</code> (yes or no) and <code>offlineDays</code> (1 to 90; either empty: the licence's own, or yes and 14). A
+          row for a school and book that have a licence changes it. The{" "}
           <Link to="/admin/licences" className="text-indigo-700 underline dark:text-indigo-300">
             Licences page
           </Link>

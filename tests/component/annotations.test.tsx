@@ -211,8 +211,7 @@ describe("the Notes panel", () => {
     await screen.findByRole("list", { name: "Your notes, by page" });
     fireEvent.click(screen.getByRole("button", { name: "Delete the note on page 5" }));
     await waitFor(() => expect(calls("DELETE")).toHaveLength(1));
-    // With when it was deleted: the later edit wins (docs/decisions/0051).
-    expect(String(calls("DELETE")[0]?.[0])).toMatch(/^\/api\/books\/9\/annotations\/3\?editedAt=\d+$/);
+    expect(String(calls("DELETE")[0]?.[0])).toBe("/api/books/9/annotations/3");
     expect(screen.queryByText("Ask about the water cycle")).toBeNull();
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Undo" })));
     await waitFor(() => expect(calls("POST")).toHaveLength(1));
@@ -243,7 +242,7 @@ describe("the Notes panel", () => {
     fireEvent.change(screen.getByRole("textbox", { name: "Note on page 5" }), { target: { value: "Ask about rain" } });
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
     expect(String(calls("PATCH")[0]?.[0])).toBe("/api/books/9/annotations/3");
-    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ note: "Ask about rain", editedAt: expect.any(Number) });
+    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ note: "Ask about rain" });
   });
 
   it("keeps a highlight's words shown after its colour and note change (the change's answer leaves them out)", async () => {
@@ -253,7 +252,7 @@ describe("the Notes panel", () => {
     fireEvent.click(screen.getByRole("radio", { name: "Green" }));
     fireEvent.change(screen.getByRole("textbox", { name: "Note on the highlight on page 2" }), { target: { value: "Key idea" } });
     await act(async () => fireEvent.click(screen.getByRole("button", { name: "Save" })));
-    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ colour: "green", note: "Key idea", editedAt: expect.any(Number) });
+    expect(JSON.parse(String(calls("PATCH")[0]?.[1]?.body))).toEqual({ colour: "green", note: "Key idea" });
     expect(
       await within(list).findByRole("button", { name: /^Highlight, page 2\s*:\s*“Photosynthesis makes sugar”.*Note: Key idea/ }),
     ).toBeTruthy();

@@ -2,8 +2,7 @@ import { fireEvent, renderHook } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ACTIVE_WINDOW_MS, PING_INTERVAL_MS, useProgressSaver } from "../../app/components/reader/use-progress-saver.ts";
 
-// Only the page: a settled save also carries when it was made (editedAt, the outbox's), a ping does not.
-const puts = () => vi.mocked(fetch).mock.calls.map(([, init]) => ({ page: (JSON.parse(String(init?.body)) as { page: number }).page }));
+const puts = () => vi.mocked(fetch).mock.calls.map(([, init]) => JSON.parse(String(init?.body)) as { page: number });
 
 describe("the reader's progress pings (reading time is timed on the server)", () => {
   beforeEach(() => {

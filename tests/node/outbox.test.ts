@@ -173,6 +173,37 @@ describe("the outbox", () => {
     expect(await listProblems(BOOK)).toMatchObject([{ message: EDITED_ELSEWHERE, words: "My offline wording" }]);
   });
 
+  it("sends a change made online without its time (the server's clock orders it), and a waited one with it", async () => {
+    const server = fakeServer();
+    const edit = (note: string) => ({
+      kind: "edit" as const,
+      bookId: BOOK,
+      clientId: crypto.randomUUID(),
+      editedAt: 5_000,
+      target: { id: 7 },
+      patch: { note },
+      before: null,
+    });
+    expect((await submit(edit("Online"))).outcome).toBe("sent");
+    expect(await saveReadingPosition(BOOK, 4, 5_000)).toBe(true);
+    expect(server.sent.map((s) => s.body)).toEqual([{ note: "Online" }, { page: 4 }]);
+    // Its first try got through but the answer was lost; sent again with its time, it "loses" to itself: no problem.
+    server.offline = true;
+    await submit(edit("Mine already"));
+    server.offline = false;
+    server.answer = (sent) =>
+      sent.method === "PATCH"
+        ? Response.json(
+            { error: EDITED_ELSEWHERE, status: "edited-elsewhere", annotation: { id: 7, note: "Mine already" } },
+            { status: 409 },
+          )
+        : null;
+    await flushOutbox();
+    expect(server.sent.at(-1)?.body).toEqual({ note: "Mine already", editedAt: 5_000 });
+    expect(await pendingOps(BOOK)).toEqual([]);
+    expect(await listProblems(BOOK)).toEqual([]);
+  });
+
   it("keeps one position per book, the latest, until the server answers", async () => {
     const server = fakeServer();
     server.offline = true;

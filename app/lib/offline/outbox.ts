@@ -64,11 +64,13 @@ export function flushOutbox(): Promise<void> {
 
 async function sendAll(): Promise<void> {
   const storage = await outboxStorage();
-  for (const op of await storage.all("ops")) {
+  const ops = await storage.all("ops");
+  for (const [index, op] of ops.entries()) {
     inFlight.add(op.clientId);
     const settled = await sendOp(op).finally(() => inFlight.delete(op.clientId));
     if (settled.outcome === "queued") {
-      if (!op.deferred) await storage.put("ops", { ...op, deferred: true });
+      // This one and every one behind it waits: each will be sent later, with the time it was made.
+      for (const waiting of ops.slice(index)) if (!waiting.deferred) await storage.put("ops", { ...waiting, deferred: true });
       return;
     }
     await storage.delete("ops", op.seq!);
@@ -84,6 +86,9 @@ async function idOf(target: Target): Promise<number | null> {
 }
 
 async function sendOp(op: OutboxOp): Promise<Settled> {
+  // Sent at once, the server's clock orders it (a device whose clock is behind must not lose to its
+  // own last change); only a change that had to wait carries the time it was made.
+  const editedAt = op.deferred ? op.editedAt : undefined;
   try {
     if (op.kind === "create") {
       const made = await createAnnotation(op.bookId, { ...op.body, clientId: op.clientId });
@@ -93,9 +98,8 @@ async function sendOp(op: OutboxOp): Promise<Settled> {
     const id = await idOf(op.target);
     // Its create was refused: there is nothing on the server to change.
     if (id === null) return { op, outcome: "refused", error: "It was not saved, so this change could not be made." };
-    if (op.kind === "edit")
-      return { op, outcome: "sent", annotation: await updateAnnotation(op.bookId, id, { ...op.patch, editedAt: op.editedAt }) };
-    await deleteAnnotation(op.bookId, id, op.editedAt);
+    if (op.kind === "edit") return { op, outcome: "sent", annotation: await updateAnnotation(op.bookId, id, { ...op.patch, editedAt }) };
+    await deleteAnnotation(op.bookId, id, editedAt);
     return { op, outcome: "sent", annotation: null };
   } catch (error) {
     if (sendAgainLater(error)) return { op, outcome: "queued" };
@@ -104,8 +108,13 @@ async function sendOp(op: OutboxOp): Promise<Settled> {
     // Already gone (deleted here before, or on another device): what the teacher asked for.
     if (op.kind === "delete" && error.status === 404) return { op, outcome: "sent", annotation: null };
     const body = error.body as { status?: unknown; annotation?: ChangedAnnotation } | null;
-    if (error.status === 409 && body?.status === EDITED_ELSEWHERE_STATUS && body.annotation)
-      return { op, outcome: "conflict", error: message, current: body.annotation };
+    if (error.status === 409 && body?.status === EDITED_ELSEWHERE_STATUS && body.annotation) {
+      const current = body.annotation;
+      // Its own first try got through and only the answer was lost: nothing was overruled.
+      if (op.kind === "edit" && Object.entries(op.patch).every(([key, value]) => current[key as keyof ChangedAnnotation] === value))
+        return { op, outcome: "sent", annotation: current };
+      return { op, outcome: "conflict", error: message, current };
+    }
     return { op, outcome: "refused", error: message };
   }
 }
@@ -165,7 +174,8 @@ export async function pendingOps(bookId: number): Promise<OutboxOp[]> {
  */
 export async function saveReadingPosition(bookId: number, page: number, editedAt = Date.now()): Promise<boolean> {
   const position = { bookId, page, editedAt };
-  const answer = putPosition(position);
+  // The first try is live: the server's clock stamps it. Sent again later, it carries its own time.
+  const answer = putPosition(position, true);
   const storage = await outboxStorage();
   await storage.put("positions", position);
   const sent = await settled(position, answer);
@@ -175,11 +185,11 @@ export async function saveReadingPosition(bookId: number, page: number, editedAt
 }
 
 /** The PUT of one position (`keepalive`: it outlives the page); its status, or null when it did not get through. */
-function putPosition(position: PendingPosition): Promise<number | null> {
+function putPosition(position: PendingPosition, live = false): Promise<number | null> {
   return fetch(`/api/reading-progress/${position.bookId}`, {
     method: "PUT",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ page: position.page, editedAt: position.editedAt }),
+    body: JSON.stringify(live ? { page: position.page } : { page: position.page, editedAt: position.editedAt }),
     credentials: "same-origin",
     keepalive: true,
   }).then(

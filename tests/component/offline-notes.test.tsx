@@ -59,6 +59,8 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllGlobals());
 
+/** IndexedDB (fake) and the flush take a few turns of the event loop; on a busy machine more than waitFor's default second. */
+const SLOW = { timeout: 5_000 };
 const posts = () => vi.mocked(fetch).mock.calls.filter(([, init]) => init?.method === "POST");
 
 async function addNote(text: string) {
@@ -76,13 +78,15 @@ describe("notes made offline", () => {
     const item = (await within(list).findByText("Written on the bus")).closest("li")!;
     expect(item.dataset.pending).toBe("true");
     expect(within(item).getByText("Not yet saved: it will be sent when you're back online.")).toBeTruthy();
-    await waitFor(() =>
-      expect(screen.getByText("1 change not yet saved. It will be sent when you're back online.").getAttribute("role")).toBe("status"),
+    await waitFor(
+      () =>
+        expect(screen.getByText("1 change not yet saved. It will be sent when you're back online.").getAttribute("role")).toBe("status"),
+      SLOW,
     );
 
     offline = false;
     await act(async () => window.dispatchEvent(new Event("online")));
-    await waitFor(() => expect(within(list).getByText("Written on the bus").closest("li")!.dataset.pending).toBeUndefined());
+    await waitFor(() => expect(within(list).getByText("Written on the bus").closest("li")!.dataset.pending).toBeUndefined(), SLOW);
     expect(screen.queryByText(/not yet saved/)).toBeNull();
     // Tried once offline, sent once online, both under the one client id.
     const ids = posts().map(([, init]) => JSON.parse(String(init?.body)).clientId);
@@ -110,7 +114,7 @@ describe("notes made offline", () => {
     offline = false;
     conflict = true;
     await act(async () => window.dispatchEvent(new Event("online")));
-    const problems = await screen.findByRole("list", { name: "Changes that were not saved" });
+    const problems = await screen.findByRole("list", { name: "Changes that were not saved" }, SLOW);
     expect(within(problems).getByText(EDITED_ELSEWHERE)).toBeTruthy();
     expect((within(problems).getByRole("textbox", { name: "Your offline change" }) as HTMLTextAreaElement).value).toBe(
       "My offline wording",

@@ -24,8 +24,8 @@ export function LicencesTable({
   return (
     // On a phone the table scrolls sideways in its card, not the page.
     <div className="-mx-2 overflow-x-auto px-2">
-      <table className={`${tableClasses} min-w-[52rem]`}>
-        <TableHead columns={["", "School", "Book", "Period", "Seats", "State", `Last ${seatDays} days`, "Note"]} />
+      <table className={`${tableClasses} min-w-[58rem]`}>
+        <TableHead columns={["", "School", "Book", "Period", "Seats", "Offline", "State", `Last ${seatDays} days`, "Note"]} />
         <tbody>
           {licences.map((licence) => (
             <tr key={licence.id} className={rowClasses}>
@@ -52,6 +52,8 @@ export function LicencesTable({
                 {`${formatDay(licence.startsOn)} – ${licence.endsOn ? formatDay(licence.endsOn) : "no end"}`}
               </td>
               <td className="py-2 pr-4 tabular-nums">{licence.seats ?? "Unlimited"}</td>
+              {/* Whether teachers may keep the book offline, and for how many days (docs/decisions/0050). */}
+              <td className="py-2 pr-4 whitespace-nowrap">{licence.offlineAllowed ? `${licence.offlineDays} days` : "Not allowed"}</td>
               <td className="py-2 pr-4">
                 <StateBadge state={licence.state} endsOn={licence.endsOn} today={today} />
               </td>

@@ -5,13 +5,27 @@
 // refused), the contact check ending loans whose licence ended or whose session went, and pages read
 // offline counted once per (loan, page, UTC day).
 import { env } from "cloudflare:test";
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { licenceEndedMessage, noSeatMessage } from "#shared/rules/licence.ts";
 import { OFFLINE_LOAN_NOT_FOUND, OFFLINE_LOAN_REFUSED, OFFLINE_NOT_ALLOWED, offlineCapMessage } from "#shared/rules/offline.ts";
 import { OfflineLoanAnswerSchema, OfflineLoansAnswerSchema } from "#shared/rules/offline-loan-schema.ts";
 import { openTeacherSession } from "../../workers/auth/sessions.ts";
-import { client, db, errorBody, errorOf, flushUsage, jsonOf, okBody, pagesSpent, schoolStub, setPagesSpent } from "./helpers.ts";
+import { books } from "../../workers/db/schema.ts";
+import { openPageSet, storePage } from "../../workers/page-images/page-sets.ts";
+import {
+  client,
+  createBook,
+  db,
+  errorBody,
+  errorOf,
+  flushUsage,
+  jsonOf,
+  okBody,
+  pagesSpent,
+  schoolStub,
+  setPagesSpent,
+} from "./helpers.ts";
 import {
   contact,
   download,
@@ -24,6 +38,7 @@ import {
   type Teacher,
   tokenHashOf,
 } from "./offline-fixtures.ts";
+import { pageImages, pageText } from "./page-fixtures.ts";
 
 const NO_STORE = "private, no-store";
 const DAY_MS = 86_400_000;
@@ -92,6 +107,22 @@ describe("keeping a book for offline reading", () => {
     const gone = await keep(ended.teachers[0]!, ended.book.id);
     expect(gone.status).toBe(403);
     expect(await errorOf(gone)).toBe(licenceEndedMessage("2026-01-02"));
+  });
+
+  it("is refused (409, preparing) for a book whose pages are still being prepared", async () => {
+    const { school, teachers, admin } = await loanSchool(["Early Bird"]);
+    const book = await createBook({ title: `Preparing ${crypto.randomUUID().slice(0, 8)}` });
+    const opened = await openPageSet(db(), book, 3);
+    if (!opened.ok) throw new Error(opened.failure.error);
+    await storePage(db(), env.BOOKS, opened.value, 1, { images: pageImages(), text: pageText("One.") });
+    // A book's first PDF is readable from its first page (decision 38): its set is the book's while it is prepared.
+    await db().update(books).set({ pageSetId: opened.value.id }).where(eq(books.id, book.id));
+    expect(
+      (await client(admin).api.licences.$post({ json: { schoolId: school.id, bookId: book.id, startsOn: "2026-01-01" } })).status,
+    ).toBe(201);
+    const refused = await keep(teachers[0]!, book.id);
+    expect(refused.status).toBe(409);
+    expect(await errorBody(refused)).toMatchObject({ status: "preparing" });
   });
 
   it("is refused (429, as reading) when the reading budget is spent, and for someone signed out (401)", async () => {

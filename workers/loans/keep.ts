@@ -20,6 +20,11 @@ import { idFrom } from "../validation/schemas.ts";
 import { keepLicensedLoans, loanEndsBecause, offlineTerms } from "./terms.ts";
 
 const BOOK_NOT_FOUND = { kind: "not-found", error: "Book not found" } as const;
+const PREPARING = {
+  kind: "conflict",
+  error: "This book is still being prepared. Please check back in a few minutes.",
+  details: { status: "preparing" },
+} as const;
 
 /**
  * Keeps the book offline for the session: its loan of the book if it has one (created: false),
@@ -46,7 +51,9 @@ export async function keepForOffline(
   if (!licence || licenceState(licence, dayOf(now)) !== "active") return failed(BOOK_NOT_FOUND);
   if (loanEndsBecause(licence, dayOf(now)) === "offline-not-allowed")
     return failed({ kind: "refused", error: OFFLINE_NOT_ALLOWED, details: { status: "offline-not-allowed" } });
-  const pageCount = opened.set.pageCount ?? opened.pages.size;
+  // A book still being prepared can be read as its pages come, but not kept: the copy would lack the rest.
+  if (opened.set.status !== "ready" || opened.set.pageCount === null) return failed(PREPARING);
+  const pageCount = opened.set.pageCount;
   return schoolObject(context.env, schoolId).createLoan(schoolId, {
     tokenHash: teacher.tokenHash,
     bookId,

@@ -4,6 +4,7 @@ import {
   NAVIGATION_TIMEOUT_MS,
   offlinePageOf,
   PAGES_CACHE,
+  pageOfData,
   routeOf,
   SHELL_CACHE_PREFIX,
   type ShellMessage,
@@ -41,6 +42,7 @@ self.addEventListener("fetch", (event) => {
   const route = routeOf(request, self.location.origin);
   if (route === "shell-page") event.respondWith(navigate(event, new URL(request.url)));
   else if (route === "other-page") event.respondWith(navigateUncached(request, new URL(request.url)));
+  else if (route === "page-data") event.respondWith(pageData(request, new URL(request.url)));
   else if (route === "asset") event.respondWith(cacheFirst(request));
   // "pass": the API, page images, the admin's pages, other origins: the browser fetches them as if there were no worker.
 });
@@ -84,6 +86,20 @@ async function navigateUncached(request: Request, url: URL): Promise<Response> {
     const offline = await caches.match(offlinePageOf(url), { cacheName: PAGES_CACHE });
     if (offline) return offline;
     throw error;
+  }
+}
+
+/**
+ * A page's data for a navigation inside the app. With no connection, React Router is told to load
+ * the page itself instead (a 204 "reload document" redirect, as the server sends one), which this
+ * worker then answers from its copy or with the offline page, rather than an error in the page.
+ */
+async function pageData(request: Request, url: URL): Promise<Response> {
+  try {
+    return await fetch(request);
+  } catch {
+    const headers = { "X-Remix-Redirect": pageOfData(url), "X-Remix-Status": "302", "X-Remix-Reload-Document": "true" };
+    return new Response(null, { status: 204, headers });
   }
 }
 

@@ -67,14 +67,30 @@ export function isNeverCached(url: URL, method: string): boolean {
   return /^\/(api|admin|superadmin)(\/|$)/.test(path) || /^admin\./.test(url.hostname);
 }
 
-/** What the worker does with a request: "pass" leaves it to the browser, untouched and never stored. */
-export type ShellRoute = "shell-page" | "other-page" | "asset" | "pass";
+/**
+ * What the worker does with a request: "pass" leaves it to the browser, untouched and never
+ * stored; "page-data" is a page's data for a navigation inside the app (`{page}.data`), never
+ * stored either, but turned into a full page load when there is no connection.
+ */
+export type ShellRoute = "shell-page" | "other-page" | "page-data" | "asset" | "pass";
 
 export function routeOf(request: Pick<Request, "url" | "method" | "mode">, origin: string): ShellRoute {
   const url = new URL(request.url);
   if (url.origin !== origin || isNeverCached(url, request.method)) return "pass";
   if (request.mode === "navigate") return isShellPage(url, origin) ? "shell-page" : "other-page";
+  if (url.pathname.endsWith(".data")) return "page-data";
+  // React Router's route list for the links on a page: the same build version and paths are the same answer.
+  if (url.pathname === "/__manifest" && url.searchParams.has("version")) return "asset";
   return isVersionedAsset(url, origin) ? "asset" : "pass";
+}
+
+/** The page a `{page}.data` request is for (`/_root.data` is `/`), without React Router's own parameters. */
+export function pageOfData(url: URL): string {
+  const path = url.pathname === "/_root.data" ? "/" : url.pathname.slice(0, -".data".length);
+  const search = new URLSearchParams(url.search);
+  search.delete("_routes");
+  const query = search.toString();
+  return `${path}${query ? `?${query}` : ""}`;
 }
 
 /** A page answer worth keeping: the page itself, as the server sent it (not a redirect, not an error). */

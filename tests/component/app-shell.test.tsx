@@ -6,7 +6,7 @@ import { call } from "../../app/lib/api-client.ts";
 import { forgetOfflineShell } from "../../app/lib/offline/app-shell.ts";
 import { fetchPageList } from "../../app/lib/reader/reader-api.ts";
 import { keepPage, storePage } from "../../app/sw/shell-cache.ts";
-import { assetPathsIn, PAGES_CACHE, routeOf } from "../../app/sw/shell-rules.ts";
+import { assetPathsIn, PAGES_CACHE, pageOfData, routeOf } from "../../app/sw/shell-rules.ts";
 import { renderInApp } from "./render.tsx";
 
 const ORIGIN = "https://lincoln-high.lectern.test";
@@ -125,6 +125,18 @@ describe("which requests the offline shell answers", () => {
     expect(load(`${ORIGIN}/pdfjs/pdf.worker.mjs`)).toBe("pass");
     expect(navigate(`${ORIGIN}/dashboard`, "POST")).toBe("pass");
     expect(routeOf({ url: "https://cdn.example/assets/x-AbCdEf12.js", method: "GET", mode: "cors" }, ORIGIN)).toBe("pass");
+  });
+
+  it("turns a page's data for an in-app navigation into a page load when offline (never stored); keeps the route list of a build", () => {
+    expect(load(`${ORIGIN}/dashboard/book/12.data?_routes=routes%2Fschool-book`)).toBe("page-data");
+    expect(load(`${MAIN}/schools/lincoln-high/books.data`)).toBe("page-data");
+    expect(pageOfData(new URL(`${ORIGIN}/dashboard.data?subject=science&_routes=routes%2Fschool-dashboard`))).toBe(
+      "/dashboard?subject=science",
+    );
+    expect(pageOfData(new URL(`${ORIGIN}/_root.data`))).toBe("/");
+    expect(load(`${MAIN}/admin/school/3.data`)).toBe("pass");
+    expect(routeOf({ url: `${ORIGIN}/dashboard.data`, method: "POST", mode: "cors" }, ORIGIN)).toBe("pass");
+    expect(load(`${ORIGIN}/__manifest?paths=%2Fdashboard&version=abc123`)).toBe("asset");
   });
 
   it("finds the build files a page names: styles, preloads, and the imports of its inline script", () => {

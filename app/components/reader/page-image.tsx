@@ -10,6 +10,10 @@ import { TextLayer } from "./text-layer.tsx";
 
 type Shown = { url: string; width: number };
 
+/** A page that got no answer at all: the device is offline and the book is not kept on it (docs/decisions/0049). */
+export const PAGE_OFFLINE_TEXT =
+  "You are offline, and this book is not kept on this device. Its pages will appear when you are back online.";
+
 /** How soon a page still being prepared, or refused because a part was away (503), is asked for again when the server's answer has no Retry-After. */
 const PREPARING_RETRY_MS = 5_000;
 
@@ -75,6 +79,8 @@ export const PageImage = memo(function PageImage({
   const [waiting, setWaiting] = useState(Boolean(info.preparing));
   // A page answered 503 (a part of the platform away, docs/decisions/0047): the server's sentence, asked for again.
   const [away, setAway] = useState<string | null>(null);
+  // No answer at all (the reader's API says status 0): said so, and asked for again once the browser is back online.
+  const [offline, setOffline] = useState(false);
   const [attempt, setAttempt] = useState(0);
   const [text, setText] = useState<PageText | null>(null);
   const held = useRef<number | null>(null);
@@ -106,6 +112,7 @@ export const PageImage = memo(function PageImage({
         if (cancelled) return;
         setWaiting(false);
         setAway(null);
+        setOffline(false);
         const url = store.acquireImage(n, imageWidth);
         if (!url) return;
         if (held.current !== null) store.releaseImage(n, held.current);
@@ -117,6 +124,7 @@ export const PageImage = memo(function PageImage({
         if (cancelled || !(error instanceof ReaderApiError)) return;
         // The reading limit is the reader's to announce; a page the server cannot show is this page's.
         if (error.status === 404) setFailed(true);
+        setOffline(error.status === 0);
         // Not rendered yet, or a part away: asked for again when the server's Retry-After says (10 s for an overloaded school).
         if (error.preparing || error.unavailable) {
           if (error.unavailable) setAway(error.message);
@@ -130,6 +138,13 @@ export const PageImage = memo(function PageImage({
       clearTimeout(retry);
     };
   }, [active, imageWidth, failed, direct, attempt, saver]);
+
+  useEffect(() => {
+    if (!offline) return;
+    const again = () => setAttempt((a) => a + 1);
+    window.addEventListener("online", again);
+    return () => window.removeEventListener("online", again);
+  }, [offline]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: as above
   useEffect(() => {
@@ -168,7 +183,7 @@ export const PageImage = memo(function PageImage({
       className="relative mx-auto shrink-0 overflow-hidden bg-white shadow-lg ring-1 ring-black/5"
       style={fluid ? fittedBoxStyle(info) : { width: box.width, height: box.height }}
     >
-      {!src && !failed && !waiting && !away && (
+      {!src && !failed && !waiting && !away && !offline && (
         <span aria-hidden="true" className="absolute inset-0 flex items-center justify-center text-2xl font-semibold text-slate-300">
           {n}
         </span>
@@ -177,6 +192,11 @@ export const PageImage = memo(function PageImage({
         <p role="status" className="flex h-full flex-col items-center justify-center gap-2 p-4 text-center text-slate-600">
           <span aria-hidden="true" className="h-6 w-6 animate-spin rounded-full border-2 border-slate-300 border-t-slate-600" />
           This page is still being prepared. It will appear in a moment.
+        </p>
+      )}
+      {!src && !failed && offline && (
+        <p role="status" className="flex h-full items-center justify-center p-4 text-center text-slate-600">
+          {PAGE_OFFLINE_TEXT}
         </p>
       )}
       {!src && !failed && away && (

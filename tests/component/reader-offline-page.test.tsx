@@ -28,6 +28,8 @@ describe("a page of a book not kept, with no connection", () => {
         pageCount={3}
         scale={1}
         imageWidth={1024}
+        fluid={false}
+        firstWidth={1024}
         active
         onLoaded={() => {}}
       />,

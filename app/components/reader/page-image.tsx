@@ -195,7 +195,8 @@ export const PageImage = memo(function PageImage({
         </p>
       )}
       {!src && !failed && offline && (
-        <p role="status" className="flex h-full items-center justify-center p-4 text-center text-slate-600">
+        // At the page's top, not its middle: a zoomed page is taller than the screen.
+        <p role="status" className="flex h-full items-start justify-center p-4 pt-16 text-center text-slate-600">
           {PAGE_OFFLINE_TEXT}
         </p>
       )}

@@ -1,4 +1,5 @@
 import { and, eq, inArray } from "drizzle-orm";
+import { chunks } from "#shared/chunks.ts";
 import { dayOf, schoolYearOf } from "#shared/rules/licence.ts";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { hasCoverRenditions, type MakeCoverRenditions, putCoverRenditions } from "../../workers/books/cover-store.ts";
@@ -152,12 +153,16 @@ export async function seedDemo(env: { DB: D1Database; BOOKS: R2Bucket }, account
     ...year,
     seats: book.title === SHARED_BOOK ? 2 : null,
   });
-  const assignmentInserts = DEMO_SCHOOLS.map((school) =>
-    db
-      .insert(bookAccess)
-      .values(demoBooksFor(school).map((book) => licence(schoolIds.get(school.slug)!, book)))
-      .onConflictDoNothing()
-      .returning({ bookId: bookAccess.bookId }),
+  // 8 licences a statement: a licence row binds 11 values (the offline terms of decision 50 made
+  // it 11), and D1 takes at most 100 in one statement.
+  const assignmentInserts = DEMO_SCHOOLS.flatMap((school) =>
+    chunks(demoBooksFor(school), 8).map((some) =>
+      db
+        .insert(bookAccess)
+        .values(some.map((book) => licence(schoolIds.get(school.slug)!, book)))
+        .onConflictDoNothing()
+        .returning({ bookId: bookAccess.bookId }),
+    ),
   );
   const created = await db.batch(assignmentInserts as [(typeof assignmentInserts)[number], ...typeof assignmentInserts]);
   report.assignments = created.reduce((n, rows) => n + rows.length, 0);

@@ -19,7 +19,7 @@ const loanOf = (bookId: number, over: Partial<OfflineLoan> = {}): OfflineLoan =>
   ...over,
 });
 const imageBytes = (n: number) => new Uint8Array([0x52, 0x49, 0x46, 0x46, n, n, n, n]);
-const pageText = (n: number) => ({ n, width: 612, height: 792, runs: [{ text: `Words of page ${n}`, x: 1, y: 2, w: 3, h: 4 }] });
+const pageText = (n: number) => ({ n, width: 612, height: 792, runs: [{ str: `Words of page ${n}`, x: 1, y: 2, w: 3, h: 4 }] });
 
 /** The loans API as the server answers it, for book `bookId`; `refuseAt` makes that page's image fail. */
 function fakeApi(loan: OfflineLoan, refuseAt?: { n: number; error: ReaderApiError }) {
@@ -210,7 +210,7 @@ describe("the contact check", () => {
   it("erases every copy and the app shell when the session is gone (401)", async () => {
     await keep(15, fakeApi(loanOf(15)));
     const forgetShell = vi.fn(async () => {});
-    await checkOfflineContact({ fetchLoans: async () => "signed-out", report: vi.fn(), forgetShell });
+    expect(await checkOfflineContact({ fetchLoans: async () => "signed-out", report: vi.fn(), forgetShell })).toBe("signed-out");
     expect(await stored(15)).toEqual({ copy: undefined, pages: [] });
     expect(forgetShell).toHaveBeenCalled();
   });
@@ -231,7 +231,7 @@ describe("the contact check", () => {
 
     await eraseOfflineCopies();
     const fetchLoans = vi.fn(async () => [] as OfflineLoan[]);
-    await checkOfflineContact({ fetchLoans, report, forgetShell: vi.fn() });
+    expect(await checkOfflineContact({ fetchLoans, report, forgetShell: vi.fn() })).toBe("nothing");
     expect(fetchLoans).not.toHaveBeenCalled();
   });
 });

@@ -3,6 +3,7 @@ import type { OfflineCopy } from "../../lib/offline/offline-db.ts";
 import { ToolButton } from "../reader/reader-toolbar.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { type KeepBookRef, type KeepState, type Saving, useKeepForOffline } from "./use-keep-for-offline.ts";
+import { useOnline } from "./use-offline-contact.ts";
 
 /** When a loan ends, as the teacher reads it: "Dec 13, 2026, 4:05 PM" on this device's clock. */
 export function formatUntil(until: number): string {
@@ -50,8 +51,17 @@ function ToolbarKeep({ state }: { state: KeepState }) {
     if (busy) setOpen(true);
   }, [busy]);
   const kept = state.copy && !isPartial(state.copy);
+  const online = useOnline();
   return (
-    <div className="relative">
+    <div className="relative flex items-center gap-1">
+      {state.copy && !online && (
+        <span
+          role="status"
+          className="rounded-full bg-amber-400/15 px-2.5 py-1 text-xs font-medium text-amber-200 ring-1 ring-amber-300/30"
+        >
+          Offline copy, until {new Date(state.copy.until).toLocaleDateString("en-US", { month: "short", day: "numeric" })}
+        </span>
+      )}
       <ToolButton
         label={kept ? "Kept for offline" : "Keep for offline"}
         icon={kept ? "M5 13l4 4L19 7" : "M12 4v11m0 0l-4-4m4 4l4-4M5 20h14"}

@@ -1,5 +1,6 @@
 import type { OfflineLoan } from "#shared/rules/offline-loan-schema.ts";
 import { ReaderApiError } from "../reader/reader-api.ts";
+import { keepPageForOffline } from "./app-shell.ts";
 import { eraseOfflineCopies, notifyCopiesChanged } from "./offline-books.ts";
 import { importLoanKey, seal } from "./offline-crypto.ts";
 import { type OfflineCopy, offlineDb, pagesOf, recordLabel } from "./offline-db.ts";
@@ -91,16 +92,11 @@ export async function keepBook(input: KeepBookInput, deps: Deps = {}): Promise<K
       return { status: "refused", message };
     }
     const partial = await finishCopy(copy, message);
-    await (deps.keepShell ?? keepShell)(input.readerUrl).catch(() => {});
+    await (deps.keepShell ?? keepPageForOffline)(input.readerUrl).catch(() => {});
     return { status: "partial", copy: partial, message };
   }
-  await (deps.keepShell ?? keepShell)(input.readerUrl).catch(() => {});
+  await (deps.keepShell ?? keepPageForOffline)(input.readerUrl).catch(() => {});
   return { status: "kept", copy: await finishCopy(copy, null) };
-}
-
-async function keepShell(url: string): Promise<void> {
-  const { keepPageForOffline } = await import("./app-shell.ts");
-  await keepPageForOffline(url);
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : "The book could not be kept for offline reading.");

@@ -1,4 +1,5 @@
 import { ReaderApiError } from "../reader/reader-api.ts";
+import { forgetOfflineShell } from "./app-shell.ts";
 import { eraseOfflineCopies, notifyCopiesChanged } from "./offline-books.ts";
 import { type OfflineRead, offlineDb } from "./offline-db.ts";
 import { fetchLiveLoans, reportReads } from "./offline-loan-api.ts";
@@ -9,7 +10,18 @@ type Deps = {
   forgetShell?: () => Promise<void>;
 };
 
-let running: Promise<void> | null = null;
+/**
+ * What a check found: nothing to check on this device, the server not reached (offline, or a
+ * network that does not reach it: `navigator.onLine` alone cannot tell), checked, or signed out.
+ */
+export type ContactResult = "nothing" | "unreachable" | "checked" | "signed-out";
+export const CONTACT_EVENT = "lectern:offline-contact";
+
+let running: Promise<ContactResult> | null = null;
+let last: ContactResult | null = null;
+
+/** The last check's result in this page (null before one ended). */
+export const lastContactResult = () => last;
 
 /**
  * The contact check (issue 45): on a school page's load while online and when the connection comes
@@ -18,27 +30,37 @@ let running: Promise<void> | null = null;
  * disabled, signed out everywhere); a 401 erases every copy and the app shell's pages. A device
  * with no copy and nothing to report asks nothing. Concurrent calls share one check.
  */
-export function checkOfflineContact(deps: Deps = {}): Promise<void> {
-  running ??= contact(deps).finally(() => {
-    running = null;
-  });
+export function checkOfflineContact(deps: Deps = {}): Promise<ContactResult> {
+  running ??= contact(deps)
+    .then((result) => {
+      last = result;
+      if (typeof window !== "undefined") window.dispatchEvent(new CustomEvent(CONTACT_EVENT, { detail: result }));
+      return result;
+    })
+    .finally(() => {
+      running = null;
+    });
   return running;
 }
 
-async function contact({ fetchLoans = fetchLiveLoans, report = reportReads, forgetShell = forgetAppShell }: Deps): Promise<void> {
+async function contact({
+  fetchLoans = fetchLiveLoans,
+  report = reportReads,
+  forgetShell = forgetOfflineShell,
+}: Deps): Promise<ContactResult> {
   const db = await offlineDb();
   const [copies, reads] = await Promise.all([db.getAll("copies"), db.getAll("reads")]);
-  if (copies.length === 0 && reads.length === 0) return;
+  if (copies.length === 0 && reads.length === 0) return "nothing";
   let loans: Awaited<ReturnType<typeof fetchLiveLoans>>;
   try {
     loans = await fetchLoans();
   } catch {
-    return; // offline or the server away: the copies stay until the next contact (or their `until`)
+    return "unreachable"; // the copies stay until the next contact (or their `until`)
   }
   if (loans === "signed-out") {
     await eraseOfflineCopies();
     await forgetShell().catch(() => {});
-    return;
+    return "signed-out";
   }
   await reportAll(reads, report);
   const live = new Map(loans.map((loan) => [loan.bookId, loan]));
@@ -48,6 +70,7 @@ async function contact({ fetchLoans = fetchLiveLoans, report = reportReads, forg
   const moved = copies.filter((copy) => !ended.includes(copy.bookId) && live.get(copy.bookId)?.until !== copy.until);
   for (const copy of moved) await db.put("copies", { ...copy, until: live.get(copy.bookId)!.until });
   if (moved.length) notifyCopiesChanged();
+  return "checked";
 }
 
 /**
@@ -73,9 +96,4 @@ async function reportAll(reads: OfflineRead[], report: typeof reportReads): Prom
     const tx = db.transaction("reads", "readwrite");
     await Promise.all([...some.map((read) => tx.store.delete([read.loanId, read.n, read.day])), tx.done]);
   }
-}
-
-async function forgetAppShell(): Promise<void> {
-  const { forgetOfflineShell } = await import("./app-shell.ts");
-  await forgetOfflineShell();
 }

@@ -4,7 +4,7 @@ import type { School } from "../db/schema.ts";
  * The installable app's manifest for one school (docs/decisions/0049): it opens on the school's
  * dashboard, in its own window. Colours are the app's Tailwind theme (indigo-600 for the bar,
  * slate-50 behind the first paint), as sRGB hex because not every browser reads oklch in a
- * manifest; tests/node/web-manifest-colours.test.ts checks them against Tailwind's own values.
+ * manifest; tests/node/web-manifest.test.ts checks them against Tailwind's own values.
  */
 export const THEME_COLOUR = "#4f39f6";
 export const BACKGROUND_COLOUR = "#f8fafc";

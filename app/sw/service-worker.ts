@@ -66,11 +66,10 @@ self.addEventListener("message", (event) => {
  * next time), else the kept copy, else the school's offline page. A late answer still refreshes the copy.
  */
 async function navigate(event: FetchEvent, url: URL): Promise<Response> {
-  const network = fetch(event.request).then(async (response) => {
-    await storePage(url.href, response.clone(), ASSETS_CACHE).catch(() => false);
-    return response;
-  });
-  event.waitUntil(network.catch(() => null));
+  const network = fetch(event.request);
+  // Kept beside the page, not before it: the first visit of a build also fetches its files, and
+  // the teacher must not wait for them. The copy is taken before the browser reads the answer.
+  event.waitUntil(network.then((response) => storePage(url.href, response.clone(), ASSETS_CACHE)).catch(() => false));
   const kept = await caches.match(url.href, { cacheName: PAGES_CACHE });
   if (!kept) return network.catch(() => offlinePage(url));
   const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), NAVIGATION_TIMEOUT_MS));

@@ -122,24 +122,28 @@ describe("the page store with the data saver", () => {
 });
 
 describe("the page being read first", () => {
-  it("makes the other pages' images wait until the focused page's is in", async () => {
-    const started: number[] = [];
+  it("makes the other pages' images, and every text, wait until the focused page's image is in", async () => {
+    const started: string[] = [];
     const answers = new Map<number, (blob: Blob) => void>();
     const store = createPageStore(7, vi.fn(), {
       image: (n) => {
-        started.push(n);
+        started.push(`image ${n}`);
         return new Promise<Blob>((resolve) => answers.set(n, resolve));
+      },
+      text: async (n) => {
+        started.push(`text ${n}`);
+        return { n, width: 612, height: 792, runs: [] };
       },
       createUrl: () => "blob:x",
       revokeUrl: () => {},
     });
     // As the reader's effects do: the pages around it ask first, then the page being read is focused.
-    const around = [store.loadImage(19, SAVER_WIDTH), store.loadImage(21, SAVER_WIDTH)];
+    const around = [store.loadImage(19, SAVER_WIDTH), store.loadText(20), store.loadImage(21, SAVER_WIDTH)];
     store.focus({ n: 20, width: SAVER_WIDTH });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(started).toEqual([20]);
+    expect(started).toEqual(["image 20"]);
     answers.get(20)?.(new Blob(["img"]));
-    await vi.waitFor(() => expect(started).toEqual([20, 19, 21]));
+    await vi.waitFor(() => expect(started).toEqual(["image 20", "image 19", "text 20", "image 21"]));
     for (const n of [19, 21]) answers.get(n)?.(new Blob(["img"]));
     await Promise.all(around);
   });

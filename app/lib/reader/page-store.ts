@@ -24,8 +24,8 @@ export interface PageStore {
    */
   prefetch(pages: readonly { n: number; width: number }[], cancelled: () => boolean): Promise<void>;
   /**
-   * The page being read, on a slow line (the data saver): every other page's image waits until
-   * this one's is in, so the page turned to is not sharing the line with the pages around it.
+   * The page being read, on a slow line (the data saver): every other page's image, and every
+   * page's text, waits until this one's image is in, so the page turned to does not share the line.
    * null: no page first.
    */
   focus(page: { n: number; width: number } | null): void;
@@ -109,7 +109,12 @@ export function createPageStore(bookId: number, onStop: (error: ReaderApiError) 
     loadText(n) {
       const cached = texts.get(n);
       if (cached) return cached;
-      const pending = guarded(() => f.text(n));
+      const pending = guarded(async () => {
+        // The text layer is not what the teacher looks at first: on a slow line it waits for the page being read.
+        await Promise.resolve();
+        await focused?.loaded;
+        return f.text(n);
+      });
       texts.set(n, pending);
       // A failed text is asked again next time (unless the limit is what failed).
       pending.catch(() => texts.delete(n));

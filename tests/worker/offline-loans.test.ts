@@ -3,7 +3,7 @@
 // the seat a loan holds (not freed by the idle rule or the reader's seat release; freed at once by a
 // return), downloading pages under the loan (spent, not counted as read; a foreign or ended loan
 // refused), the contact check ending loans whose licence ended or whose session went, and pages read
-// offline counted once per (loan, page, UTC day).
+// offline counted once per (loan, page, UTC day) in offline-reads.test.ts.
 import { env } from "cloudflare:test";
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
@@ -26,18 +26,7 @@ import {
   schoolStub,
   setPagesSpent,
 } from "./helpers.ts";
-import {
-  contact,
-  download,
-  giveBack,
-  keep,
-  loanRow,
-  loanSchool,
-  readPage,
-  reportReads,
-  type Teacher,
-  tokenHashOf,
-} from "./offline-fixtures.ts";
+import { contact, download, giveBack, keep, loanRow, loanSchool, readPage, type Teacher, tokenHashOf } from "./offline-fixtures.ts";
 import { pageImages, pageText } from "./page-fixtures.ts";
 
 const NO_STORE = "private, no-store";
@@ -268,42 +257,4 @@ describe("the contact check (GET /api/teacher/offline)", () => {
       expect((await loanRow(ctx.school.id, loan.id))?.key).toBeNull();
     });
   }
-});
-
-describe("pages read offline (POST /api/books/:id/offline/reads)", () => {
-  it("count once per (loan, page, UTC day); pages outside the book, times outside the loan and other sessions are not counted", async () => {
-    const { school, book, teachers } = await loanSchool(["Reader", "Stranger"]);
-    const [teacher, stranger] = teachers as [Teacher, Teacher];
-    const loan = await kept(teacher, book.id);
-    const at = Date.now();
-    const reads = [
-      { n: 1, at },
-      { n: 2, at },
-      { n: 1, at: at + 1 },
-      { n: 9, at },
-      { n: 0, at },
-      { n: 3, at: at - DAY_MS },
-      { n: 3, at: at + DAY_MS },
-    ];
-    expect(await okBody(reportReads(teacher, book.id, loan.id, reads))).toEqual({ counted: 2 });
-    expect(await okBody(reportReads(teacher, book.id, loan.id, reads))).toEqual({ counted: 0 });
-    const foreign = await reportReads(stranger, book.id, loan.id, [{ n: 3, at }]);
-    expect(foreign.status).toBe(404);
-    expect(await errorOf(foreign)).toBe(OFFLINE_LOAN_NOT_FOUND);
-    await flushUsage(school.id);
-    const [row] = await db().all<{ pages: number }>(
-      sql`SELECT sum(pages) AS pages FROM reading_daily WHERE school_id = ${school.id} AND teacher_id = ${teacher.teacher.id}`,
-    );
-    expect(row?.pages).toBe(2);
-    // Reads made before a return are still counted after it.
-    expect((await giveBack(teacher, book.id)).status).toBe(204);
-    expect(await okBody(reportReads(teacher, book.id, loan.id, [{ n: 3, at: at + 2 }]))).toEqual({ counted: 1 });
-  });
-
-  it("takes at most 500 reads in one report", async () => {
-    const { book, teachers } = await loanSchool(["Many Reads"]);
-    const loan = await kept(teachers[0]!, book.id);
-    const reads = Array.from({ length: 501 }, () => ({ n: 1, at: Date.now() }));
-    expect((await reportReads(teachers[0]!, book.id, loan.id, reads)).status).toBe(400);
-  });
 });

@@ -200,10 +200,11 @@ export type OfflineReads = { loanId: string; bookId: number; reads: { n: number;
 export function countOfflineReads(
   sql: SqlStorage,
   teacherId: number,
-  tokenHash: string,
-  input: OfflineReads,
+  input: OfflineReads & { tokenHash: string },
   now: number,
+  flushSoon: FlushSoon,
 ): ObjectOutcome<number> {
+  const { tokenHash } = input;
   const [loan] = sql
     .exec<{ pageCount: number; createdAt: number; until: number; endedAt: number | null }>(
       `SELECT page_count AS pageCount, created_at AS createdAt, until, ended_at AS endedAt FROM offline_loans
@@ -230,6 +231,7 @@ export function countOfflineReads(
     countEvent(sql, { teacherId, bookId: input.bookId, pages: 1 }, read.at);
     counted++;
   }
+  if (counted > 0) flushSoon(now);
   return answer(counted);
 }
 

@@ -201,11 +201,9 @@ export class School extends DurableObject<SchoolEnv> {
   }
 
   async countOfflineReads(schoolId: number, input: loans.OfflineReads & AsTeacher): Promise<ObjectOutcome<number>> {
-    return this.withSession(schoolId, input, (t, now) => {
-      const counted = this.transaction(() => loans.countOfflineReads(this.sql, t.id, input.tokenHash, input, now));
-      if (counted.ok && counted.value > 0) this.flushSoon(now);
-      return counted;
-    });
+    return this.withSession(schoolId, input, (t, now) =>
+      this.transaction(() => loans.countOfflineReads(this.sql, t.id, input, now, this.flushSoon)),
+    );
   }
 
   /** The school's live loans (admins, coordinators), ending one ("Return now"), and ending loans whose licence no longer allows them. */

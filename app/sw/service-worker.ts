@@ -43,7 +43,7 @@ self.addEventListener("fetch", (event) => {
   if (route === "shell-page") event.respondWith(navigate(event, new URL(request.url)));
   else if (route === "other-page") event.respondWith(navigateUncached(request, new URL(request.url)));
   else if (route === "page-data") event.respondWith(pageData(request, new URL(request.url)));
-  else if (route === "asset") event.respondWith(cacheFirst(request));
+  else if (route === "asset") event.respondWith(cacheFirst(request).catch(() => reloadInstead(request)));
   // "pass": the API, page images, the admin's pages, other origins: the browser fetches them as if there were no worker.
 });
 
@@ -100,6 +100,16 @@ async function pageData(request: Request, url: URL): Promise<Response> {
     const headers = { "X-Remix-Redirect": pageOfData(url), "X-Remix-Status": "302", "X-Remix-Reload-Document": "true" };
     return new Response(null, { status: 204, headers });
   }
+}
+
+/**
+ * A build file or route list that is neither kept nor reachable. For React Router's route list
+ * (`/__manifest`), its own "reload the document" answer: the link being followed then loads as a
+ * page, which this worker answers from its copy or with the offline page. A file fails as it would.
+ */
+function reloadInstead(request: Request): Response {
+  if (new URL(request.url).pathname !== "/__manifest") return Response.error();
+  return new Response(null, { status: 204, headers: { "X-Remix-Reload-Document": "true" } });
 }
 
 /** The school's offline page when it was kept, else a plain sentence: never the browser's error. */

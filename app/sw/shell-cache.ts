@@ -33,19 +33,31 @@ export async function keepPage(url: string, assetsCache: string): Promise<boolea
   return kept;
 }
 
-/** Fetches the build files not yet kept (and the fonts a style sheet names). */
+/** How many build files are fetched at once: the page's own requests must not queue behind them. */
+const ASSET_FETCHES = 3;
+
+/**
+ * Fetches the build files not yet kept (and the fonts a style sheet names), a few at a time. A
+ * hashed file never changes, so the browser's HTTP cache may answer however old its copy is
+ * (`force-cache`): the page that named them has usually just loaded them, and nothing goes out.
+ */
 async function storeAssets(origin: string, paths: string[], assetsCache: string): Promise<void> {
   const cache = await caches.open(assetsCache);
-  await Promise.all(
-    paths.map(async (path) => {
-      const url = `${origin}${path}`;
-      if (await cache.match(url)) return;
-      const response = await fetch(url, { credentials: "same-origin" }).catch(() => null);
-      if (!response?.ok) return;
-      if (path.endsWith(".css")) await storeAssets(origin, assetPathsIn(await response.clone().text()), assetsCache);
-      await cache.put(url, response);
-    }),
-  );
+  const queue = [...paths];
+  const next = async (): Promise<void> => {
+    const path = queue.shift();
+    if (path === undefined) return;
+    const url = `${origin}${path}`;
+    if (!(await cache.match(url))) {
+      const response = await fetch(url, { credentials: "same-origin", cache: "force-cache" }).catch(() => null);
+      if (response?.ok) {
+        if (path.endsWith(".css")) queue.push(...assetPathsIn(await response.clone().text()));
+        await cache.put(url, response);
+      }
+    }
+    return next();
+  };
+  await Promise.all(Array.from({ length: ASSET_FETCHES }, next));
 }
 
 /** Every cache of the shell, gone: the sign-out, a 401, the sign-in page shown. */

@@ -62,6 +62,12 @@ describe("the installable app offline", () => {
     await page.keyboard.press("Escape");
     await screenshot(page, "45-offline-dashboard");
 
+    // A link inside the app (a client-side navigation, whose data cannot come) loads the page
+    // itself instead: the library was never opened, so it is the school's offline page.
+    await page.getByRole("navigation", { name: "School" }).getByRole("link", { name: "Library" }).click();
+    await page.getByRole("heading", { name: "You are offline" }).waitFor();
+    expect(page.url()).toBe(`${BASE()}/books`);
+
     // Pages never kept (the teacher's account is never kept; this book's page was not opened): the school's offline page.
     for (const path of ["/account", `/books/${bookId}`]) {
       const answer = await page.goto(`${BASE()}${path}`);

@@ -24,8 +24,11 @@ export function registerAppShell(): void {
     .register(SERVICE_WORKER_URL, { scope: "/", updateViaCache: "none" })
     .then(async () => {
       // The page that installed the worker was fetched before it ran, so the worker never saw
-      // it: keep it now, or the first page a teacher opens would not open offline.
-      if (first) await keepPageForOffline(location.href).catch(() => {});
+      // it: keep it, or the first page a teacher opens would not open offline. Once the page is
+      // idle, so fetching it again does not compete with what the teacher is doing.
+      if (!first) return;
+      await whenIdle();
+      await keepPageForOffline(location.href).catch(() => {});
     })
     .catch(() => {
       // No worker (a private window, a blocked script): the site works as before, online only.
@@ -52,6 +55,16 @@ export async function keepPageForOffline(url: string): Promise<void> {
 export async function forgetOfflineShell(): Promise<void> {
   if (typeof caches === "undefined") return;
   await forgetShellCaches().catch(() => {});
+}
+
+/** After the page's load, when the browser has nothing else to do (at most a few seconds later). */
+function whenIdle(): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = () =>
+      typeof requestIdleCallback === "function" ? requestIdleCallback(() => resolve(), { timeout: 5000 }) : setTimeout(resolve, 1000);
+    if (document.readyState === "complete") idle();
+    else addEventListener("load", idle, { once: true });
+  });
 }
 
 async function readyWorker(): Promise<ServiceWorker> {

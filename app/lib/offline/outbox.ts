@@ -236,9 +236,14 @@ export async function forgetOutbox(): Promise<void> {
 }
 
 let started = false;
-/** Sends what waits when the browser says it is back online (once per page). */
+/**
+ * Sends what waits now (the reader opened online after work done offline: a page served from the
+ * app shell's cache may never hear `online`) and again whenever the browser says it is back online
+ * (once per page). An empty outbox costs one IndexedDB read and no request.
+ */
 export function startOutbox(): void {
   if (started || typeof window === "undefined") return;
   started = true;
   window.addEventListener("online", () => void flushOutbox());
+  void flushOutbox();
 }

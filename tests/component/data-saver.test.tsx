@@ -219,6 +219,21 @@ describe("the page view with the data saver", () => {
   });
 });
 
+describe("the page view's Data saver button", () => {
+  it("turns the data saver on at a press, asks for the smaller pages and saves the choice to the account", async () => {
+    stubConnection({ saveData: false, effectiveType: "4g" });
+    const calls = stubBook();
+    render(<PageReader bookId={7} title="Biology" backHref="/dashboard" backLabel="Back to Dashboard" initialPage={1} desk />);
+    const button = await screen.findByRole("button", { name: "Data saver" });
+    expect(button.getAttribute("aria-pressed")).toBe("false");
+    await userEvent.click(button);
+    await waitFor(() => expect(button.getAttribute("aria-pressed")).toBe("true"));
+    await waitFor(() => expect(calls).toContain("GET /api/books/7/pages/1?w=640&saver=1"));
+    await waitFor(() => expect(calls).toContain(`PUT ${READING_SETTINGS_PATH}`));
+    expect(JSON.parse(localStorage.getItem("lectern-reading-settings") ?? "{}").dataSaver).toBe("on");
+  });
+});
+
 describe("the data saver in the reading settings", () => {
   it("is chosen there, kept with the other settings, and says what it saved in this visit", async () => {
     vi.stubGlobal("speechSynthesis", { speak: vi.fn(), cancel: vi.fn(), getVoices: () => [] });

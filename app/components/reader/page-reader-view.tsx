@@ -3,6 +3,7 @@ import { PREVIEW_WIDTH } from "#shared/rules/page-format.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
+import { chooseDataSaver } from "../../lib/reader/reading-settings.ts";
 import { ContentsPanel } from "./contents-panel.tsx";
 import { HighlightBar } from "./highlight-bar.tsx";
 import { NotesPanel } from "./notes-panel.tsx";
@@ -160,6 +161,7 @@ export function PageReaderView({
               panel={panel}
               textView={textView}
               onTogglePanel={togglePanel}
+              dataSaver={desk ? { on: saver, onToggle: () => void chooseDataSaver(saver ? "off" : "on") } : undefined}
               onToggleTextView={() => {
                 setTextView((on) => !on);
                 setHighlighting(false);

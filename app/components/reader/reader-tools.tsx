@@ -19,6 +19,7 @@ export function ReaderTools({
   onTogglePanel,
   onToggleTextView,
   desk,
+  dataSaver,
 }: {
   hasOutline: boolean;
   panel: Panel;
@@ -26,6 +27,8 @@ export function ReaderTools({
   onTogglePanel: (panel: Exclude<Panel, null>) => void;
   onToggleTextView: () => void;
   desk?: DeskTools;
+  /** The page view's data saver (docs/decisions/0048): on or off at a press, for a teacher; the Text view's settings also offer "Automatic". */
+  dataSaver?: { on: boolean; onToggle: () => void };
 }) {
   // Notes, Contents and Search each open their panel beside the page, and say whether it is open.
   const panelButton = (name: Exclude<Panel, null>, label: string, icon: string) => (
@@ -49,6 +52,9 @@ export function ReaderTools({
       )}
       {hasOutline && panelButton("contents", "Contents", "M8 6h12M8 12h12M8 18h12M4 6h.01M4 12h.01M4 18h.01")}
       {panelButton("search", "Search in book", "M11 18a7 7 0 1 0 0-14 7 7 0 0 0 0 14zM20 20l-4-4")}
+      {dataSaver && (
+        <ToolButton label="Data saver" icon="M12 4v11M7 10l5 5 5-5M5 20h14" pressed={dataSaver.on} onClick={dataSaver.onToggle} />
+      )}
       <ToolButton
         label="Text view"
         icon="M4 6h16M4 10h16M4 14h10M4 18h12"

@@ -63,6 +63,17 @@ export function useDataSaverChoice(): DataSaverChoice {
   return choice;
 }
 
+/**
+ * The page view's own "Data saver" button: the choice is applied on this device at once and saved
+ * to the account (read first, so the account's other settings stay as they are). Offline or with
+ * no teacher account it stays on the device; the Text view's settings then bring the account's back.
+ */
+export async function chooseDataSaver(choice: DataSaverChoice): Promise<void> {
+  storeLocal({ ...loadLocal(), dataSaver: choice });
+  const account = await fetchSettings(new AbortController().signal);
+  if (account && account.dataSaver !== choice) await putSettings({ ...account, dataSaver: choice }, false);
+}
+
 /** The teacher's settings from their account; null when there is no teacher session (an admin) or no answer. */
 async function fetchSettings(signal: AbortSignal): Promise<ReadingSettings | null> {
   try {

@@ -9,7 +9,7 @@ import { importLoanKey, seal, unseal } from "../../app/lib/offline/offline-crypt
 import { closeOfflineDb, offlineDb } from "../../app/lib/offline/offline-db.ts";
 import { ReaderApiError } from "../../app/lib/reader/reader-api.ts";
 
-const base64Key = (fill: number) => Buffer.alloc(32, fill).toString("base64");
+const base64Key = (fill: number) => btoa(String.fromCharCode(...new Uint8Array(32).fill(fill)));
 const loanOf = (bookId: number, over: Partial<OfflineLoan> = {}): OfflineLoan => ({
   id: `loan-${bookId}`,
   bookId,
@@ -84,7 +84,7 @@ describe("the offline store", () => {
     // Nothing in the store is the page as it came, and no two records share an IV.
     const text = new TextDecoder();
     for (const page of pages) expect(text.decode(page.data)).not.toContain("Words of page");
-    expect(new Set(pages.map((page) => Buffer.from(page.iv).toString("hex"))).size).toBe(8);
+    expect(new Set(pages.map((page) => Array.from(new Uint8Array(page.iv)).join(","))).size).toBe(8);
     expect(pages.every((page) => page.iv.byteLength === 12)).toBe(true);
 
     const fetchers = await offlinePageFetchers(5);

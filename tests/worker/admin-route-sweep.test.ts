@@ -13,7 +13,7 @@ import { api, client, createSchool, db, signedInAdmin, signedInTeacher } from ".
 /** A teacher's, the public's and the sign-ins' routes: the rest are the admins'. */
 const SCHOOL_ROUTES = [
   /^\/api\/schools\/slug\/:slug(\/|$)/,
-  /^\/api\/books\/:id\/(pages|seat|outline|search|thumbnail|pdf|favourite|annotations)(\/|$)/,
+  /^\/api\/books\/:id\/(pages|seat|outline|search|thumbnail|pdf|favourite|annotations|offline)(\/|$)/,
   /^\/api\/reading-progress\//,
   /^\/api\/auth\//,
   /^\/api\/teacher\//,

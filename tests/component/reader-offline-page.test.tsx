@@ -38,7 +38,7 @@ describe("a page of a book not kept, with no connection", () => {
 
     online = true;
     await act(async () => void window.dispatchEvent(new Event("online")));
-    await waitFor(() => expect(container.querySelector("img")?.getAttribute("src")).toBe("blob:page-1"));
+    await waitFor(() => expect(container.querySelector("img")?.getAttribute("src")).toBe("blob:page-1"), { timeout: 5_000 });
     expect(screen.queryByText(PAGE_OFFLINE_TEXT)).toBeNull();
   });
 });

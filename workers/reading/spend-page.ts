@@ -29,8 +29,8 @@ export async function spend(opened: Opened, countsAsRead: boolean): Promise<Outc
     tokenHash: reader.tokenHash,
     bookId: book.id,
     pageCount: set.pageCount ?? 1,
-    // A page kept for offline is spent like a page read, but counted when it is read (reported later).
-    countsAsRead: countsAsRead && ask.offlineLoanId === undefined,
+    // A page kept for offline is spent like a page read; the object counts it when it is read (reported later).
+    countsAsRead,
     ...(ask.offlineLoanId === undefined ? {} : { loanId: ask.offlineLoanId }),
     catalogueVersion: opened.cachedVersion,
     seats: opened.seats,

@@ -2,7 +2,8 @@
 // (docs/decisions/0050): every call is the request a script would send, through the whole Worker.
 import { runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
-import { api, client, createSchool, okBody, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
+import { OfflineLoanAnswerSchema } from "#shared/rules/offline-loan-schema.ts";
+import { api, client, createSchool, jsonOf, okBody, schoolStub, signedInAdmin, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 export const tag = () => crypto.randomUUID().slice(0, 8);
@@ -35,6 +36,12 @@ export async function loanSchool(names: string[], terms: Terms = {}) {
 
 export const bookParam = (bookId: number) => ({ param: { id: String(bookId) } });
 export const keep = (t: { cookie: string }, bookId: number) => client(t).api.books[":id"].offline.$post(bookParam(bookId));
+/** A first keep of the book (201), answered with its loan. */
+export async function kept(teacher: { cookie: string }, bookId: number) {
+  const response = await keep(teacher, bookId);
+  expect(response.status).toBe(201);
+  return (await jsonOf(response, OfflineLoanAnswerSchema)).loan;
+}
 export const giveBack = (t: { cookie: string }, bookId: number) => client(t).api.books[":id"].offline.$delete(bookParam(bookId));
 export const contact = (t: { cookie: string }) => client(t).api.teacher.offline.$get();
 export const readPage = (t: { cookie: string }, bookId: number, n: number) =>

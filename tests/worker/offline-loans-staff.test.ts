@@ -5,17 +5,14 @@
 // days, a school's offline books per teacher, each refused outside its rule.
 import { describe, expect, it } from "vitest";
 import { OFFLINE_BOOKS_RULE, OFFLINE_DAYS_RULE, OFFLINE_LOAN_GONE } from "#shared/rules/offline.ts";
-import { OfflineLoanAnswerSchema } from "#shared/rules/offline-loan-schema.ts";
 import { auditEntriesOf } from "./fixtures-audit.ts";
-import { client, createSchool, errorBody, errorOf, jsonOf, licenceOf, okBody, page, schoolStub, signedInAdmin } from "./helpers.ts";
-import { contact, keep, loanRow, loanSchool, readPage, type Teacher } from "./offline-fixtures.ts";
+import { client, createSchool, errorBody, errorOf, licenceOf, okBody, page, schoolStub, signedInAdmin } from "./helpers.ts";
+import { contact, kept, loanRow, loanSchool, readPage, type Teacher } from "./offline-fixtures.ts";
 
 async function keptBy(names: string[]) {
   const ctx = await loanSchool(names, { seats: 1 });
   const [holder] = ctx.teachers as [Teacher];
-  const response = await keep(holder, ctx.book.id);
-  expect(response.status).toBe(201);
-  return { ...ctx, holder, loan: (await jsonOf(response, OfflineLoanAnswerSchema)).loan };
+  return { ...ctx, holder, loan: await kept(holder, ctx.book.id) };
 }
 
 const adminLoans = (cookie: string | undefined, schoolId: number) =>

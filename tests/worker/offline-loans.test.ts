@@ -26,17 +26,11 @@ import {
   schoolStub,
   setPagesSpent,
 } from "./helpers.ts";
-import { contact, download, giveBack, keep, loanRow, loanSchool, readPage, type Teacher, tokenHashOf } from "./offline-fixtures.ts";
+import { contact, download, giveBack, keep, kept, loanRow, loanSchool, readPage, type Teacher, tokenHashOf } from "./offline-fixtures.ts";
 import { pageImages, pageText } from "./page-fixtures.ts";
 
 const NO_STORE = "private, no-store";
 const DAY_MS = 86_400_000;
-
-async function kept(teacher: Teacher, bookId: number) {
-  const response = await keep(teacher, bookId);
-  expect(response.status).toBe(201);
-  return (await jsonOf(response, OfflineLoanAnswerSchema)).loan;
-}
 
 describe("keeping a book for offline reading", () => {
   it("answers the loan with its key (32 random bytes), private and unstored; the same session again gets the same loan", async () => {

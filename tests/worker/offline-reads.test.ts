@@ -4,17 +4,10 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_LOAN_NOT_FOUND } from "#shared/rules/offline.ts";
-import { OfflineLoanAnswerSchema } from "#shared/rules/offline-loan-schema.ts";
-import { db, errorOf, flushUsage, jsonOf, okBody } from "./helpers.ts";
-import { giveBack, keep, loanSchool, reportReads, type Teacher } from "./offline-fixtures.ts";
+import { db, errorOf, flushUsage, okBody } from "./helpers.ts";
+import { giveBack, kept, loanSchool, reportReads, type Teacher } from "./offline-fixtures.ts";
 
 const DAY_MS = 86_400_000;
-
-async function kept(teacher: Teacher, bookId: number) {
-  const response = await keep(teacher, bookId);
-  expect(response.status).toBe(201);
-  return (await jsonOf(response, OfflineLoanAnswerSchema)).loan;
-}
 
 describe("pages read offline (POST /api/books/:id/offline/reads)", () => {
   it("count once per (loan, page, UTC day); pages outside the book, times outside the loan and other sessions are not counted", async () => {

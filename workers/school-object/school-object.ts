@@ -13,101 +13,25 @@
  * answer was lost, never counts twice.
  *
  * Each method takes the school's id first: the object learns it on its first call and, that once,
- * moves the school's sessions, budgets and today's reading marks over from D1 (move-in.ts).
+ * moves the school's sessions, budgets and today's reading marks over from D1 (move-in.ts). That,
+ * the session check and the transaction each method stands on are school-base.ts.
  */
-import { DurableObject } from "cloudflare:workers";
 import { type LoanEndReason, OFFLINE_LOAN_GONE } from "#shared/rules/offline.ts";
 import type { SchoolStorageDump } from "#shared/school-storage-dump.ts";
-import { signedOut } from "../auth/signed-out.ts";
 import * as annotating from "./annotation-calls.ts";
 import { listForExport } from "./annotations.ts";
 import * as erasure from "./erasure.ts";
-import { FlushAlarm } from "./flush-alarm.ts";
 import * as loans from "./loans.ts";
-import { migrate } from "./migrations.ts";
-import { moveIn, readHotStateFromD1 } from "./move-in.ts";
 import * as reading from "./reading.ts";
 import { answer, type ObjectOutcome, refuse } from "./refusals.ts";
-import { catalogueVersion, hasStarted, raiseCatalogueVersion, readMeta, writeMeta } from "./school-storage.ts";
+import { type AsTeacher, type At, SchoolObjectBase } from "./school-base.ts";
+import { catalogueVersion, raiseCatalogueVersion } from "./school-storage.ts";
 import * as seats from "./seats.ts";
 import * as sessions from "./sessions.ts";
 import { dumpStorage, restoreStorage } from "./storage-dump.ts";
 import * as usage from "./usage.ts";
 
-/** What the object needs of the Worker's bindings: D1, to move state in and flush usage out. */
-type SchoolEnv = { DB: D1Database };
-
-/** What most calls may add: the time they happen at (the tests set it; else now). */
-type At = { now?: number };
-/** A call on behalf of a teacher: the session's token hash, checked first. */
-type AsTeacher = { tokenHash: string } & At;
-
-export class School extends DurableObject<SchoolEnv> {
-  private readonly sql: SqlStorage;
-  private schoolId: number | null = null;
-  private readonly flusher: FlushAlarm;
-  /** A step that left something for the next flush calls this: the alarm is set. */
-  private readonly flushSoon = (now: number) => this.flusher.schedule(now);
-
-  constructor(ctx: DurableObjectState, env: SchoolEnv) {
-    super(ctx, env);
-    this.sql = ctx.storage.sql;
-    this.flusher = new FlushAlarm(ctx.storage, () => this.env.DB);
-    // An object that has never served its school has no tables yet (and writes none until it does).
-    const started = hasStarted(this.sql);
-    // The migrations added since the object last started, each once (migrations.ts).
-    if (started) migrate(ctx.storage);
-    this.schoolId = started ? readMeta(this.sql, "school_id") : null;
-    // An object made before its sessions were tidied on its own alarm gets that alarm now (tidy.ts).
-    if (started) void ctx.blockConcurrencyWhile(() => this.flusher.armTidy(Date.now()));
-  }
-
-  /**
-   * The school this object is; on the first call ever, what D1 held of its hot state moves in.
-   * False for a school D1 does not have (a made-up cookie, a deleted school): the object then
-   * writes nothing, so no request can make an object that stays.
-   */
-  private async ready(schoolId: number): Promise<boolean> {
-    if (this.schoolId === schoolId) return true;
-    if (this.schoolId !== null) throw new Error(`School object ${this.schoolId} was called as school ${schoolId}`);
-    return this.ctx.blockConcurrencyWhile(async () => {
-      if (this.schoolId !== null) return this.schoolId === schoolId;
-      const found = await readHotStateFromD1(this.env.DB, schoolId, Date.now());
-      if (!found) return false;
-      migrate(this.ctx.storage);
-      this.transaction(() => {
-        moveIn(this.sql, found);
-        writeMeta(this.sql, "school_id", schoolId);
-      });
-      this.schoolId = schoolId;
-      return true;
-    });
-  }
-
-  /** `step` once the object is this school; `absent` for a school D1 does not have. */
-  private async withSchool<T>(schoolId: number, absent: T, step: () => T): Promise<T> {
-    return (await this.ready(schoolId)) ? step() : absent;
-  }
-
-  /**
-   * `step` for the teacher whose session `call.tokenHash` is, checked first in the same
-   * single-threaded step; else why not (not signed in, or disabled: workers/auth/signed-out.ts).
-   */
-  private async withSession<T>(
-    schoolId: number,
-    call: AsTeacher,
-    step: (teacher: sessions.SessionTeacher, now: number) => ObjectOutcome<T>,
-  ): Promise<ObjectOutcome<T>> {
-    if (!(await this.ready(schoolId))) return refuse(signedOut("none"));
-    const now = call.now ?? Date.now();
-    const session = sessions.checkSession(this.sql, call.tokenHash, now);
-    return session.ok ? step(session.value, now) : session;
-  }
-
-  private transaction<T>(step: () => T): T {
-    return this.ctx.storage.transactionSync(step);
-  }
-
+export class School extends SchoolObjectBase {
   async openSession(schoolId: number, input: sessions.NewSession & At): Promise<ObjectOutcome<null>> {
     const noSchool = refuse({ kind: "not-found", error: "School not found" });
     const now = input.now ?? Date.now();
@@ -159,13 +83,20 @@ export class School extends DurableObject<SchoolEnv> {
   }
 
   async readPage(schoolId: number, input: reading.PageRead & AsTeacher): Promise<reading.PageCheck> {
-    return this.withSession(schoolId, input, (teacher, now) => reading.readPage(this.sql, teacher, input, now, this.flushSoon));
+    return this.withSession(schoolId, input, (teacher, now) => {
+      const r = reading.readPage(this.sql, teacher, input, now, this.flushSoon);
+      console.log(
+        `[SEATDBG] readPage t=${teacher.id} b=${input.bookId} read=${input.countsAsRead} at=${now} ok=${JSON.stringify(r).slice(0, 80)}`,
+      );
+      return r;
+    });
   }
 
   /** The teacher closed the book: their seat, if they held one, is free for the next. */
   async releaseSeat(schoolId: number, input: { bookId: number } & AsTeacher): Promise<ObjectOutcome<null>> {
     return this.withSession(schoolId, input, (teacher) => {
       seats.releaseSeat(this.sql, teacher.id, input.bookId);
+      console.log(`[SEATDBG] release t=${teacher.id} b=${input.bookId} at=${Date.now()}`);
       return answer(null);
     });
   }
@@ -280,11 +211,6 @@ export class School extends DurableObject<SchoolEnv> {
   /** A book opened or a reader's ping (reading time, no page): counted for the next flush. */
   async record(schoolId: number, event: usage.ReadingEventInput): Promise<void> {
     return this.withSchool(schoolId, undefined, () => this.countEvent(event, event.now ?? Date.now()));
-  }
-
-  private countEvent(event: Omit<usage.ReadingEventInput, "now">, now: number) {
-    usage.countEvent(this.sql, event, now);
-    this.flusher.schedule(now);
   }
 
   /** Sends the unflushed usage to D1 now (the reports and the tests); how many rows went. */

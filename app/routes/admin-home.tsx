@@ -1,6 +1,6 @@
 import { dayOf } from "#shared/rules/licence.ts";
 import { appContext } from "../../workers/kernel/context.ts";
-import { listLicences } from "../../workers/licences/licences.ts";
+import { listLicences } from "../../workers/licences/list.ts";
 import { usageOverview } from "../../workers/reports/overview.ts";
 import { rangeChoice } from "../../workers/reports/range.ts";
 import { refreshRankings } from "../../workers/reports/rankings.ts";

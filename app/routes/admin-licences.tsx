@@ -4,7 +4,7 @@ import { dayOf, type LicenceState } from "#shared/rules/licence.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
-import { listLicences } from "../../workers/licences/licences.ts";
+import { listLicences } from "../../workers/licences/list.ts";
 import { licenceSeatUse } from "../../workers/licences/seat-use.ts";
 import { lastDays } from "../../workers/reports/range.ts";
 import { flushForReport } from "../../workers/school-object/objects.ts";

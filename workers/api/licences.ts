@@ -31,7 +31,7 @@ import {
   updateLicenceCommand,
   validateLicenceImportCommand,
 } from "../licences/commands.ts";
-import { type Licence, listLicences } from "../licences/licences.ts";
+import { type Licence, listLicences } from "../licences/list.ts";
 import { type LicenceSeatUse, licenceSeatUse } from "../licences/seat-use.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { lastDays } from "../reports/range.ts";

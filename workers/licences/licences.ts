@@ -1,13 +1,12 @@
 /**
  * Licences (docs/decisions/0028): what a school bought of a book, for which days and for how many
  * readers at once. One row per (school, book) in `book_access` (every assignment became an
- * open-ended, unlimited licence). Teachers see a book while its licence is active (`activeOn`);
- * admins see every licence with its state. Every write is audited in the same D1 transaction and
- * then tells the schools' objects their catalogue changed (a Worker's memory of a book's licence
+ * open-ended, unlimited licence). This module is the writes; reading them (`activeOn`, the admins'
+ * list) is list.ts. Every write is audited in the same D1 transaction and then tells the schools' objects their catalogue changed (a Worker's memory of a book's licence
  * is dropped at once; should that call fail, within a minute).
  */
-import { and, asc, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { addDays, type LicenceState, licenceState, renewed } from "#shared/rules/licence.ts";
+import { asc, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { addDays, renewed } from "#shared/rules/licence.ts";
 import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
@@ -17,70 +16,7 @@ import { log } from "../kernel/log.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { auditWhenChanged } from "../schools/audit.ts";
 import { END_BEFORE_START, endsBeforeStart } from "./input.ts";
-
-/** The licence is active on `today`: begun, and not ended before it. */
-export function activeOn(today: string): SQL {
-  return sql`(${bookAccess.startsOn} <= ${today} AND (${bookAccess.endsOn} IS NULL OR ${bookAccess.endsOn} >= ${today}))`;
-}
-
-export interface LicenceFilter {
-  schoolId?: number;
-  bookId?: number;
-  state?: LicenceState;
-  /** Ending between today and this many days from today (both included). */
-  endingWithinDays?: number;
-  ids?: number[];
-}
-
-function filterSql(filter: LicenceFilter, today: string): SQL | undefined {
-  const conditions: SQL[] = [];
-  if (filter.schoolId !== undefined) conditions.push(eq(bookAccess.schoolId, filter.schoolId));
-  if (filter.bookId !== undefined) conditions.push(eq(bookAccess.bookId, filter.bookId));
-  if (filter.ids) conditions.push(inArray(bookAccess.id, filter.ids));
-  if (filter.state === "scheduled") conditions.push(sql`${bookAccess.startsOn} > ${today}`);
-  if (filter.state === "active") conditions.push(activeOn(today));
-  if (filter.state === "expired") conditions.push(sql`${bookAccess.endsOn} < ${today}`);
-  if (filter.endingWithinDays !== undefined)
-    conditions.push(sql`${bookAccess.endsOn} BETWEEN ${today} AND ${addDays(today, filter.endingWithinDays)}`);
-  return conditions.length ? and(...conditions) : undefined;
-}
-
-const LICENCE_COLUMNS = {
-  id: bookAccess.id,
-  schoolId: bookAccess.schoolId,
-  bookId: bookAccess.bookId,
-  startsOn: bookAccess.startsOn,
-  endsOn: bookAccess.endsOn,
-  seats: bookAccess.seats,
-  note: bookAccess.note,
-  offlineAllowed: bookAccess.offlineAllowed,
-  offlineDays: bookAccess.offlineDays,
-  createdAt: bookAccess.createdAt,
-  updatedAt: bookAccess.updatedAt,
-};
-
-export type LicenceRow = typeof bookAccess.$inferSelect;
-
-/** A licence as the API and the console show it: its row, its state today, and whose it is. */
-export type Licence = Omit<LicenceRow, never> & { state: LicenceState; schoolName: string; schoolSlug: string; title: string };
-
-/** Licences to show: most urgent first (the soonest end), at most `limit`. */
-export async function listLicences(db: Db, filter: LicenceFilter, today: string, limit = 1000): Promise<Licence[]> {
-  const rows = await db
-    .select({ ...LICENCE_COLUMNS, schoolName: schools.name, schoolSlug: schools.slug, title: books.title })
-    .from(bookAccess)
-    .innerJoin(schools, eq(schools.id, bookAccess.schoolId))
-    .innerJoin(books, eq(books.id, bookAccess.bookId))
-    .where(filterSql(filter, today))
-    .orderBy(sql`${bookAccess.endsOn} IS NULL`, asc(bookAccess.endsOn), asc(schools.name), asc(books.title), asc(bookAccess.id))
-    .limit(limit);
-  return rows.map((row) => ({ ...row, state: licenceState(row, today) }));
-}
-
-export async function findLicence(db: Db, id: number): Promise<LicenceRow | null> {
-  const [row] = await db.select().from(bookAccess).where(eq(bookAccess.id, id)).limit(1);
-  return row ?? null;
-}
+import { filterSql, findLicence, type LicenceFilter, type LicenceRow } from "./list.ts";
 
 /** A new licence as a command takes it (checked: days real, the end not before the start). */
 export interface NewLicence {

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, favourites } from "../db/schema.ts";
-import { activeOn } from "../licences/licences.ts";
+import { activeOn } from "../licences/list.ts";
 
 /**
  * A teacher's stars ('My books'). Only a book the teacher's school is licensed for today can be starred; either

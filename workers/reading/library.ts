@@ -3,7 +3,7 @@ import { dayOf, daysLeft, ENDING_SOON_DAYS } from "#shared/rules/licence.ts";
 import { type BookRow, pdfStateOf, preparingPdfSize } from "../books/pdf-state.ts";
 import type { Db } from "../db/client.ts";
 import { type Book, bookAccess, books, schools } from "../db/schema.ts";
-import { activeOn } from "../licences/licences.ts";
+import { activeOn } from "../licences/list.ts";
 import { compareTitles } from "./shelf-order.ts";
 
 /** A book as teachers see it: no storage keys, links to the Worker's own endpoints instead. */

@@ -8,7 +8,7 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import { dayOf } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, readingProgress } from "../db/schema.ts";
-import { activeOn } from "../licences/licences.ts";
+import { activeOn } from "../licences/list.ts";
 import { type HotState, schoolObject } from "../school-object/objects.ts";
 import { LIVE_SAVE_MS } from "../school-object/usage.ts";
 

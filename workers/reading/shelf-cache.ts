@@ -26,7 +26,7 @@ import { ALL_BOOKS, type ShelfGroup, type ShelfQuery } from "#shared/rules/shelf
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, catalogueState, favourites } from "../db/schema.ts";
 import { TtlCache } from "../db/ttl-cache.ts";
-import { activeOn } from "../licences/licences.ts";
+import { activeOn } from "../licences/list.ts";
 import type { ShelfBook } from "./library.ts";
 import { recentReading, type UnflushedProgress } from "./progress.ts";
 import { type ShelfSummary, summariseShelf } from "./shelf.ts";

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { formatDay } from "#shared/rules/licence.ts";
-import type { Licence } from "../../../workers/licences/licences.ts";
+import type { Licence } from "../../../workers/licences/list.ts";
 import { cardClasses } from "./admin-page.tsx";
 
 /** The overview's "Ending in the next 30 days": the licences to renew first, soonest end first. */

@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import { addDays, formatDay, type LicenceState } from "#shared/rules/licence.ts";
-import type { Licence } from "../../../workers/licences/licences.ts";
+import type { Licence } from "../../../workers/licences/list.ts";
 import type { LicenceSeatUse } from "../../../workers/licences/seat-use.ts";
 import { rowClasses, TableHead, tableClasses } from "./admin-page.tsx";
 import { peakText, turnedAwayText } from "./usage/seat-use.tsx";

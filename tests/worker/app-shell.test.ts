@@ -97,6 +97,13 @@ describe("a school's web app manifest", () => {
     const admin = await page("https://admin.lectern.test/manifest.webmanifest");
     expect(admin.status).toBe(302);
   });
+
+  it("is not found on a school's subdomain under another school's path (never the host's manifest under another name)", async () => {
+    const [host, other] = [await createSchool(), await createSchool()];
+    const response = await page(`https://${host.slug}.lectern.test/schools/${other.slug}/manifest.webmanifest`);
+    expect(response.status).toBe(404);
+    expect((await page(`https://${host.slug}.lectern.test/schools/${host.slug}/manifest.webmanifest`)).status).toBe(200);
+  });
 });
 
 describe("the pages that link the manifest", () => {

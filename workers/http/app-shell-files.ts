@@ -23,9 +23,13 @@ export function serviceWorkerResponse(): Response {
   });
 }
 
-/** The school's manifest; 404 where the request names no school (the main site, the admin's). */
-export function manifestResponse(tenant: RequestTenant): Response {
-  if (!tenant.school) return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+/**
+ * The school's manifest; 404 where the request names no school (the main site, the admin's), or
+ * where its path names another school than the host's (`named`: the path's slug, if any).
+ */
+export function manifestResponse(tenant: RequestTenant, named?: string): Response {
+  if (!tenant.school || (named !== undefined && named !== tenant.slug))
+    return new Response("Not found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
   return new Response(JSON.stringify(webManifest(tenant.school, tenant.basePath)), {
     // Public (no session is read) and an hour: a school's new name reaches installed apps the same day.
     headers: { "Content-Type": "application/manifest+json; charset=utf-8", "Cache-Control": "public, max-age=3600" },

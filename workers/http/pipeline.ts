@@ -114,7 +114,7 @@ export function createApp(renderPage: PageRenderer, options: { dev: boolean }) {
     await next();
   });
 
-  for (const path of MANIFEST_PATHS) app.get(path, (c) => manifestResponse(c.var.context.tenant));
+  for (const path of MANIFEST_PATHS) app.get(path, (c) => manifestResponse(c.var.context.tenant, c.req.param("slug")));
   app.route("/", api);
   app.all(`${API_BASE}/*`, (c) => c.json({ error: "Not found" }, 404));
   app.all(API_BASE, (c) => c.json({ error: "Not found" }, 404));

@@ -7,12 +7,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { hashPassword } from "../../workers/auth/password.ts";
 import { getDb } from "../../workers/db/client.ts";
-import { teachers } from "../../workers/db/schema.ts";
+import { bookAccess, teachers } from "../../workers/db/schema.ts";
 import { unflushedProgress } from "../../workers/reading/progress.ts";
 import { summariseShelf } from "../../workers/reading/shelf.ts";
 import { handleApp } from "./entry.ts";
 import { watchedD1, watchedObjects } from "./faulty-bindings.ts";
-import { createBook, createSchool, db, ORIGIN, signedInTeacher } from "./helpers.ts";
+import { api, createBook, createSchool, db, ORIGIN, signedInTeacher } from "./helpers.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
 interface Cost {
@@ -80,6 +80,41 @@ describe("what a teacher's requests cost", () => {
       note(`page turn ${pageNumber}`, cost);
       expect(cost.rowsWritten).toBe(0);
       if (pageNumber > 1) expect(cost.statements).toBe(0);
+    }
+  });
+
+  it("offline copies (issue 45): the contact check, a download, and a page turn of a seat-limited book held by a loan", async () => {
+    const school = await createSchool();
+    const holder = await signedInTeacher(school, "Olive Offline");
+    const reader = await signedInTeacher(school, "Rex Reader");
+    const { book } = await preparedBook(`Offline cost ${crypto.randomUUID()}`, [], ["One.", "Two.", "Three."]);
+    await db().insert(bookAccess).values({ schoolId: school.id, bookId: book.id, startsOn: "2026-01-01", seats: 5 });
+    const none = await measure("/api/teacher/offline", { cookie: holder.cookie });
+    note("contact check, no loans", none.cost);
+    const kept = await measure(`/api/books/${book.id}/offline`, { method: "POST", cookie: holder.cookie });
+    expect(kept.response.status).toBe(201);
+    note("keep for offline", kept.cost);
+    const { loan } = (await (await api(`/api/books/${book.id}/offline`, { method: "POST", cookie: holder.cookie })).json()) as {
+      loan: { id: string };
+    };
+    const contact = await measure("/api/teacher/offline", { cookie: holder.cookie });
+    expect(contact.response.status).toBe(200);
+    note("contact check, one loan", contact.cost);
+    expect(contact.cost.rowsWritten).toBe(0);
+    expect(contact.cost.objectCalls).toEqual(["checkSession", "sessionLoans"]);
+    expect(contact.cost.trips).toBe(none.cost.trips + 1);
+    for (const n of [1, 2]) {
+      const download = await measure(`/api/books/${book.id}/pages/${n}?offline=${loan.id}`, { cookie: holder.cookie });
+      expect(download.response.status).toBe(200);
+      note(`download page ${n} under the loan`, download.cost);
+      expect(download.cost.rowsWritten).toBe(0);
+    }
+    for (const n of [1, 2]) {
+      const turn = await measure(`/api/books/${book.id}/pages/${n}`, { cookie: reader.cookie });
+      expect(turn.response.status).toBe(200);
+      note(`seat-limited page turn ${n}, another teacher's loan live`, turn.cost);
+      expect(turn.cost.rowsWritten).toBe(0);
+      if (n > 1) expect(turn.cost.statements).toBe(0);
     }
   });
 

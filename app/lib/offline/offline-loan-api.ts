@@ -1,15 +1,12 @@
 import { OFFLINE_READS_PER_REPORT } from "#shared/rules/offline.ts";
 import type { OfflineLoan } from "#shared/rules/offline-loan-schema.ts";
-import { errorText } from "../error-text.ts";
-import { bookApi, ReaderApiError } from "../reader/reader-api.ts";
+import { bookApi, ReaderApiError, request } from "../reader/reader-api.ts";
 
 /**
  * The browser's side of the loans API (THE SHARED CONTRACT of issue 45, section 2). The answers
  * are checked by hand against shared/rules/offline-loan-schema.ts's shapes rather than parsed with
  * it: the reader's island imports this module, and zod would add 23 kB to it (docs/decisions/0031).
  */
-
-export const NETWORK_ERROR = "Network error: check your connection and try again.";
 
 function isLoan(value: unknown): value is OfflineLoan {
   if (!value || typeof value !== "object") return false;
@@ -25,23 +22,9 @@ function isLoan(value: unknown): value is OfflineLoan {
   );
 }
 
-async function call(path: string, init: RequestInit = {}, signal?: AbortSignal): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(path, { credentials: "same-origin", ...init, signal });
-  } catch (error) {
-    if (signal?.aborted) throw error;
-    throw new ReaderApiError(NETWORK_ERROR, 0);
-  }
-  if (response.ok) return response;
-  const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
-  throw new ReaderApiError(
-    errorText(body) ?? `The server answered ${response.status}. Please try again.`,
-    response.status,
-    false,
-    response.status === 409 && body?.status === "no-seat",
-  );
-}
+/** The loans API's requests fail as the reader's do (a 401 also forgets the app shell's pages). */
+const call = (path: string, init: RequestInit = {}, signal?: AbortSignal) =>
+  request(path, "The server could not answer. Please try again.", init, signal);
 
 const json = (body: unknown): RequestInit => ({
   method: "POST",

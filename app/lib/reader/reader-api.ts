@@ -74,10 +74,14 @@ function retryAfterOf(response: Response): number | null {
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 60) : null;
 }
 
-async function get(path: string, fallback: string, signal?: AbortSignal): Promise<Response> {
+/**
+ * A request to the API (our own origin) that fails as a ReaderApiError with the server's words, or
+ * `fallback` when it sent none; a dropped connection is status 0, a cancelled one rethrows the abort.
+ */
+export async function request(path: string, fallback: string, init: RequestInit = {}, signal?: AbortSignal): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, { credentials: "same-origin", signal });
+    response = await fetch(path, { credentials: "same-origin", ...init, signal });
   } catch (error) {
     if (signal?.aborted) throw error;
     throw new ReaderApiError("Network error: check your connection and try again.", 0);
@@ -85,6 +89,8 @@ async function get(path: string, fallback: string, signal?: AbortSignal): Promis
   if (!response.ok) throw await failure(response, fallback);
   return response;
 }
+
+const get = (path: string, fallback: string, signal?: AbortSignal) => request(path, fallback, {}, signal);
 
 async function getJson<T>(path: string, fallback: string, signal?: AbortSignal): Promise<T> {
   return (await (await get(path, fallback, signal)).json()) as T;
@@ -141,21 +147,12 @@ export type NewAnnotation =
 export type AnnotationPatch = { label?: string | null; note?: string | null; colour?: "yellow" | "green" | "blue" | "pink" };
 
 /** A write with a JSON body (our own origin: the browser sends it), failing as the reads do. */
-async function send(method: "POST" | "PATCH" | "DELETE", path: string, fallback: string, body?: unknown): Promise<Response> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      credentials: "same-origin",
-      headers: body === undefined ? undefined : { "Content-Type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch {
-    throw new ReaderApiError("Network error: check your connection and try again.", 0);
-  }
-  if (!response.ok) throw await failure(response, fallback);
-  return response;
-}
+const send = (method: "POST" | "PATCH" | "DELETE", path: string, fallback: string, body?: unknown) =>
+  request(path, fallback, {
+    method,
+    headers: body === undefined ? undefined : { "Content-Type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
 
 export const annotationsUrl = (bookId: number) => `${bookApi(bookId)}/annotations`;
 export const annotationsExportUrl = (bookId: number) => `${annotationsUrl(bookId)}/export`;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef } from "react";
-import { saveReadingPosition, startOutbox } from "../../lib/offline/outbox.ts";
+import { putReadingPosition, saveReadingPosition, startOutbox } from "../../lib/offline/outbox.ts";
 
 const SAVE_DELAY_MS = 1500;
 /** While the teacher is active, the reader tells the server so every minute: reading time is timed there (decision 0019). */
@@ -20,18 +20,7 @@ export function useProgressSaver(bookId: number) {
   const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
   const lastInput = useRef(Date.now());
   // A ping says "still reading, now": nothing to keep for later, so it goes straight out.
-  const ping = useCallback(
-    (page: number) =>
-      void fetch(`/api/reading-progress/${bookId}`, {
-        method: "PUT",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ page }),
-        credentials: "same-origin",
-        // Leaving the reader is a document load: the request must outlive the page.
-        keepalive: true,
-      }).catch(() => {}),
-    [bookId],
-  );
+  const ping = useCallback((page: number) => void putReadingPosition(bookId, { page }), [bookId]);
   const flush = useCallback(() => {
     const page = pending.current;
     if (page === null || page === saved.current) return;

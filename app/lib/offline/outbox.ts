@@ -175,7 +175,7 @@ export async function pendingOps(bookId: number): Promise<OutboxOp[]> {
 export async function saveReadingPosition(bookId: number, page: number, editedAt = Date.now()): Promise<boolean> {
   const position = { bookId, page, editedAt };
   // The first try is live: the server's clock stamps it. Sent again later, it carries its own time.
-  const answer = putPosition(position, true);
+  const answer = putReadingPosition(bookId, { page });
   const storage = await outboxStorage();
   await storage.put("positions", position);
   const sent = await settled(position, answer);
@@ -184,12 +184,16 @@ export async function saveReadingPosition(bookId: number, page: number, editedAt
   return sent;
 }
 
-/** The PUT of one position (`keepalive`: it outlives the page); its status, or null when it did not get through. */
-function putPosition(position: PendingPosition, live = false): Promise<number | null> {
-  return fetch(`/api/reading-progress/${position.bookId}`, {
+/**
+ * The PUT of a reading position (`keepalive`: it outlives the page, and leaving the reader is a
+ * document load); its status, or null when it did not get through. Without `editedAt` the server's
+ * clock stamps it (a live save, the reader's ping).
+ */
+export function putReadingPosition(bookId: number, body: { page: number; editedAt?: number }): Promise<number | null> {
+  return fetch(`/api/reading-progress/${bookId}`, {
     method: "PUT",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(live ? { page: position.page } : { page: position.page, editedAt: position.editedAt }),
+    body: JSON.stringify(body),
     credentials: "same-origin",
     keepalive: true,
   }).then(
@@ -209,7 +213,8 @@ async function settled(position: PendingPosition, answer: Promise<number | null>
   return status < 400;
 }
 
-const sendPosition = (position: PendingPosition) => settled(position, putPosition(position));
+const sendPosition = (position: PendingPosition) =>
+  settled(position, putReadingPosition(position.bookId, { page: position.page, editedAt: position.editedAt }));
 
 /** The problems to show for a book (sent later and not taken), oldest first. */
 export async function listProblems(bookId: number): Promise<Problem[]> {

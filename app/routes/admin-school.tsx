@@ -243,7 +243,6 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
         min={1}
         max={20}
         saveLabel="Save"
-        check={() => null}
       />
       <NumberSetting
         key={`offline-books-${s.id}`}
@@ -257,7 +256,6 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
         min={0}
         max={OFFLINE_BOOKS_PER_TEACHER_MAX}
         saveLabel="Save"
-        check={() => null}
       />
       <SignInSettings key={`sign-in-${s.id}`} settings={signIn} />
       <SchoolTeachers teachers={teachers} />

@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useRef } from "react";
-import type { FetcherWithComponents } from "react-router";
+import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type FetcherWithComponents, useActionData, useFetcher } from "react-router";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { MessageBox, messageTone } from "../../ui/message-box.tsx";
@@ -12,6 +12,19 @@ export function answerNotice(answer: RowAnswer | undefined) {
   const text = answer ? ("message" in answer ? answer.message : answer.error) : null;
   const tone = answer && "message" in answer ? (messageTone(answer.message) === "info" ? "info" : "success") : undefined;
   return { text, tone } as const;
+}
+
+/**
+ * A table's row actions on a school page: its fetcher (keyed: the page's other forms keep their
+ * own), the answer to show (the fetcher's, or without JavaScript the page's action data when `mine`
+ * says the intent was this table's), the row the dialog asks about, and whether a post is on its way.
+ */
+export function useRowActions<Row>(key: string, mine: (intent: string) => boolean) {
+  const fetcher = useFetcher<RowAnswer>({ key });
+  const posted = useActionData<RowAnswer>();
+  const answer = fetcher.data ?? (posted && mine(posted.intent) ? posted : undefined);
+  const [confirm, setConfirm] = useState<Row | null>(null);
+  return { fetcher, answer, confirm, setConfirm, busy: fetcher.state !== "idle" };
 }
 
 /** A row's action that asks first: it opens the confirmation dialog. `label` names the row (the teacher, the seat). */

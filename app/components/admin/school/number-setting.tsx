@@ -33,7 +33,8 @@ export function NumberSetting(props: {
   min: number;
   max: number;
   saveLabel: string;
-  check: (value: number) => string | null;
+  /** A mistake the range alone does not catch (the teachers already registered), or null. */
+  check?: (value: number) => string | null;
 }) {
   const fetcher = useFetcher<typeof action>();
   // Without JavaScript the form posts as a page; its answer comes back as the page's action data.
@@ -45,7 +46,7 @@ export function NumberSetting(props: {
 
   function submit(event: FormEvent) {
     const n = Number(value);
-    const found = Number.isInteger(n) ? props.check(n) : null;
+    const found = Number.isInteger(n) ? (props.check?.(n) ?? null) : null;
     const outOfRange = !Number.isInteger(n) || n < props.min || n > props.max;
     const text = found ?? (outOfRange ? `Enter a whole number from ${props.min} to ${props.max}.` : null);
     setProblem(text ? { text } : null);

@@ -1,9 +1,7 @@
-import { useState } from "react";
-import { useActionData, useFetcher } from "react-router";
 import type { StaffOfflineLoan } from "#shared/rules/offline-loan-schema.ts";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
-import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice } from "./ask-first.tsx";
+import { AskFirstButton, ConfirmDialog, RowNotice, useRowActions } from "./ask-first.tsx";
 
 export const LOAN_RETURN_INTENT = "offline-loan-return";
 /** The school page's "Offline books per teacher" setting. */
@@ -16,12 +14,10 @@ export const OFFLINE_BOOKS_INTENT = "offline-books";
  * copy at its next contact with the server.
  */
 export function OfflineLoans({ loans }: { loans: StaffOfflineLoan[] }) {
-  const fetcher = useFetcher<RowAnswer>({ key: "offline-loans" });
-  // Without JavaScript the form posts as a page; the answer comes back as the page's action data.
-  const posted = useActionData<RowAnswer>();
-  const answer = fetcher.data ?? (posted?.intent === LOAN_RETURN_INTENT ? posted : undefined);
-  const [confirm, setConfirm] = useState<StaffOfflineLoan | null>(null);
-  const busy = fetcher.state !== "idle";
+  const { fetcher, answer, confirm, setConfirm, busy } = useRowActions<StaffOfflineLoan>(
+    "offline-loans",
+    (intent) => intent === LOAN_RETURN_INTENT,
+  );
 
   return (
     <section className={cardClasses} aria-labelledby="offline-loans-title">

@@ -1,9 +1,8 @@
-import { useState } from "react";
-import { useActionData, useFetcher } from "react-router";
+import type { useFetcher } from "react-router";
 import { Button } from "../../ui/button.tsx";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { cardClasses, rowClasses, TableHead, TableState, tableClasses } from "../admin-page.tsx";
-import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice } from "./ask-first.tsx";
+import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice, useRowActions } from "./ask-first.tsx";
 
 /** A row of the table: the admin's list, or the coordinator's (without mobile numbers). */
 export interface TeacherRow {
@@ -75,12 +74,9 @@ function ActionForm({
  */
 export function SchoolTeachers({ teachers, manage = "admin" }: { teachers: Teacher[]; manage?: "admin" | "coordinator" }) {
   const admin = manage === "admin";
-  const fetcher = useFetcher<RowAnswer>({ key: "school-teachers" });
-  // Without JavaScript the forms post as a page; the answer comes back as the page's action data.
-  const posted = useActionData<RowAnswer>();
-  const answer = fetcher.data ?? (posted?.intent.startsWith("teacher-") ? posted : undefined);
-  const [confirm, setConfirm] = useState<Confirm | null>(null);
-  const busy = fetcher.state !== "idle";
+  const { fetcher, answer, confirm, setConfirm, busy } = useRowActions<Confirm>("school-teachers", (intent) =>
+    intent.startsWith("teacher-"),
+  );
   const pending = busy ? String(fetcher.formData?.get("teacherId") ?? "") : null;
 
   return (

@@ -1,9 +1,7 @@
-import { useState } from "react";
-import { useActionData, useFetcher } from "react-router";
 import type { HeldSeat } from "../../../../workers/licences/seat-holders.ts";
 import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { cardClasses, rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
-import { AskFirstButton, ConfirmDialog, type RowAnswer, RowNotice } from "./ask-first.tsx";
+import { AskFirstButton, ConfirmDialog, RowNotice, useRowActions } from "./ask-first.tsx";
 
 /** One held seat, as the server lists it. */
 export type HeldSeatRow = HeldSeat;
@@ -18,12 +16,10 @@ export const SEAT_FREE_INTENT = "seat-free";
  * and the button that had it, are gone).
  */
 export function SeatHolders({ seats }: { seats: HeldSeatRow[] }) {
-  const fetcher = useFetcher<RowAnswer>({ key: "seat-holders" });
-  // Without JavaScript the form posts as a page; the answer comes back as the page's action data.
-  const posted = useActionData<RowAnswer>();
-  const answer = fetcher.data ?? (posted?.intent === SEAT_FREE_INTENT ? posted : undefined);
-  const [confirm, setConfirm] = useState<HeldSeatRow | null>(null);
-  const busy = fetcher.state !== "idle";
+  const { fetcher, answer, confirm, setConfirm, busy } = useRowActions<HeldSeatRow>(
+    "seat-holders",
+    (intent) => intent === SEAT_FREE_INTENT,
+  );
 
   return (
     <section className={cardClasses} aria-labelledby="seat-holders-title">

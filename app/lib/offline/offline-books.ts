@@ -1,3 +1,4 @@
+import { dayOf } from "#shared/rules/licence.ts";
 import { type PageText, ReaderApiError } from "../reader/reader-api.ts";
 import { unseal } from "./offline-crypto.ts";
 import { type OfflineCopy, offlineDb, pagesOf, recordLabel } from "./offline-db.ts";
@@ -65,7 +66,7 @@ export async function eraseOfflineCopies(bookIds?: number[]): Promise<void> {
 /** Notes that page `n` was read from the local copy; reported at the next contact (offline-contact.ts). */
 async function recordRead(copy: OfflineCopy, n: number): Promise<void> {
   const at = Date.now();
-  const day = new Date(at).toISOString().slice(0, 10);
+  const day = dayOf(at);
   const db = await offlineDb();
   // Once per (loan, page, UTC day), as the server counts: the first read of the day is kept.
   if (await db.getKey("reads", [copy.loanId, n, day])) return;

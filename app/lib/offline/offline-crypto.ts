@@ -4,6 +4,7 @@
  * beside the copy can decrypt its pages but no script can read its bytes back out of it; the base64
  * text the server sent is dropped once imported.
  */
+import { OFFLINE_KEY_BYTES } from "#shared/rules/offline.ts";
 
 /** GCM's recommended nonce: 12 random bytes, fresh for every record (a nonce must never repeat under one key). */
 const IV_BYTES = 12;
@@ -20,7 +21,7 @@ function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 /** The loan's key (base64 of 32 random bytes) as a CryptoKey that cannot be exported. */
 export async function importLoanKey(base64: string): Promise<CryptoKey> {
   const raw = fromBase64(base64);
-  if (raw.length !== 32) throw new Error("An offline loan's key must be 32 bytes.");
+  if (raw.length !== OFFLINE_KEY_BYTES) throw new Error(`An offline loan's key must be ${OFFLINE_KEY_BYTES} bytes.`);
   const key = await crypto.subtle.importKey("raw", raw, { name: "AES-GCM" }, false, ["encrypt", "decrypt"]);
   raw.fill(0);
   return key;

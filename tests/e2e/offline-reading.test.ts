@@ -8,7 +8,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_NOT_ALLOWED } from "#shared/rules/offline.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { execSql, signInDemoTeacher } from "./support.ts";
+import { bookHrefOf, execSql, signInDemoTeacher } from "./support.ts";
 
 setupBrowser();
 
@@ -23,14 +23,7 @@ const OFFLINE_CONSOLE = [/ERR_INTERNET_DISCONNECTED/, /Failed to load resource/,
 
 /** The book's id, found through the dashboard's search by its title. */
 async function bookIdOf(page: Page, title: string): Promise<number> {
-  await page.goto(`${BASE()}/dashboard`);
-  await page.locator("#dashboard-search").fill(title);
-  const href = await page
-    .locator("main article")
-    .getByRole("link", { name: new RegExp(title) })
-    .first()
-    .getAttribute("href");
-  return Number(/book\/(\d+)/.exec(href ?? "")?.[1]);
+  return Number(/book\/(\d+)/.exec((await bookHrefOf(page, BASE(), title)) ?? "")?.[1]);
 }
 
 const readerUrl = (bookId: number) => `${BASE()}/dashboard/book/${bookId}/view`;

@@ -97,6 +97,17 @@ export async function adminLogin(page: import("playwright-core").Page, origin = 
   await page.getByRole("heading", { name: "All Schools" }).waitFor();
 }
 
+/** The address of a book of the school (`base`) by its title, from the signed-in teacher's dashboard search; the reader is not opened. */
+export async function bookHrefOf(page: import("playwright-core").Page, base: string, title: string): Promise<string | null> {
+  await page.goto(`${base}/dashboard`);
+  await page.locator("#dashboard-search").fill(title);
+  return page
+    .locator("main article")
+    .getByRole("link", { name: new RegExp(title) })
+    .first()
+    .getAttribute("href");
+}
+
 /**
  * Opens a book of the school (`base`, e.g. `${origin}/schools/{slug}`) in the reader from the
  * signed-in teacher's dashboard, by its title: the search narrows the shelf to it and its card's
@@ -105,13 +116,7 @@ export async function adminLogin(page: import("playwright-core").Page, origin = 
  * waits for what it needs of the reader.
  */
 export async function openBookFromDashboard(page: import("playwright-core").Page, base: string, title: string): Promise<number> {
-  await page.goto(`${base}/dashboard`);
-  await page.locator("#dashboard-search").fill(title);
-  const href = await page
-    .locator("main article")
-    .getByRole("link", { name: new RegExp(title) })
-    .first()
-    .getAttribute("href");
+  const href = await bookHrefOf(page, base, title);
   await page.goto(new URL(`${href}/view`, page.url()).toString());
   return Number(/book\/(\d+)\/view/.exec(page.url())?.[1]);
 }

@@ -27,6 +27,14 @@ function drivenKeep() {
   };
 }
 
+/** The book's card with a download the test drives, "Keep for offline" pressed. */
+async function startKeeping() {
+  const driven = drivenKeep();
+  render(<KeepForOffline book={book} keep={driven.keep} />);
+  await userEvent.click(await screen.findByRole("button", { name: "Keep for offline" }));
+  return driven;
+}
+
 const copyOf = (over: Partial<OfflineCopy> = {}): OfflineCopy => ({
   bookId: 3,
   loanId: "loan-3",
@@ -49,9 +57,7 @@ afterEach(async () => {
 
 describe("Keep for offline", () => {
   it("shows the download's progress with an accessible bar, and Cancel stops it", async () => {
-    const driven = drivenKeep();
-    render(<KeepForOffline book={book} keep={driven.keep} />);
-    await userEvent.click(await screen.findByRole("button", { name: "Keep for offline" }));
+    const driven = await startKeeping();
     expect(driven.keep).toHaveBeenCalledWith(expect.objectContaining({ bookId: 3, readerUrl: book.readerUrl, width: 1024 }));
 
     await driven.progress(12, 80);
@@ -70,9 +76,7 @@ describe("Keep for offline", () => {
   });
 
   it("says the server's sentence when the book cannot be kept", async () => {
-    const driven = drivenKeep();
-    render(<KeepForOffline book={book} keep={driven.keep} />);
-    await userEvent.click(await screen.findByRole("button", { name: "Keep for offline" }));
+    const driven = await startKeeping();
     await driven.finish({
       status: "refused",
       message: "Your school's licence for this book does not allow keeping it for offline reading.",
@@ -83,9 +87,7 @@ describe("Keep for offline", () => {
   });
 
   it("says until when the book is kept, and that a copy stopped short is partial, with Continue saving", async () => {
-    const driven = drivenKeep();
-    render(<KeepForOffline book={book} keep={driven.keep} />);
-    await userEvent.click(await screen.findByRole("button", { name: "Keep for offline" }));
+    const driven = await startKeeping();
     await driven.finish({
       status: "partial",
       message: "You have reached the reading limit for this book.",

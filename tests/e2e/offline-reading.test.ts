@@ -21,9 +21,11 @@ const NOT_SAVED = "Not yet saved: it will be sent when you're back online.";
 // React Router's route discovery on a page that opened from the app shell offline says so too.
 const OFFLINE_CONSOLE = [/ERR_INTERNET_DISCONNECTED/, /Failed to load resource/, /Failed to fetch manifest patches/];
 
-/** The book's id, found through the dashboard's search by its title. */
-async function bookIdOf(page: Page, title: string): Promise<number> {
-  return Number(/book\/(\d+)/.exec((await bookHrefOf(page, BASE(), title)) ?? "")?.[1]);
+/** A page signed in as the school's demo teacher, and the id of the book `title` (found through the dashboard's search). */
+async function teacherWithBook(title: string, options: Parameters<typeof openPage>[0]): Promise<{ page: Page; bookId: number }> {
+  const page = await openPage(options);
+  await signInDemoTeacher(page, baseURL(), SLUG);
+  return { page, bookId: Number(/book\/(\d+)/.exec((await bookHrefOf(page, BASE(), title)) ?? "")?.[1]) };
 }
 
 const readerUrl = (bookId: number) => `${BASE()}/dashboard/book/${bookId}/view`;
@@ -89,9 +91,7 @@ const imageWidth = (page: Page, n: number) =>
 
 describe("reading a book kept for offline", () => {
   it("keeps a book with its progress shown, reads it offline after a reload, and reports the pages read once online", async () => {
-    const page = await openPage({ allowConsole: OFFLINE_CONSOLE });
-    await signInDemoTeacher(page, baseURL(), SLUG);
-    const bookId = await bookIdOf(page, "Plants and Seeds");
+    const { page, bookId } = await teacherWithBook("Plants and Seeds", { allowConsole: OFFLINE_CONSOLE });
     // Each page a little slower, so the progress can be seen (the download itself is not changed).
     await page.route(/offline=/, async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 150));
@@ -195,9 +195,7 @@ describe("reading a book kept for offline", () => {
   });
 
   it("erases the copy at the next contact once the session was signed out everywhere from another browser", async () => {
-    const page = await openPage({ allowConsole: OFFLINE_CONSOLE, allowStatus: [401, 404] });
-    await signInDemoTeacher(page, baseURL(), SLUG);
-    const bookId = await bookIdOf(page, "Shapes Everywhere");
+    const { page, bookId } = await teacherWithBook("Shapes Everywhere", { allowConsole: OFFLINE_CONSOLE, allowStatus: [401, 404] });
     await keepForOffline(page, bookId);
     expect(await keptBookIds(page)).toEqual([bookId]);
 
@@ -215,9 +213,7 @@ describe("reading a book kept for offline", () => {
   });
 
   it("does not open a copy whose loan has ended on the device's clock", async () => {
-    const page = await openPage({ allowConsole: OFFLINE_CONSOLE });
-    await signInDemoTeacher(page, baseURL(), SLUG);
-    const bookId = await bookIdOf(page, "Counting Creatures");
+    const { page, bookId } = await teacherWithBook("Counting Creatures", { allowConsole: OFFLINE_CONSOLE });
     await keepForOffline(page, bookId);
     await page.goto(readerUrl(bookId));
     await page.locator("[data-reader][data-first-paint-ms]").waitFor({ timeout: 30_000 });
@@ -234,9 +230,7 @@ describe("reading a book kept for offline", () => {
   });
 
   it("refuses with the licence's sentence when the licence does not allow offline reading", async () => {
-    const page = await openPage({ allowStatus: [403, 404] });
-    await signInDemoTeacher(page, baseURL(), SLUG);
-    const bookId = await bookIdOf(page, "Our Neighbourhood");
+    const { page, bookId } = await teacherWithBook("Our Neighbourhood", { allowStatus: [403, 404] });
     await execSql(
       `UPDATE book_access SET offline_allowed = 0 WHERE book_id = ${bookId} AND school_id = (SELECT id FROM schools WHERE slug = '${SLUG}');`,
     );

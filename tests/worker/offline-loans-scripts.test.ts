@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { OFFLINE_LOAN_NOT_FOUND, OFFLINE_LOAN_REFUSED } from "#shared/rules/offline.ts";
 import { openTeacherSession } from "../../workers/auth/sessions.ts";
-import { errorOf, okBody } from "./helpers.ts";
+import { api, errorOf, okBody } from "./helpers.ts";
 import { contact, download, giveBack, kept, loanSchool, reportReads, type Teacher } from "./offline-fixtures.ts";
 import { preparedBook } from "./page-fixtures.ts";
 
@@ -44,5 +44,21 @@ describe("an offline loan used where it does not belong", () => {
     expect((await giveBack(teacher, book.id)).status).toBe(204);
     const after = Date.now() + 1;
     expect(await okBody(reportReads(teacher, book.id, loan.id, [{ n: 1, at: after }]))).toEqual({ counted: 0 });
+  });
+
+  it("tells a made-up cookie nothing before its session is checked: 401 for a malformed saver, another book, a made-up loan", async () => {
+    const { school, book, teachers } = await loanSchool(["Real"]);
+    const loan = await kept(teachers[0]!, book.id);
+    // A well-formed cookie naming the school (as a real one does) but no session of it: the page view reads it without D1.
+    const madeUp = { cookie: `__Host-lectern_teacher=${school.id}.${"m".repeat(32)}` };
+    const elsewhere = (await preparedBook(`Elsewhere ${crypto.randomUUID()}`, [], ["A."])).book;
+    for (const path of [
+      `/api/books/${book.id}/pages/1?saver=nope`,
+      `/api/books/${book.id}/pages/9?offline=${loan.id}`,
+      `/api/books/${elsewhere.id}/pages/1?offline=${loan.id}`,
+      `/api/books/${book.id}/pages/1/text?offline=made-up`,
+    ]) {
+      expect((await api(path, madeUp)).status, path).toBe(401);
+    }
   });
 });

@@ -1,14 +1,10 @@
 import { useEffect, useId, useState } from "react";
+import { formatDateTime } from "../../lib/format-date.ts";
 import type { OfflineCopy } from "../../lib/offline/offline-db.ts";
 import { ToolButton } from "../reader/reader-toolbar.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { type KeepBookRef, type KeepState, type Saving, useKeepForOffline } from "./use-keep-for-offline.ts";
 import { useOnline } from "./use-offline-contact.ts";
-
-/** When a loan ends, as the teacher reads it: "Dec 13, 2026, 4:05 PM" on this device's clock. */
-export function formatUntil(until: number): string {
-  return new Date(until).toLocaleString("en-US", { month: "short", day: "numeric", year: "numeric", hour: "numeric", minute: "2-digit" });
-}
 
 export const savingText = ({ saved, pageCount }: Saving) =>
   pageCount === null ? "Saving for offline: asking the library…" : `Saving for offline: ${saved} of ${pageCount} pages`;
@@ -112,8 +108,8 @@ function KeepBody({ state, dark }: { state: KeepState; dark: boolean }) {
         <>
           <p className="font-medium">
             {isPartial(copy)
-              ? `${copy.saved} of ${copy.pageCount} pages kept on this device, until ${formatUntil(copy.until)}.`
-              : `Kept on this device for offline reading until ${formatUntil(copy.until)}.`}
+              ? `${copy.saved} of ${copy.pageCount} pages kept on this device, until ${formatDateTime(copy.until)}.`
+              : `Kept on this device for offline reading until ${formatDateTime(copy.until)}.`}
           </p>
           {isPartial(copy) && (
             <p className={muted}>{copy.stopped ? `Saving stopped: ${copy.stopped}` : "Saving stopped before the last page."}</p>

@@ -1,8 +1,9 @@
 import { useEffect, useState } from "react";
+import { formatDateTime } from "../../lib/format-date.ts";
 import { eraseOfflineCopies, listOfflineCopies, onCopiesChanged } from "../../lib/offline/offline-books.ts";
 import type { OfflineCopy } from "../../lib/offline/offline-db.ts";
 import { returnLoan } from "../../lib/offline/offline-loan-api.ts";
-import { formatUntil, isPartial } from "./keep-for-offline.tsx";
+import { isPartial } from "./keep-for-offline.tsx";
 import { useOnline } from "./use-offline-contact.ts";
 
 /**
@@ -57,7 +58,7 @@ export function KeptBooks({ basePath }: { basePath: string }) {
             </a>
             <span className="text-sm text-slate-600 dark:text-slate-400">
               {isPartial(copy) ? `${copy.saved} of ${copy.pageCount} pages, until ` : "Until "}
-              {formatUntil(copy.until)}
+              {formatDateTime(copy.until)}
             </span>
             {online && (
               <button

@@ -26,7 +26,7 @@ export type KeepState = {
  * the dashboard (the app's own navigation) does not stop one, and coming back shows its progress.
  * A full page load stops it; what was saved stays as a partial copy, continued with "Continue saving".
  */
-type Job = { controller: AbortController; saving: Saving; said: KeepMessage | null };
+type Job = { controller: AbortController; saving: Saving };
 const jobs = new Map<number, Job>();
 const watchers = new Set<() => void>();
 const changed = () => {
@@ -66,7 +66,7 @@ export function useKeepForOffline({ bookId, title, readerUrl }: KeepBookRef, kee
   const job = jobs.get(bookId);
   const keepNow = useCallback(() => {
     if (jobs.has(bookId)) return;
-    const started: Job = { controller: new AbortController(), saving: { saved: 0, pageCount: null }, said: null };
+    const started: Job = { controller: new AbortController(), saving: { saved: 0, pageCount: null } };
     jobs.set(bookId, started);
     setMessage(null);
     changed();

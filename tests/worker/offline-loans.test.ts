@@ -246,8 +246,12 @@ describe("the contact check (GET /api/teacher/offline)", () => {
       await end(teacher, ctx);
       expect((await contact(teacher)).status).toBe(401);
       expect((await readPage(waiting, ctx.book.id, 1)).status).toBe(200);
-      // Its key goes with it the next time the object looks at its loans.
+      // Its key goes with it when the object next settles the school's loans (the staff's list, or the
+      // tidying alarm); another session's contact check settles only its own (no scan per page load).
       await okBody(contact(waiting));
+      expect((await loanRow(ctx.school.id, loan.id))?.key).not.toBeNull();
+      const listed = await client(ctx.admin).api.schools[":id"]["offline-loans"].$get({ param: { id: String(ctx.school.id) } });
+      expect(listed.status).toBe(200);
       expect((await loanRow(ctx.school.id, loan.id))?.key).toBeNull();
     });
   }

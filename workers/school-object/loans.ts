@@ -52,15 +52,20 @@ export const ENDED_LOAN_KEPT_MS = 30 * DAY_MS;
 
 const SESSION_LOAN_COLUMNS = "l.id, l.book_id AS bookId, l.until, l.key, l.page_count AS pageCount";
 
-/** Loans no longer live (their day came, their session or teacher went) are ended with their reason and lose their key. */
-export function settleLoans(sql: SqlStorage, now: number) {
+/**
+ * Loans no longer live (their day came, their session or teacher went) are ended with their reason
+ * and lose their key: one session's (`tokenHash`, its contact check: no scan of the school's loans
+ * on every page load) or every one (the tidying alarm, the staff's list, a new loan's cap).
+ */
+export function settleLoans(sql: SqlStorage, now: number, tokenHash?: string) {
   sql.exec(
     `UPDATE offline_loans AS l SET ended_at = ?1, key = NULL,
        ended = CASE WHEN l.until <= ?1 THEN 'expired'
          WHEN EXISTS (SELECT 1 FROM teachers t WHERE t.id = l.teacher_id AND t.disabled = 1) THEN 'teacher-disabled'
          ELSE 'signed-out' END
-     WHERE l.ended IS NULL AND NOT (${LIVE_LOAN})`,
+     WHERE l.ended IS NULL AND (?2 IS NULL OR l.token_hash = ?2) AND NOT (${LIVE_LOAN})`,
     now,
+    tokenHash ?? null,
   );
 }
 
@@ -151,7 +156,7 @@ export function createLoan(
 
 /** The session's live loans, with their keys (the contact check). */
 export function sessionLoans(sql: SqlStorage, tokenHash: string, now: number): SessionLoan[] {
-  settleLoans(sql, now);
+  settleLoans(sql, now, tokenHash);
   return sql
     .exec<SessionLoan>(
       `SELECT ${SESSION_LOAN_COLUMNS} FROM offline_loans l WHERE l.token_hash = ?2 AND ${LIVE_LOAN} ORDER BY l.created_at`,

@@ -83,20 +83,13 @@ export class School extends SchoolObjectBase {
   }
 
   async readPage(schoolId: number, input: reading.PageRead & AsTeacher): Promise<reading.PageCheck> {
-    return this.withSession(schoolId, input, (teacher, now) => {
-      const r = reading.readPage(this.sql, teacher, input, now, this.flushSoon);
-      console.log(
-        `[SEATDBG] readPage t=${teacher.id} b=${input.bookId} read=${input.countsAsRead} at=${now} ok=${JSON.stringify(r).slice(0, 80)}`,
-      );
-      return r;
-    });
+    return this.withSession(schoolId, input, (teacher, now) => reading.readPage(this.sql, teacher, input, now, this.flushSoon));
   }
 
   /** The teacher closed the book: their seat, if they held one, is free for the next. */
   async releaseSeat(schoolId: number, input: { bookId: number } & AsTeacher): Promise<ObjectOutcome<null>> {
     return this.withSession(schoolId, input, (teacher) => {
       seats.releaseSeat(this.sql, teacher.id, input.bookId);
-      console.log(`[SEATDBG] release t=${teacher.id} b=${input.bookId} at=${Date.now()}`);
       return answer(null);
     });
   }

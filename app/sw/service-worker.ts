@@ -23,9 +23,20 @@ declare const SHELL_VERSION: string;
 
 const ASSETS_CACHE = assetsCacheName(SHELL_VERSION);
 
-self.addEventListener("install", () => {
+/** The Static Routing API's install step (Chromium): requests it names go to the network without this worker. */
+type RoutingInstallEvent = ExtendableEvent & {
+  addRoutes?(rules: { condition: { urlPattern: URLPatternInit }; source: "network" }[]): Promise<void>;
+};
+
+self.addEventListener("install", (event: RoutingInstallEvent) => {
   // Nothing to fetch first: the next page the teacher opens is kept as it comes.
   void self.skipWaiting();
+  // The API never reaches this worker (routeOf passes it anyway): a request a closing page sends
+  // with keepalive, the reader giving its seat back on pagehide (app/lib/reader/reader-api.ts), was
+  // now and then lost on its way through the worker, and the seat stayed taken for SEAT_HOLD_MS.
+  // Page images skip the worker's start-up too. A browser without the API goes through the worker as before.
+  if (event.addRoutes)
+    event.waitUntil(event.addRoutes([{ condition: { urlPattern: { pathname: "/api/*" } }, source: "network" }]).catch(() => {}));
 });
 
 self.addEventListener("activate", (event) => {

@@ -227,7 +227,9 @@ describe("the admin console", () => {
     await expect.poll(() => page.getByRole("radio").count()).toBe(1);
     await page.getByRole("radio", { name: /Counting Creatures/ }).check();
     await page.getByLabel("Find schools").fill(`Assign Test ${stamp}`);
-    await expect.poll(() => page.getByRole("checkbox").count()).toBe(1);
+    // The schools' list only: the licence terms above it have their own "Offline reading allowed" box.
+    const found = page.getByRole("group", { name: "Schools found" });
+    await expect.poll(() => found.getByRole("checkbox").count()).toBe(1);
     await page.getByRole("checkbox", { name: new RegExp(school) }).check();
     await page.getByRole("button", { name: "Assign (1)" }).click();
     await page.getByText('"Counting Creatures" assigned to 1 school(s) (1 new).').waitFor();

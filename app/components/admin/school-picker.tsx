@@ -58,7 +58,11 @@ export function SchoolPicker({
         value={input}
         onChange={setInput}
       />
-      <div className="max-h-64 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <div
+        role="group"
+        aria-label="Schools found"
+        className="max-h-64 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
+      >
         {options.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{schools.isPending ? "Loading..." : "No schools to add."}</p>
         ) : (

@@ -7,6 +7,7 @@
 export * from "./schema/audit-log.ts";
 export * from "./schema/book-imports.ts";
 export * from "./schema/catalogue.ts";
+export * from "./schema/codes.ts";
 export * from "./schema/licences.ts";
 export * from "./schema/page-preparation.ts";
 export * from "./schema/people.ts";

@@ -9,6 +9,8 @@ import { adminStatsApi } from "./admin-stats.ts";
 import { annotationsApi } from "./annotations.ts";
 import { bookFilesApi } from "./book-files.ts";
 import { bookPagesApi } from "./book-pages.ts";
+import { codeRedeemApi } from "./code-redeem.ts";
+import { codesApi } from "./codes.ts";
 import { coordinatorApi } from "./coordinator.ts";
 import { ownAccountErasureApi, schoolErasureApi } from "./erasure.ts";
 import { favouritesApi } from "./favourites.ts";
@@ -57,6 +59,9 @@ export const api = new Hono<AppEnv>()
   .route("/reports", reportsApi)
   .route("/leaks", leaksApi)
   .route("/licences", licencesApi)
+  // Redeeming first: the admins' code routes each carry their own guard (docs/decisions/0053).
+  .route("/codes", codeRedeemApi)
+  .route("/codes", codesApi)
   .route("/superadmin", superadminApi)
   .route("/operator", operatorApi)
   .route("/auth/oidc", ssoApi)

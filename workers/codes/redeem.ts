@@ -1,0 +1,98 @@
+/**
+ * Redeeming a bookstore code for a school (docs/decisions/0053), for its coordinator or an admin
+ * (the commands in redeem-commands.ts decide who and for which school). In order: the code's
+ * format (no lookup, not counted); the throttle on the person, the school and the address; the
+ * code looked up by its keyed hash and any refusal (each failed try counted); then one D1
+ * transaction claiming the code and writing the licences and the audit entry (redeem-licence.ts);
+ * then the school's object told its catalogue changed. A code claimed by someone else between the
+ * lookup and the transaction is looked up again and refused as used.
+ */
+import { CODE_FORMAT_ERROR, normalizeCode } from "#shared/rules/code-format.ts";
+import { dayOf } from "#shared/rules/licence.ts";
+import type { AuditActor } from "../admins/audit.ts";
+import { type Db, runTransaction } from "../db/client.ts";
+import { done, type Failure, failed, type Outcome } from "../kernel/failure.ts";
+import { catalogueChanged } from "../licences/licences.ts";
+import type { HotState } from "../school-object/objects.ts";
+import { type CodeSecrets, hashCode } from "./code-hash.ts";
+import { type LicenceAction, plannedActions, redemptionStatements, type WrittenLicence } from "./redeem-licence.ts";
+import { findCode, refusalOf, usedCode, wrongCode } from "./redeem-lookup.ts";
+import { redeemedMessage } from "./redeem-message.ts";
+import { type CodePerson, codeTriesBlocked, countFailedTry } from "./throttle.ts";
+
+/** What a redemption answers: the code's last four, the school, and each book's licence now. */
+export interface Redeemed {
+  last4: string;
+  schoolId: number;
+  books: {
+    bookId: number;
+    title: string;
+    licenceId: number;
+    action: LicenceAction;
+    startsOn: string;
+    endsOn: string | null;
+    seats: number | null;
+  }[];
+  message: string;
+}
+
+/** Who redeems, for which school (checked by the command), from where, and as whom the audit log names them. */
+export interface Redeemer {
+  person: CodePerson;
+  actor: AuditActor;
+  ip: string;
+  school: { id: number; name: string };
+  /** A coordinator of the school: the sentences say "your school" (an admin reads its name). */
+  own: boolean;
+}
+
+/** The codes' key and the schools' objects. */
+export type RedeemEnv = CodeSecrets & HotState;
+
+export async function redeemCode(
+  db: Db,
+  env: RedeemEnv,
+  redeemer: Redeemer,
+  typed: string,
+  now = Date.now(),
+): Promise<Outcome<{ redeemed: Redeemed }>> {
+  const compact = normalizeCode(typed);
+  if (!compact) return failed({ kind: "invalid", error: CODE_FORMAT_ERROR, field: "code", details: { status: "format" } });
+  const attempt = { person: redeemer.person, schoolId: redeemer.school.id, ip: redeemer.ip };
+  const blocked = await codeTriesBlocked(db, attempt, now);
+  if (blocked) return failed(blocked);
+  const hash = await hashCode(env, compact);
+  const { school } = redeemer;
+  const named = { id: school.id, as: redeemer.own ? "Your school" : school.name };
+  const refuse = async (failure: Failure) => {
+    await countFailedTry(db, attempt, now);
+    return failed(failure);
+  };
+
+  const code = await findCode(db, hash, school.id);
+  if (!code) return refuse(wrongCode());
+  const refusal = refusalOf(code, named, now);
+  if (refusal) return refuse(refusal);
+
+  const results = await runTransaction(db, redemptionStatements(db, { code, hash, school, actor: redeemer.actor, now }));
+  // Claimed by someone else (or withdrawn) between the lookup and the transaction: say what it is now.
+  if (!results[0]?.results.length) return refuse(refusalOf(await findCode(db, hash, school.id), named, now) ?? usedCode());
+  await catalogueChanged(env, [school.id]);
+
+  const written = (results[1]?.results ?? []) as unknown as WrittenLicence[];
+  const titles = new Map(code.books.map((book) => [book.id, book.title]));
+  const actions = new Map(plannedActions(code, dayOf(now)).map((plan) => [plan.bookId, plan.action]));
+  const books = written
+    .map((row) => ({
+      bookId: row.bookId,
+      title: titles.get(row.bookId) ?? "",
+      licenceId: row.id,
+      action: actions.get(row.bookId) ?? "created",
+      startsOn: row.startsOn,
+      endsOn: row.endsOn,
+      seats: row.seats,
+    }))
+    .sort((a, b) => a.title.localeCompare(b.title) || a.bookId - b.bookId);
+  const message = redeemedMessage(books, redeemer.own ? "your school" : school.name);
+  return done({ redeemed: { last4: code.last4, schoolId: school.id, books, message } });
+}

@@ -30,6 +30,7 @@ const NAV = [
   { to: "/admin/books", label: "Books" },
   { to: "/admin/preparation", label: "Preparation" },
   { to: "/admin/licences", label: "Licences" },
+  { to: "/admin/codes", label: "Codes" },
   { to: "/admin/leaks", label: "Trace a leak" },
 ];
 

@@ -41,9 +41,11 @@ import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-h
 import { SignInSettings } from "../components/admin/school/sign-in-settings.tsx";
 import { SchoolUsage } from "../components/admin/usage/school-usage.tsx";
 import { SeatUse } from "../components/admin/usage/seat-use.tsx";
+import { REDEEM_INTENT, RedeemCode } from "../components/school/redeem-code.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
 import { eraseSchoolAction } from "../lib/erase-school.server.ts";
 import { offlineBooksAction, returnLoanAction } from "../lib/offline-loans.server.ts";
+import { redeemForSchoolAction } from "../lib/redeem-code.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/admin-school";
 
@@ -144,6 +146,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return reply(outcome, { intent }, ({ message }) => ({ intent, message }));
   }
   if (intent === ERASE_INTENT) return eraseSchoolAction({ context, request }, id.data, form.get("confirm"));
+  if (intent === REDEEM_INTENT) return redeemForSchoolAction({ context, request }, intent, params.id, form);
   // "Return now" and the offline books per teacher (docs/decisions/0050).
   if (intent === LOAN_RETURN_INTENT) return returnLoanAction({ context, request }, intent, params.id, form);
   if (intent === OFFLINE_BOOKS_INTENT) return offlineBooksAction({ context, request }, intent, params.id, form);
@@ -259,6 +262,11 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
       />
       <SignInSettings key={`sign-in-${s.id}`} settings={signIn} />
       <SchoolTeachers teachers={teachers} />
+      <RedeemCode
+        key={`redeem-${s.id}`}
+        title="Redeem a bookstore code for this school"
+        description="A code the school bought from a bookstore and read out to you: its books are added to the school's licences."
+      />
       <SchoolExport key={`export-${s.id}`} exports={exports} load={readAdminExports(s.id)} downloadHref={adminDownloadHref(s.id)} />
       <section className={cardClasses} aria-labelledby="books-title">
         <h2 id="books-title" className="mb-3 font-semibold">

@@ -21,8 +21,10 @@ import { EXPORT_INTENT, SchoolExport } from "../components/admin/school/school-e
 import { SchoolTeachers } from "../components/admin/school/school-teachers.tsx";
 import { SEAT_FREE_INTENT, SeatHolders } from "../components/admin/school/seat-holders.tsx";
 import { type SchoolCsvHref, SchoolUsage } from "../components/admin/usage/school-usage.tsx";
+import { REDEEM_INTENT, RedeemCode } from "../components/school/redeem-code.tsx";
 import { teacherContext } from "../lib/guards/teacher.server.ts";
 import { coordinatorReturnLoanAction } from "../lib/offline-loans.server.ts";
+import { redeemForOwnSchoolAction } from "../lib/redeem-code.server.ts";
 import { reply, runCommand } from "../lib/run-command.server.ts";
 import type { Route } from "./+types/school-coordinator";
 
@@ -84,6 +86,8 @@ export async function action({ request, context }: Route.ActionArgs) {
     return reply(outcome, { intent }, () => ({ intent, message: "The export is being prepared." }));
   }
   if (intent === LOAN_RETURN_INTENT) return coordinatorReturnLoanAction({ context, request }, intent, form);
+  // A bookstore code for this school (docs/decisions/0053): the command checks the coordinator.
+  if (intent === REDEEM_INTENT) return redeemForOwnSchoolAction({ context, request }, intent, form);
   if (!(intent in COMMANDS)) return reply(failure("invalid", "Unknown action"), { intent });
   const command = COMMANDS[intent as keyof typeof COMMANDS];
   const outcome = await runCommand({ context, request }, command, { teacherId: form.get("teacherId") ?? "" });
@@ -106,6 +110,10 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
           the teacher limit.
         </p>
       </div>
+      <RedeemCode
+        title="Redeem a bookstore code"
+        description="Bought digital access with your printed books? Type the code from the card the bookstore gave you: its books are added to your school's library."
+      />
       <SchoolUsage
         schoolId={schoolId}
         days={days}

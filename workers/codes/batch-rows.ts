@@ -3,6 +3,7 @@
  * what the API answers (BatchSummary, CodeRow in batches.ts).
  */
 import { type SQL, sql } from "drizzle-orm";
+import { type Db, runTransaction } from "../db/client.ts";
 import type { BatchSummary, CodeRow, CodeStatus } from "./batches.ts";
 
 /** A batch as batchSummarySql reads it: SQLite's booleans as 0/1, its books as JSON text. */
@@ -84,4 +85,13 @@ export function toCodeRow(row: CodeRecord): CodeRow {
     schoolName: row.schoolName,
     revokedAt: row.revokedAt,
   };
+}
+
+/**
+ * Reads in one D1 batch (one round trip, one snapshot): each statement's rows as `T` names them.
+ * drizzle's own batch takes built queries only, not raw SQL reads.
+ */
+export async function readTogether<T extends unknown[]>(db: Db, statements: { [K in keyof T]: SQL }): Promise<{ [K in keyof T]: T[K][] }> {
+  const results = await runTransaction(db, statements as SQL[]);
+  return results.map((result) => result.results) as { [K in keyof T]: T[K][] };
 }

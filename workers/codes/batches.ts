@@ -10,7 +10,16 @@ import { type Actor, auditEntry } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { done, failure, type Outcome } from "../kernel/failure.ts";
 import type { BatchInput } from "./batch-input.ts";
-import { type BatchRecord, batchSummarySql, type CodeRecord, codeColumnsSql, codeStatusSql, toCodeRow, toSummary } from "./batch-rows.ts";
+import {
+  type BatchRecord,
+  batchSummarySql,
+  type CodeRecord,
+  codeColumnsSql,
+  codeStatusSql,
+  readTogether,
+  toCodeRow,
+  toSummary,
+} from "./batch-rows.ts";
 import { type CodeSecrets, hashCode, newCodes } from "./code-hash.ts";
 
 export type CodeStatus = "unused" | "redeemed" | "revoked" | "expired";
@@ -149,9 +158,9 @@ export async function listBatches(
   today = dayOf(Date.now()),
 ): Promise<{ batches: BatchSummary[]; labels: LabelTotals[] }> {
   const where = filter.label === undefined ? sql`1` : sql`b.label = ${filter.label}`;
-  const [rows, labels] = await db.batch([
-    db.all<BatchRecord>(batchSummarySql(where, BATCH_LIST_LIMIT)),
-    db.all<LabelTotals>(sql`
+  const [rows, labels] = await readTogether<[BatchRecord, LabelTotals]>(db, [
+    batchSummarySql(where, BATCH_LIST_LIMIT),
+    sql`
       SELECT b.label AS label, count(*) AS batches, sum(b.count) AS issued,
         coalesce(sum(k.redeemed), 0) AS redeemed, coalesce(sum(k.revoked), 0) AS revoked
       FROM code_batches b
@@ -159,7 +168,7 @@ export async function listBatches(
         SELECT batch_id, sum(redeemed_at IS NOT NULL) AS redeemed, sum(redeemed_at IS NULL AND revoked_at IS NOT NULL) AS revoked
         FROM codes GROUP BY batch_id
       ) k ON k.batch_id = b.id
-      GROUP BY b.label ORDER BY b.label`),
+      GROUP BY b.label ORDER BY b.label`,
   ]);
   return { batches: rows.map((row) => toSummary(row, today)), labels };
 }
@@ -179,11 +188,11 @@ export async function batchCodes(
 ): Promise<{ batch: BatchSummary; codes: CodeRow[]; total: number } | null> {
   const status = codeStatusSql(today);
   const where = page.status ? sql`c.batch_id = ${batchId} AND ${status} = ${page.status}` : sql`c.batch_id = ${batchId}`;
-  const [batches, codes, counted] = await db.batch([
-    db.all<BatchRecord>(batchSummarySql(sql`b.id = ${batchId}`, 1)),
-    db.all<CodeRecord>(sql`SELECT ${codeColumnsSql(today)} FROM codes c JOIN code_batches b ON b.id = c.batch_id
-      WHERE ${where} ORDER BY c.id LIMIT ${page.limit} OFFSET ${page.offset}`),
-    db.all<{ total: number }>(sql`SELECT count(*) AS total FROM codes c JOIN code_batches b ON b.id = c.batch_id WHERE ${where}`),
+  const [batches, codes, counted] = await readTogether<[BatchRecord, CodeRecord, { total: number }]>(db, [
+    batchSummarySql(sql`b.id = ${batchId}`, 1),
+    sql`SELECT ${codeColumnsSql(today)} FROM codes c JOIN code_batches b ON b.id = c.batch_id
+      WHERE ${where} ORDER BY c.id LIMIT ${page.limit} OFFSET ${page.offset}`,
+    sql`SELECT count(*) AS total FROM codes c JOIN code_batches b ON b.id = c.batch_id WHERE ${where}`,
   ]);
   const [batch] = batches;
   if (!batch) return null;

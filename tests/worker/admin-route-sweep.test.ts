@@ -18,6 +18,8 @@ const SCHOOL_ROUTES = [
   /^\/api\/auth\//,
   /^\/api\/teacher\//,
   /^\/api\/admin\/(login|logout)$/,
+  // A school's coordinator redeems a bookstore code for their school (an admin may too, naming one).
+  /^\/api\/codes\/redeem$/,
   /^\/api\/health$/,
 ];
 

@@ -59,10 +59,11 @@ export interface Redemption {
 }
 
 /**
- * The transaction's three statements, and the random id that marks this redemption's claim: the
- * first returns the code's id when this redemption claimed it, the second the licences written.
+ * The transaction's three statements (the first returns the code's id when this redemption claimed
+ * it, the second the licences written), and `ours`: the condition that holds in the rest of the
+ * transaction only if this redemption claimed the code, for what the caller adds to it.
  */
-export function redemptionStatements(db: Db, { code, hash, school, actor, now }: Redemption): SQL[] {
+export function redemptionStatements(db: Db, { code, hash, school, actor, now }: Redemption): { statements: SQL[]; ours: SQL } {
   const today = dayOf(now);
   const { batch } = code;
   const redemption = crypto.randomUUID();
@@ -93,7 +94,7 @@ export function redemptionStatements(db: Db, { code, hash, school, actor, now }:
       offline_days = CASE WHEN ${ended} THEN excluded.offline_days ELSE max(offline_days, excluded.offline_days) END,
       updated_at = excluded.updated_at
     RETURNING id, book_id AS bookId, starts_on AS startsOn, ends_on AS endsOn, seats`;
-  return [claim, licences, auditStatement(db, { code, school, actor, now }, ours, today)];
+  return { statements: [claim, licences, auditStatement(db, { code, school, actor, now }, ours, today)], ours };
 }
 
 /**

@@ -48,7 +48,9 @@ export interface FoundCode {
 /** The code whose keyed hash is `hash`, with its batch, books and `schoolId`'s licences of them; null when there is none. */
 export async function findCode(db: Db, hash: string, schoolId: number): Promise<FoundCode | null> {
   const ofTheCode = sql`(SELECT ${codes.batchId} FROM ${codes} WHERE ${codes.hash} = ${hash})`;
-  const [found, bookRows, licences] = await db.batch([
+  // Each table read on its own (no join): D1's batch answers rows by column name, and a join's
+  // two revoked_at columns would come back as one.
+  const [found, batches, bookRows, licences] = await db.batch([
     db
       .select({
         id: codes.id,
@@ -57,20 +59,22 @@ export async function findCode(db: Db, hash: string, schoolId: number): Promise<
         redeemedAt: codes.redeemedAt,
         schoolId: codes.schoolId,
         revokedAt: codes.revokedAt,
-        batch: {
-          label: codeBatches.label,
-          days: codeBatches.days,
-          endsOn: codeBatches.endsOn,
-          seats: codeBatches.seats,
-          offlineAllowed: codeBatches.offlineAllowed,
-          offlineDays: codeBatches.offlineDays,
-          redeemBy: codeBatches.redeemBy,
-          revokedAt: codeBatches.revokedAt,
-        },
       })
       .from(codes)
-      .innerJoin(codeBatches, eq(codeBatches.id, codes.batchId))
       .where(eq(codes.hash, hash)),
+    db
+      .select({
+        label: codeBatches.label,
+        days: codeBatches.days,
+        endsOn: codeBatches.endsOn,
+        seats: codeBatches.seats,
+        offlineAllowed: codeBatches.offlineAllowed,
+        offlineDays: codeBatches.offlineDays,
+        redeemBy: codeBatches.redeemBy,
+        revokedAt: codeBatches.revokedAt,
+      })
+      .from(codeBatches)
+      .where(eq(codeBatches.id, ofTheCode)),
     // A book deleted from the catalogue takes its code_batch_books row with it (cascade).
     db
       .select({ id: books.id, title: books.title })
@@ -91,8 +95,8 @@ export async function findCode(db: Db, hash: string, schoolId: number): Promise<
         ),
       ),
   ]);
-  const code = found[0];
-  return code ? { ...code, books: bookRows, licences } : null;
+  const [code, batch] = [found[0], batches[0]];
+  return code && batch ? { ...code, batch, books: bookRows, licences } : null;
 }
 
 /**

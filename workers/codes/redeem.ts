@@ -1,8 +1,9 @@
 /**
  * Redeeming a bookstore code for a school (docs/decisions/0053), for its coordinator or an admin
  * (the commands in redeem-commands.ts decide who and for which school). In order: the code's
- * format (no lookup, not counted); the throttle on the person, the school and the address; the
- * code looked up by its keyed hash and any refusal (each failed try counted); then one D1
+ * format (no lookup, not counted); the try's place in the throttle on the person, the school and
+ * the address (throttle.ts); the code looked up by its keyed hash and any refusal (a failed try
+ * stays counted); then one D1
  * transaction claiming the code and writing the licences and the audit entry (redeem-licence.ts);
  * then the school's object told its catalogue changed. A code claimed by someone else between the
  * lookup and the transaction is looked up again and refused as used.
@@ -18,7 +19,7 @@ import { type CodeSecrets, hashCode } from "./code-hash.ts";
 import { type LicenceAction, plannedActions, redemptionStatements, type WrittenLicence } from "./redeem-licence.ts";
 import { findCode, refusalOf, usedCode, wrongCode } from "./redeem-lookup.ts";
 import { redeemedMessage } from "./redeem-message.ts";
-import { type CodePerson, codeTriesBlocked, countFailedTry } from "./throttle.ts";
+import { type CodePerson, placesGivenBack, reserveTry, tryFailed } from "./throttle.ts";
 
 /** What a redemption answers: the code's last four, the school, and each book's licence now. */
 export interface Redeemed {
@@ -59,13 +60,14 @@ export async function redeemCode(
   const compact = normalizeCode(typed);
   if (!compact) return failed({ kind: "invalid", error: CODE_FORMAT_ERROR, field: "code", details: { status: "format" } });
   const attempt = { person: redeemer.person, schoolId: redeemer.school.id, ip: redeemer.ip };
-  const blocked = await codeTriesBlocked(db, attempt, now);
-  if (blocked) return failed(blocked);
   const hash = await hashCode(env, compact);
+  const reserved = await reserveTry(db, attempt, now);
+  if (!reserved.ok) return reserved;
+  const { reservation } = reserved;
   const { school } = redeemer;
   const named = { id: school.id, as: redeemer.own ? "Your school" : school.name };
   const refuse = async (failure: Failure) => {
-    await countFailedTry(db, attempt, now);
+    await tryFailed(db, reservation, now);
     return failed(failure);
   };
 
@@ -74,7 +76,9 @@ export async function redeemCode(
   const refusal = refusalOf(code, named, now);
   if (refusal) return refuse(refusal);
 
-  const results = await runTransaction(db, redemptionStatements(db, { code, hash, school, actor: redeemer.actor, now }));
+  const { statements, ours } = redemptionStatements(db, { code, hash, school, actor: redeemer.actor, now });
+  // The try's places in the throttle given back in the same transaction: only failures stay counted.
+  const results = await runTransaction(db, [...statements, ...placesGivenBack(reservation, ours)]);
   // Claimed by someone else (or withdrawn) between the lookup and the transaction: say what it is now.
   if (!results[0]?.results.length) return refuse(refusalOf(await findCode(db, hash, school.id), named, now) ?? usedCode());
   await catalogueChanged(env, [school.id]);

@@ -58,11 +58,7 @@ export function SchoolPicker({
         value={input}
         onChange={setInput}
       />
-      <div
-        role="group"
-        aria-label="Schools found"
-        className="max-h-64 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
-      >
+      <fieldset aria-label="Schools found" className="max-h-64 min-w-0 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
         {options.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{schools.isPending ? "Loading..." : "No schools to add."}</p>
         ) : (
@@ -79,7 +75,7 @@ export function SchoolPicker({
             </label>
           ))
         )}
-      </div>
+      </fieldset>
       <div className="flex flex-wrap gap-2">
         <Button variant="secondary" onClick={() => setPicked(new Set(options.map((s) => s.id)))} disabled={options.length === 0}>
           Select all shown

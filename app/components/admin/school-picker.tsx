@@ -58,7 +58,10 @@ export function SchoolPicker({
         value={input}
         onChange={setInput}
       />
-      <fieldset aria-label="Schools found" className="max-h-64 min-w-0 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800">
+      <fieldset
+        aria-label="Schools found"
+        className="max-h-64 min-w-0 overflow-y-auto rounded-lg border border-slate-200 dark:border-slate-800"
+      >
         {options.length === 0 ? (
           <p className="p-3 text-sm text-slate-500">{schools.isPending ? "Loading..." : "No schools to add."}</p>
         ) : (

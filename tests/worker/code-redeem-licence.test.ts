@@ -140,6 +140,19 @@ describe("a redeemed code's licence", () => {
     expect(rows).toHaveLength(2);
   });
 
+  it("a bundle whose books end differently: each named with its own terms, in one sentence", async () => {
+    const { school, coordinator } = await schoolWithCoordinator();
+    const tag = crypto.randomUUID().slice(0, 6);
+    const [first, second] = [await createBook({ title: `A Had It ${tag}` }), await createBook({ title: `B New One ${tag}` })];
+    await existingLicence(school.id, first.id, { seats: null, endsOn: null });
+    const { codes: made } = await makeBatch([first.id, second.id], { days: 30, seats: 25 });
+    const { redeemed } = await okBody(redeem(coordinator.cookie, { code: made[0]! }));
+    expect(redeemed.books.map((book) => book.action)).toEqual(["extended", "created"]);
+    expect(redeemed.message).toBe(
+      `Code redeemed: “${first.title}” is licensed to your school with no end date, for any number of readers; “${second.title}” until ${formatDay(addDays(today(), 29))}, for 25 readers at once.`,
+    );
+  });
+
   it("is audited once, in the same transaction: code.redeem on the school, each book's licence before and after; never the code", async () => {
     const { school, coordinator } = await schoolWithCoordinator();
     const { book, batch, code } = await oneCode({ days: 365, seats: 30 });

@@ -1,13 +1,13 @@
 // Redeeming a bookstore code (issue 46 item 2, docs/decisions/0053): every refusal, each with its
 // sentence and `status`, and who may redeem for which school, each as a script would send it.
 // Batches are written straight to D1 (code-redeem-fixtures.ts); every call comes from a fresh address.
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { CODE_FORMAT_ERROR } from "#shared/rules/code-format.ts";
 import { addDays, formatDay } from "#shared/rules/licence.ts";
 import { OWN_SCHOOL_ONLY, SAY_WHICH_SCHOOL } from "../../workers/codes/redeem-commands.ts";
 import { CODE_REVOKED, CODE_UNAVAILABLE, CODE_USED, CODE_WRONG, codeExpired } from "../../workers/codes/redeem-lookup.ts";
-import { books, codeBatches, codes } from "../../workers/db/schema.ts";
+import { auditLog, books, codeBatches, codes } from "../../workers/db/schema.ts";
 import { NOT_COORDINATOR } from "../../workers/teachers/coordinators.ts";
 import { coordinatorOf, oneCode, redeem, schoolWithCoordinator, storedCode } from "./code-redeem-fixtures.ts";
 import { adminForTheFile, today } from "./fixtures-suite.ts";
@@ -182,6 +182,12 @@ describe("who may redeem for which school", () => {
       `Code redeemed: “${book.title}” is licensed to ${school.name} until ${formatDay(endsOn)}, for 5 readers at once.`,
     );
     expect(await licenceOf(school.id, book.id)).toMatchObject({ startsOn: today(), endsOn, seats: 5 });
+    // Audited under the admin's own name.
+    const [entry] = await db()
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.action, "code.redeem"), eq(auditLog.entityId, String(school.id))));
+    expect(entry).toMatchObject({ adminId: admin.admin.id, adminEmail: admin.admin.email, entityType: "school" });
   });
 
   it("an admin who is also a coordinator: the admin's path when a school is named, else the coordinator's", async () => {

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { InferRequestType } from "hono/client";
-import { codes } from "../../workers/db/schema.ts";
+import { codeBatches, codes } from "../../workers/db/schema.ts";
 import { client, createBook, db, okBody } from "./helpers.ts";
 
 /** The admin's typed client for /api/codes. */
@@ -23,14 +23,21 @@ export async function makeBatch(cookie: string, body: Partial<BatchBody> = {}) {
 export const storedCodes = (batchId: number) => db().select().from(codes).where(eq(codes.batchId, batchId)).orderBy(codes.id);
 
 /**
- * A code marked redeemed by `school` as a redemption writes it (redeeming itself is
+ * A code marked redeemed by `school` as a redemption writes it, its batch's count too (redeeming itself is
  * workers/codes/redeem.ts's; these tests need only its row).
  */
 export async function markRedeemed(codeId: number, school: { id: number; name: string }, at = Date.now()) {
-  await db()
-    .update(codes)
-    .set({ redeemedAt: at, schoolId: school.id, schoolName: school.name, redemption: crypto.randomUUID(), updatedAt: at })
-    .where(eq(codes.id, codeId));
+  await db().batch([
+    db()
+      .update(codes)
+      .set({ redeemedAt: at, schoolId: school.id, schoolName: school.name, redemption: crypto.randomUUID(), updatedAt: at })
+      .where(eq(codes.id, codeId)),
+    // The batch's own count, as the redemption's transaction keeps it.
+    db()
+      .update(codeBatches)
+      .set({ redeemedCount: sql`redeemed_count + 1` })
+      .where(sql`id = (SELECT batch_id FROM codes WHERE id = ${codeId})`),
+  ]);
 }
 
 /** Sets a batch's last day to redeem directly (a day in the past cannot be asked for). */

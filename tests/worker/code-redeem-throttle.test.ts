@@ -5,7 +5,7 @@
 import { and, count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { addDays } from "#shared/rules/licence.ts";
-import { auditLog, bookAccess } from "../../workers/db/schema.ts";
+import { auditLog, bookAccess, codeBatches } from "../../workers/db/schema.ts";
 import { coordinatorOf, freshIp, oneCode, redeem, schoolWithCoordinator, storedCode } from "./code-redeem-fixtures.ts";
 import { adminForTheFile, today } from "./fixtures-suite.ts";
 import { createSchool, db, errorBody, licenceOf } from "./helpers.ts";
@@ -109,5 +109,8 @@ describe("one code entered by 20 people at once", () => {
       .from(auditLog)
       .where(and(eq(auditLog.action, "code.redeem"), sql`${auditLog.after} ->> 'batchId' = ${batch.id}`));
     expect(audited!.n).toBe(1);
+    // The batch's own count, which the publisher's list shows, counted once too.
+    const [counted] = await db().select({ redeemed: codeBatches.redeemedCount }).from(codeBatches).where(eq(codeBatches.id, batch.id));
+    expect(counted!.redeemed).toBe(1);
   });
 });

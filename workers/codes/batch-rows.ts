@@ -11,8 +11,8 @@ export type BatchRecord = Omit<BatchSummary, "books" | "offlineAllowed" | "expir
 
 /**
  * Batches with their books and counts, newest first: `where` over `b` (code_batches). The counts
- * read the batch's codes through codes_batch_idx; revoked counts the withdrawn codes that were not
- * redeemed (withdrawing a batch withdraws each unredeemed code, so it counts those too).
+ * are the batch's own (redeemed_count, revoked_count: the withdrawn codes not redeemed), kept by the
+ * redemption's and the withdrawals' transactions, so no code is read.
  */
 export function batchSummarySql(where: SQL, limit: number): SQL {
   return sql`
@@ -21,11 +21,10 @@ export function batchSummarySql(where: SQL, limit: number): SQL {
       b.created_at AS createdAt, b.created_by AS createdBy, b.revoked_at AS revokedAt, b.count AS issued,
       (SELECT json_group_array(json_object('id', bk.id, 'title', bk.title))
         FROM code_batch_books x JOIN books bk ON bk.id = x.book_id WHERE x.batch_id = b.id) AS books,
-      coalesce(sum(c.redeemed_at IS NOT NULL), 0) AS redeemed,
-      coalesce(sum(c.redeemed_at IS NULL AND c.revoked_at IS NOT NULL), 0) AS revoked
-    FROM code_batches b LEFT JOIN codes c ON c.batch_id = b.id
+      b.redeemed_count AS redeemed, b.revoked_count AS revoked
+    FROM code_batches b
     WHERE ${where}
-    GROUP BY b.id ORDER BY b.id DESC LIMIT ${limit}`;
+    ORDER BY b.id DESC LIMIT ${limit}`;
 }
 
 export function toSummary(row: BatchRecord, today: string): BatchSummary {

@@ -149,8 +149,8 @@ export async function findBatch(db: Db, id: number, today = dayOf(Date.now())): 
 /**
  * The publisher's view: batches newest first (at most BATCH_LIST_LIMIT; `label` keeps one
  * bookstore's), each with its books and counts, and the totals of every label (all of them, the
- * filter's choices). Two statements in one round trip; together they read each code once or
- * twice (the counts have no index to use: an admin's page, not a hot path).
+ * filter's choices). Two statements in one round trip, reading batches only: each keeps its own
+ * counts (redeemed_count, revoked_count), so 1,000 batches of 10,000 codes cost 1,000 rows, not 10 million.
  */
 export async function listBatches(
   db: Db,
@@ -161,14 +161,8 @@ export async function listBatches(
   const [rows, labels] = await readTogether<[BatchRecord, LabelTotals]>(db, [
     batchSummarySql(where, BATCH_LIST_LIMIT),
     sql`
-      SELECT b.label AS label, count(*) AS batches, sum(b.count) AS issued,
-        coalesce(sum(k.redeemed), 0) AS redeemed, coalesce(sum(k.revoked), 0) AS revoked
-      FROM code_batches b
-      LEFT JOIN (
-        SELECT batch_id, sum(redeemed_at IS NOT NULL) AS redeemed, sum(redeemed_at IS NULL AND revoked_at IS NOT NULL) AS revoked
-        FROM codes GROUP BY batch_id
-      ) k ON k.batch_id = b.id
-      GROUP BY b.label ORDER BY b.label`,
+      SELECT label, count(*) AS batches, sum(count) AS issued, sum(redeemed_count) AS redeemed, sum(revoked_count) AS revoked
+      FROM code_batches GROUP BY label ORDER BY label`,
   ]);
   return { batches: rows.map((row) => toSummary(row, today)), labels };
 }

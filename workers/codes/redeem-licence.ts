@@ -59,7 +59,7 @@ export interface Redemption {
 }
 
 /**
- * The transaction's three statements (the first returns the code's id when this redemption claimed
+ * The transaction's four statements (the first returns the code's id when this redemption claimed
  * it, the second the licences written), and `ours`: the condition that holds in the rest of the
  * transaction only if this redemption claimed the code, for what the caller adds to it.
  */
@@ -94,7 +94,9 @@ export function redemptionStatements(db: Db, { code, hash, school, actor, now }:
       offline_days = CASE WHEN ${ended} THEN excluded.offline_days ELSE max(offline_days, excluded.offline_days) END,
       updated_at = excluded.updated_at
     RETURNING id, book_id AS bookId, starts_on AS startsOn, ends_on AS endsOn, seats`;
-  return { statements: [claim, licences, auditStatement(db, { code, school, actor, now }, ours, today)], ours };
+  // The batch's own count, which the publisher's list reads instead of its codes.
+  const counted = sql`UPDATE code_batches SET redeemed_count = redeemed_count + 1 WHERE id = ${code.batchId} AND ${ours}`;
+  return { statements: [claim, licences, auditStatement(db, { code, school, actor, now }, ours, today), counted], ours };
 }
 
 /**

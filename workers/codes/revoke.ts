@@ -11,7 +11,7 @@ import { dayOf, formatDay } from "#shared/rules/licence.ts";
 import type { Actor } from "../admins/audit.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import { done, failure, type Outcome } from "../kernel/failure.ts";
-import { auditWhenChanged } from "../schools/audit.ts";
+import { auditWhenChanged, auditWhere } from "../schools/audit.ts";
 import { type CodeRecord, codeColumnsSql, toCodeRow } from "./batch-rows.ts";
 import { BATCH_NOT_FOUND, type BatchSummary, type CodeRow, findBatch } from "./batches.ts";
 
@@ -30,12 +30,15 @@ export async function revokeBatch(db: Db, actor: Actor, batchId: number, now = D
   if (!before) return failure("not-found", BATCH_NOT_FOUND);
   if (before.revokedAt !== null) return failure("conflict", batchWithdrawnMessage(before.revokedAt));
   await runTransaction(db, [
-    // The codes first, while the batch is not yet withdrawn (by this or another request).
+    // The batch first, counting the codes it withdraws while they are still unwithdrawn; then those
+    // codes, only if it was this request that withdrew the batch.
+    sql`UPDATE code_batches SET revoked_at = ${now},
+        revoked_count = revoked_count + (SELECT count(*) FROM codes WHERE batch_id = ${batchId} AND redeemed_at IS NULL AND revoked_at IS NULL)
+      WHERE id = ${batchId} AND revoked_at IS NULL`,
     sql`UPDATE codes SET revoked_at = ${now}, updated_at = ${now}
       WHERE batch_id = ${batchId} AND redeemed_at IS NULL AND revoked_at IS NULL
-        AND EXISTS (SELECT 1 FROM code_batches WHERE id = ${batchId} AND revoked_at IS NULL)`,
-    sql`UPDATE code_batches SET revoked_at = ${now} WHERE id = ${batchId} AND revoked_at IS NULL`,
-    auditWhenChanged(
+        AND EXISTS (SELECT 1 FROM code_batches WHERE id = ${batchId} AND revoked_at = ${now})`,
+    auditWhere(
       db,
       actor,
       {
@@ -47,6 +50,8 @@ export async function revokeBatch(db: Db, actor: Actor, batchId: number, now = D
           (SELECT count(*) FROM codes WHERE batch_id = ${batchId} AND revoked_at = ${now}),
           'redeemed', (SELECT count(*) FROM codes WHERE batch_id = ${batchId} AND redeemed_at IS NOT NULL))`,
       },
+      // Only if this request withdrew the batch (every code of it may have been redeemed: none withdrawn).
+      sql`EXISTS (SELECT 1 FROM code_batches WHERE id = ${batchId} AND revoked_at = ${now})`,
       now,
     ).getSQL(),
   ]);
@@ -72,6 +77,8 @@ export async function revokeCode(db: Db, actor: Actor, ref: CodeRef, now = Date.
     sql`UPDATE codes SET revoked_at = ${now}, updated_at = ${now}
       WHERE id = ${before.id} AND redeemed_at IS NULL AND revoked_at IS NULL
         AND EXISTS (SELECT 1 FROM code_batches WHERE id = codes.batch_id AND revoked_at IS NULL)`,
+    sql`UPDATE code_batches SET revoked_count = revoked_count + 1
+      WHERE id = ${before.batchId} AND changes() > 0`,
     auditWhenChanged(
       db,
       actor,

@@ -31,6 +31,10 @@ export const codeBatches = sqliteTable(
     createdBy: text("created_by").notNull(),
     createdAt: createdAt(),
     revokedAt: integer("revoked_at", { mode: "number" }),
+    // Its codes redeemed, and withdrawn unredeemed: kept by the writes that change them (in their
+    // transactions, as SQL increments), so the publisher's list reads no code (a batch has up to 10,000).
+    redeemedCount: integer("redeemed_count").notNull().default(0),
+    revokedCount: integer("revoked_count").notNull().default(0),
   },
   (t) => [index("code_batches_label_idx").on(t.label)],
 );

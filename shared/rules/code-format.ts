@@ -2,8 +2,8 @@
  * A bookstore code's format (docs/decisions/0053), the same for the Worker and the browser:
  * `LECT-7K2M-9QXD-4TWA-H8PZ`, the prefix and 16 characters from a 32-symbol alphabet (5 bits each:
  * 80 random bits) in groups of four, to be read aloud over a phone. The alphabet has no 0/O and no
- * 1/I, so a code copied from a card is not misread; typing is forgiving (case, spaces, dashes, and
- * the prefix may be left out).
+ * 1/I, so a code copied from a card is not misread; typing is forgiving (case, spaces, any dash,
+ * invisible characters, full-width forms, and the prefix may be left out).
  */
 
 /** 32 symbols: the digits 2–9 and the letters without I and O. */
@@ -22,7 +22,14 @@ export const CODE_FORMAT_ERROR = "A code looks like LECT-XXXX-XXXX-XXXX-XXXX: fo
  * when it cannot be a code (a wrong length, or a character outside the alphabet such as 0, O, 1 or I).
  */
 export function normalizeCode(typed: string): string | null {
-  let compact = typed.toUpperCase().replace(/[\s\-–—]/g, "");
+  // NFKC first: full-width letters, digits and dashes (a phone's or an East Asian keyboard's) become
+  // plain ones. Then spaces, every kind of dash (and the minus sign) and the invisible format
+  // characters a copied code brings along (zero-width space, soft hyphen, direction marks: PDFs and
+  // e-mails put them there) are dropped, as the card's own dashes are.
+  let compact = typed
+    .normalize("NFKC")
+    .toUpperCase()
+    .replace(/[\s\p{Pd}\u2212\p{Cf}]/gu, "");
   if (compact.length === CODE_PREFIX.length + CODE_LENGTH && compact.startsWith(CODE_PREFIX)) compact = compact.slice(CODE_PREFIX.length);
   if (compact.length !== CODE_LENGTH) return null;
   for (const character of compact) if (!CODE_ALPHABET.includes(character)) return null;

@@ -13,6 +13,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { toCsv } from "#shared/csv.ts";
 import { dayOf } from "#shared/rules/licence.ts";
+import { normalizeLabel } from "../codes/batch-input.ts";
 import { BATCH_NOT_FOUND, batchCodes, CODE_STATUSES, listBatches } from "../codes/batches.ts";
 import { createBatchCommand, revokeBatchCommand, revokeCodeByIdCommand, revokeCodeCommand } from "../codes/commands.ts";
 import { listRedemptions, MAX_REDEMPTION_ROWS, REDEMPTION_COLUMNS } from "../codes/csv-redemptions.ts";
@@ -23,8 +24,11 @@ import { DaySchema } from "../licences/input.ts";
 import { csvResponse } from "../reports/csv.ts";
 import { blankToUndefined, IdTextSchema, parseId } from "../validation/schemas.ts";
 
-/** A label in a query: the exact label, trimmed; empty is every label. */
-const LabelQuerySchema = z.preprocess(blankToUndefined, z.string().trim().max(80, "A label has at most 80 characters").optional());
+/** A label in a query: the label as batches keep it (normalizeLabel); empty is every label. */
+const LabelQuerySchema = z.preprocess(
+  (value) => blankToUndefined(typeof value === "string" ? normalizeLabel(value) : value),
+  z.string().max(80, "A label has at most 80 characters").optional(),
+);
 
 const ListQuerySchema = z.object({ label: LabelQuerySchema });
 

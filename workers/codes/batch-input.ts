@@ -18,10 +18,24 @@ export const BATCH_MAX_DAYS = 3650;
 export const DAYS_AND_END = "Give the licence's days or its last day, not both";
 export const DAYS_OR_END = "Give the licence's days or its last day";
 
+/**
+ * A label as it is kept and looked for: the label is the key the publisher's totals and the
+ * invoices' CSV are grouped and filtered by, so labels that look the same must be the same. Composed
+ * (NFC), without invisible format characters (a zero-width space pasted from an e-mail), each run of
+ * spaces one space, trimmed. Line breaks and tabs stay, for the control check to refuse.
+ */
+export function normalizeLabel(label: string): string {
+  return label
+    .normalize("NFC")
+    .replace(/\p{Cf}/gu, "")
+    .replace(/\p{Zs}+/gu, " ")
+    .trim();
+}
+
 /** The bookstore or channel a batch is sold through: one line of 1 to 80 characters. */
 export const LabelSchema = z
   .string({ error: "Give the batch a label: the bookstore or channel that sells it" })
-  .trim()
+  .overwrite(normalizeLabel)
   .min(1, "Give the batch a label: the bookstore or channel that sells it")
   .max(LABEL_MAX, `A label has at most ${LABEL_MAX} characters`)
   .refine(isPlainLine, "Remove the control characters (such as NUL) from the label");

@@ -1,8 +1,10 @@
 /**
  * The redemptions CSV, for invoicing the bookstores (docs/decisions/0053): one row per code redeemed
  * and book it gave, oldest first, with the code's last four characters only (the full code exists
- * nowhere but on its card). A school deleted since keeps its name (the code's snapshot); a book
- * deleted since has no row (its batch no longer names it).
+ * nowhere but on its card). A school deleted since keeps its name (the code's snapshot). A book
+ * deleted since has no row of its own (its batch no longer names it), but a code whose books are all
+ * gone keeps one row with the book's cells empty: the redemption happened and the bookstore is still
+ * invoiced for it.
  */
 import { type SQL, sql } from "drizzle-orm";
 import type { CsvColumns } from "#shared/csv.ts";
@@ -25,8 +27,9 @@ export interface Redemption {
   label: string;
   schoolId: number | null;
   school: string | null;
-  bookId: number;
-  title: string;
+  /** Null when every book of the code's batch has been deleted since. */
+  bookId: number | null;
+  title: string | null;
 }
 
 /** The most rows one file holds: more is refused (narrow the dates), never cut off silently. */
@@ -39,8 +42,8 @@ export const REDEMPTION_COLUMNS: CsvColumns<Redemption> = [
   ["label", (r) => r.label],
   ["schoolId", (r) => r.schoolId ?? ""],
   ["school", (r) => r.school ?? ""],
-  ["bookId", (r) => r.bookId],
-  ["title", (r) => r.title],
+  ["bookId", (r) => r.bookId ?? ""],
+  ["title", (r) => r.title ?? ""],
 ];
 
 const startOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
@@ -57,8 +60,8 @@ export async function listRedemptions(db: Db, filter: RedemptionFilter, limit: n
       c.school_id AS schoolId, c.school_name AS school, bk.id AS bookId, bk.title AS title
     FROM codes c
     JOIN code_batches b ON b.id = c.batch_id
-    JOIN code_batch_books x ON x.batch_id = c.batch_id
-    JOIN books bk ON bk.id = x.book_id
+    LEFT JOIN code_batch_books x ON x.batch_id = c.batch_id
+    LEFT JOIN books bk ON bk.id = x.book_id
     WHERE ${sql.join(conditions, sql` AND `)}
     ORDER BY c.redeemed_at, c.id, bk.title, bk.id
     LIMIT ${limit}`);

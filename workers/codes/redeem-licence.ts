@@ -74,6 +74,7 @@ export function redemptionStatements(db: Db, { code, hash, school, actor, now }:
       AND EXISTS (SELECT 1 FROM code_batches b WHERE b.id = codes.batch_id AND b.revoked_at IS NULL
         AND (b.redeem_by IS NULL OR b.redeem_by >= ${today}) AND (b.ends_on IS NULL OR b.ends_on >= ${today}))
       AND EXISTS (SELECT 1 FROM code_batch_books WHERE batch_id = codes.batch_id)
+      AND ${licencesUnchanged(code, school.id)}
     RETURNING id`;
   // A new licence's last day: the code's days counted from today (today is the first), or its fixed day.
   const newEnd = batch.days !== null ? addDays(today, batch.days - 1) : batch.endsOn;
@@ -97,6 +98,22 @@ export function redemptionStatements(db: Db, { code, hash, school, actor, now }:
   // The batch's own count, which the publisher's list reads instead of its codes.
   const counted = sql`UPDATE code_batches SET redeemed_count = redeemed_count + 1 WHERE id = ${code.batchId} AND ${ours}`;
   return { statements: [claim, licences, auditStatement(db, { code, school, actor, now }, ours, today), counted], ours };
+}
+
+/**
+ * Whether the school's licences of the batch's books are still as the lookup read them: each book's
+ * action and the audit's "before" were judged on them. A licence written in between (the school
+ * redeeming another code for the same book at that moment) fails the claim, and the redemption is
+ * judged again on the licences as they are then (redeem.ts); without this check both answers said
+ * "created" and the second audit entry had no "before", though the second code extended the licence.
+ */
+function licencesUnchanged(code: FoundCode, schoolId: number): SQL {
+  const asRead = code.licences
+    .map((row) => [row.bookId, row.startsOn, row.endsOn, row.seats, row.offlineAllowed ? 1 : 0, row.offlineDays] as const)
+    .sort((a, b) => a[0] - b[0]);
+  return sql`(SELECT json_group_array(json_array(book_id, starts_on, ends_on, seats, offline_allowed, offline_days))
+      FROM (SELECT * FROM book_access WHERE school_id = ${schoolId}
+        AND book_id IN (SELECT book_id FROM code_batch_books WHERE batch_id = ${code.batchId}) ORDER BY book_id)) = ${JSON.stringify(asRead)}`;
 }
 
 /**

@@ -17,9 +17,13 @@ import { catalogueChanged } from "../licences/licences.ts";
 import type { HotState } from "../school-object/objects.ts";
 import { type CodeSecrets, hashCode } from "./code-hash.ts";
 import { type LicenceAction, plannedActions, redemptionStatements, type WrittenLicence } from "./redeem-licence.ts";
-import { findCode, refusalOf, usedCode, wrongCode } from "./redeem-lookup.ts";
+import { findCode, refusalOf, wrongCode } from "./redeem-lookup.ts";
 import { redeemedMessage } from "./redeem-message.ts";
 import { type CodePerson, placesGivenBack, reserveTry, tryFailed } from "./throttle.ts";
+
+/** Transactions tried when the school's licences keep changing under the redemption (each after a fresh lookup). */
+const MAX_ROUNDS = 3;
+export const LICENCES_BUSY = "Your school's licences were being changed at that moment. Try the code again.";
 
 /** What a redemption answers: the code's last four, the school, and each book's licence now. */
 export interface Redeemed {
@@ -71,16 +75,25 @@ export async function redeemCode(
     return failed(failure);
   };
 
-  const code = await findCode(db, hash, school.id);
-  if (!code) return refuse(wrongCode());
-  const refusal = refusalOf(code, named, now);
-  if (refusal) return refuse(refusal);
-
-  const { statements, ours } = redemptionStatements(db, { code, hash, school, actor: redeemer.actor, now });
-  // The try's places in the throttle given back in the same transaction: only failures stay counted.
-  const results = await runTransaction(db, [...statements, ...placesGivenBack(reservation, ours)]);
-  // Claimed by someone else (or withdrawn) between the lookup and the transaction: say what it is now.
-  if (!results[0]?.results.length) return refuse(refusalOf(await findCode(db, hash, school.id), named, now) ?? usedCode());
+  let code = await findCode(db, hash, school.id);
+  let results: Awaited<ReturnType<typeof runTransaction>> = [];
+  for (let round = 1; ; round++) {
+    if (!code) return refuse(wrongCode());
+    const refusal = refusalOf(code, named, now);
+    if (refusal) return refuse(refusal);
+    const { statements, ours } = redemptionStatements(db, { code, hash, school, actor: redeemer.actor, now });
+    // The try's places in the throttle given back in the same transaction: only failures stay counted.
+    results = await runTransaction(db, [...statements, ...placesGivenBack(reservation, ours)]);
+    if (results[0]?.results.length) break;
+    // Not claimed: by someone else, or withdrawn, since the lookup (say what it is now); or the
+    // school's licences of its books changed since (redeem-licence.ts): judged again as they are.
+    code = await findCode(db, hash, school.id);
+    if (round >= MAX_ROUNDS && code && !refusalOf(code, named, now)) {
+      // Not the code's fault, so not counted against anyone.
+      await runTransaction(db, placesGivenBack(reservation));
+      return failed({ kind: "conflict", error: LICENCES_BUSY, details: { status: "busy" } });
+    }
+  }
   await catalogueChanged(env, [school.id]);
 
   const written = (results[1]?.results ?? []) as unknown as WrittenLicence[];

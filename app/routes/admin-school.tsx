@@ -262,11 +262,7 @@ export default function AdminSchool({ loaderData }: Route.ComponentProps) {
       />
       <SignInSettings key={`sign-in-${s.id}`} settings={signIn} />
       <SchoolTeachers teachers={teachers} />
-      <RedeemCode
-        key={`redeem-${s.id}`}
-        title="Redeem a bookstore code for this school"
-        description="A code the school bought from a bookstore and read out to you: its books are added to the school's licences."
-      />
+      <RedeemCode key={`redeem-${s.id}`} who="admin" next={{ to: `/admin/licences?schoolId=${s.id}`, label: "The school's licences" }} />
       <SchoolExport key={`export-${s.id}`} exports={exports} load={readAdminExports(s.id)} downloadHref={adminDownloadHref(s.id)} />
       <section className={cardClasses} aria-labelledby="books-title">
         <h2 id="books-title" className="mb-3 font-semibold">

@@ -110,10 +110,7 @@ export default function SchoolCoordinator({ loaderData }: Route.ComponentProps) 
           the teacher limit.
         </p>
       </div>
-      <RedeemCode
-        title="Redeem a bookstore code"
-        description="Bought digital access with your printed books? Type the code from the card the bookstore gave you: its books are added to your school's library."
-      />
+      <RedeemCode who="coordinator" next={{ to: `${basePath}/books`, label: "Open the library" }} />
       <SchoolUsage
         schoolId={schoolId}
         days={days}

@@ -26,7 +26,7 @@ function Made() {
 }
 
 function Card() {
-  return <RedeemCode title="Redeem a bookstore code" description="From the card sold with the books." />;
+  return <RedeemCode who="coordinator" next={{ to: "/books", label: "Open the library" }} />;
 }
 
 function renderMade() {
@@ -124,6 +124,7 @@ describe("redeem a bookstore code", () => {
     expect(await screen.findByRole("status")).toBeTruthy();
     expect(screen.getByRole("status").textContent).toContain("Code redeemed: “Counting Creatures”");
     expect((field as HTMLInputElement).value).toBe("");
+    expect(screen.getByRole("link", { name: "Open the library" }).getAttribute("href")).toBe("/books");
     expect(field.getAttribute("aria-invalid")).toBeNull();
   });
 });

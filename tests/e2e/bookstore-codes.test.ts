@@ -63,7 +63,7 @@ describe("bookstore codes", () => {
     const school = await newSchool(admin);
     const label = `E2E Bookstore ${Date.now().toString(36)}`;
 
-    // The batch: one book, a year from redemption, 30 readers, three codes.
+    // The batch: one book, a year from redemption, 30 readers, three codes to redeem within a year.
     await admin.getByRole("navigation", { name: "Admin" }).getByRole("link", { name: "Codes" }).click();
     await admin.getByRole("heading", { name: "Bookstore codes" }).waitFor();
     await admin.getByRole("link", { name: "New batch" }).click();
@@ -74,6 +74,8 @@ describe("bookstore codes", () => {
     await admin.getByLabel("Readers at once (empty: no limit)").fill("30");
     await admin.getByLabel("Codes", { exact: true }).fill("3");
     await admin.getByLabel("Label", { exact: true }).fill(label);
+    const redeemBy = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+    await admin.getByLabel("Redeem by (optional)").fill(redeemBy);
     await admin.getByRole("button", { name: "Make codes" }).click();
     await admin
       .getByText("3 codes made. They are shown only now: download the CSV or print the cards before you leave this page.")
@@ -88,6 +90,7 @@ describe("bookstore codes", () => {
     expect(csv.split("\r\n")[0]).toBe("\uFEFFcode,batchId,label,books,redeemBy");
     expect(csv).toContain(label);
     expect(csv).toContain(BOOK);
+    expect(csv).toContain(redeemBy);
     const batchId = Number(/^\uFEFF?code[^\r\n]*\r\n[^,]+,(\d+),/.exec(csv)?.[1]);
     expect(batchId).toBeGreaterThan(0);
 
@@ -97,6 +100,7 @@ describe("bookstore codes", () => {
     await cards.waitFor();
     expect(await cards.locator("article").count()).toBe(3);
     expect(await cards.locator("article").first().textContent()).toContain(codes[0]);
+    expect(await cards.locator("article").first().textContent()).toContain("Redeem on your school's Lectern: My school → Redeem a code");
     await admin.emulateMedia({ media: "print" });
     expect(await admin.getByRole("button", { name: "Print", exact: true }).isVisible()).toBe(false);
     await admin.setViewportSize({ width: 794, height: 1123 });
@@ -124,6 +128,8 @@ describe("bookstore codes", () => {
     await field.press("Enter");
     await card.getByText(/^Code redeemed: “Counting Creatures” is licensed to your school until .+, for 30 readers at once\.$/).waitFor();
     expect(await field.inputValue()).toBe("");
+    // Once the page's data has loaded again.
+    await card.getByRole("button", { name: "Redeem", exact: true }).waitFor();
     await screenshot(coordinator, "46-redeem");
 
     // The same code again: the refusal is the field's.
@@ -143,14 +149,51 @@ describe("bookstore codes", () => {
     await openBookFromDashboard(teacher, `${baseURL()}/schools/${school.slug}`, BOOK);
     await teacher.locator('[data-page-number="1"][data-rendered="true"]').waitFor({ timeout: 30_000 });
 
-    // The batch page: one code redeemed by the school, two unused.
+    // The admin redeems the second code for the school on its page: the licence is extended.
+    await admin.goto(`${baseURL()}/admin/school/${school.id}`);
+    const adminCard = admin.getByRole("region", { name: "Redeem a bookstore code for this school" });
+    await adminCard.getByRole("textbox", { name: "Code" }).fill(codes[1]!);
+    await adminCard.getByRole("button", { name: "Redeem", exact: true }).click();
+    const extended = adminCard.getByText(new RegExp(`^Code redeemed: “${BOOK}” is licensed to ${school.name} until `));
+    await extended.waitFor();
+    // The page's licences load again: the book's licence now runs to the day the sentence names.
+    const until = /until (.+?), for/.exec((await extended.textContent()) ?? "")?.[1];
+    expect(until).toMatch(/^[A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    await admin.getByRole("row").filter({ hasText: BOOK }).filter({ hasText: until! }).first().waitFor();
+
+    // The batch page: the third code withdrawn from its row (after a confirmation); two redeemed by the school.
     await admin.goto(`${baseURL()}/admin/codes/${batchId}`);
     await admin.getByRole("heading", { name: `Batch ${batchId}: ${label}` }).waitFor();
-    const redeemed = admin.getByRole("row").filter({ hasText: school.name });
-    await redeemed.waitFor();
-    expect(await redeemed.textContent()).toContain("Redeemed");
-    expect(await redeemed.textContent()).toContain(`…${codes[0]!.slice(-4)}`);
-    expect(await admin.getByRole("button", { name: /^Withdraw code …/ }).count()).toBe(2);
+    await admin.getByRole("button", { name: `Withdraw code …${codes[2]!.slice(-4)}` }).click();
+    const ask = admin.getByRole("dialog", { name: `Withdraw code …${codes[2]!.slice(-4)}?` });
+    await ask.getByRole("button", { name: "Withdraw" }).click();
+    await admin.getByText(`Code …${codes[2]!.slice(-4)} withdrawn: it can no longer be redeemed.`).waitFor();
+    const rows = admin.getByRole("row").filter({ hasText: school.name });
+    await rows.nth(1).waitFor();
+    expect(await rows.count()).toBe(2);
+    for (const code of codes.slice(0, 2)) expect(await rows.filter({ hasText: `…${code.slice(-4)}` }).textContent()).toContain("Redeemed");
+    expect(
+      await admin
+        .getByRole("row")
+        .filter({ hasText: `…${codes[2]!.slice(-4)}` })
+        .textContent(),
+    ).toContain("Withdrawn");
+    expect(await admin.getByRole("button", { name: /^Withdraw code …/ }).count()).toBe(0);
+    // The notice took the focus (and scrolled there); the picture is of the whole page from its top.
+    await admin.evaluate(() => window.scrollTo(0, 0));
     await screenshot(admin, "46-batches");
+
+    // The publisher's view: the label's totals, and its redemptions CSV (for invoicing the bookstore).
+    await admin.goto(`${baseURL()}/admin/codes`);
+    const totals = admin.getByRole("table", { name: "Codes per bookstore label" }).getByRole("row").filter({ hasText: label });
+    expect(await totals.getByRole("cell").allTextContents()).toEqual(["1", "3", "2", "1"]);
+    await totals.getByRole("link", { name: label }).click();
+    await admin.getByRole("heading", { name: `Label "${label}"` }).waitFor();
+    const href = await admin.getByRole("link", { name: "Redemptions CSV" }).getAttribute("href");
+    expect(href).toBe(`/api/codes/redemptions.csv?${new URLSearchParams({ label }).toString()}`);
+    const redemptions = await admin.evaluate(async (url) => (await fetch(url)).text(), href!);
+    for (const code of codes.slice(0, 2)) expect(redemptions).toContain(`…${code.slice(-4)}`);
+    expect(redemptions).toContain(school.name);
+    expect(redemptions).not.toContain(codes[0]);
   });
 });

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useActionData, useFetcher } from "react-router";
+import { Link, useActionData, useFetcher } from "react-router";
 import { cardClasses } from "../admin/admin-page.tsx";
 import { Button } from "../ui/button.tsx";
 import { fieldHintId, inputClasses } from "../ui/field.tsx";
@@ -12,16 +12,30 @@ export const REDEEM_INTENT = "redeem-code";
 export type RedeemAnswer = { intent: string; message: string } | { intent: string; error: string; field?: string };
 
 const INPUT_ID = "redeem-code-input";
+
+/** The card's words: a coordinator redeems for their own school, an admin for the school whose page it is. */
+const WORDS = {
+  coordinator: {
+    title: "Redeem a bookstore code",
+    description:
+      "Bought digital access with your printed books? Type the code from the card the bookstore gave you: its books are added to your school's library.",
+  },
+  admin: {
+    title: "Redeem a bookstore code for this school",
+    description: "A code the school bought from a bookstore and read out to you: its books are added to the school's licences.",
+  },
+};
 const HINT = "As printed on the card: LECT-XXXX-XXXX-XXXX-XXXX";
 
 /**
  * "Redeem a bookstore code" (docs/decisions/0053): the code a school bought with its printed books,
  * posted to the page's action (My school's for a coordinator, the admin's school page for that
  * school). A redemption says what the school now has, and the page's data loads again (its books,
- * its licences); a refusal (not a code, wrong, used, expired, withdrawn, too many tries) is the
+ * its licences), and `next` leads to where they show; a refusal (not a code, wrong, used, expired, withdrawn, too many tries) is the
  * field's: its sentence beside the input, which takes the focus so the code can be corrected.
  */
-export function RedeemCode({ title, description }: { title: string; description: string }) {
+export function RedeemCode({ who, next }: { who: "coordinator" | "admin"; next: { to: string; label: string } }) {
+  const { title, description } = WORDS[who];
   const fetcher = useFetcher<RedeemAnswer>({ key: REDEEM_INTENT });
   // Without JavaScript the form posts as a page; its answer comes back as the page's action data.
   const posted = useActionData<RedeemAnswer>();
@@ -49,7 +63,7 @@ export function RedeemCode({ title, description }: { title: string; description:
       <p className="mt-1 mb-3 text-sm text-slate-600 dark:text-slate-400">{description}</p>
       <fetcher.Form method="post" className="flex flex-wrap items-start gap-3">
         <input type="hidden" name="intent" value={REDEEM_INTENT} />
-        <div className="space-y-1.5">
+        <div className="w-96 max-w-full space-y-1.5">
           <label htmlFor={INPUT_ID} className="block text-sm font-medium text-slate-700 dark:text-slate-200">
             Code
           </label>
@@ -64,7 +78,7 @@ export function RedeemCode({ title, description }: { title: string; description:
             maxLength={64}
             value={code}
             onChange={(event) => setCode(event.target.value)}
-            className={`${inputClasses} w-80 max-w-full font-mono tracking-wide`}
+            className={`${inputClasses} font-mono tracking-wide`}
             {...invalidProps(INPUT_ID, refused, fieldHintId(INPUT_ID))}
           />
           <FieldError inputId={INPUT_ID} message={refused} className="max-w-md" />
@@ -80,6 +94,11 @@ export function RedeemCode({ title, description }: { title: string; description:
         {answer && "message" in answer && (
           <div className="mt-3">
             <MessageBox tone="success" text={answer.message} />
+            <p className="mt-2 text-sm">
+              <Link to={next.to} className="text-indigo-700 underline underline-offset-2 dark:text-indigo-300">
+                {next.label}
+              </Link>
+            </p>
           </div>
         )}
       </div>

@@ -50,9 +50,9 @@ export function BatchForm({ initialBooks, today, refused }: { initialBooks: Book
     <Form ref={form} method="post" className="max-w-4xl space-y-6">
       <section className={`${cardClasses} space-y-4`} aria-labelledby="batch-books-title">
         <h2 id="batch-books-title" className="font-semibold">
-          1. Books{" "}
+          1. Books
           <span className="font-normal text-slate-600 dark:text-slate-400">
-            {books.size ? `: ${[...books.values()].join(", ")}` : "(one, or several for a bundle)"}
+            {books.size ? `: ${[...books.values()].join(", ")}` : " (one, or several for a bundle)"}
           </span>
         </h2>
         {[...books.keys()].map((id) => (

@@ -1,7 +1,6 @@
 import { Link } from "react-router";
-import { formatDay } from "#shared/rules/licence.ts";
+import { dayOf, formatDay } from "#shared/rules/licence.ts";
 import type { BatchSummary, LabelTotals } from "../../../../workers/codes/batches.ts";
-import { LocalDateTime } from "../../ui/local-date-time.tsx";
 import { rowClasses, TableHead, tableClasses } from "../admin-page.tsx";
 import { batchState, booksLine, termsLine } from "./terms.ts";
 
@@ -27,14 +26,14 @@ export function BatchesTable({ batches }: { batches: BatchSummary[] }) {
       <tbody>
         {batches.map((batch) => (
           <tr key={batch.id} className={`${rowClasses} align-top`}>
-            <th scope="row" className="py-2 pr-4 font-medium">
+            <th scope="row" className="min-w-40 py-2 pr-4 font-medium">
               <Link to={`/admin/codes/${batch.id}`} className={linkClasses}>
                 {batch.label}
               </Link>
               <span className="block text-xs font-normal text-slate-500">Batch {batch.id}</span>
             </th>
             <td className="max-w-56 py-2 pr-4">{booksLine(batch.books)}</td>
-            <td className="max-w-64 py-2 pr-4 text-slate-700 dark:text-slate-300">{termsLine(batch)}</td>
+            <td className="min-w-48 max-w-64 py-2 pr-4 text-slate-700 dark:text-slate-300">{termsLine(batch)}</td>
             <td className="py-2 pr-4 tabular-nums">{batch.issued.toLocaleString("en-US")}</td>
             <td className="py-2 pr-4 tabular-nums">{batch.redeemed.toLocaleString("en-US")}</td>
             <td className="py-2 pr-4 tabular-nums">{batch.revoked.toLocaleString("en-US")}</td>
@@ -42,9 +41,7 @@ export function BatchesTable({ batches }: { batches: BatchSummary[] }) {
             <td className="py-2 pr-4">
               <BatchStateBadge batch={batch} />
             </td>
-            <td className="py-2 pr-4 whitespace-nowrap text-slate-600 dark:text-slate-400">
-              <LocalDateTime value={batch.createdAt} />
-            </td>
+            <td className="py-2 pr-4 whitespace-nowrap text-slate-600 dark:text-slate-400">{formatDay(dayOf(batch.createdAt))}</td>
           </tr>
         ))}
       </tbody>

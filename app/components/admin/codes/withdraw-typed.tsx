@@ -37,7 +37,7 @@ export function WithdrawTyped() {
       </p>
       <fetcher.Form method="post" className="flex flex-wrap items-end gap-3">
         <input type="hidden" name="intent" value={WITHDRAW_TYPED_INTENT} />
-        <label htmlFor="withdraw-code" className="text-sm">
+        <label htmlFor="withdraw-code" className="w-96 max-w-full text-sm">
           <span className="mb-1 block font-medium">Code</span>
           <input
             ref={input}
@@ -50,7 +50,7 @@ export function WithdrawTyped() {
             placeholder="LECT-XXXX-XXXX-XXXX-XXXX"
             value={code}
             onChange={(event) => setCode(event.target.value)}
-            className={`${inputClasses} w-80 font-mono`}
+            className={`${inputClasses} font-mono`}
             {...invalidProps("withdraw-code", refused)}
           />
         </label>

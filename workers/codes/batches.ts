@@ -25,16 +25,20 @@ import { type CodeSecrets, hashCode, newCodes } from "./code-hash.ts";
 export type CodeStatus = "unused" | "redeemed" | "revoked" | "expired";
 export const CODE_STATUSES = ["unused", "redeemed", "revoked", "expired"] as const satisfies readonly CodeStatus[];
 
-export type BatchSummary = {
-  id: number;
-  label: string;
-  books: { id: number; title: string }[];
+/** What a batch's codes grant (licence days from the redemption, or a fixed last day; seats, null for any number; the offline terms) and the last day they redeem. */
+export type BatchTerms = {
   days: number | null;
   endsOn: string | null;
   seats: number | null;
   offlineAllowed: boolean;
   offlineDays: number;
   redeemBy: string | null;
+};
+
+export type BatchSummary = BatchTerms & {
+  id: number;
+  label: string;
+  books: { id: number; title: string }[];
   createdAt: number;
   createdBy: string;
   revokedAt: number | null;

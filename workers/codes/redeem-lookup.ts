@@ -9,6 +9,7 @@ import { dayOf, formatDay } from "#shared/rules/licence.ts";
 import type { Db } from "../db/client.ts";
 import { bookAccess, books, codeBatchBooks, codeBatches, codes } from "../db/schema.ts";
 import type { Failure } from "../kernel/failure.ts";
+import type { BatchTerms } from "./batches.ts";
 
 export const CODE_WRONG = "This code is not valid. Check it and try again.";
 export const CODE_USED = "This code has already been redeemed.";
@@ -31,16 +32,7 @@ export interface FoundCode {
   redeemedAt: number | null;
   schoolId: number | null;
   revokedAt: number | null;
-  batch: {
-    label: string;
-    days: number | null;
-    endsOn: string | null;
-    seats: number | null;
-    offlineAllowed: boolean;
-    offlineDays: number;
-    redeemBy: string | null;
-    revokedAt: number | null;
-  };
+  batch: BatchTerms & { label: string; revokedAt: number | null };
   books: { id: number; title: string }[];
   licences: (typeof bookAccess.$inferSelect)[];
 }

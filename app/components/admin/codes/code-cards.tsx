@@ -1,8 +1,9 @@
 import { useEffect, useRef } from "react";
 import { createPortal } from "react-dom";
+import type { BatchTerms } from "../../../../workers/codes/batches.ts";
 import { Button } from "../../ui/button.tsx";
 import type { MadeBatch } from "./codes-csv.ts";
-import { type BatchTerms, booksLine, redeemByText, termsLine } from "./terms.ts";
+import { booksLine, redeemByText, termsLine } from "./terms.ts";
 
 /** Cards on one printed A4 sheet: two across, five down. */
 export const CARDS_PER_SHEET = 10;

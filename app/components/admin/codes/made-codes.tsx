@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from "react";
 import { Link, useBlocker } from "react-router";
+import type { BatchTerms } from "../../../../workers/codes/batches.ts";
 import { Button } from "../../ui/button.tsx";
 import { Dialog } from "../../ui/dialog.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses } from "../admin-page.tsx";
 import { CodeCards } from "./code-cards.tsx";
 import { codesCsv, codesFileName, type MadeBatch, saveTextFile } from "./codes-csv.ts";
-import { type BatchTerms, booksLine, redeemByText, termsLine } from "./terms.ts";
+import { booksLine, redeemByText, termsLine } from "./terms.ts";
 
 /** The sentence above the codes just made (the contract's words). */
 export const madeMessage = (count: number) =>

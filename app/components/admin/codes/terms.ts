@@ -1,14 +1,6 @@
 import { formatDay } from "#shared/rules/licence.ts";
 
-/** What a batch's codes grant and until when they redeem, as the batch summary carries them (workers/codes/batches.ts). */
-export interface BatchTerms {
-  days: number | null;
-  endsOn: string | null;
-  seats: number | null;
-  offlineAllowed: boolean;
-  offlineDays: number;
-  redeemBy: string | null;
-}
+import type { BatchTerms } from "../../../../workers/codes/batches.ts";
 
 /** The licence's length: days counted from the redemption, or a fixed last day. */
 export function lengthText({ days, endsOn }: Pick<BatchTerms, "days" | "endsOn">): string {

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { OfflineLoanAnswerSchema } from "#shared/rules/offline-loan-schema.ts";
 import { ROOT } from "../../scripts/lib/env.ts";
 import { baseURL, openPage, setupBrowser } from "./browser.ts";
-import { adminLogin, openBookFromDashboard, signInDemoTeacher } from "./support.ts";
+import { adminLogin, newSchoolThroughApi, openBookFromDashboard, signInDemoTeacher } from "./support.ts";
 
 setupBrowser();
 
@@ -18,32 +18,6 @@ const DEMO_SLUG = "roosevelt-elementary";
 const DEMO_NAME = "Roosevelt Elementary";
 const TEACHER = "Demo Teacher";
 const shot = (name: string) => join(ROOT, "screenshots", `${name}.png`);
-
-async function newSchool(admin: Page): Promise<{ id: number; slug: string }> {
-  const unique = Date.now().toString(36);
-  const answer = await admin.evaluate(
-    async (body) => {
-      const response = await fetch("/api/schools", {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: response.status, body: (await response.json()) as { school: { id: number; slug: string } } };
-    },
-    {
-      schoolName: `Offline Test School ${unique}`,
-      slug: `offline-test-${unique}`,
-      address1: "1 Elm Street",
-      city: "Springfield",
-      state: "IL",
-      zipCode: "62701",
-      email: "library@offline-test.example",
-      teacherLimit: 10,
-    },
-  );
-  expect(answer.status).toBe(201);
-  return answer.body.school;
-}
 
 /** A call the teacher's page makes with its own cookie: the status and the JSON body. */
 const call = (page: Page, method: string, path: string) =>
@@ -61,7 +35,8 @@ describe("the admin's side of offline loans", () => {
   }, async () => {
     const admin = await openPage();
     await adminLogin(admin);
-    const school = await newSchool(admin);
+    const unique = Date.now().toString(36);
+    const school = await newSchoolThroughApi(admin, `Offline Test School ${unique}`, `offline-test-${unique}`);
 
     await admin.goto(`${baseURL()}/admin/assign-books/${school.id}`);
     await admin.getByLabel("Search books", { exact: true }).fill(BOOK);

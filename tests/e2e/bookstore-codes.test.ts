@@ -7,38 +7,13 @@ import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { adminLogin, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, newSchoolThroughApi, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
 const BOOK = "Counting Creatures";
 const PASSWORD = "maple syrup pancakes";
 const CODE = /LECT(?:-[2-9A-HJ-NP-Z]{4}){4}/g;
-
-/** A school of its own for this journey (it has no licence of the book yet), made through the API. */
-async function newSchool(admin: Page): Promise<{ id: number; slug: string; name: string }> {
-  const unique = Date.now().toString(36);
-  const fields = {
-    schoolName: `Code Test School ${unique}`,
-    slug: `code-test-${unique}`,
-    address1: "1 Elm Street",
-    city: "Springfield",
-    state: "IL",
-    zipCode: "62701",
-    email: "library@code-test.example",
-    teacherLimit: 10,
-  };
-  const answer = await admin.evaluate(async (body) => {
-    const response = await fetch("/api/schools", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as { school: { id: number; slug: string } } };
-  }, fields);
-  expect(answer.status).toBe(201);
-  return { id: answer.body.school.id, slug: answer.body.school.slug, name: fields.schoolName };
-}
 
 /** The admin names the school's teacher with this e-mail its coordinator (as the school page's button does, through the API). */
 async function makeCoordinator(admin: Page, schoolId: number, email: string): Promise<void> {
@@ -60,7 +35,8 @@ describe("bookstore codes", () => {
   }, async () => {
     const admin = await openPage();
     await adminLogin(admin);
-    const school = await newSchool(admin);
+    const unique = Date.now().toString(36);
+    const school = await newSchoolThroughApi(admin, `Code Test School ${unique}`, `code-test-${unique}`);
     const label = `E2E Bookstore ${Date.now().toString(36)}`;
 
     // The batch: one book, a year from redemption, 30 readers, three codes to redeem within a year.

@@ -3,42 +3,19 @@
 // personal data from its page. On a school of its own, so the demo schools stay as other files need them.
 import { describe, expect, it } from "vitest";
 import { baseURL, openPage, setupBrowser } from "./browser.ts";
-import { adminLogin, registerTeacherByMail, signInTeacher, uniqueEmail } from "./support.ts";
+import { adminLogin, newSchoolThroughApi, registerTeacherByMail, signInTeacher, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
 const PASSWORD = "maple syrup pancakes";
 const SHOTS = "screenshots";
 
-/** A new school, made by the signed-in admin through the API from the page. */
-async function newSchool(page: import("playwright-core").Page, slug: string) {
-  const status = await page.evaluate(async (s) => {
-    const body = {
-      schoolName: `Erasure Academy ${s}`,
-      slug: s,
-      address1: "1 Elm Street",
-      city: "Springfield",
-      state: "IL",
-      zipCode: "62701",
-      email: "office@erasure.test",
-      teacherLimit: 10,
-    };
-    const response = await fetch("/api/schools", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    return response.status;
-  }, slug);
-  expect(status).toBe(201);
-}
-
 describe("erasure", () => {
   it("a teacher deletes their own account: every device signed out, and the address no longer signs in", async () => {
     const admin = await openPage();
     await adminLogin(admin);
     const slug = `erase-self-${Date.now().toString(36)}`;
-    await newSchool(admin, slug);
+    await newSchoolThroughApi(admin, `Erasure Academy ${slug}`, slug);
     const email = uniqueEmail("erase-self");
     const page = await openPage({ allowStatus: [400, 401, 404] });
     await registerTeacherByMail(page, baseURL(), { slug, name: "Ada Erasable", email, password: PASSWORD });
@@ -83,7 +60,7 @@ describe("erasure", () => {
     const admin = await openPage();
     await adminLogin(admin);
     const slug = `erase-school-${Date.now().toString(36)}`;
-    await newSchool(admin, slug);
+    await newSchoolThroughApi(admin, `Erasure Academy ${slug}`, slug);
     const teacher = await openPage({ allowStatus: [401, 404] });
     await registerTeacherByMail(teacher, baseURL(), {
       slug,

@@ -6,38 +6,13 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { schoolYearOf } from "#shared/rules/licence.ts";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { adminLogin, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
+import { adminLogin, newSchoolThroughApi, openBookFromDashboard, registerTeacherByMail, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
 const BOOK = "Art Through the Ages";
 const NO_SEAT = "All 2 copies of this book are in use at your school. Try again in a few minutes.";
 const PASSWORD = "maple syrup pancakes";
-
-/** A school of its own for this journey (no other test's teachers hold its seats), made through the API. */
-async function newSchool(admin: Page): Promise<{ id: number; slug: string; name: string }> {
-  const unique = Date.now().toString(36);
-  const fields = {
-    schoolName: `Seat Test School ${unique}`,
-    slug: `seat-test-${unique}`,
-    address1: "1 Elm Street",
-    city: "Springfield",
-    state: "IL",
-    zipCode: "62701",
-    email: "library@seat-test.example",
-    teacherLimit: 10,
-  };
-  const answer = await admin.evaluate(async (body) => {
-    const response = await fetch("/api/schools", {
-      method: "POST",
-      headers: { "Content-Type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json()) as { school: { id: number; slug: string } } };
-  }, fields);
-  expect(answer.status).toBe(201);
-  return { id: answer.body.school.id, slug: answer.body.school.slug, name: fields.schoolName };
-}
 
 /** A new teacher of the school, signed in, with the book's reader open; the reader's page. */
 async function teacherReading(slug: string, label: string): Promise<Page> {
@@ -55,7 +30,8 @@ describe("licences", () => {
   }, async () => {
     const admin = await openPage();
     await adminLogin(admin);
-    const school = await newSchool(admin);
+    const unique = Date.now().toString(36);
+    const school = await newSchoolThroughApi(admin, `Seat Test School ${unique}`, `seat-test-${unique}`);
 
     // Sold on the Assign Books page: this school year, two readers at once.
     await admin.goto(`${baseURL()}/admin/assign-books/${school.id}`);

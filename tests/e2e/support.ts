@@ -120,3 +120,34 @@ export async function openBookFromDashboard(page: import("playwright-core").Page
   await page.goto(new URL(`${href}/view`, page.url()).toString());
   return Number(/book\/(\d+)\/view/.exec(page.url())?.[1]);
 }
+
+/**
+ * A school of the journey's own (no other test's teachers or licences in it), made by the signed-in
+ * admin's page through the API: `name` and `slug` as given, the rest a plain address. Answers its id.
+ */
+export async function newSchoolThroughApi(
+  admin: import("playwright-core").Page,
+  name: string,
+  slug: string,
+): Promise<{ id: number; slug: string; name: string }> {
+  const fields = {
+    schoolName: name,
+    slug,
+    address1: "1 Elm Street",
+    city: "Springfield",
+    state: "IL",
+    zipCode: "62701",
+    email: `library@${slug}.example`,
+    teacherLimit: 10,
+  };
+  const answer = await admin.evaluate(async (body) => {
+    const response = await fetch("/api/schools", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as { school?: { id: number }; error?: string } };
+  }, fields);
+  if (answer.status !== 201 || !answer.body.school) throw new Error(`POST /api/schools answered ${answer.status}: ${answer.body.error}`);
+  return { id: answer.body.school.id, slug, name };
+}

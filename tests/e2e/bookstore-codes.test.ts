@@ -56,6 +56,7 @@ describe("bookstore codes", () => {
     await admin
       .getByText("3 codes made. They are shown only now: download the CSV or print the cards before you leave this page.")
       .waitFor();
+    await screenshot(admin, "46-codes-made");
 
     // Download CSV: a file the browser saves, holding the three codes with the batch's label and book.
     const [download] = await Promise.all([admin.waitForEvent("download"), admin.getByRole("button", { name: "Download CSV" }).click()]);
@@ -163,6 +164,7 @@ describe("bookstore codes", () => {
     await admin.goto(`${baseURL()}/admin/codes`);
     const totals = admin.getByRole("table", { name: "Codes per bookstore label" }).getByRole("row").filter({ hasText: label });
     expect(await totals.getByRole("cell").allTextContents()).toEqual(["1", "3", "2", "1"]);
+    await screenshot(admin, "46-batch-list");
     await totals.getByRole("link", { name: label }).click();
     await admin.getByRole("heading", { name: `Label "${label}"` }).waitFor();
     const href = await admin.getByRole("link", { name: "Redemptions CSV" }).getAttribute("href");

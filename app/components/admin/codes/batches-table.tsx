@@ -20,32 +20,36 @@ export function BatchStateBadge({ batch }: { batch: Pick<BatchSummary, "revokedA
 /** The batches, newest first: each one's label and books, the terms a code gives, its counts and state. */
 export function BatchesTable({ batches }: { batches: BatchSummary[] }) {
   return (
-    <table className={tableClasses}>
-      <caption className="sr-only">Batches of bookstore codes, newest first</caption>
-      <TableHead columns={["Batch", "Books", "Each code gives", "Issued", "Redeemed", "Withdrawn", "Redeem by", "State", "Made"]} />
-      <tbody>
-        {batches.map((batch) => (
-          <tr key={batch.id} className={`${rowClasses} align-top`}>
-            <th scope="row" className="min-w-40 py-2 pr-4 font-medium">
-              <Link to={`/admin/codes/${batch.id}`} className={linkClasses}>
-                {batch.label}
-              </Link>
-              <span className="block text-xs font-normal text-slate-500">Batch {batch.id}</span>
-            </th>
-            <td className="max-w-56 py-2 pr-4">{booksLine(batch.books)}</td>
-            <td className="min-w-48 max-w-64 py-2 pr-4 text-slate-700 dark:text-slate-300">{termsLine(batch)}</td>
-            <td className="py-2 pr-4 tabular-nums">{batch.issued.toLocaleString("en-US")}</td>
-            <td className="py-2 pr-4 tabular-nums">{batch.redeemed.toLocaleString("en-US")}</td>
-            <td className="py-2 pr-4 tabular-nums">{batch.revoked.toLocaleString("en-US")}</td>
-            <td className="py-2 pr-4 whitespace-nowrap">{batch.redeemBy ? formatDay(batch.redeemBy) : "—"}</td>
-            <td className="py-2 pr-4">
-              <BatchStateBadge batch={batch} />
-            </td>
-            <td className="py-2 pr-4 whitespace-nowrap text-slate-600 dark:text-slate-400">{formatDay(dayOf(batch.createdAt))}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    // On a phone the table scrolls sideways in its card, not the page.
+    <div className="-mx-2 overflow-x-auto px-2">
+      <table className={`${tableClasses} min-w-[52rem]`}>
+        <caption className="sr-only">Batches of bookstore codes, newest first</caption>
+        <TableHead columns={["Batch", "Books", "Each code gives", "Issued", "Redeemed", "Withdrawn", "Redeem by", "State"]} />
+        <tbody>
+          {batches.map((batch) => (
+            <tr key={batch.id} className={`${rowClasses} align-top`}>
+              <th scope="row" className="min-w-40 py-2 pr-4 font-medium">
+                <Link to={`/admin/codes/${batch.id}`} className={linkClasses}>
+                  {batch.label}
+                </Link>
+                <span className="block text-xs font-normal text-slate-500">
+                  Batch {batch.id}, made {formatDay(dayOf(batch.createdAt))}
+                </span>
+              </th>
+              <td className="max-w-56 py-2 pr-4">{booksLine(batch.books)}</td>
+              <td className="min-w-48 max-w-64 py-2 pr-4 text-slate-700 dark:text-slate-300">{termsLine(batch)}</td>
+              <td className="py-2 pr-4 tabular-nums">{batch.issued.toLocaleString("en-US")}</td>
+              <td className="py-2 pr-4 tabular-nums">{batch.redeemed.toLocaleString("en-US")}</td>
+              <td className="py-2 pr-4 tabular-nums">{batch.revoked.toLocaleString("en-US")}</td>
+              <td className="py-2 pr-4 whitespace-nowrap">{batch.redeemBy ? formatDay(batch.redeemBy) : "—"}</td>
+              <td className="py-2 pr-4">
+                <BatchStateBadge batch={batch} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -211,7 +211,16 @@ try {
     }
   }
   const throttledTable = throttledRows(throttled);
-  console.table(throttledTable.map(({ item, result, target, status }) => ({ item, result, target, status })));
+  // The connection first: each profile's rows read the same otherwise.
+  console.table(
+    throttledTable.map(({ section, item, result, target, status }) => ({
+      connection: section.replace(/^reader, /, ""),
+      item,
+      result,
+      target,
+      status,
+    })),
+  );
   const misses = [
     ...checkTargets(results),
     ...throttledTable

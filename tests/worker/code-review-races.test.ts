@@ -5,7 +5,7 @@
 // client sets, and an IPv6 client's /64 is one address (a client is given a whole /64).
 import { count, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { addressKey } from "../../workers/codes/throttle.ts";
+import { throttleAddress } from "../../workers/auth/throttle.ts";
 import { codeBatches, codes, rateLimits } from "../../workers/db/schema.ts";
 import { coordinatorOf, freshIp, makeBatch, redeem, schoolWithCoordinator } from "./code-redeem-fixtures.ts";
 import { adminForTheFile } from "./fixtures-suite.ts";
@@ -129,12 +129,12 @@ describe("the throttle against a determined guesser", () => {
     expect(statuses.slice(0, 20).every((status) => status === 400)).toBe(true);
     expect(statuses[20]).toBe(429);
     // The forms an address comes in, each counted as its /64 (or as the IPv4 address it maps).
-    expect(addressKey("2001:DB8:0:1::5")).toBe("2001:db8:0:1::/64");
-    expect(addressKey("2001:db8:0000:0001:ffff:1:2:3")).toBe("2001:db8:0:1::/64");
-    expect(addressKey("2001:db8::")).toBe("2001:db8:0:0::/64");
-    expect(addressKey("::1")).toBe("0:0:0:0::/64");
-    expect(addressKey("::ffff:192.0.2.7")).toBe("192.0.2.7");
-    expect(addressKey("192.0.2.7")).toBe("192.0.2.7");
-    expect(addressKey("local")).toBe("local");
+    expect(throttleAddress("2001:DB8:0:1::5")).toBe("2001:db8:0:1::/64");
+    expect(throttleAddress("2001:db8:0000:0001:ffff:1:2:3")).toBe("2001:db8:0:1::/64");
+    expect(throttleAddress("2001:db8::")).toBe("2001:db8:0:0::/64");
+    expect(throttleAddress("::1")).toBe("0:0:0:0::/64");
+    expect(throttleAddress("::ffff:192.0.2.7")).toBe("192.0.2.7");
+    expect(throttleAddress("192.0.2.7")).toBe("192.0.2.7");
+    expect(throttleAddress("local")).toBe("local");
   });
 });

@@ -35,6 +35,18 @@ describe("wrong passwords warn before the pause", () => {
     expect((await login(school.slug, email, PASSWORD, "198.51.100.71")).status).toBe(200);
   });
 
+  it("counts an IPv6 client by its /64: a fresh address of the same network is the same client", async () => {
+    const school = await createSchool();
+    const email = `tries-v6-${crypto.randomUUID().slice(0, 8)}@school.test`;
+    await teacherWithPassword(school.id, email, PASSWORD);
+    // Each wrong password from another address of one /64, as a guesser with a whole network would send them.
+    for (let i = 1; i <= EXPECTED.length; i++)
+      expect((await login(school.slug, email, "wrong password", `2001:db8:7:1::${i}`)).status).toBe(401);
+    expect((await login(school.slug, email, PASSWORD, "2001:db8:7:1::ff")).status).toBe(429);
+    // Another network still signs in.
+    expect((await login(school.slug, email, PASSWORD, "2001:db8:7:2::1")).status).toBe(200);
+  });
+
   it("answers an address with no account exactly alike", async () => {
     const school = await createSchool();
     const ip = "203.0.113.72";

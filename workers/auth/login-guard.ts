@@ -4,7 +4,7 @@ import { otpCodes, rateLimits } from "../db/schema.ts";
 import { done, type Failed, failed, type Outcome } from "../kernel/failure.ts";
 import { verifyPassword } from "./password.ts";
 import { sweepExpiredSessions } from "./sessions.ts";
-import { blockedFor, clearHits, describeWait, recordHit } from "./throttle.ts";
+import { blockedFor, clearHits, describeWait, recordHit, throttleAddress } from "./throttle.ts";
 
 /**
  * Failed logins (docs/decisions/0016, after OWASP's authentication guidance: slow the attacker,
@@ -79,8 +79,8 @@ export async function checkLogin(
   now = Date.now(),
 ): Promise<LoginCheck> {
   const keys = {
-    client: `login:client:${login.clientIp}`,
-    pair: `login:pair:${login.scope}:${login.email}:${login.clientIp}`,
+    client: `login:client:${throttleAddress(login.clientIp)}`,
+    pair: `login:pair:${login.scope}:${login.email}:${throttleAddress(login.clientIp)}`,
     account: `login:account:${login.scope}:${login.email}`,
   };
   const wait = await blockedFor(db, [keys.client, keys.pair], now);

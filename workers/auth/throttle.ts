@@ -89,3 +89,26 @@ export async function recordAmount(
   if (!current) return { allowed: false, total: 0, retryAfterMs: rule.windowMs };
   return { allowed: false, total: current.count, retryAfterMs: Math.max(0, current.windowStart + rule.windowMs - now) };
 }
+
+/**
+ * The client address a throttle counts against (codes, logins, one-time codes). An IPv4 address as it is; an IPv6 address by its /64: a
+ * network gives each client a whole /64 (often a /56), so counting single IPv6 addresses would hand
+ * a guesser 2^64 fresh address keys (found for the codes, docs/decisions/0053; logins and one-time codes had the same gap). IPv4-mapped addresses count as their IPv4 address. Anything
+ * unreadable is counted as sent (Cloudflare's CF-Connecting-IP, or "local").
+ */
+export function throttleAddress(ip: string): string {
+  const address = ip.trim().toLowerCase().replace(/%.*$/, "");
+  if (!address.includes(":")) return address;
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
+  if (mapped) return mapped[1]!;
+  const halves = address.split("::");
+  if (halves.length > 2) return address;
+  const head = halves[0] ? halves[0].split(":") : [];
+  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
+  // "::" stands for as many zero groups as make eight (an IPv4 tail is two groups).
+  const tailGroups = tail.reduce((sum, part) => sum + (part.includes(".") ? 2 : 1), 0);
+  const zeros = halves.length === 2 ? Array<string>(Math.max(8 - head.length - tailGroups, 0)).fill("0") : [];
+  const groups = [...head, ...zeros, ...tail].slice(0, 4);
+  if (groups.length < 4 || !groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return address;
+  return `${groups.map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
+}

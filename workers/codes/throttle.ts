@@ -14,7 +14,7 @@
  * arrive at once, and only failures stay counted.
  */
 import { type SQL, sql } from "drizzle-orm";
-import { describeWait, type ThrottleRule } from "../auth/throttle.ts";
+import { describeWait, type ThrottleRule, throttleAddress } from "../auth/throttle.ts";
 import { type Db, runTransaction } from "../db/client.ts";
 import type { Failure } from "../kernel/failure.ts";
 
@@ -44,31 +44,8 @@ function keysOf(attempt: CodeTry): { key: string; rule: ThrottleRule }[] {
   return [
     { key: `code:${attempt.person.kind}:${attempt.person.id}`, rule: CODE_TRIES.person },
     { key: `code:school:${attempt.schoolId}`, rule: CODE_TRIES.school },
-    { key: `code:ip:${addressKey(attempt.ip)}`, rule: CODE_TRIES.address },
+    { key: `code:ip:${throttleAddress(attempt.ip)}`, rule: CODE_TRIES.address },
   ];
-}
-
-/**
- * The address a try is counted against. An IPv4 address as it is; an IPv6 address by its /64: a
- * network gives each client a whole /64 (often a /56), so counting single IPv6 addresses would hand
- * a guesser 2^64 fresh address keys. IPv4-mapped addresses count as their IPv4 address. Anything
- * unreadable is counted as sent (Cloudflare's CF-Connecting-IP, or "local").
- */
-export function addressKey(ip: string): string {
-  const address = ip.trim().toLowerCase().replace(/%.*$/, "");
-  if (!address.includes(":")) return address;
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(address);
-  if (mapped) return mapped[1]!;
-  const halves = address.split("::");
-  if (halves.length > 2) return address;
-  const head = halves[0] ? halves[0].split(":") : [];
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(":") : [];
-  // "::" stands for as many zero groups as make eight (an IPv4 tail is two groups).
-  const tailGroups = tail.reduce((sum, part) => sum + (part.includes(".") ? 2 : 1), 0);
-  const zeros = halves.length === 2 ? Array<string>(Math.max(8 - head.length - tailGroups, 0)).fill("0") : [];
-  const groups = [...head, ...zeros, ...tail].slice(0, 4);
-  if (groups.length < 4 || !groups.every((group) => /^[0-9a-f]{1,4}$/.test(group))) return address;
-  return `${groups.map((group) => Number.parseInt(group, 16).toString(16)).join(":")}::/64`;
 }
 
 type Counted = { count: number; windowStart: number; blockedUntil: number | null };

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { issueOtp, OTP_TTL_MS, type OtpPurpose } from "../auth/otp.ts";
-import { describeWait, recordAmount } from "../auth/throttle.ts";
+import { describeWait, recordAmount, throttleAddress } from "../auth/throttle.ts";
 import type { Db } from "../db/client.ts";
 import { type School, teachers } from "../db/schema.ts";
 import type { AppConfig } from "../kernel/config.ts";
@@ -109,7 +109,7 @@ export async function sendTeacherOtp(
 async function countCode(db: Db, school: School, clientIp: string, now: number): Promise<Failed | null> {
   const schoolLimit = Math.max(OTP_LIMITS.schoolMin, OTP_LIMITS.schoolPerSlot * school.teacherLimit);
   const checks = [
-    { key: `otp:client:${clientIp}`, rule: OTP_LIMITS.client },
+    { key: `otp:client:${throttleAddress(clientIp)}`, rule: OTP_LIMITS.client },
     { key: `otp:school:${school.id}`, rule: { limit: schoolLimit, windowMs: 3600_000 } },
   ];
   for (const { key, rule } of checks) {

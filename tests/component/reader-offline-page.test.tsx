@@ -35,6 +35,10 @@ describe("a page of a book not kept, with no connection", () => {
       />,
     );
     expect(await screen.findByRole("status")).toHaveProperty("textContent", PAGE_OFFLINE_TEXT);
+    // The sentence is in the DOM at React's commit; the page listens for "online" in an effect that
+    // runs after it. Under load the event was sent between the two and never heard (a full run
+    // timed out at 5 s): let the effects run first.
+    await act(async () => {});
 
     online = true;
     await act(async () => void window.dispatchEvent(new Event("online")));

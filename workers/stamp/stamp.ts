@@ -4,7 +4,8 @@ import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import { downscalePixels } from "../page-images/downscale.ts";
 import { decodePageImage, type PagePixels, pixelWords, whiteWords } from "../page-images/page-image.ts";
 import { chunk, pngFile } from "../page-images/png-file.ts";
-import { embedMark, markedRgba } from "./mark.ts";
+import { embedMark } from "./mark.ts";
+import { markedRgbaSimd } from "./mark-simd.ts";
 import { SAVER_WEBP_OPTIONS, STAMPED_WEBP_OPTIONS, watermarkPixels } from "./watermark.ts";
 
 /** How a stamped page is encoded: as sharp as the reader shows it, or the data saver's smaller bytes. */
@@ -35,11 +36,11 @@ export async function stampPage(
   let page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
   // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles
   // then carry it in their dots. An RGB page with colour will go out as WebP, which takes RGBA: the
-  // mark's pass widens it on the way.
+  // mark's pass widens it on the way, in WebAssembly SIMD (mark-simd.ts: a fifth of the JS pass's CPU).
   // A colour page usually shows it on many rows: one row in 16 settles most of them cheaply, once.
   const sampledColour = colourInRows(page, 16);
   if (mark && page.channels === 3 && sampledColour) {
-    page = { ...page, channels: 4, pixels: markedRgba(page.pixels, page.width, page.height, mark) };
+    page = { ...page, channels: 4, pixels: markedRgbaSimd(page.pixels, page.width, page.height, mark) };
   } else if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
   watermarkPixels(page.pixels, page.width, page.height, lines, page.channels, mark);
   const grey = sampledColour ? null : greyPng(page, GREY_SAMPLES[quality]);

@@ -1,6 +1,6 @@
 // AssemblyScript (compiled by `npm run build:wasm` to workers/stamp/mark-pass.wasm): the hidden
-// mark's pass over an RGB colour page, widening it to the RGBA that libwebp takes, 8 pixels at a
-// time in WebAssembly SIMD. It writes the same bytes as markPixels in workers/stamp/mark.ts (the
+// mark's pass over an RGB or RGBA colour page, written as the opaque RGBA that libwebp takes, 8
+// pixels at a time in WebAssembly SIMD. It writes the same bytes as markPixels in workers/stamp/mark.ts (the
 // tests compare them on random pages): every pixel moves by
 //   round(strength(luma) x min(activity, ACTIVE) / ACTIVE) x sign
 // where strength(luma) = clamp(PAPER - luma, 0, DELTA) is mark.ts's STRENGTH table (DELTA below
@@ -23,24 +23,25 @@ export function heapBase(): usize {
 }
 
 /**
- * Marks `rows` rows of an RGB strip into RGBA. The strip at `source` holds `stripRows` rows of
- * `width` RGB pixels, the first of them page row `stripFirst`; the rows to mark are page rows
- * `first`..`first + rows` (the strip has the row above and below each, where the page has one).
- * `target` receives `rows` rows of RGBA. `signs` is the code's block signs (Int8, MARK_COLUMNS x
- * MARK_ROWS); `rowSigns` is scratch for `width` i16s (+ 16 bytes).
+ * Marks `rows` rows of a strip of RGB (`channels` 3) or opaque RGBA (4) into RGBA. The strip at
+ * `source` holds rows of `width` pixels, the first of them page row `stripFirst`; the rows to mark
+ * are page rows `first`..`first + rows` (the strip has the row above and below each, where the page
+ * has one). `target` receives `rows` rows of RGBA. `signs` is the code's block signs (Int8,
+ * MARK_COLUMNS x MARK_ROWS); `rowSigns` is scratch for `width` i16s (+ 16 bytes).
  */
 export function markRows(
   source: usize,
   target: usize,
   width: i32,
   height: i32,
+  channels: i32,
   stripFirst: i32,
   first: i32,
   rows: i32,
   signs: usize,
   rowSigns: usize,
 ): void {
-  const rowBytes = width * 3;
+  const rowBytes = width * channels;
   let signedRow = -1;
   for (let y = first; y < first + rows; y++) {
     const blockRow = min(MARK_ROWS - 1, (y * MARK_COLUMNS) / width);
@@ -59,21 +60,25 @@ export function markRows(
     const down: isize = y + 1 < height ? <isize>rowBytes : 0;
     const out = target + <usize>((y - first) * width * 4);
     // x = 0 and the tail (where x + 8 would pass the last pixel) one at a time; the rest 8 at a time.
-    markOne(p0, out, 0, width, up, down, rowSigns);
+    markOne(p0, out, 0, width, channels, up, down, rowSigns);
     let x = 1;
-    for (; x + 8 <= width - 1; x += 8) markEight(p0 + <usize>(x * 3), out + <usize>(x * 4), up, down, rowSigns + (<usize>x << 1));
-    for (; x < width; x++) markOne(p0, out, x, width, up, down, rowSigns);
+    if (channels == 3) {
+      for (; x + 8 <= width - 1; x += 8) markEight(p0 + <usize>(x * 3), 3, out + <usize>(x * 4), up, down, rowSigns + (<usize>x << 1));
+    } else {
+      for (; x + 8 <= width - 1; x += 8) markEight(p0 + <usize>(x * 4), 4, out + <usize>(x * 4), up, down, rowSigns + (<usize>x << 1));
+    }
+    for (; x < width; x++) markOne(p0, out, x, width, channels, up, down, rowSigns);
   }
 }
 
 @inline
-function markOne(row: usize, out: usize, x: i32, width: i32, up: isize, down: isize, rowSigns: usize): void {
-  const p = row + <usize>(x * 3);
+function markOne(row: usize, out: usize, x: i32, width: i32, channels: i32, up: isize, down: isize, rowSigns: usize): void {
+  const p = row + <usize>(x * channels);
   const r = <i32>load<u8>(p);
   const g = <i32>load<u8>(p, 1);
   const b = <i32>load<u8>(p, 2);
-  const left = x > 0 ? <i32>load<u8>(p - 2) : g;
-  const right = x < width - 1 ? <i32>load<u8>(p + 4) : g;
+  const left = x > 0 ? <i32>load<u8>(p + 1 - <usize>channels) : g;
+  const right = x < width - 1 ? <i32>load<u8>(p + 1 + <usize>channels) : g;
   const vertical = abs<i32>(<i32>load<u8>(<usize>(<isize>p + down), 1) - <i32>load<u8>(<usize>(<isize>p + up), 1));
   const activity = min(abs<i32>(right - left) + vertical, ACTIVE);
   const strength = min(max(PAPER - ((r + 2 * g + b) >> 2), 0), DELTA);
@@ -110,14 +115,43 @@ function blues(p: usize): v128 {
   return channel(v128.load(p), v128.load(p, 8), i8x16(2, 5, 8, 11, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1), i8x16(-1, -1, -1, -1, -1, 9, 12, 15, -1, -1, -1, -1, -1, -1, -1, -1));
 }
 
-/** Eight pixels (x >= 1 and x + 8 <= width - 1: each has a left and a right neighbour in the row). */
+// The same for 8 RGBA pixels (32 bytes: a = bytes 0..15, b = bytes 16..31).
 @inline
-function markEight(p: usize, out: usize, up: isize, down: isize, signsAt: usize): void {
-  const r = reds(p);
-  const g = greens(p);
-  const b = blues(p);
-  const horizontal = i16x8.abs(i16x8.sub(greens(p + 3), greens(p - 3)));
-  const vertical = i16x8.abs(i16x8.sub(greens(<usize>(<isize>p + down)), greens(<usize>(<isize>p + up))));
+function channel4(p: usize, maskA: v128, maskB: v128): v128 {
+  return i16x8.extend_low_i8x16_u(v128.or(i8x16.swizzle(v128.load(p), maskA), i8x16.swizzle(v128.load(p, 16), maskB)));
+}
+
+@inline
+function reds4(p: usize): v128 {
+  return channel4(p, i8x16(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1), i8x16(-1, -1, -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1));
+}
+
+@inline
+function greens4(p: usize): v128 {
+  return channel4(p, i8x16(1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1), i8x16(-1, -1, -1, -1, 1, 5, 9, 13, -1, -1, -1, -1, -1, -1, -1, -1));
+}
+
+@inline
+function blues4(p: usize): v128 {
+  return channel4(p, i8x16(2, 6, 10, 14, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1), i8x16(-1, -1, -1, -1, 2, 6, 10, 14, -1, -1, -1, -1, -1, -1, -1, -1));
+}
+
+/**
+ * Eight pixels (x >= 1 and x + 8 <= width - 1: each has a left and a right neighbour in the row),
+ * `channels` 3 (RGB) or 4 (RGBA): a constant at each call, so the other branch is compiled away.
+ */
+@inline
+function markEight(p: usize, channels: i32, out: usize, up: isize, down: isize, signsAt: usize): void {
+  const rgb = channels == 3;
+  const above = <usize>(<isize>p + up);
+  const below = <usize>(<isize>p + down);
+  const r = rgb ? reds(p) : reds4(p);
+  const g = rgb ? greens(p) : greens4(p);
+  const b = rgb ? blues(p) : blues4(p);
+  const left = rgb ? greens(p - 3) : greens4(p - 4);
+  const right = rgb ? greens(p + 3) : greens4(p + 4);
+  const horizontal = i16x8.abs(i16x8.sub(right, left));
+  const vertical = i16x8.abs(i16x8.sub(rgb ? greens(below) : greens4(below), rgb ? greens(above) : greens4(above)));
   const activity = i16x8.min_s(i16x8.add(horizontal, vertical), i16x8.splat(<i16>ACTIVE));
   const luma = i16x8.shr_u(i16x8.add(i16x8.add(r, b), i16x8.shl(g, 1)), 2);
   const strength = i16x8.min_s(i16x8.max_s(i16x8.sub(i16x8.splat(<i16>PAPER), luma), i16x8.splat(0)), i16x8.splat(<i16>DELTA));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { blockSigns, createLayout, MARK_COLUMNS, MARK_ROWS, markedRgba } from "../../workers/stamp/mark.ts";
+import { blockSigns, createLayout, embedMark, MARK_COLUMNS, MARK_ROWS, markedRgba } from "../../workers/stamp/mark.ts";
 import { markedRgbaSimd } from "../../workers/stamp/mark-simd.ts";
 
 /** A seeded page: paper, near-paper greys (where the mark fades), flat fields and noise. */
@@ -41,19 +41,34 @@ describe("the hidden mark's SIMD pass (mark-simd.ts)", () => {
     [1030, 129],
     [2048, 67],
   ];
-  it.each(sizes)("writes the same bytes as the JavaScript pass at %i x %i", (width, height) => {
+  it.each(sizes)("writes the same bytes as the JavaScript pass at %i x %i, from RGB", (width, height) => {
     const rgb = randomPage(width, height, width + height);
+    const before = rgb.slice();
     const signs = signsFor((width % 200) + 1);
-    const simd = markedRgbaSimd(rgb, width, height, signs);
+    const simd = markedRgbaSimd(rgb, width, height, 3, signs);
     const reference = markedRgba(rgb, width, height, signs);
     expect(simd.length).toBe(width * height * 4);
     const first = simd.findIndex((byte, i) => byte !== reference[i]);
     expect(first, `first differing byte ${first} (pixel ${first >> 2})`).toBe(-1);
+    expect(rgb).toEqual(before);
+  });
+
+  it.each(sizes)("writes the same bytes as the JavaScript pass at %i x %i, from RGBA (a page stored by a canvas)", (width, height) => {
+    const rgb = randomPage(width, height, width * 3 + height);
+    const rgba = markedRgba(rgb, width, height, new Int8Array(MARK_COLUMNS * MARK_ROWS)); // opaque RGBA, unmarked
+    const before = rgba.slice();
+    const signs = signsFor((height % 200) + 2);
+    const simd = markedRgbaSimd(rgba, width, height, 4, signs);
+    const reference = rgba.slice();
+    embedMark(reference, width, height, 4, signs);
+    const first = simd.findIndex((byte, i) => byte !== reference[i]);
+    expect(first, `first differing byte ${first} (pixel ${first >> 2})`).toBe(-1);
+    expect(rgba).toEqual(before);
   });
 
   it("moves pixels (the mark is there) and leaves paper white", () => {
     const rgb = randomPage(256, 64, 5);
-    const out = markedRgbaSimd(rgb, 256, 64, signsFor(3));
+    const out = markedRgbaSimd(rgb, 256, 64, 3, signsFor(3));
     let moved = 0;
     for (let p = 0; p < 256 * 64; p++) {
       if (rgb[p * 3] !== out[p * 4]) moved++;
@@ -68,12 +83,13 @@ describe("the hidden mark's SIMD pass (mark-simd.ts)", () => {
     const big = randomPage(1024, 150, 11);
     const small = randomPage(33, 20, 12);
     const [bigSigns, smallSigns] = [signsFor(4), signsFor(9)];
-    const before = markedRgbaSimd(big, 1024, 150, bigSigns);
-    expect(markedRgbaSimd(small, 33, 20, smallSigns)).toEqual(markedRgba(small, 33, 20, smallSigns));
-    expect(markedRgbaSimd(big, 1024, 150, bigSigns)).toEqual(before);
+    const before = markedRgbaSimd(big, 1024, 150, 3, bigSigns);
+    expect(markedRgbaSimd(small, 33, 20, 3, smallSigns)).toEqual(markedRgba(small, 33, 20, smallSigns));
+    expect(markedRgbaSimd(big, 1024, 150, 3, bigSigns)).toEqual(before);
   });
 
-  it("refuses block signs of another layout's size", () => {
-    expect(() => markedRgbaSimd(new Uint8Array(12), 2, 2, new Int8Array(MARK_COLUMNS * MARK_ROWS - 1))).toThrow(/block signs/);
+  it("refuses block signs of another layout's size, and pixels of another page's size", () => {
+    expect(() => markedRgbaSimd(new Uint8Array(12), 2, 2, 3, new Int8Array(MARK_COLUMNS * MARK_ROWS - 1))).toThrow(/block signs/);
+    expect(() => markedRgbaSimd(new Uint8Array(12), 2, 2, 4, new Int8Array(MARK_COLUMNS * MARK_ROWS))).toThrow(/16 bytes, not 12/);
   });
 });

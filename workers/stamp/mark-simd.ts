@@ -2,13 +2,13 @@ import { MARK_COLUMNS, MARK_ROWS } from "./mark.ts";
 import markPassWasm from "./mark-pass.wasm";
 
 /**
- * The hidden mark's pass over an RGB colour page in WebAssembly SIMD (wasm/mark-pass.ts, compiled
- * to mark-pass.wasm by `npm run build:wasm`), widening it to the RGBA libwebp takes: the same bytes
- * as mark.ts's `markedRgba` (tests/node/mark-simd.test.ts compares them on random pages), 8 pixels
- * at a time rather than one. docs/decisions/0037 has the figures.
+ * The hidden mark's pass over a colour page in WebAssembly SIMD (wasm/mark-pass.ts, compiled to
+ * mark-pass.wasm by `npm run build:wasm`), written as the opaque RGBA libwebp takes: the same bytes
+ * as mark.ts's JavaScript pass (tests/worker/mark-simd.test.ts compares them on random pages), 8
+ * pixels at a time rather than one. docs/decisions/0037 has the figures.
  *
  * The page goes through the module's memory a strip of rows at a time (each with the row above and
- * below), so the memory stays under 1 MiB at any page size and is shared by every request of the
+ * below), so the memory stays under 1.5 MiB at any page size and is shared by every request of the
  * isolate. A call runs start to end with no await, so no other request's page can enter the strip.
  */
 interface MarkPass {
@@ -19,6 +19,7 @@ interface MarkPass {
     target: number,
     width: number,
     height: number,
+    channels: number,
     stripFirst: number,
     first: number,
     rows: number,
@@ -27,17 +28,20 @@ interface MarkPass {
   ): void;
 }
 
-/** Rows marked per call: 64 rows of a 2048 px page are 384 KiB of RGB in and 512 KiB of RGBA out. */
+/** Rows marked per call: 64 rows of a 2048 px page are 512 KiB of RGBA in and 512 KiB out. */
 const STRIP_ROWS = 64;
 const SIGN_BYTES = MARK_COLUMNS * MARK_ROWS;
 const WASM_PAGE = 65536;
 
 let pass: MarkPass | undefined;
 
-export function markedRgbaSimd(rgb: Uint8Array, width: number, height: number, signs: Int8Array): Uint8Array {
+/** An RGB (`channels` 3) or opaque RGBA (4) page, marked, as a new opaque RGBA page; `pixels` is left as it was. */
+export function markedRgbaSimd(pixels: Uint8Array, width: number, height: number, channels: 3 | 4, signs: Int8Array): Uint8Array {
   if (signs.length !== SIGN_BYTES) throw new Error(`a mark has ${SIGN_BYTES} block signs, not ${signs.length}`);
+  if (pixels.length !== width * height * channels)
+    throw new Error(`a ${width} x ${height} page has ${width * height * channels} bytes, not ${pixels.length}`);
   pass ??= new WebAssembly.Instance(markPassWasm).exports as unknown as MarkPass;
-  const rowBytes = width * 3;
+  const rowBytes = width * channels;
   const signsAt = pass.heapBase();
   const rowSignsAt = align(signsAt + SIGN_BYTES);
   const sourceAt = align(rowSignsAt + width * 2 + 16);
@@ -52,8 +56,8 @@ export function markedRgbaSimd(rgb: Uint8Array, width: number, height: number, s
     const rows = Math.min(STRIP_ROWS, height - first);
     const stripFirst = Math.max(0, first - 1);
     const stripEnd = Math.min(height, first + rows + 1);
-    heap.set(rgb.subarray(stripFirst * rowBytes, stripEnd * rowBytes), sourceAt);
-    pass.markRows(sourceAt, targetAt, width, height, stripFirst, first, rows, signsAt, rowSignsAt);
+    heap.set(pixels.subarray(stripFirst * rowBytes, stripEnd * rowBytes), sourceAt);
+    pass.markRows(sourceAt, targetAt, width, height, channels, stripFirst, first, rows, signsAt, rowSignsAt);
     rgba.set(heap.subarray(targetAt, targetAt + rows * width * 4), first * width * 4);
   }
   return rgba;

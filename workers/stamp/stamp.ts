@@ -35,12 +35,13 @@ export async function stampPage(
   // Narrower than stored: the reader's quick first look at a page (PREVIEW_WIDTH), before the sharp one.
   let page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
   // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles
-  // then carry it in their dots. An RGB page with colour will go out as WebP, which takes RGBA: the
-  // mark's pass widens it on the way, in WebAssembly SIMD (mark-simd.ts: a fifth of the JS pass's CPU).
+  // then carry it in their dots. A page with colour will go out as WebP, which takes RGBA: the mark's
+  // pass writes it as RGBA, in WebAssembly SIMD (mark-simd.ts: a fifth of the JavaScript pass's CPU).
+  // A grey page's pass stays in JavaScript, in place: it settles runs of paper four pixels at a time.
   // A colour page usually shows it on many rows: one row in 16 settles most of them cheaply, once.
   const sampledColour = colourInRows(page, 16);
-  if (mark && page.channels === 3 && sampledColour) {
-    page = { ...page, channels: 4, pixels: markedRgbaSimd(page.pixels, page.width, page.height, mark) };
+  if (mark && sampledColour) {
+    page = { ...page, channels: 4, pixels: markedRgbaSimd(page.pixels, page.width, page.height, page.channels, mark) };
   } else if (mark) embedMark(page.pixels, page.width, page.height, page.channels, mark);
   watermarkPixels(page.pixels, page.width, page.height, lines, page.channels, mark);
   const grey = sampledColour ? null : greyPng(page, GREY_SAMPLES[quality]);

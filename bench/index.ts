@@ -8,11 +8,12 @@ import { runReaderBench, runTraceBench } from "./lib/child-bench.ts";
 import { freePorts } from "./lib/free-ports.ts";
 import { runLighthouse } from "./lib/lighthouse.ts";
 import { islandStart, measureChunks, measurePageWeight, routeStart } from "./lib/page-weight.ts";
+import { cpuPerRequest } from "./lib/process-cpu.ts";
 import { explainHotQueries } from "./lib/query-plans.ts";
 import { addRangeBook, RANGE_BOOK } from "./lib/range-book.ts";
 import { preparationRows, type ReaderReport, readerRows, routeChunkRows, stampRows } from "./lib/reader-report.ts";
 import { throttledRows } from "./lib/reader-throttled.ts";
-import { lighthouseRows, planRows, type Row, scaleRows, TARGETS, throughputRows, weightRows } from "./lib/report.ts";
+import { dashboardCostRows, lighthouseRows, planRows, type Row, scaleRows, TARGETS, throughputRows, weightRows } from "./lib/report.ts";
 import { ensureScaleState } from "./lib/scale-seed.ts";
 import { measureStampWall, type StampWall } from "./lib/stamp-wall.ts";
 import { LOAD, type LoadResult, type LoadTarget, runLoad, timeSequential } from "./lib/throughput.ts";
@@ -61,7 +62,7 @@ async function signIn(origin: string, env: { DEMO_TEACHER_PASSWORD: string; DEMO
 }
 
 async function timeScalePaths(origin: string, cookies: Cookies) {
-  const times: Record<string, { p50Ms: number; p95Ms: number }> = {};
+  const times: Record<string, { p50Ms: number; p95Ms: number; firstByteP50Ms: number }> = {};
   for (const [name, { path, who }] of Object.entries(scalePaths()))
     times[name] = await timeSequential(`${origin}${path}`, { Cookie: cookies[who as keyof Cookies] });
   return times;
@@ -81,6 +82,7 @@ const app = await startApp({
 });
 const load: LoadResult[] = [];
 let small: Awaited<ReturnType<typeof timeScalePaths>>;
+let dashboardCpu: { floor: number; small: number; big: number } | null = null;
 const weights: Awaited<ReturnType<typeof measurePageWeight>>[] = [];
 let lighthouse: Awaited<ReturnType<typeof runLighthouse>> = [];
 const stampWall: StampWall[] = [];
@@ -131,6 +133,18 @@ try {
   }
   log("sequential times on the demo database");
   small = await timeScalePaths(app.origin, cookies);
+
+  // Decision 37: the dashboard judged by its CPU per request (24 and 1,000 books) rather than req/s.
+  if (process.platform === "linux") {
+    log("dashboard CPU per request (workerd)");
+    const cpuOf = async (path: string, cookie?: string) =>
+      (await cpuPerRequest(app.processGroup, `${app.origin}${path}`, cookie ? { Cookie: cookie } : {})).workerdMs;
+    dashboardCpu = {
+      floor: await cpuOf("/api/health"),
+      small: await cpuOf("/schools/lincoln-high/dashboard", cookies.lincoln),
+      big: await cpuOf("/schools/big-library/dashboard", cookies.big),
+    };
+  }
 
   log(`stamp wall time: teacher minus admin, pages ${PAGE_N} and ${TEXT_PAGE_N} of "${pageBook.title}"`);
   // A fresh teacher: the load test may have spent the others' budget for this book.
@@ -250,6 +264,8 @@ const trace = traceJson && Date.parse(traceJson.date) >= startedAt ? traceJson :
 // ---- The table, the JSON, the verdict.
 const rows: Row[] = [
   ...throughputRows(load),
+  // The first byte on the scale database (10,000 schools, 100,000 books), big-library's dashboard.
+  ...dashboardCostRows(dashboardCpu, big["dashboard, 1,000 books (big-library)"]?.firstByteP50Ms),
   ...planRows(plans, scaleCounts),
   ...scaleRows(small, big),
   ...usage.rows,
@@ -270,6 +286,7 @@ mkdirSync(join(ROOT, "bench/results"), { recursive: true });
 const report = {
   date: new Date().toISOString(),
   seconds,
+  dashboardCpu,
   load: { ...LOAD, pdf: { bookBytes: RANGE_BOOK.sizeBytes }, page: { book: pageBook, n: PAGE_N, teachers: PAGE_TEACHERS }, results: load },
   scale: { counts: scaleCounts, cached: scaleState.cached, buildSeconds: scaleState.seconds, small, big, plans },
   usageReports: { ...usageTimes, year: scaleState.usage },

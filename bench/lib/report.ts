@@ -18,6 +18,10 @@ export const TARGETS = {
   scaleSlowdown: 2,
   lighthousePerformance: 95,
   lighthouseAccessibility: 100,
+  /** Decision 37: the 1,000-book dashboard's workerd CPU per request, at most this times the 24-book one's. */
+  bigDashboardCpuRatio: 1.25,
+  /** Decision 37: the 1,000-book dashboard's first byte, sequential requests, p50 ms. */
+  bigDashboardFirstByteMs: 50,
   /** The teacher's reader on the 100 MB, 500-page book; kB = 1,000 bytes. */
   teacherFirstPageMs: 500,
   teacherKbBeforeFirstPage: 300,
@@ -46,9 +50,11 @@ export function throughputRows(load: LoadResult[]): Row[] {
     const ratio = versus?.requestsPerSecond ? `; x${(r.requestsPerSecond / versus.requestsPerSecond).toFixed(2)} of ${versus.name}` : "";
     const row: Row = { section: "throughput", item: r.name, result: `${result}${ratio}`, target: "", status: "info" };
     if (i === 0) row.target = "the floor";
-    if (r.name === "dashboard, 1,000 books") {
-      row.target = `>= ${TARGETS.bigDashboardShareOfFloor * 100}% of floor, p99 < ${TARGETS.bigDashboardP99Ms} ms`;
-      row.status = verdict(share >= TARGETS.bigDashboardShareOfFloor && r.p99Ms < TARGETS.bigDashboardP99Ms && r.non2xx === 0);
+    if (r.name === "dashboard, 1,000 books" && r.non2xx === 0 && r.errors === 0) {
+      // Decision 37: a hydrated page that names its teacher cannot cost 2.5 x a JSON {ok: true};
+      // the dashboard's targets are its CPU per request and first byte ("dashboard cost" rows).
+      const met = share >= TARGETS.bigDashboardShareOfFloor && r.p99Ms < TARGETS.bigDashboardP99Ms;
+      row.target = `information: the review's ">= ${TARGETS.bigDashboardShareOfFloor * 100}% of floor, p99 < ${TARGETS.bigDashboardP99Ms} ms" (${met ? "met" : "not met"}) is replaced by the dashboard cost rows (decision 37)`;
     } else if (r.non2xx > 0 || r.errors > 0) {
       row.target = "every response 2xx";
       row.status = "MISSED";
@@ -153,4 +159,37 @@ export function lighthouseRows(results: LighthouseResult[]): Row[] {
       status: verdict(ok),
     };
   });
+}
+
+/** The dashboard's cost (decision 37): CPU per request in workerd, 24 against 1,000 books, and the first byte. */
+export function dashboardCostRows(cpu: { floor: number; small: number; big: number } | null, firstByteP50Ms: number | undefined): Row[] {
+  const rows: Row[] = [];
+  if (cpu) {
+    const ratio = cpu.big / cpu.small;
+    rows.push({
+      section: "dashboard cost",
+      item: "CPU per request in workerd (the Worker and local D1), 200 requests 4 at a time",
+      result:
+        `1,000 books ${n(cpu.big)} ms, 24 books ${n(cpu.small)} ms: x${ratio.toFixed(2)}; ` +
+        `/api/health ${n(cpu.floor)} ms (the 1,000-book page x${(cpu.big / cpu.floor).toFixed(2)} of it)`,
+      target: `1,000 books <= x${TARGETS.bigDashboardCpuRatio} of 24 books`,
+      status: verdict(ratio <= TARGETS.bigDashboardCpuRatio),
+    });
+  } else
+    rows.push({
+      section: "dashboard cost",
+      item: "CPU per request",
+      result: "not measured (needs Linux /proc)",
+      target: "",
+      status: "n/a",
+    });
+  if (firstByteP50Ms !== undefined)
+    rows.push({
+      section: "dashboard cost",
+      item: "first byte, 1,000 books on the scale database, 30 sequential requests",
+      result: `p50 ${firstByteP50Ms} ms`,
+      target: `p50 < ${TARGETS.bigDashboardFirstByteMs} ms`,
+      status: verdict(firstByteP50Ms < TARGETS.bigDashboardFirstByteMs),
+    });
+  return rows;
 }

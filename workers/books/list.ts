@@ -48,24 +48,24 @@ const UNTITLED_RANK = 1;
  * the page's last scored one are joined to books for the title that breaks ties.
  */
 function rankedPage(match: string, limit: number, offset: number) {
-  // The first SCORE_EVERY_HIT + 1 hits, scored: all of them when the search is narrow (one match, as before).
-  const broad = sql`(SELECT count(*) FROM probe) > ${SCORE_EVERY_HIT}`;
-  // LIMIT 0 is checked before a statement runs (a WHERE on a subquery is not): a broad search's matches.
+  // The hits are read where they are used, never kept in a table: keeping a common word's 28,866
+  // ids (and indexing them for IN) cost more than the FTS5 match itself.
+  const hits = sql`SELECT rowid FROM books_fts WHERE books_fts MATCH ${match}`;
+  const broad = sql`(SELECT total FROM n) > ${SCORE_EVERY_HIT}`;
+  // LIMIT 0 is checked before a statement runs (a WHERE on a subquery is not): one of each pair runs.
   const whenBroad = sql`CASE WHEN ${broad} THEN -1 ELSE 0 END`;
+  const whenNarrow = sql`CASE WHEN ${broad} THEN 0 ELSE -1 END`;
   // A broad search's other hits in title order: walking the title index, or reading the hits and sorting them.
   const others = (count: SQL, walk: boolean) => sql`SELECT id, ${UNTITLED_RANK} AS rank FROM (
     SELECT ${books.id} AS id FROM ${books}
-    WHERE ${walk ? sql`+${books.id}` : books.id} IN (SELECT id FROM hits) AND ${books.id} NOT IN (SELECT id FROM scored)
+    WHERE ${walk ? sql`+${books.id}` : books.id} IN (${hits}) AND ${books.id} NOT IN (SELECT id FROM scored)
     ORDER BY ${books.title}, ${books.id} LIMIT ${count} OFFSET max(0, ${offset} - (SELECT count(*) FROM scored)))`;
   const wanted = sql`max(0, ${limit} - (SELECT count(*) FROM first))`;
   // As in sortedPage: once a twentieth of the catalogue matches, walking the index is not slower.
   const walk = sql`(SELECT total FROM n) * 20 > (SELECT max(${books.id}) FROM ${books})`;
-  return sql`probe AS MATERIALIZED (
-      SELECT rowid AS id, ${RANK} AS rank FROM books_fts WHERE books_fts MATCH ${match} LIMIT ${SCORE_EVERY_HIT + 1}),
-    hits AS MATERIALIZED (SELECT rowid AS id FROM books_fts WHERE books_fts MATCH ${match} LIMIT ${whenBroad}),
-    n AS MATERIALIZED (SELECT CASE WHEN ${broad} THEN (SELECT count(*) FROM hits) ELSE (SELECT count(*) FROM probe) END AS total),
+  return sql`n AS MATERIALIZED (SELECT count(*) AS total FROM books_fts WHERE books_fts MATCH ${match}),
     scored AS MATERIALIZED (
-      SELECT id, rank FROM probe WHERE NOT ${broad}
+      SELECT * FROM (SELECT rowid AS id, ${RANK} AS rank FROM books_fts WHERE books_fts MATCH ${match} LIMIT ${whenNarrow})
       UNION ALL
       SELECT * FROM (SELECT rowid AS id, ${RANK} AS rank FROM books_fts WHERE books_fts MATCH ${`{title} : (${match})`} LIMIT ${whenBroad})),
     first AS MATERIALIZED (
@@ -74,8 +74,8 @@ function rankedPage(match: string, limit: number, offset: number) {
       ORDER BY scored.rank, ${books.title}, ${books.id} LIMIT ${limit} OFFSET ${offset}),
     page AS MATERIALIZED (
       SELECT id, rank FROM first
-      UNION ALL ${others(sql`CASE WHEN ${walk} THEN 0 ELSE ${wanted} END`, false)}
-      UNION ALL ${others(sql`CASE WHEN ${walk} THEN ${wanted} ELSE 0 END`, true)})`;
+      UNION ALL ${others(sql`CASE WHEN ${broad} AND NOT ${walk} THEN ${wanted} ELSE 0 END`, false)}
+      UNION ALL ${others(sql`CASE WHEN ${broad} AND ${walk} THEN ${wanted} ELSE 0 END`, true)})`;
 }
 
 /**

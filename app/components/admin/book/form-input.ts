@@ -7,6 +7,12 @@ export function formText(form: FormData, key: string): string {
   return typeof value === "string" ? value : "";
 }
 
+/** A whole number as typed, else the text itself, so the command's schema refuses it with its own sentence. */
+export function formWhole(form: FormData, key: string): number | string {
+  const text = formText(form, key).trim();
+  return /^\d{1,9}$/.test(text) ? Number(text) : text;
+}
+
 /** The edit form's fields: every one sent, blank optional text clearing it (as the page sent them). */
 export function bookUpdateInput(form: FormData) {
   const grade = formText(form, "gradeLevel");

@@ -1,10 +1,4 @@
-import { formIds, formText } from "../book/form-input.ts";
-
-/** A whole number as typed, else the text itself, so the command's schema refuses it with its own sentence. */
-function formWhole(form: FormData, key: string): number | string {
-  const text = formText(form, key).trim();
-  return /^\d{1,9}$/.test(text) ? Number(text) : text;
-}
+import { formIds, formText, formWhole } from "../book/form-input.ts";
 
 /**
  * The new batch form's fields (app/components/admin/codes/batch-form.tsx) as the create command

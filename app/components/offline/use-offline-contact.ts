@@ -11,24 +11,31 @@ export const CONTACT_RETRY_MS = 30_000;
  * an unreachable server is asked again every CONTACT_RETRY_MS while the page is open.
  */
 export function useOfflineContact(): void {
-  useEffect(() => {
-    let retry: ReturnType<typeof setTimeout> | undefined;
-    const check = () => {
-      clearTimeout(retry);
-      checkOfflineContact().then(
-        (result) => {
-          if (result === "unreachable") retry = setTimeout(check, CONTACT_RETRY_MS);
-        },
-        () => {},
-      );
-    };
-    check();
-    window.addEventListener("online", check);
-    return () => {
-      clearTimeout(retry);
-      window.removeEventListener("online", check);
-    };
-  }, []);
+  useEffect(startOfflineContact, []);
+}
+
+/**
+ * useOfflineContact's work, started outside React's render: the reader's island loads this module
+ * after its first page (app/components/reader/teacher-reader.tsx) and starts it then. Returns the
+ * function that stops it.
+ */
+export function startOfflineContact(): () => void {
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const check = () => {
+    clearTimeout(retry);
+    checkOfflineContact().then(
+      (result) => {
+        if (result === "unreachable") retry = setTimeout(check, CONTACT_RETRY_MS);
+      },
+      () => {},
+    );
+  };
+  check();
+  window.addEventListener("online", check);
+  return () => {
+    clearTimeout(retry);
+    window.removeEventListener("online", check);
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { SIGNED_OUT } from "../../lib/reader/reader-api.ts";
-import { AskToRenew } from "../school/licence-ended.tsx";
+import { AskToRenew } from "../school/ask-to-renew.tsx";
 import { buttonClasses } from "../ui/button.tsx";
 import { Icon } from "../ui/icon.tsx";
 

@@ -1,9 +1,35 @@
+import { lazy, Suspense, useEffect, useState } from "react";
 import type { PageList } from "../../lib/reader/reader-api.ts";
-import { KeepForOffline } from "../offline/keep-for-offline.tsx";
-import { useOfflineContact } from "../offline/use-offline-contact.ts";
 import { PageReader } from "./page-reader.tsx";
 import { ReaderPreparing } from "./reader-error.tsx";
+import { ToolButton } from "./reader-toolbar.tsx";
 import { useProgressSaver } from "./use-progress-saver.ts";
+
+/**
+ * Offline reading's parts of the reader (its toolbar button and the contact check) load after the
+ * reader itself: they are a tenth of the island's JavaScript, and the first page does not wait for
+ * them (the reader's budget is 100 kB gzipped, docs/decisions/0010).
+ */
+const KeepForOffline = lazy(() => import("../offline/keep-for-offline.tsx").then((module) => ({ default: module.KeepForOffline })));
+const KEEP_ICON = "M12 4v11m0 0l-4-4m4 4l4-4M5 20h14";
+
+/** useOfflineContact, with its module loaded once the reader is up. */
+function useLateOfflineContact(): void {
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let left = false;
+    import("../offline/use-offline-contact.ts").then(
+      ({ startOfflineContact }) => {
+        if (!left) stop = startOfflineContact();
+      },
+      () => {},
+    );
+    return () => {
+      left = true;
+      stop?.();
+    };
+  }, []);
+}
 
 /** Everything the teacher's reader needs, as plain data: the route's loader answers it and the island receives it as JSON. */
 export type TeacherReaderProps = {
@@ -29,7 +55,7 @@ export const PAGE_READER_ID = "page-reader";
  */
 export function TeacherReader({ bookId, title, page, backHref, backLabel, loginHref, preparing, list }: TeacherReaderProps) {
   const save = useProgressSaver(bookId);
-  useOfflineContact();
+  useLateOfflineContact();
   if (preparing) return <ReaderPreparing backHref={backHref} backLabel={backLabel} />;
   return (
     <PageReader
@@ -43,7 +69,24 @@ export function TeacherReader({ bookId, title, page, backHref, backLabel, loginH
       list={list}
       holdsSeat
       desk
-      toolbarExtra={<KeepForOffline variant="toolbar" book={{ bookId, title, readerUrl: `${backHref}/book/${bookId}/view` }} />}
+      toolbarExtra={<LateKeepForOffline bookId={bookId} title={title} readerUrl={`${backHref}/book/${bookId}/view`} />}
     />
+  );
+}
+
+/**
+ * The toolbar's "Keep for offline", loaded once the reader has hydrated: the server's HTML and
+ * hydration show the button in its place, unavailable, so nothing suspends while the island
+ * hydrates; its code then loads and takes its place.
+ */
+function LateKeepForOffline({ bookId, title, readerUrl }: { bookId: number; title: string; readerUrl: string }) {
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  const placeholder = <ToolButton label="Keep for offline" icon={KEEP_ICON} disabled onClick={() => {}} />;
+  if (!hydrated) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <KeepForOffline variant="toolbar" book={{ bookId, title, readerUrl }} />
+    </Suspense>
   );
 }

@@ -1,6 +1,7 @@
 import { isRouteErrorResponse } from "react-router";
 import { ButtonLink } from "../ui/button-link.tsx";
 import { StatusPanel } from "../ui/status-panel.tsx";
+import { AskToRenew } from "./ask-to-renew.tsx";
 
 /** What a book page's loader throws when the school's licence for the book has ended (app/lib/school-book.server.ts). */
 export function licenceEndedOf(error: unknown): { error: string; schoolEmail: string } | null {
@@ -22,21 +23,5 @@ export function LicenceEnded({ ended, backHref }: { ended: { error: string; scho
       <p>{ended.error}</p>
       <AskToRenew schoolEmail={ended.schoolEmail} className="mt-2" linkClassName="text-indigo-700 dark:text-indigo-300" />
     </StatusPanel>
-  );
-}
-
-/**
- * Whom to ask for a book whose licence ended, the same words on the book's page and in the reader
- * (ReaderLicenceEnded): the school's own address; nothing when the school has none.
- */
-export function AskToRenew({ schoolEmail, className, linkClassName }: { schoolEmail: string; className: string; linkClassName: string }) {
-  if (!schoolEmail) return null;
-  return (
-    <p className={className}>
-      To read it again, ask your school to renew it:{" "}
-      <a className={`font-medium underline ${linkClassName}`} href={`mailto:${schoolEmail}`}>
-        {schoolEmail}
-      </a>
-    </p>
   );
 }

@@ -5,7 +5,7 @@ import { appContext } from "../../workers/kernel/context.ts";
 import { toLibraryBook } from "../../workers/reading/library.ts";
 import { dashboardState } from "../../workers/reading/progress.ts";
 import { dashboardShelf } from "../../workers/reading/shelf-cache.ts";
-import { KeptBooks } from "../components/offline/kept-books.tsx";
+import { LateKeptBooks } from "../components/offline/late-kept-books.tsx";
 import { ContinueReading } from "../components/school/continue-reading.tsx";
 import { LibraryView } from "../components/school/library-view.tsx";
 import { SchoolPageError, useSchoolBasePath } from "../components/school/school-page-error.tsx";
@@ -55,7 +55,7 @@ export default function SchoolDashboard({ loaderData }: Route.ComponentProps) {
       data={loaderData}
       continueReading={
         <>
-          <KeptBooks basePath={loaderData.basePath} />
+          <LateKeptBooks basePath={loaderData.basePath} />
           <ContinueReading entries={loaderData.continueReading} basePath={loaderData.basePath} />
         </>
       }

@@ -1,4 +1,12 @@
-import { assetPathsIn, isKeepableAnswer, isShellPage, offlinePageOf, PAGES_CACHE, SHELL_CACHE_PREFIX } from "./shell-rules.ts";
+import {
+  assetPathsIn,
+  chunkImportsIn,
+  isKeepableAnswer,
+  isShellPage,
+  offlinePageOf,
+  PAGES_CACHE,
+  SHELL_CACHE_PREFIX,
+} from "./shell-rules.ts";
 
 /**
  * The shell's caches, as the service worker fills and empties them. Plain functions over the Cache
@@ -43,7 +51,15 @@ const ASSET_FETCHES = 3;
  */
 async function storeAssets(origin: string, paths: string[], assetsCache: string): Promise<void> {
   const cache = await caches.open(assetsCache);
-  const queue = [...paths];
+  const queue = [...new Set(paths)];
+  const named = new Set(queue);
+  const add = (found: string[]) => {
+    for (const path of found) {
+      if (named.has(path)) continue;
+      named.add(path);
+      queue.push(path);
+    }
+  };
   const next = async (): Promise<void> => {
     const path = queue.shift();
     if (path === undefined) return;
@@ -51,7 +67,8 @@ async function storeAssets(origin: string, paths: string[], assetsCache: string)
     if (!(await cache.match(url))) {
       const response = await fetch(url, { credentials: "same-origin", cache: "force-cache" }).catch(() => null);
       if (response?.ok) {
-        if (path.endsWith(".css")) queue.push(...assetPathsIn(await response.clone().text()));
+        if (path.endsWith(".css")) add(assetPathsIn(await response.clone().text()));
+        else if (path.endsWith(".js")) add(chunkImportsIn(await response.clone().text()));
         await cache.put(url, response);
       }
     }

@@ -164,6 +164,8 @@ export function stampRows(
   // the teacher's request minus the admin's for the same page bounds it from above (queueing and all).
   const wallRows = wall.map((w): Row => {
     const text = w.n === book.textPage && w.width === 1024;
+    // The "text" page of a demo book carries colour figures: out as WebP, it has the colour page's target (decision 37).
+    const limit = w.teacher.contentType === "image/webp" ? TARGETS.stampColourCpuMs1024 : TARGETS.stampCpuMs1024;
     return {
       section: "stamp wall (workerd)",
       item: `page ${w.n} of "${book.title}", ${w.width} px: teacher minus admin, ${w.runs} sequential pairs`,
@@ -172,9 +174,9 @@ export function stampRows(
         `${kB(w.teacher.bytes)} ${w.teacher.contentType}; admin p50 ${w.admin.p50Ms} ms, ${kB(w.admin.bytes)} ${w.admin.contentType}; ` +
         `x${(w.teacher.p50Ms / w.admin.p50Ms).toFixed(2)})`,
       target: text
-        ? `difference median < ${TARGETS.stampCpuMs1024} ms (wall clock, an upper bound of the stamp's CPU)`
+        ? `difference median < ${limit} ms (${limit === TARGETS.stampCpuMs1024 ? "grey" : "colour"} page; wall clock, an upper bound of the stamp's CPU)`
         : "wall clock in local workerd, not CPU",
-      status: text ? verdict(w.difference.p50Ms < TARGETS.stampCpuMs1024) : "info",
+      status: text ? verdict(w.difference.p50Ms < limit) : "info",
     };
   });
   return [...nodeRows, ...wallRows];

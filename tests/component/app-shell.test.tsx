@@ -62,6 +62,13 @@ beforeEach(() => {
       fetched.push(url);
       if (url.endsWith(".css"))
         return new Response("body{font:url(/assets/font-0a1b2c3d.woff2)}", { headers: { "Content-Type": "text/css" } });
+      // The preloaded chunk imports a sibling and loads a lazy part with import(); the lazy part imports the sibling too.
+      if (url.endsWith("/assets/chunk-ZyXwVu98.js"))
+        return new Response('import{a}from"./dep-11aa22bb.js";const l=()=>import("./lazy-33cc44dd.js");', {
+          headers: { "Content-Type": "text/javascript" },
+        });
+      if (url.endsWith("/assets/lazy-33cc44dd.js"))
+        return new Response('import{a}from"./dep-11aa22bb.js";export const b=1;', { headers: { "Content-Type": "text/javascript" } });
       if (url.includes("/assets/")) return new Response("code", { headers: { "Content-Type": "text/javascript" } });
       if (url.endsWith("/offline")) return html("<title>You are offline</title>");
       return html(PAGE_HTML);
@@ -149,12 +156,16 @@ describe("which requests the offline shell answers", () => {
 });
 
 describe("keeping a page", () => {
-  it("keeps the page with its own headers (its CSP nonce), the files it names, the fonts its styles name, and the school's offline page", async () => {
+  it("keeps the page with its own headers (its CSP nonce), the files it names and the chunks they import (lazy ones too), the fonts its styles name, and the school's offline page", async () => {
     expect(await keepPage(`${ORIGIN}/dashboard/book/12/view`, ASSETS)).toBe(true);
     expect(caches.urls(PAGES_CACHE).sort()).toEqual([`${ORIGIN}/dashboard/book/12/view`, `${ORIGIN}/offline`]);
     expect(caches.urls(ASSETS).sort()).toEqual(
-      ["chunk-ZyXwVu98.js", "font-0a1b2c3d.woff2", "manifest-12345678.js", "root-AbCdEf12.css"].map((file) => `${ORIGIN}/assets/${file}`),
+      ["chunk-ZyXwVu98.js", "dep-11aa22bb.js", "font-0a1b2c3d.woff2", "lazy-33cc44dd.js", "manifest-12345678.js", "root-AbCdEf12.css"].map(
+        (file) => `${ORIGIN}/assets/${file}`,
+      ),
     );
+    // Each file is fetched once, however many name it.
+    expect(fetched.filter((url) => url.endsWith("/dep-11aa22bb.js"))).toHaveLength(1);
     const kept = await (await caches.open(PAGES_CACHE)).match(`${ORIGIN}/dashboard/book/12/view`);
     expect(kept?.headers.get("Content-Security-Policy")).toBe("script-src 'nonce-abc'");
     expect(await kept?.text()).toContain('nonce="abc"');

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from "react";
 import type { PageList } from "../../lib/reader/reader-api.ts";
+import { useLateOfflineContact } from "../offline/late-offline-contact.ts";
 import { PageReader } from "./page-reader.tsx";
 import { ReaderPreparing } from "./reader-error.tsx";
 import { ToolButton } from "./reader-toolbar.tsx";
@@ -12,24 +13,6 @@ import { useProgressSaver } from "./use-progress-saver.ts";
  */
 const KeepForOffline = lazy(() => import("../offline/keep-for-offline.tsx").then((module) => ({ default: module.KeepForOffline })));
 const KEEP_ICON = "M12 4v11m0 0l-4-4m4 4l4-4M5 20h14";
-
-/** useOfflineContact, with its module loaded once the reader is up. */
-function useLateOfflineContact(): void {
-  useEffect(() => {
-    let stop: (() => void) | undefined;
-    let left = false;
-    import("../offline/use-offline-contact.ts").then(
-      ({ startOfflineContact }) => {
-        if (!left) stop = startOfflineContact();
-      },
-      () => {},
-    );
-    return () => {
-      left = true;
-      stop?.();
-    };
-  }, []);
-}
 
 /** Everything the teacher's reader needs, as plain data: the route's loader answers it and the island receives it as JSON. */
 export type TeacherReaderProps = {

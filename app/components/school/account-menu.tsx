@@ -1,9 +1,6 @@
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import { Link, useLocation, useNavigate } from "react-router";
 import { api, call } from "../../lib/api-client.ts";
-import { forgetOfflineShell } from "../../lib/offline/app-shell.ts";
-import { eraseOfflineCopies } from "../../lib/offline/offline-books.ts";
-import { forgetOutbox } from "../../lib/offline/outbox.ts";
 import { forgetTeacherName, initials } from "../../lib/teacher-name.ts";
 import { Icon } from "../ui/icon.tsx";
 
@@ -11,18 +8,22 @@ import { Icon } from "../ui/icon.tsx";
 export function useSignOut(basePath: string) {
   const navigate = useNavigate();
   const [signingOut, setSigningOut] = useState(false);
+  // The offline clean-up's code, loaded once the page is up (not before it shows), so that it is
+  // there when Sign out is pressed, offline too.
+  const forget = useRef<Promise<typeof import("../../lib/offline/forget-offline.ts")> | null>(null);
+  useEffect(() => {
+    forget.current ??= import("../../lib/offline/forget-offline.ts");
+    forget.current.catch(() => {});
+  }, []);
   async function signOut() {
     setSigningOut(true);
     try {
       await call(() => api.api.teacher["sign-out"].$post(), "Sign out failed");
     } finally {
       forgetTeacherName();
-      // Nothing of this teacher's pages may open offline after signing out (docs/decisions/0049).
-      await forgetOfflineShell();
-      // And the books kept for offline: their keys were this session's (docs/decisions/0052).
-      await eraseOfflineCopies().catch(() => {});
-      // And the changes waiting to be sent: the next person on this browser must not send them (docs/decisions/0051).
-      await forgetOutbox().catch(() => {});
+      // This teacher's offline pages, kept books and unsent changes (forget-offline.ts).
+      forget.current ??= import("../../lib/offline/forget-offline.ts");
+      await forget.current.then(({ forgetOfflineTeacher }) => forgetOfflineTeacher()).catch(() => {});
       navigate(basePath || "/", { replace: true });
     }
   }

@@ -2,7 +2,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { NavLink, useLocation } from "react-router";
 import type { PublicSchool } from "#shared/rules/public-school.ts";
 import { schoolInitials } from "../../lib/teacher-name.ts";
-import { useOfflineContact } from "../offline/use-offline-contact.ts";
+import { useLateOfflineContact } from "../offline/late-offline-contact.ts";
 import { Icon } from "../ui/icon.tsx";
 import { LogoMark } from "../ui/logo.tsx";
 import { ThemeToggle } from "../ui/theme-toggle.tsx";
@@ -28,7 +28,7 @@ export function SchoolShell({
   const [menuOpen, setMenuOpen] = useState(false);
   const location = useLocation();
   // Every school page's load, and the connection coming back, checks this device's offline copies (issue 45).
-  useOfflineContact();
+  useLateOfflineContact();
   // biome-ignore lint/correctness/useExhaustiveDependencies: close the drawer whenever the page changes
   useEffect(() => setMenuOpen(false), [location.pathname]);
 

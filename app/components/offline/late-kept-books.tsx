@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
+import { useHydrated } from "../../lib/use-hydrated.ts";
 
 const KeptBooks = lazy(() => import("./kept-books.tsx").then((module) => ({ default: module.KeptBooks })));
 
@@ -8,9 +9,7 @@ const KeptBooks = lazy(() => import("./kept-books.tsx").then((module) => ({ defa
  * teachers; its code (the offline copies' store) stays out of the dashboard's first load.
  */
 export function LateKeptBooks({ basePath }: { basePath: string }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
-  if (!hydrated) return null;
+  if (!useHydrated()) return null;
   return (
     <Suspense fallback={null}>
       <KeptBooks basePath={basePath} />

@@ -5,19 +5,11 @@ import { CONTACT_EVENT, type ContactResult, checkOfflineContact, lastContactResu
 export const CONTACT_RETRY_MS = 30_000;
 
 /**
- * Runs the contact check (offline-contact.ts) when a school page loads and whenever the connection
- * comes back: copies whose loans ended are erased, pages read offline reported. The browser's
- * `online` event does not come on every network that returns (nor when one only seemed gone), so
- * an unreachable server is asked again every CONTACT_RETRY_MS while the page is open.
- */
-export function useOfflineContact(): void {
-  useEffect(startOfflineContact, []);
-}
-
-/**
- * useOfflineContact's work, started outside React's render: the reader's island loads this module
- * after its first page (app/components/reader/teacher-reader.tsx) and starts it then. Returns the
- * function that stops it.
+ * Runs the contact check (offline-contact.ts) now and whenever the connection comes back: copies
+ * whose loans ended are erased, pages read offline reported. The browser's `online` event does not
+ * come on every network that returns (nor when one only seemed gone), so an unreachable server is
+ * asked again every CONTACT_RETRY_MS while the page is open. Started by school pages and the reader
+ * once they have hydrated (late-offline-contact.ts); returns the function that stops it.
  */
 export function startOfflineContact(): () => void {
   let retry: ReturnType<typeof setTimeout> | undefined;

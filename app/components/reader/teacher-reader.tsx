@@ -1,5 +1,6 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense } from "react";
 import type { PageList } from "../../lib/reader/reader-api.ts";
+import { useHydrated } from "../../lib/use-hydrated.ts";
 import { useLateOfflineContact } from "../offline/late-offline-contact.ts";
 import { PageReader } from "./page-reader.tsx";
 import { ReaderPreparing } from "./reader-error.tsx";
@@ -63,8 +64,7 @@ export function TeacherReader({ bookId, title, page, backHref, backLabel, loginH
  * hydrates; its code then loads and takes its place.
  */
 function LateKeepForOffline({ bookId, title, readerUrl }: { bookId: number; title: string; readerUrl: string }) {
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
   const placeholder = <ToolButton label="Keep for offline" icon={KEEP_ICON} disabled onClick={() => {}} />;
   if (!hydrated) return placeholder;
   return (

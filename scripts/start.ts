@@ -22,7 +22,7 @@ console.log(
 const signIn = await startDevSignIn({ appPort: PORT, ports: DEV_PROVIDER_PORTS });
 
 // Its own process group, so stopping `npm start` also stops workerd.
-const wranglerArgs = [...wranglerDevArgs({ port: PORT, persistTo: DEFAULT_STATE }), ...signIn.wranglerArgs];
+const wranglerArgs = [...wranglerDevArgs({ port: PORT, persistTo: DEFAULT_STATE, inspectorPort: null }), ...signIn.wranglerArgs];
 const server = spawn("wrangler", wranglerArgs, {
   cwd: ROOT,
   env: toolEnv(),

@@ -31,6 +31,9 @@ export async function serveApp(options: { port: number; persistTo: string }) {
       "127.0.0.1",
       "--persist-to",
       options.persistTo,
+      // A port the system picks: wrangler's default 9229 is raced for by servers started together.
+      "--inspector-port",
+      "0",
       "--show-interactive-dev-session=false",
       "--log-level",
       "warn",

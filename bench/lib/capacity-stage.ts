@@ -147,8 +147,8 @@ export async function serveStaged(config: string, port: number, persistTo: strin
   const dir = join(config, "..");
   const output = openSync(join(dir, "wrangler.log"), "w");
   const args = ["dev", "-c", config, "--port", String(port), "--ip", "127.0.0.1", "--persist-to", persistTo];
-  // Two dev servers at once need inspector ports of their own.
-  args.push("--inspector-port", String(port + 100), "--show-interactive-dev-session=false", "--log-level", "warn");
+  // Two dev servers at once need inspector ports of their own: ones the system picks.
+  args.push("--inspector-port", "0", "--show-interactive-dev-session=false", "--log-level", "warn");
   const child: ChildProcess = spawn("wrangler", args, { cwd: dir, env: toolEnv(), stdio: ["ignore", output, output], detached: true });
   closeSync(output);
   const stop = () => {

@@ -34,6 +34,13 @@ export function wranglerDevArgs(options: {
   appConfig?: string;
   /** null: the app alone (a build from before the renderer existed). */
   rendererConfig?: string | null;
+  /**
+   * The devtools port. Unset: 0, a port the system picks, so that servers started at the same moment
+   * (tests in parallel, a bench beside `npm start`) never race for wrangler's default 9229: wrangler
+   * only checks 9229 is free, then binds it ("Address already in use (socket direct:1:default)").
+   * null: wrangler's own choice (9229 when free, as a developer's devtools expect), for `npm start`.
+   */
+  inspectorPort?: number | null;
 }): string[] {
   const renderer = options.rendererConfig === null ? [] : ["-c", options.rendererConfig ?? RENDERER_CONFIG];
   return [
@@ -47,6 +54,7 @@ export function wranglerDevArgs(options: {
     String(options.port),
     "--ip",
     "127.0.0.1",
+    ...(options.inspectorPort === null ? [] : ["--inspector-port", String(options.inspectorPort ?? 0)]),
     "--show-interactive-dev-session=false",
   ];
 }

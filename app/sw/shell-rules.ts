@@ -110,12 +110,12 @@ export function assetPathsIn(text: string): string[] {
 
 /**
  * The build files a script chunk imports, statically or with import() (the build names its
- * siblings "./name.js"): a page's lazy parts (the offline list, the toolbar's "Keep for offline",
+ * siblings "./name.js", in backquotes inside import()): a page's lazy parts (the offline list, the toolbar's "Keep for offline",
  * the sign-out's clean-up) load after it shows, so the page's HTML does not name them, and offline
  * they must come from the shell's cache like the rest.
  */
 export function chunkImportsIn(code: string): string[] {
   const found = new Set<string>();
-  for (const match of code.matchAll(/["']\.\/([\w.-]+\.(?:js|css))["']/g)) if (match[1]) found.add(`/assets/${match[1]}`);
+  for (const match of code.matchAll(/["'`]\.\/([\w.-]+\.(?:js|css))["'`]/g)) if (match[1]) found.add(`/assets/${match[1]}`);
   return [...found];
 }

@@ -163,6 +163,16 @@ export function islandStart(name: string): string[] {
   return [`/assets/${file}`];
 }
 
+/** Every build file a start set of chunks may load, up front or later (`assets/x.js`, as the build has them). */
+export function loadableFrom(start: string[]): string[] {
+  return [
+    ...closure(
+      start.flatMap((url) => toBuildFile(url) ?? []),
+      (file) => [...staticImports(file), ...dynamicImports(file)],
+    ),
+  ];
+}
+
 /**
  * What a start set of chunks loads up front (them and their static imports) and may load later
  * (dynamic imports), gzipped at level 9 from build/client, and which of them are pdf.js. No server needed.

@@ -300,8 +300,9 @@ describe("search and contents", () => {
     renderReader();
     await screen.findByRole("region", { name: "Page 1 of 3" });
     await userEvent.click(screen.getByRole("button", { name: "Search in book" }));
-    const box = screen.getByRole("searchbox", { name: "Search in book" });
-    expect(document.activeElement).toBe(box);
+    // The search loads when first opened; its box then takes the focus.
+    const box = await screen.findByRole("searchbox", { name: "Search in book" });
+    await waitFor(() => expect(document.activeElement).toBe(box));
     await userEvent.type(box, "cell");
     const mark = await screen.findByText("cell", { selector: "mark" });
     expect(mark.closest("button")?.textContent).toBe("Page 3the <cell> wall");

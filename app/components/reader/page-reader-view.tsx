@@ -1,27 +1,32 @@
-import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { PREVIEW_WIDTH } from "#shared/rules/page-format.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
 import { chooseDataSaver } from "../../lib/reader/reading-settings.ts";
-import { ContentsPanel } from "./contents-panel.tsx";
 import { HighlightBar } from "./highlight-bar.tsx";
-import { NotesPanel } from "./notes-panel.tsx";
 import { PageImage } from "./page-image.tsx";
 import type { PageReaderProps } from "./page-reader-props.ts";
-import { Presentation } from "./presentation.tsx";
 import { ReaderSignedOut } from "./reader-error.tsx";
-import { ReaderSearch, useSearchDraft } from "./reader-search.tsx";
+import { PanelLoading, PresentationLoading, TextViewLoading } from "./reader-loading.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
 import { ReadingLimit } from "./reading-limit.tsx";
-import { TextView } from "./text-view.tsx";
+import { useSearchDraft } from "./search-draft.ts";
 import { useAnnotations } from "./use-annotations.ts";
 import { useDataSaver } from "./use-data-saver.ts";
 import { usePageScroller } from "./use-page-scroller.ts";
 import { usePageStore } from "./use-page-store.ts";
 import { useReaderKeys } from "./use-reader-keys.ts";
 import { useSelectedRange } from "./use-selected-range.ts";
+
+// What a teacher opens by choice loads when first opened (its chunk is small and the service worker
+// keeps it for offline reading), so the first page comes with less JavaScript (decision 54).
+const TextView = lazy(() => import("./text-view.tsx").then((module) => ({ default: module.TextView })));
+const NotesPanel = lazy(() => import("./notes-panel.tsx").then((module) => ({ default: module.NotesPanel })));
+const ContentsPanel = lazy(() => import("./contents-panel.tsx").then((module) => ({ default: module.ContentsPanel })));
+const ReaderSearch = lazy(() => import("./reader-search.tsx").then((module) => ({ default: module.ReaderSearch })));
+const Presentation = lazy(() => import("./presentation.tsx").then((module) => ({ default: module.Presentation })));
 
 /** How long a reader turned away for lack of seats waits before it asks again by itself. */
 export const SEAT_RETRY_MS = 30_000;
@@ -219,14 +224,16 @@ export function PageReaderView({
             </div>
           </section>
           {textView && (
-            <TextView
-              store={store}
-              page={page}
-              pageCount={pageCount}
-              failed={Boolean(pages[page - 1]?.failed)}
-              highlight={search.marked}
-              onGoTo={goTo}
-            />
+            <Suspense fallback={<TextViewLoading />}>
+              <TextView
+                store={store}
+                page={page}
+                pageCount={pageCount}
+                failed={Boolean(pages[page - 1]?.failed)}
+                highlight={search.marked}
+                onGoTo={goTo}
+              />
+            </Suspense>
           )}
           {highlighting && (
             <HighlightBar
@@ -257,43 +264,53 @@ export function PageReaderView({
           )}
         </main>
         {panel === "notes" && (
-          <NotesPanel
-            bookId={bookId}
-            page={page}
-            notes={notes}
-            editing={editing}
-            onEditing={setEditing}
-            onGoTo={goTo}
-            onClose={() => showPanel(null)}
-            loadText={store.loadText}
-          />
+          <Suspense fallback={<PanelLoading title="Notes" side="right" onClose={() => showPanel(null)} />}>
+            <NotesPanel
+              bookId={bookId}
+              page={page}
+              notes={notes}
+              editing={editing}
+              onEditing={setEditing}
+              onGoTo={goTo}
+              onClose={() => showPanel(null)}
+              loadText={store.loadText}
+            />
+          </Suspense>
         )}
-        {panel === "contents" && <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}
+        {panel === "contents" && (
+          <Suspense fallback={<PanelLoading title="Contents" side="left" onClose={() => showPanel(null)} />}>
+            <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />
+          </Suspense>
+        )}
         {panel === "search" && (
-          <ReaderSearch
-            bookId={bookId}
-            search={search}
-            onGoTo={(n) => {
-              goTo(n);
-              setReveal(n);
-            }}
-            onHide={() => setPanel(null)}
-            onClose={() => showPanel(null)}
-          />
+          <Suspense fallback={<PanelLoading title="Search in book" side="right" onClose={() => showPanel(null)} />}>
+            <ReaderSearch
+              bookId={bookId}
+              search={search}
+              onGoTo={(n) => {
+                goTo(n);
+                setReveal(n);
+              }}
+              onHide={() => setPanel(null)}
+              onClose={() => showPanel(null)}
+            />
+          </Suspense>
         )}
       </div>
       {presenting && (
-        <Presentation
-          store={store}
-          pages={pages}
-          page={page}
-          title={title}
-          widths={list.widths}
-          onExit={(at) => {
-            setPresenting(false);
-            goTo(at);
-          }}
-        />
+        <Suspense fallback={<PresentationLoading />}>
+          <Presentation
+            store={store}
+            pages={pages}
+            page={page}
+            title={title}
+            widths={list.widths}
+            onExit={(at) => {
+              setPresenting(false);
+              goTo(at);
+            }}
+          />
+        </Suspense>
       )}
     </div>
   );

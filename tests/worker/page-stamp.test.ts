@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { MAX_PAGE_HEIGHT } from "#shared/rules/page-format.ts";
 import { decodePageImage, inspectPageImage } from "../../workers/page-images/page-image.ts";
+import { blockSigns, createLayout } from "../../workers/stamp/mark.ts";
 import { stampPage } from "../../workers/stamp/stamp.ts";
 import { DANA, pngOf, rgbaOf } from "./fixtures-png.ts";
 
@@ -181,12 +182,64 @@ describe("stampPage", () => {
     expect(stamped.bytes).toEqual((await stampPage(stored, DANA)).bytes);
   });
 
+  it("stamps a page stored grey (as the renderer stores text pages) exactly as the same page stored as RGB", async () => {
+    // The grey path (a byte a pixel from decode to PNG) must make the very image the RGB path makes:
+    // scaled, marked, stamped and reduced to the same greys. Anti-aliased text (every grey level),
+    // near-paper greys where the mark fades, and a width that is no multiple of 4 once scaled.
+    const [width, height] = [1024, 1325];
+    const grey = new Uint8Array(width * height).fill(255);
+    let seed = 7;
+    for (let top = 60; top < height - 120; top += 23) {
+      for (let y = top; y < top + 11; y++) {
+        for (let x = 60; x < width - 60; x++) {
+          seed = (seed * 16807) % 2147483647;
+          grey[y * width + x] = (x + y) % 9 < 5 ? seed & 0xff : 232 + (seed % 24);
+        }
+      }
+    }
+    const rgb = new Uint8Array(width * height * 3);
+    for (let i = 0; i < grey.length; i++) rgb.fill(grey[i] as number, i * 3, i * 3 + 3);
+    const greyAlpha = new Uint8Array(width * height * 2);
+    for (let i = 0; i < grey.length; i++) greyAlpha.set([grey[i] as number, i % 97 === 0 ? 128 : 255], i * 2);
+    const rgbOfGreyAlpha = decodePageImage(await handPng(greyAlpha, width, height, 4, [0])).pixels;
+    const code = Uint8Array.from({ length: 32 }, (_, i) => (i * 37 + 11) & 0xff);
+    const mark = blockSigns(createLayout(new Uint8Array(32).fill(5)), code);
+    const stored = {
+      grey: await handPng(grey, width, height, 0, [0, 2]),
+      rgb: await handPng(rgb, width, height, 2, [2]),
+      greyAlpha: await handPng(greyAlpha, width, height, 4, [1]),
+      rgbOfGreyAlpha: await handPng(rgbOfGreyAlpha, width, height, 2, [0]),
+    };
+    for (const [scaled, withMark, quality] of [
+      [undefined, mark, "sharp"],
+      [undefined, undefined, "sharp"],
+      [640, mark, "saver"],
+      [333, mark, "sharp"],
+    ] as const) {
+      const asGrey = await stampPage(stored.grey, OMAR, scaled, withMark, quality);
+      expect(asGrey.contentType).toBe("image/png");
+      const asRgb = await stampPage(stored.rgb, OMAR, scaled, withMark, quality);
+      const what = `${scaled ?? width} px, ${withMark ? "marked" : "unmarked"}, ${quality}`;
+      // The first byte that differs (-1: none): a diff of two whole images would take minutes to print.
+      expect(firstDifference(asGrey.bytes, asRgb.bytes), what).toBe(-1);
+      const greyAlphaStamped = await stampPage(stored.greyAlpha, OMAR, scaled, withMark, quality);
+      const rgbStamped = await stampPage(stored.rgbOfGreyAlpha, OMAR, scaled, withMark, quality);
+      expect(firstDifference(greyAlphaStamped.bytes, rgbStamped.bytes), `grey + alpha, ${what}`).toBe(-1);
+    }
+  });
+
   it("refuses anything but a stored PNG, and refuses to serve a page unmarked", async () => {
     await expect(stampPage(new TextEncoder().encode("%PDF-1.7 not an image"), DANA)).rejects.toThrow(/PNG expected/);
     await expect(stampPage(stored, [])).rejects.toThrow(/watermark/);
     await expect(stampPage(stored, ["  ", ""])).rejects.toThrow(/watermark/);
   });
 });
+
+/** The index of the first byte where `a` and `b` differ, or -1 when they are the same bytes. */
+function firstDifference(a: Uint8Array, b: Uint8Array): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) if (a[i] !== b[i]) return i;
+  return -1;
+}
 
 /** Width and height from a PNG's IHDR (the tallest page is too big to decode twice in one isolate). */
 function inspectPngSize(png: Uint8Array): [number, number] {

@@ -1,4 +1,4 @@
-import type { PagePixels } from "./page-image.ts";
+import type { GreyPixels, PagePixels } from "./page-image.ts";
 
 /**
  * Opaque page pixels at a smaller `width` (the height keeps the page's shape), each output pixel the
@@ -8,13 +8,14 @@ import type { PagePixels } from "./page-image.ts";
  * from photon: its `resize` took 55-140 ms for a 1024 px page, this takes about 12 ms in Node
  * (decision 0013), on the hot path of a teacher's first page.
  */
-export function downscalePixels(page: PagePixels, width: number): PagePixels {
+export function downscalePixels<Page extends PagePixels | GreyPixels>(page: Page, width: number): Page {
   let out = page;
   while (width < out.width) out = shrink(out, Math.max(width, Math.ceil(out.width / 2)));
   return out;
 }
 
-function shrink({ width: sourceWidth, height: sourceHeight, channels, pixels }: PagePixels, width: number): PagePixels {
+function shrink<Page extends PagePixels | GreyPixels>(page: Page, width: number): Page {
+  const { width: sourceWidth, height: sourceHeight, channels, pixels } = page;
   const height = Math.max(1, Math.round((sourceHeight * width) / sourceWidth));
   const stride = width * channels;
   const sourceStride = sourceWidth * channels;
@@ -32,6 +33,7 @@ function shrink({ width: sourceWidth, height: sourceHeight, channels, pixels }: 
       const q = w1[x] as number;
       const r = w2[x] as number;
       narrow[o] = ((pixels[a] as number) * p + (pixels[b] as number) * q + (pixels[c] as number) * r) >> 4;
+      if (channels === 1) continue;
       narrow[o + 1] = ((pixels[a + 1] as number) * p + (pixels[b + 1] as number) * q + (pixels[c + 1] as number) * r) >> 4;
       narrow[o + 2] = ((pixels[a + 2] as number) * p + (pixels[b + 2] as number) * q + (pixels[c + 2] as number) * r) >> 4;
       if (channels === 4) narrow[o + 3] = 255 << 4; // opaque pages: alpha stays 255
@@ -50,7 +52,7 @@ function shrink({ width: sourceWidth, height: sourceHeight, channels, pixels }: 
     for (let i = 0; i < stride; i++, o++)
       out[o] = ((narrow[a + i] as number) * p + (narrow[b + i] as number) * q + (narrow[c + i] as number) * r + 2048) >> 12;
   }
-  return { width, height, channels, pixels: out };
+  return { ...page, width, height, pixels: out };
 }
 
 /**

@@ -63,6 +63,14 @@ export interface PagePixels {
   pixels: Uint8Array;
 }
 
+/** A grey page's pixels as stored, a byte a pixel (grey + alpha laid on white): what a text page is. */
+export interface GreyPixels {
+  width: number;
+  height: number;
+  channels: 1;
+  pixels: Uint8Array;
+}
+
 /**
  * A stored page's pixels, opaque (transparent pixels laid on white, as the reader shows them).
  * zlib inflates the IDAT data natively (node:zlib; measured faster than DecompressionStream and
@@ -73,7 +81,7 @@ export interface PagePixels {
  * A page's pixels as 32-bit words, for settling runs of white (most of a text page) a word at a
  * time: null when its rows do not start on a word (then every pixel is looked at).
  */
-export function pixelWords({ pixels, width, channels }: PagePixels): Int32Array | null {
+export function pixelWords({ pixels, width, channels }: PagePixels | GreyPixels): Int32Array | null {
   return pixels.byteOffset % 4 === 0 && (width * channels) % 4 === 0
     ? new Int32Array(pixels.buffer, pixels.byteOffset, pixels.length >> 2)
     : null;
@@ -87,6 +95,15 @@ export function whiteWords(words: Int32Array, at: number, count: number): boolea
 }
 
 export function decodePageImage(png: Uint8Array): PagePixels {
+  const page = decodeStoredPage(png);
+  return page.channels === 1 ? { ...page, channels: 3, pixels: greyToRgb(page.pixels) } : page;
+}
+
+/**
+ * A stored page's pixels as decodePageImage gives them, but a grey page stays grey, a byte a pixel:
+ * the stamp of a text page reads and writes a third of the bytes it would as RGB (stamp.ts).
+ */
+export function decodeStoredPage(png: Uint8Array): PagePixels | GreyPixels {
   const header = readPngHeader(png);
   if (!header) throw new Error("not a stored page image (PNG expected)");
   const reason = unsupported(header);
@@ -120,7 +137,7 @@ export function decodePageImage(png: Uint8Array): PagePixels {
     layOnWhite(packed);
     return { width, height, channels: 4, pixels: packed };
   }
-  return { width, height, channels: 3, pixels: greyToRgb(packed, bpp) };
+  return { width, height, channels: 1, pixels: bpp === 1 ? packed : greyOnWhite(packed) };
 }
 
 /** The IDAT chunks' data, concatenated; throws when a chunk runs past the end or IEND is missing. */
@@ -213,12 +230,21 @@ function layOnWhite(rgba: Uint8Array): void {
   }
 }
 
-/** Grey (1 sample a pixel) or grey + alpha (2) as opaque RGB. */
-function greyToRgb(grey: Uint8Array, samples: number): Uint8Array {
-  const rgb = new Uint8Array((grey.length / samples) * 3);
-  for (let i = 0, o = 0; i < grey.length; i += samples, o += 3) {
-    const a = samples === 2 ? (grey[i + 1] as number) : 255;
-    const v = ((grey[i] as number) * a + 255 * (255 - a) + 127) / 255;
+/** Grey + alpha as opaque grey, a byte a pixel, in place (laid on white as layOnWhite lays RGBA). */
+function greyOnWhite(greyAlpha: Uint8Array): Uint8Array {
+  const grey = greyAlpha.subarray(0, greyAlpha.length / 2);
+  for (let i = 0, o = 0; i < greyAlpha.length; i += 2, o++) {
+    const a = greyAlpha[i + 1] as number;
+    grey[o] = ((greyAlpha[i] as number) * a + 255 * (255 - a) + 127) / 255;
+  }
+  return grey;
+}
+
+/** Opaque grey, a byte a pixel, as RGB. */
+function greyToRgb(grey: Uint8Array): Uint8Array {
+  const rgb = new Uint8Array(grey.length * 3);
+  for (let i = 0, o = 0; i < grey.length; i++, o += 3) {
+    const v = grey[i] as number;
     rgb[o] = v;
     rgb[o + 1] = v;
     rgb[o + 2] = v;

@@ -146,11 +146,12 @@ const MOVES = Int8Array.from({ length: 2 * MOVE_SPAN }, (_, i) => {
 /** A channel plus a move, clamped to 0..255 by a look-up (offset by DELTA): no branch per channel. */
 const CLAMPED = Uint8Array.from({ length: 256 + 2 * DELTA }, (_, i) => Math.max(0, Math.min(255, i - DELTA)));
 
-/** Writes the mark into RGB(A) pixels in place (before the visible stamp and the encoder). */
-export function embedMark(pixels: Uint8Array, width: number, height: number, channels: 3 | 4, signs: Int8Array): void {
+/** Writes the mark into grey, RGB or RGBA pixels in place (before the visible stamp and the encoder). */
+export function embedMark(pixels: Uint8Array, width: number, height: number, channels: 1 | 3 | 4, signs: Int8Array): void {
   // The activity is read from the page as it was before the mark: a copy to read from (a memcpy,
   // a millisecond at 1024 px) costs less than keeping rows aside.
-  markPixels(pixels.slice(), pixels, width, height, channels, channels, signs);
+  if (channels === 1) markGreyPixels(pixels.slice(), pixels, width, height, signs);
+  else markPixels(pixels.slice(), pixels, width, height, channels, channels, signs);
 }
 
 /**
@@ -211,6 +212,39 @@ function markPixels(source: Uint8Array, target: Uint8Array, width: number, heigh
           target[p + 1] = CLAMPED[g + move] as number;
           target[p + 2] = CLAMPED[b + move] as number;
         }
+      }
+    }
+  }
+}
+
+/**
+ * markPixels on a grey page, a byte a pixel: the same arithmetic, where a grey pixel's luma and
+ * green are the pixel itself, so a grey page marked here equals it widened to RGB, marked there and
+ * reduced again (tests/worker/page-stamp.test.ts). A run of four white pixels is one 32-bit word.
+ */
+function markGreyPixels(source: Uint8Array, target: Uint8Array, width: number, height: number, signs: Int8Array) {
+  const ends = new Int32Array(MARK_COLUMNS);
+  for (let x = 0; x < width; x++) ends[Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width))] = x + 1;
+  for (let column = 1; column < MARK_COLUMNS; column++) ends[column] = Math.max(ends[column] as number, ends[column - 1] as number);
+  const words = pixelWords({ pixels: source, width, height, channels: 1 });
+  for (let y = 0; y < height; y++) {
+    const row = Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS;
+    const start = y * width;
+    const up = y > 0 ? -width : 0;
+    const down = y + 1 < height ? width : 0;
+    for (let column = 0, x = 0; column < MARK_COLUMNS; column++) {
+      const half = (signs[row + column] as number) > 0 ? 0 : MOVE_SPAN;
+      for (const end = ends[column] as number; x < end; x++) {
+        const p = start + x;
+        if (words !== null && (x & 3) === 0 && x + 4 <= end && (words[p >> 2] as number) === -1) {
+          x += 3;
+          continue;
+        }
+        const v = source[p] as number;
+        const left = x > 0 ? (source[p - 1] as number) : v;
+        const right = x < width - 1 ? (source[p + 1] as number) : v;
+        const activity = Math.abs(right - left) + Math.abs((source[p + down] as number) - (source[p + up] as number));
+        target[p] = CLAMPED[v + DELTA + (MOVES[half + v * ACTIVITY_STRIDE + Math.min(activity, ACTIVE)] as number)] as number;
       }
     }
   }

@@ -2,7 +2,7 @@ import { deflateSync } from "node:zlib";
 import webpEncoderWasm from "@jsquash/webp/codec/enc/webp_enc_simd.wasm";
 import encodeWebp, { init as initWebpEncoder } from "@jsquash/webp/encode.js";
 import { downscalePixels } from "../page-images/downscale.ts";
-import { decodePageImage, type PagePixels, pixelWords, whiteWords } from "../page-images/page-image.ts";
+import { decodeStoredPage, type GreyPixels, type PagePixels, pixelWords, whiteWords } from "../page-images/page-image.ts";
 import { chunk, pngFile } from "../page-images/png-file.ts";
 import { embedMark } from "./mark.ts";
 import { markedRgbaSimd } from "./mark-simd.ts";
@@ -33,7 +33,17 @@ export async function stampPage(
 ): Promise<{ bytes: Uint8Array; contentType: string }> {
   if (!lines.some((line) => line.trim())) throw new Error("a page is never served without a watermark");
   // Narrower than stored: the reader's quick first look at a page (PREVIEW_WIDTH), before the sharp one.
-  let page = width ? downscalePixels(decodePageImage(stored), width) : decodePageImage(stored);
+  const decoded = decodeStoredPage(stored);
+  // A page stored grey (the renderer stores a page with no colour so) stays grey, a byte a pixel,
+  // from the decode to the PNG: a third of the bytes to scale, mark, stamp and read back, and the
+  // same image as the RGB path would make of it.
+  if (decoded.channels === 1) {
+    const grey = width ? downscalePixels(decoded, width) : decoded;
+    if (mark) embedMark(grey.pixels, grey.width, grey.height, 1, mark);
+    watermarkPixels(grey.pixels, grey.width, grey.height, lines, 1, mark);
+    return { bytes: greyPng(grey, GREY_SAMPLES[quality]) as Uint8Array, contentType: "image/png" };
+  }
+  let page = width ? downscalePixels(decoded, width) : decoded;
   // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles
   // then carry it in their dots. A page with colour will go out as WebP, which takes RGBA: the mark's
   // pass writes it as RGBA, in WebAssembly SIMD (mark-simd.ts: a fifth of the JavaScript pass's CPU).
@@ -123,8 +133,8 @@ export function encodeGreyPng(page: PagePixels): Uint8Array | null {
   return colourInRows(page, 16) ? null : greyPng(page, GREY_SAMPLES.sharp);
 }
 
-/** encodeGreyPng once the sampled rows showed no colour: null at the first pixel with colour. */
-function greyPng(page: PagePixels, greySample: Uint8Array): Uint8Array | null {
+/** encodeGreyPng once the sampled rows showed no colour: null at the first pixel with colour (never, for a grey page). */
+function greyPng(page: PagePixels | GreyPixels, greySample: Uint8Array): Uint8Array | null {
   const { width, height, channels, pixels } = page;
   const rowBytes = 1 + Math.ceil(width / 2);
   const rows = new Uint8Array(rowBytes * height);
@@ -145,8 +155,8 @@ function greyPng(page: PagePixels, greySample: Uint8Array): Uint8Array | null {
         }
       }
       const r = pixels[p] as number;
-      const g = pixels[p + 1] as number;
-      const b = pixels[p + 2] as number;
+      const g = channels === 1 ? r : (pixels[p + 1] as number);
+      const b = channels === 1 ? r : (pixels[p + 2] as number);
       let luma = g;
       if (r !== g || g !== b) {
         if (isColour(r, g, b)) return null;

@@ -78,7 +78,7 @@ export function watermarkPixels(
   width: number,
   height: number,
   lines: string[],
-  channels: 3 | 4 = 4,
+  channels: 1 | 3 | 4 = 4,
   mark?: Int8Array,
 ): void {
   const page = pageOf(pixels, width, height, channels);
@@ -158,7 +158,7 @@ interface Page {
   pixels: Uint8Array;
   width: number;
   height: number;
-  /** 1 (grey: the trace's prediction), 3 or 4. */
+  /** 1 (grey: a text page, or the trace's prediction), 3 or 4. */
   channels: number;
   /** Cells per row, and each cell's mean luma once measured (-1 before). */
   columns: number;
@@ -205,11 +205,12 @@ function blend(
     if (luma < 0) luma = cells[cell] = cellLuma(page, x >> CELL_SHIFT, y >> CELL_SHIFT);
     const strength = ink[luma] as number;
     let p = (y * width + x) * channels;
-    const end = p + 3;
+    const end = p + (channels === 1 ? 1 : 3);
     if (strength > 0 && stipple) {
       if (!stipple.dots[i]) continue;
       // Dots go on paper only: text and its anti-aliased edges stay exactly as they were.
-      const luma4 = (pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number);
+      const luma4 =
+        channels === 1 ? 4 * (pixels[p] as number) : (pixels[p] as number) + 2 * (pixels[p + 1] as number) + (pixels[p + 2] as number);
       if (luma4 < 4 * ((paper[cell] as number) - INK_MARGIN)) continue;
       if (stipple.mark && (stipple.mark[markBlock(x, y, width)] as number) > 0 && dropped(x, y)) continue;
       for (; p < end; p++) pixels[p] = ((pixels[p] as number) * DOT_KEEP) >> 8;

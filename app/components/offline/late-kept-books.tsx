@@ -1,7 +1,7 @@
-import { lazy, Suspense } from "react";
 import { useHydrated } from "../../lib/use-hydrated.ts";
+import { LatePart, loadablePart } from "../ui/late-part.tsx";
 
-const KeptBooks = lazy(() => import("./kept-books.tsx").then((module) => ({ default: module.KeptBooks })));
+const keptBooksPart = loadablePart(() => import("./kept-books.tsx").then((module) => module.KeptBooks));
 
 /**
  * The dashboard's "Kept for offline" row (kept-books.tsx), loaded once the page has hydrated. It
@@ -11,8 +11,9 @@ const KeptBooks = lazy(() => import("./kept-books.tsx").then((module) => ({ defa
 export function LateKeptBooks({ basePath }: { basePath: string }) {
   if (!useHydrated()) return null;
   return (
-    <Suspense fallback={null}>
-      <KeptBooks basePath={basePath} />
-    </Suspense>
+    // Not loaded (no connection, or the app was updated): the row is left out, as on a device that keeps no book.
+    <LatePart part={keptBooksPart} loading={null} failed={() => null}>
+      {(KeptBooks) => <KeptBooks basePath={basePath} />}
+    </LatePart>
   );
 }

@@ -1,14 +1,15 @@
-import { lazy, Suspense, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { PREVIEW_WIDTH } from "#shared/rules/page-format.ts";
 import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
 import { chooseDataSaver } from "../../lib/reader/reading-settings.ts";
+import { LatePart, loadablePart } from "../ui/late-part.tsx";
 import { HighlightBar } from "./highlight-bar.tsx";
 import { PageImage } from "./page-image.tsx";
 import type { PageReaderProps } from "./page-reader-props.ts";
 import { ReaderSignedOut } from "./reader-error.tsx";
-import { PanelLoading, PresentationLoading, TextViewLoading } from "./reader-loading.tsx";
+import { PanelFailed, PanelLoading, PresentationFailed, PresentationLoading, TextViewFailed, TextViewLoading } from "./reader-loading.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
 import { ReadingLimit } from "./reading-limit.tsx";
@@ -22,11 +23,12 @@ import { useSelectedRange } from "./use-selected-range.ts";
 
 // What a teacher opens by choice loads when first opened (its chunk is small and the service worker
 // keeps it for offline reading), so the first page comes with less JavaScript (decision 54).
-const TextView = lazy(() => import("./text-view.tsx").then((module) => ({ default: module.TextView })));
-const NotesPanel = lazy(() => import("./notes-panel.tsx").then((module) => ({ default: module.NotesPanel })));
-const ContentsPanel = lazy(() => import("./contents-panel.tsx").then((module) => ({ default: module.ContentsPanel })));
-const ReaderSearch = lazy(() => import("./reader-search.tsx").then((module) => ({ default: module.ReaderSearch })));
-const Presentation = lazy(() => import("./presentation.tsx").then((module) => ({ default: module.Presentation })));
+// A part that could not be loaded says so in its place, with "Try again" (reader-loading.tsx).
+const textViewPart = loadablePart(() => import("./text-view.tsx").then((module) => module.TextView));
+const notesPart = loadablePart(() => import("./notes-panel.tsx").then((module) => module.NotesPanel));
+const contentsPart = loadablePart(() => import("./contents-panel.tsx").then((module) => module.ContentsPanel));
+const searchPart = loadablePart(() => import("./reader-search.tsx").then((module) => module.ReaderSearch));
+const presentationPart = loadablePart(() => import("./presentation.tsx").then((module) => module.Presentation));
 
 /** How long a reader turned away for lack of seats waits before it asks again by itself. */
 export const SEAT_RETRY_MS = 30_000;
@@ -136,6 +138,11 @@ export function PageReaderView({
     setPanel(next);
   };
   const togglePanel = (next: Exclude<Panel, null>) => showPanel(panel === next ? null : next);
+  // A panel's frame while its code loads, or when it could not be loaded.
+  const panelFrames = (title: string, side: "left" | "right") => ({
+    loading: <PanelLoading title={title} side={side} onClose={() => showPanel(null)} />,
+    failed: (retry: () => void) => <PanelFailed title={title} side={side} onClose={() => showPanel(null)} retry={retry} />,
+  });
 
   if (stopped?.signedOut) return <ReaderSignedOut loginHref={loginHref ?? backHref} message={stopped.message} />;
   return (
@@ -224,16 +231,18 @@ export function PageReaderView({
             </div>
           </section>
           {textView && (
-            <Suspense fallback={<TextViewLoading />}>
-              <TextView
-                store={store}
-                page={page}
-                pageCount={pageCount}
-                failed={Boolean(pages[page - 1]?.failed)}
-                highlight={search.marked}
-                onGoTo={goTo}
-              />
-            </Suspense>
+            <LatePart part={textViewPart} loading={<TextViewLoading />} failed={(retry) => <TextViewFailed retry={retry} />}>
+              {(TextView) => (
+                <TextView
+                  store={store}
+                  page={page}
+                  pageCount={pageCount}
+                  failed={Boolean(pages[page - 1]?.failed)}
+                  highlight={search.marked}
+                  onGoTo={goTo}
+                />
+              )}
+            </LatePart>
           )}
           {highlighting && (
             <HighlightBar
@@ -264,53 +273,63 @@ export function PageReaderView({
           )}
         </main>
         {panel === "notes" && (
-          <Suspense fallback={<PanelLoading title="Notes" side="right" onClose={() => showPanel(null)} />}>
-            <NotesPanel
-              bookId={bookId}
-              page={page}
-              notes={notes}
-              editing={editing}
-              onEditing={setEditing}
-              onGoTo={goTo}
-              onClose={() => showPanel(null)}
-              loadText={store.loadText}
-            />
-          </Suspense>
+          <LatePart part={notesPart} {...panelFrames("Notes", "right")}>
+            {(NotesPanel) => (
+              <NotesPanel
+                bookId={bookId}
+                page={page}
+                notes={notes}
+                editing={editing}
+                onEditing={setEditing}
+                onGoTo={goTo}
+                onClose={() => showPanel(null)}
+                loadText={store.loadText}
+              />
+            )}
+          </LatePart>
         )}
         {panel === "contents" && (
-          <Suspense fallback={<PanelLoading title="Contents" side="left" onClose={() => showPanel(null)} />}>
-            <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />
-          </Suspense>
+          <LatePart part={contentsPart} {...panelFrames("Contents", "left")}>
+            {(ContentsPanel) => <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}
+          </LatePart>
         )}
         {panel === "search" && (
-          <Suspense fallback={<PanelLoading title="Search in book" side="right" onClose={() => showPanel(null)} />}>
-            <ReaderSearch
-              bookId={bookId}
-              search={search}
-              onGoTo={(n) => {
-                goTo(n);
-                setReveal(n);
-              }}
-              onHide={() => setPanel(null)}
-              onClose={() => showPanel(null)}
-            />
-          </Suspense>
+          <LatePart part={searchPart} {...panelFrames("Search in book", "right")}>
+            {(ReaderSearch) => (
+              <ReaderSearch
+                bookId={bookId}
+                search={search}
+                onGoTo={(n) => {
+                  goTo(n);
+                  setReveal(n);
+                }}
+                onHide={() => setPanel(null)}
+                onClose={() => showPanel(null)}
+              />
+            )}
+          </LatePart>
         )}
       </div>
       {presenting && (
-        <Suspense fallback={<PresentationLoading />}>
-          <Presentation
-            store={store}
-            pages={pages}
-            page={page}
-            title={title}
-            widths={list.widths}
-            onExit={(at) => {
-              setPresenting(false);
-              goTo(at);
-            }}
-          />
-        </Suspense>
+        <LatePart
+          part={presentationPart}
+          loading={<PresentationLoading />}
+          failed={(retry) => <PresentationFailed retry={retry} onClose={() => setPresenting(false)} />}
+        >
+          {(Presentation) => (
+            <Presentation
+              store={store}
+              pages={pages}
+              page={page}
+              title={title}
+              widths={list.widths}
+              onExit={(at) => {
+                setPresenting(false);
+                goTo(at);
+              }}
+            />
+          )}
+        </LatePart>
       )}
     </div>
   );

@@ -1,7 +1,7 @@
-import { lazy, Suspense } from "react";
 import type { PageList } from "../../lib/reader/reader-api.ts";
 import { useHydrated } from "../../lib/use-hydrated.ts";
 import { useLateOfflineContact } from "../offline/late-offline-contact.ts";
+import { LatePart, loadablePart } from "../ui/late-part.tsx";
 import { PageReader } from "./page-reader.tsx";
 import { ReaderPreparing } from "./reader-error.tsx";
 import { ToolButton } from "./reader-toolbar.tsx";
@@ -12,7 +12,7 @@ import { useProgressSaver } from "./use-progress-saver.ts";
  * reader itself: they are a tenth of the island's JavaScript, and the first page does not wait for
  * them (the reader's budget is 100 kB gzipped, docs/decisions/0010).
  */
-const KeepForOffline = lazy(() => import("../offline/keep-for-offline.tsx").then((module) => ({ default: module.KeepForOffline })));
+const keepForOfflinePart = loadablePart(() => import("../offline/keep-for-offline.tsx").then((module) => module.KeepForOffline));
 const KEEP_ICON = "M12 4v11m0 0l-4-4m4 4l4-4M5 20h14";
 
 /** Everything the teacher's reader needs, as plain data: the route's loader answers it and the island receives it as JSON. */
@@ -68,8 +68,9 @@ function LateKeepForOffline({ bookId, title, readerUrl }: { bookId: number; titl
   const placeholder = <ToolButton label="Keep for offline" icon={KEEP_ICON} disabled onClick={() => {}} />;
   if (!hydrated) return placeholder;
   return (
-    <Suspense fallback={placeholder}>
-      <KeepForOffline variant="toolbar" book={{ bookId, title, readerUrl }} />
-    </Suspense>
+    // Not loaded (no connection, or the app was updated): the button stays unavailable.
+    <LatePart part={keepForOfflinePart} loading={placeholder} failed={() => placeholder}>
+      {(KeepForOffline) => <KeepForOffline variant="toolbar" book={{ bookId, title, readerUrl }} />}
+    </LatePart>
   );
 }

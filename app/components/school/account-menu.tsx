@@ -12,8 +12,12 @@ export function useSignOut(basePath: string) {
   // there when Sign out is pressed, offline too.
   const forget = useRef<Promise<typeof import("../../lib/offline/forget-offline.ts")> | null>(null);
   useEffect(() => {
-    forget.current ??= import("../../lib/offline/forget-offline.ts");
-    forget.current.catch(() => {});
+    const loading = import("../../lib/offline/forget-offline.ts");
+    forget.current ??= loading;
+    // Not loaded (the connection dropped): Sign out asks for it again rather than skip the clean-up.
+    loading.catch(() => {
+      if (forget.current === loading) forget.current = null;
+    });
   }, []);
   async function signOut() {
     setSigningOut(true);

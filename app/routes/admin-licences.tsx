@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { dayOf, type LicenceState } from "#shared/rules/licence.ts";
+import { OFFLINE_DAYS_DEFAULT, OFFLINE_DAYS_MAX, OFFLINE_DAYS_MIN } from "#shared/rules/offline.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
@@ -54,7 +55,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { licences, filter, today };
 }
 
-/** The bulk actions, for the licences picked: renew for the next school year, change seats, end now. */
+/** The bulk actions, for the licences picked: renew for the next school year, change seats or offline reading, end now. */
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData().catch(() => new FormData());
   const intent = String(form.get("intent") ?? "");
@@ -65,6 +66,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       const skipped = openEnded ? ` ${openEnded} open-ended licence(s) had nothing to renew.` : "";
       return { message: `${renewed} licence(s) renewed for the next school year.${skipped}` };
     });
+  }
+  if (intent === "offline") {
+    // Turned off, the days stay as they were (they apply again if it is turned back on).
+    const offlineAllowed = form.get("offlineAllowed") === "on";
+    const days = String(form.get("offlineDays") ?? "").trim();
+    const change = offlineAllowed ? { offlineAllowed, offlineDays: days === "" ? Number.NaN : Number(days) } : { offlineAllowed };
+    const outcome = await runCommand({ context, request }, changeLicencesCommand, { ids, ...change });
+    return reply(outcome, {}, ({ changed }) => ({ message: `${changed} licence(s) changed.` }));
   }
   if (intent === "seats" || intent === "end") {
     const rawSeats = String(form.get("seats") ?? "").trim();
@@ -85,10 +94,11 @@ function exportHref(filter: { schoolId?: number; bookId?: number; state?: string
   return `/api/licences/export${query ? `?${query}` : ""}`;
 }
 
-type Bulk = "renew" | "seats" | "end";
+type Bulk = "renew" | "seats" | "offline" | "end";
 const BULK_TITLES: Record<Bulk, (n: number) => string> = {
   renew: (n) => `Renew ${n} licence(s) for the next school year?`,
   seats: (n) => `Change the seats of ${n} licence(s)?`,
+  offline: (n) => `Change offline reading for ${n} licence(s)?`,
   end: (n) => `End ${n} licence(s) now?`,
 };
 
@@ -100,6 +110,7 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
   const [picked, setPicked] = useState<Set<number>>(new Set());
   const [confirming, setConfirming] = useState<Bulk | null>(null);
   const [seats, setSeats] = useState("");
+  const [offline, setOffline] = useState({ allowed: true, days: String(OFFLINE_DAYS_DEFAULT) });
   // A new list (other filters, or after an action) starts with nothing picked.
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the list changes
   useEffect(() => {
@@ -117,6 +128,7 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
     actionData && ("message" in actionData ? { text: actionData.message, tone: "success" as const } : { text: actionData.error });
   // A refused number of seats is marked in the dialog, which stays open (a refusal reloads nothing).
   const seatsError = busy ? null : fieldError(actionData, "seats");
+  const offlineDaysError = busy ? null : fieldError(actionData, "offlineDays");
   const bulkForm = useRef<HTMLFormElement>(null);
   useFocusInvalid(bulkForm, actionData);
 
@@ -178,6 +190,9 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
           <Button variant="secondary" disabled={!picked.size || busy} onClick={() => setConfirming("seats")}>
             Change seats
           </Button>
+          <Button variant="secondary" disabled={!picked.size || busy} onClick={() => setConfirming("offline")}>
+            Change offline reading
+          </Button>
           <Button variant="secondary" disabled={!picked.size || busy} onClick={() => setConfirming("end")}>
             End now
           </Button>
@@ -206,7 +221,9 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
             ? "Their teachers stop reading these books today. You can renew them later."
             : confirming === "renew"
               ? "Each runs to the end of the school year after the one it ends in; an ended one runs for this school year."
-              : "Leave the box empty for no limit."
+              : confirming === "offline"
+                ? "Whether teachers may keep these books on their device, and for how long. Turned off, the copies kept now are erased when their device next reaches Lectern."
+                : "Leave the box empty for no limit."
         }
       >
         <Form ref={bulkForm} method="post" className="space-y-4">
@@ -232,12 +249,45 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
               <FieldError inputId="licences-seats" message={seatsError} className="mt-1" />
             </div>
           )}
+          {confirming === "offline" && (
+            <div className="space-y-3">
+              <label htmlFor="licences-offline" className="flex items-center gap-2 text-sm">
+                <input
+                  id="licences-offline"
+                  name="offlineAllowed"
+                  type="checkbox"
+                  checked={offline.allowed}
+                  onChange={(e) => setOffline({ ...offline, allowed: e.target.checked })}
+                  className="h-4 w-4"
+                />
+                Offline reading allowed
+              </label>
+              <label htmlFor="licences-offline-days" className="block text-sm">
+                <span className="mb-1 block font-medium">Days a book may be kept offline</span>
+                <input
+                  id="licences-offline-days"
+                  name="offlineDays"
+                  type="number"
+                  min={OFFLINE_DAYS_MIN}
+                  max={OFFLINE_DAYS_MAX}
+                  disabled={!offline.allowed}
+                  value={offline.days}
+                  onChange={(e) => setOffline({ ...offline, days: e.target.value.replace(/\D/g, "").slice(0, 2) })}
+                  className={`${inputClasses} w-28 disabled:opacity-50`}
+                  {...invalidProps("licences-offline-days", offlineDaysError)}
+                />
+              </label>
+              <FieldError inputId="licences-offline-days" message={offlineDaysError} className="mt-1" />
+            </div>
+          )}
           <div className="flex justify-end gap-3">
             <Button variant="secondary" onClick={() => setConfirming(null)}>
               Cancel
             </Button>
             <Button type="submit" disabled={busy}>
-              {busy ? "Saving..." : confirming === "end" ? "End them" : confirming === "renew" ? "Renew them" : "Change seats"}
+              {busy
+                ? "Saving..."
+                : { end: "End them", renew: "Renew them", seats: "Change seats", offline: "Change offline reading" }[confirming ?? "seats"]}
             </Button>
           </div>
         </Form>

@@ -87,5 +87,16 @@ describe("licences", () => {
     const nextEnd = `Jul 31, ${Number(year.endsOn.slice(0, 4)) + 1}`;
     await admin.getByRole("row").filter({ hasText: BOOK }).filter({ hasText: nextEnd }).waitFor();
     await screenshot(admin, "licences-renewed");
+
+    // Offline reading for the licences picked: turned off, the row says so.
+    await admin.getByRole("checkbox", { name: `Pick ${school.name}: ${BOOK}` }).check();
+    await admin.getByRole("button", { name: "Change offline reading" }).click();
+    const offline = admin.getByRole("dialog", { name: "Change offline reading for 1 licence(s)?" });
+    await offline.getByRole("checkbox", { name: "Offline reading allowed" }).uncheck();
+    expect(await offline.getByRole("spinbutton", { name: "Days a book may be kept offline" }).isDisabled()).toBe(true);
+    await screenshot(admin, "licences-offline-dialog");
+    await offline.getByRole("button", { name: "Change offline reading" }).click();
+    await admin.getByText("1 licence(s) changed.").waitFor();
+    await admin.getByRole("row").filter({ hasText: BOOK }).filter({ hasText: "Not allowed" }).waitFor();
   });
 });

@@ -4,6 +4,7 @@ import type { InferRequestType } from "hono/client";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { addDays, formatDay, schoolYearOf } from "#shared/rules/licence.ts";
+import { OFFLINE_DAYS_RULE } from "#shared/rules/offline.ts";
 import { auditLog, licenceReminders } from "../../workers/db/schema.ts";
 import { readConfig } from "../../workers/kernel/config.ts";
 import { sendLicenceReminders } from "../../workers/licences/reminders.ts";
@@ -404,6 +405,24 @@ describe("the Licences page", () => {
     expect((await post(url, "seats", [idA], [["seats", ""]])).status).toBe(200);
     expect((await licenceOf(school.id, a.id))!.seats).toBeNull();
     expect((await post(url, "seats", [idA], [["seats", "0"]])).status).toBe(400);
+
+    // Offline reading for the licences picked: off (the box unticked; their days are kept), then on
+    // with other days for one of them; days out of range are refused at their field, nothing changed.
+    const allowFor = (days: string): [string, string][] => [
+      ["offlineAllowed", "on"],
+      ["offlineDays", days],
+    ];
+    expect((await post(url, "offline", [idA, idB])).status).toBe(200);
+    for (const book of [a, b]) expect(await licenceOf(school.id, book.id)).toMatchObject({ offlineAllowed: false, offlineDays: 14 });
+    expect((await post(url, "offline", [idA], allowFor("30"))).status).toBe(200);
+    expect(await licenceOf(school.id, a.id)).toMatchObject({ offlineAllowed: true, offlineDays: 30 });
+    expect(await licenceOf(school.id, b.id)).toMatchObject({ offlineAllowed: false, offlineDays: 14 });
+    for (const days of ["0", "", "91", "2.5"]) {
+      const refused = await post(url, "offline", [idB], allowFor(days));
+      expect(refused.status, `${days} days`).toBe(400);
+      expect(await refused.text()).toContain(OFFLINE_DAYS_RULE);
+    }
+    expect(await licenceOf(school.id, b.id)).toMatchObject({ offlineAllowed: false, offlineDays: 14 });
 
     expect((await post(url, "end", [idB])).status).toBe(200);
     expect(await licenceOf(school.id, b.id)).toMatchObject({ startsOn: addDays(t, -1), endsOn: addDays(t, -1) });

@@ -92,11 +92,20 @@ export const renewLicencesCommand = adminCommand(LicenceFilterSchema, async ({ d
   return done(result);
 });
 
-/** The Licences page's bulk change: a new seat limit and/or "end now", for the licences picked. */
+/** The Licences page's bulk change: a new seat limit, the offline terms, and/or "end now", for the licences picked. */
 export const changeLicencesCommand = adminCommand(
   z
-    .object({ ids: IdListSchema("licence"), seats: SeatsSchema.nullable().optional(), endNow: z.boolean().optional() })
-    .refine((change) => change.seats !== undefined || change.endNow, "Say what to change: the seats, or end now"),
+    .object({
+      ids: IdListSchema("licence"),
+      seats: SeatsSchema.nullable().optional(),
+      offlineAllowed: OfflineAllowedSchema.optional(),
+      offlineDays: OfflineDaysSchema.optional(),
+      endNow: z.boolean().optional(),
+    })
+    .refine(
+      (change) => change.seats !== undefined || change.offlineAllowed !== undefined || change.offlineDays !== undefined || change.endNow,
+      "Say what to change: the seats, offline reading, or end now",
+    ),
   async ({ db, env, actor }, { ids, ...change }) => done({ changed: await changeLicences(db, env, actor, ids, change, dayOf(Date.now())) }),
 );
 

@@ -202,7 +202,7 @@ export async function changeLicences(
   hot: HotState,
   actor: Actor,
   ids: number[],
-  change: { seats?: number | null; endNow?: boolean },
+  change: { seats?: number | null; offlineAllowed?: boolean; offlineDays?: number; endNow?: boolean },
   today: string,
   now = Date.now(),
 ): Promise<number> {
@@ -211,6 +211,9 @@ export async function changeLicences(
   const yesterday = addDays(today, -1);
   const set = [
     change.seats !== undefined ? sql`seats = ${change.seats}` : null,
+    // Turned off, the copies kept now end at their next contact (workers/loans/terms.ts).
+    change.offlineAllowed !== undefined ? sql`offline_allowed = ${change.offlineAllowed ? 1 : 0}` : null,
+    change.offlineDays !== undefined ? sql`offline_days = ${change.offlineDays}` : null,
     change.endNow ? sql`ends_on = ${yesterday}, starts_on = min(starts_on, ${yesterday})` : null,
   ].filter((part): part is SQL => part !== null);
   if (!set.length) return 0;

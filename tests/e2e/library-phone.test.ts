@@ -4,7 +4,7 @@
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser } from "./browser.ts";
-import { execSql, serverHtml, signInTeacher, uniqueEmail } from "./support.ts";
+import { execSql, hydratedAt, serverHtml, signInTeacher, uniqueEmail } from "./support.ts";
 
 setupBrowser();
 
@@ -24,13 +24,8 @@ async function signIn(page: Page) {
   await signInTeacher(page, baseURL(), SLUG, email, inject("demo").teacherPassword);
 }
 
-/** Waits until React has hydrated the library's controls (its props sit on the DOM nodes). */
-async function hydrated(page: Page) {
-  await page.waitForFunction(() => {
-    const box = document.querySelector("#dashboard-search");
-    return box !== null && Object.keys(box).some((key) => key.startsWith("__reactProps"));
-  });
-}
+/** Waits until React has hydrated the library's controls. */
+const hydrated = (page: Page) => hydratedAt(page, "#dashboard-search");
 
 const cards = (page: Page) => page.locator("main article h3");
 const search = (page: Page) => new URL(page.url()).search;

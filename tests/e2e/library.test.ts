@@ -2,7 +2,7 @@ import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { baseURL, openPage, screenshot, setupBrowser, subdomainURL } from "./browser.ts";
-import { execSql, serverHtml, signInDemoTeacher } from "./support.ts";
+import { execSql, hydratedAt, serverHtml, signInDemoTeacher } from "./support.ts";
 
 setupBrowser();
 
@@ -19,6 +19,8 @@ async function expectAccessible(page: Page) {
 }
 
 const cards = (page: Page) => page.locator("main article h3");
+/** The dashboard's filters and search work once React has hydrated them. */
+const hydrated = (page: Page) => hydratedAt(page, "#dashboard-search");
 
 describe.each([
   { name: "by path", slug: "lincoln-high", origin: () => baseURL(), base: () => `${baseURL()}/schools/lincoln-high` },
@@ -45,6 +47,7 @@ describe.each([
     expect(html).toContain("book(s) available");
 
     await page.goto(`${base()}/dashboard`);
+    await hydrated(page);
     const total = await cards(page).count();
     expect(total).toBeGreaterThan(5);
     expect(await page.getByText(`${total} book(s) available`).isVisible()).toBe(true);
@@ -156,6 +159,7 @@ describe("teacher library details", () => {
     const page = await openPage();
     await signInDemoTeacher(page, baseURL(), "washington-high");
     await page.goto(`${baseURL()}/schools/washington-high/dashboard`);
+    await hydrated(page);
     await page.locator("#dashboard-search").fill("atlas");
     await page.getByRole("link", { name: /World Atlas for Schools/ }).click();
     await page.getByRole("heading", { name: "World Atlas for Schools" }).waitFor();
@@ -282,6 +286,7 @@ describe("a large shelf", () => {
     const page = await openPage();
     await signInDemoTeacher(page, baseURL(), "wide-shelf");
     await page.goto(`${baseURL()}/schools/wide-shelf/dashboard`);
+    await hydrated(page);
     expect(await cards(page).count()).toBe(24);
     expect(await page.getByText("70 book(s) available").isVisible()).toBe(true);
     // Volume 070 is not on the first page, but the chip and the search find it.

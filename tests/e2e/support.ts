@@ -151,3 +151,15 @@ export async function newSchoolThroughApi(
   if (answer.status !== 201 || !answer.body.school) throw new Error(`POST /api/schools answered ${answer.status}: ${answer.body.error}`);
   return { id: answer.body.school.id, slug, name };
 }
+
+/**
+ * Waits until React has hydrated the element `selector` finds (its props sit on the DOM node): a
+ * click or a keystroke on the server's HTML before then does nothing, and a busy machine (the
+ * whole suite at once) can take seconds to hydrate.
+ */
+export async function hydratedAt(page: import("playwright-core").Page, selector: string): Promise<void> {
+  await page.waitForFunction((found) => {
+    const node = document.querySelector(found);
+    return node !== null && Object.keys(node).some((key) => key.startsWith("__reactProps"));
+  }, selector);
+}

@@ -173,10 +173,7 @@ export function markedRgba(rgb: Uint8Array, width: number, height: number, signs
  * (most of a text page) is skipped with one look at three or four 32-bit words.
  */
 function markPixels(source: Uint8Array, target: Uint8Array, width: number, height: number, from: 3 | 4, to: 3 | 4, signs: Int8Array) {
-  // Where each of the MARK_COLUMNS blocks of a row ends (markBlock's columns).
-  const ends = new Int32Array(MARK_COLUMNS);
-  for (let x = 0; x < width; x++) ends[Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width))] = x + 1;
-  for (let column = 1; column < MARK_COLUMNS; column++) ends[column] = Math.max(ends[column] as number, ends[column - 1] as number);
+  const ends = blockEnds(width);
   const words = to === from ? pixelWords({ pixels: source, width, height, channels: from }) : null;
   const targetWords = to !== from ? new Int32Array(target.buffer, target.byteOffset, target.length >> 2) : null;
   const rowBytes = width * from;
@@ -217,15 +214,21 @@ function markPixels(source: Uint8Array, target: Uint8Array, width: number, heigh
   }
 }
 
+/** Where each of the MARK_COLUMNS blocks of a row `width` pixels wide ends (markBlock's columns). */
+function blockEnds(width: number): Int32Array {
+  const ends = new Int32Array(MARK_COLUMNS);
+  for (let x = 0; x < width; x++) ends[Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width))] = x + 1;
+  for (let column = 1; column < MARK_COLUMNS; column++) ends[column] = Math.max(ends[column] as number, ends[column - 1] as number);
+  return ends;
+}
+
 /**
  * markPixels on a grey page, a byte a pixel: the same arithmetic, where a grey pixel's luma and
  * green are the pixel itself, so a grey page marked here equals it widened to RGB, marked there and
  * reduced again (tests/worker/page-stamp.test.ts). A run of four white pixels is one 32-bit word.
  */
 function markGreyPixels(source: Uint8Array, target: Uint8Array, width: number, height: number, signs: Int8Array) {
-  const ends = new Int32Array(MARK_COLUMNS);
-  for (let x = 0; x < width; x++) ends[Math.min(MARK_COLUMNS - 1, Math.floor((x * MARK_COLUMNS) / width))] = x + 1;
-  for (let column = 1; column < MARK_COLUMNS; column++) ends[column] = Math.max(ends[column] as number, ends[column - 1] as number);
+  const ends = blockEnds(width);
   const words = pixelWords({ pixels: source, width, height, channels: 1 });
   for (let y = 0; y < height; y++) {
     const row = Math.min(MARK_ROWS - 1, Math.floor((y * MARK_COLUMNS) / width)) * MARK_COLUMNS;

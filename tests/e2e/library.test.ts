@@ -227,7 +227,8 @@ describe("teacher library details", () => {
     await page.locator("#library-search").fill("weather");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.waitForURL(/search=weather/);
-    expect(await cards(page).allTextContents()).toEqual(["Weather Watchers"]);
+    // The URL changes before React paints the loader's result (the list shows its skeleton meanwhile).
+    await expect.poll(() => cards(page).allTextContents()).toEqual(["Weather Watchers"]);
     await page.locator("#library-search").fill("calculus");
     await page.getByRole("button", { name: "Search", exact: true }).click();
     await page.getByText("No books found matching your search query").waitFor();

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, Link, useNavigation, useSearchParams } from "react-router";
 import { dayOf, type LicenceState } from "#shared/rules/licence.ts";
-import { OFFLINE_DAYS_DEFAULT, OFFLINE_DAYS_MAX, OFFLINE_DAYS_MIN } from "#shared/rules/offline.ts";
+import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { appContext } from "../../workers/kernel/context.ts";
 import { failure } from "../../workers/kernel/failure.ts";
 import { changeLicencesCommand, EndingWithinSchema, LicenceStateSchema, renewLicencesCommand } from "../../workers/licences/commands.ts";
@@ -11,6 +11,7 @@ import { lastDays } from "../../workers/reports/range.ts";
 import { flushForReport } from "../../workers/school-object/objects.ts";
 import { IdTextSchema, paramOrNull } from "../../workers/validation/schemas.ts";
 import { AdminPageHeader, cardClasses, TableState } from "../components/admin/admin-page.tsx";
+import { OfflineTermsFields } from "../components/admin/licence-terms.tsx";
 import { LICENCE_STATES, LicencesTable } from "../components/admin/licences-table.tsx";
 import { Button } from "../components/ui/button.tsx";
 import { ButtonLink } from "../components/ui/button-link.tsx";
@@ -68,8 +69,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     });
   }
   if (intent === "offline") {
-    // Turned off, the days stay as they were (they apply again if it is turned back on).
-    const offlineAllowed = form.get("offlineAllowed") === "on";
+    // Turned off (the box, OfflineTermsFields, posts "true" only when ticked), the days stay as they
+    // were: they apply again if it is turned back on.
+    const offlineAllowed = form.get("offlineAllowed") === "true";
     const days = String(form.get("offlineDays") ?? "").trim();
     const change = offlineAllowed ? { offlineAllowed, offlineDays: days === "" ? Number.NaN : Number(days) } : { offlineAllowed };
     const outcome = await runCommand({ context, request }, changeLicencesCommand, { ids, ...change });
@@ -251,33 +253,7 @@ export default function AdminLicences({ loaderData, actionData }: Route.Componen
           )}
           {confirming === "offline" && (
             <div className="space-y-3">
-              <label htmlFor="licences-offline" className="flex items-center gap-2 text-sm">
-                <input
-                  id="licences-offline"
-                  name="offlineAllowed"
-                  type="checkbox"
-                  checked={offline.allowed}
-                  onChange={(e) => setOffline({ ...offline, allowed: e.target.checked })}
-                  className="h-4 w-4"
-                />
-                Offline reading allowed
-              </label>
-              <label htmlFor="licences-offline-days" className="block text-sm">
-                <span className="mb-1 block font-medium">Days a book may be kept offline</span>
-                <input
-                  id="licences-offline-days"
-                  name="offlineDays"
-                  type="number"
-                  min={OFFLINE_DAYS_MIN}
-                  max={OFFLINE_DAYS_MAX}
-                  disabled={!offline.allowed}
-                  value={offline.days}
-                  onChange={(e) => setOffline({ ...offline, days: e.target.value.replace(/\D/g, "").slice(0, 2) })}
-                  className={`${inputClasses} w-28 disabled:opacity-50`}
-                  {...invalidProps("licences-offline-days", offlineDaysError)}
-                />
-              </label>
-              <FieldError inputId="licences-offline-days" message={offlineDaysError} className="mt-1" />
+              <OfflineTermsFields id="licences" named strong value={offline} onChange={setOffline} error={offlineDaysError} />
             </div>
           )}
           <div className="flex justify-end gap-3">

@@ -409,7 +409,7 @@ describe("the Licences page", () => {
     // Offline reading for the licences picked: off (the box unticked; their days are kept), then on
     // with other days for one of them; days out of range are refused at their field, nothing changed.
     const allowFor = (days: string): [string, string][] => [
-      ["offlineAllowed", "on"],
+      ["offlineAllowed", "true"],
       ["offlineDays", days],
     ];
     expect((await post(url, "offline", [idA, idB])).status).toBe(200);

@@ -89,33 +89,78 @@ export function LicenceTermsFields({
           {...invalidProps(`${id}-seats`, errors.seats)}
         />
       </label>
-      <label htmlFor={`${id}-offline`} className="flex items-center gap-2 self-center text-sm">
+      <OfflineTermsFields
+        id={id}
+        value={{ allowed: value.offlineAllowed, days: value.offlineDays }}
+        onChange={(next) => onChange({ ...value, offlineAllowed: next.allowed, offlineDays: next.days })}
+        error={errors["offline-days"]}
+      />
+      {(["from", "until", "seats"] as const).map((key) => (
+        <FieldError key={key} inputId={`${id}-${key}`} message={errors[key]} className="w-full" />
+      ))}
+    </fieldset>
+  );
+}
+
+/** Whether teachers may keep a licence's books offline, and for how many days. */
+export interface OfflineTerms {
+  allowed: boolean;
+  /** As typed: digits only, at most two. */
+  days: string;
+}
+
+/**
+ * The offline terms' two fields, for every screen that sets them (a new licence's terms, the
+ * Licences page's bulk change, a batch of codes): the box, and the days, which are off while the
+ * box is. `named` posts them as `offlineAllowed` ("true" when ticked, absent when not) and
+ * `offlineDays`; `error` is a refusal of the days. Fragments, so the parent's layout places them.
+ */
+export function OfflineTermsFields({
+  id,
+  value,
+  onChange,
+  error,
+  named = false,
+  strong = false,
+}: {
+  id: string;
+  value: OfflineTerms;
+  onChange: (next: OfflineTerms) => void;
+  error?: string | null;
+  named?: boolean;
+  /** Labels in the weight of a form whose other labels are medium. */
+  strong?: boolean;
+}) {
+  return (
+    <>
+      <label htmlFor={`${id}-offline`} className={`flex items-center gap-2 self-center text-sm ${strong ? "font-medium" : ""}`}>
         <input
           id={`${id}-offline`}
           type="checkbox"
-          checked={value.offlineAllowed}
-          onChange={(event) => onChange({ ...value, offlineAllowed: event.target.checked })}
+          name={named ? "offlineAllowed" : undefined}
+          value="true"
+          checked={value.allowed}
+          onChange={(event) => onChange({ ...value, allowed: event.target.checked })}
           className="h-4 w-4"
         />
         Offline reading allowed
       </label>
-      <label htmlFor={`${id}-offline-days`} className="text-sm">
-        <span className="mb-1 block">Days a book may be kept offline</span>
+      <label htmlFor={`${id}-offline-days`} className="block text-sm">
+        <span className={`mb-1 block ${strong ? "font-medium" : ""}`}>Days a book may be kept offline</span>
         <input
           id={`${id}-offline-days`}
           type="number"
+          name={named ? "offlineDays" : undefined}
           min={OFFLINE_DAYS_MIN}
           max={OFFLINE_DAYS_MAX}
-          disabled={!value.offlineAllowed}
-          value={value.offlineDays}
-          onChange={(event) => onChange({ ...value, offlineDays: event.target.value.replace(/\D/g, "").slice(0, 2) })}
+          disabled={!value.allowed}
+          value={value.days}
+          onChange={(event) => onChange({ ...value, days: event.target.value.replace(/\D/g, "").slice(0, 2) })}
           className={`${inputClasses} w-28 disabled:opacity-50`}
-          {...invalidProps(`${id}-offline-days`, errors["offline-days"])}
+          {...invalidProps(`${id}-offline-days`, error)}
         />
       </label>
-      {(["from", "until", "seats", "offline-days"] as const).map((key) => (
-        <FieldError key={key} inputId={`${id}-${key}`} message={errors[key]} className="w-full" />
-      ))}
-    </fieldset>
+      <FieldError inputId={`${id}-offline-days`} message={error} className="w-full" />
+    </>
   );
 }

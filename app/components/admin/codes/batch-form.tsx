@@ -1,13 +1,14 @@
 import { useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
 import { BATCH_MAX_CODES } from "#shared/rules/code-format.ts";
-import { OFFLINE_DAYS_DEFAULT, OFFLINE_DAYS_MAX, OFFLINE_DAYS_MIN } from "#shared/rules/offline.ts";
+import { OFFLINE_DAYS_DEFAULT } from "#shared/rules/offline.ts";
 import { Button } from "../../ui/button.tsx";
 import { inputClasses } from "../../ui/field.tsx";
 import { FieldError, fieldError, invalidProps, useFocusInvalid } from "../../ui/field-error.tsx";
 import { MessageBox } from "../../ui/message-box.tsx";
 import { cardClasses } from "../admin-page.tsx";
 import { type BookOption, BookPicker } from "../book-picker.tsx";
+import { type OfflineTerms, OfflineTermsFields } from "../licence-terms.tsx";
 
 const labelText = "mb-1 block text-sm font-medium";
 const hintText = "mt-1 text-xs text-slate-500 dark:text-slate-400";
@@ -23,7 +24,7 @@ export function BatchForm({ initialBooks, today, refused }: { initialBooks: Book
   const busy = navigation.state !== "idle" && navigation.formMethod === "POST";
   const [books, setBooks] = useState<Map<number, string>>(new Map());
   const [length, setLength] = useState<"days" | "endsOn">("days");
-  const [offline, setOffline] = useState(true);
+  const [offline, setOffline] = useState<OfflineTerms>({ allowed: true, days: String(OFFLINE_DAYS_DEFAULT) });
   const form = useRef<HTMLFormElement>(null);
   useFocusInvalid(form, refused);
   const error = (name: string) => fieldError(refused, name);
@@ -114,33 +115,7 @@ export function BatchForm({ initialBooks, today, refused }: { initialBooks: Book
             <FieldError inputId="batch-seats" message={errors.seats} className="mt-1" />
           </div>
           <div className="space-y-2">
-            <label htmlFor="batch-offline" className="flex items-center gap-2 text-sm font-medium">
-              <input
-                id="batch-offline"
-                type="checkbox"
-                name="offlineAllowed"
-                value="true"
-                checked={offline}
-                onChange={(event) => setOffline(event.target.checked)}
-                className="h-4 w-4"
-              />
-              Offline reading allowed
-            </label>
-            <label htmlFor="batch-offline-days" className={labelText}>
-              Days a book may be kept offline
-            </label>
-            <input
-              id="batch-offline-days"
-              name="offlineDays"
-              type="number"
-              min={OFFLINE_DAYS_MIN}
-              max={OFFLINE_DAYS_MAX}
-              defaultValue={OFFLINE_DAYS_DEFAULT}
-              disabled={!offline}
-              className={`${inputClasses} w-28 disabled:opacity-50`}
-              {...invalidProps("batch-offline-days", errors.offlineDays)}
-            />
-            <FieldError inputId="batch-offline-days" message={errors.offlineDays} />
+            <OfflineTermsFields id="batch" named strong value={offline} onChange={setOffline} error={errors.offlineDays} />
           </div>
         </div>
       </fieldset>

@@ -41,7 +41,7 @@ export async function stampPage(
     const grey = width ? downscalePixels(decoded, width) : decoded;
     if (mark) embedMark(grey.pixels, grey.width, grey.height, 1, mark);
     watermarkPixels(grey.pixels, grey.width, grey.height, lines, 1, mark);
-    return { bytes: greyPng(grey, GREY_SAMPLES[quality]) as Uint8Array, contentType: "image/png" };
+    return { bytes: greyPng(grey, GREY_SAMPLES[quality]), contentType: "image/png" };
   }
   let page = width ? downscalePixels(decoded, width) : decoded;
   // The hidden mark first (workers/stamp/mark.ts): it moves the page's own pixels; the stamp's tiles
@@ -134,6 +134,8 @@ export function encodeGreyPng(page: PagePixels): Uint8Array | null {
 }
 
 /** encodeGreyPng once the sampled rows showed no colour: null at the first pixel with colour (never, for a grey page). */
+function greyPng(page: GreyPixels, greySample: Uint8Array): Uint8Array;
+function greyPng(page: PagePixels, greySample: Uint8Array): Uint8Array | null;
 function greyPng(page: PagePixels | GreyPixels, greySample: Uint8Array): Uint8Array | null {
   const { width, height, channels, pixels } = page;
   const rowBytes = 1 + Math.ceil(width / 2);

@@ -4,12 +4,11 @@ import { chooseImageWidth } from "../../lib/reader/image-width.ts";
 import { displaySize, type FitMode, fitScale, zoomStep } from "../../lib/reader/page-layout.ts";
 import { type PageList, pageImageUrl } from "../../lib/reader/reader-api.ts";
 import { chooseDataSaver } from "../../lib/reader/reading-settings.ts";
-import { LatePart, loadablePart } from "../ui/late-part.tsx";
 import { HighlightBar } from "./highlight-bar.tsx";
 import { PageImage } from "./page-image.tsx";
 import type { PageReaderProps } from "./page-reader-props.ts";
 import { ReaderSignedOut } from "./reader-error.tsx";
-import { PanelFailed, PanelLoading, PresentationFailed, PresentationLoading, TextViewFailed, TextViewLoading } from "./reader-loading.tsx";
+import { LateContentsPanel, LateNotesPanel, LatePresentation, LateReaderSearch, LateTextView } from "./reader-parts.tsx";
 import { ReaderToolbar } from "./reader-toolbar.tsx";
 import { ReaderTools } from "./reader-tools.tsx";
 import { ReadingLimit } from "./reading-limit.tsx";
@@ -20,15 +19,6 @@ import { usePageScroller } from "./use-page-scroller.ts";
 import { usePageStore } from "./use-page-store.ts";
 import { useReaderKeys } from "./use-reader-keys.ts";
 import { useSelectedRange } from "./use-selected-range.ts";
-
-// What a teacher opens by choice loads when first opened (its chunk is small and the service worker
-// keeps it for offline reading), so the first page comes with less JavaScript (decision 54).
-// A part that could not be loaded says so in its place, with "Try again" (reader-loading.tsx).
-const textViewPart = loadablePart(() => import("./text-view.tsx").then((module) => module.TextView));
-const notesPart = loadablePart(() => import("./notes-panel.tsx").then((module) => module.NotesPanel));
-const contentsPart = loadablePart(() => import("./contents-panel.tsx").then((module) => module.ContentsPanel));
-const searchPart = loadablePart(() => import("./reader-search.tsx").then((module) => module.ReaderSearch));
-const presentationPart = loadablePart(() => import("./presentation.tsx").then((module) => module.Presentation));
 
 /** How long a reader turned away for lack of seats waits before it asks again by itself. */
 export const SEAT_RETRY_MS = 30_000;
@@ -138,12 +128,6 @@ export function PageReaderView({
     setPanel(next);
   };
   const togglePanel = (next: Exclude<Panel, null>) => showPanel(panel === next ? null : next);
-  // A panel's frame while its code loads, or when it could not be loaded.
-  const panelFrames = (title: string, side: "left" | "right") => ({
-    loading: <PanelLoading title={title} side={side} onClose={() => showPanel(null)} />,
-    failed: (retry: () => void) => <PanelFailed title={title} side={side} onClose={() => showPanel(null)} retry={retry} />,
-  });
-
   if (stopped?.signedOut) return <ReaderSignedOut loginHref={loginHref ?? backHref} message={stopped.message} />;
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: only suppresses the context menu; the reader's controls are the toolbar and keys
@@ -231,18 +215,14 @@ export function PageReaderView({
             </div>
           </section>
           {textView && (
-            <LatePart part={textViewPart} loading={<TextViewLoading />} failed={(retry) => <TextViewFailed retry={retry} />}>
-              {(TextView) => (
-                <TextView
-                  store={store}
-                  page={page}
-                  pageCount={pageCount}
-                  failed={Boolean(pages[page - 1]?.failed)}
-                  highlight={search.marked}
-                  onGoTo={goTo}
-                />
-              )}
-            </LatePart>
+            <LateTextView
+              store={store}
+              page={page}
+              pageCount={pageCount}
+              failed={Boolean(pages[page - 1]?.failed)}
+              highlight={search.marked}
+              onGoTo={goTo}
+            />
           )}
           {highlighting && (
             <HighlightBar
@@ -273,63 +253,44 @@ export function PageReaderView({
           )}
         </main>
         {panel === "notes" && (
-          <LatePart part={notesPart} {...panelFrames("Notes", "right")}>
-            {(NotesPanel) => (
-              <NotesPanel
-                bookId={bookId}
-                page={page}
-                notes={notes}
-                editing={editing}
-                onEditing={setEditing}
-                onGoTo={goTo}
-                onClose={() => showPanel(null)}
-                loadText={store.loadText}
-              />
-            )}
-          </LatePart>
+          <LateNotesPanel
+            bookId={bookId}
+            page={page}
+            notes={notes}
+            editing={editing}
+            onEditing={setEditing}
+            onGoTo={goTo}
+            onClose={() => showPanel(null)}
+            loadText={store.loadText}
+          />
         )}
-        {panel === "contents" && (
-          <LatePart part={contentsPart} {...panelFrames("Contents", "left")}>
-            {(ContentsPanel) => <ContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}
-          </LatePart>
-        )}
+        {panel === "contents" && <LateContentsPanel bookId={bookId} onGoTo={goTo} onClose={() => showPanel(null)} />}
         {panel === "search" && (
-          <LatePart part={searchPart} {...panelFrames("Search in book", "right")}>
-            {(ReaderSearch) => (
-              <ReaderSearch
-                bookId={bookId}
-                search={search}
-                onGoTo={(n) => {
-                  goTo(n);
-                  setReveal(n);
-                }}
-                onHide={() => setPanel(null)}
-                onClose={() => showPanel(null)}
-              />
-            )}
-          </LatePart>
+          <LateReaderSearch
+            bookId={bookId}
+            search={search}
+            onGoTo={(n) => {
+              goTo(n);
+              setReveal(n);
+            }}
+            onHide={() => setPanel(null)}
+            onClose={() => showPanel(null)}
+          />
         )}
       </div>
       {presenting && (
-        <LatePart
-          part={presentationPart}
-          loading={<PresentationLoading />}
-          failed={(retry) => <PresentationFailed retry={retry} onClose={() => setPresenting(false)} />}
-        >
-          {(Presentation) => (
-            <Presentation
-              store={store}
-              pages={pages}
-              page={page}
-              title={title}
-              widths={list.widths}
-              onExit={(at) => {
-                setPresenting(false);
-                goTo(at);
-              }}
-            />
-          )}
-        </LatePart>
+        <LatePresentation
+          store={store}
+          pages={pages}
+          page={page}
+          title={title}
+          widths={list.widths}
+          onExit={(at) => {
+            setPresenting(false);
+            goTo(at);
+          }}
+          onClose={() => setPresenting(false)}
+        />
       )}
     </div>
   );

@@ -212,7 +212,7 @@ describe("the teacher's reader", () => {
     });
     expect(prevented).toBe(true);
     await page.keyboard.press("Control+s");
-    expect(await page.getByRole("status").filter({ hasText: "Saving and printing are turned off for this book." }).isVisible()).toBe(true);
+    await page.getByRole("status").filter({ hasText: "Saving and printing are turned off for this book." }).waitFor();
     await page.keyboard.press("Control+p");
     await page.emulateMedia({ media: "print" });
     expect(await page.locator("[data-reader]").isVisible()).toBe(false);

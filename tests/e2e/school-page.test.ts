@@ -60,7 +60,7 @@ describe("school page", () => {
     expect(await page.evaluate(() => "__reactRouterContext" in window)).toBe(false);
     // The island is live: the dialog opens and its state is React's.
     await page.getByRole("button", { name: "Register here" }).click();
-    expect(await page.getByRole("dialog", { name: "Register as a Teacher" }).isVisible()).toBe(true);
+    await page.getByRole("dialog", { name: "Register as a Teacher" }).waitFor();
     await page.keyboard.press("Escape");
     await expect.poll(() => page.getByRole("dialog").count()).toBe(0);
   });
@@ -69,7 +69,7 @@ describe("school page", () => {
     const page = await openPage();
     await page.goto(`${baseURL()}/lincoln-high`);
     await page.getByRole("button", { name: "Login" }).click();
-    expect(await page.getByRole("alert").textContent()).toBe("Please enter both email and password");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Please enter both email and password");
   });
 
   it("an unknown school by path says 'School Not Found'", async () => {

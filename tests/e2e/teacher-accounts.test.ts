@@ -59,7 +59,7 @@ describe.each(forms)("teacher accounts $name", ({ slug, login, base }) => {
     await dialog.getByLabel("Password", { exact: true }).fill(PASSWORD);
     await dialog.getByLabel("Confirm Password").fill(`${PASSWORD}!`);
     await dialog.getByRole("button", { name: "Complete Registration" }).click();
-    expect(await dialog.getByRole("alert").textContent()).toBe("Passwords do not match");
+    await expect.poll(() => dialog.getByRole("alert").textContent()).toBe("Passwords do not match");
     await dialog.getByLabel("Confirm Password").fill(PASSWORD);
     await screenshot(page, `register-step3-${slug}`);
     await dialog.getByRole("button", { name: "Complete Registration" }).click();
